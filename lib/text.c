@@ -1,0 +1,142 @@
+/* text.c — UTF-8 checks, "did you mean" suggestions and globs, shared by every validator. */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+bool wm_utf8_valid(const char *s, size_t len, unsigned *line, unsigned *column, unsigned char *byte)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	unsigned l = 1, c = 1;
+	while (p < end) {
+		unsigned char b = *p;
+		size_t n;
+		uint32_t cp, min;
+		if (b < 0x80) {
+			p++;
+			if (b == '\n') {
+				l++;
+				c = 1;
+			} else {
+				c++;
+			}
+			continue;
+		}
+		if ((b & 0xe0) == 0xc0) {
+			n = 2; cp = b & 0x1f; min = 0x80;
+		} else if ((b & 0xf0) == 0xe0) {
+			n = 3; cp = b & 0x0f; min = 0x800;
+		} else if ((b & 0xf8) == 0xf0) {
+			n = 4; cp = b & 0x07; min = 0x10000;
+		} else {
+			goto bad;
+		}
+		if ((size_t)(end - p) < n)
+			goto bad;
+		for (size_t i = 1; i < n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				goto bad;
+			cp = (cp << 6) | (p[i] & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			goto bad;
+		p += n;
+		c++;
+	}
+	return true;
+bad:
+	*line = l;
+	*column = c;
+	*byte = *p;
+	return false;
+}
+
+size_t wm_utf8_len(const char *s, size_t len)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/* Optimal string alignment distance: insertions, deletions, substitutions, transpositions. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), d;
+	size_t *base, *row0, *row1, *row2;
+	if (la > 64 || lb > 64)
+		return (size_t)-1;
+	base = row0 = calloc(3 * (lb + 1), sizeof(size_t));
+	if (!base)
+		return (size_t)-1;
+	row1 = row0 + lb + 1;
+	row2 = row1 + lb + 1;
+	for (size_t j = 0; j <= lb; j++)
+		row1[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		row2[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t v = row1[j - 1] + cost;
+			if (row1[j] + 1 < v)
+				v = row1[j] + 1;
+			if (row2[j - 1] + 1 < v)
+				v = row2[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && row0[j - 2] + 1 < v)
+				v = row0[j - 2] + 1;
+			row2[j] = v;
+		}
+		size_t *t = row0;
+		row0 = row1;
+		row1 = row2;
+		row2 = t;
+	}
+	d = row1[lb];
+	free(base);
+	return d;
+}
+
+const char *wm_suggest(const char *word, const char *const *candidates, size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1, len = strlen(word);
+	/* a third of the word, at least one edit and at most three */
+	size_t limit = len / 3;
+	if (limit < 1)
+		limit = 1;
+	if (limit > 3)
+		limit = 3;
+	for (size_t i = 0; i < n; i++) {
+		size_t d = distance(word, candidates[i]);
+		if (d < best_d) {
+			best_d = d;
+			best = candidates[i];
+		}
+	}
+	if (best && best_d <= limit && best_d < len)
+		return best;
+	/* a different case or separator is a typo too: Linux-X86_64, linux_x86_64 */
+	for (size_t i = 0; i < n; i++) {
+		const char *a = word, *b = candidates[i];
+		for (; *a && *b; a++, b++) {
+			char ca = *a == '_' ? '-' : (*a >= 'A' && *a <= 'Z' ? (char)(*a + 32) : *a);
+			char cb = *b == '_' ? '-' : (*b >= 'A' && *b <= 'Z' ? (char)(*b + 32) : *b);
+			if (ca != cb)
+				break;
+		}
+		if (!*a && !*b)
+			return candidates[i];
+	}
+	return NULL;
+}
+
+bool wm_glob_match(const char *pattern, const char *s)
+{
+	return fnmatch(pattern, s, 0) == 0;
+}
+
+bool wm_is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}

@@ -1,0 +1,338 @@
+/* wheelmatrix.h — the one public header of libwheelmatrix: load a build matrix, expand it, encode it. */
+#ifndef WHEELMATRIX_H
+#define WHEELMATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WM_VERSION "0.1.0"
+
+/*
+ * Ownership, once for the whole API: an object returned through `**out` belongs
+ * to the caller and is released with the matching `_free` (which accepts NULL).
+ * Everything reachable from a loaded matrix (strings, platforms, backends, rules)
+ * lives in the matrix's arena and stays valid until wm_matrix_free.  Strings in
+ * a struct wm_job point into the iterator and stay valid until the next call.
+ */
+
+/* Error codes: 0 is success, every failure is negative. */
+enum wm_err {
+	WM_OK = 0,
+	WM_EINVALID = -1,  /* invalid input: the matrix file, a catalog, an option value */
+	WM_EREAD = -2,     /* an input file is missing, unreadable or a directory */
+	WM_ENOMEM = -3,    /* out of memory */
+	WM_EIO = -4,       /* an I/O error while writing */
+	WM_ESTATE = -5,    /* the repository is not in the state the operation needs */
+	WM_EINTERNAL = -6, /* a bug: an invariant of ours did not hold */
+};
+
+enum wm_severity { WM_SEV_ERROR, WM_SEV_WARNING, WM_SEV_NOTE };
+
+/* One message, positioned like a compiler's.  line/column are 1-based; 0 means unknown. */
+struct wm_diag {
+	enum wm_severity severity;
+	char *file;      /* NULL when the message is about no file */
+	unsigned line, column;
+	unsigned span;   /* characters to underline from column; 0 or 1 = a caret only */
+	char *message;
+	char *source;    /* the source line (no newline), NULL when not known */
+	size_t lead;     /* index of the error a note belongs to (itself for errors) */
+};
+
+/*
+ * A caller-provided error report.  Lower layers append diagnostics and set
+ * `code` to the first failure they hit; upper layers may add notes but never
+ * overwrite.  Validation appends every error it finds before failing.
+ */
+struct wm_error {
+	enum wm_err code;
+	struct wm_diag *diags;
+	size_t ndiags, cap;
+	size_t nerrors;  /* diagnostics of severity error */
+	bool truncated;  /* more errors were found than WM_ERROR_MAX */
+};
+
+#define WM_ERROR_MAX 100
+
+void wm_error_init(struct wm_error *err);
+void wm_error_release(struct wm_error *err);
+/* Sorts the diagnostics by file, line and column (stable), notes staying after their error. */
+void wm_error_sort(struct wm_error *err);
+
+/* ---- catalogs ---------------------------------------------------------- */
+
+enum wm_os { WM_OS_LINUX, WM_OS_MACOS, WM_OS_WINDOWS };
+#define WM_OS_COUNT 3
+const char *wm_os_name(enum wm_os os);
+
+struct wm_strlist {
+	const char **items;
+	size_t n;
+};
+
+/* Where a value came from: the matrix file or a catalog. */
+struct wm_loc {
+	const char *file;
+	unsigned line, column;
+};
+
+/*
+ * A platform: a catalog entry with the matrix file's overrides applied.
+ * `family` is the wheel tag family: "manylinux", "musllinux", "macosx" or "win".
+ */
+struct wm_platform {
+	const char *id;
+	enum wm_os os;
+	const char *arch;          /* x86_64, aarch64, armv7, i686, ppc64le, s390x, arm64, universal2, x86 */
+	const char *family;
+	const char *target;        /* Rust target triple */
+	const char *wheel_arch;    /* the architecture in Linux wheel tags (armv7l); NULL off Linux */
+	const char *manylinux;     /* manylinux/musllinux level as written ("2_28", "2014", "1_2"); NULL off Linux */
+	const char *platform_tag;  /* wheel platform tag: manylinux_2_28_x86_64, macosx_11_0_arm64, win_amd64 */
+	const char *runner;        /* GitHub Actions runner label */
+	const char *container;     /* GitHub build container image, NULL for maturin-action's default */
+	bool cross;                /* built on another architecture: the runner cannot run the wheel */
+	const char *gitlab_image;  /* GitLab image (a VM image on macOS), NULL for Windows' shell runners */
+	struct wm_strlist gitlab_tags; /* GitLab runner tags; empty when GitLab has no hosted runner */
+	bool gitlab_hosted;        /* GitLab.com has a hosted runner for it (or the matrix gave tags) */
+	bool gitlab_cross;         /* cross-built on GitLab (macos-x86_64 on Apple silicon) */
+	struct wm_loc loc;         /* the catalog entry, or the matrix file's entry when listed there */
+};
+
+/* A toolkit recipe: CUDA, ROCm, CLBlast, Vulkan, Metal. */
+struct wm_toolkit {
+	const char *id;
+	const char *title;               /* "CUDA" */
+	struct wm_strlist versions;      /* accepted versions; empty = any */
+	const char *default_version;     /* NULL when the toolkit has no versions */
+	struct wm_strlist platforms;     /* platform ids it can be built on */
+	const char *platforms_text;      /* "manylinux x86_64/aarch64 and windows-x86_64", for messages */
+	struct wm_strlist features;      /* Cargo feature names that imply the toolkit */
+	bool smoke;                      /* an import works on a hosted runner without the hardware */
+	bool installable;                /* has an install recipe (Metal ships with macOS: no) */
+};
+
+struct wm_catalog;
+
+/* Loads the platform and toolkit catalogs compiled into the library. */
+int wm_catalog_load(struct wm_catalog **out, struct wm_error *err);
+void wm_catalog_free(struct wm_catalog *cat);
+size_t wm_catalog_platform_count(const struct wm_catalog *cat);
+const struct wm_platform *wm_catalog_platform_at(const struct wm_catalog *cat, size_t i);
+const struct wm_platform *wm_catalog_platform(const struct wm_catalog *cat, const char *id);
+size_t wm_catalog_toolkit_count(const struct wm_catalog *cat);
+const struct wm_toolkit *wm_catalog_toolkit_at(const struct wm_catalog *cat, size_t i);
+const struct wm_toolkit *wm_catalog_toolkit(const struct wm_catalog *cat, const char *id);
+
+/* ---- the matrix -------------------------------------------------------- */
+
+/* One Python axis entry: "3.12", "3.13t" (free-threaded) or "abi3". */
+struct wm_python {
+	const char *version;      /* as written: "3.12", "3.13t"; "abi3" for the abi3 entry */
+	unsigned minor;           /* 3.minor; the abi3 minimum for the abi3 entry */
+	bool freethreaded;
+	bool abi3;
+	const char *python_tag;   /* cp312; cp38 for abi3 (the minimum) */
+	const char *abi_tag;      /* cp312, cp313t, abi3 */
+	const char *tag;          /* the job id suffix: cp312, cp313t, abi3 */
+	const char *interpreter;  /* python3.12, python3.13t; for abi3 the lowest supported at or above the minimum */
+	struct wm_loc loc;
+};
+
+struct wm_toolkit_use {
+	const struct wm_toolkit *toolkit;
+	const char *version;      /* NULL when the toolkit has no versions */
+	bool implied;             /* implied by a feature name, not declared under `toolkit:` */
+	struct wm_loc loc;
+};
+
+struct wm_env {
+	const char *name, *value;
+};
+
+struct wm_backend {
+	const char *id;
+	size_t index;                    /* position in the file: priority for the meta dispatcher */
+	struct wm_strlist features;
+	struct wm_strlist platforms;     /* the `platforms:` globs as written; empty = every platform */
+	const struct wm_loc *platform_locs;
+	const char *dist;                /* distribution name */
+	bool dist_explicit;
+	bool is_default;
+	bool smoke;
+	struct wm_toolkit_use *toolkits;
+	size_t ntoolkits;
+	struct wm_env *env;
+	size_t nenv;
+	struct wm_strlist dependencies;
+	const void *setup;               /* raw `setup:` steps for the emitters, NULL when absent */
+	struct wm_loc loc;
+};
+
+/* One `exclude` or `include` rule; fields NULL when absent.  Globs allowed in exclude. */
+struct wm_rule {
+	size_t index;
+	const char *backend, *platform, *python;
+	struct wm_loc loc;
+	/* include only: */
+	const struct wm_backend *include_backend;
+	const struct wm_platform *include_platform;  /* with the include's overrides applied */
+	const struct wm_python *include_python;
+	struct wm_env *env;
+	size_t nenv;
+};
+
+enum wm_strategy { WM_STRATEGY_RENAME, WM_STRATEGY_META };
+
+struct wm_output {
+	bool enabled;
+	const char *path;
+	struct wm_loc loc;
+};
+
+struct wm_action_ref {
+	const char *action;  /* owner/name */
+	const char *ref;
+	struct wm_loc loc;
+};
+
+struct wm_arena;
+struct wm_group;
+
+struct wm_matrix {
+	struct wm_arena *arena;
+	const char *file;                /* the matrix file's name, as given */
+	unsigned format;                 /* `wheelmatrix:` */
+
+	const char *name;                /* project.name */
+	const char *pyproject, *manifest, *module;
+
+	const struct wm_python **pythons; /* the Python axis, ascending; abi3 first */
+	size_t npythons;
+	const char *abi3;                /* python.abi3, NULL when absent */
+
+	const struct wm_platform **platforms;  /* the matrix's platforms, in file order */
+	size_t nplatforms;
+
+	struct wm_backend **backends;    /* in file order */
+	size_t nbackends;
+	const struct wm_backend *default_backend;
+
+	struct wm_rule *excludes;
+	size_t nexcludes;
+	struct wm_rule *includes;
+	size_t nincludes;
+
+	enum wm_strategy strategy;
+	struct wm_output github, gitlab;
+	struct wm_action_ref *actions;
+	size_t nactions;
+	bool trusted;
+	const char *environment;
+
+	/* derived by expansion: */
+	size_t njobs;
+	struct wm_group *groups;
+	size_t ngroups;
+	void *priv;                      /* the expander's precomputed masks */
+};
+
+/* Limits of the loader. */
+#define WM_MATRIX_MAX_BYTES (16u << 20)   /* input size */
+#define WM_MATRIX_MAX_DEPTH 64            /* nesting of collections */
+#define WM_MATRIX_MAX_NODES 8000000u      /* nodes after alias expansion */
+
+/*
+ * Loads and validates a matrix from `len` bytes of `text`; `name` is used in
+ * diagnostics.  Every problem found is appended to `err` (all of them, not the
+ * first), and on any error nothing is returned.  The text is copied.
+ */
+int wm_matrix_load(struct wm_matrix **out, const struct wm_catalog *cat,
+	const char *name, const char *text, size_t len, struct wm_error *err);
+/* Reads `path` ("-" = standard input) within WM_MATRIX_MAX_BYTES and loads it. */
+int wm_matrix_load_file(struct wm_matrix **out, const struct wm_catalog *cat,
+	const char *path, struct wm_error *err);
+void wm_matrix_free(struct wm_matrix *m);
+
+/* ---- expansion --------------------------------------------------------- */
+
+enum wm_rule_kind {
+	WM_KEPT = 0,
+	WM_LEFT_BY_PLATFORMS,  /* the backend's `platforms:` filter */
+	WM_LEFT_BY_EXCLUDE,    /* an `exclude` rule */
+};
+
+/*
+ * A build job: one (backend, platform, python).  Within a job, `platform`
+ * already carries an include's overrides.
+ */
+struct wm_job {
+	const char *id;                    /* cuda-linux-x86_64-cp312 */
+	const struct wm_backend *backend;
+	const struct wm_platform *platform;
+	const struct wm_python *python;
+	const struct wm_rule *include;     /* the include rule that added it, or NULL */
+	const struct wm_group *group;      /* the CI build job it belongs to */
+	/* with WM_EXPAND_LEFT_OUT only: */
+	enum wm_rule_kind left_by;
+	const struct wm_rule *exclude;     /* WM_LEFT_BY_EXCLUDE: the rule */
+	const char *why;                   /* one sentence: which rule removed it and why */
+	struct wm_loc why_loc;             /* where that rule is written */
+};
+
+/* A CI build job: the jobs of one backend on one OS, at most WM_GROUP_MAX of them. */
+struct wm_group {
+	const char *name;                  /* build-cuda-linux, build-cuda-linux-2 when split */
+	const struct wm_backend *backend;
+	enum wm_os os;
+	unsigned part, nparts;             /* 1-based part of a split job; nparts 1 when not split */
+	size_t njobs;
+};
+
+#define WM_GROUP_MAX 256   /* GitHub's limit of jobs per matrix */
+
+enum {
+	WM_EXPAND_JOBS = 1,      /* yield the jobs */
+	WM_EXPAND_LEFT_OUT = 2,  /* yield the combinations that were left out, with `why` */
+};
+
+/* Iterates the jobs in the order of design §4 without materialising them. */
+struct wm_expand {
+	const struct wm_matrix *m;
+	unsigned flags;
+	const struct wm_group *only;       /* restrict to one group, or NULL */
+	size_t p, b, y, inc;               /* cursor: platform, backend, python, include */
+	size_t *group_seen;                /* jobs yielded so far per (backend, os) */
+	char idbuf[256];
+	char whybuf[512];
+};
+
+int wm_expand_init(struct wm_expand *it, const struct wm_matrix *m, unsigned flags);
+/* Restricts the iteration to the jobs of one build job. */
+int wm_expand_init_group(struct wm_expand *it, const struct wm_matrix *m, const struct wm_group *g);
+/* Fills `out` with the next job; returns 1, or 0 at the end. */
+int wm_expand_next(struct wm_expand *it, struct wm_job *out);
+void wm_expand_release(struct wm_expand *it);
+
+/* ---- JSON -------------------------------------------------------------- */
+
+/* Encodes jobs as compact JSON objects, reusing its buffers between calls. */
+struct wm_json;
+
+int wm_json_new(struct wm_json **out);
+void wm_json_free(struct wm_json *j);
+/* The job as one JSON object; the text stays valid until the next call. */
+int wm_json_job(struct wm_json *j, const struct wm_job *job, const char **text, size_t *len);
+/* A left-out combination with its reason. */
+int wm_json_left_out(struct wm_json *j, const struct wm_job *job, const char **text, size_t *len);
+/* A group's `{"include":[...]}` matrix for GitHub's fromJSON. */
+int wm_json_group_matrix(struct wm_json *j, const struct wm_matrix *m, const struct wm_group *g,
+	const char **text, size_t *len);
+
+/* ---- names ------------------------------------------------------------- */
+
+/* PEP 503 normalisation into `out` (at least strlen(name)+1 bytes). */
+void wm_name_normalize(char *out, const char *name);
+
+#endif
