@@ -26,11 +26,11 @@ void wm_error_code(struct wm_error *err, enum wm_err code)
 		err->code = code;
 }
 
-/* Copies line `line` (1-based) of `source`, without its line ending. */
+/* Copies line `line` (1-based) of `source`, without its line ending, as valid UTF-8. */
 static char *source_line(const char *source, size_t len, unsigned line)
 {
 	const char *p = source, *end = source + len, *eol;
-	char *out;
+	struct wm_buf out = WM_BUF_INIT;
 	for (unsigned l = 1; l < line; l++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
@@ -42,12 +42,9 @@ static char *source_line(const char *source, size_t len, unsigned line)
 		eol = end;
 	if (eol > p && eol[-1] == '\r')
 		eol--;
-	out = malloc((size_t)(eol - p) + 1);
-	if (out) {
-		memcpy(out, p, (size_t)(eol - p));
-		out[eol - p] = '\0';
-	}
-	return out;
+	wm_buf_add(&out, "", 0);
+	wm_utf8_sanitize(&out, p, (size_t)(eol - p));
+	return wm_buf_detach(&out);
 }
 
 void wm_error_vadd(struct wm_error *err, enum wm_err code, enum wm_severity sev,

@@ -88,6 +88,8 @@ void wm_error_code(struct wm_error *err, enum wm_err code);
 
 /* Checks UTF-8; on failure gives the 1-based line and column (in characters) of the bad byte. */
 bool wm_utf8_valid(const char *s, size_t len, unsigned *line, unsigned *column, unsigned char *byte);
+/* Appends `s` with each byte that is not valid UTF-8 replaced by U+FFFD. */
+void wm_utf8_sanitize(struct wm_buf *out, const char *s, size_t len);
 /* Number of characters (not bytes) of a UTF-8 string. */
 size_t wm_utf8_len(const char *s, size_t len);
 /* The candidate closest to `word` if it is close enough to be a likely typo, else NULL. */

@@ -1317,6 +1317,13 @@ static void load_publish(struct loader *l, const struct wm_node *n)
 		wm_ctx_error(&l->c, v, "'publish.pypi.environment' cannot be empty");
 }
 
+/* A key's value, NULL when the key is absent or its value null: `exclude:` with nothing after it. */
+static const struct wm_node *present(const struct wm_node *map, const char *key)
+{
+	const struct wm_node *v = wm_map_find(map, key);
+	return v && wm_node_is_null(v) ? NULL : v;
+}
+
 static const char *const top_keys[] = { "wheelmatrix", "project", "python", "platforms", "backends",
 	"exclude", "include", "distribution", "ci", "actions", "publish" };
 
@@ -1328,22 +1335,22 @@ static void load_root(struct loader *l)
 	if (!wm_ctx_map(&l->c, r, "the matrix", top_keys, WM_ARRAY_SIZE(top_keys)))
 		return;
 	load_version(l);
-	load_project(l, wm_map_find(r, "project"));
+	load_project(l, present(r, "project"));
 	errors = l->c.err->nerrors;
 	load_python(l, wm_map_find(r, "python"));
 	l->python_ok = l->c.err->nerrors == errors;
 	load_platforms(l, wm_map_find(r, "platforms"));
-	if ((v = wm_map_find(r, "distribution")))
+	if ((v = present(r, "distribution")))
 		load_distribution(l, v);
 	load_backends(l, wm_map_find(r, "backends"));
-	if ((v = wm_map_find(r, "exclude")))
+	if ((v = present(r, "exclude")))
 		load_excludes(l, v);
-	if ((v = wm_map_find(r, "include")))
+	if ((v = present(r, "include")))
 		load_includes(l, v);
-	load_ci(l, wm_map_find(r, "ci"));
-	if ((v = wm_map_find(r, "actions")))
+	load_ci(l, present(r, "ci"));
+	if ((v = present(r, "actions")))
 		load_actions(l, v);
-	load_publish(l, wm_map_find(r, "publish"));
+	load_publish(l, present(r, "publish"));
 	if (l->platforms_ok && l->backends_ok)
 		check_backend_toolkits(l);
 	check_defaults(l);

@@ -1,0 +1,161 @@
+# Makefile — builds libwheelmatrix and the wheelmatrix tool into build/ (GNU make, Linux).
+#
+#   make                      build build/wheelmatrix
+#   make check                build, then run tests/run.sh
+#   make DEVELOPER=1          warnings are errors, and more of them
+#   make SANITIZE=address,undefined
+#                             AddressSanitizer and UBSan; arena allocations become real mallocs
+#   make V=1                  show the commands
+#   make install PREFIX=/usr/local DESTDIR=
+#   make demo                 install the build dependencies if needed, build, list matrices/llm-rs.yaml
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+PKG_CONFIG ?= pkg-config
+HOSTCC ?= cc
+CFLAGS ?= -O2 -g
+LDFLAGS ?=
+INSTALL ?= install
+
+PKGS = yaml-0.1 jansson
+# The Debian packages that `demo` (through `deps`) makes sure of.
+DEB_PKGS = gcc make pkg-config libyaml-dev libjansson-dev python3
+
+B = build
+WM_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Ilib
+ifdef DEVELOPER
+WM_CFLAGS += -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith \
+	-Wvla -Wformat=2 -Wundef -Wold-style-definition
+endif
+ifdef SANITIZE
+WM_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer -DWM_ARENA_MALLOC
+WM_LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+# pkg-config runs once per make, and only when a rule needs its answer (not for `clean`).
+PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null))$(PKG_CFLAGS)
+PKG_LIBS = $(eval PKG_LIBS := $$(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null))$(PKG_LIBS)
+
+ALL_CFLAGS = $(WM_CFLAGS) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(WM_LDFLAGS) $(LDFLAGS)
+
+ifeq ($(V),1)
+Q =
+quiet = @:
+else
+Q = @
+quiet = @printf '  %-5s %s\n'
+endif
+
+LIB_SRCS = $(sort $(wildcard lib/*.c)) $(B)/templates.c
+CMD_SRCS = $(sort $(wildcard cmd/*.c))
+UNIT_SRCS = $(sort $(wildcard tests/unit/*.c))
+# Every file under templates/ except the tool that embeds them (and hidden files or editor backups).
+TEMPLATES = $(sort $(filter-out templates/embed.c %~,$(shell find templates -type f ! -name '.*' 2>/dev/null)))
+
+obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
+LIB_OBJS = $(call obj,$(LIB_SRCS))
+CMD_OBJS = $(call obj,$(CMD_SRCS))
+UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+LIB = $(B)/libwheelmatrix.a
+TOOL = $(B)/wheelmatrix
+
+.PHONY: all check install clean demo deps FORCE
+.DELETE_ON_ERROR:
+# The unit tests' objects are made by a chain of pattern rules: keep them, and their .d files.
+.SECONDARY: $(call obj,$(UNIT_SRCS))
+
+all: $(TOOL)
+
+# Rebuild everything when the compiler or its flags change: build/flags changes only then.
+FLAGS_TEXT = $(CC) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(PKG_LIBS)
+$(B)/flags: FORCE
+	@if ! $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null; then \
+		echo "Makefile: pkg-config does not find $(PKGS); 'make deps' installs the build dependencies" >&2; \
+		exit 1; \
+	fi
+	@mkdir -p $(B)
+	@printf '%s\n' '$(FLAGS_TEXT)' | cmp -s - $@ || printf '%s\n' '$(FLAGS_TEXT)' > $@
+
+# The same for the list of templates, so that removing one regenerates templates.c.
+$(B)/templates.list: FORCE
+	@mkdir -p $(B)
+	@printf '%s\n' $(TEMPLATES) | cmp -s - $@ || printf '%s\n' $(TEMPLATES) > $@
+
+$(B)/embed: templates/embed.c
+	$(quiet) HOSTCC $@
+	@mkdir -p $(B)
+	$(Q)$(HOSTCC) -std=c11 -O2 -Wall -Wextra -o $@ $<
+
+$(B)/templates.c: $(B)/embed $(B)/templates.list $(TEMPLATES)
+	$(quiet) GEN $@
+	$(Q)$(B)/embed templates $(patsubst templates/%,%,$(TEMPLATES)) > $@+
+	$(Q)mv $@+ $@
+
+$(B)/obj/%.o: %.c $(B)/flags
+	$(quiet) CC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	$(quiet) AR $@
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(TOOL): $(CMD_OBJS) $(LIB)
+	$(quiet) LINK $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(LIB) $(PKG_LIBS)
+
+# Unit tests may include lib/internal.h; each is one program linked against the library.
+$(B)/tests/%: $(B)/obj/tests/unit/%.o $(LIB)
+	$(quiet) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+check: deps
+	@$(MAKE) --no-print-directory $(TOOL) $(UNIT_BINS)
+	@tests/run.sh
+
+check-only: $(TOOL) $(UNIT_BINS)
+	@tests/run.sh
+
+install: $(TOOL)
+	$(INSTALL) -d '$(DESTDIR)$(BINDIR)'
+	$(INSTALL) -m 755 $(TOOL) '$(DESTDIR)$(BINDIR)/wheelmatrix'
+ifneq ($(wildcard docs/wheelmatrix.1),)
+	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1'
+	$(INSTALL) -m 644 docs/wheelmatrix.1 '$(DESTDIR)$(MANDIR)/man1/wheelmatrix.1'
+endif
+
+clean:
+	rm -rf $(B)
+
+# Installs the build dependencies when something is missing: with apt-get as root, otherwise
+# it prints the command to run.  Without dpkg it can only check and tell.
+deps:
+	@missing=; \
+	if command -v dpkg >/dev/null 2>&1; then \
+		for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	else \
+		for c in $(CC) make $(PKG_CONFIG); do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+		$(PKG_CONFIG) --exists $(PKGS) 2>/dev/null || missing="$$missing $(PKGS)"; \
+		if [ -n "$$missing" ]; then echo "deps: missing:$$missing" >&2; exit 1; fi; \
+	fi; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+		echo "deps: installing$$missing"; \
+		apt-get update && apt-get install -y $$missing; \
+	else \
+		echo "deps: missing packages:$$missing; install them with:" >&2; \
+		echo "  sudo apt-get install -y$$missing" >&2; \
+		exit 1; \
+	fi
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	$(TOOL) -f matrices/llm-rs.yaml list
+
+FORCE:
+
+-include $(wildcard $(B)/obj/lib/*.d $(B)/obj/cmd/*.d $(B)/obj/tests/unit/*.d $(B)/obj/$(B)/*.d)

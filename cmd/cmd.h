@@ -1,0 +1,78 @@
+/* cmd.h — what the files of the command-line tool share: option and command tables, messages. */
+#ifndef WM_CMD_H
+#define WM_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "wheelmatrix.h"
+
+#if defined(__GNUC__)
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLI_PRINTF(f, a)
+#endif
+
+/* Exit codes of design §2. */
+enum {
+	CLI_EXIT_OK = 0,
+	CLI_EXIT_STATE = 1,  /* the repository is not in the state the command needs */
+	CLI_EXIT_USAGE = 2,  /* bad options or invalid input */
+	CLI_EXIT_ENV = 3,    /* I/O, git, network or memory failure */
+};
+
+/*
+ * One option.  The same table drives parsing, "did you mean" and --help.
+ * An option with `arg` takes a value (`--file FILE` or `--file=FILE`);
+ * `choices`, when set, lists the values it accepts.
+ */
+struct cli_option {
+	char short_name;              /* 0 when none */
+	const char *long_name;        /* without "--"; NULL when none */
+	const char *arg;              /* the value's name in --help, NULL for a flag */
+	const char *const *choices;   /* NULL-terminated, or NULL for any value */
+	const char *help;
+};
+
+struct cli;
+
+struct cli_command {
+	const char *name;
+	const char *args;             /* what follows [options] in the usage line, or NULL */
+	const char *summary;          /* one line, for `wheelmatrix help` and the top of --help */
+	const struct cli_option *options;
+	size_t noptions;
+	size_t min_args, max_args;    /* positional arguments */
+	int (*run)(struct cli *cli);  /* returns an exit code; NULL: not built yet */
+};
+
+enum cli_color { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
+
+/* The parsed command line. */
+struct cli {
+	const char *file;             /* the matrix file; "-" is standard input */
+	int verbosity;                /* -1 with -q, 1 with -v, else 0 */
+	const struct cli_command *cmd;
+	const char **values;          /* per option of cmd: its last value ("" for a flag), NULL if absent */
+	const char **args;            /* positional arguments */
+	size_t nargs;
+};
+
+/* commands (cmd_*.c); each command's options are indexed by an enum */
+enum { LIST_FORMAT, LIST_WHY, LIST_NOPTIONS };
+extern const struct cli_option cmd_list_options[LIST_NOPTIONS];
+int cmd_list(struct cli *cli);
+
+/* diag.c: everything written to stderr */
+void cli_color_init(enum cli_color when);
+void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
+void cli_note(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* Renders every diagnostic of `err` like a compiler, sorted by position. */
+void cli_print_diags(struct wm_error *err);
+/* The exit code for a library error. */
+int cli_exit_code(int code);
+
+/* suggest.c */
+/* The candidate closest to `word`, when close enough to be a likely typo; else NULL. */
+const char *cli_suggest(const char *word, const char *const *candidates, size_t n);
+
+#endif

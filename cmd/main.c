@@ -1,0 +1,449 @@
+/* main.c — the wheelmatrix tool: the command table, the global options, parsing and help. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cmd.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define HELP_WIDTH 20  /* the option spelling column of --help */
+
+static const char *const color_choices[] = { "auto", "always", "never", NULL };
+
+enum { G_DIR, G_FILE, G_COLOR, G_QUIET, G_VERBOSE, G_VERSION, G_HELP };
+
+static const struct cli_option global_options[] = {
+	[G_DIR] = { 'C', NULL, "DIR", NULL, "run as if started in DIR" },
+	[G_FILE] = { 'f', "file", "FILE", NULL, "matrix file (default: wheelmatrix.yaml, - for stdin)" },
+	[G_COLOR] = { 0, "color", "WHEN", color_choices,
+		"colour diagnostics: auto (default; not when NO_COLOR is set), always or never" },
+	[G_QUIET] = { 'q', "quiet", NULL, NULL, "print no warnings" },
+	[G_VERBOSE] = { 'v', "verbose", NULL, NULL, "say more on stderr" },
+	[G_VERSION] = { 0, "version", NULL, NULL, "print the version and exit" },
+	[G_HELP] = { 'h', "help", NULL, NULL, "show help and exit" },
+};
+
+/* Options of the commands that are not built yet: their --help describes what is planned. */
+static const char *const check_formats[] = { "table", "json", NULL };
+static const char *const plan_formats[] = { "table", "json", "markdown", "html", NULL };
+
+static const struct cli_option generate_options[] = {
+	{ 0, "check", NULL, NULL, "write nothing; exit 1 if any generated file would change" },
+	{ 0, "force", NULL, NULL, "overwrite generated files that were edited by hand" },
+};
+
+static const struct cli_option check_options[] = {
+	{ 0, "staged", NULL, NULL, "read the files from the index (the default as a pre-commit hook)" },
+	{ 0, "rev", "REV", NULL, "read the files from commit REV" },
+	{ 0, "diff", NULL, NULL, "show how stale or hand-edited files differ" },
+	{ 0, "format", "FORMAT", check_formats, "table (default) or json" },
+};
+
+static const struct cli_option patch_options[] = {
+	{ 0, "revert", NULL, NULL, "undo the patch" },
+};
+
+static const struct cli_option plan_options[] = {
+	{ 0, "index", "URL", NULL, "package index, PEP 691 JSON or PEP 503 HTML (default: PyPI)" },
+	{ 0, "offline", NULL, NULL, "list the artifacts without querying the index" },
+	{ 0, "format", "FORMAT", plan_formats, "table (default), json, markdown or html" },
+};
+
+static int cmd_help(struct cli *cli);
+
+#define OPTIONS(o) o, ARRAY_SIZE(o)
+#define NO_OPTIONS NULL, 0
+
+/* Every command of design §2, in the order `help` lists them. */
+static const struct cli_command commands[] = {
+	{ "init", NULL, "Write a starting wheelmatrix.yaml from the repository", NO_OPTIONS, 0, 0, NULL },
+	{ "list", NULL, "Expand the matrix into concrete jobs", cmd_list_options, LIST_NOPTIONS, 0, 0, cmd_list },
+	{ "generate", NULL, "Write the CI files, the variant patches and the meta package",
+		OPTIONS(generate_options), 0, 0, NULL },
+	{ "check", NULL, "Check the generated files against the git repository",
+		OPTIONS(check_options), 0, 0, NULL },
+	{ "patch", "BACKEND", "Apply a variant's patch to the working tree for a local build",
+		OPTIONS(patch_options), 1, 1, NULL },
+	{ "plan", "[VERSION]", "Plan a release against a package index", OPTIONS(plan_options), 0, 1, NULL },
+	{ "hook", "install", "Install the pre-commit hook into .git/hooks", NO_OPTIONS, 1, 1, NULL },
+	{ "help", "[COMMAND]", "Show help for wheelmatrix or for one command", NO_OPTIONS, 0, 1, cmd_help },
+};
+
+static const struct cli_command *find_command(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+	const char *names[ARRAY_SIZE(commands)], *hint;
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		names[i] = commands[i].name;
+	hint = cli_suggest(name, names, ARRAY_SIZE(names));
+	if (hint)
+		cli_error("unknown command '%s' (did you mean '%s'?)", name, hint);
+	else
+		cli_error("unknown command '%s'; 'wheelmatrix help' lists the commands", name);
+	return CLI_EXIT_USAGE;
+}
+
+/* ---- help ----------------------------------------------------------------- */
+
+static void print_options(FILE *f, const char *title, const struct cli_option *opts, size_t n)
+{
+	if (n == 0)
+		return;
+	fprintf(f, "\n%s:\n", title);
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_option *o = &opts[i];
+		char spelling[64];
+		int len = 0;
+		if (o->short_name)
+			len += snprintf(spelling + len, sizeof(spelling) - (size_t)len, "-%c%s",
+				o->short_name, o->long_name ? ", " : "");
+		if (o->long_name)
+			len += snprintf(spelling + len, sizeof(spelling) - (size_t)len, "--%s", o->long_name);
+		if (o->arg)
+			snprintf(spelling + len, sizeof(spelling) - (size_t)len, " %s", o->arg);
+		fprintf(f, "  %-*s %s\n", HELP_WIDTH, spelling, o->help);
+	}
+}
+
+static void print_command_help(FILE *f, const struct cli_command *cmd)
+{
+	fprintf(f, "usage: wheelmatrix %s [options]%s%s\n", cmd->name, cmd->args ? " " : "",
+		cmd->args ? cmd->args : "");
+	fprintf(f, "%s\n", cmd->summary);
+	if (!cmd->run)
+		fputs("Not built yet.\n", f);
+	print_options(f, "options", cmd->options, cmd->noptions);
+	print_options(f, "global options", global_options, ARRAY_SIZE(global_options));
+}
+
+static void print_main_help(FILE *f)
+{
+	size_t width = 0;
+	fputs("usage: wheelmatrix [options] COMMAND [ARGS]\n"
+		"Expand a declarative build matrix, wheelmatrix.yaml, into CI jobs\n"
+		"\ncommands:\n", f);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (strlen(commands[i].name) > width)
+			width = strlen(commands[i].name);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-*s  %s%s\n", (int)width, commands[i].name, commands[i].summary,
+			commands[i].run ? "" : " (not built yet)");
+	print_options(f, "global options", global_options, ARRAY_SIZE(global_options));
+	fputs("\n'wheelmatrix help COMMAND' shows the options of one command.\n", f);
+}
+
+static int cmd_help(struct cli *cli)
+{
+	const struct cli_command *cmd;
+	if (cli->nargs == 0) {
+		print_main_help(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (!(cmd = find_command(cli->args[0])))
+		return unknown_command(cli->args[0]);
+	print_command_help(stdout, cmd);
+	return CLI_EXIT_OK;
+}
+
+/* ---- parsing -------------------------------------------------------------- */
+
+struct parse {
+	struct cli *cli;
+	bool help, version;
+	const char **dirs;        /* -C, in order */
+	size_t ndirs;
+};
+
+/* The option of `opts` with the long name `name` (`len` bytes), or the short name `*name` when len is 0. */
+static const struct cli_option *lookup(const struct cli_option *opts, size_t n, const char *name, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_option *o = &opts[i];
+		if (len ? o->long_name && strlen(o->long_name) == len && strncmp(o->long_name, name, len) == 0
+			: o->short_name == *name)
+			return o;
+	}
+	return NULL;
+}
+
+/* A global option, else one of the command's. */
+static const struct cli_option *find_option(const struct parse *ps, const char *name, size_t len, bool *global)
+{
+	const struct cli_command *cmd = ps->cli->cmd;
+	const struct cli_option *o = lookup(global_options, ARRAY_SIZE(global_options), name, len);
+	*global = o != NULL;
+	if (!o && cmd)
+		o = lookup(cmd->options, cmd->noptions, name, len);
+	return o;
+}
+
+static int unknown_option(const struct cli *cli, const char *spelling, size_t len)
+{
+	const char *names[64], *hint = NULL;
+	char word[128];
+	size_t n = 0;
+	if (len > 2 && len < sizeof(word)) {
+		for (size_t i = 0; i < ARRAY_SIZE(global_options); i++)
+			if (global_options[i].long_name)
+				names[n++] = global_options[i].long_name;
+		for (size_t i = 0; cli->cmd && i < cli->cmd->noptions && n < ARRAY_SIZE(names); i++)
+			if (cli->cmd->options[i].long_name)
+				names[n++] = cli->cmd->options[i].long_name;
+		memcpy(word, spelling + 2, len - 2);
+		word[len - 2] = '\0';
+		hint = cli_suggest(word, names, n);
+	}
+	if (hint) {
+		cli_error("unknown option '%.*s' (did you mean '--%s'?)", (int)len, spelling, hint);
+		return CLI_EXIT_USAGE;
+	}
+	/* a command's option before the command's name */
+	for (size_t i = 0; !cli->cmd && i < ARRAY_SIZE(commands); i++) {
+		const struct cli_command *c = &commands[i];
+		if (lookup(c->options, c->noptions, spelling + (len > 2 ? 2 : 1), len > 2 ? len - 2 : 0)) {
+			cli_error("unknown option '%.*s' (an option of '%s' goes after the command: "
+				"'wheelmatrix %s %.*s')", (int)len, spelling, c->name, c->name, (int)len, spelling);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	cli_error("unknown option '%.*s'", (int)len, spelling);
+	return CLI_EXIT_USAGE;
+}
+
+static int check_choice(const struct cli_option *o, const char *spelling, const char *value)
+{
+	const char *hint;
+	size_t n = 0;
+	if (!o->choices)
+		return 0;
+	while (o->choices[n])
+		if (strcmp(o->choices[n++], value) == 0)
+			return 0;
+	if ((hint = cli_suggest(value, o->choices, n)) != NULL) {
+		cli_error("invalid value '%s' for '%s' (did you mean '%s'?)", value, spelling, hint);
+	} else {
+		char list[256];
+		size_t len = 0;
+		for (size_t i = 0; i < n; i++)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+				i == 0 ? "" : i + 1 < n ? ", " : " or ", o->choices[i]);
+		cli_error("invalid value '%s' for '%s': expected %s", value, spelling, list);
+	}
+	return CLI_EXIT_USAGE;
+}
+
+/* Records option `o`'s value (NULL for a flag). */
+static int apply(struct parse *ps, const struct cli_option *o, bool global, const char *spelling,
+	const char *value)
+{
+	struct cli *cli = ps->cli;
+	int ret;
+	if (value && (ret = check_choice(o, spelling, value)) != 0)
+		return ret;
+	if (global) {
+		switch (o - global_options) {
+		case G_DIR:
+			ps->dirs[ps->ndirs++] = value;
+			break;
+		case G_FILE:
+			cli->file = value;
+			break;
+		case G_COLOR:
+			cli_color_init(strcmp(value, "always") == 0 ? CLI_COLOR_ALWAYS
+				: strcmp(value, "never") == 0 ? CLI_COLOR_NEVER : CLI_COLOR_AUTO);
+			break;
+		case G_QUIET:
+			cli->verbosity = -1;
+			break;
+		case G_VERBOSE:
+			cli->verbosity = 1;
+			break;
+		case G_VERSION:
+			ps->version = true;
+			break;
+		case G_HELP:
+			ps->help = true;
+			break;
+		}
+		return 0;
+	}
+	cli->values[o - cli->cmd->options] = value ? value : "";
+	return 0;
+}
+
+/* `--name`, `--name=value` or `--name value`. */
+static int parse_long(struct parse *ps, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i], *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct cli_option *o;
+	char spelling[128];
+	bool global;
+
+	if (len == 2 || !(o = find_option(ps, arg + 2, len - 2, &global)))
+		return unknown_option(ps->cli, arg, len);
+	snprintf(spelling, sizeof(spelling), "--%s", o->long_name);
+	if (!o->arg) {
+		if (eq) {
+			cli_error("option '%s' takes no value", spelling);
+			return CLI_EXIT_USAGE;
+		}
+		return apply(ps, o, global, spelling, NULL);
+	}
+	if (eq)
+		return apply(ps, o, global, spelling, eq + 1);
+	if (*i + 1 >= argc) {
+		cli_error("option '%s' needs a value (%s)", spelling, o->arg);
+		return CLI_EXIT_USAGE;
+	}
+	return apply(ps, o, global, spelling, argv[++*i]);
+}
+
+/* `-q`, `-qv` (flags together), `-f FILE` or `-fFILE`. */
+static int parse_short(struct parse *ps, int argc, char **argv, int *i)
+{
+	for (const char *p = argv[*i] + 1; *p; p++) {
+		char spelling[3] = { '-', *p, '\0' };
+		bool global;
+		const struct cli_option *o = find_option(ps, p, 0, &global);
+		int ret;
+		if (!o)
+			return unknown_option(ps->cli, spelling, 2);
+		if (!o->arg) {
+			if ((ret = apply(ps, o, global, spelling, NULL)) != 0)
+				return ret;
+			continue;
+		}
+		if (p[1])
+			return apply(ps, o, global, spelling, p + 1);
+		if (*i + 1 >= argc) {
+			cli_error("option '%s' needs a value (%s)", spelling, o->arg);
+			return CLI_EXIT_USAGE;
+		}
+		return apply(ps, o, global, spelling, argv[++*i]);
+	}
+	return 0;
+}
+
+/* Global options go anywhere; the command's own options after its name. */
+static int parse_args(struct parse *ps, int argc, char **argv)
+{
+	struct cli *cli = ps->cli;
+	bool only_args = false;
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (!only_args && strcmp(arg, "--") == 0) {
+			only_args = true;
+		} else if (!only_args && arg[0] == '-' && arg[1] == '-') {
+			if ((ret = parse_long(ps, argc, argv, &i)) != 0)
+				return ret;
+		} else if (!only_args && arg[0] == '-' && arg[1]) {
+			if ((ret = parse_short(ps, argc, argv, &i)) != 0)
+				return ret;
+		} else if (!cli->cmd) {
+			if (!(cli->cmd = find_command(arg)))
+				return unknown_command(arg);
+			if (cli->cmd->noptions && !(cli->values = calloc(cli->cmd->noptions, sizeof(*cli->values)))) {
+				cli_error("out of memory");
+				return CLI_EXIT_ENV;
+			}
+		} else {
+			cli->args[cli->nargs++] = arg;
+		}
+	}
+	return 0;
+}
+
+static int check_args(const struct cli *cli)
+{
+	const struct cli_command *cmd = cli->cmd;
+	if (cli->nargs > cmd->max_args) {
+		cli_error("unexpected argument '%s'", cli->args[cmd->max_args]);
+		return CLI_EXIT_USAGE;
+	}
+	if (cli->nargs < cmd->min_args) {
+		cli_error("'%s' needs %s (usage: wheelmatrix %s [options] %s)", cmd->name, cmd->args,
+			cmd->name, cmd->args);
+		return CLI_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int change_dirs(const struct parse *ps)
+{
+	for (size_t i = 0; i < ps->ndirs; i++)
+		if (chdir(ps->dirs[i]) < 0) {
+			cli_error("cannot change to directory '%s': %s", ps->dirs[i], strerror(errno));
+			return CLI_EXIT_USAGE;
+		}
+	return 0;
+}
+
+static int run(struct cli *cli, struct parse *ps, int argc, char **argv)
+{
+	int ret;
+	if ((ret = parse_args(ps, argc, argv)) != 0)
+		return ret;
+	if (ps->help) {
+		/* `help COMMAND --help` is still about COMMAND */
+		if (cli->cmd && cli->cmd->run == cmd_help && cli->nargs)
+			return cmd_help(cli);
+		if (cli->cmd)
+			print_command_help(stdout, cli->cmd);
+		else
+			print_main_help(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (ps->version) {
+		puts("wheelmatrix " WM_VERSION);
+		return CLI_EXIT_OK;
+	}
+	if (!cli->cmd) {
+		print_main_help(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!cli->cmd->run) {
+		cli_error("'%s' is not built yet", cli->cmd->name);
+		return CLI_EXIT_USAGE;
+	}
+	if ((ret = check_args(cli)) != 0 || (ret = change_dirs(ps)) != 0)
+		return ret;
+	return cli->cmd->run(cli);
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli = { "wheelmatrix.yaml", 0, NULL, NULL, NULL, 0 };
+	struct parse ps = { &cli, false, false, NULL, 0 };
+	int ret;
+
+	cli_color_init(CLI_COLOR_AUTO);
+	/* argc bounds both lists */
+	cli.args = calloc((size_t)argc, sizeof(*cli.args));
+	ps.dirs = calloc((size_t)argc, sizeof(*ps.dirs));
+	if (!cli.args || !ps.dirs) {
+		cli_error("out of memory");
+		ret = CLI_EXIT_ENV;
+	} else {
+		ret = run(&cli, &ps, argc, argv);
+	}
+	/* a full disk or a closed pipe must not look like success */
+	if ((fflush(stdout) != 0 || ferror(stdout)) && ret == CLI_EXIT_OK) {
+		cli_error("cannot write output: %s", strerror(errno ? errno : EIO));
+		ret = CLI_EXIT_ENV;
+	}
+	free(cli.args);
+	free(cli.values);
+	free(ps.dirs);
+	return ret;
+}

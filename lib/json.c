@@ -1,0 +1,332 @@
+/* json.c — the one module that uses Jansson: jobs as compact JSON, re-encoding only the members that changed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "internal.h"
+
+/*
+ * Encoding a million jobs must stay cheap.  Consecutive jobs share their
+ * backend and platform, so each member keeps its Jansson value, updated in
+ * place, and the text Jansson encoded for it: a member whose value did not
+ * change costs a comparison and a memcpy, not a free, a malloc and a dump
+ * (which walks every character through a UTF-8 decoder).
+ *
+ * Strings are set without Jansson's UTF-8 check: everything in a job comes
+ * from the catalog or from a matrix file that the loader checked is UTF-8.
+ */
+
+#define DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY)
+
+enum job_member {
+	J_ID, J_BACKEND, J_PLATFORM, J_PYTHON, J_DISTRIBUTION, J_FEATURES, J_OS, J_ARCH, J_TARGET,
+	J_RUNNER, J_CROSS, J_CONTAINER, J_MANYLINUX, J_PLATFORM_TAG, J_PYTHON_TAG, J_ABI_TAG,
+	J_INTERPRETER, J_GITLAB_IMAGE, J_GITLAB_TAGS, J_TOOLKITS, J_SMOKE, J_BUILD_JOB, J_COUNT
+};
+
+static const char *const job_keys[J_COUNT] = {
+	"id", "backend", "platform", "python", "distribution", "features", "os", "arch", "target",
+	"runner", "cross", "container", "manylinux", "platform_tag", "python_tag", "abi_tag",
+	"interpreter", "gitlab_image", "gitlab_tags", "toolkits", "smoke", "build_job",
+};
+
+enum left_member { L_ID, L_BACKEND, L_PLATFORM, L_PYTHON, L_LEFT_OUT, L_REASON, L_RULE, L_COUNT };
+
+static const char *const left_keys[L_COUNT] = {
+	"id", "backend", "platform", "python", "left_out", "reason", "rule",
+};
+
+/* One member of an object: its value and, unless stale, its text `"key":value`. */
+struct member {
+	const char *key;
+	json_t *value;
+	char *text;
+	size_t len, cap;
+	bool stale;
+};
+
+struct wm_json {
+	struct member job[J_COUNT], left[L_COUNT];
+	char *text;              /* the last object's text */
+	size_t len, cap;
+	struct wm_buf matrix;    /* the last group matrix's text */
+};
+
+static void members_init(struct member *mb, const char *const *keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		mb[i].key = keys[i];
+		mb[i].value = json_null();
+		mb[i].stale = true;
+	}
+}
+
+static void members_release(struct member *mb, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		json_decref(mb[i].value);
+		free(mb[i].text);
+	}
+}
+
+/* Grows `*p` to at least `need` bytes. */
+static int reserve(char **p, size_t *cap, size_t need)
+{
+	size_t c = *cap ? *cap : 64;
+	char *q;
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	if (!(q = realloc(*p, c)))
+		return WM_ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* Replaces the member's value by `v`, taking the reference. */
+static int replace(struct member *mb, json_t *v)
+{
+	if (!v)
+		return WM_ENOMEM;
+	json_decref(mb->value);
+	mb->value = v;
+	mb->stale = true;
+	return 0;
+}
+
+/* The member becomes the string `s`, or null when `s` is NULL. */
+static int set_string(struct member *mb, const char *s)
+{
+	json_t *v = mb->value;
+	if (!s)
+		return json_is_null(v) ? 0 : replace(mb, json_null());
+	if (!json_is_string(v))
+		return replace(mb, json_stringn_nocheck(s, strlen(s)));
+	if (strcmp(json_string_value(v), s) == 0)
+		return 0;
+	mb->stale = true;
+	return json_string_setn_nocheck(v, s, strlen(s)) < 0 ? WM_ENOMEM : 0;
+}
+
+static int set_bool(struct member *mb, bool b)
+{
+	if (json_is_boolean(mb->value) && json_is_true(mb->value) == b)
+		return 0;
+	return replace(mb, json_boolean(b));
+}
+
+/* The member becomes an array of the strings of `l`. */
+static int set_strlist(struct member *mb, const struct wm_strlist *l)
+{
+	json_t *a = mb->value;
+	bool same = json_is_array(a) && json_array_size(a) == l->n;
+	for (size_t k = 0; same && k < l->n; k++)
+		same = strcmp(json_string_value(json_array_get(a, k)), l->items[k]) == 0;
+	if (same)
+		return 0;
+	if (!(a = json_array()))
+		return WM_ENOMEM;
+	for (size_t k = 0; k < l->n; k++)
+		if (json_array_append_new(a, json_stringn_nocheck(l->items[k], strlen(l->items[k]))) < 0) {
+			json_decref(a);
+			return WM_ENOMEM;
+		}
+	return replace(mb, a);
+}
+
+/* The member becomes the object toolkit id -> version (null for a toolkit without versions). */
+static int set_toolkits(struct member *mb, const struct wm_backend *b)
+{
+	json_t *t = mb->value;
+	bool same = json_is_object(t) && json_object_size(t) == b->ntoolkits;
+	void *it = same ? json_object_iter(t) : NULL;
+	for (size_t k = 0; same && k < b->ntoolkits; k++, it = json_object_iter_next(t, it)) {
+		const struct wm_toolkit_use *u = &b->toolkits[k];
+		json_t *v = json_object_iter_value(it);
+		same = strcmp(json_object_iter_key(it), u->toolkit->id) == 0 &&
+			(u->version ? json_is_string(v) && strcmp(json_string_value(v), u->version) == 0
+				: json_is_null(v));
+	}
+	if (same)
+		return 0;
+	if (!(t = json_object()))
+		return WM_ENOMEM;
+	for (size_t k = 0; k < b->ntoolkits; k++) {
+		const struct wm_toolkit_use *u = &b->toolkits[k];
+		json_t *v = u->version ? json_stringn_nocheck(u->version, strlen(u->version)) : json_null();
+		if (json_object_set_new(t, u->toolkit->id, v) < 0) {
+			json_decref(t);
+			return WM_ENOMEM;
+		}
+	}
+	return replace(mb, t);
+}
+
+/* Encodes a stale member as `"key":value` (keys are plain identifiers: nothing to escape). */
+static int encode_member(struct member *mb)
+{
+	size_t klen = strlen(mb->key) + 3, n;
+	if (reserve(&mb->text, &mb->cap, klen + 64) < 0)
+		return WM_ENOMEM;
+	while ((n = json_dumpb(mb->value, mb->text + klen, mb->cap - klen, DUMP_FLAGS)) > mb->cap - klen)
+		if (reserve(&mb->text, &mb->cap, klen + n) < 0)
+			return WM_ENOMEM;
+	if (n == 0)
+		return WM_ENOMEM;
+	mb->text[0] = '"';
+	memcpy(mb->text + 1, mb->key, klen - 3);
+	memcpy(mb->text + klen - 2, "\":", 2);
+	mb->len = klen + n;
+	mb->stale = false;
+	return 0;
+}
+
+/* The object of members `mb` as text, in the reusable buffer. */
+static int assemble(struct wm_json *j, struct member *mb, size_t n, const char **text, size_t *len)
+{
+	size_t total = n + 2;  /* braces, commas and the NUL */
+	char *p;
+	for (size_t i = 0; i < n; i++) {
+		if (mb[i].stale && encode_member(&mb[i]) < 0)
+			return WM_ENOMEM;
+		total += mb[i].len;
+	}
+	if (reserve(&j->text, &j->cap, total) < 0)
+		return WM_ENOMEM;
+	p = j->text;
+	*p++ = '{';
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			*p++ = ',';
+		memcpy(p, mb[i].text, mb[i].len);
+		p += mb[i].len;
+	}
+	*p++ = '}';
+	*p = '\0';
+	j->len = (size_t)(p - j->text);
+	*text = j->text;
+	*len = j->len;
+	return 0;
+}
+
+int wm_json_new(struct wm_json **out)
+{
+	struct wm_json *j = calloc(1, sizeof(*j));
+	*out = NULL;
+	if (!j)
+		return WM_ENOMEM;
+	members_init(j->job, job_keys, J_COUNT);
+	members_init(j->left, left_keys, L_COUNT);
+	*out = j;
+	return 0;
+}
+
+void wm_json_free(struct wm_json *j)
+{
+	if (!j)
+		return;
+	members_release(j->job, J_COUNT);
+	members_release(j->left, L_COUNT);
+	free(j->text);
+	wm_buf_release(&j->matrix);
+	free(j);
+}
+
+static int update_job(struct member *mb, const struct wm_job *job)
+{
+	const struct wm_backend *b = job->backend;
+	const struct wm_platform *p = job->platform;
+	const struct wm_python *py = job->python;
+	int ret = 0;
+
+	/* every setter returns 0 or WM_ENOMEM */
+	ret |= set_string(&mb[J_ID], job->id);
+	ret |= set_string(&mb[J_BACKEND], b->id);
+	ret |= set_string(&mb[J_PLATFORM], p->id);
+	ret |= set_string(&mb[J_PYTHON], py->version);
+	ret |= set_string(&mb[J_DISTRIBUTION], b->dist);
+	ret |= set_strlist(&mb[J_FEATURES], &b->features);
+	ret |= set_string(&mb[J_OS], wm_os_name(p->os));
+	ret |= set_string(&mb[J_ARCH], p->arch);
+	ret |= set_string(&mb[J_TARGET], p->target);
+	ret |= set_string(&mb[J_RUNNER], p->runner);
+	ret |= set_bool(&mb[J_CROSS], p->cross);
+	ret |= set_string(&mb[J_CONTAINER], p->container);
+	ret |= set_string(&mb[J_MANYLINUX], p->manylinux);
+	ret |= set_string(&mb[J_PLATFORM_TAG], p->platform_tag);
+	ret |= set_string(&mb[J_PYTHON_TAG], py->python_tag);
+	ret |= set_string(&mb[J_ABI_TAG], py->abi_tag);
+	ret |= set_string(&mb[J_INTERPRETER], py->interpreter);
+	ret |= set_string(&mb[J_GITLAB_IMAGE], p->gitlab_image);
+	ret |= set_strlist(&mb[J_GITLAB_TAGS], &p->gitlab_tags);
+	ret |= set_toolkits(&mb[J_TOOLKITS], b);
+	ret |= set_bool(&mb[J_SMOKE], b->smoke);
+	ret |= set_string(&mb[J_BUILD_JOB], job->group ? job->group->name : NULL);
+	return ret ? WM_ENOMEM : 0;
+}
+
+int wm_json_job(struct wm_json *j, const struct wm_job *job, const char **text, size_t *len)
+{
+	if (update_job(j->job, job) < 0)
+		return WM_ENOMEM;
+	return assemble(j, j->job, J_COUNT, text, len);
+}
+
+int wm_json_left_out(struct wm_json *j, const struct wm_job *job, const char **text, size_t *len)
+{
+	struct member *mb = j->left;
+	char rule[512];
+	int ret = 0;
+
+	if (job->why_loc.line)
+		snprintf(rule, sizeof(rule), "%s:%u:%u", job->why_loc.file ? job->why_loc.file : "",
+			job->why_loc.line, job->why_loc.column);
+	ret |= set_string(&mb[L_ID], job->id);
+	ret |= set_string(&mb[L_BACKEND], job->backend->id);
+	ret |= set_string(&mb[L_PLATFORM], job->platform->id);
+	ret |= set_string(&mb[L_PYTHON], job->python->version);
+	ret |= set_bool(&mb[L_LEFT_OUT], true);
+	ret |= set_string(&mb[L_REASON], job->why);
+	ret |= set_string(&mb[L_RULE], job->why_loc.line ? rule : NULL);
+	if (ret)
+		return WM_ENOMEM;
+	return assemble(j, mb, L_COUNT, text, len);
+}
+
+int wm_json_group_matrix(struct wm_json *j, const struct wm_matrix *m, const struct wm_group *g,
+	const char **text, size_t *len)
+{
+	struct wm_expand it;
+	struct wm_job job;
+	const char *s;
+	size_t n, count = 0;
+	int ret, more;
+
+	if ((ret = wm_expand_init_group(&it, m, g)) < 0)
+		return ret;
+	wm_buf_clear(&j->matrix);
+	wm_buf_puts(&j->matrix, "{\"include\":[");
+	while ((more = wm_expand_next(&it, &job)) > 0) {
+		if ((ret = wm_json_job(j, &job, &s, &n)) < 0)
+			goto out;
+		if (count++)
+			wm_buf_putc(&j->matrix, ',');
+		wm_buf_add(&j->matrix, s, n);
+	}
+	if (more < 0) {
+		ret = more;
+		goto out;
+	}
+	wm_buf_puts(&j->matrix, "]}");
+	if (j->matrix.oom) {
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	*text = j->matrix.ptr;
+	*len = j->matrix.len;
+out:
+	wm_expand_release(&it);
+	return ret;
+}

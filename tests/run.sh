@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# run.sh — runs the unit tests, the golden cases and the t-*.sh scripts; the last line is "N passed, N failed".
+#
+# usage: tests/run.sh [PATTERN]
+#
+# PATTERN (a shell glob, matched anywhere in the name) selects tests by name:
+# unit/test_text, golden/list-table, t-shellcheck.  `make check` builds what
+# the tests need first; this script only runs them.
+#
+# Golden case directories (tests/golden/NAME/) hold `args` (one argument per
+# line), optional `stdin`, and the expected `stdout`, `stderr` and `exit`
+# (a missing output file means empty, a missing `exit` means 0).  The
+# binary runs in the case directory with LC_ALL=C and NO_COLOR=1.
+#
+# Scripts (tests/t-*.sh) get WM (the binary), ROOT (the repository) and
+# SHARED (../shared, when it exists) and run in a scratch directory; exit
+# status 0 passes, 77 skips (the last line of output says why), anything
+# else fails.
+set -u
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+wm=$root/build/wheelmatrix
+pattern=${1:-}
+passed=0 failed=0 skipped=0
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/wheelmatrix-tests.XXXXXX") || exit 1
+trap 'rm -rf "$scratch"' EXIT
+
+selected() {
+	[[ -z $pattern || $1 == *$pattern* ]]
+}
+
+fail() {
+	printf 'FAIL %s\n' "$1"
+	failed=$((failed + 1))
+}
+
+# A unit test binary prints its own "N passed, N failed" line; its counts are added up.
+run_unit() {
+	local src=$1 name bin out line p f status
+	name=$(basename "$src" .c)
+	selected "unit/$name" || return 0
+	bin=$root/build/tests/$name
+	if [[ ! -x $bin ]]; then
+		fail "unit/$name (not built: run 'make check')"
+		return
+	fi
+	out=$("$bin" 2>&1)
+	status=$?
+	line=$(tail -n 1 <<<"$out")
+	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+		p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
+	else
+		p=0 f=0
+	fi
+	if ((f > 0 || status != 0)); then
+		printf '%s\n' "$out" | grep -v '^[0-9]* passed, [0-9]* failed$'
+		printf 'FAIL unit/%s (exit %d)\n' "$name" "$status"
+		((f == 0)) && f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+# Compares one expected file with what the run produced.
+same() {
+	local want=$1 got=$2 label=$3
+	if [[ -f $want ]]; then
+		cmp -s "$want" "$got" && return 0
+		diff -u --label "$label (expected)" --label "$label (actual)" "$want" "$got"
+	else
+		[[ -s $got ]] || return 0
+		diff -u --label "$label (expected: empty)" --label "$label (actual)" /dev/null "$got"
+	fi
+	return 1
+}
+
+run_golden() {
+	local dir=${1%/} name args=() input=/dev/null status want ok=1 out
+	name=golden/$(basename "$dir")
+	selected "$name" || return 0
+	if [[ ! -x $wm ]]; then
+		fail "$name (build/wheelmatrix is not built: run 'make check')"
+		return
+	fi
+	[[ -f $dir/args ]] && mapfile -t args <"$dir/args"
+	[[ -f $dir/stdin ]] && input=$dir/stdin
+	out=$scratch/golden
+	mkdir -p "$out"
+	(cd "$dir" && env -u PRE_COMMIT LC_ALL=C NO_COLOR=1 "$wm" "${args[@]}" <"$input" >"$out/stdout" 2>"$out/stderr")
+	status=$?
+	want=0
+	[[ -f $dir/exit ]] && want=$(tr -d '[:space:]' <"$dir/exit")
+	{
+		same "$dir/stdout" "$out/stdout" "$name/stdout" || ok=0
+		same "$dir/stderr" "$out/stderr" "$name/stderr" || ok=0
+		if [[ $status != "$want" ]]; then
+			printf 'exit status: expected %s, got %s\n' "$want" "$status"
+			ok=0
+		fi
+	} >"$out/report"
+	if ((ok)); then
+		passed=$((passed + 1))
+	else
+		fail "$name"
+		cat "$out/report"
+	fi
+	rm -rf "$out"
+}
+
+run_script() {
+	local script=$1 name status work shared=$root/../shared
+	name=$(basename "$script" .sh)
+	selected "$name" || return 0
+	if [[ ! -x $script ]]; then
+		fail "$name (not executable)"
+		return
+	fi
+	work=$scratch/$name
+	mkdir -p "$work"
+	if [[ -d $shared ]]; then
+		shared=$(cd "$shared" && pwd)
+	else
+		shared=
+	fi
+	(cd "$work" && env WM="$wm" ROOT="$root" ${shared:+SHARED="$shared"} "$script" >"$scratch/$name.out" 2>&1)
+	status=$?
+	case $status in
+	0) passed=$((passed + 1)) ;;
+	77)
+		skipped=$((skipped + 1))
+		printf 'SKIP %s: %s\n' "$name" "$(tail -n 1 "$scratch/$name.out")"
+		;;
+	*)
+		fail "$name (exit $status)"
+		cat "$scratch/$name.out"
+		;;
+	esac
+	rm -rf "$work" "$scratch/$name.out"
+}
+
+shopt -s nullglob
+for src in "$root"/tests/unit/*.c; do
+	run_unit "$src"
+done
+for dir in "$root"/tests/golden/*/; do
+	run_golden "$dir"
+done
+for script in "$root"/tests/t-*.sh; do
+	run_script "$script"
+done
+
+((skipped > 0)) && printf '%d skipped\n' "$skipped"
+printf '%d passed, %d failed\n' "$passed" "$failed"
+((failed == 0))

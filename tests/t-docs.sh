@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# t-docs.sh — the options that --help shows (from the option tables) and the docs describe are the same.
+set -euo pipefail
+: "${WM:?}" "${ROOT:?}"
+docs=$ROOT/docs
+if [[ ! -f $docs/wheelmatrix.md ]]; then
+	echo "docs/wheelmatrix.md is not written yet"
+	exit 77
+fi
+bad=0
+complain() { echo "FAIL: $*"; bad=1; }
+
+# The long options of one --help section ("options" or "global options").
+options_of() {
+	sed -n "/^$2:\$/,/^\$/p" <<<"$1" | grep -oE '^  (-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+' || true
+}
+
+mapfile -t commands < <("$WM" help | sed -n '/^commands:$/,/^$/s/^  \([a-z]*\) .*/\1/p')
+help=$("$WM" help)
+for opt in $(options_of "$help" "global options"); do
+	grep -qF -- "\`$opt" "$docs/wheelmatrix.md" || complain "global option $opt is not in docs/wheelmatrix.md"
+	[[ ! -f $docs/wheelmatrix.1 ]] || grep -qF -- "${opt//-/\\-}" "$docs/wheelmatrix.1" ||
+		complain "global option $opt is not in docs/wheelmatrix.1"
+done
+for cmd in "${commands[@]}"; do
+	[[ $cmd == help ]] && continue
+	page=$docs/$cmd.md
+	if [[ ! -f $page ]]; then
+		complain "docs/$cmd.md is missing"
+		continue
+	fi
+	help=$("$WM" "$cmd" --help)
+	for opt in $(options_of "$help" options); do
+		grep -qF -- "\`$opt" "$page" || complain "'$cmd $opt' is not in docs/$cmd.md"
+	done
+	# and no option in the synopsis or the option list that the parser does not know
+	# (elsewhere the pages quote other tools' options, such as maturin's --release)
+	documented=$({ grep -E "^wheelmatrix \[GLOBAL OPTIONS\] $cmd( |\$)" "$page" | grep -oE -- '--[a-z-]+' || true
+		grep -oE -- '^- `--[a-z-]+' "$page" | grep -oE -- '--[a-z-]+' || true; } | sort -u)
+	for opt in $documented; do
+		grep -qE -- "^  (-[a-zA-Z], )?$opt( |\$)" <<<"$help" ||
+			complain "docs/$cmd.md documents '$opt', which 'wheelmatrix $cmd --help' does not list"
+	done
+done
+exit "$bad"

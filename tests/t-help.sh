@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# t-help.sh — every command of `wheelmatrix help` has a --help that follows the shared format.
+set -euo pipefail
+: "${WM:?}"
+fail() { echo "FAIL: $*"; exit 1; }
+
+mapfile -t commands < <("$WM" help | sed -n '/^commands:$/,/^$/s/^  \([a-z]*\) .*/\1/p')
+[[ ${#commands[@]} == 8 ]] || fail "expected 8 commands, got: ${commands[*]}"
+for cmd in init list generate check patch plan hook help; do
+	[[ " ${commands[*]} " == *" $cmd "* ]] || fail "'$cmd' is missing from 'wheelmatrix help'"
+done
+
+for cmd in "${commands[@]}"; do
+	help=$("$WM" "$cmd" --help) || fail "'$cmd --help' failed"
+	[[ $help == "$("$WM" help "$cmd")" ]] || fail "'help $cmd' differs from '$cmd --help'"
+	[[ $help == "$("$WM" "$cmd" -h)" ]] || fail "'$cmd -h' differs from '$cmd --help'"
+	[[ $(head -n 1 <<<"$help") == "usage: wheelmatrix $cmd [options]"* ]] || fail "'$cmd --help' has no usage line"
+	[[ $(sed -n 2p <<<"$help") =~ ^[A-Z] ]] || fail "'$cmd --help' has no description line"
+	grep -qx 'global options:' <<<"$help" || fail "'$cmd --help' lacks the global options"
+	# every option line: two spaces, then the spelling
+	while IFS= read -r line; do
+		[[ $line =~ ^\ \ -[-a-zA-Z] ]] || fail "'$cmd --help': option line '$line'"
+	done < <(sed -n '/^options:$/,/^$/{/^options:$/d;/^$/d;p}' <<<"$help")
+	if grep -q "(not built yet)" < <("$WM" help | grep "^  $cmd "); then
+		grep -qx 'Not built yet.' <<<"$help" || fail "'$cmd --help' does not say it is not built"
+		status=0
+		err=$("$WM" "$cmd" 2>&1 >/dev/null) || status=$?
+		[[ $status == 2 && $err == "wheelmatrix: error: '$cmd' is not built yet" ]] ||
+			fail "'$cmd': exit $status, '$err'"
+	fi
+done
+
+# each option spelling of --help is accepted by the parser (a flag alone, or with a value)
+for opt in --quiet -q --verbose -v; do
+	"$WM" "$opt" help >/dev/null || fail "'$opt' is not accepted"
+done
+"$WM" --color=never help >/dev/null || fail "--color=never"
+"$WM" --color always help >/dev/null || fail "--color always"
+"$WM" -f x.yaml -C . --file=x.yaml help >/dev/null || fail "-f, --file, -C"

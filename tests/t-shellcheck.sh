@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# t-shellcheck.sh — the project's shell scripts pass shellcheck.
+set -euo pipefail
+: "${ROOT:?}"
+if ! command -v shellcheck >/dev/null 2>&1; then
+	echo "shellcheck is not installed"
+	exit 77
+fi
+cd "$ROOT"
+shopt -s nullglob
+scripts=(tests/*.sh bench/*.sh)
+[[ -f .ci/run ]] && scripts+=(.ci/run)
+shellcheck --severity=style "${scripts[@]}"

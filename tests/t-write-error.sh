@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# t-write-error.sh — a failed write to stdout is an environment failure (exit 3), never a silent success.
+set -euo pipefail
+: "${WM:?}" "${ROOT:?}"
+if [[ ! -w /dev/full ]]; then
+	echo "no /dev/full here"
+	exit 77
+fi
+want='wheelmatrix: error: cannot write output: No space left on device'
+status=0
+for args in "list" "list --format json" "list --format jsonl --why" "list --format github" "list --help"; do
+	# shellcheck disable=SC2086  # the arguments are meant to split
+	LC_ALL=C "$WM" -f "$ROOT/matrices/llm-rs.yaml" $args >/dev/full 2>err || status=$?
+	if [[ $status != 3 || $(cat err) != "$want" ]]; then
+		echo "FAIL: wheelmatrix $args >/dev/full: exit $status, stderr:"
+		cat err
+		exit 1
+	fi
+	status=0
+done
+# a large output fails while it streams, not only at the final flush
+python3 "$ROOT/bench/gen.py" 100000 big.yaml 2>/dev/null || { echo "bench/gen.py is missing or failed"; exit 77; }
+LC_ALL=C "$WM" -f big.yaml list --format jsonl >/dev/full 2>err || status=$?
+[[ $status == 3 && $(cat err) == "$want" ]] || { echo "FAIL: large output: exit $status"; cat err; exit 1; }

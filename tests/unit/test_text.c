@@ -1,0 +1,290 @@
+/* test_text.c — unit tests of the library's helpers: suggestions, globs, name grammars, UTF-8, YAML limits, catalog. */
+#include <stdlib.h>
+#include <string.h>
+#include "harness.h"
+#include "internal.h"
+
+static void test_suggest(void)
+{
+	static const char *const keys[] = { "versions", "abi3", "python", "platforms", "backends" };
+	static const char *const ids[] = { "linux-x86_64", "linux-aarch64", "macos-arm64" };
+	CHECK_STR(wm_suggest("pyhton", keys, 5), "python");       /* a transposition */
+	CHECK_STR(wm_suggest("version", keys, 5), "versions");    /* a deletion */
+	CHECK_STR(wm_suggest("backend", keys, 5), "backends");
+	CHECK_STR(wm_suggest("xyz", keys, 5), NULL);              /* nothing close */
+	CHECK_STR(wm_suggest("abi", keys, 5), "abi3");            /* one edit is allowed in any word... */
+	CHECK_STR(wm_suggest("ab", keys, 5), NULL);               /* ...two only from six letters on */
+	CHECK_STR(wm_suggest("pythn3", keys, 5), "python");
+	/* case and separator differences count as typos even when the distance is large */
+	CHECK_STR(wm_suggest("LINUX-X86-64", ids, 3), "linux-x86_64");
+	CHECK_STR(wm_suggest("macos-arm", ids, 3), "macos-arm64");
+}
+
+static void test_glob(void)
+{
+	CHECK(wm_glob_match("macos-*", "macos-arm64"));
+	CHECK(!wm_glob_match("macos-*", "linux-x86_64"));
+	CHECK(wm_glob_match("linux-[ax]*", "linux-aarch64"));
+	CHECK(wm_glob_match("linux-x?6_64", "linux-x86_64"));
+	CHECK(!wm_glob_match("linux", "linux-x86_64"));           /* the whole string */
+	CHECK(wm_is_glob("macos-*"));
+	CHECK(wm_is_glob("linux-[ax]*"));
+	CHECK(!wm_is_glob("linux-x86_64"));
+}
+
+static void test_feature(void)
+{
+	const char *why = NULL;
+	CHECK(wm_name_feature("cublas", &why));
+	CHECK(wm_name_feature("pyo3/extension-module", &why));
+	CHECK(wm_name_feature("serde?/std", &why));               /* a weak dependency feature */
+	CHECK(wm_name_feature("dep:cudarc", &why));
+	CHECK(wm_name_feature("abi3-py38", &why));
+	why = NULL;
+	CHECK(!wm_name_feature("cublas; curl x | sh", &why));     /* never reaches a shell */
+	CHECK(why && strstr(why, "a feature name is made of"));
+	why = NULL;
+	CHECK(!wm_name_feature("", &why));
+	CHECK_STR(why, "a feature name cannot be empty");
+	why = NULL;
+	CHECK(!wm_name_feature("-cuda", &why));
+	CHECK(why != NULL);
+	why = NULL;
+	CHECK(!wm_name_feature("dep:", &why));
+	CHECK(why && strstr(why, "'dep:'"));
+	why = NULL;
+	CHECK(!wm_name_feature("/cuda", &why));
+	CHECK(why && strstr(why, "before '/'"));
+	why = NULL;
+	CHECK(!wm_name_feature("candle/cu da", &why));
+	CHECK(why && strstr(why, "after '/'"));
+	CHECK_STR(wm_feature_leaf("candle-core/cuda"), "cuda");
+	CHECK_STR(wm_feature_leaf("dep:cudarc"), "cudarc");
+	CHECK_STR(wm_feature_leaf("metal"), "metal");
+}
+
+static void test_names(void)
+{
+	char buf[64];
+	char id32[33], id33[34];
+	CHECK(wm_name_distribution("llm-rs-cuda"));
+	CHECK(wm_name_distribution("LLM.rs_cuda"));
+	CHECK(wm_name_distribution("a"));
+	CHECK(!wm_name_distribution(""));
+	CHECK(!wm_name_distribution("-llm"));
+	CHECK(!wm_name_distribution("llm-"));
+	CHECK(!wm_name_distribution("llm rs"));
+	CHECK(!wm_name_distribution("llm-rs[cuda]"));
+
+	wm_name_normalize(buf, "Foo.Bar__baz");
+	CHECK_STR(buf, "foo-bar-baz");
+	wm_name_normalize(buf, "llm_rs-CUDA");
+	CHECK_STR(buf, "llm-rs-cuda");
+	wm_name_normalize(buf, "a-_.-b");
+	CHECK_STR(buf, "a-b");
+
+	memset(id32, 'a', 32);
+	id32[32] = '\0';
+	memset(id33, 'a', 33);
+	id33[33] = '\0';
+	CHECK(wm_name_backend_id("cuda"));
+	CHECK(wm_name_backend_id("cuda_12"));
+	CHECK(wm_name_backend_id(id32));
+	CHECK(!wm_name_backend_id(id33));
+	CHECK(!wm_name_backend_id("cuda-12"));                  /* '-' separates the parts of a job id */
+	CHECK(!wm_name_backend_id("Cuda"));
+	CHECK(!wm_name_backend_id("12cuda"));
+	CHECK(!wm_name_backend_id(""));
+}
+
+static void test_utf8(void)
+{
+	unsigned line = 0, column = 0;
+	unsigned char byte = 0;
+	CHECK(wm_utf8_valid("h\xc3\xa9llo\n", 7, &line, &column, &byte));
+	CHECK(!wm_utf8_valid("ab\n\xff", 4, &line, &column, &byte));
+	CHECK(line == 2 && column == 1 && byte == 0xff);
+	/* columns count characters: é is one */
+	CHECK(!wm_utf8_valid("\xc3\xa9\xff", 3, &line, &column, &byte));
+	CHECK(line == 1 && column == 2 && byte == 0xff);
+	CHECK(!wm_utf8_valid("x\xc0\xaf", 3, &line, &column, &byte));   /* overlong '/' */
+	CHECK(line == 1 && column == 2 && byte == 0xc0);
+	CHECK(!wm_utf8_valid("\xed\xa0\x80", 3, &line, &column, &byte)); /* a surrogate */
+	CHECK(!wm_utf8_valid("\xe2\x82", 2, &line, &column, &byte));     /* truncated */
+	CHECK(wm_utf8_len("h\xc3\xa9llo", 6) == 5);
+}
+
+static int parse(struct wm_doc *doc, struct wm_error *err, const char *text, uint64_t max_nodes)
+{
+	const struct wm_yaml_limits limits = { 1u << 20, 64, max_nodes };
+	return wm_yaml_parse(doc, "t.yaml", text, strlen(text), &limits, err);
+}
+
+static void test_yaml(void)
+{
+	struct wm_doc doc;
+	struct wm_error err;
+	char deep[300];
+	int ret;
+
+	wm_error_init(&err);
+	ret = parse(&doc, &err, "a: 1\nb: \"3.10\"\nc: 3.10\n", 1000);
+	CHECK(ret == 0 && doc.root && doc.root->type == WM_NODE_MAP && doc.root->n == 3);
+	if (ret == 0 && doc.root && doc.root->n == 3) {
+		/* scalars stay text: 3.10 is not 3.1 */
+		CHECK_STR(doc.root->pairs[2].value->text, "3.10");
+		CHECK(doc.root->pairs[1].value->style == WM_QUOTED);
+		CHECK(doc.root->pairs[2].value->line == 3 && doc.root->pairs[2].value->column == 4);
+	}
+	wm_doc_release(&doc);
+	wm_error_release(&err);
+
+	wm_error_init(&err);
+	ret = parse(&doc, &err, "a: 1\nb: 2\na: 3\n", 1000);
+	CHECK(ret == WM_EINVALID && err.code == WM_EINVALID && err.nerrors == 1);
+	if (err.ndiags == 1) {
+		CHECK_STR(err.diags[0].message, "duplicate key 'a' (first defined at line 1)");
+		CHECK(err.diags[0].line == 3 && err.diags[0].column == 1 && err.diags[0].span == 1);
+		CHECK_STR(err.diags[0].source, "a: 3");
+		CHECK_STR(err.diags[0].file, "t.yaml");
+	}
+	wm_doc_release(&doc);
+	wm_error_release(&err);
+
+	/* more than eight keys: the indexed path */
+	wm_error_init(&err);
+	ret = parse(&doc, &err, "k1: 1\nk2: 2\nk3: 3\nk4: 4\nk5: 5\nk6: 6\nk7: 7\nk8: 8\nk9: 9\nk3: x\n", 1000);
+	CHECK(ret == WM_EINVALID && err.ndiags == 1);
+	if (err.ndiags == 1)
+		CHECK_STR(err.diags[0].message, "duplicate key 'k3' (first defined at line 3)");
+	wm_doc_release(&doc);
+	wm_error_release(&err);
+
+	/* an alias bomb fails on its weight, before anything is expanded */
+	wm_error_init(&err);
+	ret = parse(&doc, &err,
+		"a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+		"b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+		"c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+		"d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+		"e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"
+		"f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
+		"g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n"
+		"h: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g, *g]\n"
+		"i: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h, *h]\n", WM_MATRIX_MAX_NODES);
+	CHECK(ret == WM_EINVALID && err.nerrors >= 1);
+	if (err.ndiags >= 1) {
+		CHECK(strstr(err.diags[0].message, "an alias bomb?") != NULL);
+		CHECK(err.diags[0].line == 7);  /* g's aliases pass the limit of 8 million nodes */
+	}
+	wm_doc_release(&doc);
+	wm_error_release(&err);
+
+	wm_error_init(&err);
+	memset(deep, '[', 100);
+	memset(deep + 100, ']', 100);
+	deep[200] = '\0';
+	ret = parse(&doc, &err, deep, 1000);
+	CHECK(ret == WM_EINVALID && err.ndiags >= 1);
+	if (err.ndiags >= 1)
+		CHECK_STR(err.diags[0].message, "nesting deeper than 64 levels");
+	wm_doc_release(&doc);
+	wm_error_release(&err);
+
+	wm_error_init(&err);
+	ret = parse(&doc, &err, "a: !!python/object x\n", 1000);
+	CHECK(ret == WM_EINVALID && err.ndiags == 1);
+	if (err.ndiags == 1)
+		CHECK_STR(err.diags[0].message, "unsupported YAML tag 'tag:yaml.org,2002:python/object'");
+	wm_doc_release(&doc);
+	wm_error_release(&err);
+
+	wm_error_init(&err);
+	ret = parse(&doc, &err, "a: 1\n---\nb: 2\n", 1000);
+	CHECK(ret == WM_EINVALID && err.ndiags == 1);
+	if (err.ndiags == 1)
+		CHECK_STR(err.diags[0].message, "a second YAML document: the file must hold exactly one");
+	wm_doc_release(&doc);
+	wm_error_release(&err);
+}
+
+static void test_catalog(void)
+{
+	static const char *const ids[] = {
+		"linux-x86_64", "linux-aarch64", "linux-armv7", "linux-i686", "linux-ppc64le", "linux-s390x",
+		"musllinux-x86_64", "musllinux-aarch64", "macos-x86_64", "macos-arm64", "macos-universal2",
+		"windows-x86_64", "windows-arm64", "windows-x86",
+	};
+	struct wm_catalog *cat = NULL;
+	struct wm_error err;
+	const struct wm_platform *p;
+	const struct wm_toolkit *t;
+	int ret;
+
+	wm_error_init(&err);
+	ret = wm_catalog_load(&cat, &err);
+	CHECK(ret == 0 && cat && err.ndiags == 0);
+	if (!cat) {
+		wm_error_release(&err);
+		return;
+	}
+	CHECK(wm_catalog_platform_count(cat) == 14);
+	for (size_t i = 0; i < WM_ARRAY_SIZE(ids); i++) {
+		p = wm_catalog_platform_at(cat, i);
+		CHECK_STR(p ? p->id : NULL, ids[i]);
+		CHECK(wm_catalog_platform(cat, ids[i]) == p);
+	}
+	CHECK(wm_catalog_platform_at(cat, 14) == NULL);
+	CHECK(wm_catalog_platform(cat, "linux") == NULL);         /* an alias is not an id */
+
+	p = wm_catalog_platform(cat, "linux-x86_64");
+	CHECK(p && p->os == WM_OS_LINUX && !p->cross);
+	CHECK_STR(p ? p->platform_tag : NULL, "manylinux_2_28_x86_64");
+	CHECK_STR(p ? p->runner : NULL, "ubuntu-24.04");
+	p = wm_catalog_platform(cat, "linux-armv7");
+	CHECK(p && p->cross);
+	CHECK_STR(p ? p->platform_tag : NULL, "manylinux_2_28_armv7l");
+	p = wm_catalog_platform(cat, "macos-arm64");
+	CHECK(p && p->os == WM_OS_MACOS && p->manylinux == NULL && p->wheel_arch == NULL);
+	CHECK_STR(p ? p->platform_tag : NULL, "macosx_11_0_arm64");
+	p = wm_catalog_platform(cat, "windows-x86_64");
+	CHECK(p && p->os == WM_OS_WINDOWS);
+	CHECK_STR(p ? p->platform_tag : NULL, "win_amd64");
+
+	CHECK_STR(wm_catalog_suggest_platform(cat, "linux-amd64"), "linux-x86_64");  /* an alias */
+	CHECK_STR(wm_catalog_suggest_platform(cat, "macos-arm"), "macos-arm64");
+	CHECK_STR(wm_catalog_suggest_platform(cat, "solaris-sparc"), NULL);
+
+	t = wm_catalog_toolkit(cat, "cuda");
+	CHECK(t && t->installable && !t->smoke);
+	CHECK_STR(t ? t->default_version : NULL, "12.4");
+	CHECK(wm_catalog_toolkit(cat, "metal") != NULL);
+	CHECK_STR(wm_catalog_suggest_toolkit(cat, "cdua"), "cuda");
+
+	wm_catalog_free(cat);
+	wm_error_release(&err);
+}
+
+static void test_templates(void)
+{
+	const struct wm_template *t = wm_template_get("platforms.yaml");
+	CHECK(t && t->len == strlen(t->data) && strncmp(t->data, "# platforms.yaml", 16) == 0);
+	CHECK(wm_template_get("toolkits.yaml") != NULL);
+	CHECK(wm_template_get("embed.c") == NULL);
+	CHECK(wm_template_get("nope.yaml") == NULL);
+	for (size_t i = 1; i < wm_ntemplates; i++)
+		CHECK(strcmp(wm_templates[i - 1].name, wm_templates[i].name) < 0);
+}
+
+int main(void)
+{
+	test_suggest();
+	test_glob();
+	test_feature();
+	test_names();
+	test_utf8();
+	test_yaml();
+	test_catalog();
+	test_templates();
+	return harness_done();
+}
