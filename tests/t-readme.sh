@@ -1,0 +1,18 @@
+#!/bin/bash
+# t-readme.sh — the example in README.md is real: its matrix gives exactly the output shown.
+set -euo pipefail
+: "${WM:?}" "${ROOT:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# the first ```yaml block is the matrix; the block after it that starts with "$ wheelmatrix list" is the output
+python3 - "$ROOT/README.md" "$tmp" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+blocks = re.findall(r"```(\w*)\n(.*?)```", text, re.S)
+yaml = next(body for lang, body in blocks if lang == "yaml")
+out = next(body for lang, body in blocks if body.startswith("$ wheelmatrix list\n"))
+open(sys.argv[2] + "/wheelmatrix.yaml", "w").write(yaml)
+open(sys.argv[2] + "/want", "w").write(out.split("\n", 1)[1])
+PY
+"$WM" -C "$tmp" list >"$tmp/got"
+diff -u "$tmp/want" "$tmp/got"
