@@ -8,6 +8,7 @@
 #   make V=1                  show the commands
 #   make install PREFIX=/usr/local DESTDIR=
 #   make demo                 install the build dependencies if needed, build, list matrices/llm-rs.yaml
+#                             and generate its CI into build/demo/
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -152,9 +153,13 @@ deps:
 		exit 1; \
 	fi
 
+# The demo repository: the bundled example as build/demo/wheelmatrix.yaml, and what generate writes beside it.
 demo: deps
 	@$(MAKE) --no-print-directory all
 	$(TOOL) -f matrices/llm-rs.yaml list
+	@mkdir -p $(B)/demo
+	@cp matrices/llm-rs.yaml $(B)/demo/wheelmatrix.yaml
+	$(TOOL) -C $(B)/demo generate
 
 FORCE:
 

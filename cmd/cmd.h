@@ -61,6 +61,9 @@ struct cli {
 enum { LIST_FORMAT, LIST_WHY, LIST_NOPTIONS };
 extern const struct cli_option cmd_list_options[LIST_NOPTIONS];
 int cmd_list(struct cli *cli);
+enum { GENERATE_CHECK, GENERATE_FORCE, GENERATE_NOPTIONS };
+extern const struct cli_option cmd_generate_options[GENERATE_NOPTIONS];
+int cmd_generate(struct cli *cli);
 
 /* diag.c: everything written to stderr */
 void cli_color_init(enum cli_color when);

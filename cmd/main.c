@@ -28,11 +28,6 @@ static const struct cli_option global_options[] = {
 static const char *const check_formats[] = { "table", "json", NULL };
 static const char *const plan_formats[] = { "table", "json", "markdown", "html", NULL };
 
-static const struct cli_option generate_options[] = {
-	{ 0, "check", NULL, NULL, "write nothing; exit 1 if any generated file would change" },
-	{ 0, "force", NULL, NULL, "overwrite generated files that were edited by hand" },
-};
-
 static const struct cli_option check_options[] = {
 	{ 0, "staged", NULL, NULL, "read the files from the index (the default as a pre-commit hook)" },
 	{ 0, "rev", "REV", NULL, "read the files from commit REV" },
@@ -60,7 +55,7 @@ static const struct cli_command commands[] = {
 	{ "init", NULL, "Write a starting wheelmatrix.yaml from the repository", NO_OPTIONS, 0, 0, NULL },
 	{ "list", NULL, "Expand the matrix into concrete jobs", cmd_list_options, LIST_NOPTIONS, 0, 0, cmd_list },
 	{ "generate", NULL, "Write the CI files, the variant patches and the meta package",
-		OPTIONS(generate_options), 0, 0, NULL },
+		cmd_generate_options, GENERATE_NOPTIONS, 0, 0, cmd_generate },
 	{ "check", NULL, "Check the generated files against the git repository",
 		OPTIONS(check_options), 0, 0, NULL },
 	{ "patch", "BACKEND", "Apply a variant's patch to the working tree for a local build",

@@ -17,7 +17,10 @@ struct wm_catalog {
 	const char **alias_ids;    /* ... and the id it stands for */
 	size_t naliases;
 	const char **toolkit_ids;
-	struct wm_doc docs[2];     /* the parsed catalogs: entries point into them */
+	const struct wm_node *actions, *tools;
+	const char **action_names;
+	size_t nactions;
+	struct wm_doc docs[3];     /* the parsed catalogs: entries point into them */
 };
 
 const char *wm_os_name(enum wm_os os)
@@ -120,9 +123,10 @@ static void read_platform(struct wm_catalog *cat, struct wm_ctx *c, const struct
 static void read_toolkit(struct wm_ctx *c, const struct wm_pair *pair, struct wm_toolkit *t)
 {
 	static const char *const keys[] = { "title", "versions", "default", "platforms", "platforms-text",
-		"features", "smoke", "installable" };
+		"features", "smoke", "installable", "full-versions", "repair-exclude", "github", "gitlab" };
 	const struct wm_node *e = pair->value;
 	t->id = pair->key->text;
+	t->recipe = e;
 	if (!wm_ctx_map(c, e, "a toolkit entry", keys, WM_ARRAY_SIZE(keys)))
 		return;
 	t->title = need(c, e, "title");
@@ -214,6 +218,46 @@ static int load_toolkits(struct wm_catalog *cat, struct wm_doc *doc, struct wm_e
 	return err->code;
 }
 
+static int load_actions(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
+{
+	static const char *const keys[] = { "actions", "tools" };
+	struct wm_ctx c = { doc, err, &cat->arena };
+	const struct wm_node *root = doc->root;
+	if (!root || !wm_ctx_map(&c, root, "the actions table", keys, WM_ARRAY_SIZE(keys)) ||
+			!(cat->actions = wm_map_find(root, "actions")) || cat->actions->type != WM_NODE_MAP ||
+			!(cat->tools = wm_map_find(root, "tools")) || cat->tools->type != WM_NODE_MAP) {
+		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed actions table");
+		return WM_EINTERNAL;
+	}
+	cat->action_names = wm_arena_array(&cat->arena, cat->actions->n + 1, sizeof(char *));
+	if (!cat->action_names)
+		return WM_ENOMEM;
+	for (size_t i = 0; i < cat->actions->n; i++) {
+		const char *ref;
+		if (!wm_ctx_string(&c, cat->actions->pairs[i].value, "an action reference", &ref))
+			return WM_EINTERNAL;
+		cat->action_names[cat->nactions++] = cat->actions->pairs[i].key->text;
+	}
+	return err->code;
+}
+
+const char *wm_catalog_action(const struct wm_catalog *cat, const char *name)
+{
+	const struct wm_node *v = wm_map_find(cat->actions, name);
+	return v ? v->text : NULL;
+}
+
+const char *wm_catalog_suggest_action(const struct wm_catalog *cat, const char *word)
+{
+	return wm_suggest(word, cat->action_names, cat->nactions);
+}
+
+const char *wm_catalog_tool(const struct wm_catalog *cat, const char *name)
+{
+	const struct wm_node *v = wm_map_find(cat->tools, name);
+	return v ? v->text : NULL;
+}
+
 int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 {
 	struct wm_catalog *cat = calloc(1, sizeof(*cat));
@@ -230,7 +274,9 @@ int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 	if ((ret = parse_template("platforms.yaml", &cat->docs[0], err)) < 0 ||
 	    (ret = load_platforms(cat, &cat->docs[0], err)) < 0 ||
 	    (ret = parse_template("toolkits.yaml", &cat->docs[1], err)) < 0 ||
-	    (ret = load_toolkits(cat, &cat->docs[1], err)) < 0) {
+	    (ret = load_toolkits(cat, &cat->docs[1], err)) < 0 ||
+	    (ret = parse_template("actions.yaml", &cat->docs[2], err)) < 0 ||
+	    (ret = load_actions(cat, &cat->docs[2], err)) < 0) {
 		wm_error_code(err, ret);
 		wm_catalog_free(cat);
 		return ret;
@@ -245,6 +291,7 @@ void wm_catalog_free(struct wm_catalog *cat)
 		return;
 	wm_doc_release(&cat->docs[0]);
 	wm_doc_release(&cat->docs[1]);
+	wm_doc_release(&cat->docs[2]);
 	wm_map_release(&cat->by_id);
 	wm_map_release(&cat->toolkit_by_id);
 	wm_arena_release(&cat->arena);

@@ -139,6 +139,7 @@ struct wm_node {
 	struct wm_pair *pairs;          /* mapping, merge keys already applied */
 	size_t n;
 	uint64_t weight;                /* nodes reachable, aliases counted each time */
+	bool flow;                      /* a collection written in flow style: [a, b], {a: b} */
 };
 
 /* A parsed document with what diagnostics need. */
@@ -164,6 +165,50 @@ struct wm_yaml_limits {
 int wm_yaml_parse(struct wm_doc *doc, const char *file, const char *text, size_t len,
 	const struct wm_yaml_limits *limits, struct wm_error *err);
 void wm_doc_release(struct wm_doc *doc);
+
+/*
+ * Output trees for the YAML writer.  Scalars are text; the writer's resolver
+ * quotes any text that a YAML 1.1 or 1.2 reader would take for something else
+ * (3.10, on, null, 012, 1e3, 2001-12-14, ...), unless `typed` says the plain
+ * form is meant (true, 1).  Multi-line text is written as a literal block.
+ */
+enum wm_ystyle { WM_Y_AUTO, WM_Y_LITERAL, WM_Y_FLOW };
+
+struct wm_y {
+	enum wm_node_type type;
+	enum wm_ystyle style;
+	bool typed;              /* scalar: written plain even when it resolves to a bool or number */
+	const char *text;        /* scalar */
+	size_t len;
+	struct wm_y **items;     /* sequence: items; mapping: key, value, key, value, ... */
+	size_t n, cap;
+};
+
+/* Builds trees in an arena; an allocation failure sets `oom` and the calls go on harmlessly. */
+struct wm_yb {
+	struct wm_arena *arena;
+	bool oom;
+};
+
+struct wm_y *wm_y_str(struct wm_yb *b, const char *s);   /* not copied */
+struct wm_y *wm_y_strf(struct wm_yb *b, const char *fmt, ...) WM_PRINTF(2, 3);
+struct wm_y *wm_y_bool(struct wm_yb *b, bool v);
+struct wm_y *wm_y_literal(struct wm_yb *b, const char *s);
+struct wm_y *wm_y_map(struct wm_yb *b);
+struct wm_y *wm_y_seq(struct wm_yb *b);
+/* Sets `key` (copied; an existing key's value is replaced in place); returns `value`. */
+struct wm_y *wm_y_set(struct wm_yb *b, struct wm_y *map, const char *key, struct wm_y *value);
+/* The same, placing a new key just before `before` (at the end when there is none). */
+struct wm_y *wm_y_set_before(struct wm_yb *b, struct wm_y *map, const char *before, const char *key,
+	struct wm_y *value);
+struct wm_y *wm_y_push(struct wm_yb *b, struct wm_y *seq, struct wm_y *value);
+struct wm_y *wm_y_get(const struct wm_y *map, const char *key);
+/* A deep copy of a parsed tree (a skeleton from templates/), to be filled in. */
+struct wm_y *wm_y_copy(struct wm_yb *b, const struct wm_node *n);
+/* True when plain `s` would not read back as the same string under YAML 1.1 or 1.2. */
+bool wm_y_needs_quotes(const char *s, size_t len);
+/* Appends the document to `out`: block style, unlimited width, LF line ends, no header. */
+int wm_y_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *err);
 
 /* ---- typed access to a YAML tree with diagnostics (schema.c) ------------ */
 
@@ -207,6 +252,11 @@ bool wm_ctx_strlist(struct wm_ctx *c, const struct wm_node *n, const char *what,
 /* The closest platform id or alias target for a misspelt id, or NULL. */
 const char *wm_catalog_suggest_platform(const struct wm_catalog *cat, const char *word);
 const char *wm_catalog_suggest_toolkit(const struct wm_catalog *cat, const char *word);
+/* The default reference of an action of templates/actions.yaml ("v4"), or NULL when not listed. */
+const char *wm_catalog_action(const struct wm_catalog *cat, const char *name);
+const char *wm_catalog_suggest_action(const struct wm_catalog *cat, const char *word);
+/* The pinned version of a tool ("maturin"), or NULL. */
+const char *wm_catalog_tool(const struct wm_catalog *cat, const char *name);
 /* Checks a manylinux/musllinux level for platform `p`; `why` says what is accepted. */
 bool wm_platform_level_valid(const struct wm_platform *p, const char *level, const char **why);
 /* The wheel platform tag of `p` at its current level (arena-allocated). */
@@ -229,6 +279,12 @@ const struct wm_template *wm_template_get(const char *name);
 /* Reads a whole file ("-" = stdin) of at most `max` bytes; errors name the path. */
 int wm_io_read(char **out, size_t *len, const char *path, size_t max, struct wm_error *err);
 
+/* ---- emitters ------------------------------------------------------------ */
+
+/* The body of the GitHub Actions workflow (emit_github.c). */
+int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
+	struct wm_error *err);
+
 /* ---- expansion internals (expand.c) -------------------------------------- */
 
 /* Precomputes the expansion masks and groups of a validated matrix; fills njobs and groups. */
@@ -236,5 +292,21 @@ int wm_expand_prepare(struct wm_matrix *m, struct wm_ctx *c);
 /* True when (backend, platform, python) is in the base matrix (before includes). */
 bool wm_expand_in_base(const struct wm_matrix *m, size_t b, size_t p, const struct wm_python *py,
 	const struct wm_rule **exclude);
+
+/* ---- SHA-256 (sha256.c) ------------------------------------------------- */
+
+/* An incremental SHA-256 (FIPS 180-4); final leaves the state wiped, ready for init. */
+struct wm_sha256 {
+	uint32_t h[8];
+	uint64_t total;          /* bytes hashed so far */
+	unsigned char buf[64];   /* a partial block */
+	size_t nbuf;
+};
+
+void wm_sha256_init(struct wm_sha256 *s);
+void wm_sha256_update(struct wm_sha256 *s, const void *data, size_t len);
+void wm_sha256_final(struct wm_sha256 *s, unsigned char out[32]);
+/* The digest as 64 lowercase hex digits and a NUL. */
+void wm_sha256_hex(char out[65], const unsigned char digest[32]);
 
 #endif

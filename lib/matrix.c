@@ -28,6 +28,7 @@ struct loader {
 #define WM_PYTHON_MIN 8     /* oldest CPython wheelmatrix builds for */
 #define WM_PYTHON_MAX 15    /* newest it knows */
 #define WM_FT_MIN 13        /* first free-threaded CPython */
+#define WM_ABI3_BUILD 12    /* the interpreter that builds an abi3 wheel with an older minimum */
 
 static const char *const default_versions[] = { "3.10", "3.11", "3.12", "3.13", "3.14" };
 static const char *const default_platforms[] = { "linux-x86_64", "linux-aarch64", "macos-x86_64",
@@ -146,8 +147,11 @@ static void load_abi3(struct loader *l, const struct wm_node *n)
 	py->abi3 = true;
 	py->abi_tag = "abi3";
 	py->tag = "abi3";
-	/* no interpreter older than 3.8 is set up: the oldest one at or above the minimum builds it */
-	py->interpreter = wm_arena_printf(l->c.arena, "python3.%u", minor < WM_PYTHON_MIN ? WM_PYTHON_MIN : minor);
+	/*
+	 * Any interpreter at or above the minimum builds the same abi3 wheel: take one that every
+	 * runner and build image provides (macOS and Windows on arm64 have no 3.8 or 3.9).
+	 */
+	py->interpreter = wm_arena_printf(l->c.arena, "python3.%u", minor < WM_ABI3_BUILD ? WM_ABI3_BUILD : minor);
 	py->loc = loc_of(l, n);
 	m->pythons[m->npythons] = py;
 	l->python_nodes[m->npythons++] = n;
@@ -540,34 +544,6 @@ static void load_toolkits(struct loader *l, struct wm_backend *b, const struct w
 	(void)implied;
 }
 
-static void load_env(struct loader *l, const struct wm_node *n, struct wm_env **out, size_t *nout)
-{
-	struct wm_env *env;
-	*out = NULL;
-	*nout = 0;
-	if (n->type != WM_NODE_MAP) {
-		wm_ctx_error(&l->c, n, "'env' must be a mapping of variable names to strings, not %s", wm_node_kind(n));
-		return;
-	}
-	env = wm_arena_array(l->c.arena, n->n + 1, sizeof(*env));
-	if (oom(l, env))
-		return;
-	for (size_t i = 0; i < n->n; i++) {
-		const struct wm_node *k = n->pairs[i].key, *v = n->pairs[i].value;
-		const char *value;
-		if (!wm_name_env(k->text)) {
-			wm_ctx_error(&l->c, k, "invalid environment variable name '%s': letters, digits and '_', "
-				"not starting with a digit", k->text);
-			continue;
-		}
-		if (!wm_ctx_string(&l->c, v, "an environment value", &value))
-			continue;
-		env[*nout].name = k->text;
-		env[(*nout)++].value = value;
-	}
-	*out = env;
-}
-
 static bool ident_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
@@ -598,6 +574,42 @@ static const char *untrusted_context(const char *s, size_t *len)
 		open = end;
 	}
 	return NULL;
+}
+
+static void load_env(struct loader *l, const struct wm_node *n, struct wm_env **out, size_t *nout)
+{
+	struct wm_env *env;
+	*out = NULL;
+	*nout = 0;
+	if (n->type != WM_NODE_MAP) {
+		wm_ctx_error(&l->c, n, "'env' must be a mapping of variable names to strings, not %s", wm_node_kind(n));
+		return;
+	}
+	env = wm_arena_array(l->c.arena, n->n + 1, sizeof(*env));
+	if (oom(l, env))
+		return;
+	for (size_t i = 0; i < n->n; i++) {
+		const struct wm_node *k = n->pairs[i].key, *v = n->pairs[i].value;
+		const char *value;
+		if (!wm_name_env(k->text)) {
+			wm_ctx_error(&l->c, k, "invalid environment variable name '%s': letters, digits and '_', "
+				"not starting with a digit", k->text);
+			continue;
+		}
+		if (!wm_ctx_string(&l->c, v, "an environment value", &value))
+			continue;
+		{
+			size_t len;
+			const char *p = untrusted_context(value, &len);
+			if (p)
+				wm_ctx_error(&l->c, v, "untrusted context '%.*s' in an environment value: its text is "
+					"chosen by whoever opens the issue or pull request; the build environment takes "
+					"fixed values", (int)len, p);
+		}
+		env[*nout].name = k->text;
+		env[(*nout)++].value = value;
+	}
+	*out = env;
 }
 
 /* Rejects untrusted contexts anywhere in a setup subtree, except in a GitHub step's `env:` values. */
@@ -1282,6 +1294,14 @@ static void load_actions(struct loader *l, const struct wm_node *n)
 		const char *ref;
 		if (!action_name_valid(k->text)) {
 			wm_ctx_error(&l->c, k, "invalid action '%s': write owner/name, such as actions/checkout", k->text);
+			continue;
+		}
+		if (!wm_catalog_action(l->cat, k->text)) {
+			const char *hint = wm_catalog_suggest_action(l->cat, k->text);
+			if (hint)
+				wm_ctx_error(&l->c, k, "unknown action '%s' (did you mean '%s'?)", k->text, hint);
+			else
+				wm_ctx_error(&l->c, k, "action '%s' is not used by the generated CI", k->text);
 			continue;
 		}
 		if (!wm_ctx_string(&l->c, v, "an action reference", &ref))

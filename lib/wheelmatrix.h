@@ -111,6 +111,7 @@ struct wm_toolkit {
 	struct wm_strlist features;      /* Cargo feature names that imply the toolkit */
 	bool smoke;                      /* an import works on a hosted runner without the hardware */
 	bool installable;                /* has an install recipe (Metal ships with macOS: no) */
+	const void *recipe;              /* the catalog entry, read by the emitters */
 };
 
 struct wm_catalog;
@@ -136,7 +137,7 @@ struct wm_python {
 	const char *python_tag;   /* cp312; cp38 for abi3 (the minimum) */
 	const char *abi_tag;      /* cp312, cp313t, abi3 */
 	const char *tag;          /* the job id suffix: cp312, cp313t, abi3 */
-	const char *interpreter;  /* python3.12, python3.13t; for abi3 the lowest supported at or above the minimum */
+	const char *interpreter;  /* python3.12, python3.13t; for abi3 python3.12, or the minimum when newer */
 	struct wm_loc loc;
 };
 
@@ -329,6 +330,68 @@ int wm_json_left_out(struct wm_json *j, const struct wm_job *job, const char **t
 /* A group's `{"include":[...]}` matrix for GitHub's fromJSON. */
 int wm_json_group_matrix(struct wm_json *j, const struct wm_matrix *m, const struct wm_group *g,
 	const char **text, size_t *len);
+
+/* ---- generated files ----------------------------------------------------- */
+
+/*
+ * A file `generate` writes: a fixed header of comment lines (the only bytes
+ * not written by the YAML emitter), then the body.  The header records a
+ * SHA-256 digest of the body with line endings normalised to LF, so that a
+ * stale file (digest matches its body, body differs from ours) can be told
+ * from a hand-edited one (digest does not match its own body).
+ */
+struct wm_file {
+	char *path;   /* relative to the repository root, '/'-separated (owned) */
+	char *data;   /* header and body (owned) */
+	size_t len;
+};
+
+struct wm_files {
+	struct wm_file *items;
+	size_t n, cap;
+};
+
+void wm_files_init(struct wm_files *files);
+void wm_files_release(struct wm_files *files);
+
+/*
+ * Appends a file made of the header and `body`.  `matrix_file` is the matrix
+ * file's path relative to the root, named in the header and in the
+ * regenerate command.  Copies everything it is given.
+ */
+int wm_files_add(struct wm_files *files, const char *path, const char *matrix_file,
+	const char *body, size_t len);
+
+enum wm_file_state {
+	WM_FILE_MISSING,  /* no file there */
+	WM_FILE_CURRENT,  /* ours and equal to what we would write (line endings aside) */
+	WM_FILE_STALE,    /* ours, untouched since written, but out of date */
+	WM_FILE_EDITED,   /* ours, but its body no longer matches its digest: edited by hand */
+	WM_FILE_FOREIGN,  /* not written by wheelmatrix: no header */
+};
+
+/* Compares `f` with existing content (NULL = no file). */
+enum wm_file_state wm_file_compare(const struct wm_file *f, const char *existing, size_t len);
+/* Compares `f` with the file at root/f->path on disk. */
+int wm_file_state(enum wm_file_state *out, const char *root, const struct wm_file *f, struct wm_error *err);
+/*
+ * Writes `f` under the directory `root`, creating parent directories:
+ * atomically (a temporary file in the same directory, then rename), never
+ * outside root (no absolute path, no `..`, no symbolic link leading out).
+ */
+int wm_file_write(const char *root, const struct wm_file *f, struct wm_error *err);
+
+/* ---- generate ----------------------------------------------------------- */
+
+/*
+ * Renders every file the matrix asks for into `out` (which the caller
+ * initialised): the GitHub Actions workflow at ci.github.path.  Nothing is
+ * written to disk.  `matrix_file` is the matrix file's path relative to the
+ * repository root, as the headers name it.  Warnings (a provider not built
+ * yet) are added to `err` without failing.
+ */
+int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm_catalog *cat,
+	const char *matrix_file, struct wm_error *err);
 
 /* ---- names ------------------------------------------------------------- */
 

@@ -1,6 +1,8 @@
-/* yaml.c — the one module that uses libyaml: parses a document into our position-keeping tree. */
+/* yaml.c — the one module that uses libyaml: parses documents into our tree and writes our output trees. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <yaml.h>
 #include "internal.h"
 
@@ -186,6 +188,8 @@ static void on_start(struct builder *b, const yaml_event_t *ev, enum wm_node_typ
 	const yaml_char_t *anchor = type == WM_NODE_MAP ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
 	if (!n)
 		return;
+	n->flow = type == WM_NODE_MAP ? ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE :
+		ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
 	check_tag(b, n, tag, type);
 	if (b->depth >= b->limits->max_depth) {
 		report(b, n->line, n->column, 1, "nesting deeper than %u levels", b->limits->max_depth);
@@ -479,4 +483,285 @@ void wm_doc_release(struct wm_doc *doc)
 {
 	wm_arena_release(&doc->arena);
 	memset(doc, 0, sizeof(*doc));
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+static struct wm_y *y_new(struct wm_yb *b, enum wm_node_type type)
+{
+	struct wm_y *y = wm_arena_alloc(b->arena, sizeof(*y));
+	if (!y) {
+		b->oom = true;
+		return NULL;
+	}
+	y->type = type;
+	return y;
+}
+
+struct wm_y *wm_y_str(struct wm_yb *b, const char *s)
+{
+	struct wm_y *y;
+	if (!s || !(y = y_new(b, WM_NODE_SCALAR)))
+		return NULL;
+	y->text = s;
+	y->len = strlen(s);
+	return y;
+}
+
+struct wm_y *wm_y_strf(struct wm_yb *b, const char *fmt, ...)
+{
+	struct wm_buf buf = WM_BUF_INIT;
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	wm_buf_vprintf(&buf, fmt, ap);
+	va_end(ap);
+	s = buf.oom ? NULL : wm_arena_strndup(b->arena, buf.ptr ? buf.ptr : "", buf.len);
+	wm_buf_release(&buf);
+	if (!s) {
+		b->oom = true;
+		return NULL;
+	}
+	return wm_y_str(b, s);
+}
+
+struct wm_y *wm_y_bool(struct wm_yb *b, bool v)
+{
+	struct wm_y *y = wm_y_str(b, v ? "true" : "false");
+	if (y)
+		y->typed = true;
+	return y;
+}
+
+struct wm_y *wm_y_literal(struct wm_yb *b, const char *s)
+{
+	struct wm_y *y = wm_y_str(b, s);
+	if (y)
+		y->style = WM_Y_LITERAL;
+	return y;
+}
+
+struct wm_y *wm_y_map(struct wm_yb *b)
+{
+	return y_new(b, WM_NODE_MAP);
+}
+
+struct wm_y *wm_y_seq(struct wm_yb *b)
+{
+	return y_new(b, WM_NODE_SEQ);
+}
+
+static void y_append(struct wm_yb *b, struct wm_y *parent, struct wm_y *child)
+{
+	if (parent->n == parent->cap) {
+		size_t cap = parent->cap ? parent->cap * 2 : 8;
+		struct wm_y **items = wm_arena_array(b->arena, cap, sizeof(*items));
+		if (!items) {
+			b->oom = true;
+			return;
+		}
+		if (parent->n)
+			memcpy(items, parent->items, parent->n * sizeof(*items));
+		parent->items = items;
+		parent->cap = cap;
+	}
+	parent->items[parent->n++] = child;
+}
+
+struct wm_y *wm_y_set(struct wm_yb *b, struct wm_y *map, const char *key, struct wm_y *value)
+{
+	struct wm_y *k;
+	if (!map || !value) {
+		b->oom = b->oom || !value;
+		return NULL;
+	}
+	for (size_t i = 0; i + 1 < map->n; i += 2)
+		if (strcmp(map->items[i]->text, key) == 0) {
+			map->items[i + 1] = value;
+			return value;
+		}
+	if (!(k = wm_y_str(b, wm_arena_strdup(b->arena, key)))) {
+		b->oom = true;
+		return NULL;
+	}
+	y_append(b, map, k);
+	y_append(b, map, value);
+	return value;
+}
+
+struct wm_y *wm_y_set_before(struct wm_yb *b, struct wm_y *map, const char *before, const char *key,
+	struct wm_y *value)
+{
+	size_t at = SIZE_MAX;
+	if (!wm_y_set(b, map, key, value))
+		return NULL;
+	for (size_t i = 0; i + 1 < map->n; i += 2)
+		if (strcmp(map->items[i]->text, before) == 0) {
+			at = i;
+			break;
+		}
+	/* the new pair is last: rotate it into place */
+	if (at != SIZE_MAX && at + 2 < map->n && strcmp(map->items[map->n - 2]->text, key) == 0) {
+		struct wm_y *k = map->items[map->n - 2], *v = map->items[map->n - 1];
+		memmove(&map->items[at + 2], &map->items[at], (map->n - 2 - at) * sizeof(*map->items));
+		map->items[at] = k;
+		map->items[at + 1] = v;
+	}
+	return value;
+}
+
+struct wm_y *wm_y_push(struct wm_yb *b, struct wm_y *seq, struct wm_y *value)
+{
+	if (!seq || !value) {
+		b->oom = b->oom || !value;
+		return NULL;
+	}
+	y_append(b, seq, value);
+	return value;
+}
+
+struct wm_y *wm_y_get(const struct wm_y *map, const char *key)
+{
+	for (size_t i = 0; map && map->type == WM_NODE_MAP && i + 1 < map->n; i += 2)
+		if (strcmp(map->items[i]->text, key) == 0)
+			return map->items[i + 1];
+	return NULL;
+}
+
+struct wm_y *wm_y_copy(struct wm_yb *b, const struct wm_node *n)
+{
+	struct wm_y *y;
+	if (n->type == WM_NODE_SCALAR) {
+		if ((y = wm_y_str(b, n->text)) != NULL) {
+			/* a plain true, 3 or null of a skeleton stays what it is; quoted text stays text */
+			y->typed = n->style == WM_PLAIN && !n->tag;
+			y->style = n->style == WM_BLOCK ? WM_Y_LITERAL : WM_Y_AUTO;
+		}
+		return y;
+	}
+	if (!(y = y_new(b, n->type)))
+		return NULL;
+	y->style = n->flow ? WM_Y_FLOW : WM_Y_AUTO;
+	for (size_t i = 0; i < n->n; i++) {
+		if (n->type == WM_NODE_SEQ) {
+			wm_y_push(b, y, wm_y_copy(b, n->items[i]));
+		} else {
+			struct wm_y *k = wm_y_str(b, n->pairs[i].key->text);
+			struct wm_y *v = wm_y_copy(b, n->pairs[i].value);
+			if (k && v) {
+				y_append(b, y, k);
+				y_append(b, y, v);
+			}
+		}
+	}
+	return y;
+}
+
+static bool ieq(const char *a, size_t len, const char *b)
+{
+	return strlen(b) == len && strncasecmp(a, b, len) == 0;
+}
+
+bool wm_y_needs_quotes(const char *s, size_t len)
+{
+	/* words that YAML 1.1 or 1.2 resolve to null or a boolean, in any case */
+	static const char *const words[] = { "null", "~", "true", "false", "yes", "no", "on", "off", "y", "n",
+		"<<", "=" };
+	const char *p = s, *end = s + len;
+	if (len == 0)
+		return true;
+	for (size_t i = 0; i < WM_ARRAY_SIZE(words); i++)
+		if (ieq(s, len, words[i]))
+			return true;
+	/* dates and timestamps: 2001-12-14, 2001-12-14T21:59:43.10-05:00 */
+	if (len >= 5 && isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[1]) &&
+			isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3]) && s[4] == '-')
+		return true;
+	/* numbers of either version: 012, 0o17, 0x1F, 0b101, 1_000, 1e3, 3.10, 1:20, .5, +.inf, -.NaN */
+	if (p < end && (*p == '+' || *p == '-'))
+		p++;
+	if (p < end && *p == '.' && (ieq(p + 1, (size_t)(end - p - 1), "inf") || ieq(p + 1, (size_t)(end - p - 1), "nan")))
+		return true;
+	if (p < end && (isdigit((unsigned char)*p) || (*p == '.' && p + 1 < end && isdigit((unsigned char)p[1])))) {
+		for (; p < end; p++)
+			if (!isxdigit((unsigned char)*p) && !strchr("xXoO_.:+-", *p))
+				return false;
+		return true;
+	}
+	return false;
+}
+
+static int y_write(void *data, unsigned char *buffer, size_t size)
+{
+	struct wm_buf *out = data;
+	wm_buf_add(out, (const char *)buffer, size);
+	return !out->oom;
+}
+
+static bool y_event(yaml_emitter_t *e, yaml_event_t *ev)
+{
+	return yaml_emitter_emit(e, ev) != 0;
+}
+
+static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y)
+{
+	yaml_event_t ev;
+	if (y->type == WM_NODE_SCALAR) {
+		yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
+		if (y->style == WM_Y_LITERAL || memchr(y->text, '\n', y->len))
+			style = YAML_LITERAL_SCALAR_STYLE;
+		else if (!y->typed && wm_y_needs_quotes(y->text, y->len))
+			style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+		if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)y->text, (int)y->len, 1, 1, style))
+			return false;
+		return y_event(e, &ev);
+	}
+	if (y->type == WM_NODE_SEQ) {
+		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+				y->style == WM_Y_FLOW ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE) || !y_event(e, &ev))
+			return false;
+		for (size_t i = 0; i < y->n; i++)
+			if (!y_emit_node(e, y->items[i]))
+				return false;
+		return yaml_sequence_end_event_initialize(&ev) && y_event(e, &ev);
+	}
+	if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+			y->style == WM_Y_FLOW ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE) || !y_event(e, &ev))
+		return false;
+	for (size_t i = 0; i < y->n; i++)
+		if (!y_emit_node(e, y->items[i]))
+			return false;
+	return yaml_mapping_end_event_initialize(&ev) && y_event(e, &ev);
+}
+
+int wm_y_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *err)
+{
+	yaml_emitter_t e;
+	yaml_event_t ev;
+	bool ok;
+
+	if (!yaml_emitter_initialize(&e)) {
+		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
+		return WM_ENOMEM;
+	}
+	yaml_emitter_set_output(&e, y_write, out);
+	yaml_emitter_set_unicode(&e, 1);
+	yaml_emitter_set_width(&e, -1);
+	yaml_emitter_set_indent(&e, 2);
+	yaml_emitter_set_break(&e, YAML_LN_BREAK);
+	ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) && y_event(&e, &ev) &&
+		yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) && y_event(&e, &ev) &&
+		y_emit_node(&e, root) &&
+		yaml_document_end_event_initialize(&ev, 1) && y_event(&e, &ev) &&
+		yaml_stream_end_event_initialize(&ev) && y_event(&e, &ev) &&
+		yaml_emitter_flush(&e);
+	if (!ok) {
+		int code = out->oom ? WM_ENOMEM : WM_EINTERNAL;
+		wm_error_add(err, code, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot write YAML: %s",
+			e.problem ? e.problem : "out of memory");
+		yaml_emitter_delete(&e);
+		return code;
+	}
+	yaml_emitter_delete(&e);
+	return 0;
 }

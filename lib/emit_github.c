@@ -1,0 +1,535 @@
+/* emit_github.c — the GitHub Actions workflow: one build job per (backend, OS), sdist and publish jobs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+/* Fields a build matrix entry may carry; one written inline when all entries agree. */
+enum field {
+	F_ID, F_RUNNER, F_TARGET, F_MANYLINUX, F_CONTAINER, F_PYTHON, F_ARCH, F_SMOKE,
+	F_COUNT
+};
+
+static const char *const field_names[F_COUNT] = {
+	"id", "runner", "target", "manylinux", "container", "python-version", "architecture", "smoke"
+};
+
+struct gh {
+	struct wm_yb b;
+	const struct wm_matrix *m;
+	const struct wm_catalog *cat;
+	struct wm_error *err;
+	struct wm_doc skel;
+};
+
+/* One build job's entries: per field, each entry's value (NULL = none). */
+struct entries {
+	size_t n;
+	const char **values[F_COUNT];
+	bool same[F_COUNT];
+};
+
+static struct wm_y *piece(struct gh *g, const char *name)
+{
+	const struct wm_node *n = wm_map_find(g->skel.root, name);
+	if (!n) {
+		wm_error_add(g->err, WM_EINTERNAL, WM_SEV_ERROR, "templates/github.yaml", NULL, 0, 0, 0, 0,
+			"no piece '%s'", name);
+		return NULL;
+	}
+	return wm_y_copy(&g->b, n);
+}
+
+/* ---- recipes ------------------------------------------------------------------- */
+
+/* Replaces @version@, @version-dash@, @major@ and @full@ in a recipe's text. */
+static const char *recipe_text(struct gh *g, const char *text, const struct wm_toolkit_use *u)
+{
+	const struct wm_node *full = wm_map_find(u->toolkit->recipe, "full-versions");
+	const char *version = u->version ? u->version : "";
+	const struct wm_node *fv = u->version ? wm_map_find(full, u->version) : NULL;
+	struct wm_buf out = WM_BUF_INIT;
+	char *s;
+
+	if (!strchr(text, '@'))
+		return text;
+	for (const char *p = text; *p;) {
+		if (strncmp(p, "@version@", 9) == 0) {
+			wm_buf_puts(&out, version);
+			p += 9;
+		} else if (strncmp(p, "@version-dash@", 14) == 0) {
+			for (const char *v = version; *v; v++)
+				wm_buf_putc(&out, *v == '.' ? '-' : *v);
+			p += 14;
+		} else if (strncmp(p, "@major@", 7) == 0) {
+			wm_buf_add(&out, version, strcspn(version, "."));
+			p += 7;
+		} else if (strncmp(p, "@full@", 6) == 0) {
+			wm_buf_puts(&out, fv ? fv->text : version);
+			p += 6;
+		} else {
+			wm_buf_putc(&out, *p++);
+		}
+	}
+	s = out.oom ? NULL : wm_arena_strdup(g->b.arena, out.ptr ? out.ptr : "");
+	wm_buf_release(&out);
+	if (!s)
+		g->b.oom = true;
+	return s ? s : "";
+}
+
+static void recipe_subst(struct gh *g, struct wm_y *y, const struct wm_toolkit_use *u)
+{
+	if (!y)
+		return;
+	if (y->type == WM_NODE_SCALAR) {
+		y->text = recipe_text(g, y->text, u);
+		y->len = strlen(y->text);
+		return;
+	}
+	for (size_t i = 0; i < y->n; i++)
+		recipe_subst(g, y->items[i], u);
+}
+
+static const struct wm_node *recipe(const struct wm_toolkit_use *u, const char *provider, enum wm_os os,
+	const char *key)
+{
+	const struct wm_node *r = wm_map_find(u->toolkit->recipe, provider);
+	return wm_map_find(wm_map_find(r, wm_os_name(os)), key);
+}
+
+/* The libraries the wheel repair must leave out for this backend on `os`, space-separated, or NULL. */
+static const char *repair_exclude(struct gh *g, const struct wm_backend *b, enum wm_os os)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	char *s = NULL;
+	for (size_t t = 0; t < b->ntoolkits; t++) {
+		const struct wm_node *list = wm_map_find(wm_map_find(b->toolkits[t].toolkit->recipe, "repair-exclude"),
+			wm_os_name(os));
+		for (size_t i = 0; list && i < list->n; i++)
+			wm_buf_printf(&out, "%s%s", out.len ? " " : "", recipe_text(g, list->items[i]->text, &b->toolkits[t]));
+	}
+	if (out.len)
+		s = wm_arena_strdup(g->b.arena, out.ptr);
+	if (out.oom || (out.len && !s))
+		g->b.oom = true;
+	wm_buf_release(&out);
+	return s;
+}
+
+/* The toolkits' scripts for the Linux build container, joined, or NULL. */
+static const char *before_script(struct gh *g, const struct wm_backend *b)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	char *s = NULL;
+	for (size_t t = 0; t < b->ntoolkits; t++) {
+		const struct wm_node *script = recipe(&b->toolkits[t], "github", WM_OS_LINUX, "before-script");
+		if (script)
+			wm_buf_puts(&out, recipe_text(g, script->text, &b->toolkits[t]));
+	}
+	if (out.len)
+		s = wm_arena_strdup(g->b.arena, out.ptr);
+	if (out.oom || (out.len && !s))
+		g->b.oom = true;
+	wm_buf_release(&out);
+	return s;
+}
+
+/* ---- one build job ----------------------------------------------------------------- */
+
+/* A wheel can be installed and imported on the runner that built it. */
+static bool runnable(const struct wm_platform *p)
+{
+	if (p->cross)
+		return false;
+	if (p->os != WM_OS_LINUX)
+		return true;
+	return strcmp(p->family, "manylinux") == 0 &&
+		(strcmp(p->arch, "x86_64") == 0 || strcmp(p->arch, "aarch64") == 0);
+}
+
+static unsigned build_minor(const struct wm_job *job)
+{
+	return (unsigned)atoi(job->python->interpreter + strlen("python3."));
+}
+
+static int collect(struct gh *g, const struct wm_group *grp, struct entries *e)
+{
+	struct wm_expand it;
+	struct wm_job job;
+	struct wm_arena *a = g->b.arena;
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	for (int f = 0; f < F_COUNT; f++)
+		if (!(e->values[f] = wm_arena_array(a, grp->njobs + 1, sizeof(char *))))
+			return WM_ENOMEM;
+	if ((ret = wm_expand_init_group(&it, g->m, grp)) < 0)
+		return ret;
+	while (wm_expand_next(&it, &job) > 0 && e->n < grp->njobs) {
+		const struct wm_platform *p = job.platform;
+		size_t i = e->n++;
+		unsigned minor = build_minor(&job);
+		bool ft = job.python->freethreaded;
+		e->values[F_ID][i] = wm_arena_strdup(a, job.id);
+		e->values[F_RUNNER][i] = p->runner;
+		e->values[F_TARGET][i] = p->target;
+		if (p->os == WM_OS_LINUX) {
+			e->values[F_MANYLINUX][i] = strcmp(p->family, "musllinux") == 0 ?
+				wm_arena_printf(a, "musllinux_%s", p->manylinux) : p->manylinux;
+			e->values[F_CONTAINER][i] = p->container ? p->container : "";
+		}
+		e->values[F_PYTHON][i] = wm_arena_printf(a, "3.%u%s", minor, ft ? "t" : "");
+		if (p->os == WM_OS_WINDOWS)
+			e->values[F_ARCH][i] = strcmp(p->arch, "x86") == 0 ? "x86" :
+				strcmp(p->arch, "arm64") == 0 ? "arm64" : "x64";
+		e->values[F_SMOKE][i] = job.backend->smoke && runnable(p) ? "true" : "false";
+		if (!e->values[F_ID][i] || !e->values[F_PYTHON][i])
+			g->b.oom = true;
+	}
+	wm_expand_release(&it);
+	for (int f = 0; f < F_COUNT; f++) {
+		e->same[f] = f != F_ID;
+		for (size_t i = 1; i < e->n && e->same[f]; i++) {
+			const char *x = e->values[f][0], *y = e->values[f][i];
+			e->same[f] = (!x && !y) || (x && y && strcmp(x, y) == 0);
+		}
+	}
+	/* one entry: every value is shared, but the entry keeps its id for names and logs */
+	return 0;
+}
+
+/* The value of a field on a step: the literal when every entry agrees, else the matrix expression. */
+static struct wm_y *value(struct gh *g, const struct entries *e, enum field f)
+{
+	if (e->same[f])
+		return e->values[f][0] ? wm_y_str(&g->b, e->values[f][0]) : NULL;
+	return wm_y_strf(&g->b, "${{ matrix.%s }}", field_names[f]);
+}
+
+static bool all(const struct entries *e, enum field f, const char *v)
+{
+	return e->same[f] && e->values[f][0] && strcmp(e->values[f][0], v) == 0;
+}
+
+static struct wm_y *include_list(struct gh *g, const struct entries *e)
+{
+	struct wm_y *list = wm_y_seq(&g->b);
+	for (size_t i = 0; i < e->n; i++) {
+		struct wm_y *entry = wm_y_push(&g->b, list, wm_y_map(&g->b));
+		for (int f = 0; f < F_COUNT; f++) {
+			if (e->same[f] || !e->values[f][i])
+				continue;
+			if (f == F_SMOKE)
+				wm_y_set(&g->b, entry, field_names[f], wm_y_bool(&g->b, strcmp(e->values[f][i], "true") == 0));
+			else
+				wm_y_set(&g->b, entry, field_names[f], wm_y_str(&g->b, e->values[f][i]));
+		}
+	}
+	return list;
+}
+
+static void add_env(struct gh *g, struct wm_y *step, const char *name, struct wm_y *v)
+{
+	struct wm_y *env = wm_y_get(step, "env");
+	if (!env)
+		env = wm_y_set_before(&g->b, step, "run", "env", wm_y_map(&g->b));
+	wm_y_set(&g->b, env, name, v);
+}
+
+static bool has_patch(const struct wm_matrix *m, const struct wm_backend *b)
+{
+	return m->strategy == WM_STRATEGY_META || b->features.n > 0 || b->dependencies.n > 0 ||
+		strcmp(b->dist, m->name) != 0;
+}
+
+static void add_patch_step(struct gh *g, struct wm_y *steps, const struct wm_backend *b)
+{
+	struct wm_y *step;
+	if (!has_patch(g->m, b))
+		return;
+	step = wm_y_push(&g->b, steps, piece(g, "apply-patch"));
+	add_env(g, step, "WM_PATCH", wm_y_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
+}
+
+static void add_setup_python(struct gh *g, struct wm_y *steps, const struct entries *e, bool only_smoke)
+{
+	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "setup-python"));
+	struct wm_y *with;
+	if (only_smoke && !e->same[F_SMOKE])
+		wm_y_set(&g->b, step, "if", wm_y_str(&g->b, "matrix.smoke"));
+	with = wm_y_set(&g->b, step, "with", wm_y_map(&g->b));
+	wm_y_set(&g->b, with, "python-version", value(g, e, F_PYTHON));
+	if (e->values[F_ARCH][0])
+		wm_y_set(&g->b, with, "architecture", value(g, e, F_ARCH));
+}
+
+static void add_build_step(struct gh *g, struct wm_y *steps, const struct wm_group *grp, const struct entries *e,
+	const char *exclude)
+{
+	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "build"));
+	struct wm_y *with = wm_y_get(step, "with"), *sccache = wm_y_get(with, "sccache");
+	const char *script;
+	struct wm_y *container;
+
+	/* maturin-version first: the order people expect to read */
+	with = wm_y_set(&g->b, step, "with", wm_y_map(&g->b));
+	wm_y_set(&g->b, with, "maturin-version", wm_y_str(&g->b, wm_catalog_tool(g->cat, "maturin")));
+	wm_y_set(&g->b, with, "target", value(g, e, F_TARGET));
+	if (grp->os == WM_OS_LINUX) {
+		wm_y_set(&g->b, with, "manylinux", value(g, e, F_MANYLINUX));
+		if (!all(e, F_CONTAINER, "") && (container = value(g, e, F_CONTAINER)))
+			wm_y_set(&g->b, with, "container", container);
+		if ((script = before_script(g, grp->backend)) != NULL)
+			wm_y_set(&g->b, with, "before-script-linux", wm_y_literal(&g->b, script));
+	}
+	/* the interpreter is python3.X: the same version setup-python installs */
+	wm_y_set(&g->b, with, "args", e->same[F_PYTHON] ?
+		wm_y_strf(&g->b, "--release --out dist -i python%s%s", e->values[F_PYTHON][0],
+			exclude && grp->os == WM_OS_LINUX ? " --auditwheel skip" : "") :
+		wm_y_strf(&g->b, "--release --out dist -i python${{ matrix.python-version }}%s",
+			exclude && grp->os == WM_OS_LINUX ? " --auditwheel skip" : ""));
+	if (sccache)
+		wm_y_set(&g->b, with, "sccache", sccache);
+}
+
+static void add_toolkit_steps(struct gh *g, struct wm_y *steps, const struct wm_backend *b, enum wm_os os)
+{
+	for (size_t t = 0; t < b->ntoolkits; t++) {
+		const struct wm_node *list = recipe(&b->toolkits[t], "github", os, "steps");
+		for (size_t i = 0; list && i < list->n; i++) {
+			struct wm_y *step = wm_y_copy(&g->b, list->items[i]);
+			recipe_subst(g, step, &b->toolkits[t]);
+			wm_y_push(&g->b, steps, step);
+		}
+	}
+}
+
+static void add_setup_steps(struct gh *g, struct wm_y *steps, const struct wm_backend *b, enum wm_os os)
+{
+	const struct wm_node *list = wm_map_find(wm_map_find(b->setup, "github"), wm_os_name(os));
+	for (size_t i = 0; list && i < list->n; i++)
+		wm_y_push(&g->b, steps, wm_y_copy(&g->b, list->items[i]));
+}
+
+static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp)
+{
+	const struct wm_backend *b = grp->backend;
+	struct wm_y *job, *strategy, *matrix, *steps, *step;
+	struct entries e;
+	const char *exclude = repair_exclude(g, b, grp->os);
+	int ret;
+
+	if ((ret = collect(g, grp, &e)) < 0)
+		return ret;
+	job = wm_y_set(&g->b, jobs, grp->name, wm_y_map(&g->b));
+	wm_y_set(&g->b, job, "name", wm_y_str(&g->b, "build ${{ matrix.id }}"));
+	wm_y_set(&g->b, job, "runs-on", value(g, &e, F_RUNNER));
+	strategy = wm_y_set(&g->b, job, "strategy", wm_y_map(&g->b));
+	wm_y_set(&g->b, strategy, "fail-fast", wm_y_bool(&g->b, false));
+	matrix = wm_y_set(&g->b, strategy, "matrix", wm_y_map(&g->b));
+	wm_y_set(&g->b, matrix, "include", include_list(g, &e));
+	if (b->nenv) {
+		struct wm_y *env = wm_y_set(&g->b, job, "env", wm_y_map(&g->b));
+		for (size_t i = 0; i < b->nenv; i++)
+			wm_y_set(&g->b, env, b->env[i].name, wm_y_str(&g->b, b->env[i].value));
+	}
+	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
+	wm_y_push(&g->b, steps, piece(g, "checkout"));
+	add_patch_step(g, steps, b);
+	add_setup_steps(g, steps, b, grp->os);
+	if (grp->os != WM_OS_LINUX)
+		add_setup_python(g, steps, &e, false);
+	add_toolkit_steps(g, steps, b, grp->os);
+	add_build_step(g, steps, grp, &e, exclude);
+	if (exclude && grp->os != WM_OS_MACOS) {
+		step = wm_y_push(&g->b, steps, piece(g, grp->os == WM_OS_LINUX ? "repair-linux" : "repair-windows"));
+		add_env(g, step, "WM_REPAIR_EXCLUDE", wm_y_str(&g->b, exclude));
+		if (grp->os == WM_OS_LINUX)
+			add_env(g, step, "WM_AUDITWHEEL", wm_y_str(&g->b, wm_catalog_tool(g->cat, "auditwheel")));
+		else
+			add_env(g, step, "WM_DELVEWHEEL", wm_y_str(&g->b, wm_catalog_tool(g->cat, "delvewheel")));
+	}
+	if (!all(&e, F_SMOKE, "false")) {
+		if (grp->os == WM_OS_LINUX)
+			add_setup_python(g, steps, &e, true);
+		step = wm_y_push(&g->b, steps, piece(g, "smoke"));
+		if (!e.same[F_SMOKE])
+			wm_y_set_before(&g->b, step, "run", "if", wm_y_str(&g->b, "matrix.smoke"));
+		add_env(g, step, "WM_MODULE", wm_y_str(&g->b, g->m->module));
+	}
+	step = wm_y_push(&g->b, steps, piece(g, "upload-wheels"));
+	wm_y_set(&g->b, wm_y_get(step, "with"), "name", wm_y_str(&g->b, "wheels-${{ matrix.id }}"));
+	/* name first: move `path` and `if-no-files-found` after it */
+	if (step) {
+		struct wm_y *with = wm_y_get(step, "with"), *ordered = wm_y_map(&g->b);
+		wm_y_set(&g->b, ordered, "name", wm_y_get(with, "name"));
+		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
+		wm_y_set(&g->b, ordered, "if-no-files-found", wm_y_get(with, "if-no-files-found"));
+		wm_y_set(&g->b, step, "with", ordered);
+	}
+	return 0;
+}
+
+/* ---- sdist and publish ---------------------------------------------------------------- */
+
+static void sdist_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *b)
+{
+	char name[64];
+	struct wm_y *job, *steps, *step, *with;
+	snprintf(name, sizeof(name), "sdist-%s", b->id);
+	job = wm_y_set(&g->b, jobs, name, wm_y_map(&g->b));
+	wm_y_set(&g->b, job, "name", wm_y_strf(&g->b, "sdist %s", b->dist));
+	wm_y_set(&g->b, job, "runs-on", wm_y_str(&g->b, "ubuntu-24.04"));
+	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
+	wm_y_push(&g->b, steps, piece(g, "checkout"));
+	add_patch_step(g, steps, b);
+	step = wm_y_push(&g->b, steps, piece(g, "sdist"));
+	with = wm_y_get(step, "with");
+	if (step) {
+		struct wm_y *ordered = wm_y_map(&g->b);
+		wm_y_set(&g->b, ordered, "maturin-version", wm_y_str(&g->b, wm_catalog_tool(g->cat, "maturin")));
+		wm_y_set(&g->b, ordered, "command", wm_y_get(with, "command"));
+		wm_y_set(&g->b, ordered, "args", wm_y_get(with, "args"));
+		wm_y_set(&g->b, step, "with", ordered);
+	}
+	step = wm_y_push(&g->b, steps, piece(g, "upload-sdist"));
+	if (step) {
+		struct wm_y *ordered = wm_y_map(&g->b);
+		with = wm_y_get(step, "with");
+		wm_y_set(&g->b, ordered, "name", wm_y_str(&g->b, wm_arena_strdup(g->b.arena, name)));
+		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
+		wm_y_set(&g->b, ordered, "if-no-files-found", wm_y_get(with, "if-no-files-found"));
+		wm_y_set(&g->b, step, "with", ordered);
+	}
+}
+
+static void publish_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *b)
+{
+	const struct wm_matrix *m = g->m;
+	char name[64];
+	struct wm_y *job, *needs, *env, *perms, *steps, *step;
+
+	snprintf(name, sizeof(name), "publish-%s", b->id);
+	job = wm_y_set(&g->b, jobs, wm_arena_strdup(g->b.arena, name), wm_y_map(&g->b));
+	wm_y_set(&g->b, job, "name", wm_y_strf(&g->b, "publish %s", b->dist));
+	wm_y_set(&g->b, job, "if", wm_y_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
+	needs = wm_y_set(&g->b, job, "needs", wm_y_seq(&g->b));
+	for (size_t i = 0; i < m->ngroups; i++)
+		if (m->groups[i].backend == b)
+			wm_y_push(&g->b, needs, wm_y_str(&g->b, m->groups[i].name));
+	wm_y_push(&g->b, needs, wm_y_strf(&g->b, "sdist-%s", b->id));
+	wm_y_set(&g->b, job, "runs-on", wm_y_str(&g->b, "ubuntu-24.04"));
+	env = wm_y_set(&g->b, job, "environment", wm_y_map(&g->b));
+	wm_y_set(&g->b, env, "name", wm_y_str(&g->b, m->environment));
+	wm_y_set(&g->b, env, "url", wm_y_strf(&g->b, "https://pypi.org/p/%s", b->dist));
+	perms = wm_y_set(&g->b, job, "permissions", wm_y_map(&g->b));
+	wm_y_set(&g->b, perms, "contents", wm_y_str(&g->b, "read"));
+	if (m->trusted)
+		wm_y_set(&g->b, perms, "id-token", wm_y_str(&g->b, "write"));
+	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
+	wm_y_push(&g->b, steps, piece(g, "checkout"));
+	step = wm_y_push(&g->b, steps, piece(g, "check-version"));
+	add_env(g, step, "WM_PYPROJECT", wm_y_str(&g->b, m->pyproject));
+	add_env(g, step, "WM_MANIFEST", wm_y_str(&g->b, m->manifest));
+	add_env(g, step, "WM_TAG", wm_y_str(&g->b, "${{ github.ref_name }}"));
+	step = wm_y_push(&g->b, steps, piece(g, "download-wheels"));
+	if (step) {
+		struct wm_y *with = wm_y_get(step, "with"), *ordered = wm_y_map(&g->b);
+		wm_y_set(&g->b, ordered, "pattern", wm_y_strf(&g->b, "wheels-%s-*", b->id));
+		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
+		wm_y_set(&g->b, ordered, "merge-multiple", wm_y_get(with, "merge-multiple"));
+		wm_y_set(&g->b, step, "with", ordered);
+	}
+	step = wm_y_push(&g->b, steps, piece(g, "download-sdist"));
+	if (step) {
+		struct wm_y *with = wm_y_get(step, "with"), *ordered = wm_y_map(&g->b);
+		wm_y_set(&g->b, ordered, "name", wm_y_strf(&g->b, "sdist-%s", b->id));
+		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
+		wm_y_set(&g->b, step, "with", ordered);
+	}
+	step = wm_y_push(&g->b, steps, piece(g, "publish"));
+	if (!m->trusted)
+		wm_y_set(&g->b, wm_y_get(step, "with"), "password", wm_y_str(&g->b, "${{ secrets.PYPI_API_TOKEN }}"));
+}
+
+/* ---- action references ---------------------------------------------------------------- */
+
+/* Every `uses: owner/name` without a reference gets the matrix file's or the table's. */
+static void resolve_uses(struct gh *g, struct wm_y *y)
+{
+	if (!y || y->type == WM_NODE_SCALAR)
+		return;
+	for (size_t i = 0; i < y->n; i++) {
+		struct wm_y *item = y->items[i];
+		if (y->type == WM_NODE_MAP && i % 2 == 1 && strcmp(y->items[i - 1]->text, "uses") == 0 &&
+				item->type == WM_NODE_SCALAR && !strchr(item->text, '@')) {
+			const char *ref = wm_catalog_action(g->cat, item->text);
+			for (size_t a = 0; a < g->m->nactions; a++)
+				if (strcmp(g->m->actions[a].action, item->text) == 0)
+					ref = g->m->actions[a].ref;
+			if (ref) {
+				struct wm_y *v = wm_y_strf(&g->b, "%s@%s", item->text, ref);
+				if (v)
+					y->items[i] = v;
+			}
+			continue;
+		}
+		resolve_uses(g, item);
+	}
+}
+
+int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
+	struct wm_error *err)
+{
+	static const struct wm_yaml_limits limits = { 1u << 20, 32, 100000 };
+	const struct wm_template *t = wm_template_get("github.yaml");
+	struct wm_arena arena;
+	struct gh g;
+	struct wm_y *root, *jobs;
+	int ret = 0;
+
+	if (!t) {
+		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, "templates/github.yaml", NULL, 0, 0, 0, 0, "not compiled in");
+		return WM_EINTERNAL;
+	}
+	wm_arena_init(&arena);
+	memset(&g, 0, sizeof(g));
+	g.b.arena = &arena;
+	g.m = m;
+	g.cat = cat;
+	g.err = err;
+	if ((ret = wm_yaml_parse(&g.skel, "templates/github.yaml", t->data, t->len, &limits, err)) < 0)
+		goto out;
+	root = piece(&g, "workflow");
+	jobs = wm_y_set(&g.b, root, "jobs", wm_y_map(&g.b));
+	for (size_t b = 0; b < m->nbackends && ret == 0; b++) {
+		bool any = false;
+		for (size_t i = 0; i < m->ngroups && ret == 0; i++)
+			if (m->groups[i].backend == m->backends[b]) {
+				ret = build_job(&g, jobs, &m->groups[i]);
+				any = true;
+			}
+		if (any && ret == 0) {
+			sdist_job(&g, jobs, m->backends[b]);
+			publish_job(&g, jobs, m->backends[b]);
+		}
+	}
+	if (ret < 0)
+		goto out;
+	if (err->code) {
+		ret = err->code;
+		goto out;
+	}
+	if (g.b.oom || !root) {
+		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	resolve_uses(&g, root);
+	ret = wm_y_emit(out, root, err);
+out:
+	wm_doc_release(&g.skel);
+	wm_arena_release(&arena);
+	return ret;
+}
