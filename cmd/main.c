@@ -54,7 +54,7 @@ static int cmd_help(struct cli *cli);
 static const struct cli_command commands[] = {
 	{ "init", NULL, "Write a starting wheelmatrix.yaml from the repository", NO_OPTIONS, 0, 0, NULL },
 	{ "list", NULL, "Expand the matrix into concrete jobs", cmd_list_options, LIST_NOPTIONS, 0, 0, cmd_list },
-	{ "generate", NULL, "Write the CI files, the variant patches and the meta package",
+	{ "generate", NULL, "Write the CI files the matrix implies (GitHub Actions so far)",
 		cmd_generate_options, GENERATE_NOPTIONS, 0, 0, cmd_generate },
 	{ "check", NULL, "Check the generated files against the git repository",
 		OPTIONS(check_options), 0, 0, NULL },

@@ -27,6 +27,7 @@ struct entries {
 	size_t n;
 	const char **values[F_COUNT];
 	bool same[F_COUNT];
+	const struct wm_rule **includes;  /* the include rule of each entry, or NULL */
 };
 
 static struct wm_y *piece(struct gh *g, const char *name)
@@ -164,6 +165,8 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e)
 	for (int f = 0; f < F_COUNT; f++)
 		if (!(e->values[f] = wm_arena_array(a, grp->njobs + 1, sizeof(char *))))
 			return WM_ENOMEM;
+	if (!(e->includes = wm_arena_array(a, grp->njobs + 1, sizeof(*e->includes))))
+		return WM_ENOMEM;
 	if ((ret = wm_expand_init_group(&it, g->m, grp)) < 0)
 		return ret;
 	while (wm_expand_next(&it, &job) > 0 && e->n < grp->njobs) {
@@ -172,6 +175,7 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e)
 		unsigned minor = build_minor(&job);
 		bool ft = job.python->freethreaded;
 		e->values[F_ID][i] = wm_arena_strdup(a, job.id);
+		e->includes[i] = job.include;
 		e->values[F_RUNNER][i] = p->runner;
 		e->values[F_TARGET][i] = p->target;
 		if (p->os == WM_OS_LINUX) {
@@ -212,9 +216,64 @@ static bool all(const struct entries *e, enum field f, const char *v)
 	return e->same[f] && e->values[f][0] && strcmp(e->values[f][0], v) == 0;
 }
 
-static struct wm_y *include_list(struct gh *g, const struct entries *e)
+static const char *env_value(const struct wm_env *env, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(env[i].name, name) == 0)
+			return env[i].value;
+	return NULL;
+}
+
+/* The value of a variable for entry i: the include's own, else the backend's, else empty. */
+static const char *entry_env(const struct wm_backend *b, const struct entries *e, size_t i, const char *name)
+{
+	const char *v = e->includes[i] ? env_value(e->includes[i]->env, e->includes[i]->nenv, name) : NULL;
+	if (!v)
+		v = env_value(b->env, b->nenv, name);
+	return v ? v : "";
+}
+
+/* True when the entries disagree on `name`: it goes into the matrix as env-<name>. */
+static bool env_varies(const struct wm_backend *b, const struct entries *e, const char *name)
+{
+	for (size_t i = 1; i < e->n; i++)
+		if (strcmp(entry_env(b, e, 0, name), entry_env(b, e, i, name)) != 0)
+			return true;
+	return false;
+}
+
+/* Each variable name of the backend and of the group's includes, once, backend's first. */
+static size_t env_names(struct gh *g, const struct wm_backend *b, const struct entries *e, const char ***out)
+{
+	size_t cap = b->nenv, n = 0;
+	const char **names;
+	for (size_t i = 0; i < e->n; i++)
+		cap += e->includes[i] ? e->includes[i]->nenv : 0;
+	if (!(names = wm_arena_array(g->b.arena, cap + 1, sizeof(*names)))) {
+		g->b.oom = true;
+		*out = NULL;
+		return 0;
+	}
+	for (size_t i = 0; i < b->nenv; i++)
+		names[n++] = b->env[i].name;
+	for (size_t i = 0; i < e->n; i++)
+		for (size_t k = 0; e->includes[i] && k < e->includes[i]->nenv; k++) {
+			const char *name = e->includes[i]->env[k].name;
+			size_t j;
+			for (j = 0; j < n && strcmp(names[j], name) != 0; j++)
+				;
+			if (j == n)
+				names[n++] = name;
+		}
+	*out = names;
+	return n;
+}
+
+static struct wm_y *include_list(struct gh *g, const struct wm_backend *b, const struct entries *e)
 {
 	struct wm_y *list = wm_y_seq(&g->b);
+	const char **names;
+	size_t nnames = env_names(g, b, e, &names);
 	for (size_t i = 0; i < e->n; i++) {
 		struct wm_y *entry = wm_y_push(&g->b, list, wm_y_map(&g->b));
 		for (int f = 0; f < F_COUNT; f++) {
@@ -225,6 +284,10 @@ static struct wm_y *include_list(struct gh *g, const struct entries *e)
 			else
 				wm_y_set(&g->b, entry, field_names[f], wm_y_str(&g->b, e->values[f][i]));
 		}
+		for (size_t k = 0; k < nnames; k++)
+			if (env_varies(b, e, names[k]))
+				wm_y_set(&g->b, entry, wm_arena_printf(g->b.arena, "env-%s", names[k]),
+					wm_y_str(&g->b, entry_env(b, e, i, names[k])));
 	}
 	return list;
 }
@@ -318,6 +381,8 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	struct wm_y *job, *strategy, *matrix, *steps, *step;
 	struct entries e;
 	const char *exclude = repair_exclude(g, b, grp->os);
+	const char **names;
+	size_t nnames;
 	int ret;
 
 	if ((ret = collect(g, grp, &e)) < 0)
@@ -328,11 +393,12 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	strategy = wm_y_set(&g->b, job, "strategy", wm_y_map(&g->b));
 	wm_y_set(&g->b, strategy, "fail-fast", wm_y_bool(&g->b, false));
 	matrix = wm_y_set(&g->b, strategy, "matrix", wm_y_map(&g->b));
-	wm_y_set(&g->b, matrix, "include", include_list(g, &e));
-	if (b->nenv) {
+	wm_y_set(&g->b, matrix, "include", include_list(g, b, &e));
+	if ((nnames = env_names(g, b, &e, &names)) > 0) {
 		struct wm_y *env = wm_y_set(&g->b, job, "env", wm_y_map(&g->b));
-		for (size_t i = 0; i < b->nenv; i++)
-			wm_y_set(&g->b, env, b->env[i].name, wm_y_str(&g->b, b->env[i].value));
+		for (size_t i = 0; i < nnames; i++)
+			wm_y_set(&g->b, env, names[i], env_varies(b, &e, names[i]) ?
+				wm_y_strf(&g->b, "${{ matrix.env-%s }}", names[i]) : wm_y_str(&g->b, entry_env(b, &e, 0, names[i])));
 	}
 	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
 	wm_y_push(&g->b, steps, piece(g, "checkout"));

@@ -32,14 +32,15 @@ for example in "$ROOT"/matrices/*.yaml; do
 	if ! diff -u "$ROOT/tests/expected/github/$name.yml" "$repo/$wf"; then
 		bad "$name: the workflow differs from tests/expected/github/$name.yml"
 	fi
-	cp "$repo/$wf" "$tmp/first.yml"
+	cp "$repo/$wf" "$tmp/$name.yml"
 	run 0 "$WM" -q -C "$repo" generate
-	cmp -s "$tmp/first.yml" "$repo/$wf" || bad "$name: a second run wrote different bytes"
+	cmp -s "$tmp/$name.yml" "$repo/$wf" || bad "$name: a second run wrote different bytes"
 	run 0 "$WM" -q -C "$repo" generate --check
 	[ -s "$tmp/out" ] && bad "$name: --check printed $(cat "$tmp/out") for an up-to-date file"
 done
 
 repo=$tmp/llm-rs
+cp "$tmp/llm-rs.yml" "$tmp/first.yml"
 # 2. a CRLF checkout is not a hand edit
 sed 's/$/\r/' "$repo/$wf" >"$tmp/crlf.yml"
 cp "$tmp/crlf.yml" "$repo/$wf"
@@ -49,12 +50,13 @@ cmp -s "$tmp/crlf.yml" "$repo/$wf" || bad "an up-to-date CRLF file was rewritten
 
 # 3. stale: --check reports it and writes nothing; generate rewrites it
 cp "$tmp/first.yml" "$repo/$wf"
-sed -i 's/cublas/cublas, cudnn/' "$repo/wheelmatrix.yaml"
+sed -i 's/cuda: "12.4"/cuda: "12.6"/' "$repo/wheelmatrix.yaml"
 run 1 "$WM" -q -C "$repo" generate --check
 [ "$(cat "$tmp/out")" = "$wf: out of date" ] || bad "--check said '$(cat "$tmp/out")'"
 cmp -s "$tmp/first.yml" "$repo/$wf" || bad "--check wrote the file"
 run 0 "$WM" -q -C "$repo" generate
 cmp -s "$tmp/first.yml" "$repo/$wf" && bad "a stale file was not rewritten"
+grep -q 'cuda-toolkit-12-6' "$repo/$wf" || bad "the rewritten file does not install CUDA 12.6"
 
 # 4. a hand edit is refused (exit 1, file untouched) unless --force
 cp "$repo/$wf" "$tmp/second.yml"
@@ -92,12 +94,26 @@ run 2 "$WM" -C "$tmp/bad" generate
 [ -e "$tmp/bad/.github" ] && bad "an invalid matrix created files"
 [ -s "$tmp/out" ] && bad "an invalid matrix printed to stdout"
 
-# 8. a write that fails (read-only directory) is an environment error, exit 3, old file kept
-if [ "$(id -u)" != 0 ]; then
+# 8. a write that fails (a directory we may not write) is an environment error, exit 3, old file kept
+sed -i 's/cuda: "12.6"/cuda: "12.8"/' "$repo/wheelmatrix.yaml"
+cp "$repo/$wf" "$tmp/before.yml"
+if [ "$(id -u)" = 0 ]; then
+	# root writes anywhere: run as nobody, in a tree nobody may read but not write
+	if command -v setpriv >/dev/null; then
+		cp "$WM" "$tmp/wheelmatrix"
+		chmod 755 "$tmp" "$tmp/wheelmatrix"
+		chmod -R a+rX "$repo"
+		run 3 setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/wheelmatrix" -q -C "$repo" generate
+	else
+		echo "note: running as root without setpriv: the failed-write check is skipped"
+	fi
+else
 	chmod a-w "$repo/.github/workflows"
-	sed -i 's/cudnn/cudnn, nccl/' "$repo/wheelmatrix.yaml"
 	run 3 "$WM" -q -C "$repo" generate
 	chmod u+w "$repo/.github/workflows"
-	[ -z "$(find "$repo/.github/workflows" -name '.*tmp*')" ] || bad "a temporary file was left behind"
 fi
+grep -q "^wheelmatrix: error: cannot write '$wf': \|^$wf: error: cannot write" "$tmp/err" || [ ! -s "$tmp/err" ] ||
+	bad "failed write message: $(cat "$tmp/err")"
+cmp -s "$tmp/before.yml" "$repo/$wf" || bad "a failed write changed the file"
+[ -z "$(find "$repo/.github/workflows" -name '.*tmp*')" ] || bad "a temporary file was left behind"
 exit $fail
