@@ -279,6 +279,19 @@ const struct wm_template *wm_template_get(const char *name);
 /* Reads a whole file ("-" = stdin) of at most `max` bytes; errors name the path. */
 int wm_io_read(char **out, size_t *len, const char *path, size_t max, struct wm_error *err);
 
+/* ---- git objects and diffs (sha1.c, diff.c) -------------------------------- */
+
+void wm_sha1(unsigned char out[20], const void *data, size_t len);
+/* The id git gives a blob of these bytes (`git hash-object`), 40 hex digits. */
+void wm_git_blob_id(char out[41], const char *data, size_t len);
+/*
+ * Appends a git-format diff turning `old` into `new` at `path`: the
+ * `diff --git` header, an `index` line of full blob ids, and hunks
+ * with three lines of context.  Line endings are kept byte for byte.
+ */
+int wm_diff_git(struct wm_buf *out, const char *path, const char *old, size_t oldlen,
+	const char *new, size_t newlen);
+
 /* ---- emitters ------------------------------------------------------------ */
 
 /* The body of the GitHub Actions workflow (emit_github.c). */
