@@ -91,3 +91,41 @@ out:
 	free(data);
 	return ret;
 }
+
+/* The working tree as a wm_reader: `ctx` is the repository root. */
+static int read_tree(void *ctx, const char *path, char **data, size_t *len, struct wm_error *err)
+{
+	const char *root = ctx;
+	struct wm_buf full = WM_BUF_INIT;
+	struct stat st;
+	int ret;
+
+	*data = NULL;
+	*len = 0;
+	wm_buf_printf(&full, "%s/%s", root, path);
+	if (full.oom) {
+		wm_buf_release(&full);
+		return WM_ENOMEM;
+	}
+	if (stat(full.ptr, &st) < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+		wm_buf_release(&full);
+		return 1;
+	}
+	ret = wm_io_read(data, len, full.ptr, WM_MATRIX_MAX_BYTES, err);
+	/* the diagnostics name the path relative to the repository */
+	if (ret < 0 && err->ndiags && err->diags[err->ndiags - 1].file) {
+		char *rel = strdup(path);
+		if (rel) {
+			free(err->diags[err->ndiags - 1].file);
+			err->diags[err->ndiags - 1].file = rel;
+		}
+	}
+	wm_buf_release(&full);
+	return ret;
+}
+
+void wm_io_tree_reader(struct wm_reader *r, const char *root)
+{
+	r->read = read_tree;
+	r->ctx = (void *)root;
+}

@@ -9,6 +9,7 @@ struct matrix_state {
 	struct wm_matrix pub;
 	struct wm_arena arena;
 	struct wm_doc doc;
+	struct wm_project *project;
 };
 
 struct loader {
@@ -23,6 +24,8 @@ struct loader {
 	const struct wm_node **python_nodes;   /* each axis entry's node (NULL for defaults) */
 	const struct wm_node **platform_nodes; /* each matrix platform's node */
 	bool platforms_ok, backends_ok, python_ok;
+	const struct wm_reader *reader;     /* the project's files, or NULL */
+	struct wm_project *project;         /* read through it, or NULL */
 };
 
 #define WM_PYTHON_MIN 8     /* oldest CPython wheelmatrix builds for */
@@ -172,17 +175,36 @@ static void load_python(struct loader *l, const struct wm_node *n)
 		n = NULL;
 	if (!versions && !abi3)
 		nversions = WM_ARRAY_SIZE(default_versions);
-	m->pythons = wm_arena_array(l->c.arena, nversions + 1, sizeof(*m->pythons));
-	l->python_nodes = wm_arena_array(l->c.arena, nversions + 1, sizeof(*l->python_nodes));
+	m->pythons = wm_arena_array(l->c.arena, nversions + 2, sizeof(*m->pythons));
+	l->python_nodes = wm_arena_array(l->c.arena, nversions + 2, sizeof(*l->python_nodes));
 	if (oom(l, m->pythons) || oom(l, l->python_nodes))
 		return;
 	if (abi3)
 		load_abi3(l, abi3);
 	start = m->npythons;
+	if (!abi3 && l->project && l->project->abi3) {
+		/* an abi3 crate: one wheel per platform, from pyo3's minimum (free-threaded ones beside it) */
+		struct wm_python *py = make_python(l, "abi3", l->project->abi3_minor, false);
+		if (!py)
+			return;
+		py->abi3 = true;
+		py->abi_tag = py->tag = "abi3";
+		py->interpreter = wm_arena_printf(l->c.arena, "python3.%u",
+			l->project->abi3_minor < WM_ABI3_BUILD ? WM_ABI3_BUILD : l->project->abi3_minor);
+		m->abi3 = wm_arena_printf(l->c.arena, "3.%u", l->project->abi3_minor);
+		m->pythons[m->npythons++] = py;
+		start = m->npythons;
+		if (!versions)
+			return;
+	}
 	if (!versions && !abi3) {
+		/* the supported CPython releases, from the lowest that requires-python admits */
+		unsigned lowest = l->project && l->project->min_minor > 10 ? l->project->min_minor : 10;
 		for (size_t i = 0; i < WM_ARRAY_SIZE(default_versions); i++) {
-			struct wm_python *py = make_python(l, default_versions[i], 10 + (unsigned)i, false);
-			if (!py)
+			struct wm_python *py;
+			if (10 + (unsigned)i < lowest)
+				continue;
+			if (!(py = make_python(l, default_versions[i], 10 + (unsigned)i, false)))
 				return;
 			m->pythons[m->npythons++] = py;
 		}
@@ -211,6 +233,17 @@ static void load_python(struct loader *l, const struct wm_node *n)
 				}
 			if (dup)
 				continue;
+			if (!abi3 && !ft && l->project && l->project->abi3) {
+				const struct wm_project *p = l->project;
+				wm_ctx_error(&l->c, nodes[i], "'%s' cannot be listed: the crate builds one abi3 wheel for "
+					"CPython 3.%u and later; list only free-threaded versions (\"3.13t\"), or none",
+					list.items[i], p->abi3_minor);
+				wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->abi3_file, p->abi3_doc->text,
+					p->abi3_doc->len, p->abi3_span.line, p->abi3_span.column,
+					(unsigned)(p->abi3_span.end - p->abi3_span.start),
+					"pyo3's feature '%s' makes it abi3", p->abi3_feature);
+				continue;
+			}
 			if (abi3 && l->abi3_node && !ft) {
 				wm_ctx_error(&l->c, nodes[i], "'%s' cannot be listed with 'abi3': the abi3 wheel already "
 					"covers CPython %s and later; list only free-threaded versions (\"3.13t\") beside it",
@@ -240,6 +273,20 @@ static bool label_valid(const char *s)
 	return true;
 }
 
+/*
+ * Reports a GitHub expression in a value that the CI files use as it is: a
+ * runner label, an image, a tag, an environment name.  `${{` there would be
+ * evaluated (or fail to parse) when the workflow runs.
+ */
+static bool expression_free(struct loader *l, const struct wm_node *n, const char *what)
+{
+	if (!strstr(n->text, "${{"))
+		return true;
+	wm_ctx_error(&l->c, n, "%s cannot hold a GitHub expression ('${{'): it is written into the CI files "
+		"as it is", what);
+	return false;
+}
+
 static void unknown_platform(struct loader *l, const struct wm_node *n, const char *id)
 {
 	const char *hint = wm_catalog_suggest_platform(l->cat, id);
@@ -267,11 +314,15 @@ static struct wm_platform *apply_overrides(struct loader *l, const struct wm_pla
 	if ((v = wm_map_find(o, "runner")) && wm_ctx_string(&l->c, v, "'runner'", &s)) {
 		if (!label_valid(s))
 			wm_ctx_error(&l->c, v, "invalid runner label '%s': a label has no spaces", s);
+		else
+			expression_free(l, v, "a runner label");
 		p->runner = s;
 	}
 	if ((v = wm_map_find(o, "image")) && wm_ctx_string(&l->c, v, "'image'", &s)) {
 		if (!label_valid(s))
 			wm_ctx_error(&l->c, v, "invalid image '%s': an image reference has no spaces", s);
+		else
+			expression_free(l, v, "an image");
 		p->gitlab_image = s;
 	}
 	if ((v = wm_map_find(o, "tags"))) {
@@ -281,6 +332,8 @@ static struct wm_platform *apply_overrides(struct loader *l, const struct wm_pla
 			for (size_t i = 0; i < tags.n; i++)
 				if (!*tags.items[i])
 					wm_ctx_error(&l->c, nodes[i], "a runner tag cannot be empty");
+				else
+					expression_free(l, nodes[i], "a runner tag");
 			p->gitlab_tags = tags;
 			p->gitlab_hosted = tags.n > 0;
 		}
@@ -300,6 +353,8 @@ static struct wm_platform *apply_overrides(struct loader *l, const struct wm_pla
 				p->id);
 		else if (!label_valid(s))
 			wm_ctx_error(&l->c, v, "invalid container image '%s': an image reference has no spaces", s);
+		else
+			expression_free(l, v, "a container image");
 		p->container = s;
 	}
 	if ((v = wm_map_find(o, "cross")))
@@ -419,13 +474,29 @@ static void load_features(struct loader *l, struct wm_backend *b, const struct w
 	for (size_t i = 0; i < b->features.n; i++) {
 		const char *why;
 		if (!wm_name_feature(b->features.items[i], &why)) {
-			wm_ctx_error(&l->c, nodes[i], "invalid Cargo feature '%s': %s (features are checked by grammar "
-				"only until wheelmatrix reads Cargo.toml)", b->features.items[i], why);
+			wm_ctx_error(&l->c, nodes[i], "invalid Cargo feature '%s': %s", b->features.items[i], why);
 			continue;
 		}
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(b->features.items[i], b->features.items[j]) == 0)
 				wm_ctx_error(&l->c, nodes[i], "feature '%s' is listed twice", b->features.items[i]);
+		if (l->project) {
+			const struct wm_project *p = l->project;
+			const char *f = b->features.items[i], *hint, *slash = strchr(f, '/');
+			char did[96] = "";
+			if (wm_project_has_feature(p, f, &hint))
+				continue;
+			if (hint)
+				snprintf(did, sizeof(did), " (did you mean '%s'?)", hint);
+			if (strncmp(f, "dep:", 4) == 0)
+				wm_ctx_error(&l->c, nodes[i], "feature '%s': '%s' is not an optional dependency in %s%s",
+					f, f + 4, p->cargo_path, did);
+			else if (slash)
+				wm_ctx_error(&l->c, nodes[i], "feature '%s': '%.*s' is neither a dependency nor a feature "
+					"in %s%s", f, (int)(slash - f), f, p->cargo_path, did);
+			else
+				wm_ctx_error(&l->c, nodes[i], "feature '%s' is not in %s [features]%s", f, p->cargo_path, did);
+		}
 	}
 }
 
@@ -576,6 +647,37 @@ static const char *untrusted_context(const char *s, size_t *len)
 	return NULL;
 }
 
+/*
+ * The first `${{ ... }}` of an environment value that is not a plain
+ * `secrets.NAME` or `vars.NAME` (or is not closed), its length in *len;
+ * NULL when every expression is one of those.
+ */
+static const char *env_expression(const char *s, size_t *len)
+{
+	const char *open = s;
+	while ((open = strstr(open, "${{")) != NULL) {
+		const char *p = open + 3, *close = strstr(p, "}}"), *id;
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "secrets.", 8) == 0)
+			p += 8;
+		else if (strncmp(p, "vars.", 5) == 0)
+			p += 5;
+		else
+			p = NULL;
+		for (id = p; p && ident_char(*p); p++)
+			;
+		while (p && *p == ' ')
+			p++;
+		if (!close || !p || p == id || p != close) {
+			*len = close ? (size_t)(close + 2 - open) : strlen(open);
+			return open;
+		}
+		open = close + 2;
+	}
+	return NULL;
+}
+
 static void load_env(struct loader *l, const struct wm_node *n, struct wm_env **out, size_t *nout)
 {
 	struct wm_env *env;
@@ -600,11 +702,15 @@ static void load_env(struct loader *l, const struct wm_node *n, struct wm_env **
 			continue;
 		{
 			size_t len;
-			const char *p = untrusted_context(value, &len);
+			const char *p = untrusted_context(value, &len), *bad;
+			size_t blen;
 			if (p)
 				wm_ctx_error(&l->c, v, "untrusted context '%.*s' in an environment value: its text is "
 					"chosen by whoever opens the issue or pull request; the build environment takes "
 					"fixed values", (int)len, p);
+			else if ((bad = env_expression(value, &blen)) != NULL)
+				wm_ctx_error(&l->c, v, "unsupported expression '%.*s' in an environment value: only "
+					"${{ secrets.NAME }} and ${{ vars.NAME }} may appear there", (int)blen, bad);
 		}
 		env[*nout].name = k->text;
 		env[(*nout)++].value = value;
@@ -1159,6 +1265,51 @@ static void load_path(struct loader *l, const struct wm_node *n, const char *wha
 	*out = s;
 }
 
+/* Reads pyproject.toml and Cargo.toml, and takes the defaults the matrix file leaves out from them. */
+static void read_project(struct loader *l, const struct wm_node *n, bool manifest_given)
+{
+	struct wm_matrix *m = l->m;
+	const struct wm_node *name = wm_map_find(n, "name");
+	struct wm_project *p = NULL;
+	int ret = l->reader ? wm_project_load(&p, l->reader, m->pyproject, manifest_given ? m->manifest : NULL,
+		l->c.err) : 1;
+
+	if (ret < 0)
+		return;
+	if (ret == 1) {
+		if (!m->name && !name)
+			wm_ctx_error(&l->c, n ? n : l->root, "missing 'project.name', and no %s to read it from",
+				m->pyproject);
+		return;
+	}
+	l->project = p;
+	m->project = p;
+	m->manifest = p->cargo_path;
+	m->version = p->version;
+	if (!p->name) {
+		if (!m->name)
+			wm_error_add(l->c.err, WM_EINVALID, WM_SEV_ERROR, p->py_path, NULL, 0, 0, 0, 0,
+				"no [project].name, and no 'project.name' in the matrix file");
+	} else if (!m->name && !name) {
+		if (wm_name_distribution(p->name))
+			m->name = p->name;
+		else
+			wm_error_add(l->c.err, WM_EINVALID, WM_SEV_ERROR, p->py_path, NULL, 0, 0, 0, 0,
+				"invalid distribution name '%s' in [project].name", p->name);
+	} else if (m->name && strcmp(m->name, p->name) != 0) {
+		char *a = wm_arena_alloc(l->c.arena, strlen(m->name) + 1), *b = wm_arena_alloc(l->c.arena, strlen(p->name) + 1);
+		if (a && b) {
+			wm_name_normalize(a, m->name);
+			wm_name_normalize(b, p->name);
+			if (strcmp(a, b) != 0)
+				wm_ctx_error(&l->c, name, "'project.name' is '%s' but %s names the project '%s': the variants "
+					"are renamed from the name pyproject.toml has", m->name, p->py_path, p->name);
+		}
+	}
+	if (!m->module)
+		m->module = wm_project_module(l->c.arena, p->module_name, p->lib_name, m->name);
+}
+
 static void load_project(struct loader *l, const struct wm_node *n)
 {
 	static const char *const keys[] = { "name", "pyproject", "manifest", "module" };
@@ -1170,10 +1321,7 @@ static void load_project(struct loader *l, const struct wm_node *n)
 	m->manifest = "Cargo.toml";
 	if (n && !wm_ctx_map(&l->c, n, "'project'", keys, WM_ARRAY_SIZE(keys)))
 		return;
-	if ((v = wm_map_find(n, "name")) == NULL) {
-		wm_ctx_error(&l->c, n ? n : l->root, "missing 'project.name': it is required until wheelmatrix reads "
-			"pyproject.toml");
-	} else if (wm_ctx_string(&l->c, v, "'project.name'", &s)) {
+	if ((v = wm_map_find(n, "name")) && wm_ctx_string(&l->c, v, "'project.name'", &s)) {
 		if (wm_name_distribution(s))
 			m->name = s;
 		else
@@ -1190,16 +1338,9 @@ static void load_project(struct loader *l, const struct wm_node *n)
 		else
 			wm_ctx_error(&l->c, v, "invalid module name '%s': Python identifiers separated by '.'", s);
 	}
-	if (!m->module && m->name) {
-		/* maturin's rule when nothing pins it: the project name with '-' and '.' as '_' */
-		char *mod = wm_arena_strdup(l->c.arena, m->name);
-		if (oom(l, mod))
-			return;
-		for (char *p = mod; *p; p++)
-			if (*p == '-' || *p == '.')
-				*p = '_';
-		m->module = mod;
-	}
+	read_project(l, n, wm_map_find(n, "manifest") != NULL);
+	if (!m->module && m->name)
+		m->module = wm_project_module(l->c.arena, NULL, NULL, m->name);
 }
 
 static void load_distribution(struct loader *l, const struct wm_node *n)
@@ -1316,6 +1457,15 @@ static void load_actions(struct loader *l, const struct wm_node *n)
 	}
 }
 
+static bool environment_valid(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++, n++)
+		if (!(ident_char(*s) || *s == '.' || *s == ' '))
+			return false;
+	return n <= 255;
+}
+
 static void load_publish(struct loader *l, const struct wm_node *n)
 {
 	static const char *const keys[] = { "pypi" };
@@ -1333,8 +1483,13 @@ static void load_publish(struct loader *l, const struct wm_node *n)
 	if ((v = wm_map_find(p, "trusted")))
 		wm_ctx_bool(&l->c, v, "'publish.pypi.trusted'", &m->trusted);
 	if ((v = wm_map_find(p, "environment")) && wm_ctx_string(&l->c, v, "'publish.pypi.environment'",
-			&m->environment) && !*m->environment)
-		wm_ctx_error(&l->c, v, "'publish.pypi.environment' cannot be empty");
+			&m->environment)) {
+		if (!*m->environment)
+			wm_ctx_error(&l->c, v, "'publish.pypi.environment' cannot be empty");
+		else if (expression_free(l, v, "'publish.pypi.environment'") && !environment_valid(m->environment))
+			wm_ctx_error(&l->c, v, "invalid environment name '%s': letters, digits, ' ', '-', '_' and '.', "
+				"at most 255 characters", m->environment);
+	}
 }
 
 /* A key's value, NULL when the key is absent or its value null: `exclude:` with nothing after it. */
@@ -1381,6 +1536,12 @@ static void load_root(struct loader *l)
 int wm_matrix_load(struct wm_matrix **out, const struct wm_catalog *cat,
 	const char *name, const char *text, size_t len, struct wm_error *err)
 {
+	return wm_matrix_load_project(out, cat, name, text, len, NULL, err);
+}
+
+int wm_matrix_load_project(struct wm_matrix **out, const struct wm_catalog *cat,
+	const char *name, const char *text, size_t len, const struct wm_reader *r, struct wm_error *err)
+{
 	static const struct wm_yaml_limits limits = { WM_MATRIX_MAX_BYTES, WM_MATRIX_MAX_DEPTH, WM_MATRIX_MAX_NODES };
 	struct matrix_state *st = calloc(1, sizeof(*st));
 	struct loader l;
@@ -1401,6 +1562,7 @@ int wm_matrix_load(struct wm_matrix **out, const struct wm_catalog *cat,
 	l.c.err = err;
 	l.c.arena = &st->arena;
 	l.cat = cat;
+	l.reader = r;
 	l.m = &st->pub;
 	l.root = st->doc.root;
 	if (!l.root) {
@@ -1416,6 +1578,7 @@ int wm_matrix_load(struct wm_matrix **out, const struct wm_catalog *cat,
 		goto fail;
 	}
 	load_root(&l);
+	st->project = l.project;
 	if (!err->code)
 		wm_expand_prepare(&st->pub, &l.c);
 	if (err->code) {
@@ -1440,7 +1603,20 @@ int wm_matrix_load_file(struct wm_matrix **out, const struct wm_catalog *cat,
 	*out = NULL;
 	if ((ret = wm_io_read(&text, &len, path, WM_MATRIX_MAX_BYTES, err)) < 0)
 		return ret;
-	ret = wm_matrix_load(out, cat, strcmp(path, "-") == 0 ? "<stdin>" : path, text, len, err);
+	{
+		/* the repository root is the matrix file's directory */
+		const char *slash = strcmp(path, "-") == 0 ? NULL : strrchr(path, '/');
+		char *root = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+		struct wm_reader reader;
+		if (!root) {
+			free(text);
+			wm_error_code(err, WM_ENOMEM);
+			return WM_ENOMEM;
+		}
+		wm_io_tree_reader(&reader, root);
+		ret = wm_matrix_load_project(out, cat, strcmp(path, "-") == 0 ? "<stdin>" : path, text, len, &reader, err);
+		free(root);
+	}
 	free(text);
 	return ret;
 }
@@ -1450,6 +1626,7 @@ void wm_matrix_free(struct wm_matrix *m)
 	struct matrix_state *st = (struct matrix_state *)m;
 	if (!st)
 		return;
+	wm_project_free(st->project);
 	wm_doc_release(&st->doc);
 	wm_arena_release(&st->arena);
 	free(st);

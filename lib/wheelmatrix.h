@@ -200,6 +200,7 @@ struct wm_action_ref {
 
 struct wm_arena;
 struct wm_group;
+struct wm_project;
 
 struct wm_matrix {
 	struct wm_arena *arena;
@@ -224,6 +225,9 @@ struct wm_matrix {
 	size_t nexcludes;
 	struct wm_rule *includes;
 	size_t nincludes;
+
+	const struct wm_project *project; /* pyproject.toml and Cargo.toml, NULL when there are none */
+	const char *version;             /* the project's version as written (Cargo semver or PEP 440), or NULL */
 
 	enum wm_strategy strategy;
 	struct wm_output github, gitlab;
@@ -251,6 +255,25 @@ struct wm_matrix {
  */
 int wm_matrix_load(struct wm_matrix **out, const struct wm_catalog *cat,
 	const char *name, const char *text, size_t len, struct wm_error *err);
+/*
+ * Where the loader reads the files a matrix names (pyproject.toml, Cargo.toml):
+ * the working tree, or a git tree for `check`.  `read` fills *data (malloc'd)
+ * and *len and returns 0; returns 1 when the file does not exist (reporting
+ * nothing); reports and returns a negative code on any other failure.  Paths
+ * are relative to the repository root.
+ */
+struct wm_reader {
+	int (*read)(void *ctx, const char *path, char **data, size_t *len, struct wm_error *err);
+	void *ctx;
+};
+
+/*
+ * As wm_matrix_load, reading the project's pyproject.toml and Cargo.toml
+ * through `r` (NULL: none): the defaults of the matrix come from them and the
+ * backends' features are checked against Cargo's [features].
+ */
+int wm_matrix_load_project(struct wm_matrix **out, const struct wm_catalog *cat,
+	const char *name, const char *text, size_t len, const struct wm_reader *r, struct wm_error *err);
 /* Reads `path` ("-" = standard input) within WM_MATRIX_MAX_BYTES and loads it. */
 int wm_matrix_load_file(struct wm_matrix **out, const struct wm_catalog *cat,
 	const char *path, struct wm_error *err);

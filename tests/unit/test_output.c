@@ -436,7 +436,8 @@ static void expect_write_error(const char *root, const char *path, int code, con
 	CHECK(err.code == code);
 	CHECK(err.ndiags == 1);
 	CHECK_STR(message(&err), msg);
-	CHECK_STR(err.ndiags ? err.diags[0].file : NULL, path);
+	/* the message names the path; no file position goes with it */
+	CHECK_STR(err.ndiags ? err.diags[0].file : NULL, NULL);
 	CHECK(err.ndiags == 0 || (err.diags[0].line == 0 && err.diags[0].column == 0));
 	wm_error_release(&err);
 	wm_files_release(&files);

@@ -1,0 +1,324 @@
+/* project.c — what the matrix needs from pyproject.toml and Cargo.toml: names, version, features, abi3. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+/* Joins a path relative to `dir` (both repository-relative) and removes `.` and `..` parts. */
+static char *join(struct wm_arena *a, const char *dir, const char *rel, bool *outside)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	const char *parts[256];
+	size_t n = 0, lens[256];
+	char *s;
+	const char *srcs[2] = { dir, rel };
+
+	*outside = false;
+	for (int k = 0; k < 2; k++) {
+		const char *p = srcs[k];
+		while (p && *p) {
+			const char *e = strchr(p, '/');
+			size_t len = e ? (size_t)(e - p) : strlen(p);
+			if (len == 2 && p[0] == '.' && p[1] == '.') {
+				if (n == 0)
+					*outside = true;
+				else
+					n--;
+			} else if (len && !(len == 1 && p[0] == '.') && n < 256) {
+				parts[n] = p;
+				lens[n++] = len;
+			}
+			p = e ? e + 1 : NULL;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			wm_buf_putc(&b, '/');
+		wm_buf_add(&b, parts[i], lens[i]);
+	}
+	s = b.oom ? NULL : wm_arena_strdup(a, b.ptr ? b.ptr : "");
+	wm_buf_release(&b);
+	return s;
+}
+
+static char *dir_of(struct wm_arena *a, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? wm_arena_strndup(a, path, (size_t)(slash - path)) : wm_arena_strdup(a, "");
+}
+
+/* Reads and parses one file; returns 1 when it does not exist (nothing reported). */
+static int load_toml(struct wm_toml_doc *doc, const struct wm_reader *r, const char *path, struct wm_error *err)
+{
+	char *data = NULL;
+	size_t len = 0;
+	int ret = r->read(r->ctx, path, &data, &len, err);
+	if (ret != 0) {
+		free(data);
+		return ret;
+	}
+	ret = wm_toml_parse(doc, path, data, len, err);
+	free(data);
+	return ret;
+}
+
+static const char *str_at(const struct wm_toml_table *t, const char *path)
+{
+	const struct wm_toml_value *v = wm_toml_get_path(t, path);
+	return wm_toml_is_string(v) ? v->str : NULL;
+}
+
+static void string_array(struct wm_arena *a, const struct wm_toml_value *v, struct wm_strlist *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!wm_toml_is_array(v) || !(out->items = wm_arena_array(a, v->array.n + 1, sizeof(char *))))
+		return;
+	for (size_t i = 0; i < v->array.n; i++)
+		if (wm_toml_is_string(v->array.items[i]))
+			out->items[out->n++] = v->array.items[i]->str;
+}
+
+/* pyo3's abi3-py3X feature (or plain abi3, pyo3's own minimum 3.7) among `v`'s strings. */
+static bool find_abi3(struct wm_project *p, const struct wm_toml_value *v, const char *prefix, const char *file,
+	const struct wm_toml_doc *doc)
+{
+	for (size_t i = 0; wm_toml_is_array(v) && i < v->array.n; i++) {
+		const struct wm_toml_value *item = v->array.items[i];
+		const char *s;
+		size_t plen = strlen(prefix);
+		if (!wm_toml_is_string(item) || strncmp(item->str, prefix, plen) != 0)
+			continue;
+		s = item->str + plen;
+		if (strcmp(s, "abi3") == 0 || (strncmp(s, "abi3-py3", 8) == 0 && s[8] >= '0' && s[8] <= '9')) {
+			p->abi3 = true;
+			p->abi3_minor = s[4] ? (unsigned)atoi(s + 8) : 7;
+			p->abi3_feature = item->str;
+			p->abi3_file = file;
+			p->abi3_doc = doc;
+			p->abi3_span = item->span;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void read_cargo(struct wm_project *p, struct wm_arena *a)
+{
+	const struct wm_toml_table *root = p->cargo.root;
+	const struct wm_toml_value *features = wm_toml_table_get(root, "features");
+	const struct wm_toml_value *deps = wm_toml_table_get(root, "dependencies");
+	const struct wm_toml_value *pyo3 = deps && wm_toml_is_table(deps) ? wm_toml_table_get(deps->table, "pyo3") : NULL;
+
+	p->crate_name = str_at(root, "package.name");
+	p->lib_name = str_at(root, "lib.name");
+	if (wm_toml_is_table(features) && (p->features = wm_arena_array(a, features->table->n + 1, sizeof(char *))))
+		for (size_t i = 0; i < features->table->n; i++)
+			p->features[p->nfeatures++] = features->table->entries[i].key;
+	if (wm_toml_is_table(deps) && (p->deps = wm_arena_array(a, deps->table->n + 1, sizeof(*p->deps))) &&
+			(p->deps_optional = wm_arena_array(a, deps->table->n + 1, sizeof(bool))))
+		for (size_t i = 0; i < deps->table->n; i++) {
+			const struct wm_toml_value *d = deps->table->entries[i].value;
+			const struct wm_toml_value *opt = wm_toml_is_table(d) ? wm_toml_table_get(d->table, "optional") : NULL;
+			p->deps_optional[p->ndeps] = wm_toml_is_bool(opt) && opt->boolean;
+			p->deps[p->ndeps++] = deps->table->entries[i].key;
+		}
+	if (wm_toml_is_table(pyo3))
+		find_abi3(p, wm_toml_table_get(pyo3->table, "features"), "", p->cargo_path, &p->cargo);
+}
+
+/* `version.workspace = true`: the version of the nearest workspace root above the manifest. */
+static int workspace_version(struct wm_project *p, const struct wm_reader *r, struct wm_arena *a, struct wm_error *err)
+{
+	char *dir = dir_of(a, p->cargo_path);
+	while (dir && *dir) {
+		bool outside;
+		char *up = join(a, dir, "..", &outside), *path;
+		int ret;
+		if (!up || outside)
+			break;
+		path = join(a, up, "Cargo.toml", &outside);
+		if (!path)
+			return WM_ENOMEM;
+		wm_toml_release(&p->workspace);
+		ret = load_toml(&p->workspace, r, path, err);
+		if (ret < 0)
+			return ret;
+		if (ret == 0 && wm_toml_table_get(p->workspace.root, "workspace")) {
+			p->version = str_at(p->workspace.root, "workspace.package.version");
+			p->version_file = path;
+			return 0;
+		}
+		dir = up;
+	}
+	return 0;
+}
+
+static void version_of(struct wm_project *p)
+{
+	const struct wm_toml_value *v = wm_toml_get_path(p->py.root, "project.version");
+	const struct wm_toml_value *cv = wm_toml_get_path(p->cargo.root, "package.version");
+	if (wm_toml_is_string(v)) {
+		p->version = v->str;
+		p->version_file = p->py_path;
+		return;
+	}
+	p->version_dynamic = true;
+	if (wm_toml_is_string(cv)) {
+		p->version = cv->str;
+		p->version_file = p->cargo_path;
+	}
+}
+
+/* The lowest minor version `requires-python` admits (">=3.9", "~=3.10", ">3.8"); 0 when unknown. */
+static unsigned min_minor(const char *spec)
+{
+	const char *p = spec ? strstr(spec, "3.") : NULL;
+	unsigned minor;
+	if (!p)
+		return 0;
+	minor = (unsigned)atoi(p + 2);
+	/* ">3.8" excludes 3.8.0 but admits 3.8.1: the same minor */
+	return minor;
+}
+
+int wm_project_load(struct wm_project **out, const struct wm_reader *r, const char *pyproject,
+	const char *manifest, struct wm_error *err)
+{
+	struct wm_project *p = calloc(1, sizeof(*p));
+	struct wm_arena *a;
+	const struct wm_toml_value *deps;
+	bool outside;
+	int ret;
+
+	*out = NULL;
+	if (!p)
+		return WM_ENOMEM;
+	wm_arena_init(&p->arena);
+	a = &p->arena;
+	p->py_path = wm_arena_strdup(a, pyproject);
+	if ((ret = load_toml(&p->py, r, pyproject, err)) != 0)
+		goto fail;
+	p->has_py = true;
+	if (!wm_toml_table_get(p->py.root, "project")) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, pyproject, NULL, 0, 0, 0, 0,
+			"no [project] table: wheelmatrix builds projects that declare their name in [project]");
+		ret = WM_EINVALID;
+		goto fail;
+	}
+	p->name = str_at(p->py.root, "project.name");
+	p->requires_python = str_at(p->py.root, "project.requires-python");
+	p->min_minor = min_minor(p->requires_python);
+	p->module_name = str_at(p->py.root, "tool.maturin.module-name");
+	p->python_source = str_at(p->py.root, "tool.maturin.python-source");
+	p->manifest_setting = str_at(p->py.root, "tool.maturin.manifest-path");
+	p->bindings = str_at(p->py.root, "tool.maturin.bindings");
+	string_array(a, wm_toml_get_path(p->py.root, "tool.maturin.features"), &p->maturin_features);
+	deps = wm_toml_get_path(p->py.root, "project.dependencies");
+	(void)deps;
+	/* the manifest: the matrix file's, else [tool.maturin].manifest-path, else beside pyproject.toml */
+	if (manifest)
+		p->cargo_path = wm_arena_strdup(a, manifest);
+	else
+		p->cargo_path = join(a, dir_of(a, pyproject), p->manifest_setting ? p->manifest_setting : "Cargo.toml",
+			&outside);
+	if (!p->cargo_path) {
+		ret = WM_ENOMEM;
+		goto fail;
+	}
+	if (!manifest && outside) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, pyproject, NULL, 0, 0, 0, 0,
+			"[tool.maturin].manifest-path '%s' leaves the repository", p->manifest_setting);
+		ret = WM_EINVALID;
+		goto fail;
+	}
+	if ((ret = load_toml(&p->cargo, r, p->cargo_path, err)) < 0)
+		goto fail;
+	if (ret == 1) {
+		wm_error_add(err, WM_EREAD, WM_SEV_ERROR, p->cargo_path, NULL, 0, 0, 0, 0,
+			"no such file: the crate's manifest (set 'project.manifest' or [tool.maturin].manifest-path)");
+		ret = WM_EREAD;
+		goto fail;
+	}
+	p->has_cargo = true;
+	read_cargo(p, a);
+	if (!p->abi3)
+		find_abi3(p, wm_toml_get_path(p->py.root, "tool.maturin.features"), "pyo3/", p->py_path, &p->py);
+	version_of(p);
+	if (!p->version) {
+		const struct wm_toml_value *ws = wm_toml_get_path(p->cargo.root, "package.version");
+		if (wm_toml_is_table(ws) && (ret = workspace_version(p, r, a, err)) < 0)
+			goto fail;
+	}
+	*out = p;
+	return 0;
+fail:
+	wm_project_free(p);
+	return ret;
+}
+
+void wm_project_free(struct wm_project *p)
+{
+	if (!p)
+		return;
+	wm_toml_release(&p->py);
+	wm_toml_release(&p->cargo);
+	wm_toml_release(&p->workspace);
+	wm_arena_release(&p->arena);
+	free(p);
+}
+
+/* maturin's rule: module-name, then [lib].name, then the project name with '-' as '_'. */
+const char *wm_project_module(struct wm_arena *a, const char *module_name, const char *lib_name, const char *name)
+{
+	char *m;
+	if (module_name)
+		return module_name;
+	if (lib_name)
+		return lib_name;
+	if (!name || !(m = wm_arena_strdup(a, name)))
+		return NULL;
+	for (char *c = m; *c; c++)
+		if (*c == '-' || *c == '.')
+			*c = '_';
+	return m;
+}
+
+bool wm_project_has_feature(const struct wm_project *p, const char *feature, const char **hint)
+{
+	const char *slash = strchr(feature, '/');
+	*hint = NULL;
+	if (strncmp(feature, "dep:", 4) == 0) {
+		for (size_t i = 0; i < p->ndeps; i++)
+			if (p->deps_optional[i] && strcmp(p->deps[i], feature + 4) == 0)
+				return true;
+		*hint = wm_suggest(feature + 4, p->deps, p->ndeps);
+		return false;
+	}
+	if (slash) {
+		/* dep/feature: an existing dependency (or a feature of ours, as Cargo allows) */
+		size_t n = (size_t)(slash - feature);
+		if (n && feature[n - 1] == '?')
+			n--;
+		for (size_t i = 0; i < p->ndeps; i++)
+			if (strlen(p->deps[i]) == n && strncmp(p->deps[i], feature, n) == 0)
+				return true;
+		for (size_t i = 0; i < p->nfeatures; i++)
+			if (strlen(p->features[i]) == n && strncmp(p->features[i], feature, n) == 0)
+				return true;
+		{
+			char dep[128];
+			snprintf(dep, sizeof(dep), "%.*s", (int)n, feature);
+			*hint = wm_suggest(dep, p->deps, p->ndeps);
+		}
+		return false;
+	}
+	for (size_t i = 0; i < p->nfeatures; i++)
+		if (strcmp(p->features[i], feature) == 0)
+			return true;
+	/* an optional dependency is a feature of its own name, unless dep: hides it */
+	for (size_t i = 0; i < p->ndeps; i++)
+		if (p->deps_optional[i] && strcmp(p->deps[i], feature) == 0)
+			return true;
+	*hint = wm_suggest(feature, p->features, p->nfeatures);
+	return false;
+}
