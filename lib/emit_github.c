@@ -19,6 +19,7 @@ struct gh {
 	const struct wm_matrix *m;
 	const struct wm_catalog *cat;
 	struct wm_error *err;
+	const bool *patched;   /* per backend: a variant patch exists; NULL: no project was read */
 	struct wm_doc skel;
 };
 
@@ -300,8 +301,12 @@ static void add_env(struct gh *g, struct wm_y *step, const char *name, struct wm
 	wm_y_set(&g->b, env, name, v);
 }
 
-static bool has_patch(const struct wm_matrix *m, const struct wm_backend *b)
+static bool has_patch(const struct gh *g, const struct wm_backend *b)
 {
+	const struct wm_matrix *m = g->m;
+	if (g->patched)
+		return g->patched[b->index];
+	/* no pyproject.toml was read: any variant that differs from the base build has one */
 	return m->strategy == WM_STRATEGY_META || b->features.n > 0 || b->dependencies.n > 0 ||
 		strcmp(b->dist, m->name) != 0;
 }
@@ -309,7 +314,7 @@ static bool has_patch(const struct wm_matrix *m, const struct wm_backend *b)
 static void add_patch_step(struct gh *g, struct wm_y *steps, const struct wm_backend *b)
 {
 	struct wm_y *step;
-	if (!has_patch(g->m, b))
+	if (!has_patch(g, b))
 		return;
 	step = wm_y_push(&g->b, steps, piece(g, "apply-patch"));
 	add_env(g, step, "WM_PATCH", wm_y_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
@@ -546,7 +551,7 @@ static void resolve_uses(struct gh *g, struct wm_y *y)
 }
 
 int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
-	struct wm_error *err)
+	const bool *patched, struct wm_error *err)
 {
 	static const struct wm_yaml_limits limits = { 1u << 20, 32, 100000 };
 	const struct wm_template *t = wm_template_get("github.yaml");
@@ -565,6 +570,7 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	g.m = m;
 	g.cat = cat;
 	g.err = err;
+	g.patched = patched;
 	if ((ret = wm_yaml_parse(&g.skel, "templates/github.yaml", t->data, t->len, &limits, err)) < 0)
 		goto out;
 	root = piece(&g, "workflow");

@@ -1,30 +1,98 @@
 /* generate.c — renders every output of a matrix in memory, for `generate` to write and `check` to compare. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+
+/* What backend `b` changes in pyproject.toml. */
+static void variant_spec(struct wm_patch_spec *spec, const struct wm_matrix *m, const struct wm_backend *b)
+{
+	const struct wm_project *p = m->project;
+	memset(spec, 0, sizeof(*spec));
+	if (p->name && strcmp(b->dist, p->name) != 0)
+		spec->name = b->dist;
+	spec->old_name = p->name;
+	spec->features = b->features.items;
+	spec->nfeatures = b->features.n;
+	spec->dependencies = b->dependencies.items;
+	spec->ndependencies = b->dependencies.n;
+	/* maturin names the module after the project unless module-name or [lib].name pins it */
+	if (spec->name && !p->module_name && !p->lib_name)
+		spec->module_name = m->module;
+}
+
+/*
+ * Renders backend b's patch into `out` when its pyproject.toml differs from
+ * the base; returns 1 when it does, 0 when the variant builds the base file.
+ */
+static int variant_patch(struct wm_buf *out, const struct wm_matrix *m, const struct wm_backend *b,
+	struct wm_error *err)
+{
+	const struct wm_toml_doc *doc = &m->project->py;
+	struct wm_patch_spec spec;
+	struct wm_buf text = WM_BUF_INIT;
+	int ret;
+
+	variant_spec(&spec, m, b);
+	if ((ret = wm_patch_pyproject(&text, doc, &spec, err)) < 0)
+		goto out;
+	if (text.len == doc->len && memcmp(text.ptr ? text.ptr : "", doc->text, doc->len) == 0) {
+		ret = 0;
+		goto out;
+	}
+	ret = wm_diff_git(out, m->project->py_path, doc->text, doc->len, text.ptr, text.len);
+	if (ret == 0)
+		ret = 1;
+out:
+	wm_buf_release(&text);
+	return ret;
+}
+
+static int add(struct wm_files *out, const char *path, const char *matrix_file, struct wm_buf *body,
+	struct wm_error *err)
+{
+	int ret = body->oom ? WM_ENOMEM : wm_files_add(out, path, matrix_file, body->ptr ? body->ptr : "", body->len);
+	if (ret < 0)
+		wm_error_code(err, ret);
+	return ret;
+}
 
 int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm_catalog *cat,
 	const char *matrix_file, struct wm_error *err)
 {
 	struct wm_buf body = WM_BUF_INIT;
+	bool *patched = calloc(m->nbackends + 1, sizeof(*patched));
 	int ret = 0;
 
+	if (!patched) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	/* the variant patches first: the workflow applies only those that exist */
+	for (size_t i = 0; m->project && i < m->nbackends; i++) {
+		char path[96];
+		wm_buf_clear(&body);
+		if ((ret = variant_patch(&body, m, m->backends[i], err)) < 0)
+			goto out;
+		if (ret == 0)
+			continue;
+		patched[i] = true;
+		snprintf(path, sizeof(path), ".wheelmatrix/patches/%s.patch", m->backends[i]->id);
+		if ((ret = add(out, path, matrix_file, &body, err)) < 0)
+			goto out;
+	}
+	ret = 0;
 	if (m->github.enabled) {
-		if ((ret = wm_emit_github(&body, m, cat, err)) < 0)
+		wm_buf_clear(&body);
+		if ((ret = wm_emit_github(&body, m, cat, m->project ? patched : NULL, err)) < 0 ||
+				(ret = add(out, m->github.path, matrix_file, &body, err)) < 0)
 			goto out;
-		if (body.oom) {
-			ret = WM_ENOMEM;
-			wm_error_code(err, ret);
-			goto out;
-		}
-		if ((ret = wm_files_add(out, m->github.path, matrix_file, body.ptr, body.len)) < 0) {
-			wm_error_code(err, ret);
-			goto out;
-		}
 	}
 	if (m->gitlab.enabled)
 		wm_error_add(err, WM_OK, WM_SEV_WARNING, m->file, NULL, 0, m->gitlab.loc.line, m->gitlab.loc.column, 0,
 			"the GitLab CI writer is not built yet: '%s' is not written", m->gitlab.path);
 out:
+	free(patched);
 	wm_buf_release(&body);
 	return ret;
 }

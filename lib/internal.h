@@ -296,9 +296,9 @@ int wm_diff_git(struct wm_buf *out, const char *path, const char *old, size_t ol
 
 /* ---- emitters ------------------------------------------------------------ */
 
-/* The body of the GitHub Actions workflow (emit_github.c). */
+/* The body of the GitHub Actions workflow (emit_github.c); `patched[b]`: backend b has a variant patch. */
 int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
-	struct wm_error *err);
+	const bool *patched, struct wm_error *err);
 
 /* ---- expansion internals (expand.c) -------------------------------------- */
 
@@ -451,7 +451,7 @@ struct wm_toml_entry {
  *   dotted: just after the last line of its section whose key goes through
  *     or into it (the inserted key needs the same dotted prefix);
  *   inline, and dotted within an inline table: the offset of the closing
- *   `}` (the caller writes `, key = value`, or `key = value` when empty);
+ *     `}` (the caller writes `, key = value`, or `key = value` when empty);
  *   implicit: SIZE_MAX, no line can go there until a [header] defines it.
  * An offset equal to the document's length in a document without a final
  * newline needs a line ending written first.

@@ -312,7 +312,9 @@ static struct wm_platform *apply_overrides(struct loader *l, const struct wm_pla
 	if (!o)
 		return p;
 	if ((v = wm_map_find(o, "runner")) && wm_ctx_string(&l->c, v, "'runner'", &s)) {
-		if (!label_valid(s))
+		if (!*s)
+			wm_ctx_error(&l->c, v, "a runner label cannot be empty");
+		else if (!label_valid(s))
 			wm_ctx_error(&l->c, v, "invalid runner label '%s': a label has no spaces", s);
 		else
 			expression_free(l, v, "a runner label");
@@ -357,8 +359,12 @@ static struct wm_platform *apply_overrides(struct loader *l, const struct wm_pla
 			expression_free(l, v, "a container image");
 		p->container = s;
 	}
-	if ((v = wm_map_find(o, "cross")))
-		wm_ctx_bool(&l->c, v, "'cross'", &p->cross);
+	if ((v = wm_map_find(o, "cross")) && wm_ctx_bool(&l->c, v, "'cross'", &p->cross) && p->cross && !base->cross &&
+			!wm_map_find(o, "runner")) {
+		/* cross-built on the usual runner of the OS: x86_64 Linux and Windows, Apple silicon */
+		static const char *const runners[] = { "ubuntu-24.04", "macos-15", "windows-2022" };
+		p->runner = runners[p->os];
+	}
 	if ((v = wm_map_find(o, "target")) && wm_ctx_string(&l->c, v, "'target'", &s)) {
 		if (!wm_name_target(s))
 			wm_ctx_error(&l->c, v, "invalid Rust target '%s': a target triple such as x86_64-unknown-linux-gnu", s);

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# t-github-properties.sh — seeded random valid matrices: the workflow lints clean and its jobs, ids and artifacts add up.
+#
+# For seeds 1-20 (fixed, so a failure reproduces with `python3 tests/gen_matrix.py SEED`) and for
+# each example matrix: generate in a scratch repository, then
+# - the generator's matrix is valid (generate exits 0) and `list` expands it to the jobs the
+#   generator worked out (otherwise the generator is wrong);
+# - actionlint, action-validator and shellcheck have no finding (tests/wmlint.py);
+# - the properties of tests/wfcheck.py hold against `list --format jsonl`: build matrix ids are
+#   list's job ids exactly once each, artifact names are unique, each distribution has one sdist
+#   and one publish job, and a publish job downloads exactly its distribution's wheels and sdist.
+set -euo pipefail
+: "${WM:?}" "${ROOT:?}"
+# The python helpers are imported from tests/: leave no __pycache__ behind.
+export PYTHONDONTWRITEBYTECODE=1
+# PyYAML: .ci/run installs Debian's python3-yaml, for /usr/bin/python3 when python3 is another.
+py=python3
+"$py" -c 'import yaml' 2>/dev/null || py=/usr/bin/python3
+if ! why=$("$py" "$ROOT/tests/wmlint.py" --missing); then
+	echo "$why"
+	exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$py" - "$WM" "$ROOT" "$tmp" <<'PY'
+import glob, json, os, shutil, subprocess, sys
+wm, root, tmp = sys.argv[1:]
+sys.path.insert(0, os.path.join(root, "tests"))
+import gen_matrix, wfcheck, wmlint
+
+SEEDS = range(1, 21)
+cases = [("seed %d" % s, s, gen_matrix.dump(gen_matrix.generate(s)[0])) for s in SEEDS]
+for path in sorted(glob.glob(os.path.join(root, "matrices", "*.yaml"))):
+    with open(path, encoding="utf-8") as f:
+        cases.append((os.path.basename(path), None, f.read()))
+
+failures = {}
+def fail(name, message):
+    failures.setdefault(name, []).append(message)
+
+def run(args):
+    return subprocess.run([wm, "-q"] + args, capture_output=True, text=True)
+
+workflows = {}
+for n, (name, seed, text) in enumerate(cases):
+    repo = os.path.join(tmp, "repo%d" % n)
+    os.mkdir(repo)
+    with open(os.path.join(repo, "wheelmatrix.yaml"), "w", encoding="utf-8") as f:
+        f.write(text)
+    g = run(["-C", repo, "generate"])
+    if g.returncode != 0:
+        fail(name, "generate exited %d%s:\n%s" % (g.returncode, " (a generator bug: the matrix must be valid)"
+                                                  if g.returncode == 2 and seed is not None else "", g.stderr))
+        continue
+    ls = run(["-C", repo, "list", "--format", "jsonl"])
+    if ls.returncode != 0:
+        fail(name, "list exited %d:\n%s" % (ls.returncode, ls.stderr))
+        continue
+    listed = [json.loads(line) for line in ls.stdout.splitlines() if line.strip()]
+    if seed is not None:
+        want = gen_matrix.generate(seed)[1]
+        got = sorted(j["id"] for j in listed)
+        if got != want:
+            fail(name, "list's jobs are not the generator's (a generator bug): only in list %s, only in the generator %s"
+                 % (sorted(set(got) - set(want))[:10], sorted(set(want) - set(got))[:10]))
+    wf = os.path.join(repo, ".github", "workflows", "wheels.yml")
+    try:
+        with open(wf, encoding="utf-8") as f:
+            wtext = f.read()
+    except OSError as e:
+        fail(name, "no workflow: %s" % e)
+        continue
+    for problem in wfcheck.check(wtext, listed):
+        fail(name, problem)
+    workflows[wf] = name
+
+for path, found in wmlint.lint_all(list(workflows)):
+    for problem in found:
+        fail(workflows[path], problem.replace(tmp + "/", ""))
+
+for name, seed, text in cases:
+    if name in failures:
+        print("FAIL %s%s" % (name, " (reproduce: python3 tests/gen_matrix.py %d)" % seed if seed is not None else ""))
+        for problem in failures[name]:
+            print("  " + problem.replace("\n", "\n  "))
+        if seed is not None:
+            print("  matrix:\n    " + text.rstrip("\n").replace("\n", "\n    "))
+print("%d of %d matrices passed" % (len(cases) - len(failures), len(cases)))
+sys.exit(1 if failures else 0)
+PY
