@@ -59,6 +59,8 @@ obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_OBJS = $(call obj,$(LIB_SRCS))
 CMD_OBJS = $(call obj,$(CMD_SRCS))
 UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+# Programs the test scripts run: the toml-test decoder, the variant patch driver.
+TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply
 LIB = $(B)/libwheelmatrix.a
 TOOL = $(B)/wheelmatrix
 
@@ -114,11 +116,23 @@ $(B)/tests/%: $(B)/obj/tests/unit/%.o $(LIB)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
+# The toml-test decoder (tests/t-toml-test.sh) reads TOML and writes the suite's JSON with Jansson.
+$(B)/tests/toml-decode: $(B)/obj/tests/toml-decode.o $(LIB)
+	$(quiet) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+# The variant patch driver (tests/t-patches.sh) applies a spec file to a pyproject.toml.
+$(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)
+	$(quiet) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
 check: deps
-	@$(MAKE) --no-print-directory $(TOOL) $(UNIT_BINS)
+	@$(MAKE) --no-print-directory $(TOOL) $(UNIT_BINS) $(TEST_BINS)
 	@tests/run.sh
 
-check-only: $(TOOL) $(UNIT_BINS)
+check-only: $(TOOL) $(UNIT_BINS) $(TEST_BINS)
 	@tests/run.sh
 
 install: $(TOOL)
@@ -163,4 +177,4 @@ demo: deps
 
 FORCE:
 
--include $(wildcard $(B)/obj/lib/*.d $(B)/obj/cmd/*.d $(B)/obj/tests/unit/*.d $(B)/obj/$(B)/*.d)
+-include $(wildcard $(B)/obj/lib/*.d $(B)/obj/cmd/*.d $(B)/obj/tests/*.d $(B)/obj/tests/unit/*.d $(B)/obj/$(B)/*.d)
