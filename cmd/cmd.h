@@ -61,6 +61,9 @@ struct cli {
 enum { LIST_FORMAT, LIST_WHY, LIST_NOPTIONS };
 extern const struct cli_option cmd_list_options[LIST_NOPTIONS];
 int cmd_list(struct cli *cli);
+enum { INIT_FORCE, INIT_PYPROJECT, INIT_NOPTIONS };
+extern const struct cli_option cmd_init_options[INIT_NOPTIONS];
+int cmd_init(struct cli *cli);
 enum { GENERATE_CHECK, GENERATE_FORCE, GENERATE_NOPTIONS };
 extern const struct cli_option cmd_generate_options[GENERATE_NOPTIONS];
 int cmd_generate(struct cli *cli);

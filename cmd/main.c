@@ -52,7 +52,8 @@ static int cmd_help(struct cli *cli);
 
 /* Every command of design §2, in the order `help` lists them. */
 static const struct cli_command commands[] = {
-	{ "init", NULL, "Write a starting wheelmatrix.yaml from the repository", NO_OPTIONS, 0, 0, NULL },
+	{ "init", NULL, "Write a starting wheelmatrix.yaml from the repository", cmd_init_options, INIT_NOPTIONS,
+		0, 0, cmd_init },
 	{ "list", NULL, "Expand the matrix into concrete jobs", cmd_list_options, LIST_NOPTIONS, 0, 0, cmd_list },
 	{ "generate", NULL, "Write the CI files the matrix implies (GitHub Actions so far)",
 		cmd_generate_options, GENERATE_NOPTIONS, 0, 0, cmd_generate },

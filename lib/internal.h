@@ -582,11 +582,14 @@ struct wm_patch_spec {
  *     indented and comma'd like its last item); the key is added when missing;
  *   - module-name, python-source, manifest-path: the value replaced or the key added;
  *   - keys are added at the table's append offset (with its dotted prefix when
- *     dotted keys made it, as `, key = value` in an inline table); without a
- *     [tool.maturin] table, a new section goes at the end after a blank line.
+ *     dotted keys made it), or as `, key = value` after the last pair of an
+ *     inline table; without a [tool.maturin] table, `maturin = {...}` goes into
+ *     an inline `tool`, else a new [tool.maturin] section at the end, after a
+ *     blank line.
  * Errors (WM_EINVALID, positioned in doc->file): no [project].name, a value of
- * the wrong type, dependencies to add that [project].dynamic lists.  `out` is
- * the caller's; nothing is added to it on failure, except on WM_ENOMEM.
+ * the wrong type, dependencies to add that [project].dynamic lists;
+ * WM_EINTERNAL if two edits overlapped (a bug).  `out` is the caller's;
+ * nothing is added to it on failure, except on WM_ENOMEM.
  */
 int wm_patch_pyproject(struct wm_buf *out, const struct wm_toml_doc *doc, const struct wm_patch_spec *spec,
 	struct wm_error *err);

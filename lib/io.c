@@ -129,3 +129,8 @@ void wm_io_tree_reader(struct wm_reader *r, const char *root)
 	r->read = read_tree;
 	r->ctx = (void *)root;
 }
+
+void wm_reader_tree(struct wm_reader *r, const char *root)
+{
+	wm_io_tree_reader(r, root);
+}

@@ -63,6 +63,12 @@ static int oom(struct patcher *p)
 	return fail(p, WM_ENOMEM, NULL, "out of memory");
 }
 
+/* "a string", "an array", ..., "an array of tables", for messages. */
+static const char *kind(const struct wm_toml_value *v)
+{
+	return v->type == WM_TOML_ARRAY && v->array.aot ? "an array of tables" : wm_toml_type_name(v->type);
+}
+
 /* ---- splices ------------------------------------------------------------- */
 
 /* Records that bytes [start, end) become the content of `text` (which is cleared). */
@@ -351,7 +357,7 @@ static bool array_has(const struct wm_toml_array *a, const char *s)
 	return false;
 }
 
-/* The quoting of the array's last single-line string, for new items to match. */
+/* The quotes for new items: '...' when the array's last string is a '...' string, else "...". */
 static enum wm_toml_style array_style(const struct wm_toml_array *a)
 {
 	for (size_t i = a->n; i-- > 0;)
@@ -556,7 +562,9 @@ static int rename_requirements(struct patcher *p, const struct wm_toml_value *ar
 				!same_name(v->str + off, n, old, strlen(old)))
 			continue;
 		raw = v->span.start + 1;
-		if (fits_as_is(name, v->style) && (v->style == WM_TOML_LITERAL || !memchr(p->doc->text + raw, '\\', off + n))) {
+		/* a literal string is its content; a basic one is as long as no escape comes before the name's end */
+		if (fits_as_is(name, v->style) &&
+				(v->style == WM_TOML_LITERAL || !memchr(p->doc->text + raw, '\\', off + n))) {
 			wm_buf_puts(&b, name);
 			ret = splice(p, raw + off, raw + off + n, &b);
 		} else {
@@ -608,8 +616,7 @@ static int patch_project(struct patcher *p)
 	if (!name)
 		return fail(p, WM_EINVALID, project ? &project->span : NULL, "pyproject.toml has no [project].name");
 	if (name->type != WM_TOML_STRING)
-		return fail(p, WM_EINVALID, &name->span, "[project].name is %s, expected a string",
-			name->type == WM_TOML_ARRAY && name->array.aot ? "an array of tables" : wm_toml_type_name(name->type));
+		return fail(p, WM_EINVALID, &name->span, "[project].name is %s, expected a string", kind(name));
 	old = spec->old_name ? spec->old_name : name->str;
 	if (spec->name && (ret = replace_string(p, name, spec->name)) < 0)
 		return ret;
@@ -641,7 +648,7 @@ static int patch_project(struct patcher *p)
 	}
 	if (!wm_toml_is_array(deps) || deps->array.aot)
 		return fail(p, WM_EINVALID, &deps->span, "[project].dependencies is %s, expected an array of strings",
-			deps->array.aot ? "an array of tables" : wm_toml_type_name(deps->type));
+			kind(deps));
 	return append_items(p, deps, spec->dependencies, spec->ndependencies);
 }
 
@@ -666,8 +673,7 @@ static int pin(struct patcher *p, const struct wm_toml_table *maturin, const cha
 	if (!value)
 		return 0;
 	if (v && v->type != WM_TOML_STRING)
-		return fail(p, WM_EINVALID, &v->span, "[tool.maturin].%s is %s, expected a string", key,
-			v->type == WM_TOML_ARRAY && v->array.aot ? "an array of tables" : wm_toml_type_name(v->type));
+		return fail(p, WM_EINVALID, &v->span, "[tool.maturin].%s is %s, expected a string", key, kind(v));
 	if (v)
 		return replace_string(p, v, value);
 	put_string(&b, value, strlen(value), WM_TOML_BASIC);
@@ -689,8 +695,7 @@ static int merge_features(struct patcher *p, const struct wm_toml_table *maturin
 	if (spec->nfeatures == 0)
 		return 0;
 	if (v && (v->type != WM_TOML_ARRAY || v->array.aot))
-		return fail(p, WM_EINVALID, &v->span, "[tool.maturin].features is %s, expected an array",
-			v->type == WM_TOML_ARRAY ? "an array of tables" : wm_toml_type_name(v->type));
+		return fail(p, WM_EINVALID, &v->span, "[tool.maturin].features is %s, expected an array", kind(v));
 	if (v)
 		return append_items(p, v, spec->features, spec->nfeatures);
 	if (!(uniq = wm_arena_array(&p->arena, spec->nfeatures, sizeof(*uniq))))
@@ -745,11 +750,9 @@ static int patch_maturin(struct patcher *p)
 	if (spec->nfeatures == 0 && !spec->module_name && !spec->python_source && !spec->manifest_path)
 		return 0;
 	if (tool && tool->type != WM_TOML_TABLE)
-		return fail(p, WM_EINVALID, &tool->span, "'tool' is %s, expected a table",
-			tool->array.aot ? "an array of tables" : wm_toml_type_name(tool->type));
+		return fail(p, WM_EINVALID, &tool->span, "'tool' is %s, expected a table", kind(tool));
 	if (tool && (mv = wm_toml_table_get(tool->table, "maturin")) && mv->type != WM_TOML_TABLE)
-		return fail(p, WM_EINVALID, &mv->span, "[tool.maturin] is %s, expected a table",
-			mv->array.aot ? "an array of tables" : wm_toml_type_name(mv->type));
+		return fail(p, WM_EINVALID, &mv->span, "[tool.maturin] is %s, expected a table", kind(mv));
 	if (mv)
 		maturin = mv->table;
 	if ((ret = merge_features(p, maturin, keys, &n)) < 0 ||

@@ -199,6 +199,16 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	if ((ret = load_toml(&p->py, r, pyproject, err)) != 0)
 		goto fail;
 	p->has_py = true;
+	{
+		const struct wm_toml_value *backend = wm_toml_get_path(p->py.root, "build-system.build-backend");
+		if (wm_toml_is_string(backend) && strcmp(backend->str, "maturin") != 0) {
+			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, pyproject, p->py.text, p->py.len, backend->span.line,
+				backend->span.column, (unsigned)(backend->span.end - backend->span.start),
+				"the project builds with '%s', not maturin: wheelmatrix builds maturin projects", backend->str);
+			ret = WM_EINVALID;
+			goto fail;
+		}
+	}
 	if (!wm_toml_table_get(p->py.root, "project")) {
 		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, pyproject, NULL, 0, 0, 0, 0,
 			"no [project] table: wheelmatrix builds projects that declare their name in [project]");

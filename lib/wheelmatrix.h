@@ -416,6 +416,20 @@ int wm_file_write(const char *root, const struct wm_file *f, struct wm_error *er
 int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm_catalog *cat,
 	const char *matrix_file, struct wm_error *err);
 
+/* ---- init ---------------------------------------------------------------- */
+
+/*
+ * Writes into `out` a starting matrix file for the project whose
+ * pyproject.toml is `pyproject` (read through `r` with its Cargo.toml): the
+ * project's name and module, abi3 when the crate is abi3, the usual five
+ * platforms, one backend per GPU-looking Cargo feature (cuda, cublas, metal,
+ * rocm, hipblas, clblast, opencl, vulkan, ...) and the default CPU build.
+ * The text (malloc'd) belongs to the caller.
+ */
+int wm_init_matrix(char **out, size_t *len, const struct wm_reader *r, const char *pyproject, struct wm_error *err);
+/* The working tree below `root` as a reader (root is not copied). */
+void wm_reader_tree(struct wm_reader *r, const char *root);
+
 /* ---- names ------------------------------------------------------------- */
 
 /* PEP 503 normalisation into `out` (at least strlen(name)+1 bytes). */
