@@ -44,6 +44,16 @@ static struct wm_y *piece(struct gh *g, const char *name)
 
 /* ---- recipes ------------------------------------------------------------------- */
 
+/* Moves a built string into the arena and releases the buffer; NULL when it is empty (or out of memory). */
+static const char *keep(struct gh *g, struct wm_buf *out)
+{
+	char *s = out->len && !out->oom ? wm_arena_strdup(g->b.arena, out->ptr) : NULL;
+	if (out->oom || (out->len && !s))
+		g->b.oom = true;
+	wm_buf_release(out);
+	return s;
+}
+
 /* Replaces @version@, @version-dash@, @major@ and @full@ in a recipe's text. */
 static const char *recipe_text(struct gh *g, const char *text, const struct wm_toolkit_use *u)
 {
@@ -51,7 +61,7 @@ static const char *recipe_text(struct gh *g, const char *text, const struct wm_t
 	const char *version = u->version ? u->version : "";
 	const struct wm_node *fv = u->version ? wm_map_find(full, u->version) : NULL;
 	struct wm_buf out = WM_BUF_INIT;
-	char *s;
+	const char *s;
 
 	if (!strchr(text, '@'))
 		return text;
@@ -73,10 +83,7 @@ static const char *recipe_text(struct gh *g, const char *text, const struct wm_t
 			wm_buf_putc(&out, *p++);
 		}
 	}
-	s = out.oom ? NULL : wm_arena_strdup(g->b.arena, out.ptr ? out.ptr : "");
-	wm_buf_release(&out);
-	if (!s)
-		g->b.oom = true;
+	s = keep(g, &out);
 	return s ? s : "";
 }
 
@@ -104,37 +111,25 @@ static const struct wm_node *recipe(const struct wm_toolkit_use *u, const char *
 static const char *repair_exclude(struct gh *g, const struct wm_backend *b, enum wm_os os)
 {
 	struct wm_buf out = WM_BUF_INIT;
-	char *s = NULL;
 	for (size_t t = 0; t < b->ntoolkits; t++) {
 		const struct wm_node *list = wm_map_find(wm_map_find(b->toolkits[t].toolkit->recipe, "repair-exclude"),
 			wm_os_name(os));
 		for (size_t i = 0; list && i < list->n; i++)
 			wm_buf_printf(&out, "%s%s", out.len ? " " : "", recipe_text(g, list->items[i]->text, &b->toolkits[t]));
 	}
-	if (out.len)
-		s = wm_arena_strdup(g->b.arena, out.ptr);
-	if (out.oom || (out.len && !s))
-		g->b.oom = true;
-	wm_buf_release(&out);
-	return s;
+	return keep(g, &out);
 }
 
 /* The toolkits' scripts for the Linux build container, joined, or NULL. */
 static const char *before_script(struct gh *g, const struct wm_backend *b)
 {
 	struct wm_buf out = WM_BUF_INIT;
-	char *s = NULL;
 	for (size_t t = 0; t < b->ntoolkits; t++) {
 		const struct wm_node *script = recipe(&b->toolkits[t], "github", WM_OS_LINUX, "before-script");
 		if (script)
 			wm_buf_puts(&out, recipe_text(g, script->text, &b->toolkits[t]));
 	}
-	if (out.len)
-		s = wm_arena_strdup(g->b.arena, out.ptr);
-	if (out.oom || (out.len && !s))
-		g->b.oom = true;
-	wm_buf_release(&out);
-	return s;
+	return keep(g, &out);
 }
 
 /* ---- one build job ----------------------------------------------------------------- */

@@ -86,6 +86,8 @@ void wm_error_code(struct wm_error *err, enum wm_err code);
 
 /* ---- text helpers (text.c) ---------------------------------------------- */
 
+/* The value of a hexadecimal digit, or -1. */
+int wm_hex_digit(char c);
 /* Checks UTF-8; on failure gives the 1-based line and column (in characters) of the bad byte. */
 bool wm_utf8_valid(const char *s, size_t len, unsigned *line, unsigned *column, unsigned char *byte);
 /* Appends `s` with each byte that is not valid UTF-8 replaced by U+FFFD. */
@@ -278,6 +280,11 @@ const struct wm_template *wm_template_get(const char *name);
 
 /* Reads a whole file ("-" = stdin) of at most `max` bytes; errors name the path. */
 int wm_io_read(char **out, size_t *len, const char *path, size_t max, struct wm_error *err);
+/*
+ * Reads `fd` to its end into a NUL-terminated malloc'd buffer, reporting
+ * nothing: WM_EINVALID past `max` bytes, WM_ENOMEM, or WM_EREAD with errno set.
+ */
+int wm_io_read_fd(char **out, size_t *len, int fd, size_t max);
 /* A reader of the working tree below `root` (not copied: it must outlive the reader). */
 void wm_io_tree_reader(struct wm_reader *r, const char *root);
 

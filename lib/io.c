@@ -7,6 +7,54 @@
 #include <unistd.h>
 #include "internal.h"
 
+int wm_io_read_fd(char **out, size_t *len, int fd, size_t max)
+{
+	char *data = NULL;
+	size_t n = 0, cap = 0;
+
+	*out = NULL;
+	*len = 0;
+	for (;;) {
+		ssize_t r;
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 64 * 1024;
+			char *p;
+			if (ncap > max + 1)
+				ncap = max + 1;
+			if (ncap <= cap)
+				break;  /* a byte more than the limit was read */
+			if (!(p = realloc(data, ncap + 1))) {
+				free(data);
+				return WM_ENOMEM;
+			}
+			data = p;
+			cap = ncap;
+		}
+		r = read(fd, data + n, cap - n);
+		if (r < 0) {
+			int saved = errno;
+			if (saved == EINTR)
+				continue;
+			free(data);
+			errno = saved;
+			return WM_EREAD;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (n > max) {
+		free(data);
+		return WM_EINVALID;
+	}
+	if (!data && !(data = malloc(1)))
+		return WM_ENOMEM;
+	data[n] = '\0';
+	*out = data;
+	*len = n;
+	return 0;
+}
+
 static int fail(struct wm_error *err, const char *path, const char *what)
 {
 	wm_error_add(err, WM_EREAD, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0, "%s", what);
@@ -18,7 +66,7 @@ int wm_io_read(char **out, size_t *len, const char *path, size_t max, struct wm_
 	int fd = 0;
 	struct stat st;
 	char *data = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0;
 	int ret = 0;
 	bool is_stdin = strcmp(path, "-") == 0;
 	const char *name = is_stdin ? "<stdin>" : path;
@@ -38,47 +86,15 @@ int wm_io_read(char **out, size_t *len, const char *path, size_t max, struct wm_
 		ret = fail(err, name, "is a directory, not a file");
 		goto out;
 	}
-	for (;;) {
-		ssize_t r;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 64 * 1024;
-			char *p;
-			if (ncap > max + 1)
-				ncap = max + 1;
-			if (ncap <= cap) {
-				wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, name, NULL, 0, 0, 0, 0,
-					"the file is larger than the limit of %zu MiB", max >> 20);
-				ret = WM_EINVALID;
-				goto out;
-			}
-			p = realloc(data, ncap + 1);
-			if (!p) {
-				wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, name, NULL, 0, 0, 0, 0, "out of memory");
-				ret = WM_ENOMEM;
-				goto out;
-			}
-			data = p;
-			cap = ncap;
-		}
-		r = read(fd, data + n, cap - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = fail(err, name, errno == EISDIR ? "is a directory, not a file" : strerror(errno));
-			goto out;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	if (n > max) {
+	if ((ret = wm_io_read_fd(&data, &n, fd, max)) == WM_EINVALID) {
 		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, name, NULL, 0, 0, 0, 0,
 			"the file is larger than the limit of %zu MiB", max >> 20);
-		ret = WM_EINVALID;
 		goto out;
-	}
-	if (!data && !(data = malloc(1))) {
-		ret = WM_ENOMEM;
+	} else if (ret == WM_ENOMEM) {
+		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, name, NULL, 0, 0, 0, 0, "out of memory");
+		goto out;
+	} else if (ret < 0) {
+		ret = fail(err, name, errno == EISDIR ? "is a directory, not a file" : strerror(errno));
 		goto out;
 	}
 	data[n] = '\0';

@@ -591,7 +591,7 @@ static void load_toolkit_use(struct loader *l, struct wm_backend *b, const struc
 
 static void load_toolkits(struct loader *l, struct wm_backend *b, const struct wm_node *n)
 {
-	size_t implied = 0, cat_n = wm_catalog_toolkit_count(l->cat);
+	size_t cat_n = wm_catalog_toolkit_count(l->cat);
 	size_t declared = n && n->type == WM_NODE_MAP ? n->n : 0;
 
 	if (n && n->type != WM_NODE_MAP && !wm_node_is_null(n))
@@ -614,11 +614,9 @@ static void load_toolkits(struct loader *l, struct wm_backend *b, const struct w
 					u->version = tk->default_version;
 					u->implied = true;
 					u->loc = b->loc;
-					implied++;
 				}
 		}
 	}
-	(void)implied;
 }
 
 static bool ident_char(char c)

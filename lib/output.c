@@ -167,17 +167,6 @@ static bool starts_with(const char *line, size_t n, const char *prefix)
 	return n >= plen && memcmp(line, prefix, plen) == 0;
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The digest recorded by a third header line, which must be nothing else. */
 static bool parse_digest(unsigned char out[32], const char *line, size_t n)
 {
@@ -186,7 +175,7 @@ static bool parse_digest(unsigned char out[32], const char *line, size_t n)
 		return false;
 	line += plen;
 	for (int i = 0; i < 32; i++) {
-		int hi = hex_value(line[2 * i]), lo = hex_value(line[2 * i + 1]);
+		int hi = wm_hex_digit(line[2 * i]), lo = wm_hex_digit(line[2 * i + 1]);
 		if (hi < 0 || lo < 0)
 			return false;
 		out[i] = (unsigned char)(hi << 4 | lo);
@@ -457,7 +446,7 @@ static int read_file(char **out, size_t *len, const struct walk *w, const char *
 	int fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	char *data = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0;
 	int ret = 0;
 
 	*out = NULL;
@@ -475,41 +464,14 @@ static int read_file(char **out, size_t *len, const struct walk *w, const char *
 		ret = file_fail(w, S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file");
 		goto out;
 	}
-	for (;;) {
-		ssize_t r;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 64 * 1024;
-			char *q;
-			if (ncap > (size_t)FILE_MAX_BYTES + 1)
-				ncap = (size_t)FILE_MAX_BYTES + 1;
-			if (ncap <= cap)
-				break;  /* a byte more than the limit was read */
-			if (!(q = realloc(data, ncap))) {
-				ret = walk_oom(w);
-				goto out;
-			}
-			data = q;
-			cap = ncap;
-		}
-		r = read(fd, data + n, cap - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = walk_fail(w, WM_EREAD, "%s", strerror(errno));
-			goto out;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	if (n > FILE_MAX_BYTES) {
+	if ((ret = wm_io_read_fd(&data, &n, fd, FILE_MAX_BYTES)) == WM_EINVALID)
 		ret = walk_fail(w, WM_EINVALID, "the file is larger than the limit of %u MiB", FILE_MAX_BYTES >> 20);
-		goto out;
-	}
-	if (!data && !(data = malloc(1))) {
+	else if (ret == WM_ENOMEM)
 		ret = walk_oom(w);
+	else if (ret < 0)
+		ret = walk_fail(w, WM_EREAD, "%s", strerror(errno));
+	if (ret < 0)
 		goto out;
-	}
 	*out = data;
 	*len = n;
 	data = NULL;

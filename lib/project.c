@@ -176,8 +176,8 @@ static unsigned min_minor(const char *spec)
 	unsigned minor;
 	if (!p)
 		return 0;
-	minor = (unsigned)atoi(p + 2);
 	/* ">3.8" excludes 3.8.0 but admits 3.8.1: the same minor */
+	minor = (unsigned)atoi(p + 2);
 	return minor;
 }
 
@@ -186,7 +186,6 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 {
 	struct wm_project *p = calloc(1, sizeof(*p));
 	struct wm_arena *a;
-	const struct wm_toml_value *deps;
 	bool outside;
 	int ret;
 
@@ -223,8 +222,6 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	p->manifest_setting = str_at(p->py.root, "tool.maturin.manifest-path");
 	p->bindings = str_at(p->py.root, "tool.maturin.bindings");
 	string_array(a, wm_toml_get_path(p->py.root, "tool.maturin.features"), &p->maturin_features);
-	deps = wm_toml_get_path(p->py.root, "project.dependencies");
-	(void)deps;
 	/* the manifest: the matrix file's, else [tool.maturin].manifest-path, else beside pyproject.toml */
 	if (manifest)
 		p->cargo_path = wm_arena_strdup(a, manifest);

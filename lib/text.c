@@ -151,6 +151,17 @@ const char *wm_suggest(const char *word, const char *const *candidates, size_t n
 	return NULL;
 }
 
+int wm_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 bool wm_glob_match(const char *pattern, const char *s)
 {
 	return fnmatch(pattern, s, 0) == 0;

@@ -331,17 +331,6 @@ static int skip_blank(struct parser *p)
 
 /* ---- strings ------------------------------------------------------------- */
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static void put_utf8(struct wm_buf *b, uint32_t cp)
 {
 	char u[4];
@@ -395,7 +384,7 @@ static int escape(struct parser *p, size_t open, size_t quotes)
 		size_t n = c == 'u' ? 4 : 8;
 		uint32_t cp = 0;
 		for (size_t i = 0; i < n; i++) {
-			int h = at + 2 + i < p->len ? hexval(p->s[at + 2 + i]) : -1;
+			int h = at + 2 + i < p->len ? wm_hex_digit(p->s[at + 2 + i]) : -1;
 			if (h < 0)
 				return fail_at(p, at, at + 2 + i, "invalid escape '\\%c': expected %zu hexadecimal digits",
 					c, n);
@@ -746,7 +735,7 @@ static bool is_digit(char c, int base)
 	switch (base) {
 	case 2: return c == '0' || c == '1';
 	case 8: return c >= '0' && c <= '7';
-	case 16: return hexval(c) >= 0;
+	case 16: return wm_hex_digit(c) >= 0;
 	default: return c >= '0' && c <= '9';
 	}
 }
@@ -778,7 +767,7 @@ static bool accumulate(const char *t, size_t n, int base, uint64_t max, uint64_t
 		unsigned d;
 		if (t[i] == '_')
 			continue;
-		d = (unsigned)hexval(t[i]);
+		d = (unsigned)wm_hex_digit(t[i]);
 		if (v > (max - d) / (unsigned)base)
 			return false;
 		v = v * (unsigned)base + d;
