@@ -11,11 +11,8 @@
 # - the workflow passes actionlint, action-validator and shellcheck (tests/wmlint.py).
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
-# The python helpers are imported from tests/: leave no __pycache__ behind.
-export PYTHONDONTWRITEBYTECODE=1
-# PyYAML: .ci/run installs Debian's python3-yaml, for /usr/bin/python3 when python3 is another.
-py=python3
-"$py" -c 'import yaml' 2>/dev/null || py=/usr/bin/python3
+# shellcheck source=tests/python-env.sh
+. "$ROOT/tests/python-env.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$py" - "$WM" "$ROOT" "$tmp" <<'PY'
