@@ -19,9 +19,9 @@ CFLAGS ?= -O2 -g
 LDFLAGS ?=
 INSTALL ?= install
 
-PKGS = yaml-0.1 jansson
+PKGS = yaml-0.1 jansson libgit2 libcurl
 # The Debian packages that `demo` (through `deps`) makes sure of.
-DEB_PKGS = gcc make pkg-config libyaml-dev libjansson-dev python3
+DEB_PKGS = gcc make pkg-config libyaml-dev libjansson-dev libgit2-dev libcurl4-openssl-dev python3
 
 B = build
 WM_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Ilib
