@@ -68,6 +68,10 @@ enum { GENERATE_CHECK, GENERATE_FORCE, GENERATE_NOPTIONS };
 extern const struct cli_option cmd_generate_options[GENERATE_NOPTIONS];
 int cmd_generate(struct cli *cli);
 
+enum { PATCH_REVERT, PATCH_DRY_RUN, PATCH_NOPTIONS };
+extern const struct cli_option cmd_patch_options[PATCH_NOPTIONS];
+int cmd_patch(struct cli *cli);
+
 /* diag.c: everything written to stderr */
 void cli_color_init(enum cli_color when);
 void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);

@@ -53,7 +53,7 @@ int cmd_generate(struct cli *cli)
 	struct wm_matrix *m = NULL;
 	struct wm_files files;
 	enum wm_file_state *states = NULL;
-	char *root = NULL;
+	char *root = NULL, *applied = NULL;
 	const char *base;
 	int ret = 0, exit_code = CLI_EXIT_OK;
 
@@ -66,13 +66,17 @@ int cmd_generate(struct cli *cli)
 	if ((ret = split_path(cli->file, &root, &base)) < 0)
 		goto fail;
 	if ((ret = wm_catalog_load(&cat, &err)) < 0 ||
-	    (ret = wm_matrix_load_file(&m, cat, cli->file, &err)) < 0 ||
+	    (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
 	    (ret = wm_generate(&files, m, cat, base, &err)) < 0) {
 		cli_print_diags(&err);
 		goto out;
 	}
 	if (err.ndiags && cli->verbosity >= 0)
 		cli_print_diags(&err);
+	/* a local build's patch does not change what is generated */
+	if (applied && cli->verbosity > 0)
+		cli_note("%s has the patch of backend '%s' applied: generating from the file without it",
+			m->pyproject, applied);
 	wm_error_release(&err);
 	wm_error_init(&err);
 	if (!(states = calloc(files.n + 1, sizeof(*states)))) {
@@ -115,6 +119,7 @@ fail:
 out:
 	free(states);
 	free(root);
+	free(applied);
 	wm_files_release(&files);
 	wm_matrix_free(m);
 	wm_catalog_free(cat);

@@ -35,10 +35,6 @@ static const struct cli_option check_options[] = {
 	{ 0, "format", "FORMAT", check_formats, "table (default) or json" },
 };
 
-static const struct cli_option patch_options[] = {
-	{ 0, "revert", NULL, NULL, "undo the patch" },
-};
-
 static const struct cli_option plan_options[] = {
 	{ 0, "index", "URL", NULL, "package index, PEP 691 JSON or PEP 503 HTML (default: PyPI)" },
 	{ 0, "offline", NULL, NULL, "list the artifacts without querying the index" },
@@ -60,7 +56,7 @@ static const struct cli_command commands[] = {
 	{ "check", NULL, "Check the generated files against the git repository",
 		OPTIONS(check_options), 0, 0, NULL },
 	{ "patch", "BACKEND", "Apply a variant's patch to the working tree for a local build",
-		OPTIONS(patch_options), 1, 1, NULL },
+		cmd_patch_options, PATCH_NOPTIONS, 1, 1, cmd_patch },
 	{ "plan", "[VERSION]", "Plan a release against a package index", OPTIONS(plan_options), 0, 1, NULL },
 	{ "hook", "install", "Install the pre-commit hook into .git/hooks", NO_OPTIONS, 1, 1, NULL },
 	{ "help", "[COMMAND]", "Show help for wheelmatrix or for one command", NO_OPTIONS, 0, 1, cmd_help },

@@ -191,3 +191,123 @@ out:
 	free(kb);
 	return ret;
 }
+
+/* ---- reversing ---------------------------------------------------------------- */
+
+struct cursor {
+	const char *p, *end;
+};
+
+/* The next line with its newline, or false at the end. */
+static bool next_line(struct cursor *c, const char **line, size_t *len)
+{
+	const char *nl;
+	if (c->p >= c->end)
+		return false;
+	nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
+	*line = c->p;
+	*len = nl ? (size_t)(nl + 1 - c->p) : (size_t)(c->end - c->p);
+	c->p += *len;
+	return true;
+}
+
+static bool has_prefix(const char *line, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return len >= n && memcmp(line, prefix, n) == 0;
+}
+
+/* A changed line and the "\ No newline at end of file" marker that may follow it. */
+static size_t changed_line(struct cursor *c, size_t len)
+{
+	struct cursor peek = *c;
+	const char *next;
+	size_t n;
+	if (next_line(&peek, &next, &n) && has_prefix(next, n, "\\")) {
+		*c = peek;
+		return len + n;
+	}
+	return len;
+}
+
+/* Writes a run of changed lines the other way round: the old '+' lines as '-' first, then the '-' as '+'. */
+static void flush_run(struct wm_buf *out, const char *run, size_t len)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		char from = pass == 0 ? '+' : '-';
+		struct cursor c = { run, run + len };
+		const char *line;
+		size_t n;
+		while (next_line(&c, &line, &n)) {
+			if (line[0] == '\\')
+				continue;
+			if (line[0] == from) {
+				size_t whole = changed_line(&c, n);
+				wm_buf_putc(out, from == '+' ? '-' : '+');
+				wm_buf_add(out, line + 1, whole - 1);
+			}
+		}
+	}
+}
+
+int wm_diff_reverse(struct wm_buf *out, const char *patch, size_t len)
+{
+	struct cursor c = { patch, patch + len };
+	const char *line, *run = NULL;
+	size_t n, runlen = 0;
+	bool in_hunk = false, seen_header = false;
+
+	while (next_line(&c, &line, &n)) {
+		if (in_hunk && n && (line[0] == '+' || line[0] == '-') &&
+		    !has_prefix(line, n, "--- ") && !has_prefix(line, n, "+++ ")) {
+			size_t whole = changed_line(&c, n);
+			if (!run)
+				run = line;
+			runlen = (size_t)(line + whole - run);
+			continue;
+		}
+		if (run) {
+			flush_run(out, run, runlen);
+			run = NULL;
+		}
+		if (has_prefix(line, n, "diff --git ")) {
+			seen_header = true;
+			in_hunk = false;
+			wm_buf_add(out, line, n);
+		} else if (seen_header && has_prefix(line, n, "index ")) {
+			/* index <old>..<new>[ <mode>] */
+			const char *ids = line + 6, *dots = memchr(ids, '.', n - 6), *sp, *end = line + n;
+			if (!dots || dots + 1 >= end || dots[1] != '.')
+				return WM_EINVALID;
+			sp = dots + 2;
+			while (sp < end && *sp != ' ' && *sp != '\n')
+				sp++;
+			wm_buf_puts(out, "index ");
+			wm_buf_add(out, dots + 2, (size_t)(sp - dots - 2));
+			wm_buf_puts(out, "..");
+			wm_buf_add(out, ids, (size_t)(dots - ids));
+			wm_buf_add(out, sp, (size_t)(end - sp));
+		} else if (seen_header && has_prefix(line, n, "@@ -")) {
+			/* @@ -<old range> +<new range> @@<rest> */
+			const char *old = line + 4, *plus = memchr(old, ' ', n - 4), *close;
+			if (!plus || plus[1] != '+')
+				return WM_EINVALID;
+			close = memchr(plus + 2, ' ', (size_t)(line + n - plus - 2));
+			if (!close)
+				return WM_EINVALID;
+			wm_buf_puts(out, "@@ -");
+			wm_buf_add(out, plus + 2, (size_t)(close - plus - 2));
+			wm_buf_puts(out, " +");
+			wm_buf_add(out, old, (size_t)(plus - old));
+			wm_buf_add(out, close, (size_t)(line + n - close));
+			in_hunk = true;
+		} else {
+			wm_buf_add(out, line, n);
+		}
+	}
+	if (run)
+		flush_run(out, run, runlen);
+	if (!seen_header)
+		return WM_EINVALID;
+	return out->oom ? WM_ENOMEM : 0;
+}

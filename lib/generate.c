@@ -21,11 +21,7 @@ static void variant_spec(struct wm_patch_spec *spec, const struct wm_matrix *m, 
 		spec->module_name = m->module;
 }
 
-/*
- * Renders backend b's patch into `out` when its pyproject.toml differs from
- * the base; returns 1 when it does, 0 when the variant builds the base file.
- */
-static int variant_patch(struct wm_buf *out, const struct wm_matrix *m, const struct wm_backend *b,
+int wm_generate_variant(struct wm_buf *out, const struct wm_matrix *m, const struct wm_backend *b,
 	struct wm_error *err)
 {
 	const struct wm_toml_doc *doc = &m->project->py;
@@ -72,7 +68,7 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 	for (size_t i = 0; m->project && i < m->nbackends; i++) {
 		char path[96];
 		wm_buf_clear(&body);
-		if ((ret = variant_patch(&body, m, m->backends[i], err)) < 0)
+		if ((ret = wm_generate_variant(&body, m, m->backends[i], err)) < 0)
 			goto out;
 		if (ret == 0)
 			continue;

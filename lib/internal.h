@@ -287,6 +287,11 @@ int wm_io_read(char **out, size_t *len, const char *path, size_t max, struct wm_
 int wm_io_read_fd(char **out, size_t *len, int fd, size_t max);
 /* A reader of the working tree below `root` (not copied: it must outlive the reader). */
 void wm_io_tree_reader(struct wm_reader *r, const char *root);
+/* The directory of `path` ("." for a bare name or "-"), malloc'd: the repository root of a matrix file. */
+char *wm_path_dir(const char *path);
+/* wm_matrix_load_file reading the project through `r` (NULL: the tree below the file's directory). */
+int wm_matrix_load_path(struct wm_matrix **out, const struct wm_catalog *cat, const char *path,
+	const struct wm_reader *r, struct wm_error *err);
 
 /* ---- git objects and diffs (sha1.c, diff.c) -------------------------------- */
 
@@ -300,8 +305,61 @@ void wm_git_blob_id(char out[41], const char *data, size_t len);
  */
 int wm_diff_git(struct wm_buf *out, const char *path, const char *old, size_t oldlen,
 	const char *new, size_t newlen);
+/*
+ * Appends the patch `patch` turned round, undoing what it does: the index
+ * ids, the hunk ranges and the signs of changed lines swapped.  WM_EINVALID
+ * when it holds no git-format diff.
+ */
+int wm_diff_reverse(struct wm_buf *out, const char *patch, size_t len);
+
+/* ---- the git repository (repo.c, the only libgit2 user) ------------------ */
+
+struct wm_repo;
+
+/*
+ * Opens the repository that holds `dir` (searching its parents): 0 with
+ * *out, which the caller frees with wm_repo_free; 1 when there is none.
+ */
+int wm_repo_discover(struct wm_repo **out, const char *dir, struct wm_error *err);
+void wm_repo_free(struct wm_repo *r);
+/* The working tree's absolute path with a final '/', or NULL for a bare repository. */
+const char *wm_repo_workdir(const struct wm_repo *r);
+/*
+ * Appends `data`, the content of `path` (relative to the working tree),
+ * converted as git converts it on the way into the object store (line
+ * endings under core.autocrlf or .gitattributes), or, with `to_worktree`,
+ * on the way out.
+ */
+int wm_repo_filter(struct wm_buf *out, struct wm_repo *r, const char *path, bool to_worktree,
+	const char *data, size_t len, struct wm_error *err);
+
+/* What a variant patch says about itself. */
+struct wm_git_patch {
+	char *path;           /* the one file it modifies (owned) */
+	char old_id[41], new_id[41];  /* the blob ids of its index line */
+	bool full_ids;        /* the ids are written in full, so they can be compared */
+};
+
+/* Parses `patch` with libgit2: one file modified in place, or WM_EINVALID. */
+int wm_git_patch_read(struct wm_git_patch *out, const char *patch, size_t len, struct wm_error *err);
+void wm_git_patch_release(struct wm_git_patch *p);
+/*
+ * Applies `patch` to `pre`, the content of `path`, in an in-memory object
+ * store (nothing is written anywhere) and appends the result to `out`.
+ * WM_ESTATE, with libgit2's reason, when it does not apply.
+ */
+int wm_git_patch_apply(struct wm_buf *out, const char *patch, size_t patchlen, const char *path,
+	const char *pre, size_t prelen, struct wm_error *err);
 
 /* ---- emitters ------------------------------------------------------------ */
+
+/*
+ * Renders backend b's variant patch of m->project (generate.c) into `out`:
+ * 1 when its pyproject.toml differs from the base, 0 when the variant
+ * builds the base file as it is.
+ */
+int wm_generate_variant(struct wm_buf *out, const struct wm_matrix *m, const struct wm_backend *b,
+	struct wm_error *err);
 
 /* The body of the GitHub Actions workflow (emit_github.c); `patched[b]`: backend b has a variant patch. */
 int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,

@@ -150,3 +150,9 @@ void wm_reader_tree(struct wm_reader *r, const char *root)
 {
 	wm_io_tree_reader(r, root);
 }
+
+char *wm_path_dir(const char *path)
+{
+	const char *slash = strcmp(path, "-") == 0 ? NULL : strrchr(path, '/');
+	return slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+}

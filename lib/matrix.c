@@ -1598,31 +1598,37 @@ fail:
 	return ret < 0 ? ret : WM_EINVALID;
 }
 
-int wm_matrix_load_file(struct wm_matrix **out, const struct wm_catalog *cat,
-	const char *path, struct wm_error *err)
+int wm_matrix_load_path(struct wm_matrix **out, const struct wm_catalog *cat, const char *path,
+	const struct wm_reader *r, struct wm_error *err)
 {
-	char *text = NULL;
+	char *text = NULL, *root = NULL;
 	size_t len = 0;
+	struct wm_reader tree;
 	int ret;
+
 	*out = NULL;
 	if ((ret = wm_io_read(&text, &len, path, WM_MATRIX_MAX_BYTES, err)) < 0)
 		return ret;
-	{
+	if (!r) {
 		/* the repository root is the matrix file's directory */
-		const char *slash = strcmp(path, "-") == 0 ? NULL : strrchr(path, '/');
-		char *root = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-		struct wm_reader reader;
-		if (!root) {
+		if (!(root = wm_path_dir(path))) {
 			free(text);
 			wm_error_code(err, WM_ENOMEM);
 			return WM_ENOMEM;
 		}
-		wm_io_tree_reader(&reader, root);
-		ret = wm_matrix_load_project(out, cat, strcmp(path, "-") == 0 ? "<stdin>" : path, text, len, &reader, err);
-		free(root);
+		wm_io_tree_reader(&tree, root);
+		r = &tree;
 	}
+	ret = wm_matrix_load_project(out, cat, strcmp(path, "-") == 0 ? "<stdin>" : path, text, len, r, err);
+	free(root);
 	free(text);
 	return ret;
+}
+
+int wm_matrix_load_file(struct wm_matrix **out, const struct wm_catalog *cat,
+	const char *path, struct wm_error *err)
+{
+	return wm_matrix_load_path(out, cat, path, NULL, err);
 }
 
 void wm_matrix_free(struct wm_matrix *m)

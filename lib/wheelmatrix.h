@@ -416,6 +416,37 @@ int wm_file_write(const char *root, const struct wm_file *f, struct wm_error *er
 int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm_catalog *cat,
 	const char *matrix_file, struct wm_error *err);
 
+/* ---- variant patches on the working tree (variant.c) ------------------------ */
+
+/*
+ * Loads the matrix file at `path` as wm_matrix_load_file does, but reads
+ * pyproject.toml as it is without any variant patch: when the working tree's
+ * file is what one of .wheelmatrix/patches/ makes of it, that patch is undone
+ * in memory first, and `*applied` (malloc'd, or NULL) names its backend.
+ */
+int wm_variant_load(struct wm_matrix **out, char **applied, const struct wm_catalog *cat, const char *path,
+	struct wm_error *err);
+
+enum wm_variant_done {
+	WM_VARIANT_DONE,       /* applied or reverted (or, with WM_VARIANT_DRY_RUN, it would be) */
+	WM_VARIANT_ALREADY,    /* the file already is as asked: nothing to do */
+	WM_VARIANT_UNPATCHED,  /* the backend builds pyproject.toml as it is: it has no patch */
+};
+
+#define WM_VARIANT_REVERT 1u   /* undo the patch instead */
+#define WM_VARIANT_DRY_RUN 2u  /* decide, write nothing */
+
+/*
+ * Applies (or reverts) backend `backend`'s patch, .wheelmatrix/patches/
+ * <backend>.patch below `root`, to the working tree's pyproject.toml,
+ * through libgit2, atomically.  Refuses with WM_ESTATE, changing nothing,
+ * when the file is not the patch's preimage (its postimage, to revert),
+ * compared as git stores it (line endings converted as core.autocrlf and
+ * .gitattributes say).
+ */
+int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const char *root,
+	const char *backend, unsigned flags, struct wm_error *err);
+
 /* ---- init ---------------------------------------------------------------- */
 
 /*

@@ -1,4 +1,4 @@
-/* patch-apply.c — applies a variant patch spec (tests/patches/NAME/spec) to a pyproject.toml, the result on stdout. */
+/* patch-apply.c — applies a variant patch spec (tests/patches/NAME/spec) to a pyproject.toml, the result on stdout; libgit2 must agree. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,11 @@
  * python-source, manifest-path, dependency (feature and dependency repeat).
  * Exit 0 with the patched text on stdout; 1 with the diagnostics on stderr
  * (`file:line:column: error: message`) when patching fails; 2 on a bad
- * spec or usage.
+ * spec or usage; 3 when libgit2 disagrees: the git-format diff of the edit
+ * (the variant patch `generate` writes) must parse with libgit2 as one
+ * modified file with the blob ids of both texts, apply in libgit2's
+ * in-memory object store to give exactly the patched text, and, turned
+ * round, give back exactly the original.
  */
 
 #define MAX_ITEMS 64
@@ -101,6 +105,59 @@ static void print_errors(const struct wm_error *err)
 	}
 }
 
+static int same(const char *what, const char *path, const struct wm_buf *got, const char *want, size_t len)
+{
+	if (got->len == len && memcmp(got->ptr ? got->ptr : "", want, len) == 0)
+		return 0;
+	fprintf(stderr, "%s: libgit2's %s differs from the expected text\n", path, what);
+	return -1;
+}
+
+/* The variant patch of old -> new, read and applied by libgit2 both ways. */
+static int libgit2_agrees(const char *path, const char *old, size_t oldlen, const char *new, size_t newlen)
+{
+	struct wm_buf patch = WM_BUF_INIT, reversed = WM_BUF_INIT, post = WM_BUF_INIT, pre = WM_BUF_INIT;
+	struct wm_git_patch info = { 0 };
+	struct wm_error err;
+	char oldid[41], newid[41];
+	int ret = -1;
+
+	wm_error_init(&err);
+	if (oldlen == newlen && memcmp(old, new, oldlen) == 0) {
+		ret = 0;  /* no change, no patch */
+		goto out;
+	}
+	wm_git_blob_id(oldid, old, oldlen);
+	wm_git_blob_id(newid, new, newlen);
+	if (wm_diff_git(&patch, "pyproject.toml", old, oldlen, new, newlen) < 0 ||
+	    wm_diff_reverse(&reversed, patch.ptr, patch.len) < 0) {
+		fprintf(stderr, "%s: cannot make the diff\n", path);
+		goto out;
+	}
+	if (wm_git_patch_read(&info, patch.ptr, patch.len, &err) < 0 ||
+	    wm_git_patch_apply(&post, patch.ptr, patch.len, "pyproject.toml", old, oldlen, &err) < 0 ||
+	    wm_git_patch_apply(&pre, reversed.ptr, reversed.len, "pyproject.toml", new, newlen, &err) < 0) {
+		print_errors(&err);
+		goto out;
+	}
+	if (strcmp(info.path, "pyproject.toml") != 0 || !info.full_ids || strcmp(info.old_id, oldid) != 0 ||
+	    strcmp(info.new_id, newid) != 0) {
+		fprintf(stderr, "%s: libgit2 reads the patch as %s %s..%s\n", path, info.path, info.old_id, info.new_id);
+		goto out;
+	}
+	if (same("patched file", path, &post, new, newlen) < 0 || same("reverted file", path, &pre, old, oldlen) < 0)
+		goto out;
+	ret = 0;
+out:
+	wm_git_patch_release(&info);
+	wm_buf_release(&patch);
+	wm_buf_release(&reversed);
+	wm_buf_release(&post);
+	wm_buf_release(&pre);
+	wm_error_release(&err);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct wm_error err;
@@ -130,6 +187,10 @@ int main(int argc, char **argv)
 			wm_toml_parse(&doc, argv[2], text, len, &err) < 0 ||
 			wm_patch_pyproject(&out, &doc, &sp.s, &err) < 0) {
 		print_errors(&err);
+		goto out;
+	}
+	if (libgit2_agrees(argv[2], text, len, out.ptr ? out.ptr : "", out.len) < 0) {
+		status = 3;
 		goto out;
 	}
 	if (fwrite(out.ptr ? out.ptr : "", 1, out.len, stdout) != out.len || fflush(stdout) != 0) {

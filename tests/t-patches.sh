@@ -6,6 +6,9 @@
 # stderr must equal it and the exit status be 1).  Each expected.toml must also parse with Python's
 # tomllib and equal the original with the spec's edits made in Python: the name, features appended
 # when not there as strings, the pinned settings, dependencies appended, self-references renamed.
+# For every case, golden or corpus, patch-apply also has libgit2 read the git-format diff of the edit
+# (one file modified, the blob ids of both texts), apply it in memory to give exactly the patched text,
+# and apply it turned round to give back exactly the original; if not, it exits 3 and the case fails.
 #
 # Corpus cases (tests/corpus-patches/NAME/): `spec`, and expect.toml written by hand from the
 # corpus files (read in place from $SHARED/corpus, never copied): the pyproject and Cargo.toml paths,

@@ -1,0 +1,82 @@
+/* cmd_patch.c — `wheelmatrix patch`: applies or reverts one variant's pyproject patch, for a local build. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+const struct cli_option cmd_patch_options[PATCH_NOPTIONS] = {
+	[PATCH_REVERT] = { 0, "revert", NULL, NULL, "undo the patch instead of applying it" },
+	[PATCH_DRY_RUN] = { 'n', "dry-run", NULL, NULL, "say what would change, change nothing" },
+};
+
+/* The repository root is the matrix file's directory, where .wheelmatrix/patches lives. */
+static char *root_of(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	return slash ? strndup(file, slash == file ? 1 : (size_t)(slash - file)) : strdup(".");
+}
+
+static void report(enum wm_variant_done done, bool revert, bool dry_run, const char *backend,
+	const struct wm_matrix *m)
+{
+	const char *py = m->pyproject;
+	switch (done) {
+	case WM_VARIANT_DONE:
+		if (revert)
+			printf("%s .wheelmatrix/patches/%s.patch from %s\n", dry_run ? "would revert" : "reverted",
+				backend, py);
+		else
+			printf("%s .wheelmatrix/patches/%s.patch to %s\n", dry_run ? "would apply" : "applied", backend, py);
+		break;
+	case WM_VARIANT_ALREADY:
+		if (revert)
+			printf("%s does not have .wheelmatrix/patches/%s.patch applied: nothing to revert\n", py, backend);
+		else
+			printf("%s already has .wheelmatrix/patches/%s.patch applied\n", py, backend);
+		break;
+	case WM_VARIANT_UNPATCHED:
+		printf("backend '%s' builds %s as it is: it has no patch\n", backend, py);
+		break;
+	}
+}
+
+int cmd_patch(struct cli *cli)
+{
+	bool revert = cli->values[PATCH_REVERT], dry_run = cli->values[PATCH_DRY_RUN];
+	const char *backend = cli->args[0];
+	struct wm_error err;
+	struct wm_catalog *cat = NULL;
+	struct wm_matrix *m = NULL;
+	enum wm_variant_done done;
+	char *root = NULL, *applied = NULL;
+	int ret;
+
+	if (strcmp(cli->file, "-") == 0) {
+		cli_error("patch works beside the matrix file: give its path, not '-'");
+		return CLI_EXIT_USAGE;
+	}
+	wm_error_init(&err);
+	if (!(root = root_of(cli->file))) {
+		cli_error("out of memory");
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	if ((ret = wm_catalog_load(&cat, &err)) < 0 ||
+	    (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
+	    (ret = wm_variant_patch(&done, m, root, backend,
+			(revert ? WM_VARIANT_REVERT : 0) | (dry_run ? WM_VARIANT_DRY_RUN : 0), &err)) < 0) {
+		cli_print_diags(&err);
+		goto out;
+	}
+	if (err.ndiags && cli->verbosity >= 0)
+		cli_print_diags(&err);
+	if (cli->verbosity >= 0 || dry_run)
+		report(done, revert, dry_run, backend, m);
+out:
+	free(root);
+	free(applied);
+	wm_matrix_free(m);
+	wm_catalog_free(cat);
+	wm_error_release(&err);
+	return ret < 0 ? cli_exit_code(ret) : CLI_EXIT_OK;
+}
