@@ -68,6 +68,14 @@ enum { GENERATE_CHECK, GENERATE_FORCE, GENERATE_NOPTIONS };
 extern const struct cli_option cmd_generate_options[GENERATE_NOPTIONS];
 int cmd_generate(struct cli *cli);
 
+enum { CHECK_STAGED, CHECK_REV, CHECK_WORKTREE, CHECK_DIFF, CHECK_FORMAT, CHECK_NOPTIONS };
+extern const struct cli_option cmd_check_options[CHECK_NOPTIONS];
+int cmd_check(struct cli *cli);
+
+enum { HOOK_FORCE, HOOK_NOPTIONS };
+extern const struct cli_option cmd_hook_options[HOOK_NOPTIONS];
+int cmd_hook(struct cli *cli);
+
 enum { PATCH_REVERT, PATCH_DRY_RUN, PATCH_NOPTIONS };
 extern const struct cli_option cmd_patch_options[PATCH_NOPTIONS];
 int cmd_patch(struct cli *cli);

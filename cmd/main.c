@@ -25,15 +25,7 @@ static const struct cli_option global_options[] = {
 };
 
 /* Options of the commands that are not built yet: their --help describes what is planned. */
-static const char *const check_formats[] = { "table", "json", NULL };
 static const char *const plan_formats[] = { "table", "json", "markdown", "html", NULL };
-
-static const struct cli_option check_options[] = {
-	{ 0, "staged", NULL, NULL, "read the files from the index (the default as a pre-commit hook)" },
-	{ 0, "rev", "REV", NULL, "read the files from commit REV" },
-	{ 0, "diff", NULL, NULL, "show how stale or hand-edited files differ" },
-	{ 0, "format", "FORMAT", check_formats, "table (default) or json" },
-};
 
 static const struct cli_option plan_options[] = {
 	{ 0, "index", "URL", NULL, "package index, PEP 691 JSON or PEP 503 HTML (default: PyPI)" },
@@ -54,11 +46,12 @@ static const struct cli_command commands[] = {
 	{ "generate", NULL, "Write the CI files the matrix implies (GitHub Actions so far)",
 		cmd_generate_options, GENERATE_NOPTIONS, 0, 0, cmd_generate },
 	{ "check", NULL, "Check the generated files against the git repository",
-		OPTIONS(check_options), 0, 0, NULL },
+		cmd_check_options, CHECK_NOPTIONS, 0, 0, cmd_check },
 	{ "patch", "BACKEND", "Apply a variant's patch to the working tree for a local build",
 		cmd_patch_options, PATCH_NOPTIONS, 1, 1, cmd_patch },
 	{ "plan", "[VERSION]", "Plan a release against a package index", OPTIONS(plan_options), 0, 1, NULL },
-	{ "hook", "install", "Install the pre-commit hook into .git/hooks", NO_OPTIONS, 1, 1, NULL },
+	{ "hook", "install", "Install the pre-commit hook that runs 'check --staged'", cmd_hook_options, HOOK_NOPTIONS,
+		1, 1, cmd_hook },
 	{ "help", "[COMMAND]", "Show help for wheelmatrix or for one command", NO_OPTIONS, 0, 1, cmd_help },
 };
 

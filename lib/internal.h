@@ -287,6 +287,14 @@ int wm_io_read(char **out, size_t *len, const char *path, size_t max, struct wm_
 int wm_io_read_fd(char **out, size_t *len, int fd, size_t max);
 /* A reader of the working tree below `root` (not copied: it must outlive the reader). */
 void wm_io_tree_reader(struct wm_reader *r, const char *root);
+/*
+ * Replaces the file `target` (its directory exists) with `data`
+ * atomically: a temporary file beside it, synced, renamed over it.  `mode`
+ * gives the permissions, or -1 for the existing file's (a new one's as
+ * creat() would make it).  Messages name it `shown` (output.c).
+ */
+int wm_io_write_atomic(const char *target, const char *shown, const char *data, size_t len, int mode,
+	struct wm_error *err);
 /* The directory of `path` ("." for a bare name or "-"), malloc'd: the repository root of a matrix file. */
 char *wm_path_dir(const char *path);
 /* wm_matrix_load_file reading the project through `r` (NULL: the tree below the file's directory). */
@@ -332,6 +340,31 @@ const char *wm_repo_workdir(const struct wm_repo *r);
  */
 int wm_repo_filter(struct wm_buf *out, struct wm_repo *r, const char *path, bool to_worktree,
 	const char *data, size_t len, struct wm_error *err);
+
+/*
+ * Where `root` (a directory on disk) is below the top of the working tree,
+ * "" or "dir/", malloc'd into *out; "" for a bare repository; NULL (not an
+ * error) when root is outside the working tree.
+ */
+int wm_repo_prefix(char **out, const struct wm_repo *r, const char *root, struct wm_error *err);
+
+/*
+ * A reader of the files below `root` from `kind` (wheelmatrix.h): the index,
+ * the tree of commit `rev`, or the working tree converted as `git add` would
+ * store it.  Missing files read as 1.  `r` and `root` must outlive it; close
+ * it with wm_repo_source_close.
+ */
+int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source kind, const char *rev,
+	const char *root, struct wm_error *err);
+void wm_repo_source_close(struct wm_reader *r);
+
+struct wm_repo_status {
+	bool tracked;   /* in the index (always true for the index and a commit) */
+	bool ignored;   /* the working tree's ignore rules ignore it (never in a bare repository) */
+};
+/* What git thinks of `path` (below the source's root). */
+int wm_repo_source_status(struct wm_repo_status *out, const struct wm_reader *src, const char *path,
+	struct wm_error *err);
 
 /* What a variant patch says about itself. */
 struct wm_git_patch {

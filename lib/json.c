@@ -330,3 +330,51 @@ out:
 	wm_expand_release(&it);
 	return ret;
 }
+
+/* ---- check findings ---------------------------------------------------------------- */
+
+static json_t *diag_json(const struct wm_diag *d)
+{
+	static const char *const severities[] = { "error", "warning", "note" };
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	if (json_object_set_new(o, "file", d->file ? json_string(d->file) : json_null()) ||
+	    json_object_set_new(o, "line", json_integer(d->line)) ||
+	    json_object_set_new(o, "column", json_integer(d->column)) ||
+	    json_object_set_new(o, "severity", json_string(severities[d->severity])) ||
+	    json_object_set_new(o, "message", json_string(d->message))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+int wm_json_findings(char **out, const struct wm_error *findings, const char *diff)
+{
+	json_t *root = json_object(), *list = json_array();
+	size_t warnings = 0;
+	int ret = WM_ENOMEM;
+
+	*out = NULL;
+	if (!root || !list)
+		goto out;
+	for (size_t i = 0; i < findings->ndiags; i++) {
+		json_t *d = diag_json(&findings->diags[i]);
+		if (!d || json_array_append_new(list, d))
+			goto out;
+		warnings += findings->diags[i].severity == WM_SEV_WARNING;
+	}
+	if (json_object_set_new(root, "ok", json_boolean(findings->nerrors == 0)) ||
+	    json_object_set_new(root, "errors", json_integer((json_int_t)findings->nerrors)) ||
+	    json_object_set_new(root, "warnings", json_integer((json_int_t)warnings)) ||
+	    json_object_set(root, "findings", list) ||
+	    (diff && json_object_set_new(root, "diff", json_string(diff))))
+		goto out;
+	*out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	ret = *out ? 0 : WM_ENOMEM;
+out:
+	json_decref(list);
+	json_decref(root);
+	return ret;
+}

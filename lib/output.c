@@ -571,31 +571,25 @@ static void sync_dir(const char *dir)
 	}
 }
 
-int wm_file_write(const char *root, const struct wm_file *f, struct wm_error *err)
+int wm_io_write_atomic(const char *target, const char *shown, const char *data, size_t len, int mode,
+	struct wm_error *err)
 {
-	struct walk w = { .path = f->path, .verb = "write", .io = WM_EIO, .create = true, .err = err };
-	char *target = NULL, *tmp = NULL, *dir = NULL;
-	const char *base;
-	int fd = -1, ret;
-	bool exists;
-	struct stat st;
-	mode_t mode;
+	struct walk w = { .path = shown, .verb = "write", .io = WM_EIO, .err = err };
+	char *tmp = NULL, *dir = NULL;
+	const char *base = strrchr(target, '/');
 	struct wm_buf name = WM_BUF_INIT;
+	struct stat st;
+	int fd = -1, ret;
 
-	if ((ret = walk_init(&w, root)) < 0)
-		goto out;
-	if ((ret = resolve(&target, &exists, &st, &w)) < 0)
-		goto out;
-	/* the existing file's permissions, or what creat() would give a new one */
-	mode = exists ? st.st_mode & 0777 : 0666 & ~current_umask();
-
-	base = strrchr(target, '/') + 1;  /* resolve() gives an absolute path */
-	dir = strndup(target, base - target > 1 ? (size_t)(base - target - 1) : 1);
+	if (mode < 0)  /* the existing file's permissions, or what creat() would give a new one */
+		mode = lstat(target, &st) == 0 ? (int)(st.st_mode & 0777) : (int)(0666 & ~current_umask());
+	base = base ? base + 1 : target;
+	dir = base - target > 1 ? strndup(target, (size_t)(base - target - 1)) : strdup(base > target ? "/" : ".");
 	if (!dir) {
 		ret = walk_oom(&w);
 		goto out;
 	}
-	wm_buf_printf(&name, "%s/.%s.tmpXXXXXX", base - target > 1 ? dir : "", base);
+	wm_buf_printf(&name, "%.*s.%s.tmpXXXXXX", (int)(base - target), target, base);
 	if (!(tmp = wm_buf_detach(&name))) {
 		ret = walk_oom(&w);
 		goto out;
@@ -607,8 +601,8 @@ int wm_file_write(const char *root, const struct wm_file *f, struct wm_error *er
 		errno = e;
 		goto failed;
 	}
-	if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 || fchmod(fd, mode) != 0 ||
-	    write_all(fd, f->data, f->len) != 0 || sync_fd(fd) != 0)
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 || fchmod(fd, (mode_t)mode) != 0 ||
+	    write_all(fd, data, len) != 0 || sync_fd(fd) != 0)
 		goto failed;
 	ret = close(fd);
 	fd = -1;
@@ -629,8 +623,26 @@ out:
 		unlink(tmp);
 	free(tmp);
 	free(dir);
+	wm_buf_release(&name);
+	return ret;
+}
+
+int wm_file_write(const char *root, const struct wm_file *f, struct wm_error *err)
+{
+	struct walk w = { .path = f->path, .verb = "write", .io = WM_EIO, .create = true, .err = err };
+	char *target = NULL;
+	bool exists;
+	struct stat st;
+	int ret;
+
+	if ((ret = walk_init(&w, root)) < 0)
+		goto out;
+	if ((ret = resolve(&target, &exists, &st, &w)) < 0)
+		goto out;
+	ret = wm_io_write_atomic(target, f->path, f->data, f->len,
+		exists ? (int)(st.st_mode & 0777) : (int)(0666 & ~current_umask()), err);
+out:
 	free(target);
 	free(w.root);
-	wm_buf_release(&name);
 	return ret;
 }

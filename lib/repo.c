@@ -1,7 +1,11 @@
 /* repo.c — the git repository through libgit2 (its only user): discovery, filters, patches applied in memory. */
+/* realpath */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <git2.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
@@ -242,5 +246,396 @@ out:
 	git_repository_free(repo);
 	git_odb_free(odb);
 	git_libgit2_shutdown();
+	return ret;
+}
+
+/* ---- the root below the working tree ------------------------------------------- */
+
+int wm_repo_prefix(char **out, const struct wm_repo *r, const char *root, struct wm_error *err)
+{
+	const char *wd = r->workdir;
+	char *real;
+	size_t n;
+
+	*out = NULL;
+	if (!wd) {  /* a bare repository: paths are the tree's */
+		if (!(*out = strdup("")))
+			goto oom;
+		return 0;
+	}
+	if (!(real = realpath(root, NULL)))
+		return 0;
+	n = strlen(wd);  /* wd ends in '/' */
+	if (strncmp(real, wd, n - 1) == 0 && (real[n - 1] == '\0' || real[n - 1] == '/')) {
+		const char *below = real[n - 1] ? real + n : "";
+		size_t len = strlen(below) + 2;
+		if ((*out = malloc(len)))
+			snprintf(*out, len, "%s%s", below, *below ? "/" : "");
+	} else {
+		free(real);
+		return 0;
+	}
+	free(real);
+	if (!*out)
+		goto oom;
+	return 0;
+oom:
+	wm_error_code(err, WM_ENOMEM);
+	return WM_ENOMEM;
+}
+
+/* ---- reading files from the index, a commit or the working tree ------------------ */
+
+struct source {
+	struct wm_repo *repo;
+	enum wm_source kind;
+	const char *root;      /* the directory paths are relative to, on disk */
+	char *prefix;          /* the same below the top of the repository: "" or "dir/" */
+	git_index *index;
+	git_tree *tree;
+};
+
+static int source_path(struct wm_buf *out, const struct source *s, const char *path)
+{
+	wm_buf_printf(out, "%s%s", s->prefix, path);
+	return out->oom ? WM_ENOMEM : 0;
+}
+
+/* Copies a blob's content, within the matrix size limit. */
+static int blob_data(char **data, size_t *len, git_repository *repo, const git_oid *id, const char *path,
+	struct wm_error *err)
+{
+	git_blob *blob = NULL;
+	git_object_size_t size;
+
+	if (git_blob_lookup(&blob, repo, id) < 0)
+		return git_fail(err, WM_EIO, "cannot read a blob");
+	size = git_blob_rawsize(blob);
+	if (size > WM_MATRIX_MAX_BYTES) {
+		git_blob_free(blob);
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+			"the file is larger than %u MiB", WM_MATRIX_MAX_BYTES >> 20);
+		return WM_EINVALID;
+	}
+	if (!(*data = malloc((size_t)size + 1))) {
+		git_blob_free(blob);
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	memcpy(*data, git_blob_rawcontent(blob), (size_t)size);
+	(*data)[size] = '\0';
+	*len = (size_t)size;
+	git_blob_free(blob);
+	return 0;
+}
+
+static int read_source(void *ctx, const char *path, char **data, size_t *len, struct wm_error *err)
+{
+	struct source *s = ctx;
+	struct wm_buf gitpath = WM_BUF_INIT, filtered = WM_BUF_INIT;
+	git_tree_entry *entry = NULL;
+	const git_index_entry *ie;
+	struct wm_reader tree;
+	int ret;
+
+	*data = NULL;
+	*len = 0;
+	if ((ret = source_path(&gitpath, s, path)) < 0) {
+		wm_error_code(err, ret);
+		goto out;
+	}
+	switch (s->kind) {
+	case WM_SOURCE_WORKTREE:
+		/* the file on disk, as `git add` would store it */
+		wm_io_tree_reader(&tree, s->root);
+		if ((ret = tree.read(tree.ctx, path, data, len, err)) != 0)
+			goto out;
+		if ((ret = wm_repo_filter(&filtered, s->repo, gitpath.ptr, false, *data, *len, err)) < 0)
+			goto out;
+		free(*data);
+		*len = filtered.len;
+		if (!(*data = wm_buf_detach(&filtered)) && !(*data = calloc(1, 1))) {
+			wm_error_code(err, ret = WM_ENOMEM);
+			goto out;
+		}
+		break;
+	case WM_SOURCE_INDEX:
+		if (!(ie = git_index_get_bypath(s->index, gitpath.ptr, 0))) {
+			ret = 1;
+			goto out;
+		}
+		ret = blob_data(data, len, s->repo->git, &ie->id, path, err);
+		break;
+	case WM_SOURCE_REV:
+		if ((ret = git_tree_entry_bypath(&entry, s->tree, gitpath.ptr)) == GIT_ENOTFOUND) {
+			ret = 1;
+			goto out;
+		}
+		if (ret < 0) {
+			ret = git_fail(err, WM_EIO, "cannot read the commit's tree");
+			goto out;
+		}
+		if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
+			wm_error_add(err, WM_EREAD, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0, "not a file in the commit");
+			ret = WM_EREAD;
+			goto out;
+		}
+		ret = blob_data(data, len, s->repo->git, git_tree_entry_id(entry), path, err);
+		break;
+	}
+out:
+	if (ret != 0) {
+		free(*data);
+		*data = NULL;
+		*len = 0;
+	}
+	git_tree_entry_free(entry);
+	wm_buf_release(&gitpath);
+	wm_buf_release(&filtered);
+	return ret;
+}
+
+int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source kind, const char *rev,
+	const char *root, struct wm_error *err)
+{
+	struct source *s = calloc(1, sizeof(*s));
+	git_object *obj = NULL;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!s) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	s->repo = r;
+	s->kind = kind;
+	s->root = root;
+	if ((ret = wm_repo_prefix(&s->prefix, r, root, err)) < 0)
+		goto fail;
+	if (!s->prefix) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"'%s' is not inside the repository's working tree", root);
+		ret = WM_EINVALID;
+		goto fail;
+	}
+	if (kind != WM_SOURCE_REV && !r->workdir) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"a bare repository has no %s: check a commit with --rev",
+			kind == WM_SOURCE_INDEX ? "index" : "working tree");
+		ret = WM_EINVALID;
+		goto fail;
+	}
+	if (kind == WM_SOURCE_INDEX && git_repository_index(&s->index, r->git) < 0) {
+		ret = git_fail(err, WM_EIO, "cannot read the index");
+		goto fail;
+	}
+	if (kind == WM_SOURCE_REV) {
+		if (git_revparse_single(&obj, r->git, rev) < 0) {
+			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"unknown revision '%s'", rev);
+			ret = WM_EINVALID;
+			goto fail;
+		}
+		if (git_object_peel((git_object **)&s->tree, obj, GIT_OBJECT_TREE) < 0) {
+			git_object_free(obj);
+			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"'%s' is not a commit or a tree", rev);
+			ret = WM_EINVALID;
+			goto fail;
+		}
+		git_object_free(obj);
+	}
+	out->read = read_source;
+	out->ctx = s;
+	return 0;
+fail:
+	free(s->prefix);
+	free(s);
+	return ret;
+}
+
+void wm_repo_source_close(struct wm_reader *r)
+{
+	struct source *s = r ? r->ctx : NULL;
+	if (!s)
+		return;
+	git_index_free(s->index);
+	git_tree_free(s->tree);
+	free(s->prefix);
+	free(s);
+	r->ctx = NULL;
+}
+
+int wm_repo_source_status(struct wm_repo_status *out, const struct wm_reader *src, const char *path,
+	struct wm_error *err)
+{
+	const struct source *s = src->ctx;
+	struct wm_buf gitpath = WM_BUF_INIT;
+	git_index *index = NULL;
+	int ret, ignored = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->tracked = true;
+	if ((ret = source_path(&gitpath, s, path)) < 0) {
+		wm_error_code(err, ret);
+		goto out;
+	}
+	if (!s->repo->workdir)  /* a bare repository ignores nothing and tracks what its commits hold */
+		goto out;
+	if (git_ignore_path_is_ignored(&ignored, s->repo->git, gitpath.ptr) < 0) {
+		ret = git_fail(err, WM_EIO, "cannot read the ignore rules");
+		goto out;
+	}
+	out->ignored = ignored;
+	if (s->kind == WM_SOURCE_WORKTREE) {
+		if (git_repository_index(&index, s->repo->git) < 0) {
+			ret = git_fail(err, WM_EIO, "cannot read the index");
+			goto out;
+		}
+		out->tracked = git_index_get_bypath(index, gitpath.ptr, 0) != NULL;
+	}
+out:
+	git_index_free(index);
+	wm_buf_release(&gitpath);
+	return ret;
+}
+
+/* ---- the pre-commit hook ------------------------------------------------------ */
+
+#define HOOK_MARK "# wheelmatrix pre-commit hook"
+
+/* Appends `s` as one single-quoted shell word. */
+static void shell_word(struct wm_buf *b, const char *s)
+{
+	wm_buf_putc(b, '\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			wm_buf_puts(b, "'\\''");
+		else
+			wm_buf_putc(b, *s);
+	wm_buf_putc(b, '\'');
+}
+
+/* mkdir -p */
+static int mkdir_parents(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Where git runs hooks from: core.hooksPath (relative to the working tree's top), else the common hooks directory. */
+static int hooks_dir(struct wm_buf *out, struct wm_repo *r, struct wm_error *err)
+{
+	git_config *cfg = NULL;
+	git_buf path = { 0 };
+	int ret = 0;
+
+	if (git_repository_config_snapshot(&cfg, r->git) < 0)
+		return git_fail(err, WM_EIO, "cannot read the git configuration");
+	if (git_config_get_path(&path, cfg, "core.hooksPath") == 0) {
+		if (path.ptr[0] != '/')
+			wm_buf_puts(out, r->workdir);
+		wm_buf_puts(out, path.ptr);
+	} else {
+		git_buf_dispose(&path);
+		if (git_repository_item_path(&path, r->git, GIT_REPOSITORY_ITEM_HOOKS) < 0)
+			ret = git_fail(err, WM_EIO, "cannot find the hooks directory");
+		else
+			wm_buf_puts(out, path.ptr);
+	}
+	/* without its final '/' */
+	while (out->len > 1 && out->ptr[out->len - 1] == '/')
+		out->ptr[--out->len] = '\0';
+	git_buf_dispose(&path);
+	git_config_free(cfg);
+	return ret;
+}
+
+int wm_hook_install(char **path, bool *unchanged, const char *root, const char *matrix, bool force,
+	struct wm_error *err)
+{
+	struct wm_repo *r = NULL;
+	struct wm_buf dir = WM_BUF_INIT, hook = WM_BUF_INIT, target = WM_BUF_INIT;
+	char *prefix = NULL, *old = NULL;
+	size_t oldlen = 0;
+	struct stat st;
+	int ret;
+
+	*path = NULL;
+	*unchanged = false;
+	if ((ret = wm_repo_discover(&r, root, err)) != 0) {
+		if (ret == 1) {
+			wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"not a git repository (or any parent): %s", root);
+			ret = WM_EIO;
+		}
+		goto out;
+	}
+	if (!r->workdir) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"a bare repository has no commits made in it to check");
+		ret = WM_EINVALID;
+		goto out;
+	}
+	if ((ret = wm_repo_prefix(&prefix, r, root, err)) < 0 || (ret = hooks_dir(&dir, r, err)) < 0)
+		goto out;
+	/* git runs pre-commit at the top of the working tree */
+	wm_buf_puts(&hook, "#!/bin/sh\n" HOOK_MARK ": checks what is being committed "
+		"(written by 'wheelmatrix hook install').\n");
+	if (prefix && *prefix) {
+		wm_buf_puts(&hook, "cd -- ");
+		shell_word(&hook, prefix);
+		wm_buf_puts(&hook, " || exit 1\n");
+	}
+	wm_buf_puts(&hook, "WHEELMATRIX_HOOK=1 exec wheelmatrix");
+	if (strcmp(matrix, "wheelmatrix.yaml") != 0) {
+		wm_buf_puts(&hook, " -f ");
+		shell_word(&hook, matrix);
+	}
+	wm_buf_puts(&hook, " check --staged\n");
+	wm_buf_printf(&target, "%s/pre-commit", dir.ptr ? dir.ptr : "");
+	if (dir.oom || hook.oom || target.oom) {
+		wm_error_code(err, ret = WM_ENOMEM);
+		goto out;
+	}
+	if (mkdir_parents(dir.ptr) != 0) {
+		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"cannot create the hooks directory '%s': %s", dir.ptr, strerror(errno));
+		ret = WM_EIO;
+		goto out;
+	}
+	if (lstat(target.ptr, &st) != 0 && errno == ENOENT) {
+		ret = 0;  /* no hook yet */
+	} else if ((ret = wm_io_read(&old, &oldlen, target.ptr, 1u << 20, err)) < 0) {
+		goto out;
+	} else if (oldlen == hook.len && memcmp(old, hook.ptr, oldlen) == 0) {
+		*unchanged = true;
+	} else if (!force && !strstr(old, "\n" HOOK_MARK)) {
+		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"'%s' is a hook wheelmatrix did not write: not replacing it (use --force, or have it run "
+			"'wheelmatrix check --staged')", target.ptr);
+		ret = WM_ESTATE;
+		goto out;
+	}
+	if (!*unchanged && (ret = wm_io_write_atomic(target.ptr, target.ptr, hook.ptr, hook.len, 0755, err)) < 0)
+		goto out;
+	*path = wm_buf_detach(&target);
+	ret = *path ? 0 : WM_ENOMEM;
+out:
+	free(old);
+	free(prefix);
+	wm_buf_release(&dir);
+	wm_buf_release(&hook);
+	wm_buf_release(&target);
+	wm_repo_free(r);
 	return ret;
 }

@@ -1,6 +1,4 @@
 /* variant.c — applies or reverts a backend's variant patch on the working tree, for a local build. */
-/* realpath */
-#define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +37,6 @@ struct worktree {
 
 static int worktree_open(struct worktree *w, const char *root, struct wm_error *err)
 {
-	const char *wd;
-	char *real;
-	size_t n;
 	int ret;
 
 	memset(w, 0, sizeof(*w));
@@ -49,21 +44,9 @@ static int worktree_open(struct worktree *w, const char *root, struct wm_error *
 	wm_io_tree_reader(&w->files, root);
 	if ((ret = wm_repo_discover(&w->repo, root, err)) != 0)
 		return ret < 0 ? ret : 0;
-	if (!(wd = wm_repo_workdir(w->repo)) || !(real = realpath(root, NULL)))
+	if (!wm_repo_workdir(w->repo))  /* bare: no working tree to convert for */
 		return 0;
-	n = strlen(wd);  /* wd ends in '/' */
-	if (strncmp(real, wd, n - 1) == 0 && (real[n - 1] == '\0' || real[n - 1] == '/')) {
-		const char *below = real[n - 1] ? real + n : "";
-		size_t len = strlen(below) + 2;
-		if ((w->prefix = malloc(len)))
-			snprintf(w->prefix, len, "%s%s", below, *below ? "/" : "");
-		else
-			ret = WM_ENOMEM;
-	}
-	free(real);
-	if (ret < 0)
-		wm_error_code(err, ret);
-	return ret;
+	return wm_repo_prefix(&w->prefix, w->repo, root, err);
 }
 
 static void worktree_close(struct worktree *w)

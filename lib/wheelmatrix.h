@@ -354,6 +354,13 @@ int wm_json_left_out(struct wm_json *j, const struct wm_job *job, const char **t
 int wm_json_group_matrix(struct wm_json *j, const struct wm_matrix *m, const struct wm_group *g,
 	const char **text, size_t *len);
 
+/*
+ * `check`'s findings (and its diff, or NULL) as one indented JSON object:
+ * {"ok", "errors", "warnings", "findings": [{"file", "line", "column",
+ * "severity", "message"}], "diff"}.  *out is malloc'd.
+ */
+int wm_json_findings(char **out, const struct wm_error *findings, const char *diff);
+
 /* ---- generated files ----------------------------------------------------- */
 
 /*
@@ -446,6 +453,48 @@ enum wm_variant_done {
  */
 int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const char *root,
 	const char *backend, unsigned flags, struct wm_error *err);
+
+/* ---- check (check.c) ---------------------------------------------------------- */
+
+/* Where `check` reads every file from. */
+enum wm_source {
+	WM_SOURCE_WORKTREE,  /* the working tree, as `git add` would store it */
+	WM_SOURCE_INDEX,     /* the index: what is being committed */
+	WM_SOURCE_REV,       /* the tree of a commit */
+};
+
+struct wm_check_options {
+	enum wm_source source;
+	const char *rev;        /* WM_SOURCE_REV: the commit */
+	const char *root;       /* the directory of the matrix file, on disk */
+	const char *matrix;     /* the matrix file's path relative to root */
+	bool diff;              /* put a diff of each stale or edited file into *diff */
+};
+
+/*
+ * Checks the matrix file, the project and every generated file, all read
+ * from one source of the repository that holds opts->root, against each
+ * other.  Findings go into `findings` (severity, file, line, column and
+ * message, file paths relative to the root); the unified diffs asked for,
+ * malloc'd, into *diff (NULL when none).  Returns 0 when the check ran
+ * (findings->nerrors says whether it passed), WM_EINVALID with the loader's
+ * diagnostics in `findings` for an invalid matrix or project, WM_EIO for
+ * no repository ("not a git repository (or any parent): DIR") or a git
+ * failure.  Nothing is written anywhere.
+ */
+int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const struct wm_catalog *cat,
+	const struct wm_check_options *opts);
+
+/*
+ * Writes the repository's pre-commit hook, which runs `wheelmatrix check
+ * --staged` on the project in `root` (its matrix file `matrix`, relative to
+ * root), where git looks for hooks
+ * (core.hooksPath, or the common hooks directory of linked worktrees).
+ * Refuses (WM_ESTATE) to replace a hook wheelmatrix did not write, unless
+ * `force`.  *path (malloc'd) names the hook; *unchanged says it was already there.
+ */
+int wm_hook_install(char **path, bool *unchanged, const char *root, const char *matrix, bool force,
+	struct wm_error *err);
 
 /* ---- init ---------------------------------------------------------------- */
 

@@ -1,0 +1,87 @@
+/* cmd_check.c — `wheelmatrix check`: everything against one source of the git repository, compiler-style. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+static const char *const formats[] = { "table", "json", NULL };
+
+const struct cli_option cmd_check_options[CHECK_NOPTIONS] = {
+	[CHECK_STAGED] = { 0, "staged", NULL, NULL,
+		"read the files from the index (the default as a pre-commit hook, or with PRE_COMMIT=1)" },
+	[CHECK_REV] = { 0, "rev", "REV", NULL, "read the files from commit REV" },
+	[CHECK_WORKTREE] = { 0, "worktree", NULL, NULL, "read the files from the working tree (the default otherwise)" },
+	[CHECK_DIFF] = { 0, "diff", NULL, NULL, "print how each stale or hand-edited file differs from what generate writes" },
+	[CHECK_FORMAT] = { 0, "format", "FORMAT", formats, "table (default: findings on stderr) or json (on stdout)" },
+};
+
+/* The default source: the index when run as a pre-commit hook (pre-commit's PRE_COMMIT, or ours). */
+static enum wm_source default_source(void)
+{
+	const char *pc = getenv("PRE_COMMIT"), *hook = getenv("WHEELMATRIX_HOOK");
+	return (pc && strcmp(pc, "1") == 0) || (hook && strcmp(hook, "1") == 0) ? WM_SOURCE_INDEX : WM_SOURCE_WORKTREE;
+}
+
+int cmd_check(struct cli *cli)
+{
+	struct wm_check_options o = { .source = default_source(), .diff = cli->values[CHECK_DIFF] != NULL };
+	bool json = cli->values[CHECK_FORMAT] && strcmp(cli->values[CHECK_FORMAT], "json") == 0;
+	int given = !!cli->values[CHECK_STAGED] + !!cli->values[CHECK_REV] + !!cli->values[CHECK_WORKTREE];
+	struct wm_error findings;
+	struct wm_catalog *cat = NULL;
+	char *root = NULL, *diff = NULL, *text = NULL;
+	const char *slash;
+	size_t difflen = 0;
+	int ret, code = CLI_EXIT_OK;
+
+	if (given > 1) {
+		cli_error("--staged, --rev and --worktree choose one source: give one of them");
+		return CLI_EXIT_USAGE;
+	}
+	if (strcmp(cli->file, "-") == 0) {
+		cli_error("check reads the matrix file from the repository: give its path, not '-'");
+		return CLI_EXIT_USAGE;
+	}
+	if (cli->values[CHECK_STAGED])
+		o.source = WM_SOURCE_INDEX;
+	else if (cli->values[CHECK_REV])
+		o.source = WM_SOURCE_REV, o.rev = cli->values[CHECK_REV];
+	else if (cli->values[CHECK_WORKTREE])
+		o.source = WM_SOURCE_WORKTREE;
+	/* the repository root is the matrix file's directory */
+	slash = strrchr(cli->file, '/');
+	root = slash ? strndup(cli->file, slash == cli->file ? 1 : (size_t)(slash - cli->file)) : strdup(".");
+	o.root = root;
+	o.matrix = slash ? slash + 1 : cli->file;
+	wm_error_init(&findings);
+	if (!root) {
+		cli_error("out of memory");
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	if ((ret = wm_catalog_load(&cat, &findings)) < 0 ||
+	    (ret = wm_check(&findings, &diff, &difflen, cat, &o)) < 0) {
+		cli_print_diags(&findings);
+		goto out;
+	}
+	if (json) {
+		if ((ret = wm_json_findings(&text, &findings, diff)) < 0) {
+			cli_error("out of memory");
+			goto out;
+		}
+		puts(text);
+	} else {
+		cli_print_diags(&findings);
+		if (diff && difflen)
+			fwrite(diff, 1, difflen, stdout);
+	}
+	if (findings.nerrors)
+		code = CLI_EXIT_STATE;
+out:
+	free(text);
+	free(diff);
+	free(root);
+	wm_catalog_free(cat);
+	wm_error_release(&findings);
+	return ret < 0 ? cli_exit_code(ret) : code;
+}

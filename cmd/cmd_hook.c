@@ -1,0 +1,42 @@
+/* cmd_hook.c — `wheelmatrix hook install`: the repository's pre-commit hook runs `check --staged`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+const struct cli_option cmd_hook_options[HOOK_NOPTIONS] = {
+	[HOOK_FORCE] = { 0, "force", NULL, NULL, "replace a pre-commit hook that wheelmatrix did not write" },
+};
+
+int cmd_hook(struct cli *cli)
+{
+	struct wm_error err;
+	char *root = NULL, *path = NULL;
+	const char *slash, *matrix;
+	bool unchanged;
+	int ret;
+
+	if (strcmp(cli->args[0], "install") != 0) {
+		cli_error("unknown hook action '%s': the one action is 'install'", cli->args[0]);
+		return CLI_EXIT_USAGE;
+	}
+	if (strcmp(cli->file, "-") == 0) {
+		cli_error("the hook checks the matrix file in the repository: give its path, not '-'");
+		return CLI_EXIT_USAGE;
+	}
+	slash = strrchr(cli->file, '/');
+	matrix = slash ? slash + 1 : cli->file;
+	if (!(root = slash ? strndup(cli->file, slash == cli->file ? 1 : (size_t)(slash - cli->file)) : strdup("."))) {
+		cli_error("out of memory");
+		return CLI_EXIT_ENV;
+	}
+	wm_error_init(&err);
+	if ((ret = wm_hook_install(&path, &unchanged, root, matrix, cli->values[HOOK_FORCE] != NULL, &err)) < 0)
+		cli_print_diags(&err);
+	else if (cli->verbosity >= 0)
+		printf("%s %s\n", unchanged ? "unchanged" : "wrote", path);
+	free(path);
+	free(root);
+	wm_error_release(&err);
+	return ret < 0 ? cli_exit_code(ret) : CLI_EXIT_OK;
+}

@@ -1,0 +1,426 @@
+/* check.c — `check`: the matrix, the project and every generated file, read from one git source, against each other. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+struct checker {
+	const struct wm_check_options *o;
+	const struct wm_matrix *m;
+	struct wm_reader src;
+	struct wm_error *out;
+	struct wm_buf diff;
+};
+
+/* A finding: a check error (exit 1), positioned in `file`. */
+static void finding(struct checker *c, enum wm_severity sev, const char *file, unsigned line, unsigned column,
+	const char *fmt, ...) WM_PRINTF(6, 7);
+
+static void finding(struct checker *c, enum wm_severity sev, const char *file, unsigned line, unsigned column,
+	const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	wm_error_vadd(c->out, WM_ESTATE, sev, file, NULL, 0, line, column, 0, fmt, ap);
+	va_end(ap);
+}
+
+/* The first message of `err`, for a finding that quotes a lower layer's reason. */
+static const char *reason(const struct wm_error *err)
+{
+	return err->ndiags ? err->diags[0].message : "unknown reason";
+}
+
+/* ---- lines ------------------------------------------------------------------- */
+
+struct lines {
+	const char *p, *end;
+};
+
+/* The next line without its line ending (LF or CRLF). */
+static bool next_line(struct lines *l, const char **line, size_t *len)
+{
+	const char *nl;
+	if (l->p >= l->end)
+		return false;
+	nl = memchr(l->p, '\n', (size_t)(l->end - l->p));
+	*line = l->p;
+	*len = (size_t)((nl ? nl : l->end) - l->p);
+	if (*len && (*line)[*len - 1] == '\r')
+		(*len)--;
+	l->p = nl ? nl + 1 : l->end;
+	return true;
+}
+
+/*
+ * The 1-based number of the first line where the two texts differ, line
+ * endings aside, and the header's comment lines (whose digest changes with
+ * any change) aside too.
+ */
+static unsigned first_difference(const char *a, size_t alen, const char *b, size_t blen)
+{
+	struct lines la = { a, a + alen }, lb = { b, b + blen };
+	const char *x, *y;
+	size_t nx, ny;
+	unsigned line = 1;
+	for (;; line++) {
+		bool hx = next_line(&la, &x, &nx), hy = next_line(&lb, &y, &ny);
+		if (hx && hy && line <= 3 && nx && ny && x[0] == '#' && y[0] == '#')
+			continue;
+		if (!hx || !hy || nx != ny || memcmp(x, y, nx) != 0)
+			return line;
+	}
+}
+
+/* The action and the reference of a `uses: owner/name@ref` line, or false. */
+static bool uses_line(const char *line, size_t len, const char **action, size_t *alen, const char **ref,
+	size_t *rlen, size_t *column)
+{
+	const char *p = line, *end = line + len, *at, *v;
+	while (p < end && *p == ' ')
+		p++;
+	if (end - p >= 2 && p[0] == '-' && p[1] == ' ')
+		for (p += 2; p < end && *p == ' '; p++)
+			;
+	if (end - p < 5 || memcmp(p, "uses:", 5) != 0)
+		return false;
+	for (p += 5; p < end && *p == ' '; p++)
+		;
+	if (p < end && (*p == '"' || *p == '\''))
+		p++;
+	v = p;
+	while (p < end && *p != ' ' && *p != '"' && *p != '\'')
+		p++;
+	if (!(at = memchr(v, '@', (size_t)(p - v))))
+		return false;
+	*action = v;
+	*alen = (size_t)(at - v);
+	*ref = at + 1;
+	*rlen = (size_t)(p - at - 1);
+	*column = (size_t)(v - line) + 1;
+	return true;
+}
+
+/* One action whose reference was bumped: where first, how often. */
+struct bump {
+	const char *action, *from, *to;
+	size_t alen, flen, tlen;
+	unsigned line, column, count;
+};
+
+/*
+ * When the two texts differ only in the references of `uses:` lines (as
+ * Dependabot or Renovate bump them), reports each bumped action once and
+ * returns true.
+ */
+static bool only_uses_bumped(struct checker *c, const struct wm_file *f, const char *got, size_t len)
+{
+	struct lines la = { f->data, f->data + f->len }, lb = { got, got + len };
+	struct bump bumps[32];
+	size_t nbumps = 0;
+	const char *x, *y;
+	size_t nx, ny;
+	unsigned line = 0;
+
+	for (;;) {
+		bool hx = next_line(&la, &x, &nx), hy = next_line(&lb, &y, &ny);
+		struct bump b;
+		size_t i, c1, al2, rl2;
+		const char *a2, *r2;
+		line++;
+		if (!hx && !hy)
+			break;
+		if (hx != hy)
+			return false;
+		if (nx == ny && memcmp(x, y, nx) == 0)
+			continue;
+		if (!uses_line(x, nx, &b.action, &b.alen, &b.from, &b.flen, &c1) ||
+		    !uses_line(y, ny, &a2, &al2, &r2, &rl2, &c1) || al2 != b.alen || memcmp(a2, b.action, al2) != 0)
+			return false;
+		b.to = r2, b.tlen = rl2, b.line = line, b.column = (unsigned)c1, b.count = 1;
+		for (i = 0; i < nbumps; i++)
+			if (bumps[i].alen == b.alen && memcmp(bumps[i].action, b.action, b.alen) == 0 &&
+			    bumps[i].tlen == b.tlen && memcmp(bumps[i].to, b.to, b.tlen) == 0)
+				break;
+		if (i < nbumps)
+			bumps[i].count++;
+		else if (nbumps < sizeof(bumps) / sizeof(bumps[0]))
+			bumps[nbumps++] = b;
+		else
+			return false;
+	}
+	for (size_t i = 0; i < nbumps; i++) {
+		const struct bump *b = &bumps[i];
+		char places[32] = "";
+		if (b->count > 1)
+			snprintf(places, sizeof(places), ", %u places", b->count);
+		finding(c, WM_SEV_ERROR, f->path, b->line, b->column,
+			"action reference bumped by hand: '%.*s@%.*s' (generated: '%.*s@%.*s'%s); pin it in the "
+			"'actions:' table of %s and run 'wheelmatrix generate'", (int)b->alen, b->action, (int)b->tlen, b->to,
+			(int)b->alen, b->action, (int)b->flen, b->from, places, c->o->matrix);
+		for (size_t k = 0; k < c->m->nactions; k++)
+			if (strlen(c->m->actions[k].action) == b->alen && memcmp(c->m->actions[k].action, b->action, b->alen) == 0)
+				finding(c, WM_SEV_NOTE, c->o->matrix, c->m->actions[k].loc.line, c->m->actions[k].loc.column,
+					"'%s' is pinned to '%s' here", c->m->actions[k].action, c->m->actions[k].ref);
+	}
+	return nbumps > 0;
+}
+
+/* ---- the generated files ---------------------------------------------------------- */
+
+/* Where the matrix asks for file `f`: its ci.* key or its backend, for a missing file. */
+static const struct wm_loc *asked_at(const struct wm_matrix *m, const struct wm_file *f)
+{
+	if (m->github.enabled && strcmp(f->path, m->github.path) == 0)
+		return &m->github.loc;
+	if (m->gitlab.enabled && strcmp(f->path, m->gitlab.path) == 0)
+		return &m->gitlab.loc;
+	for (size_t i = 0; i < m->nbackends; i++) {
+		char path[128];
+		snprintf(path, sizeof(path), ".wheelmatrix/patches/%s.patch", m->backends[i]->id);
+		if (strcmp(f->path, path) == 0)
+			return &m->backends[i]->loc;
+	}
+	return NULL;
+}
+
+static int check_file(struct checker *c, const struct wm_file *f)
+{
+	struct wm_repo_status st;
+	enum wm_file_state state;
+	char *got = NULL;
+	size_t len = 0;
+	unsigned line;
+	int ret;
+
+	if ((ret = c->src.read(c->src.ctx, f->path, &got, &len, c->out)) < 0)
+		return ret;
+	state = wm_file_compare(f, ret == 1 ? NULL : got, len);
+	switch (state) {
+	case WM_FILE_MISSING: {
+		const struct wm_loc *at = asked_at(c->m, f);
+		finding(c, WM_SEV_ERROR, at ? c->o->matrix : f->path, at ? at->line : 0, at ? at->column : 0,
+			"'%s' is missing%s: run 'wheelmatrix generate'%s", f->path,
+			c->o->source == WM_SOURCE_INDEX ? " from the index" : c->o->source == WM_SOURCE_REV ? " from the commit" : "",
+			c->o->source == WM_SOURCE_WORKTREE ? " and add it" : " and 'git add' it");
+		break;
+	}
+	case WM_FILE_CURRENT:
+		break;
+	case WM_FILE_STALE:
+		line = first_difference(f->data, f->len, got, len);
+		finding(c, WM_SEV_ERROR, f->path, line, 1, "out of date (the matrix or the project changed): "
+			"run 'wheelmatrix generate'");
+		break;
+	case WM_FILE_EDITED:
+		if (only_uses_bumped(c, f, got, len))
+			break;
+		line = first_difference(f->data, f->len, got, len);
+		finding(c, WM_SEV_ERROR, f->path, line, 1, "edited by hand since it was generated: move the change "
+			"into %s and run 'wheelmatrix generate' (--force drops the edit)", c->o->matrix);
+		break;
+	case WM_FILE_FOREIGN:
+		finding(c, WM_SEV_ERROR, f->path, 1, 1, "not written by wheelmatrix (it has no wheelmatrix header): "
+			"remove it, or run 'wheelmatrix generate --force' to replace it");
+		break;
+	}
+	if (c->o->diff && state != WM_FILE_CURRENT && state != WM_FILE_MISSING &&
+	    (ret = wm_diff_git(&c->diff, f->path, f->data, f->len, got, len)) < 0)
+		goto out;
+	if (state == WM_FILE_MISSING && c->o->source != WM_SOURCE_WORKTREE) {
+		ret = 0;
+		goto out;
+	}
+	if ((ret = wm_repo_source_status(&st, &c->src, f->path, c->out)) < 0)
+		goto out;
+	if (st.ignored)
+		finding(c, WM_SEV_ERROR, f->path, 0, 0, "ignored by git (.gitignore or .git/info/exclude): CI would "
+			"not see it; stop ignoring it");
+	else if (!st.tracked && state != WM_FILE_MISSING)
+		finding(c, WM_SEV_ERROR, f->path, 0, 0, "not tracked by git: 'git add' it");
+	ret = 0;
+out:
+	free(got);
+	return ret;
+}
+
+/* ---- the variant patches, applied to that source's pyproject.toml ---------------- */
+
+static bool has_string(const struct wm_toml_value *array, const char *s)
+{
+	for (size_t i = 0; wm_toml_is_array(array) && i < array->array.n; i++)
+		if (wm_toml_is_string(array->array.items[i]) && strcmp(array->array.items[i]->str, s) == 0)
+			return true;
+	return false;
+}
+
+/* What the patched file says: the name, the backend's features, the import name. */
+static void check_patched(struct checker *c, const char *path, const struct wm_backend *b,
+	const struct wm_toml_doc *doc)
+{
+	const struct wm_project *p = c->m->project;
+	const struct wm_toml_value *name = wm_toml_get_path(doc->root, "project.name");
+	const struct wm_toml_value *features = wm_toml_get_path(doc->root, "tool.maturin.features");
+	const struct wm_toml_value *module = wm_toml_get_path(doc->root, "tool.maturin.module-name");
+	const char *import;
+	struct wm_arena a;
+
+	if (!wm_toml_is_string(name) || strcmp(name->str, b->dist) != 0)
+		finding(c, WM_SEV_ERROR, path, 1, 1, "the patched %s names the project '%s', not '%s': run "
+			"'wheelmatrix generate'", c->m->pyproject, wm_toml_is_string(name) ? name->str : "", b->dist);
+	for (size_t i = 0; i < b->features.n; i++)
+		if (!has_string(features, b->features.items[i]))
+			finding(c, WM_SEV_ERROR, path, 1, 1, "the patched %s lacks feature '%s' of backend '%s' in "
+				"[tool.maturin].features: run 'wheelmatrix generate'", c->m->pyproject, b->features.items[i], b->id);
+	wm_arena_init(&a);
+	import = wm_project_module(&a, wm_toml_is_string(module) ? module->str : NULL, p->lib_name,
+		wm_toml_is_string(name) ? name->str : b->dist);
+	if (import && c->m->module && strcmp(import, c->m->module) != 0)
+		finding(c, WM_SEV_ERROR, path, 1, 1, "the patched %s builds module '%s', not '%s': the import name "
+			"would change; run 'wheelmatrix generate'", c->m->pyproject, import, c->m->module);
+	wm_arena_release(&a);
+}
+
+static int check_patch(struct checker *c, const struct wm_backend *b)
+{
+	const struct wm_project *p = c->m->project;
+	struct wm_buf post = WM_BUF_INIT;
+	struct wm_error why;
+	struct wm_toml_doc doc;
+	char path[128], *patch = NULL;
+	size_t len = 0;
+	int ret;
+
+	wm_error_init(&why);
+	memset(&doc, 0, sizeof(doc));
+	snprintf(path, sizeof(path), ".wheelmatrix/patches/%s.patch", b->id);
+	if ((ret = c->src.read(c->src.ctx, path, &patch, &len, c->out)) != 0) {
+		ret = ret < 0 ? ret : 0;  /* a missing patch is already reported */
+		goto out;
+	}
+	if ((ret = wm_git_patch_apply(&post, patch, len, p->py_path, p->py.text, p->py.len, &why)) < 0) {
+		if (ret == WM_ENOMEM)
+			goto out;
+		const char *r = reason(&why), *prefix = "the patch does not apply: ";
+		if (strncmp(r, prefix, strlen(prefix)) == 0)
+			r += strlen(prefix);
+		finding(c, WM_SEV_ERROR, path, 1, 1, "does not apply to %s (%s): run 'wheelmatrix generate'", p->py_path, r);
+		ret = 0;
+		goto out;
+	}
+	if ((ret = wm_toml_parse(&doc, p->py_path, post.ptr ? post.ptr : "", post.len, &why)) < 0) {
+		if (ret == WM_ENOMEM)
+			goto out;
+		finding(c, WM_SEV_ERROR, path, 1, 1, "makes %s invalid TOML (line %u: %s): run 'wheelmatrix generate'",
+			p->py_path, why.ndiags ? why.diags[0].line : 0, reason(&why));
+		ret = 0;
+		goto out;
+	}
+	check_patched(c, path, b, &doc);
+	ret = 0;
+out:
+	if (ret == WM_ENOMEM)
+		wm_error_code(c->out, ret);
+	wm_toml_release(&doc);
+	wm_error_release(&why);
+	wm_buf_release(&post);
+	free(patch);
+	return ret;
+}
+
+/* ---- versions -------------------------------------------------------------------- */
+
+/* [project].version and the crate's version, when both are written, must be the same release. */
+static void check_versions(struct checker *c)
+{
+	const struct wm_project *p = c->m->project;
+	const struct wm_toml_value *py = wm_toml_get_path(p->py.root, "project.version");
+	const struct wm_toml_value *cargo = wm_toml_get_path(p->cargo.root, "package.version");
+	const struct wm_toml_doc *cdoc = &p->cargo;
+
+	if (!wm_toml_is_string(py))
+		return;
+	if (!wm_toml_is_string(cargo)) {  /* version.workspace = true */
+		cargo = wm_toml_get_path(p->workspace.root, "workspace.package.version");
+		cdoc = &p->workspace;
+	}
+	if (!wm_toml_is_string(cargo) || strcmp(py->str, cargo->str) == 0)
+		return;
+	finding(c, WM_SEV_ERROR, p->py_path, py->span.line, py->span.column,
+		"version '%s' disagrees with %s's '%s': maturin publishes '%s' while the crate says otherwise; "
+		"make them the same release", py->str, cdoc->file, cargo->str, py->str);
+	finding(c, WM_SEV_NOTE, cdoc->file, cargo->span.line, cargo->span.column, "the crate's version is here");
+}
+
+/* ---- the whole check ----------------------------------------------------------------- */
+
+static const char *source_name(const struct wm_check_options *o)
+{
+	return o->source == WM_SOURCE_INDEX ? "the index" : o->source == WM_SOURCE_REV ? "the commit" :
+		"the working tree";
+}
+
+int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const struct wm_catalog *cat,
+	const struct wm_check_options *opts)
+{
+	struct checker c = { .o = opts, .out = findings, .diff = WM_BUF_INIT };
+	struct wm_repo *repo = NULL;
+	struct wm_matrix *m = NULL;
+	struct wm_files files;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	*diff = NULL;
+	*difflen = 0;
+	wm_files_init(&files);
+	if ((ret = wm_repo_discover(&repo, opts->root, findings)) != 0) {
+		if (ret == 1) {
+			wm_error_add(findings, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"not a git repository (or any parent): %s", opts->root);
+			ret = WM_EIO;
+		}
+		goto out;
+	}
+	if ((ret = wm_repo_source_open(&c.src, repo, opts->source, opts->rev, opts->root, findings)) < 0)
+		goto out;
+	if ((ret = c.src.read(c.src.ctx, opts->matrix, &text, &len, findings)) != 0) {
+		if (ret == 1) {
+			wm_error_add(findings, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"'%s' is not in %s", opts->matrix, source_name(opts));
+			ret = WM_EREAD;
+		}
+		goto out;
+	}
+	if ((ret = wm_matrix_load_project(&m, cat, opts->matrix, text, len, &c.src, findings)) < 0 ||
+	    (ret = wm_generate(&files, m, cat, opts->matrix, findings)) < 0)
+		goto out;
+	c.m = m;
+	for (size_t i = 0; i < files.n; i++)
+		if ((ret = check_file(&c, &files.items[i])) < 0)
+			goto out;
+	for (size_t i = 0; m->project && i < m->nbackends; i++)
+		if ((ret = check_patch(&c, m->backends[i])) < 0)
+			goto out;
+	if (m->project)
+		check_versions(&c);
+	if (c.diff.oom) {
+		ret = WM_ENOMEM;
+		wm_error_code(findings, ret);
+		goto out;
+	}
+	if (c.diff.len) {
+		*difflen = c.diff.len;
+		*diff = wm_buf_detach(&c.diff);
+	}
+	ret = 0;
+out:
+	wm_error_sort(findings);
+	wm_buf_release(&c.diff);
+	wm_files_release(&files);
+	wm_matrix_free(m);
+	free(text);
+	wm_repo_source_close(&c.src);
+	wm_repo_free(repo);
+	return ret;
+}
