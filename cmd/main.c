@@ -26,7 +26,6 @@ static const struct cli_option global_options[] = {
 
 /* Options of the commands that are not built yet: their --help describes what is planned. */
 static const char *const check_formats[] = { "table", "json", NULL };
-static const char *const plan_formats[] = { "table", "json", "markdown", "html", NULL };
 
 static const struct cli_option check_options[] = {
 	{ 0, "staged", NULL, NULL, "read the files from the index (the default as a pre-commit hook)" },
@@ -37,12 +36,6 @@ static const struct cli_option check_options[] = {
 
 static const struct cli_option patch_options[] = {
 	{ 0, "revert", NULL, NULL, "undo the patch" },
-};
-
-static const struct cli_option plan_options[] = {
-	{ 0, "index", "URL", NULL, "package index, PEP 691 JSON or PEP 503 HTML (default: PyPI)" },
-	{ 0, "offline", NULL, NULL, "list the artifacts without querying the index" },
-	{ 0, "format", "FORMAT", plan_formats, "table (default), json, markdown or html" },
 };
 
 static int cmd_help(struct cli *cli);
@@ -61,7 +54,8 @@ static const struct cli_command commands[] = {
 		OPTIONS(check_options), 0, 0, NULL },
 	{ "patch", "BACKEND", "Apply a variant's patch to the working tree for a local build",
 		OPTIONS(patch_options), 1, 1, NULL },
-	{ "plan", "[VERSION]", "Plan a release against a package index", OPTIONS(plan_options), 0, 1, NULL },
+	{ "plan", "[VERSION]", "Plan a release against a package index", cmd_plan_options, PLAN_NOPTIONS, 0, 1,
+		cmd_plan },
 	{ "hook", "install", "Install the pre-commit hook into .git/hooks", NO_OPTIONS, 1, 1, NULL },
 	{ "help", "[COMMAND]", "Show help for wheelmatrix or for one command", NO_OPTIONS, 0, 1, cmd_help },
 };
