@@ -172,20 +172,28 @@ static char *seconds(long ms)
 	return s;
 }
 
+static void too_big(struct wm_buf *b, size_t max)
+{
+	if (max % (1u << 20) == 0)
+		wm_buf_printf(b, "the response is larger than the limit of %zu MiB", max >> 20);
+	else
+		wm_buf_printf(b, "the response is larger than the limit of %zu bytes", max);
+}
+
 /* Why a transfer failed, in words that do not change from run to run. */
 static void describe(struct wm_buf *b, CURLcode code, const struct state *st, const struct wm_net_options *o)
 {
 	char *t = seconds(o->timeout_ms), *ct = seconds(o->connect_timeout_ms);
 	switch (code) {
 	case CURLE_OPERATION_TIMEDOUT:
-		wm_buf_printf(b, "timed out (%s to connect, %s in all)", ct ? ct : "?", t ? t : "?");
+		wm_buf_printf(b, "timed out: the limits are %s to connect and %s in all", ct ? ct : "?", t ? t : "?");
 		break;
 	case CURLE_FILESIZE_EXCEEDED:
-		wm_buf_printf(b, "the response is larger than the limit of %zu bytes", o->max_bytes);
+		too_big(b, o->max_bytes);
 		break;
 	case CURLE_WRITE_ERROR:
 		if (st->too_big)
-			wm_buf_printf(b, "the response is larger than the limit of %zu bytes", o->max_bytes);
+			too_big(b, o->max_bytes);
 		else
 			wm_buf_puts(b, "out of memory while reading the response");
 		break;
