@@ -26,6 +26,7 @@ The log has a line per request: seconds since start, the path, the Accept header
 import argparse
 import http.server
 import json
+import socket
 import threading
 import time
 import urllib.parse
@@ -44,6 +45,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     latency = 0.0
     log = None
+
+    def setup(self):
+        super().setup()
+        # headers and body go out in separate writes: without this, Nagle's algorithm and the
+        # client's delayed ACK hold the body back 40 ms
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def log_message(self, *args):
         pass
@@ -135,6 +142,8 @@ def main():
     args = ap.parse_args()
     Handler.latency = args.latency
     Handler.log = args.log
+    # a backlog of 5 (the default) drops the SYNs of a burst of connections: the client retries after a second
+    http.server.ThreadingHTTPServer.request_queue_size = 128
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     with open(args.port_file + ".tmp", "w") as f:
