@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # plan-servers.sh — sourced by the plan tests: loopback servers they start and stop, and a test CA.
 #
 # start_fault DIR [ARGS...]   tests/index-server.py; sets FAULT_PORT
@@ -9,6 +10,7 @@
 # Both servers bind 127.0.0.1 only.  The proxy variables are cleared and NO_PROXY
 # set so that loopback requests go straight to them.
 
+: "${ROOT:?}"
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 server_pids=()
@@ -43,6 +45,7 @@ start_fault() {
 		[[ -s $dir/fault.port ]] && break
 		sleep 0.05
 	done
+	# shellcheck disable=SC2034  # for the script that sources this file
 	FAULT_PORT=$(cat "$dir/fault.port" 2>/dev/null) || { echo "the fault server did not start"; return 1; }
 }
 

@@ -99,7 +99,7 @@ check_private() {
 check_private environment WHEELMATRIX_INDEX_USERNAME=ci WHEELMATRIX_INDEX_PASSWORD=$secret -- --index "$http/private/"
 printf 'machine 127.0.0.1 login ci password %s\n' "$secret" >"$tmp/.netrc"
 chmod 600 "$tmp/.netrc"
-check_private "~/.netrc" -- --index "$http/private/"
+check_private "\$HOME/.netrc" -- --index "$http/private/"
 mv "$tmp/.netrc" "$tmp/netrc"
 check_private NETRC NETRC="$tmp/netrc" -- --index "$http/private/"
 check_private "the URL" -- --index "http://ci:$secret@127.0.0.1:$HTTP_PORT/private/"
