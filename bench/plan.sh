@@ -7,31 +7,13 @@
 # Reported, not asserted: the script fails only when a command fails or the plan is not the expected one.
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(dirname "$here")
-runs=${RUNS:-5}
 dists=50
 latency=0.05
 target=6
-
-case $runs in
-'' | *[!0-9]* | 0) echo "plan.sh: RUNS must be a positive whole number, not '$runs'" >&2; exit 2 ;;
-esac
-
-if [[ -n ${WHEELMATRIX:-} ]]; then
-	wm=$WHEELMATRIX
-else
-	wm=$root/build/wheelmatrix
-	make -C "$root" -s >&2
-fi
-if [[ ! -x $wm ]]; then
-	echo "plan.sh: '$wm' is not an executable" >&2
-	exit 3
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/wheelmatrix-bench.XXXXXX")
+# shellcheck source=bench/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 server=
-trap '[[ -n $server ]] && kill "$server" 2>/dev/null; rm -rf -- "$tmp"' EXIT
+trap '[[ -n $server ]] && kill "$server" 2>/dev/null; bench_cleanup' EXIT
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 

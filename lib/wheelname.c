@@ -5,19 +5,13 @@
 #include <string.h>
 #include "internal.h"
 
-/* The name part of a wheel or sdist file: re.sub(r"[-_.]+", "_", name).lower(). */
+/* The name part of a wheel or sdist file: PEP 503's name with `_` for its `-`. */
 void wm_filename_dist(char *out, const char *name)
 {
-	char *o = out;
-	for (const char *p = name; *p; p++) {
-		if (*p == '-' || *p == '_' || *p == '.') {
-			if (o == out || o[-1] != '_')
-				*o++ = '_';
-		} else {
-			*o++ = (char)tolower((unsigned char)*p);
-		}
-	}
-	*o = '\0';
+	wm_name_normalize(out, name);
+	for (; *out; out++)
+		if (*out == '-')
+			*out = '_';
 }
 
 char *wm_filename_wheel(struct wm_arena *a, const char *dist, const char *version, const char *python_tag,

@@ -5,12 +5,18 @@
 # make_ca DIR                 a CA and a certificate for 127.0.0.1 signed by it, made now with openssl
 # start_nginx DIR ROOT        nginx serving the index tree ROOT over http and https (DIR/ca.pem);
 #                             sets HTTP_PORT and HTTPS_PORT
-# stop_servers                stops what was started (the caller's EXIT trap runs it)
+# stop_servers                stops what was started
+#
+# Sourcing it also makes the scratch directory $tmp, an EXIT trap that stops the servers and
+# removes it, and `fail MESSAGE`.
 #
 # Both servers bind 127.0.0.1 only.  The proxy variables are cleared and NO_PROXY
 # set so that loopback requests go straight to them.
 
 : "${ROOT:?}"
+tmp=$(mktemp -d)
+trap 'stop_servers; rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 server_pids=()

@@ -3,10 +3,8 @@
 # are the JSON report's, the page breaks no rule of its Content-Security-Policy, and it loads nothing.
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
-tmp=$(mktemp -d)
+# shellcheck source=tests/plan-servers.sh
 source "$ROOT/tests/plan-servers.sh"
-trap 'stop_servers; rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 browser=$(command -v chromium || true)
 [[ -n $browser ]] || fail "chromium is not installed (.ci/run installs it: apt-get install chromium)"
 

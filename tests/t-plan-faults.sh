@@ -3,10 +3,8 @@
 # documented state and message, the other distributions are still reported, and proxies are honoured.
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
-tmp=$(mktemp -d)
+# shellcheck source=tests/plan-servers.sh
 source "$ROOT/tests/plan-servers.sh"
-trap 'stop_servers; rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 cat >"$tmp/wheelmatrix.yaml" <<'YAML'
 wheelmatrix: 1

@@ -3,10 +3,8 @@
 # in each format (tests/expected/plan/), PEP 503 HTML as the fallback, TLS with a test CA, credentials.
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
-tmp=$(mktemp -d)
+# shellcheck source=tests/plan-servers.sh
 source "$ROOT/tests/plan-servers.sh"
-trap 'stop_servers; rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 expected=$ROOT/tests/expected/plan
 matrix=$ROOT/matrices/llm-rs.yaml
 
