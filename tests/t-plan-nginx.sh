@@ -105,3 +105,14 @@ for format in json markdown html; do
 	plan --index "http://ci:$secret@127.0.0.1:$HTTP_PORT/private/" --format "$format" || true
 	! grep -q "$secret" "$tmp/out" "$tmp/err" || fail "the password is in the $format report"
 done
+
+# 5. on a terminal, a progress line on stderr while the requests run, erased at the end; none otherwise
+script -qec "'$WM' -f '$matrix' plan 0.3.0a1 --index '$http/simple/' 2>'$tmp/notty'" /dev/null >/dev/null || true
+[[ ! -s $tmp/notty ]] || fail "progress while stderr is no terminal: $(cat "$tmp/notty")"
+script -qec "'$WM' -f '$matrix' plan 0.3.0a1 --index '$http/simple/' >'$tmp/report'" /dev/null >"$tmp/tty" 2>&1 || true
+grep -q $'\rwheelmatrix: querying the index: 4 of 4\r\033\[K' "$tmp/tty" ||
+	fail "no progress line on a terminal: $(od -c "$tmp/tty" | head -5)"
+grep -q $'querying the index: 1 of 4' "$tmp/tty" || fail "the progress line does not count"
+diff -u "$expected/llm-rs.table" <(sed "s/127\.0\.0\.1:$HTTP_PORT/127.0.0.1:PORT/" "$tmp/report") || fail "the report on a terminal"
+script -qec "'$WM' -q -f '$matrix' plan 0.3.0a1 --index '$http/simple/'" /dev/null >"$tmp/tty" 2>&1 || true
+! grep -q 'querying the index' "$tmp/tty" || fail "a progress line with -q"
