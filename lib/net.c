@@ -378,10 +378,11 @@ int wm_net_fetch(struct wm_net_request *reqs, size_t n, const struct wm_net_opti
 		}
 		if (done == n)
 			break;
-		/* sleep until a socket is ready, or a waiting request is due */
+		/* sleep until a socket is ready, or a waiting request is due and a slot is free for it */
 		timeout = 1000;
 		now = now_ms();
-		for (size_t i = 0; i < n; i++) {
+		wake = UINT64_MAX;
+		for (size_t i = 0; active < jobs && i < n; i++) {
 			struct state *st = reqs[i].priv;
 			if (!st->done && st->ready_at != UINT64_MAX && st->ready_at < wake)
 				wake = st->ready_at;

@@ -59,6 +59,16 @@ static void size_text(struct wm_buf *b, int64_t size)
 
 /* ---- table ------------------------------------------------------------------- */
 
+/*
+ * File names and messages can come from the index: its control characters
+ * (a terminal's escape sequences) are written as '?'.
+ */
+static void plain(struct wm_buf *b, const char *s)
+{
+	for (; *s; s++)
+		wm_buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+}
+
 static void table(struct wm_buf *b, const struct wm_plan *p)
 {
 	wm_buf_printf(b, "version %s", p->version);
@@ -67,19 +77,28 @@ static void table(struct wm_buf *b, const struct wm_plan *p)
 	wm_buf_putc(b, '\n');
 	for (size_t i = 0; i < p->ndists; i++) {
 		const struct wm_plan_dist *d = &p->dists[i];
-		wm_buf_printf(b, "\n%s: %s\n", d->name, wm_plan_dist_summary(p, d));
+		wm_buf_printf(b, "\n%s: ", d->name);
+		plain(b, wm_plan_dist_summary(p, d));
+		wm_buf_putc(b, '\n');
 		for (size_t k = 0; k < d->nartifacts; k++) {
 			const struct wm_artifact *a = &d->artifacts[k];
 			wm_buf_printf(b, "  %-10s  %s", wm_artifact_state_name(a->state), a->filename);
-			if (a->found)
-				wm_buf_printf(b, " (on the index as %s)", a->found);
+			if (a->found) {
+				wm_buf_puts(b, " (on the index as ");
+				plain(b, a->found);
+				wm_buf_putc(b, ')');
+			}
 			wm_buf_putc(b, '\n');
 		}
-		for (size_t k = 0; k < d->nunexpected; k++)
-			wm_buf_printf(b, "  %-10s  %s (of version %s, not produced by this release)\n", "unexpected",
-				d->unexpected[k], p->version);
+		for (size_t k = 0; k < d->nunexpected; k++) {
+			wm_buf_printf(b, "  %-10s  ", "unexpected");
+			plain(b, d->unexpected[k]);
+			wm_buf_printf(b, " (of version %s, not produced by this release)\n", p->version);
+		}
 		for (size_t k = 0; k < d->nlarge; k++) {
-			wm_buf_printf(b, "  %-10s  %s (", "near limit", d->large[k].filename);
+			wm_buf_printf(b, "  %-10s  ", "near limit");
+			plain(b, d->large[k].filename);
+			wm_buf_puts(b, " (");
 			size_text(b, d->large[k].size);
 			wm_buf_puts(b, ")\n");
 		}
@@ -99,7 +118,7 @@ static void md_text(struct wm_buf *b, const char *s)
 	for (; *s; s++) {
 		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`' || *s == '<' || *s == '[')
 			wm_buf_putc(b, '\\');
-		wm_buf_putc(b, *s == '\n' ? ' ' : *s);
+		wm_buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
 	}
 }
 
@@ -108,7 +127,7 @@ static void md_code(struct wm_buf *b, const char *s)
 {
 	wm_buf_putc(b, '`');
 	for (; *s; s++)
-		wm_buf_putc(b, *s == '`' || *s == '|' || *s == '\n' ? '?' : *s);
+		wm_buf_putc(b, *s == '`' || *s == '|' || (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
 	wm_buf_putc(b, '`');
 }
 
@@ -220,7 +239,7 @@ static void html_text(struct wm_buf *b, const char *s)
 		case '>': wm_buf_puts(b, "&gt;"); break;
 		case '"': wm_buf_puts(b, "&quot;"); break;
 		case '\'': wm_buf_puts(b, "&#39;"); break;
-		default: wm_buf_putc(b, *s); break;
+		default: wm_buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s); break;
 		}
 	}
 }

@@ -9,6 +9,7 @@ served the same).  Most names get an empty PEP 691 page; these misbehave:
 
   flaky          500 on the first request, then the page
   throttled      429 with Retry-After: 1 on the first request, then the page
+  throttled-date 429 with Retry-After: a date 2 s ahead on the first request, then the page
   patient        429 with Retry-After: 3600, always
   unavailable    503, always
   stalled        no answer for 60 s
@@ -20,10 +21,12 @@ served the same).  Most names get an empty PEP 691 page; these misbehave:
   loop           a redirect to itself
   plain          text/plain
   good           a page listing good-1.0.0.tar.gz
+  escapes        a page listing a wheel of 1.0.0 whose name holds a terminal escape sequence
 
 The log has a line per request: seconds since start, the path, the Accept header.
 """
 import argparse
+import email.utils
 import http.server
 import json
 import socket
@@ -81,6 +84,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(500, b"try again", "text/plain")
         if name == "throttled" and n == 1:
             return self.send(429, b"slow down", "text/plain", [("Retry-After", "1")])
+        if name == "throttled-date" and n == 1:
+            when = email.utils.formatdate(time.time() + 2, usegmt=True)
+            return self.send(429, b"slow down", "text/plain", [("Retry-After", when)])
         if name == "patient":
             return self.send(429, b"slow down", "text/plain", [("Retry-After", "3600")])
         if name == "unavailable":
@@ -129,6 +135,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if name == "good":
             return self.send(200, page([{"filename": "good-1.0.0.tar.gz", "url": "good-1.0.0.tar.gz",
                                          "hashes": {}}]))
+        if name == "escapes":
+            return self.send(200, page([{"filename": "escapes-1.0.0-cp312-cp312-\u001b[2Jlinux.whl",
+                                         "url": "x.whl", "hashes": {}}]))
         if name:
             return self.send(200, page([]))
         return self.send(404, b"not found", "text/plain")

@@ -14,6 +14,7 @@ platforms: [linux-x86_64]
 backends:
   flaky: {dist: flaky}
   throttled: {dist: throttled}
+  throttled_date: {dist: throttled-date}
   patient: {dist: patient}
   unavailable: {dist: unavailable}
   stalled: {dist: stalled}
@@ -24,6 +25,7 @@ backends:
   nolinks: {dist: nolinks}
   loop: {dist: loop}
   plain: {dist: plain}
+  escapes: {dist: escapes}
   cpu: {default: true}
 YAML
 start_fault "$tmp" --log "$tmp/log"
@@ -42,6 +44,8 @@ want = {
     # name: (state, error, attempts)
     "flaky": ("ready", None, 2),
     "throttled": ("ready", None, 2),
+    "throttled-date": ("ready", None, 2),
+    "escapes": ("published", None, 1),
     "patient": ("failed", "HTTP 429: the server asks to wait more than 60 s before a retry", 1),
     "unavailable": ("failed", "HTTP 503 (2 attempts)", 2),
     "stalled": ("failed", "timed out: the limits are 1 s to connect and 1 s in all (2 attempts)", 2),
@@ -73,12 +77,13 @@ for name, (state, error, attempts) in want.items():
 good = {a["file"]: a["state"] for a in dists["good"]["artifacts"]}
 if good != {"good-1.0.0-cp312-cp312-manylinux_2_28_x86_64.whl": "missing", "good-1.0.0.tar.gz": "present"}:
     bad.append("good: %r" % good)
-if report["verdict"] != "incomplete" or report["counts"] != {"present": 1, "missing": 5, "unknown": 20, "unchecked": 0}:
+if report["verdict"] != "incomplete" or report["counts"] != {"present": 1, "missing": 9, "unknown": 20, "unchecked": 0}:
     bad.append("verdict %r, counts %r" % (report["verdict"], report["counts"]))
 # Retry-After: 1 is honoured: the second request waits a second (the backoff alone would be 0.5 s)
-times = [float(line.split()[0]) for line in open(sys.argv[2]) if line.split()[1] == "/simple/throttled/"]
-if len(times) != 2 or times[1] - times[0] < 1.0:
-    bad.append("throttled requested at %r" % times)
+for name in "throttled", "throttled-date":
+    times = [float(line.split()[0]) for line in open(sys.argv[2]) if line.split()[1] == "/simple/%s/" % name]
+    if len(times) != 2 or times[1] - times[0] < 1.0:
+        bad.append("%s requested at %r" % (name, times))
 # PEP 691 first, HTML as the fallback
 accept = {line.split(" ", 2)[2].strip() for line in open(sys.argv[2])}
 if accept != {"application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01"}:
@@ -95,8 +100,12 @@ PY
 "$WM" -C "$tmp" plan 1.0.0 --index "http://127.0.0.1:$FAULT_PORT/simple/" --timeout 1 --retries 0 \
 	>"$tmp/table" 2>&1 && fail "the table run exited 0"
 grep -qx 'loop: query failed: more than 5 redirects (a redirect loop?)' "$tmp/table" || fail "table: $(cat "$tmp/table")"
-grep -qx '26 files: 1 present, 5 missing, 20 unknown; incomplete: the query failed for 10 of 13 distributions' \
+grep -qx '30 files: 1 present, 9 missing, 20 unknown; incomplete: the query failed for 10 of 15 distributions' \
 	"$tmp/table" || fail "table: $(tail -n 1 "$tmp/table")"
+# a file name from the index cannot send escape sequences to the terminal
+grep -qxF '  unexpected  escapes-1.0.0-cp312-cp312-?[2Jlinux.whl (of version 1.0.0, not produced by this release)' \
+	"$tmp/table" || fail "table: $(grep escapes "$tmp/table")"
+! grep -q $'\033' "$tmp/table" || fail "an escape character reached the table"
 
 # http_proxy is honoured: a host that does not exist is reached through the proxy...
 cat >"$tmp/one.yaml" <<'YAML'
