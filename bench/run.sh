@@ -7,31 +7,12 @@
 # is over the loader's input limit, or a matrix does not expand to the expected job count.
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(dirname "$here")
-runs=${RUNS:-5}
 sizes=(10 1000 100000 1000000)
 max_bytes=$((16 * 1024 * 1024))   # WM_MATRIX_MAX_BYTES in lib/wheelmatrix.h
 limit_seconds=3
 limit_mib=1024
-
-case $runs in
-'' | *[!0-9]* | 0) echo "run.sh: RUNS must be a positive whole number, not '$runs'" >&2; exit 2 ;;
-esac
-
-if [[ -n ${WHEELMATRIX:-} ]]; then
-	wm=$WHEELMATRIX
-else
-	wm=$root/build/wheelmatrix
-	make -C "$root" -s >&2
-fi
-if [[ ! -x $wm ]]; then
-	echo "run.sh: '$wm' is not an executable" >&2
-	exit 3
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/wheelmatrix-bench.XXXXXX")
-trap 'rm -rf -- "$tmp"' EXIT
+# shellcheck source=bench/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 echo "wheelmatrix: $("$wm" --version 2>/dev/null || echo "$wm")"
 echo "runs per size: $runs (median wall time; peak RSS is the largest of the runs)"

@@ -42,7 +42,7 @@ struct cli_command {
 	const struct cli_option *options;
 	size_t noptions;
 	size_t min_args, max_args;    /* positional arguments */
-	int (*run)(struct cli *cli);  /* returns an exit code; NULL: not built yet */
+	int (*run)(struct cli *cli);  /* returns an exit code */
 };
 
 enum cli_color { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
@@ -67,6 +67,9 @@ int cmd_init(struct cli *cli);
 enum { GENERATE_CHECK, GENERATE_FORCE, GENERATE_NOPTIONS };
 extern const struct cli_option cmd_generate_options[GENERATE_NOPTIONS];
 int cmd_generate(struct cli *cli);
+enum { PLAN_INDEX, PLAN_OFFLINE, PLAN_FORMAT, PLAN_CACERT, PLAN_JOBS, PLAN_TIMEOUT, PLAN_RETRIES, PLAN_NOPTIONS };
+extern const struct cli_option cmd_plan_options[PLAN_NOPTIONS];
+int cmd_plan(struct cli *cli);
 
 enum { CHECK_STAGED, CHECK_REV, CHECK_WORKTREE, CHECK_DIFF, CHECK_FORMAT, CHECK_NOPTIONS };
 extern const struct cli_option cmd_check_options[CHECK_NOPTIONS];

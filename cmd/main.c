@@ -24,15 +24,6 @@ static const struct cli_option global_options[] = {
 	[G_HELP] = { 'h', "help", NULL, NULL, "show help and exit" },
 };
 
-/* Options of the commands that are not built yet: their --help describes what is planned. */
-static const char *const plan_formats[] = { "table", "json", "markdown", "html", NULL };
-
-static const struct cli_option plan_options[] = {
-	{ 0, "index", "URL", NULL, "package index, PEP 691 JSON or PEP 503 HTML (default: PyPI)" },
-	{ 0, "offline", NULL, NULL, "list the artifacts without querying the index" },
-	{ 0, "format", "FORMAT", plan_formats, "table (default), json, markdown or html" },
-};
-
 static int cmd_help(struct cli *cli);
 
 #define OPTIONS(o) o, ARRAY_SIZE(o)
@@ -49,7 +40,8 @@ static const struct cli_command commands[] = {
 		cmd_check_options, CHECK_NOPTIONS, 0, 0, cmd_check },
 	{ "patch", "BACKEND", "Apply a variant's patch to the working tree for a local build",
 		cmd_patch_options, PATCH_NOPTIONS, 1, 1, cmd_patch },
-	{ "plan", "[VERSION]", "Plan a release against a package index", OPTIONS(plan_options), 0, 1, NULL },
+	{ "plan", "[VERSION]", "Plan a release against a package index", cmd_plan_options, PLAN_NOPTIONS, 0, 1,
+		cmd_plan },
 	{ "hook", "install", "Install the pre-commit hook that runs 'check --staged'", cmd_hook_options, HOOK_NOPTIONS,
 		1, 1, cmd_hook },
 	{ "help", "[COMMAND]", "Show help for wheelmatrix or for one command", NO_OPTIONS, 0, 1, cmd_help },
@@ -103,8 +95,6 @@ static void print_command_help(FILE *f, const struct cli_command *cmd)
 	fprintf(f, "usage: wheelmatrix %s [options]%s%s\n", cmd->name, cmd->args ? " " : "",
 		cmd->args ? cmd->args : "");
 	fprintf(f, "%s\n", cmd->summary);
-	if (!cmd->run)
-		fputs("Not built yet.\n", f);
 	print_options(f, "options", cmd->options, cmd->noptions);
 	print_options(f, "global options", global_options, ARRAY_SIZE(global_options));
 }
@@ -119,8 +109,7 @@ static void print_main_help(FILE *f)
 		if (strlen(commands[i].name) > width)
 			width = strlen(commands[i].name);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-*s  %s%s\n", (int)width, commands[i].name, commands[i].summary,
-			commands[i].run ? "" : " (not built yet)");
+		fprintf(f, "  %-*s  %s\n", (int)width, commands[i].name, commands[i].summary);
 	print_options(f, "global options", global_options, ARRAY_SIZE(global_options));
 	fputs("\n'wheelmatrix help COMMAND' shows the options of one command.\n", f);
 }
@@ -395,10 +384,6 @@ static int run(struct cli *cli, struct parse *ps, int argc, char **argv)
 	}
 	if (!cli->cmd) {
 		print_main_help(stderr);
-		return CLI_EXIT_USAGE;
-	}
-	if (!cli->cmd->run) {
-		cli_error("'%s' is not built yet", cli->cmd->name);
 		return CLI_EXIT_USAGE;
 	}
 	if ((ret = check_args(cli)) != 0 || (ret = change_dirs(ps)) != 0)

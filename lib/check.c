@@ -344,7 +344,7 @@ static void check_versions(struct checker *c)
 		cargo = wm_toml_get_path(p->workspace.root, "workspace.package.version");
 		cdoc = &p->workspace;
 	}
-	if (!wm_toml_is_string(cargo) || strcmp(py->str, cargo->str) == 0)
+	if (!wm_toml_is_string(cargo) || wm_pep440_equal(py->str, cargo->str))
 		return;
 	finding(c, WM_SEV_ERROR, p->py_path, py->span.line, py->span.column,
 		"version '%s' disagrees with %s's '%s': maturin publishes '%s' while the crate says otherwise; "

@@ -692,4 +692,87 @@ struct wm_patch_spec {
 int wm_patch_pyproject(struct wm_buf *out, const struct wm_toml_doc *doc, const struct wm_patch_spec *spec,
 	struct wm_error *err);
 
+
+/* ---- release planning (pep440.c, wheelname.c, simple.c, net.c, report.c) ---- */
+
+/*
+ * Appends `version` written as PEP 440 normalises it (Cargo's semver
+ * included: 0.3.0-alpha.1 -> 0.3.0a1); WM_EINVALID with `why` set when it
+ * cannot be written so.
+ */
+int wm_pep440(struct wm_buf *out, const char *version, const char **why);
+/* Equal once normalised (compared as text when either is not PEP 440). */
+bool wm_pep440_equal(const char *a, const char *b);
+
+/* The name part of a wheel or sdist file name (`_` for runs of -_., lower case) into `out`. */
+void wm_filename_dist(char *out, const char *name);
+char *wm_filename_wheel(struct wm_arena *a, const char *dist, const char *version, const char *python_tag,
+	const char *abi_tag, const char *platform_tag);
+char *wm_filename_sdist(struct wm_arena *a, const char *dist, const char *version);
+
+enum wm_file_kind { WM_FILE_OTHER, WM_FILE_WHEEL, WM_FILE_SDIST };
+/* A file name split into its parts (in the arena); tag parts may be '.'-separated sets. */
+struct wm_filename {
+	enum wm_file_kind kind;
+	const char *name, *version, *build, *python, *abi, *platform;
+};
+int wm_filename_parse(struct wm_filename *out, struct wm_arena *a, const char *filename);
+/* A wheel whose tag sets include these tags, its platform tags matched leniently (wheelname.c). */
+bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
+	const char *platform_tag);
+
+/* A project page of a simple index: its files, in the arena. */
+struct wm_index_page {
+	struct wm_index_file *files;
+	size_t n;
+	const char *api;  /* "json" or "html" */
+};
+/*
+ * Reads a project page by its content type: PEP 691 JSON through Jansson
+ * (json.c), PEP 503 HTML here.  WM_EINVALID with `why` (in the arena) when
+ * the page is not one.
+ */
+int wm_simple_parse(struct wm_index_page *out, struct wm_arena *a, const char *content_type,
+	const char *body, size_t len, const char **why);
+int wm_json_simple_page(struct wm_index_page *out, struct wm_arena *a, const char *body, size_t len,
+	const char **why);
+/* "present", "missing", ...; "new", "published", ... (plan.c) */
+const char *wm_artifact_state_name(enum wm_artifact_state s);
+const char *wm_dist_state_name(enum wm_dist_state s);
+/* The JSON report of a plan (json.c). */
+int wm_json_plan(struct wm_buf *out, const struct wm_plan *p);
+
+/* One GET of a batch (net.c).  Everything the caller reads is malloc'd and released with the request. */
+struct wm_net_request {
+	const char *url;           /* in: not copied */
+	long status;               /* the final HTTP status, 0 when no response came */
+	char *content_type;        /* NULL when the response had none */
+	char *body;                /* NUL-terminated */
+	size_t len;
+	char *error;               /* why the request failed after its retries, NULL when a response came */
+	unsigned attempts;
+	/* the fetcher's own state */
+	void *priv;
+};
+struct wm_net_options {
+	const char *accept;
+	unsigned jobs, retries;
+	long timeout_ms, connect_timeout_ms;
+	unsigned backoff_ms;
+	size_t max_bytes;
+	const char *cacert, *netrc, *username, *password;
+	void (*progress)(void *ctx, size_t done, size_t total);
+	void *progress_ctx;
+};
+/*
+ * Fetches every request, `jobs` at once, each retried on 429, 5xx and
+ * transient transport failures with exponential backoff (Retry-After
+ * honoured).  Returns 0, or WM_ENOMEM; failures are per request.
+ */
+int wm_net_fetch(struct wm_net_request *reqs, size_t n, const struct wm_net_options *o);
+void wm_net_request_release(struct wm_net_request *r);
+
+/* Base64 of `len` bytes (report.c's CSP hashes) into `out` (4 * ((len + 2) / 3) + 1 bytes). */
+void wm_base64(char *out, const unsigned char *data, size_t len);
+
 #endif

@@ -378,3 +378,182 @@ out:
 	json_decref(root);
 	return ret;
 }
+
+/* ---- simple index pages (PEP 691) ------------------------------------------ */
+
+int wm_json_simple_page(struct wm_index_page *out, struct wm_arena *a, const char *body, size_t len,
+	const char **why)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr), *meta, *api, *files;
+	int ret = WM_EINVALID;
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	out->api = "json";
+	if (!root) {
+		*why = wm_arena_printf(a, "malformed JSON at line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+		return *why ? WM_EINVALID : WM_ENOMEM;
+	}
+	meta = json_object_get(root, "meta");
+	api = json_object_get(meta, "api-version");
+	files = json_object_get(root, "files");
+	if (!json_is_object(root) || !json_is_string(api) || !json_is_array(files)) {
+		*why = "the JSON is not a PEP 691 project page: it needs meta.api-version and a files array";
+		goto out;
+	}
+	if (strncmp(json_string_value(api), "1.", 2) != 0) {
+		*why = wm_arena_printf(a, "unsupported PEP 691 api-version '%s': this version of wheelmatrix reads 1.x",
+			json_string_value(api));
+		goto out;
+	}
+	n = json_array_size(files);
+	if (n && !(out->files = wm_arena_array(a, n, sizeof(*out->files)))) {
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_t *f = json_array_get(files, i), *name = json_object_get(f, "filename"),
+			*size = json_object_get(f, "size"), *yanked = json_object_get(f, "yanked");
+		struct wm_index_file *o = &out->files[out->n];
+		if (!json_is_string(name) || !*json_string_value(name)) {
+			*why = wm_arena_printf(a, "files[%zu] of the PEP 691 page has no filename", i);
+			goto out;
+		}
+		if (!(o->filename = wm_arena_strdup(a, json_string_value(name)))) {
+			ret = WM_ENOMEM;
+			goto out;
+		}
+		o->size = json_is_integer(size) && json_integer_value(size) >= 0 ? (int64_t)json_integer_value(size) : -1;
+		/* `yanked` is false, or true, or the reason as a string */
+		o->yanked = json_is_true(yanked) || (json_is_string(yanked));
+		out->n++;
+	}
+	ret = 0;
+out:
+	if (ret == WM_EINVALID && !*why)
+		ret = WM_ENOMEM;
+	json_decref(root);
+	return ret;
+}
+
+/* ---- the plan report ----------------------------------------------------------- */
+
+/* A string, or null for NULL; text from the index is checked as UTF-8 by Jansson. */
+static json_t *str_or_null(const char *s)
+{
+	json_t *v;
+	if (!s)
+		return json_null();
+	/* not UTF-8 (a file name from the index): each bad byte becomes U+FFFD */
+	if ((v = json_string(s)) == NULL) {
+		struct wm_buf b = WM_BUF_INIT;
+		wm_utf8_sanitize(&b, s, strlen(s));
+		v = b.oom ? NULL : json_string(b.ptr ? b.ptr : "");
+		wm_buf_release(&b);
+	}
+	return v;
+}
+
+/* Sets key to `v` (taking it); a NULL `v` marks the object as incomplete through *bad. */
+static void put(json_t *o, const char *key, json_t *v, bool *bad)
+{
+	if (!v || json_object_set_new(o, key, v) < 0)
+		*bad = true;
+}
+
+static json_t *plan_artifact(const struct wm_artifact *a, bool *bad)
+{
+	json_t *o = json_object();
+	if (!o) {
+		*bad = true;
+		return NULL;
+	}
+	put(o, "file", str_or_null(a->filename), bad);
+	put(o, "kind", json_string(a->sdist ? "sdist" : "wheel"), bad);
+	put(o, "job", str_or_null(a->job), bad);
+	put(o, "platform", str_or_null(a->platform ? a->platform->id : NULL), bad);
+	put(o, "python", str_or_null(a->python ? a->python->version : NULL), bad);
+	put(o, "state", json_string(wm_artifact_state_name(a->state)), bad);
+	put(o, "found", str_or_null(a->found), bad);
+	return o;
+}
+
+static json_t *plan_dist(const struct wm_plan *p, const struct wm_plan_dist *d, bool *bad)
+{
+	json_t *o = json_object(), *arts = json_array(), *unexpected = json_array(), *large = json_array();
+	if (!o || !arts || !unexpected || !large) {
+		json_decref(o);
+		json_decref(arts);
+		json_decref(unexpected);
+		json_decref(large);
+		*bad = true;
+		return NULL;
+	}
+	put(o, "name", str_or_null(d->name), bad);
+	put(o, "normalized", str_or_null(d->normalized), bad);
+	put(o, "backend", str_or_null(d->backend ? d->backend->id : NULL), bad);
+	put(o, "url", str_or_null(d->url), bad);
+	put(o, "state", json_string(wm_dist_state_name(d->state)), bad);
+	put(o, "summary", str_or_null(wm_plan_dist_summary(p, d)), bad);
+	put(o, "error", str_or_null(d->error), bad);
+	put(o, "api", str_or_null(d->api), bad);
+	put(o, "attempts", json_integer(d->attempts), bad);
+	put(o, "files_on_index", json_integer((json_int_t)d->nfiles), bad);
+	for (size_t k = 0; k < d->nartifacts; k++)
+		if (json_array_append_new(arts, plan_artifact(&d->artifacts[k], bad)) < 0)
+			*bad = true;
+	for (size_t k = 0; k < d->nunexpected; k++)
+		if (json_array_append_new(unexpected, str_or_null(d->unexpected[k])) < 0)
+			*bad = true;
+	for (size_t k = 0; k < d->nlarge; k++) {
+		json_t *f = json_object();
+		if (f) {
+			put(f, "file", str_or_null(d->large[k].filename), bad);
+			put(f, "size", json_integer((json_int_t)d->large[k].size), bad);
+		}
+		if (json_array_append_new(large, f) < 0)
+			*bad = true;
+	}
+	put(o, "artifacts", arts, bad);
+	put(o, "unexpected", unexpected, bad);
+	put(o, "near_limit", large, bad);
+	return o;
+}
+
+int wm_json_plan(struct wm_buf *out, const struct wm_plan *p)
+{
+	static const char *const verdicts[] = { [WM_PLAN_OK] = "ok", [WM_PLAN_FAIL] = "fail",
+		[WM_PLAN_INCOMPLETE] = "incomplete" };
+	static const enum wm_artifact_state states[] = { WM_ART_PRESENT, WM_ART_MISSING, WM_ART_UNKNOWN,
+		WM_ART_UNCHECKED };
+	json_t *root = json_object(), *dists = json_array(), *count = json_object();
+	bool bad = !root || !dists || !count;
+	char *text;
+
+	if (bad) {
+		json_decref(root);
+		json_decref(dists);
+		json_decref(count);
+		return WM_ENOMEM;
+	}
+	put(root, "version", str_or_null(p->version), &bad);
+	put(root, "index", str_or_null(p->index), &bad);
+	put(root, "offline", json_boolean(p->offline), &bad);
+	put(root, "verdict", json_string(p->offline ? "unchecked" : verdicts[wm_plan_verdict(p)]), &bad);
+	for (size_t i = 0; i < WM_ARRAY_SIZE(states); i++)
+		put(count, wm_artifact_state_name(states[i]), json_integer((json_int_t)wm_plan_count(p, states[i])), &bad);
+	put(root, "counts", count, &bad);
+	for (size_t i = 0; i < p->ndists; i++)
+		if (json_array_append_new(dists, plan_dist(p, &p->dists[i], &bad)) < 0)
+			bad = true;
+	put(root, "distributions", dists, &bad);
+	text = bad ? NULL : json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (!text)
+		return WM_ENOMEM;
+	wm_buf_puts(out, text);
+	wm_buf_putc(out, '\n');
+	free(text);
+	return 0;
+}

@@ -515,4 +515,123 @@ void wm_reader_tree(struct wm_reader *r, const char *root);
 /* PEP 503 normalisation into `out` (at least strlen(name)+1 bytes). */
 void wm_name_normalize(char *out, const char *name);
 
+/* ---- plan: a release against a package index ------------------------------- */
+
+#define WM_PLAN_INDEX "https://pypi.org/simple/"
+#define WM_PLAN_FILE_LIMIT (100ull << 20)   /* PyPI's default upload limit per file */
+
+enum wm_artifact_state {
+	WM_ART_UNCHECKED,  /* --offline: the index was not asked */
+	WM_ART_UNKNOWN,    /* the query for its distribution failed */
+	WM_ART_MISSING,    /* not on the index: the release uploads it */
+	WM_ART_PRESENT,    /* already on the index: its upload would be refused */
+};
+
+/* One file the release produces: a wheel of one job, or a distribution's sdist. */
+struct wm_artifact {
+	const char *filename;
+	bool sdist;
+	bool pure;                          /* the meta package's py3-none-any wheel */
+	const struct wm_platform *platform; /* a native wheel's; NULL otherwise */
+	const struct wm_python *python;
+	const char *job;                    /* the job id that builds it, NULL for an sdist or the meta wheel */
+	enum wm_artifact_state state;
+	const char *found;                  /* WM_ART_PRESENT: the index's file name when it differs */
+};
+
+/* A file an index lists for a project; size is -1 when the index does not say. */
+struct wm_index_file {
+	const char *filename;
+	int64_t size;
+	bool yanked;
+};
+
+enum wm_dist_state {
+	WM_DIST_UNCHECKED,  /* --offline */
+	WM_DIST_FAILED,     /* the query failed after its retries: `error` says why */
+	WM_DIST_NEW,        /* no such project on the index */
+	WM_DIST_READY,      /* the project exists and the version has no files yet */
+	WM_DIST_PUBLISHED,  /* the version already has files: an upload would fail */
+};
+
+struct wm_plan_dist {
+	const char *name;                /* as the matrix spells it */
+	const char *normalized;          /* PEP 503 */
+	const struct wm_backend *backend;  /* NULL for the meta package */
+	const char *url;                 /* the project page queried, without credentials */
+	struct wm_artifact *artifacts;
+	size_t nartifacts;
+	enum wm_dist_state state;
+	const char *error;               /* WM_DIST_FAILED */
+	const char *api;                 /* "json" (PEP 691) or "html" (PEP 503) once answered */
+	unsigned attempts;               /* requests made, retries included */
+	size_t nfiles;                   /* files the index lists for the project */
+	const char **unexpected;         /* files of this version the release does not produce */
+	size_t nunexpected;
+	struct wm_index_file *large;     /* files of earlier versions near WM_PLAN_FILE_LIMIT */
+	size_t nlarge;
+};
+
+struct wm_plan {
+	struct wm_arena *arena;
+	const struct wm_matrix *matrix;
+	const char *version;             /* PEP 440, normalised */
+	const char *index;               /* the index URL without credentials; NULL offline */
+	const char *query_base;          /* the index URL as given, credentials included: never shown */
+	bool offline;
+	struct wm_plan_dist *dists;      /* the meta package, then the backends in file order */
+	size_t ndists;
+};
+
+struct wm_plan_options {
+	const char *version;             /* NULL: the project's, converted to PEP 440 */
+	const char *index;               /* NULL: WM_PLAN_INDEX */
+	bool offline;
+	unsigned jobs;                   /* requests at once */
+	unsigned retries;                /* after the first attempt, on 429, 5xx and transient failures */
+	long timeout_ms, connect_timeout_ms;
+	unsigned backoff_ms;             /* the first retry's delay; doubled each time */
+	size_t max_bytes;                /* the largest response accepted */
+	const char *cacert;              /* CA bundle for https, NULL for the system's */
+	const char *netrc;               /* netrc file, NULL for ~/.netrc */
+	const char *username, *password; /* credentials for the index, or NULL */
+	/* Called as requests finish (not from another thread); NULL for none. */
+	void (*progress)(void *ctx, size_t done, size_t total);
+	void *progress_ctx;
+};
+
+/* The defaults: PyPI, 8 at once, 3 retries, 30 s per request, 10 s to connect, 32 MiB. */
+void wm_plan_options_init(struct wm_plan_options *o);
+/*
+ * Lists the artifacts the release of `m` produces (every job's wheel, each
+ * distribution's sdist, the meta package's under strategy meta) for the
+ * version of `o`; invalid input (no version, a version PEP 440 cannot
+ * write, a bad index URL) is reported in `err` as WM_EINVALID.  The plan
+ * refers to `m`, which must outlive it.
+ */
+int wm_plan_new(struct wm_plan **out, const struct wm_matrix *m, const struct wm_plan_options *o,
+	struct wm_error *err);
+/*
+ * Asks the index about every distribution, concurrently.  Failed queries are
+ * recorded in their distribution, not returned; the return value is 0, or
+ * an error for an unreadable CA file (WM_EREAD) or WM_ENOMEM.
+ */
+int wm_plan_query(struct wm_plan *p, const struct wm_plan_options *o, struct wm_error *err);
+
+enum wm_plan_verdict {
+	WM_PLAN_OK,          /* the release can go ahead */
+	WM_PLAN_FAIL,        /* a version already published: an upload would fail */
+	WM_PLAN_INCOMPLETE,  /* a query failed: the report lacks some distributions */
+};
+enum wm_plan_verdict wm_plan_verdict(const struct wm_plan *p);
+/* Counts of the artifacts in `state`. */
+size_t wm_plan_count(const struct wm_plan *p, enum wm_artifact_state state);
+/* One sentence on a distribution's state, for reports. */
+const char *wm_plan_dist_summary(const struct wm_plan *p, const struct wm_plan_dist *d);
+
+enum wm_plan_format { WM_PLAN_TABLE, WM_PLAN_JSON, WM_PLAN_MARKDOWN, WM_PLAN_HTML };
+/* The report as text (malloc'd, the caller's). */
+int wm_plan_render(char **out, size_t *len, const struct wm_plan *p, enum wm_plan_format format);
+void wm_plan_free(struct wm_plan *p);
+
 #endif

@@ -295,7 +295,9 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		# shellcheck disable=SC2086
 		(cd "$r" && HOME=$tmp/nobody setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/wheelmatrix" check $src) \
 			>"$tmp/out" 2>"$tmp/err" || got=$?
-		[ "$got" = 0 ] && [ ! -s "$tmp/err" ] || no "read-only repository, $src: exit $got: $(cat "$tmp/err")"
+		if [ "$got" != 0 ] || [ -s "$tmp/err" ]; then
+			no "read-only repository, $src: exit $got: $(cat "$tmp/err")"
+		fi
 	done
 	[ "$(snapshot "$r")" = "$before" ] || no "check changed a read-only repository"
 else

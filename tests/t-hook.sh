@@ -111,4 +111,18 @@ run 3 -C "$tmp/plain" hook install
 grep -qx "wheelmatrix: error: not a git repository (or any parent): ." "$tmp/err" || no "no repository: $(cat "$tmp/err")"
 run 2 -C "$r" hook remove
 
+# the pre-commit framework's hook definition, and the README's local copy of it, say the same
+# shellcheck source=tests/python-env.sh
+. "$ROOT/tests/python-env.sh"
+"$py" - "$ROOT/.pre-commit-hooks.yaml" "$ROOT/README.md" <<'PY' || no ".pre-commit-hooks.yaml"
+import re, sys, yaml
+(hook,) = yaml.safe_load(open(sys.argv[1]))
+want = {"id": "wheelmatrix-check", "language": "system", "pass_filenames": False, "always_run": True,
+        "entry": "wheelmatrix check --staged"}
+assert all(hook[k] == v for k, v in want.items()), hook
+blocks = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", open(sys.argv[2]).read(), re.S)]
+local = [h for b in blocks if isinstance(b, dict) and "repos" in b for r in b["repos"] for h in r["hooks"]]
+assert local and all(local[0][k] == hook[k] for k in want), local
+PY
+
 exit "$fail"

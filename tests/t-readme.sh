@@ -1,5 +1,5 @@
 #!/bin/bash
-# t-readme.sh — the example in README.md is real: its matrix gives exactly the output shown.
+# t-readme.sh — the examples in README.md are real: its matrix gives exactly the output shown.
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
 tmp=$(mktemp -d)
@@ -13,6 +13,15 @@ yaml = next(body for lang, body in blocks if lang == "yaml")
 out = next(body for lang, body in blocks if body.startswith("$ wheelmatrix list\n"))
 open(sys.argv[2] + "/wheelmatrix.yaml", "w").write(yaml)
 open(sys.argv[2] + "/want", "w").write(out.split("\n", 1)[1])
+# the plan example: the command after "$ wheelmatrix " and its output
+plan = next(body for lang, body in blocks if body.startswith("$ wheelmatrix plan "))
+command, output = plan.split("\n", 1)
+open(sys.argv[2] + "/plan-args", "w").write("\n".join(command.split()[2:]) + "\n")
+open(sys.argv[2] + "/plan-want", "w").write(output)
 PY
 "$WM" -C "$tmp" list >"$tmp/got"
 diff -u "$tmp/want" "$tmp/got"
+mapfile -t args <"$tmp/plan-args"
+[[ " ${args[*]} " == *" --offline "* ]] || { echo "the README's plan example needs the network"; exit 1; }
+"$WM" -C "$tmp" "${args[@]}" >"$tmp/plan-got"
+diff -u "$tmp/plan-want" "$tmp/plan-got"

@@ -1,0 +1,143 @@
+/* cmd_plan.c — `wheelmatrix plan`: the artifacts of a release, checked against a package index. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cmd.h"
+
+static const char *const formats[] = { "table", "json", "markdown", "html", NULL };
+
+const struct cli_option cmd_plan_options[PLAN_NOPTIONS] = {
+	[PLAN_INDEX] = { 0, "index", "URL", NULL, "package index, PEP 691 JSON or PEP 503 HTML (default: PyPI)" },
+	[PLAN_OFFLINE] = { 0, "offline", NULL, NULL, "list the artifacts without querying the index" },
+	[PLAN_FORMAT] = { 0, "format", "FORMAT", formats, "table (default), json, markdown or html" },
+	[PLAN_CACERT] = { 0, "cacert", "FILE", NULL, "CA certificates for https (default: $SSL_CERT_FILE, else the system's)" },
+	[PLAN_JOBS] = { 0, "jobs", "N", NULL, "requests at once, 1 to 64 (default: 8)" },
+	[PLAN_TIMEOUT] = { 0, "timeout", "SECONDS", NULL, "time allowed for each request (default: 30)" },
+	[PLAN_RETRIES] = { 0, "retries", "N", NULL, "retries on 429, 5xx and dropped connections, 0 to 10 (default: 3)" },
+};
+
+/* A whole number in [min, max] for option `name`; false (reported) otherwise. */
+static bool number(const char *value, const char *name, long min, long max, long *out)
+{
+	char *end;
+	long v;
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (!*value || *end || errno || v < min || v > max) {
+		cli_error("invalid value '%s' for '--%s': expected a whole number from %ld to %ld", value, name, min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool parse_numbers(const struct cli *cli, struct wm_plan_options *o)
+{
+	long v;
+	if (cli->values[PLAN_JOBS]) {
+		if (!number(cli->values[PLAN_JOBS], "jobs", 1, 64, &v))
+			return false;
+		o->jobs = (unsigned)v;
+	}
+	if (cli->values[PLAN_TIMEOUT]) {
+		if (!number(cli->values[PLAN_TIMEOUT], "timeout", 1, 3600, &v))
+			return false;
+		o->timeout_ms = v * 1000;
+		if (o->connect_timeout_ms > o->timeout_ms)
+			o->connect_timeout_ms = o->timeout_ms;
+	}
+	if (cli->values[PLAN_RETRIES]) {
+		if (!number(cli->values[PLAN_RETRIES], "retries", 0, 10, &v))
+			return false;
+		o->retries = (unsigned)v;
+	}
+	return true;
+}
+
+/* The progress line, on a terminal only: it is rewritten in place. */
+static void progress(void *ctx, size_t done, size_t total)
+{
+	(void)ctx;
+	fprintf(stderr, "\rwheelmatrix: querying the index: %zu of %zu", done, total);
+	if (done == total)
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+static enum wm_plan_format parse_format(const char *value)
+{
+	static const enum wm_plan_format of[] = { WM_PLAN_TABLE, WM_PLAN_JSON, WM_PLAN_MARKDOWN, WM_PLAN_HTML };
+	for (size_t i = 0; value && formats[i]; i++)
+		if (strcmp(formats[i], value) == 0)
+			return of[i];
+	return WM_PLAN_TABLE;
+}
+
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+int cmd_plan(struct cli *cli)
+{
+	struct wm_plan_options o;
+	struct wm_error err;
+	struct wm_catalog *cat = NULL;
+	struct wm_matrix *m = NULL;
+	struct wm_plan *plan = NULL;
+	char *text = NULL;
+	size_t len;
+	int ret, exit_code = CLI_EXIT_OK;
+
+	wm_plan_options_init(&o);
+	o.version = cli->nargs ? cli->args[0] : NULL;
+	o.index = cli->values[PLAN_INDEX];
+	o.offline = cli->values[PLAN_OFFLINE] != NULL;
+	o.cacert = cli->values[PLAN_CACERT] ? cli->values[PLAN_CACERT] : env("SSL_CERT_FILE");
+	o.netrc = env("NETRC");
+	o.username = env("WHEELMATRIX_INDEX_USERNAME");
+	o.password = env("WHEELMATRIX_INDEX_PASSWORD");
+	if (!parse_numbers(cli, &o))
+		return CLI_EXIT_USAGE;
+	if (o.offline && (o.index || cli->values[PLAN_CACERT])) {
+		cli_error("'--offline' queries no index: '--%s' cannot be used with it", o.index ? "index" : "cacert");
+		return CLI_EXIT_USAGE;
+	}
+	if (cli->verbosity >= 0 && isatty(STDERR_FILENO))
+		o.progress = progress;
+	wm_error_init(&err);
+	if ((ret = wm_catalog_load(&cat, &err)) < 0 ||
+	    (ret = wm_matrix_load_file(&m, cat, cli->file, &err)) < 0 ||
+	    (ret = wm_plan_new(&plan, m, &o, &err)) < 0 ||
+	    (ret = wm_plan_query(plan, &o, &err)) < 0) {
+		cli_print_diags(&err);
+		goto out;
+	}
+	if (err.ndiags && cli->verbosity >= 0)
+		cli_print_diags(&err);
+	if ((ret = wm_plan_render(&text, &len, plan, parse_format(cli->values[PLAN_FORMAT]))) < 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	fwrite(text, 1, len, stdout);
+	switch (wm_plan_verdict(plan)) {
+	case WM_PLAN_OK:
+		break;
+	case WM_PLAN_FAIL:
+		exit_code = CLI_EXIT_STATE;
+		break;
+	case WM_PLAN_INCOMPLETE:
+		exit_code = CLI_EXIT_ENV;
+		break;
+	}
+out:
+	free(text);
+	wm_plan_free(plan);
+	wm_matrix_free(m);
+	wm_catalog_free(cat);
+	wm_error_release(&err);
+	return ret < 0 ? cli_exit_code(ret) : exit_code;
+}

@@ -1,0 +1,177 @@
+/* pep440.c — versions as PEP 440 writes them: Cargo's semver converted, spellings normalised. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include "internal.h"
+
+/*
+ * One parser serves both inputs.  PEP 440's normalisation rules accept the
+ * spellings semver pre-releases use (`-alpha.1`, `-beta.2`, `-rc.1`: a
+ * separator, the word, a separator, the number), so a Cargo version such as
+ * 0.3.0-alpha.1 comes out as 0.3.0a1 and a pyproject version is only
+ * normalised.  What neither grammar has (`-x.7.z`, `-alpha.beta`) is refused.
+ */
+
+struct cursor {
+	const char *s;
+	const char *why;
+};
+
+static bool sep(char c)
+{
+	return c == '-' || c == '_' || c == '.';
+}
+
+/* Reads digits into `out` without their leading zeros; false when there are none. */
+static bool number(struct cursor *c, struct wm_buf *out)
+{
+	const char *p = c->s;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	while (*p == '0' && isdigit((unsigned char)p[1]))
+		p++;
+	while (isdigit((unsigned char)*p))
+		wm_buf_putc(out, *p++);
+	c->s = p;
+	return true;
+}
+
+/* Matches `word` case-insensitively, not followed by a letter. */
+static bool word(struct cursor *c, const char *w)
+{
+	size_t n = strlen(w);
+	if (strncasecmp(c->s, w, n) != 0 || isalpha((unsigned char)c->s[n]))
+		return false;
+	c->s += n;
+	return true;
+}
+
+/* [-_.]?WORD[-_.]?N?  where WORD is one of `words`; appends `canon` and the number (0 when absent). */
+static bool segment(struct cursor *c, struct wm_buf *out, const char *const *words, const char *canon)
+{
+	struct cursor save = *c;
+	if (sep(*c->s))
+		c->s++;
+	for (; *words; words++)
+		if (word(c, *words))
+			break;
+	if (!*words) {
+		*c = save;
+		return false;
+	}
+	wm_buf_puts(out, canon);
+	if (sep(c->s[0]) && isdigit((unsigned char)c->s[1]))
+		c->s++;
+	if (!number(c, out))
+		wm_buf_putc(out, '0');
+	return true;
+}
+
+static bool local(struct cursor *c, struct wm_buf *out)
+{
+	bool first = true;
+	c->s++;  /* the '+' */
+	wm_buf_putc(out, '+');
+	for (;;) {
+		if (!isalnum((unsigned char)*c->s)) {
+			c->why = "a local version label is letters and digits separated by '.', '-' or '_'";
+			return false;
+		}
+		if (!first)
+			wm_buf_putc(out, '.');
+		while (isalnum((unsigned char)*c->s))
+			wm_buf_putc(out, (char)tolower((unsigned char)*c->s++));
+		first = false;
+		if (!*c->s)
+			return true;
+		if (!sep(*c->s)) {
+			c->why = "a local version label is letters and digits separated by '.', '-' or '_'";
+			return false;
+		}
+		c->s++;
+	}
+}
+
+int wm_pep440(struct wm_buf *out, const char *version, const char **why)
+{
+	static const char *const pre_a[] = { "alpha", "a", NULL }, *const pre_b[] = { "beta", "b", NULL },
+		*const pre_rc[] = { "rc", "c", "preview", "pre", NULL }, *const post[] = { "post", "rev", "r", NULL },
+		*const dev[] = { "dev", NULL };
+	struct cursor c = { version, NULL };
+	size_t start = out->len;
+	const char *bang;
+
+	while (isspace((unsigned char)*c.s))
+		c.s++;
+	if (*c.s == 'v' || *c.s == 'V')
+		c.s++;
+	/* an epoch: N! */
+	if ((bang = strchr(c.s, '!')) != NULL) {
+		struct wm_buf epoch = WM_BUF_INIT;
+		const char *digits = c.s;
+		bool ok = number(&c, &epoch) && c.s == bang;
+		if (ok && strcmp(epoch.ptr, "0") != 0) {
+			wm_buf_puts(out, epoch.ptr);
+			wm_buf_putc(out, '!');
+		}
+		wm_buf_release(&epoch);
+		if (!ok) {
+			c.s = digits;
+			c.why = "an epoch is a number followed by '!'";
+			goto bad;
+		}
+		c.s++;
+	}
+	if (!number(&c, out)) {
+		c.why = "a version starts with a number, such as 1.2.0";
+		goto bad;
+	}
+	while (c.s[0] == '.' && isdigit((unsigned char)c.s[1])) {
+		c.s++;
+		wm_buf_putc(out, '.');
+		number(&c, out);
+	}
+	if (!segment(&c, out, pre_a, "a") && !segment(&c, out, pre_b, "b"))
+		segment(&c, out, pre_rc, "rc");
+	if (c.s[0] == '-' && isdigit((unsigned char)c.s[1])) {
+		c.s++;
+		wm_buf_puts(out, ".post");
+		number(&c, out);
+	} else {
+		segment(&c, out, post, ".post");
+	}
+	segment(&c, out, dev, ".dev");
+	if (*c.s == '+' && !local(&c, out))
+		goto bad;
+	while (isspace((unsigned char)*c.s))
+		c.s++;
+	if (*c.s) {
+		c.why = "after the release numbers PEP 440 allows only a pre-release (a, b, rc), .postN, "
+			".devN and +local; semver pre-releases other than alpha, beta, rc and dev have no equivalent";
+		goto bad;
+	}
+	if (out->oom)
+		return WM_ENOMEM;
+	return 0;
+bad:
+	out->len = start;
+	if (out->ptr)
+		out->ptr[start] = '\0';
+	if (why)
+		*why = c.why;
+	return WM_EINVALID;
+}
+
+bool wm_pep440_equal(const char *a, const char *b)
+{
+	struct wm_buf x = WM_BUF_INIT, y = WM_BUF_INIT;
+	bool same;
+	if (wm_pep440(&x, a, NULL) == 0 && wm_pep440(&y, b, NULL) == 0)
+		same = strcmp(x.ptr, y.ptr) == 0;
+	else
+		same = strcmp(a, b) == 0;
+	wm_buf_release(&x);
+	wm_buf_release(&y);
+	return same;
+}

@@ -1,0 +1,142 @@
+# shellcheck shell=bash
+# plan-servers.sh — sourced by the plan tests: loopback servers they start and stop, and a test CA.
+#
+# start_fault DIR [ARGS...]   tests/index-server.py; sets FAULT_PORT
+# make_ca DIR                 a CA and a certificate for 127.0.0.1 signed by it, made now with openssl
+# start_nginx DIR ROOT        nginx serving the index tree ROOT over http and https (DIR/ca.pem);
+#                             sets HTTP_PORT and HTTPS_PORT
+# stop_servers                stops what was started
+#
+# Sourcing it also makes the scratch directory $tmp, an EXIT trap that stops the servers and
+# removes it, and `fail MESSAGE`.
+#
+# Both servers bind 127.0.0.1 only.  The proxy variables are cleared and NO_PROXY
+# set so that loopback requests go straight to them.
+
+: "${ROOT:?}"
+tmp=$(mktemp -d)
+trap 'stop_servers; rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
+export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
+server_pids=()
+
+stop_servers() {
+	local pid
+	for pid in "${server_pids[@]}"; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	server_pids=()
+}
+
+# Waits until something accepts connections on 127.0.0.1:$1, while process $2 lives.
+wait_port() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$2" 2>/dev/null || return 1
+		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+start_fault() {
+	local dir=$1 i
+	shift
+	rm -f "$dir/fault.port"
+	python3 "$ROOT/tests/index-server.py" "$dir/fault.port" "$@" &
+	server_pids+=($!)
+	for ((i = 0; i < 100; i++)); do
+		[[ -s $dir/fault.port ]] && break
+		sleep 0.05
+	done
+	# shellcheck disable=SC2034  # for the script that sources this file
+	FAULT_PORT=$(cat "$dir/fault.port" 2>/dev/null) || { echo "the fault server did not start"; return 1; }
+}
+
+make_ca() {
+	local dir=$1
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=wheelmatrix test CA" \
+		-keyout "$dir/ca.key" -out "$dir/ca.pem" \
+		-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign 2>/dev/null
+	openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$dir/server.key" \
+		-out "$dir/server.csr" 2>/dev/null
+	printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' \
+		>"$dir/server.ext"
+	openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial \
+		-days 2 -extfile "$dir/server.ext" -out "$dir/server.pem" 2>/dev/null
+}
+
+# A free port: the kernel picks one for a socket that is then closed; nginx may still lose it to
+# another process before binding, so start_nginx retries.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+start_nginx() {
+	local dir=$1 root=$2 attempt pid user=
+	command -v nginx >/dev/null || PATH=$PATH:/usr/sbin
+	if ! command -v nginx >/dev/null; then
+		echo "nginx is not installed (.ci/run installs it: apt-get install nginx)"
+		return 1
+	fi
+	[[ -f $dir/ca.pem ]] || make_ca "$dir"
+	# the password of user 'ci' for /private/
+	printf 'ci:{PLAIN}s3cret-pass\n' >"$dir/htpasswd"
+	[[ $(id -u) == 0 ]] && user="user root;"
+	mkdir -p "$dir/nginx"
+	for ((attempt = 0; attempt < 5; attempt++)); do
+		HTTP_PORT=$(free_port)
+		HTTPS_PORT=$(free_port)
+		cat >"$dir/nginx/nginx.conf" <<CONF
+$user
+worker_processes 1;
+pid $dir/nginx/nginx.pid;
+error_log $dir/nginx/error.log;
+events { worker_connections 64; }
+http {
+	access_log $dir/nginx/access.log;
+	client_body_temp_path $dir/nginx/body;
+	proxy_temp_path $dir/nginx/proxy;
+	fastcgi_temp_path $dir/nginx/fastcgi;
+	uwsgi_temp_path $dir/nginx/uwsgi;
+	scgi_temp_path $dir/nginx/scgi;
+	types { text/html html; application/vnd.pypi.simple.v1+json json; }
+	default_type application/octet-stream;
+	# PEP 691 content negotiation: JSON when the client asks for it
+	map \$http_accept \$simple_index {
+		"~application/vnd\.pypi\.simple\.v1\+json" index.json;
+		default index.html;
+	}
+	server {
+		listen 127.0.0.1:$HTTP_PORT;
+		listen 127.0.0.1:$HTTPS_PORT ssl;
+		ssl_certificate $dir/server.pem;
+		ssl_certificate_key $dir/server.key;
+		root $root;
+		location /simple/ { index \$simple_index; }
+		# an index that only speaks PEP 503 HTML
+		location /html/ { alias $root/simple/; index index.html; }
+		location /private/ {
+			alias $root/simple/;
+			index \$simple_index;
+			auth_basic "index";
+			auth_basic_user_file $dir/htpasswd;
+		}
+	}
+}
+CONF
+		nginx -p "$dir/nginx" -c "$dir/nginx/nginx.conf" -e "$dir/nginx/error.log" -g 'daemon off;' &
+		pid=$!
+		if wait_port "$HTTP_PORT" "$pid" && wait_port "$HTTPS_PORT" "$pid"; then
+			server_pids+=("$pid")
+			return 0
+		fi
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	echo "nginx did not start:"
+	cat "$dir/nginx/error.log"
+	return 1
+}
