@@ -101,10 +101,15 @@ static void check_runners(struct gl *g)
 		}
 		if (seen)
 			continue;
-		wm_error_add(g->err, WM_EINVALID, WM_SEV_ERROR, doc->file, doc->text, doc->len, loc.line, loc.column,
-			j->include ? 0 : (unsigned)strlen(j->platform->id),
-			"GitLab's hosted runners cannot build %s: give the platform the tags of a runner that can "
-			"(%s: {tags: [...]}), or leave GitLab out of 'ci'", j->platform->id, j->platform->id);
+		if (j->include)
+			wm_error_add(g->err, WM_EINVALID, WM_SEV_ERROR, doc->file, doc->text, doc->len, loc.line, loc.column, 0,
+				"GitLab's hosted runners cannot build %s: give the include the tags of a runner that can "
+				"(tags: [...] in the rule), or leave GitLab out of 'ci'", j->platform->id);
+		else
+			wm_error_add(g->err, WM_EINVALID, WM_SEV_ERROR, doc->file, doc->text, doc->len, loc.line, loc.column,
+				(unsigned)strlen(j->platform->id),
+				"GitLab's hosted runners cannot build %s: give the platform the tags of a runner that can "
+				"(%s: {tags: [...]}), or leave GitLab out of 'ci'", j->platform->id, j->platform->id);
 	}
 }
 
@@ -473,6 +478,7 @@ static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	wm_y_set(&g->b, vars, "WM_MODULE", str(g, g->m->module));
 	if (p->os != WM_OS_LINUX)
 		wm_y_set(&g->b, vars, "WM_UV", str(g, wm_catalog_tool(g->cat, "uv")));
+	add_env(g, vars, k->backend, k->include);
 	if (par)
 		wm_y_set(&g->b, job, "parallel", par);
 	add_needs(g, job, &dep, 1);
