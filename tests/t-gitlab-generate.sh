@@ -101,7 +101,36 @@ sed -i 's/platforms: \[linux-x86_64, windows-arm64\]/platforms: {linux-x86_64: {
 run 0 "$WM" -q -C "$tmp/arm" generate
 grep -q 'tags: \[my-arm-runner\]' "$tmp/arm/$gl" || bad "the matrix file's runner tags are not used"
 
-# 6. past 50 needed jobs, a publish job relies on the stage order and names its artifacts in `dependencies`
+# 6. the sh scripts (Linux and macOS jobs) have no shellcheck warning; PowerShell is not checked
+if command -v shellcheck >/dev/null; then
+	python3 - "$tmp" <<'PY' || fail=1
+import glob, os, subprocess, sys, yaml
+bad, checked = 0, 0
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*", ".gitlab-ci.yml"))):
+    doc = yaml.safe_load(open(path))
+    for name, job in doc.items():
+        if not isinstance(job, dict) or "windows" in name or name.startswith("test-") and "windows" in job.get("extends", ""):
+            continue
+        for key in ("before_script", "script"):
+            text = "\n".join(str(line) for line in job.get(key) or [])
+            if not text:
+                continue
+            checked += 1
+            p = subprocess.run(["shellcheck", "--shell=bash", "--severity=warning", "-"],
+                               input=text + "\n", capture_output=True, text=True)
+            if p.returncode != 0:
+                print("FAIL: shellcheck on %s %s.%s:\n%s" % (os.path.basename(os.path.dirname(path)), name, key, p.stdout))
+                bad = 1
+if checked < 10:
+    print("FAIL: only %d scripts were checked" % checked)
+    bad = 1
+sys.exit(bad)
+PY
+else
+	echo "note: shellcheck is not installed: the scripts are not checked"
+fi
+
+# 7. past 50 needed jobs, a publish job relies on the stage order and names its artifacts in `dependencies`
 grep -q '^publish-cpu:' "$tmp/large/$gl" &&
 	python3 - "$tmp/large/$gl" "$tmp/llm-rs.yml" <<'PY' || fail=1
 import sys, yaml
