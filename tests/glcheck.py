@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """glcheck.py — a generated GitLab CI file checked with gitlab-ci-local and against `wheelmatrix list`.
 
-usage: python3 tests/glcheck.py REPO LIST.jsonl [VERSION]   (exit 0 when every property holds, 1 otherwise)
+usage: python3 tests/glcheck.py REPO LIST.jsonl [VERSION [PATH]]   (exit 0 when every property holds, 1 otherwise)
 
-REPO is a git repository holding the generated .gitlab-ci.yml.  gitlab-ci-local (tests/external)
+REPO is a git repository holding the generated file at PATH (default .gitlab-ci.yml).  gitlab-ci-local (tests/external)
 lists its jobs twice, without a tag and with `--variable CI_COMMIT_TAG=v<VERSION>`; then:
 - both listings succeed: gitlab-ci-local's embedded JSON schema accepts the file, and it resolves
   every `needs` and `dependencies` by job name (it fails otherwise);
@@ -42,9 +42,9 @@ def missing():
     return None
 
 
-def list_jobs(repo, tag=None):
-    """gitlab-ci-local's --list-json of REPO: (jobs, error text or None)."""
-    args = [GCL, "--list-json"]
+def list_jobs(repo, tag=None, path=".gitlab-ci.yml"):
+    """gitlab-ci-local's --list-json of REPO's file PATH: (jobs, error text or None)."""
+    args = [GCL, "--list-json", "--file", path]
     if tag:
         args += ["--variable", "CI_COMMIT_TAG=" + tag]
     p = subprocess.run(args, cwd=repo, capture_output=True, text=True)
@@ -228,10 +228,10 @@ def check_repo(repo, listed, version="0.1.0", path=".gitlab-ci.yml"):
     if not (len(lines) > 3 and all(l.startswith("# ") for l in lines[:3]) and
             re.fullmatch(r"# wheelmatrix-digest: sha256:[0-9a-f]{64}", lines[2])):
         bad.append("the file does not start with the 3 header lines: %r" % lines[:3])
-    plain, err = list_jobs(repo)
+    plain, err = list_jobs(repo, path=path)
     if err:
         return bad + [err]
-    tagged, err = list_jobs(repo, "v" + version)
+    tagged, err = list_jobs(repo, "v" + version, path)
     if err:
         return bad + [err]
     return bad + check(yaml.safe_load(text), listed, plain, tagged)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # t-gitlab-ci-local.sh — generated GitLab CI files, listed by gitlab-ci-local, match `wheelmatrix list`.
 #
-# For each example matrix (matrices/*.yaml with GitLab enabled) and for seeds 1-8 of
+# For each example matrix (matrices/*.yaml with GitLab enabled), a matrix of overrides written
+# here (image and tags per platform and per include, include env, setup lines, token mode, a
+# custom path, windows-arm64 on a self-hosted runner), and for seeds 1-6 of
 # tests/gen_matrix.py (turned into GitLab matrices: `ci: {gitlab: {}}`, and runner tags for
 # windows-arm64, which GitLab.com does not host), generate in a scratch git repository, then check
 # with tests/glcheck.py: gitlab-ci-local --list-json accepts the file, with and without a tag; its
@@ -42,9 +44,37 @@ for path in sorted(glob.glob(os.path.join(root, "matrices", "*.yaml"))):
         text = f.read()
     if "gitlab" in (yaml.safe_load(text).get("ci") or {"gitlab": None}):
         cases.append((os.path.basename(path), None, text))
-for seed in range(1, 9):
+cases.append(("overrides", None, """wheelmatrix: 1
+project: {name: overpkg, module: overpkg}
+python:
+  versions: ["3.11", "3.12", "3.13t"]
+platforms:
+  linux-x86_64: {image: registry.example.com/manylinux_2_28_x86_64:latest}
+  linux-aarch64: {cross: true}
+  macos-x86_64: {}
+  windows-arm64: {tags: [windows, arm64, self-hosted]}
+backends:
+  gpu:
+    features: [cublas]
+    platforms: [linux-x86_64]
+    toolkit: {cuda: "12.8"}
+    env: {CUDA_COMPUTE_CAP: "80", WM_NOTE: "a: b # c"}
+    setup:
+      gitlab:
+        linux: ["dnf install -y libfoo-devel"]
+  cpu:
+    default: true
+    env: {WM_YES: "yes", WM_EMPTY: ""}
+include:
+  - {backend: gpu, platform: linux-x86_64, python: "3.13", env: {CUDA_COMPUTE_CAP: "90"}}
+  - {backend: cpu, platform: linux-x86_64, python: "3.10", tags: [big-runner]}
+ci: {gitlab: {path: ci/pipeline.yml}}
+publish:
+  pypi: {trusted: false, environment: release}
+"""))
+for seed in range(1, 7):
     cases.append(("seed %d" % seed, seed, gen_matrix.dump(gitlab(gen_matrix.generate(seed)[0]))))
-if len([c for c in cases if c[1] is None]) < 3:
+if len([c for c in cases if c[1] is None]) < 4:
     print("FAIL: fewer than 3 example matrices enable GitLab")
     sys.exit(1)
 
@@ -70,8 +100,9 @@ def one(n, name, seed, text):
         r = run(cmd, cwd=repo)
         if r.returncode != 0:
             return bad + ["%s failed: %s" % (" ".join(cmd), r.stderr)]
-    bad += glcheck.check_repo(repo, listed)
-    with open(os.path.join(repo, ".gitlab-ci.yml"), encoding="utf-8") as f:
+    path = ((yaml.safe_load(text).get("ci") or {}).get("gitlab") or {}).get("path") or ".gitlab-ci.yml"
+    bad += glcheck.check_repo(repo, listed, path=path)
+    with open(os.path.join(repo, path), encoding="utf-8") as f:
         doc = yaml.safe_load(f)
     trusted = ((yaml.safe_load(text).get("publish") or {}).get("pypi") or {}).get("trusted", True)
     for job_name, job in doc.items():
