@@ -12,6 +12,7 @@ struct ljob {
 	const char *python;        /* the interpreter's version: 3.12, 3.13t */
 	const struct wm_rule *include;
 	bool smoke;
+	size_t bucket;             /* the GitLab build job it belongs to */
 };
 
 /*
@@ -151,7 +152,7 @@ static struct bucket *new_bucket(struct gl *g, const char *name, const struct lj
 	k->suffix = name ? name + strlen("build-") : NULL;
 	k->backend = j->backend;
 	k->platform = j->platform;
-	if (!name || !(k->jobs = wm_arena_array(g->b.arena, g->njobs + 1, sizeof(*k->jobs))))
+	if (!name)
 		g->b.oom = true;
 	return k;
 }
@@ -159,7 +160,8 @@ static struct bucket *new_bucket(struct gl *g, const char *name, const struct lj
 /*
  * Per backend (file order), each job joins the build job of its backend and
  * platform; one whose platform an include changed, or that carries an
- * include's env, gets a job of its own, build-<job id>.
+ * include's env, gets a job of its own, build-<job id>.  Then each build
+ * job gets the list of its jobs, in list's order.
  */
 static int group(struct gl *g)
 {
@@ -169,7 +171,7 @@ static int group(struct gl *g)
 	for (size_t b = 0; b < g->m->nbackends; b++) {
 		size_t first = g->nbuckets;
 		for (size_t i = 0; i < g->njobs && !g->b.oom; i++) {
-			const struct ljob *j = &g->jobs[i];
+			struct ljob *j = &g->jobs[i];
 			struct bucket *k = NULL;
 			bool own_env = j->include && j->include->nenv > 0;
 			const char *name;
@@ -187,11 +189,19 @@ static int group(struct gl *g)
 				if (own_env)
 					k->include = j->include;
 			}
-			if (k->jobs) {
-				k->jobs[k->n++] = i;
-				k->nsmoke += j->smoke;
-			}
+			j->bucket = (size_t)(k - g->buckets);
+			k->n++;
+			k->nsmoke += j->smoke;
 		}
+	}
+	for (size_t n = 0; n < g->nbuckets && !g->b.oom; n++) {
+		if (!(g->buckets[n].jobs = wm_arena_array(a, g->buckets[n].n, sizeof(size_t))))
+			g->b.oom = true;
+		g->buckets[n].n = 0;
+	}
+	for (size_t i = 0; i < g->njobs && !g->b.oom; i++) {
+		struct bucket *k = &g->buckets[g->jobs[i].bucket];
+		k->jobs[k->n++] = i;
 	}
 	return g->b.oom ? WM_ENOMEM : 0;
 }
