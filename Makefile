@@ -8,7 +8,7 @@
 #   make V=1                  show the commands
 #   make install PREFIX=/usr/local DESTDIR=
 #   make demo                 install the build dependencies if needed, build, list matrices/llm-rs.yaml
-#                             and generate its CI into build/demo/
+#                             and generate its CI (GitHub Actions, GitLab CI) into build/demo/
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin

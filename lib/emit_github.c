@@ -33,117 +33,24 @@ struct entries {
 
 static struct wm_y *piece(struct gh *g, const char *name)
 {
-	const struct wm_node *n = wm_map_find(g->skel.root, name);
-	if (!n) {
-		wm_error_add(g->err, WM_EINTERNAL, WM_SEV_ERROR, "templates/github.yaml", NULL, 0, 0, 0, 0,
-			"no piece '%s'", name);
-		return NULL;
-	}
-	return wm_y_copy(&g->b, n);
+	return wm_emit_piece(&g->b, &g->skel, name, g->err);
 }
 
 /* ---- recipes ------------------------------------------------------------------- */
-
-/* Moves a built string into the arena and releases the buffer; NULL when it is empty (or out of memory). */
-static const char *keep(struct gh *g, struct wm_buf *out)
-{
-	char *s = out->len && !out->oom ? wm_arena_strdup(g->b.arena, out->ptr) : NULL;
-	if (out->oom || (out->len && !s))
-		g->b.oom = true;
-	wm_buf_release(out);
-	return s;
-}
-
-/* Replaces @version@, @version-dash@, @major@ and @full@ in a recipe's text. */
-static const char *recipe_text(struct gh *g, const char *text, const struct wm_toolkit_use *u)
-{
-	const struct wm_node *full = wm_map_find(u->toolkit->recipe, "full-versions");
-	const char *version = u->version ? u->version : "";
-	const struct wm_node *fv = u->version ? wm_map_find(full, u->version) : NULL;
-	struct wm_buf out = WM_BUF_INIT;
-	const char *s;
-
-	if (!strchr(text, '@'))
-		return text;
-	for (const char *p = text; *p;) {
-		if (strncmp(p, "@version@", 9) == 0) {
-			wm_buf_puts(&out, version);
-			p += 9;
-		} else if (strncmp(p, "@version-dash@", 14) == 0) {
-			for (const char *v = version; *v; v++)
-				wm_buf_putc(&out, *v == '.' ? '-' : *v);
-			p += 14;
-		} else if (strncmp(p, "@major@", 7) == 0) {
-			wm_buf_add(&out, version, strcspn(version, "."));
-			p += 7;
-		} else if (strncmp(p, "@full@", 6) == 0) {
-			wm_buf_puts(&out, fv ? fv->text : version);
-			p += 6;
-		} else {
-			wm_buf_putc(&out, *p++);
-		}
-	}
-	s = keep(g, &out);
-	return s ? s : "";
-}
-
-static void recipe_subst(struct gh *g, struct wm_y *y, const struct wm_toolkit_use *u)
-{
-	if (!y)
-		return;
-	if (y->type == WM_NODE_SCALAR) {
-		y->text = recipe_text(g, y->text, u);
-		y->len = strlen(y->text);
-		return;
-	}
-	for (size_t i = 0; i < y->n; i++)
-		recipe_subst(g, y->items[i], u);
-}
-
-static const struct wm_node *recipe(const struct wm_toolkit_use *u, const char *provider, enum wm_os os,
-	const char *key)
-{
-	const struct wm_node *r = wm_map_find(u->toolkit->recipe, provider);
-	return wm_map_find(wm_map_find(r, wm_os_name(os)), key);
-}
-
-/* The libraries the wheel repair must leave out for this backend on `os`, space-separated, or NULL. */
-static const char *repair_exclude(struct gh *g, const struct wm_backend *b, enum wm_os os)
-{
-	struct wm_buf out = WM_BUF_INIT;
-	for (size_t t = 0; t < b->ntoolkits; t++) {
-		const struct wm_node *list = wm_map_find(wm_map_find(b->toolkits[t].toolkit->recipe, "repair-exclude"),
-			wm_os_name(os));
-		for (size_t i = 0; list && i < list->n; i++)
-			wm_buf_printf(&out, "%s%s", out.len ? " " : "", recipe_text(g, list->items[i]->text, &b->toolkits[t]));
-	}
-	return keep(g, &out);
-}
 
 /* The toolkits' scripts for the Linux build container, joined, or NULL. */
 static const char *before_script(struct gh *g, const struct wm_backend *b)
 {
 	struct wm_buf out = WM_BUF_INIT;
 	for (size_t t = 0; t < b->ntoolkits; t++) {
-		const struct wm_node *script = recipe(&b->toolkits[t], "github", WM_OS_LINUX, "before-script");
+		const struct wm_node *script = wm_emit_recipe(&b->toolkits[t], "github", WM_OS_LINUX, "before-script");
 		if (script)
-			wm_buf_puts(&out, recipe_text(g, script->text, &b->toolkits[t]));
+			wm_buf_puts(&out, wm_emit_recipe_text(&g->b, script->text, &b->toolkits[t]));
 	}
-	return keep(g, &out);
+	return wm_emit_keep(&g->b, &out);
 }
 
 /* ---- one build job ----------------------------------------------------------------- */
-
-/* A wheel can be installed and imported on the runner that built it. */
-static bool runnable(const struct wm_platform *p)
-{
-	if (p->cross)
-		return false;
-	if (p->os != WM_OS_LINUX)
-		return true;
-	return strcmp(p->family, "manylinux") == 0 &&
-		(strcmp(p->arch, "x86_64") == 0 || strcmp(p->arch, "aarch64") == 0);
-}
 
 static unsigned build_minor(const struct wm_job *job)
 {
@@ -183,7 +90,7 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e)
 		if (p->os == WM_OS_WINDOWS)
 			e->values[F_ARCH][i] = strcmp(p->arch, "x86") == 0 ? "x86" :
 				strcmp(p->arch, "arm64") == 0 ? "arm64" : "x64";
-		e->values[F_SMOKE][i] = job.backend->smoke && runnable(p) ? "true" : "false";
+		e->values[F_SMOKE][i] = job.backend->smoke && wm_emit_runnable(p, p->cross) ? "true" : "false";
 		if (!e->values[F_ID][i] || !e->values[F_PYTHON][i])
 			g->b.oom = true;
 	}
@@ -212,20 +119,12 @@ static bool all(const struct entries *e, enum field f, const char *v)
 	return e->same[f] && e->values[f][0] && strcmp(e->values[f][0], v) == 0;
 }
 
-static const char *env_value(const struct wm_env *env, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(env[i].name, name) == 0)
-			return env[i].value;
-	return NULL;
-}
-
 /* The value of a variable for entry i: the include's own, else the backend's, else empty. */
 static const char *entry_env(const struct wm_backend *b, const struct entries *e, size_t i, const char *name)
 {
-	const char *v = e->includes[i] ? env_value(e->includes[i]->env, e->includes[i]->nenv, name) : NULL;
+	const char *v = e->includes[i] ? wm_emit_env_value(e->includes[i]->env, e->includes[i]->nenv, name) : NULL;
 	if (!v)
-		v = env_value(b->env, b->nenv, name);
+		v = wm_emit_env_value(b->env, b->nenv, name);
 	return v ? v : "";
 }
 
@@ -296,20 +195,10 @@ static void add_env(struct gh *g, struct wm_y *step, const char *name, struct wm
 	wm_y_set(&g->b, env, name, v);
 }
 
-static bool has_patch(const struct gh *g, const struct wm_backend *b)
-{
-	const struct wm_matrix *m = g->m;
-	if (g->patched)
-		return g->patched[b->index];
-	/* no pyproject.toml was read: any variant that differs from the base build has one */
-	return m->strategy == WM_STRATEGY_META || b->features.n > 0 || b->dependencies.n > 0 ||
-		strcmp(b->dist, m->name) != 0;
-}
-
 static void add_patch_step(struct gh *g, struct wm_y *steps, const struct wm_backend *b)
 {
 	struct wm_y *step;
-	if (!has_patch(g, b))
+	if (!wm_emit_has_patch(g->m, g->patched, b))
 		return;
 	step = wm_y_push(&g->b, steps, piece(g, "apply-patch"));
 	add_env(g, step, "WM_PATCH", wm_y_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
@@ -359,10 +248,10 @@ static void add_build_step(struct gh *g, struct wm_y *steps, const struct wm_gro
 static void add_toolkit_steps(struct gh *g, struct wm_y *steps, const struct wm_backend *b, enum wm_os os)
 {
 	for (size_t t = 0; t < b->ntoolkits; t++) {
-		const struct wm_node *list = recipe(&b->toolkits[t], "github", os, "steps");
+		const struct wm_node *list = wm_emit_recipe(&b->toolkits[t], "github", os, "steps");
 		for (size_t i = 0; list && i < list->n; i++) {
 			struct wm_y *step = wm_y_copy(&g->b, list->items[i]);
-			recipe_subst(g, step, &b->toolkits[t]);
+			wm_emit_recipe_subst(&g->b, step, &b->toolkits[t]);
 			wm_y_push(&g->b, steps, step);
 		}
 	}
@@ -380,7 +269,7 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	const struct wm_backend *b = grp->backend;
 	struct wm_y *job, *strategy, *matrix, *steps, *step;
 	struct entries e;
-	const char *exclude = repair_exclude(g, b, grp->os);
+	const char *exclude = wm_emit_repair_exclude(&g->b, b, grp->os);
 	const char **names;
 	size_t nnames;
 	int ret;
@@ -496,6 +385,7 @@ static void publish_job(struct gh *g, struct wm_y *jobs, const struct wm_backend
 	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
 	wm_y_push(&g->b, steps, piece(g, "checkout"));
 	step = wm_y_push(&g->b, steps, piece(g, "check-version"));
+	wm_y_set(&g->b, step, "run", wm_y_literal(&g->b, wm_emit_check_version(&g->b)));
 	add_env(g, step, "WM_PYPROJECT", wm_y_str(&g->b, m->pyproject));
 	add_env(g, step, "WM_MANIFEST", wm_y_str(&g->b, m->manifest));
 	add_env(g, step, "WM_TAG", wm_y_str(&g->b, "${{ github.ref_name }}"));
@@ -548,17 +438,11 @@ static void resolve_uses(struct gh *g, struct wm_y *y)
 int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
 	const bool *patched, struct wm_error *err)
 {
-	static const struct wm_yaml_limits limits = { 1u << 20, 32, 100000 };
-	const struct wm_template *t = wm_template_get("github.yaml");
 	struct wm_arena arena;
 	struct gh g;
 	struct wm_y *root, *jobs;
 	int ret = 0;
 
-	if (!t) {
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, "templates/github.yaml", NULL, 0, 0, 0, 0, "not compiled in");
-		return WM_EINTERNAL;
-	}
 	wm_arena_init(&arena);
 	memset(&g, 0, sizeof(g));
 	g.b.arena = &arena;
@@ -566,7 +450,7 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	g.cat = cat;
 	g.err = err;
 	g.patched = patched;
-	if ((ret = wm_yaml_parse(&g.skel, "templates/github.yaml", t->data, t->len, &limits, err)) < 0)
+	if ((ret = wm_emit_skeleton(&g.skel, "github.yaml", err)) < 0)
 		goto out;
 	root = piece(&g, "workflow");
 	jobs = wm_y_set(&g.b, root, "jobs", wm_y_map(&g.b));

@@ -84,9 +84,12 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 				(ret = add(out, m->github.path, matrix_file, &body, err)) < 0)
 			goto out;
 	}
-	if (m->gitlab.enabled)
-		wm_error_add(err, WM_OK, WM_SEV_WARNING, m->file, NULL, 0, m->gitlab.loc.line, m->gitlab.loc.column, 0,
-			"the GitLab CI writer is not built yet: '%s' is not written", m->gitlab.path);
+	if (m->gitlab.enabled) {
+		wm_buf_clear(&body);
+		if ((ret = wm_emit_gitlab(&body, m, cat, m->project ? patched : NULL, err)) < 0 ||
+				(ret = add(out, m->gitlab.path, matrix_file, &body, err)) < 0)
+			goto out;
+	}
 out:
 	free(patched);
 	wm_buf_release(&body);

@@ -397,6 +397,43 @@ int wm_generate_variant(struct wm_buf *out, const struct wm_matrix *m, const str
 /* The body of the GitHub Actions workflow (emit_github.c); `patched[b]`: backend b has a variant patch. */
 int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
 	const bool *patched, struct wm_error *err);
+/* The body of the GitLab CI file (emit_gitlab.c); `patched` as for wm_emit_github. */
+int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
+	const bool *patched, struct wm_error *err);
+
+/* GitLab.com's limits, which the GitLab emitter asserts on what it wrote (gitlab-ci-local does not). */
+#define WM_GITLAB_MAX_PERMUTATIONS 200  /* instances of one parallel:matrix job */
+#define WM_GITLAB_MAX_NAME 255          /* characters of a job name, matrix instances' names included */
+#define WM_GITLAB_MAX_NEEDS 50          /* entries of one `needs`, after matrix expansion */
+/*
+ * Checks a GitLab CI tree against those limits, reporting each excess in
+ * `err` (WM_EINTERNAL: the emitter should have stayed within them).
+ */
+int wm_gitlab_check_limits(const struct wm_y *root, struct wm_error *err);
+
+/* What both emitters share (emit.c); strings they return live in b's arena. */
+int wm_emit_skeleton(struct wm_doc *out, const char *name, struct wm_error *err);
+/* A copy of the skeleton's top-level piece `name`, or NULL (reported as a bug). */
+struct wm_y *wm_emit_piece(struct wm_yb *b, const struct wm_doc *skel, const char *name, struct wm_error *err);
+/* Moves a built string into the arena and releases the buffer; NULL when it is empty (or out of memory). */
+const char *wm_emit_keep(struct wm_yb *b, struct wm_buf *out);
+/* Replaces @version@, @version-dash@, @major@ and @full@ in a recipe's text (or in a whole tree). */
+const char *wm_emit_recipe_text(struct wm_yb *b, const char *text, const struct wm_toolkit_use *u);
+void wm_emit_recipe_subst(struct wm_yb *b, struct wm_y *y, const struct wm_toolkit_use *u);
+/* The toolkit recipe's `provider`.`os`.`key` node, or NULL. */
+const struct wm_node *wm_emit_recipe(const struct wm_toolkit_use *u, const char *provider, enum wm_os os,
+	const char *key);
+/* The libraries the wheel repair must leave out for backend `b` on `os`, space-separated, or NULL. */
+const char *wm_emit_repair_exclude(struct wm_yb *yb, const struct wm_backend *b, enum wm_os os);
+/* Backend b has a variant patch (`patched` NULL: no project was read, so guess from the matrix). */
+bool wm_emit_has_patch(const struct wm_matrix *m, const bool *patched, const struct wm_backend *b);
+const char *wm_emit_env_value(const struct wm_env *env, size_t n, const char *name);
+/* A wheel built for `p` (cross-built or not) can be installed and imported where it was built. */
+bool wm_emit_runnable(const struct wm_platform *p, bool cross);
+/* The publish jobs' version check, templates/check-version.py, as a `python3 -` heredoc. */
+const char *wm_emit_check_version(struct wm_yb *b);
+/* The parsed matrix file, for diagnostics with its source lines (matrix.c). */
+const struct wm_doc *wm_matrix_doc(const struct wm_matrix *m);
 
 /* ---- expansion internals (expand.c) -------------------------------------- */
 

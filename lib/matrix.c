@@ -1641,3 +1641,8 @@ void wm_matrix_free(struct wm_matrix *m)
 	wm_arena_release(&st->arena);
 	free(st);
 }
+
+const struct wm_doc *wm_matrix_doc(const struct wm_matrix *m)
+{
+	return &((const struct matrix_state *)(const void *)m)->doc;
+}

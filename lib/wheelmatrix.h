@@ -415,10 +415,12 @@ int wm_file_write(const char *root, const struct wm_file *f, struct wm_error *er
 
 /*
  * Renders every file the matrix asks for into `out` (which the caller
- * initialised): the GitHub Actions workflow at ci.github.path.  Nothing is
+ * initialised): the variant patches, the GitHub Actions workflow at
+ * ci.github.path and the GitLab CI file at ci.gitlab.path.  Nothing is
  * written to disk.  `matrix_file` is the matrix file's path relative to the
- * repository root, as the headers name it.  Warnings (a provider not built
- * yet) are added to `err` without failing.
+ * repository root, as the headers name it.  A platform GitLab cannot host
+ * without runner tags is WM_EINVALID, positioned in the matrix file.
+ * Warnings are added to `err` without failing.
  */
 int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm_catalog *cat,
 	const char *matrix_file, struct wm_error *err);

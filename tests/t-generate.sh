@@ -52,7 +52,7 @@ cmp -s "$tmp/crlf.yml" "$repo/$wf" || bad "an up-to-date CRLF file was rewritten
 cp "$tmp/first.yml" "$repo/$wf"
 sed -i 's/cuda: "12.4"/cuda: "12.6"/' "$repo/wheelmatrix.yaml"
 run 1 "$WM" -q -C "$repo" generate --check
-[ "$(cat "$tmp/out")" = "$wf: out of date" ] || bad "--check said '$(cat "$tmp/out")'"
+grep -qx "$wf: out of date" "$tmp/out" || bad "--check said '$(cat "$tmp/out")'"
 cmp -s "$tmp/first.yml" "$repo/$wf" || bad "--check wrote the file"
 run 0 "$WM" -q -C "$repo" generate
 cmp -s "$tmp/first.yml" "$repo/$wf" && bad "a stale file was not rewritten"

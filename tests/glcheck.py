@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""glcheck.py — a generated GitLab CI file checked with gitlab-ci-local and against `wheelmatrix list`.
+
+usage: python3 tests/glcheck.py REPO LIST.jsonl [VERSION [PATH]]   (exit 0 when every property holds, 1 otherwise)
+
+REPO is a git repository holding the generated file at PATH (default .gitlab-ci.yml).  gitlab-ci-local (tests/external)
+lists its jobs twice, without a tag and with `--variable CI_COMMIT_TAG=v<VERSION>`; then:
+- both listings succeed: gitlab-ci-local's embedded JSON schema accepts the file, and it resolves
+  every `needs` and `dependencies` by job name (it fails otherwise);
+- the build jobs (stage build, `build-...`), with each parallel:matrix instance's job id read from
+  its name (`build-x: [<id>,<python>]`) and an explicit job's from its WM_JOB_ID variable,
+  are exactly list's jobs, each once; a job's python value is list's interpreter version; a
+  job sits in `build-<backend>-<platform>` or a job of its own, `build-<id>`;
+- every `needs` entry names a job in an earlier stage, and every needs:parallel:matrix selection
+  an instance of it; `dependencies` name jobs of earlier stages;
+- GitLab.com's limits, recounted here: at most 200 instances per job, names of at most 255
+  characters, at most 50 needed instances per job;
+- smoke test instances (stage test) test built jobs, and need (or depend on) their build job;
+- one publish job per distribution; with no tag it is `when: never`, with the tag it runs; the
+  build jobs it downloads from are exactly its distribution's, and its sdist job;
+- no job id or distribution name is written into a script line: values come from `variables:`.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GCL = os.path.join(ROOT, "tests", "external", "node_modules", ".bin", "gitlab-ci-local")
+_INSTANCE = re.compile(r"^(.*): \[(.*)\]$")
+STAGES = {"build": 0, "test": 1, "publish": 2}
+
+
+def missing():
+    """Why the checks cannot run here, or None."""
+    if not os.access(GCL, os.X_OK):
+        return "gitlab-ci-local is not installed: run 'npm ci --prefix tests/external'"
+    return None
+
+
+def list_jobs(repo, tag=None, path=".gitlab-ci.yml"):
+    """gitlab-ci-local's --list-json of REPO's file PATH: (jobs, error text or None)."""
+    args = [GCL, "--list-json", "--file", path]
+    if tag:
+        args += ["--variable", "CI_COMMIT_TAG=" + tag]
+    p = subprocess.run(args, cwd=repo, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, "gitlab-ci-local %s exited %d:\n%s" % (" ".join(args[1:]), p.returncode, p.stderr[-2000:])
+    try:
+        return json.loads(p.stdout), None
+    except ValueError as e:
+        return None, "gitlab-ci-local printed no JSON: %s" % e
+
+
+def base(name):
+    m = _INSTANCE.match(name)
+    return m.group(1) if m else name
+
+
+def _permutations(matrix):
+    n = 0
+    for entry in matrix or []:
+        p = 1
+        for v in entry.values():
+            p *= len(v) if isinstance(v, list) else 1
+        n += p
+    return n
+
+
+def _scripts(job):
+    for key in ("before_script", "script", "after_script"):
+        for line in job.get(key) or []:
+            yield str(line)
+
+
+def check(doc, listed, plain, tagged):
+    """Problems (strings) of the parsed file `doc` for list's jobs `listed`, given both listings."""
+    bad = []
+    jobs = {k: v for k, v in doc.items() if isinstance(v, dict) and not k.startswith(".") and k != "default"}
+    by_id = {j["id"]: j for j in listed}
+    names = [j["name"] for j in plain]
+    if len(set(names)) != len(names):
+        bad.append("gitlab-ci-local lists a job name twice")
+    stage_of = {}
+    for j in plain:
+        stage_of[base(j["name"])] = j["stage"]
+    instances = {}
+    for j in plain:
+        instances[base(j["name"])] = instances.get(base(j["name"]), 0) + 1
+
+    # build jobs against list
+    seen = []
+    for j in plain:
+        if j["stage"] != "build" or not j["name"].startswith("build-"):
+            continue
+        name = base(j["name"])
+        m = _INSTANCE.match(j["name"])
+        if m:
+            values = m.group(2).split(",")
+            if len(values) != 2:
+                bad.append("%s: an instance name with %d values, not the job id and python" % (j["name"], len(values)))
+                continue
+            job_id, python = values
+        else:
+            variables = jobs.get(name, {}).get("variables") or {}
+            job_id, python = variables.get("WM_JOB_ID"), variables.get("WM_PYTHON")
+        seen.append(job_id)
+        want = by_id.get(job_id)
+        if not want:
+            bad.append("%s builds %r, which list does not have" % (j["name"], job_id))
+            continue
+        if "python" + str(python) != want["interpreter"]:
+            bad.append("%s builds %s with python %s, list says %s" % (j["name"], job_id, python, want["interpreter"]))
+        if name not in ("build-%s-%s" % (want["backend"], want["platform"]), "build-" + job_id):
+            bad.append("%s holds %s of backend %s on %s" % (name, job_id, want["backend"], want["platform"]))
+    if sorted(seen) != sorted(by_id):
+        bad.append("build jobs are not list's jobs: only in the file %s, only in list %s, twice %s"
+                   % (sorted(set(seen) - set(by_id))[:5], sorted(set(by_id) - set(seen))[:5],
+                      sorted({i for i in seen if seen.count(i) > 1})[:5]))
+
+    # needs, dependencies and the limits
+    for name, job in jobs.items():
+        stage = stage_of.get(name)
+        if stage is None:
+            bad.append("gitlab-ci-local does not list %s" % name)
+            continue
+        matrix = (job.get("parallel") or {}).get("matrix") if isinstance(job.get("parallel"), dict) else None
+        if matrix and _permutations(matrix) > 200:
+            bad.append("%s has %d permutations" % (name, _permutations(matrix)))
+        count = 0
+        for need in job.get("needs") or []:
+            target = need if isinstance(need, str) else need.get("job")
+            if target not in stage_of or STAGES[stage_of[target]] >= STAGES[stage]:
+                bad.append("%s needs %r, which is not a job of an earlier stage" % (name, target))
+                continue
+            sel = (need.get("parallel") or {}).get("matrix") if isinstance(need, dict) else None
+            if sel:
+                tm = (jobs[target].get("parallel") or {}).get("matrix") or []
+                for s in sel:
+                    if s not in tm:
+                        bad.append("%s needs an instance %r that %s does not have" % (name, s, target))
+                count += _permutations(sel)
+            else:
+                count += instances[target]
+        if count > 50:
+            bad.append("%s needs %d instances" % (name, count))
+        for dep in job.get("dependencies") or []:
+            if dep not in stage_of or STAGES[stage_of[dep]] >= STAGES[stage]:
+                bad.append("%s depends on %r, which is not a job of an earlier stage" % (name, dep))
+        for line in _scripts(job):
+            for word in list(by_id) + [j["distribution"] for j in listed]:
+                if re.search(r"(?<![\w.-])" + re.escape(word) + r"(?![\w.-])", line):
+                    bad.append("%s: a script line holds %r: %s" % (name, word, line[:80]))
+    for j in plain:
+        if len(j["name"]) > 255:
+            bad.append("the job name %r... has %d characters" % (j["name"][:40], len(j["name"])))
+
+    # smoke tests
+    for j in plain:
+        if j["stage"] != "test":
+            continue
+        name = base(j["name"])
+        m = _INSTANCE.match(j["name"])
+        job_id = m.group(2).split(",")[0] if m else (jobs[name].get("variables") or {}).get("WM_JOB_ID")
+        build = "build-" + name[len("test-"):]
+        if job_id not in seen:
+            bad.append("%s tests %r, which no build job builds" % (j["name"], job_id))
+        deps = [n if isinstance(n, str) else n.get("job") for n in jobs[name].get("needs") or []]
+        deps += jobs[name].get("dependencies") or []
+        if build not in deps:
+            bad.append("%s does not get the artifacts of %s" % (name, build))
+
+    # publish jobs
+    dists = {}
+    for j in listed:
+        dists.setdefault(j["backend"], j["distribution"])
+    publish = {base(j["name"]): j for j in plain if j["stage"] == "publish"}
+    publish_tagged = {base(j["name"]): j for j in tagged if j["stage"] == "publish"}
+    if sorted(publish) != sorted("publish-" + b for b in dists):
+        bad.append("publish jobs %s, want one per distribution %s" % (sorted(publish), sorted(dists)))
+    for b, dist in dists.items():
+        name = "publish-" + b
+        if name not in publish:
+            continue
+        if publish[name]["when"] != "never":
+            bad.append("%s runs without a tag (when: %s)" % (name, publish[name]["when"]))
+        if publish_tagged.get(name, {}).get("when") != "on_success":
+            bad.append("%s does not run on a tag (when: %s)" % (name, publish_tagged.get(name, {}).get("when")))
+        job = jobs[name]
+        if (job.get("variables") or {}).get("WM_DIST") != dist:
+            bad.append("%s publishes %r, not %s" % (name, (job.get("variables") or {}).get("WM_DIST"), dist))
+        if "needs" in job:
+            got = {n["job"] for n in job["needs"] if n.get("artifacts", True)}
+        else:
+            got = set(job.get("dependencies") or [])
+        builds = {n for n in got if n.startswith("build-")}
+        want_builds = {n for n in jobs if n.startswith("build-") and
+                       any(by_id[i]["backend"] == b for i in _ids_of(n, jobs[n]))}
+        if builds != want_builds or got - builds != {"sdist-" + b}:
+            bad.append("%s downloads from %s, want %s and sdist-%s" % (name, sorted(got), sorted(want_builds), b))
+        for n in builds:
+            others = [i for i in _ids_of(n, jobs[n]) if by_id[i]["backend"] != b]
+            if others:
+                bad.append("%s downloads %s, which builds %s" % (name, n, others))
+    plain_rest = sorted((j["name"], j["when"]) for j in plain if j["stage"] != "publish")
+    tagged_rest = sorted((j["name"], j["when"]) for j in tagged if j["stage"] != "publish")
+    if plain_rest != tagged_rest:
+        bad.append("the jobs other than publish differ with a tag")
+    return bad
+
+
+def _ids_of(name, job):
+    matrix = (job.get("parallel") or {}).get("matrix")
+    if matrix:
+        return [e["WM_JOB_ID"] for e in matrix]
+    return [(job.get("variables") or {}).get("WM_JOB_ID")]
+
+
+def check_repo(repo, listed, version="0.1.0", path=".gitlab-ci.yml"):
+    with open(os.path.join(repo, path), encoding="utf-8") as f:
+        text = f.read()
+    lines = text.split("\n")
+    bad = []
+    if not (len(lines) > 3 and all(l.startswith("# ") for l in lines[:3]) and
+            re.fullmatch(r"# wheelmatrix-digest: sha256:[0-9a-f]{64}", lines[2])):
+        bad.append("the file does not start with the 3 header lines: %r" % lines[:3])
+    plain, err = list_jobs(repo, path=path)
+    if err:
+        return bad + [err]
+    tagged, err = list_jobs(repo, "v" + version, path)
+    if err:
+        return bad + [err]
+    return bad + check(yaml.safe_load(text), listed, plain, tagged)
+
+
+def main(argv):
+    if len(argv) not in (3, 4):
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    why = missing()
+    if why:
+        print(why)
+        return 77
+    with open(argv[2], encoding="utf-8") as f:
+        listed = [json.loads(l) for l in f if l.strip()]
+    bad = check_repo(argv[1], listed, *(argv[3:]))
+    for b in bad:
+        print(b)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# t-gitlab-ci-local.sh — generated GitLab CI files, listed by gitlab-ci-local, match `wheelmatrix list`.
+#
+# For each example matrix (matrices/*.yaml with GitLab enabled), a matrix of overrides written
+# here (image and tags per platform and per include, include env, setup lines, token mode, a
+# custom path, windows-arm64 on a self-hosted runner), and for seeds 1-6 of
+# tests/gen_matrix.py (turned into GitLab matrices: `ci: {gitlab: {}}`, and runner tags for
+# windows-arm64, which GitLab.com does not host), generate in a scratch git repository, then check
+# with tests/glcheck.py: gitlab-ci-local --list-json accepts the file, with and without a tag; its
+# build jobs (parallel:matrix instances read from their names) are list's jobs one to one; every
+# `needs` resolves; publish jobs run only on tags; GitLab.com's limits hold.  Publish jobs carry
+# an ID token for PyPI (audience pypi) exactly when trusted publishing is on.  Two workers share the
+# runs, since gitlab-ci-local takes a second or more to start.
+set -euo pipefail
+: "${WM:?}" "${ROOT:?}"
+# shellcheck source=tests/python-env.sh
+. "$ROOT/tests/python-env.sh"
+if ! why=$("$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import glcheck; print(glcheck.missing() or "")' "$ROOT/tests") || [[ -n $why ]]; then
+	echo "${why:-cannot import tests/glcheck.py}"
+	exit 77
+fi
+command -v git >/dev/null || { echo "git is not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$py" - "$WM" "$ROOT" "$tmp" <<'PY'
+import concurrent.futures, glob, json, os, subprocess, sys
+import yaml
+wm, root, tmp = sys.argv[1:]
+sys.path.insert(0, os.path.join(root, "tests"))
+import gen_matrix, glcheck
+
+def gitlab(m):
+    """A generated matrix with GitLab instead of GitHub, windows-arm64 on a self-hosted runner."""
+    m["ci"] = {"gitlab": {}}
+    if isinstance(m["platforms"], list):
+        m["platforms"] = {p: {} for p in m["platforms"]}
+    if "windows-arm64" in m["platforms"]:
+        m["platforms"]["windows-arm64"] = dict(m["platforms"]["windows-arm64"] or {}, tags=["windows", "arm64"])
+    return m
+
+cases = []
+for path in sorted(glob.glob(os.path.join(root, "matrices", "*.yaml"))):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if "gitlab" in (yaml.safe_load(text).get("ci") or {"gitlab": None}):
+        cases.append((os.path.basename(path), None, text))
+cases.append(("overrides", None, """wheelmatrix: 1
+project: {name: overpkg, module: overpkg}
+python:
+  versions: ["3.11", "3.12", "3.13t"]
+platforms:
+  linux-x86_64: {image: registry.example.com/manylinux_2_28_x86_64:latest}
+  linux-aarch64: {cross: true}
+  macos-x86_64: {}
+  windows-arm64: {tags: [windows, arm64, self-hosted]}
+backends:
+  gpu:
+    features: [cublas]
+    platforms: [linux-x86_64]
+    toolkit: {cuda: "12.8"}
+    env: {CUDA_COMPUTE_CAP: "80", WM_NOTE: "a: b # c"}
+    setup:
+      gitlab:
+        linux: ["dnf install -y libfoo-devel"]
+  cpu:
+    default: true
+    env: {WM_YES: "yes", WM_EMPTY: ""}
+include:
+  - {backend: gpu, platform: linux-x86_64, python: "3.13", env: {CUDA_COMPUTE_CAP: "90"}}
+  - {backend: cpu, platform: linux-x86_64, python: "3.10", tags: [big-runner]}
+ci: {gitlab: {path: ci/pipeline.yml}}
+publish:
+  pypi: {trusted: false, environment: release}
+"""))
+for seed in range(1, 7):
+    cases.append(("seed %d" % seed, seed, gen_matrix.dump(gitlab(gen_matrix.generate(seed)[0]))))
+if len([c for c in cases if c[1] is None]) < 4:
+    print("FAIL: fewer than 3 example matrices enable GitLab")
+    sys.exit(1)
+
+def run(args, cwd=None):
+    return subprocess.run(args, capture_output=True, text=True, cwd=cwd)
+
+def one(n, name, seed, text):
+    repo = os.path.join(tmp, "repo%d" % n)
+    os.mkdir(repo)
+    with open(os.path.join(repo, "wheelmatrix.yaml"), "w", encoding="utf-8") as f:
+        f.write(text)
+    g = run([wm, "-q", "-C", repo, "generate"])
+    if g.returncode != 0:
+        return ["generate exited %d:\n%s" % (g.returncode, g.stderr)]
+    ls = run([wm, "-q", "-C", repo, "list", "--format", "jsonl"])
+    listed = [json.loads(line) for line in ls.stdout.splitlines() if line.strip()]
+    bad = []
+    if seed is not None and sorted(j["id"] for j in listed) != gen_matrix.generate(seed)[1]:
+        bad.append("list's jobs are not the generator's (a generator bug)")
+    for cmd in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"],
+                ["git", "-c", "user.name=wheelmatrix", "-c", "user.email=tests@wheelmatrix.invalid",
+                 "commit", "-q", "-m", "generated"]):
+        r = run(cmd, cwd=repo)
+        if r.returncode != 0:
+            return bad + ["%s failed: %s" % (" ".join(cmd), r.stderr)]
+    path = ((yaml.safe_load(text).get("ci") or {}).get("gitlab") or {}).get("path") or ".gitlab-ci.yml"
+    bad += glcheck.check_repo(repo, listed, path=path)
+    with open(os.path.join(repo, path), encoding="utf-8") as f:
+        doc = yaml.safe_load(f)
+    trusted = ((yaml.safe_load(text).get("publish") or {}).get("pypi") or {}).get("trusted", True)
+    for job_name, job in doc.items():
+        if job_name.startswith("publish-"):
+            tokens = job.get("id_tokens")
+            if trusted and tokens != {"PYPI_ID_TOKEN": {"aud": "pypi"}}:
+                bad.append("%s: id_tokens %r with trusted publishing" % (job_name, tokens))
+            if not trusted and tokens is not None:
+                bad.append("%s: id_tokens %r in token mode" % (job_name, tokens))
+    return bad
+
+with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+    results = list(pool.map(lambda c: one(c[0], *c[1]), enumerate(cases)))
+failed = 0
+for (name, seed, text), bad in zip(cases, results):
+    if not bad:
+        continue
+    failed += 1
+    print("FAIL %s%s" % (name, " (reproduce: python3 tests/gen_matrix.py %d, with GitLab)" % seed if seed else ""))
+    for b in bad:
+        print("  " + b.replace(tmp + "/", "").replace("\n", "\n  "))
+print("%d of %d matrices passed" % (len(cases) - failed, len(cases)))
+sys.exit(1 if failed else 0)
+PY

@@ -1,0 +1,148 @@
+#!/bin/bash
+# t-gitlab-generate.sh — generate for GitLab: the reviewed files, determinism, --check, hand edits, paths, providers.
+set -euo pipefail
+: "${WM:?}" "${ROOT:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+gl=.gitlab-ci.yml
+
+# run CODE CMD...: runs a command, keeps its output in $tmp/out and $tmp/err, checks its exit code
+run() {
+	local want=$1 got
+	shift
+	set +e
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	set -e
+	if [ "$got" != "$want" ]; then
+		bad "'$*' exited $got, not $want"
+		sed 's/^/    /' "$tmp/err"
+	fi
+}
+
+# 1. each example matches its reviewed GitLab file; a second run writes the same bytes
+for example in "$ROOT"/matrices/*.yaml; do
+	name=$(basename "$example" .yaml)
+	repo=$tmp/$name
+	mkdir -p "$repo"
+	cp "$example" "$repo/wheelmatrix.yaml"
+	run 0 "$WM" -C "$repo" generate
+	grep -qx "wrote $gl" "$tmp/out" || bad "$name: generate did not say it wrote $gl: $(cat "$tmp/out")"
+	[ -s "$tmp/err" ] && bad "$name: generate printed $(cat "$tmp/err")"
+	if ! diff -u "$ROOT/tests/expected/gitlab/$name.yml" "$repo/$gl"; then
+		bad "$name: $gl differs from tests/expected/gitlab/$name.yml"
+	fi
+	cp "$repo/$gl" "$tmp/$name.yml"
+	run 0 "$WM" -q -C "$repo" generate
+	cmp -s "$tmp/$name.yml" "$repo/$gl" || bad "$name: a second run wrote different bytes"
+	run 0 "$WM" -q -C "$repo" generate --check
+	[ -s "$tmp/out" ] && bad "$name: --check printed $(cat "$tmp/out") for up-to-date files"
+done
+expected=("$ROOT"/tests/expected/gitlab/*.yml) examples=("$ROOT"/matrices/*.yaml)
+[ "${#expected[@]}" = "${#examples[@]}" ] || bad "tests/expected/gitlab/ does not hold one file per example matrix"
+
+repo=$tmp/llm-rs
+# 2. stale: --check names it; generate rewrites it
+sed -i 's/cuda: "12.4"/cuda: "12.6"/' "$repo/wheelmatrix.yaml"
+run 1 "$WM" -q -C "$repo" generate --check
+grep -qx "$gl: out of date" "$tmp/out" || bad "--check said '$(cat "$tmp/out")'"
+cmp -s "$tmp/llm-rs.yml" "$repo/$gl" || bad "--check wrote $gl"
+run 0 "$WM" -q -C "$repo" generate
+grep -q 'cuda-toolkit-12-6' "$repo/$gl" || bad "the rewritten $gl does not install CUDA 12.6"
+
+# 3. a hand edit is refused unless --force; a CRLF checkout is not a hand edit
+cp "$repo/$gl" "$tmp/current.yml"
+sed 's/$/\r/' "$tmp/current.yml" >"$repo/$gl"
+run 0 "$WM" -q -C "$repo" generate --check
+sed -i 's/interruptible: true/interruptible: false/' "$repo/$gl"
+cp "$repo/$gl" "$tmp/edited.yml"
+run 1 "$WM" -q -C "$repo" generate
+[ "$(cat "$tmp/err")" = "wheelmatrix: error: '$gl' was edited by hand since it was generated: not overwriting it (move the change into the matrix file, or use --force)" ] ||
+	bad "hand edit message: $(cat "$tmp/err")"
+cmp -s "$tmp/edited.yml" "$repo/$gl" || bad "the hand-edited $gl was changed"
+run 0 "$WM" -q -C "$repo" generate --force
+cmp -s "$tmp/current.yml" "$repo/$gl" || bad "--force did not restore $gl"
+
+# 4. ci.gitlab.path is honoured, inside the repository; without ci.gitlab nothing is written for GitLab
+mkdir -p "$tmp/path"
+cat >"$tmp/path/wheelmatrix.yaml" <<'YAML'
+wheelmatrix: 1
+project: {name: pathpkg}
+python: {versions: ["3.12"]}
+platforms: [linux-x86_64]
+backends: {cpu: {default: true}}
+ci:
+  gitlab: {path: ci/gitlab/pipeline.yml}
+YAML
+run 0 "$WM" -C "$tmp/path" generate
+[ "$(cat "$tmp/out")" = "wrote ci/gitlab/pipeline.yml" ] || bad "custom path: $(cat "$tmp/out")"
+[ -e "$tmp/path/.github" ] || [ -e "$tmp/path/$gl" ] && bad "files beside ci.gitlab.path were written"
+sed -i 's|gitlab: {path: ci/gitlab/pipeline.yml}|github: {}|' "$tmp/path/wheelmatrix.yaml"
+rm -rf "$tmp/path/ci"
+run 0 "$WM" -C "$tmp/path" generate
+[ "$(cat "$tmp/out")" = "wrote .github/workflows/wheels.yml" ] || bad "without ci.gitlab: $(cat "$tmp/out")"
+[ -e "$tmp/path/ci" ] || [ -e "$tmp/path/$gl" ] && bad "a GitLab file was written without ci.gitlab"
+
+# 5. a platform GitLab cannot host is an error before anything is written, also for GitHub
+mkdir -p "$tmp/arm"
+cat >"$tmp/arm/wheelmatrix.yaml" <<'YAML'
+wheelmatrix: 1
+project: {name: armpkg}
+python: {versions: ["3.12"]}
+platforms: [linux-x86_64, windows-arm64]
+backends: {cpu: {default: true}}
+YAML
+run 2 "$WM" -C "$tmp/arm" generate
+[ "$(find "$tmp/arm" -mindepth 1 ! -name wheelmatrix.yaml | wc -l)" = 0 ] || bad "a matrix GitLab cannot build wrote files"
+grep -q "GitLab's hosted runners cannot build windows-arm64" "$tmp/err" || bad "windows-arm64 message: $(cat "$tmp/err")"
+sed -i 's/platforms: \[linux-x86_64, windows-arm64\]/platforms: {linux-x86_64: {}, windows-arm64: {tags: [my-arm-runner]}}/' "$tmp/arm/wheelmatrix.yaml"
+run 0 "$WM" -q -C "$tmp/arm" generate
+grep -q 'tags: \[my-arm-runner\]' "$tmp/arm/$gl" || bad "the matrix file's runner tags are not used"
+
+# 6. the sh scripts (Linux and macOS jobs) have no shellcheck warning; PowerShell is not checked
+if command -v shellcheck >/dev/null; then
+	python3 - "$tmp" <<'PY' || fail=1
+import glob, os, subprocess, sys, yaml
+bad, checked = 0, 0
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*", ".gitlab-ci.yml"))):
+    doc = yaml.safe_load(open(path))
+    for name, job in doc.items():
+        if not isinstance(job, dict) or "windows" in name or name.startswith("test-") and "windows" in job.get("extends", ""):
+            continue
+        for key in ("before_script", "script"):
+            text = "\n".join(str(line) for line in job.get(key) or [])
+            if not text:
+                continue
+            checked += 1
+            p = subprocess.run(["shellcheck", "--shell=bash", "--severity=warning", "-"],
+                               input=text + "\n", capture_output=True, text=True)
+            if p.returncode != 0:
+                print("FAIL: shellcheck on %s %s.%s:\n%s" % (os.path.basename(os.path.dirname(path)), name, key, p.stdout))
+                bad = 1
+if checked < 10:
+    print("FAIL: only %d scripts were checked" % checked)
+    bad = 1
+sys.exit(bad)
+PY
+else
+	echo "note: shellcheck is not installed: the scripts are not checked"
+fi
+
+# 7. past 50 needed jobs, a publish job relies on the stage order and names its artifacts in `dependencies`
+grep -q '^publish-cpu:' "$tmp/large/$gl" &&
+	python3 - "$tmp/large/$gl" "$tmp/llm-rs.yml" <<'PY' || fail=1
+import sys, yaml
+large = yaml.safe_load(open(sys.argv[1]))
+small = yaml.safe_load(open(sys.argv[2]))
+bad = 0
+if "needs" in large["publish-cpu"] or "build-cpu-linux-x86_64" not in large["publish-cpu"].get("dependencies", []):
+    print("FAIL: large's publish-cpu (104 builds) keeps needs or lacks dependencies:", large["publish-cpu"])
+    bad = 1
+if "needs" not in small["publish-cpu"] or "dependencies" in small["publish-cpu"]:
+    print("FAIL: llm-rs's publish-cpu (5 builds) does not use needs")
+    bad = 1
+sys.exit(bad)
+PY
+exit $fail
