@@ -88,6 +88,11 @@ void cli_color_init(enum cli_color when);
 void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
 void cli_note(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* Renders every diagnostic of `err` like a compiler, sorted by position. */
+/*
+ * The repository root, where the outputs live: the matrix file's directory
+ * (malloc'd, NULL when out of memory); *base is the file's name in it.
+ */
+char *cli_matrix_root(const char *file, const char **base);
 void cli_print_diags(struct wm_error *err);
 /* The exit code for a library error. */
 int cli_exit_code(int code);

@@ -30,7 +30,6 @@ int cmd_check(struct cli *cli)
 	struct wm_error findings;
 	struct wm_catalog *cat = NULL;
 	char *root = NULL, *diff = NULL, *text = NULL;
-	const char *slash;
 	size_t difflen = 0;
 	int ret, code = CLI_EXIT_OK;
 
@@ -48,11 +47,7 @@ int cmd_check(struct cli *cli)
 		o.source = WM_SOURCE_REV, o.rev = cli->values[CHECK_REV];
 	else if (cli->values[CHECK_WORKTREE])
 		o.source = WM_SOURCE_WORKTREE;
-	/* the repository root is the matrix file's directory */
-	slash = strrchr(cli->file, '/');
-	root = slash ? strndup(cli->file, slash == cli->file ? 1 : (size_t)(slash - cli->file)) : strdup(".");
-	o.root = root;
-	o.matrix = slash ? slash + 1 : cli->file;
+	o.root = root = cli_matrix_root(cli->file, &o.matrix);
 	wm_error_init(&findings);
 	if (!root) {
 		cli_error("out of memory");

@@ -18,15 +18,6 @@ static const char *const state_names[] = {
 	[WM_FILE_FOREIGN] = "not written by wheelmatrix",
 };
 
-/* The repository root is the matrix file's directory; the headers name the file relative to it. */
-static int split_path(const char *file, char **root, const char **base)
-{
-	const char *slash = strrchr(file, '/');
-	*base = slash ? slash + 1 : file;
-	*root = slash ? strndup(file, slash == file ? 1 : (size_t)(slash - file)) : strdup(".");
-	return *root ? 0 : WM_ENOMEM;
-}
-
 /* Refuses, before anything is written, to replace a file someone else wrote or edited. */
 static bool protected(const struct wm_files *files, const enum wm_file_state *states)
 {
@@ -63,8 +54,10 @@ int cmd_generate(struct cli *cli)
 	}
 	wm_error_init(&err);
 	wm_files_init(&files);
-	if ((ret = split_path(cli->file, &root, &base)) < 0)
+	if (!(root = cli_matrix_root(cli->file, &base))) {
+		ret = WM_ENOMEM;
 		goto fail;
+	}
 	if ((ret = wm_catalog_load(&cat, &err)) < 0 ||
 	    (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
 	    (ret = wm_generate(&files, m, cat, base, &err)) < 0) {

@@ -12,7 +12,7 @@ int cmd_hook(struct cli *cli)
 {
 	struct wm_error err;
 	char *root = NULL, *path = NULL;
-	const char *slash, *matrix;
+	const char *matrix;
 	bool unchanged;
 	int ret;
 
@@ -24,9 +24,7 @@ int cmd_hook(struct cli *cli)
 		cli_error("the hook checks the matrix file in the repository: give its path, not '-'");
 		return CLI_EXIT_USAGE;
 	}
-	slash = strrchr(cli->file, '/');
-	matrix = slash ? slash + 1 : cli->file;
-	if (!(root = slash ? strndup(cli->file, slash == cli->file ? 1 : (size_t)(slash - cli->file)) : strdup("."))) {
+	if (!(root = cli_matrix_root(cli->file, &matrix))) {
 		cli_error("out of memory");
 		return CLI_EXIT_ENV;
 	}

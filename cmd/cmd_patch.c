@@ -9,13 +9,6 @@ const struct cli_option cmd_patch_options[PATCH_NOPTIONS] = {
 	[PATCH_DRY_RUN] = { 'n', "dry-run", NULL, NULL, "say what would change, change nothing" },
 };
 
-/* The repository root is the matrix file's directory, where .wheelmatrix/patches lives. */
-static char *root_of(const char *file)
-{
-	const char *slash = strrchr(file, '/');
-	return slash ? strndup(file, slash == file ? 1 : (size_t)(slash - file)) : strdup(".");
-}
-
 static void report(enum wm_variant_done done, bool revert, bool dry_run, const char *backend,
 	const struct wm_matrix *m)
 {
@@ -49,6 +42,7 @@ int cmd_patch(struct cli *cli)
 	struct wm_matrix *m = NULL;
 	enum wm_variant_done done;
 	char *root = NULL, *applied = NULL;
+	const char *base;
 	int ret;
 
 	if (strcmp(cli->file, "-") == 0) {
@@ -56,7 +50,7 @@ int cmd_patch(struct cli *cli)
 		return CLI_EXIT_USAGE;
 	}
 	wm_error_init(&err);
-	if (!(root = root_of(cli->file))) {
+	if (!(root = cli_matrix_root(cli->file, &base))) {
 		cli_error("out of memory");
 		ret = WM_ENOMEM;
 		goto out;

@@ -26,6 +26,13 @@ static const struct cli_option global_options[] = {
 
 static int cmd_help(struct cli *cli);
 
+char *cli_matrix_root(const char *file, const char **base)
+{
+	const char *slash = strrchr(file, '/');
+	*base = slash ? slash + 1 : file;
+	return slash ? strndup(file, slash == file ? 1 : (size_t)(slash - file)) : strdup(".");
+}
+
 #define OPTIONS(o) o, ARRAY_SIZE(o)
 #define NO_OPTIONS NULL, 0
 

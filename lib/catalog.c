@@ -141,10 +141,9 @@ static void read_toolkit(struct wm_ctx *c, const struct wm_pair *pair, struct wm
 		wm_ctx_error(c, e, "toolkit '%s' has versions but no default", t->id);
 }
 
-/* Parses one embedded catalog file into a tree kept in the catalog's arena. */
-static int parse_template(const char *name, struct wm_doc *doc, struct wm_error *err)
+int wm_template_parse(struct wm_doc *doc, const char *name, struct wm_error *err)
 {
-	static const struct wm_yaml_limits limits = { 1u << 20, 16, 100000 };
+	static const struct wm_yaml_limits limits = { 1u << 20, 32, 100000 };
 	const struct wm_template *t = wm_template_get(name);
 	char path[64];
 	snprintf(path, sizeof(path), "templates/%s", name);
@@ -271,11 +270,11 @@ int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 	wm_arena_init(&cat->arena);
 	wm_map_init(&cat->by_id);
 	wm_map_init(&cat->toolkit_by_id);
-	if ((ret = parse_template("platforms.yaml", &cat->docs[0], err)) < 0 ||
+	if ((ret = wm_template_parse(&cat->docs[0], "platforms.yaml", err)) < 0 ||
 	    (ret = load_platforms(cat, &cat->docs[0], err)) < 0 ||
-	    (ret = parse_template("toolkits.yaml", &cat->docs[1], err)) < 0 ||
+	    (ret = wm_template_parse(&cat->docs[1], "toolkits.yaml", err)) < 0 ||
 	    (ret = load_toolkits(cat, &cat->docs[1], err)) < 0 ||
-	    (ret = parse_template("actions.yaml", &cat->docs[2], err)) < 0 ||
+	    (ret = wm_template_parse(&cat->docs[2], "actions.yaml", err)) < 0 ||
 	    (ret = load_actions(cat, &cat->docs[2], err)) < 0) {
 		wm_error_code(err, ret);
 		wm_catalog_free(cat);

@@ -14,19 +14,6 @@ struct wm_y *wm_emit_piece(struct wm_yb *b, const struct wm_doc *skel, const cha
 	return wm_y_copy(b, n);
 }
 
-int wm_emit_skeleton(struct wm_doc *out, const char *name, struct wm_error *err)
-{
-	static const struct wm_yaml_limits limits = { 1u << 20, 32, 100000 };
-	const struct wm_template *t = wm_template_get(name);
-	char path[64];
-	snprintf(path, sizeof(path), "templates/%s", name);
-	if (!t) {
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0, "not compiled in");
-		return WM_EINTERNAL;
-	}
-	return wm_yaml_parse(out, path, t->data, t->len, &limits, err);
-}
-
 const char *wm_emit_keep(struct wm_yb *b, struct wm_buf *out)
 {
 	char *s = out->len && !out->oom ? wm_arena_strdup(b->arena, out->ptr) : NULL;

@@ -450,7 +450,7 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	g.cat = cat;
 	g.err = err;
 	g.patched = patched;
-	if ((ret = wm_emit_skeleton(&g.skel, "github.yaml", err)) < 0)
+	if ((ret = wm_template_parse(&g.skel, "github.yaml", err)) < 0)
 		goto out;
 	root = piece(&g, "workflow");
 	jobs = wm_y_set(&g.b, root, "jobs", wm_y_map(&g.b));

@@ -582,7 +582,7 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	g.cat = cat;
 	g.err = err;
 	g.patched = patched;
-	if ((ret = wm_emit_skeleton(&g.skel, "gitlab.yaml", err)) < 0 || (ret = collect(&g)) < 0)
+	if ((ret = wm_template_parse(&g.skel, "gitlab.yaml", err)) < 0 || (ret = collect(&g)) < 0)
 		goto out;
 	check_runners(&g);
 	if (err->code) {

@@ -275,6 +275,8 @@ struct wm_template {
 extern const struct wm_template wm_templates[];
 extern const size_t wm_ntemplates;
 const struct wm_template *wm_template_get(const char *name);
+/* Parses the embedded templates/<name> (a catalog or an emitter's skeleton) into `doc` (catalog.c). */
+int wm_template_parse(struct wm_doc *doc, const char *name, struct wm_error *err);
 
 /* ---- file input (io.c) --------------------------------------------------- */
 
@@ -289,11 +291,10 @@ int wm_io_read_fd(char **out, size_t *len, int fd, size_t max);
 void wm_io_tree_reader(struct wm_reader *r, const char *root);
 /*
  * Replaces the file `target` (its directory exists) with `data`
- * atomically: a temporary file beside it, synced, renamed over it.  `mode`
- * gives the permissions, or -1 for the existing file's (a new one's as
- * creat() would make it).  Messages name it `shown` (output.c).
+ * atomically: a temporary file beside it, synced, renamed over it, with
+ * permissions `mode`.  Messages name it `shown` (output.c).
  */
-int wm_io_write_atomic(const char *target, const char *shown, const char *data, size_t len, int mode,
+int wm_io_write_atomic(const char *target, const char *shown, const char *data, size_t len, unsigned mode,
 	struct wm_error *err);
 /* The directory of `path` ("." for a bare name or "-"), malloc'd: the repository root of a matrix file. */
 char *wm_path_dir(const char *path);
@@ -412,7 +413,6 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 int wm_gitlab_check_limits(const struct wm_y *root, struct wm_error *err);
 
 /* What both emitters share (emit.c); strings they return live in b's arena. */
-int wm_emit_skeleton(struct wm_doc *out, const char *name, struct wm_error *err);
 /* A copy of the skeleton's top-level piece `name`, or NULL (reported as a bug). */
 struct wm_y *wm_emit_piece(struct wm_yb *b, const struct wm_doc *skel, const char *name, struct wm_error *err);
 /* Moves a built string into the arena and releases the buffer; NULL when it is empty (or out of memory). */

@@ -571,18 +571,15 @@ static void sync_dir(const char *dir)
 	}
 }
 
-int wm_io_write_atomic(const char *target, const char *shown, const char *data, size_t len, int mode,
+int wm_io_write_atomic(const char *target, const char *shown, const char *data, size_t len, unsigned mode,
 	struct wm_error *err)
 {
 	struct walk w = { .path = shown, .verb = "write", .io = WM_EIO, .err = err };
 	char *tmp = NULL, *dir = NULL;
 	const char *base = strrchr(target, '/');
 	struct wm_buf name = WM_BUF_INIT;
-	struct stat st;
 	int fd = -1, ret;
 
-	if (mode < 0)  /* the existing file's permissions, or what creat() would give a new one */
-		mode = lstat(target, &st) == 0 ? (int)(st.st_mode & 0777) : (int)(0666 & ~current_umask());
 	base = base ? base + 1 : target;
 	dir = base - target > 1 ? strndup(target, (size_t)(base - target - 1)) : strdup(base > target ? "/" : ".");
 	if (!dir) {
@@ -639,8 +636,9 @@ int wm_file_write(const char *root, const struct wm_file *f, struct wm_error *er
 		goto out;
 	if ((ret = resolve(&target, &exists, &st, &w)) < 0)
 		goto out;
-	ret = wm_io_write_atomic(target, f->path, f->data, f->len,
-		exists ? (int)(st.st_mode & 0777) : (int)(0666 & ~current_umask()), err);
+	/* the existing file's permissions, or what creat() would give a new one */
+	ret = wm_io_write_atomic(target, f->path, f->data, f->len, exists ? st.st_mode & 0777 : 0666 & ~current_umask(),
+		err);
 out:
 	free(target);
 	free(w.root);

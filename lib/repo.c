@@ -425,7 +425,8 @@ int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source
 		ret = WM_EINVALID;
 		goto fail;
 	}
-	if (kind == WM_SOURCE_INDEX && git_repository_index(&s->index, r->git) < 0) {
+	/* the index also says, for the working tree, what is tracked */
+	if (kind != WM_SOURCE_REV && git_repository_index(&s->index, r->git) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot read the index");
 		goto fail;
 	}
@@ -471,7 +472,6 @@ int wm_repo_source_status(struct wm_repo_status *out, const struct wm_reader *sr
 {
 	const struct source *s = src->ctx;
 	struct wm_buf gitpath = WM_BUF_INIT;
-	git_index *index = NULL;
 	int ret, ignored = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -487,15 +487,9 @@ int wm_repo_source_status(struct wm_repo_status *out, const struct wm_reader *sr
 		goto out;
 	}
 	out->ignored = ignored;
-	if (s->kind == WM_SOURCE_WORKTREE) {
-		if (git_repository_index(&index, s->repo->git) < 0) {
-			ret = git_fail(err, WM_EIO, "cannot read the index");
-			goto out;
-		}
-		out->tracked = git_index_get_bypath(index, gitpath.ptr, 0) != NULL;
-	}
+	if (s->kind == WM_SOURCE_WORKTREE)
+		out->tracked = git_index_get_bypath(s->index, gitpath.ptr, 0) != NULL;
 out:
-	git_index_free(index);
 	wm_buf_release(&gitpath);
 	return ret;
 }
