@@ -262,7 +262,7 @@ static void check_patched(struct checker *c, const char *path, const struct wm_b
 	const struct wm_toml_value *name = wm_toml_get_path(doc->root, "project.name");
 	const struct wm_toml_value *features = wm_toml_get_path(doc->root, "tool.maturin.features");
 	const struct wm_toml_value *module = wm_toml_get_path(doc->root, "tool.maturin.module-name");
-	const char *import;
+	const char *import, *want;
 	struct wm_arena a;
 
 	if (!wm_toml_is_string(name) || strcmp(name->str, b->dist) != 0)
@@ -275,9 +275,18 @@ static void check_patched(struct checker *c, const char *path, const struct wm_b
 	wm_arena_init(&a);
 	import = wm_project_module(&a, wm_toml_is_string(module) ? module->str : NULL, p->lib_name,
 		wm_toml_is_string(name) ? name->str : b->dist);
-	if (import && c->m->module && strcmp(import, c->m->module) != 0)
+	want = c->m->meta ? wm_meta_module_name(&a, c->m->meta, b) : c->m->module;
+	if (import && want && strcmp(import, want) != 0)
 		finding(c, WM_SEV_ERROR, path, 1, 1, "the patched %s builds module '%s', not '%s': the import name "
-			"would change; run 'wheelmatrix generate'", c->m->pyproject, import, c->m->module);
+			"would change; run 'wheelmatrix generate'", c->m->pyproject, import, want);
+	if (c->m->meta) {
+		const struct wm_toml_value *src = wm_toml_get_path(doc->root, "tool.maturin.python-source");
+		const char *dir = wm_meta_python_source(&a, c->m->meta, b);
+		if (dir && (!wm_toml_is_string(src) || strcmp(src->str, dir) != 0))
+			finding(c, WM_SEV_ERROR, path, 1, 1, "the patched %s takes its Python sources from '%s', not "
+				"'%s': maturin would not put the native module into %s; run 'wheelmatrix generate'",
+				c->m->pyproject, wm_toml_is_string(src) ? src->str : ".", dir, wm_meta_import(&a, c->m->meta, b));
+	}
 	wm_arena_release(&a);
 }
 
@@ -352,6 +361,118 @@ static void check_versions(struct checker *c)
 	finding(c, WM_SEV_NOTE, cdoc->file, cargo->span.line, cargo->span.column, "the crate's version is here");
 }
 
+/* ---- the meta package's pins ----------------------------------------------------- */
+
+/* The version pinned by `req` ("name[x] == 1.0 ; marker") when it names `dist`, else NULL (arena). */
+static const char *pin_of(struct wm_arena *a, const char *req, const char *dist)
+{
+	char want[256], got[256];
+	size_t n = strspn(req, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-");
+	const char *s = req + n, *v;
+	if (n == 0 || n >= sizeof(got) || strlen(dist) >= sizeof(want))
+		return NULL;
+	memcpy(got, req, n);
+	got[n] = '\0';
+	wm_name_normalize(got, got);
+	wm_name_normalize(want, dist);
+	if (strcmp(got, want) != 0)
+		return NULL;
+	s += strspn(s, " \t");
+	if (*s == '[' && (s = strchr(s, ']')))
+		s++;
+	if (!s)
+		return "";
+	s += strspn(s, " \t");
+	if (strncmp(s, "==", 2) != 0 || s[2] == '=')
+		return "";
+	s += 2;
+	s += strspn(s, " \t");
+	v = s;
+	n = strcspn(v, " \t;,");
+	return wm_arena_strndup(a, v, n);
+}
+
+/* Finds `dist`'s pin in the array `list`; reports a missing or wrong one. */
+static void check_pin(struct checker *c, struct wm_arena *a, const char *path, const struct wm_toml_value *list,
+	const struct wm_toml_value *where, const char *what, const struct wm_backend *b)
+{
+	const char *version = c->m->meta->version;
+	for (size_t i = 0; wm_toml_is_array(list) && i < list->array.n; i++) {
+		const struct wm_toml_value *v = list->array.items[i];
+		const char *pin = wm_toml_is_string(v) ? pin_of(a, v->str, b->dist) : NULL;
+		if (!pin)
+			continue;
+		if (!*pin || !wm_pep440_equal(pin, version))
+			finding(c, WM_SEV_ERROR, path, v->span.line, v->span.column, "%s requires '%s', but the "
+				"project's version is %s: the meta package must pin %s==%s; run 'wheelmatrix generate'",
+				what, v->str, version, b->dist, version);
+		return;
+	}
+	finding(c, WM_SEV_ERROR, path, where ? where->span.line : 1, where ? where->span.column : 1,
+		"%s does not require %s: pip would not install backend '%s'; run 'wheelmatrix generate'",
+		what, b->dist, b->id);
+}
+
+/* The meta package's version and pins are the project's version; every backend has its extra. */
+static int check_meta(struct checker *c)
+{
+	static const char path[] = ".wheelmatrix/meta/pyproject.toml";
+	const struct wm_matrix *m = c->m;
+	const struct wm_toml_value *version, *deps, *extras;
+	struct wm_toml_doc doc;
+	struct wm_error why;
+	struct wm_arena a;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	memset(&doc, 0, sizeof(doc));
+	wm_error_init(&why);
+	wm_arena_init(&a);
+	if ((ret = c->src.read(c->src.ctx, path, &text, &len, c->out)) != 0) {
+		ret = ret < 0 ? ret : 0;  /* a missing file is already reported */
+		goto out;
+	}
+	if ((ret = wm_toml_parse(&doc, path, text, len, &why)) < 0) {
+		if (ret != WM_ENOMEM) {
+			finding(c, WM_SEV_ERROR, path, why.ndiags ? why.diags[0].line : 1, why.ndiags ? why.diags[0].column : 1,
+				"not valid TOML (%s): run 'wheelmatrix generate'", reason(&why));
+			ret = 0;
+		}
+		goto out;
+	}
+	version = wm_toml_get_path(doc.root, "project.version");
+	if (!wm_toml_is_string(version) || !wm_pep440_equal(version->str, m->meta->version))
+		finding(c, WM_SEV_ERROR, path, version ? version->span.line : 1, version ? version->span.column : 1,
+			"the meta package's version is '%s', but the project's is %s (%s): run 'wheelmatrix generate'",
+			wm_toml_is_string(version) ? version->str : "", m->meta->version,
+			m->project->version_file ? m->project->version_file : m->project->py_path);
+	deps = wm_toml_get_path(doc.root, "project.dependencies");
+	extras = wm_toml_get_path(doc.root, "project.optional-dependencies");
+	if (m->default_backend)
+		check_pin(c, &a, path, deps, deps, "[project].dependencies", m->default_backend);
+	for (size_t i = 0; i < m->nbackends; i++) {
+		const struct wm_backend *b = m->backends[i];
+		const struct wm_toml_value *extra = wm_toml_is_table(extras) ? wm_toml_table_get(extras->table, b->id) : NULL;
+		char *what = wm_arena_printf(&a, "the extra '%s'", b->id);
+		if (!extra)
+			finding(c, WM_SEV_ERROR, path, extras ? extras->span.line : 1, extras ? extras->span.column : 1,
+				"no extra '%s': 'pip install \"%s[%s]\"' would not install %s; run 'wheelmatrix generate'",
+				b->id, m->name, b->id, b->dist);
+		else if (what)
+			check_pin(c, &a, path, extra, extra, what, b);
+	}
+	ret = 0;
+out:
+	if (ret == WM_ENOMEM)
+		wm_error_code(c->out, ret);
+	wm_arena_release(&a);
+	wm_toml_release(&doc);
+	wm_error_release(&why);
+	free(text);
+	return ret;
+}
+
 /* ---- the whole check ----------------------------------------------------------------- */
 
 static const char *source_name(const struct wm_check_options *o)
@@ -404,6 +525,8 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 			goto out;
 	if (m->project)
 		check_versions(&c);
+	if (m->meta && (ret = check_meta(&c)) < 0)
+		goto out;
 	if (c.diff.oom) {
 		ret = WM_ENOMEM;
 		wm_error_code(findings, ret);

@@ -5,7 +5,8 @@
 #include "internal.h"
 
 /* What backend `b` changes in pyproject.toml. */
-static void variant_spec(struct wm_patch_spec *spec, const struct wm_matrix *m, const struct wm_backend *b)
+static int variant_spec(struct wm_patch_spec *spec, struct wm_arena *a, const struct wm_matrix *m,
+	const struct wm_backend *b)
 {
 	const struct wm_project *p = m->project;
 	memset(spec, 0, sizeof(*spec));
@@ -19,6 +20,11 @@ static void variant_spec(struct wm_patch_spec *spec, const struct wm_matrix *m, 
 	/* maturin names the module after the project unless module-name or [lib].name pins it */
 	if (spec->name && !p->module_name && !p->lib_name)
 		spec->module_name = m->module;
+	/* under meta, each backend's native module lives in its own package, in maturin's mixed layout */
+	if (m->meta && (!(spec->module_name = wm_meta_module_name(a, m->meta, b)) ||
+			!(spec->python_source = wm_meta_python_source(a, m->meta, b))))
+		return WM_ENOMEM;
+	return 0;
 }
 
 int wm_generate_variant(struct wm_buf *out, const struct wm_matrix *m, const struct wm_backend *b,
@@ -27,9 +33,14 @@ int wm_generate_variant(struct wm_buf *out, const struct wm_matrix *m, const str
 	const struct wm_toml_doc *doc = &m->project->py;
 	struct wm_patch_spec spec;
 	struct wm_buf text = WM_BUF_INIT;
+	struct wm_arena a;
 	int ret;
 
-	variant_spec(&spec, m, b);
+	wm_arena_init(&a);
+	if ((ret = variant_spec(&spec, &a, m, b)) < 0) {
+		wm_error_code(err, ret);
+		goto out;
+	}
 	if ((ret = wm_patch_pyproject(&text, doc, &spec, err)) < 0)
 		goto out;
 	if (text.len == doc->len && memcmp(text.ptr ? text.ptr : "", doc->text, doc->len) == 0) {
@@ -40,6 +51,7 @@ int wm_generate_variant(struct wm_buf *out, const struct wm_matrix *m, const str
 	if (ret == 0)
 		ret = 1;
 out:
+	wm_arena_release(&a);
 	wm_buf_release(&text);
 	return ret;
 }
@@ -77,7 +89,8 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 		if ((ret = add(out, path, matrix_file, &body, err)) < 0)
 			goto out;
 	}
-	ret = 0;
+	if ((ret = wm_meta_generate(out, m, matrix_file, err)) < 0)
+		goto out;
 	if (m->github.enabled) {
 		wm_buf_clear(&body);
 		if ((ret = wm_emit_github(&body, m, cat, m->project ? patched : NULL, err)) < 0 ||

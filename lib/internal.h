@@ -729,6 +729,53 @@ struct wm_patch_spec {
 int wm_patch_pyproject(struct wm_buf *out, const struct wm_toml_doc *doc, const struct wm_patch_spec *spec,
 	struct wm_error *err);
 
+/* Appends `s` as a TOML basic string (escaped where it must be). */
+void wm_toml_put_string(struct wm_buf *b, const char *s, size_t len);
+/* Reports an error at `sp` of `doc` (NULL: no position), with its source line, and returns `code`. */
+int wm_toml_fail(const struct wm_toml_doc *doc, struct wm_error *err, enum wm_err code,
+	const struct wm_toml_span *sp, const char *fmt, ...) WM_PRINTF(5, 6);
+int wm_toml_vfail(const struct wm_toml_doc *doc, struct wm_error *err, enum wm_err code,
+	const struct wm_toml_span *sp, const char *fmt, va_list ap);
+
+/* ---- strategy meta (meta.c) ------------------------------------------------- */
+
+/* A file of the project that the meta package carries. */
+struct wm_meta_file {
+	const char *from;           /* repository-relative */
+	const char *to;             /* below .wheelmatrix/meta/ */
+	const char *data;
+	size_t len;
+};
+
+struct wm_meta {
+	const char *version;        /* the project's, as PEP 440 writes it: every pin */
+	const char *package;        /* the top import package (llm_rs) */
+	const char *leaf;           /* the native module's last name, whose PyInit_ symbol stays */
+	const char *env;            /* LLM_RS_BACKEND */
+	const char *project_dir;    /* pyproject.toml's directory, "" at the root */
+	const char *to_root;        /* from there back to the repository root: "" or "../" ... */
+	bool mixed;                 /* maturin's mixed layout: a Python package beside the native module */
+	const char *source_dir;     /* where that package is (or would be) */
+	const char *dispatcher;     /* its path below .wheelmatrix/meta/ */
+	struct wm_meta_file *files;
+	size_t nfiles;
+};
+
+/*
+ * Finds the layout of `m`'s project with maturin's rules (python-source; src/
+ * when the crate is in another directory; else beside pyproject.toml) and
+ * reads the Python files the meta package carries through `r`.  Errors: no
+ * version to pin, a dotted module without a Python package.
+ */
+int wm_meta_scan(const struct wm_meta **out, struct wm_arena *a, const struct wm_matrix *m,
+	const struct wm_reader *r, struct wm_error *err);
+/* Backend `b`'s import package (_llm_rs_cuda), module-name and python-source (arena-allocated). */
+const char *wm_meta_import(struct wm_arena *a, const struct wm_meta *meta, const struct wm_backend *b);
+const char *wm_meta_module_name(struct wm_arena *a, const struct wm_meta *meta, const struct wm_backend *b);
+const char *wm_meta_python_source(struct wm_arena *a, const struct wm_meta *meta, const struct wm_backend *b);
+/* Adds the backends' python-source files and the meta package to `out`; nothing without m->meta. */
+int wm_meta_generate(struct wm_files *out, const struct wm_matrix *m, const char *matrix_file,
+	struct wm_error *err);
 
 /* ---- release planning (pep440.c, wheelname.c, simple.c, net.c, report.c) ---- */
 

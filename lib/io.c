@@ -1,4 +1,5 @@
 /* io.c — reading input files within a size limit, with errors that name the path. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -140,10 +141,111 @@ static int read_tree(void *ctx, const char *path, char **data, size_t *len, stru
 	return ret;
 }
 
+/* ---- lists of paths ---------------------------------------------------- */
+
+int wm_paths_add(struct wm_paths *p, const char *path, size_t len)
+{
+	char *s;
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 16;
+		char **items = realloc(p->items, cap * sizeof(*items));
+		if (!items)
+			return WM_ENOMEM;
+		p->items = items;
+		p->cap = cap;
+	}
+	if (!(s = strndup(path, len)))
+		return WM_ENOMEM;
+	p->items[p->n++] = s;
+	return 0;
+}
+
+static int cmp_paths(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void wm_paths_sort(struct wm_paths *p)
+{
+	if (p->n > 1)
+		qsort(p->items, p->n, sizeof(*p->items), cmp_paths);
+}
+
+void wm_paths_free(struct wm_paths *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->items[i]);
+	free(p->items);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Adds the regular files below the directory `full` to `out`, as paths without full's first `base` bytes. */
+static int list_dir(struct wm_paths *out, struct wm_buf *full, size_t base, unsigned depth)
+{
+	size_t here = full->len;
+	DIR *d;
+	struct dirent *e;
+	int ret = 0;
+
+	if (depth > WM_MATRIX_MAX_DEPTH)
+		return 0;
+	if (!(d = opendir(full->ptr)))
+		return errno == ENOENT || errno == ENOTDIR ? 1 : WM_EREAD;
+	while (ret >= 0 && (errno = 0, e = readdir(d))) {
+		struct stat st;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		full->len = here;
+		wm_buf_printf(full, "/%s", e->d_name);
+		if (full->oom) {
+			ret = WM_ENOMEM;
+			break;
+		}
+		if (lstat(full->ptr, &st) < 0)
+			continue;  /* gone since readdir */
+		if (S_ISREG(st.st_mode))
+			ret = wm_paths_add(out, full->ptr + base, full->len - base);
+		else if (S_ISDIR(st.st_mode) && strcmp(e->d_name, ".git") != 0 && (ret = list_dir(out, full, base,
+				depth + 1)) > 0)
+			ret = 0;
+	}
+	if (ret >= 0 && errno)
+		ret = WM_EREAD;
+	closedir(d);
+	full->len = here;
+	if (full->ptr)
+		full->ptr[here] = '\0';
+	return ret;
+}
+
+static int list_tree(void *ctx, const char *dir, struct wm_paths *out, struct wm_error *err)
+{
+	const char *root = ctx;
+	struct wm_buf full = WM_BUF_INIT;
+	int ret;
+
+	wm_buf_printf(&full, "%s/%s", root, dir);
+	while (full.len > 1 && full.ptr[full.len - 1] == '/')
+		full.ptr[--full.len] = '\0';
+	ret = full.oom ? WM_ENOMEM : list_dir(out, &full, full.len + 1, 0);
+	if (ret == WM_EREAD)
+		wm_error_add(err, WM_EREAD, WM_SEV_ERROR, dir, NULL, 0, 0, 0, 0, "cannot list the directory: %s",
+			strerror(errno));
+	else if (ret == WM_ENOMEM)
+		wm_error_code(err, ret);
+	if (ret < 0)
+		wm_paths_free(out);
+	else
+		wm_paths_sort(out);
+	wm_buf_release(&full);
+	return ret;
+}
+
 void wm_io_tree_reader(struct wm_reader *r, const char *root)
 {
 	r->read = read_tree;
 	r->ctx = (void *)root;
+	r->list = list_tree;
 }
 
 void wm_reader_tree(struct wm_reader *r, const char *root)

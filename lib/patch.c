@@ -41,19 +41,9 @@ static int fail(struct patcher *p, enum wm_err code, const struct wm_toml_span *
 	WM_PRINTF(4, 5);
 static int fail(struct patcher *p, enum wm_err code, const struct wm_toml_span *sp, const char *fmt, ...)
 {
-	const struct wm_toml_doc *doc = p->doc;
-	unsigned line = 0, column = 0, span = 0;
 	va_list ap;
-	if (sp && sp->line) {
-		const char *s = doc->text + sp->start;
-		size_t n = sp->end > sp->start ? sp->end - sp->start : 0;
-		const char *eol = memchr(s, '\n', n);
-		line = sp->line;
-		column = sp->column;
-		span = (unsigned)wm_utf8_len(s, eol ? (size_t)(eol - s) : n);
-	}
 	va_start(ap, fmt);
-	wm_error_vadd(p->err, code, WM_SEV_ERROR, doc->file, doc->text, doc->len, line, column, span, fmt, ap);
+	wm_toml_vfail(p->doc, p->err, code, sp, fmt, ap);
 	va_end(ap);
 	return code;
 }
@@ -763,6 +753,11 @@ static int patch_maturin(struct patcher *p)
 	if (maturin && maturin->origin != WM_TOML_IMPLICIT)
 		return insert_keys(p, maturin, keys, n);
 	return add_maturin(p, tool, keys, n);
+}
+
+void wm_toml_put_string(struct wm_buf *b, const char *s, size_t len)
+{
+	put_string(b, s, len, WM_TOML_BASIC);
 }
 
 /* ---- the entry point ----------------------------------------------------- */

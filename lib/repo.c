@@ -395,6 +395,80 @@ out:
 	return ret;
 }
 
+struct walk {
+	struct wm_paths *out;
+	int ret;
+};
+
+static int walk_blob(const char *root, const git_tree_entry *entry, void *payload)
+{
+	struct walk *w = payload;
+	struct wm_buf path = WM_BUF_INIT;
+	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB || git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK)
+		return 0;
+	wm_buf_printf(&path, "%s%s", root, git_tree_entry_name(entry));
+	w->ret = path.oom ? WM_ENOMEM : wm_paths_add(w->out, path.ptr, path.len);
+	wm_buf_release(&path);
+	return w->ret < 0 ? -1 : 0;
+}
+
+static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct wm_error *err)
+{
+	struct source *s = ctx;
+	struct wm_buf gitdir = WM_BUF_INIT;
+	git_tree_entry *entry = NULL;
+	git_tree *tree = NULL;
+	struct wm_reader disk;
+	int ret = 0;
+
+	if (s->kind == WM_SOURCE_WORKTREE) {
+		wm_io_tree_reader(&disk, s->root);
+		return disk.list(disk.ctx, dir, out, err);
+	}
+	wm_buf_printf(&gitdir, "%s%s", s->prefix, dir);
+	while (gitdir.len && gitdir.ptr[gitdir.len - 1] == '/')
+		gitdir.ptr[--gitdir.len] = '\0';
+	if (gitdir.oom) {
+		ret = WM_ENOMEM;
+	} else if (s->kind == WM_SOURCE_INDEX) {
+		size_t pos = 0, n = git_index_entrycount(s->index);
+		if (gitdir.len)
+			wm_buf_putc(&gitdir, '/');
+		if (git_index_find_prefix(&pos, s->index, gitdir.ptr) < 0)
+			pos = n;
+		ret = 1;
+		for (; pos < n && ret >= 0; pos++) {
+			const git_index_entry *e = git_index_get_byindex(s->index, pos);
+			if (strncmp(e->path, gitdir.ptr, gitdir.len) != 0)
+				break;
+			if (ret == 1)
+				ret = 0;
+			if (GIT_INDEX_ENTRY_STAGE(e) == 0 && (e->mode == GIT_FILEMODE_BLOB ||
+					e->mode == GIT_FILEMODE_BLOB_EXECUTABLE))
+				ret = wm_paths_add(out, e->path + gitdir.len, strlen(e->path + gitdir.len));
+		}
+	} else if (git_tree_entry_bypath(&entry, s->tree, gitdir.ptr) < 0 ||
+			git_tree_entry_type(entry) != GIT_OBJECT_TREE) {
+		ret = 1;
+	} else if (git_tree_lookup(&tree, s->repo->git, git_tree_entry_id(entry)) < 0) {
+		ret = git_fail(err, WM_EIO, "cannot read the commit's tree");
+	} else {
+		struct walk w = { out, 0 };
+		if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_blob, &w) < 0)
+			ret = w.ret < 0 ? w.ret : git_fail(err, WM_EIO, "cannot read the commit's tree");
+	}
+	if (ret == WM_ENOMEM)
+		wm_error_code(err, ret);
+	if (ret < 0)
+		wm_paths_free(out);
+	else
+		wm_paths_sort(out);
+	git_tree_free(tree);
+	git_tree_entry_free(entry);
+	wm_buf_release(&gitdir);
+	return ret;
+}
+
 int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source kind, const char *rev,
 	const char *root, struct wm_error *err)
 {
@@ -447,6 +521,7 @@ int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source
 		git_object_free(obj);
 	}
 	out->read = read_source;
+	out->list = list_source;
 	out->ctx = s;
 	return 0;
 fail:

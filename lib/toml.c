@@ -1579,3 +1579,29 @@ bool wm_toml_is_datetime(const struct wm_toml_value *v)
 	return v && (v->type == WM_TOML_DATETIME || v->type == WM_TOML_DATETIME_LOCAL ||
 		v->type == WM_TOML_DATE_LOCAL || v->type == WM_TOML_TIME_LOCAL);
 }
+
+int wm_toml_vfail(const struct wm_toml_doc *doc, struct wm_error *err, enum wm_err code,
+	const struct wm_toml_span *sp, const char *fmt, va_list ap)
+{
+	unsigned line = 0, column = 0, span = 0;
+	if (sp && sp->line) {
+		const char *s = doc->text + sp->start;
+		size_t n = sp->end > sp->start ? sp->end - sp->start : 0;
+		const char *eol = memchr(s, '\n', n);
+		line = sp->line;
+		column = sp->column;
+		span = (unsigned)wm_utf8_len(s, eol ? (size_t)(eol - s) : n);
+	}
+	wm_error_vadd(err, code, WM_SEV_ERROR, doc->file, doc->text, doc->len, line, column, span, fmt, ap);
+	return code;
+}
+
+int wm_toml_fail(const struct wm_toml_doc *doc, struct wm_error *err, enum wm_err code,
+	const struct wm_toml_span *sp, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	wm_toml_vfail(doc, err, code, sp, fmt, ap);
+	va_end(ap);
+	return code;
+}

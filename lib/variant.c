@@ -455,11 +455,17 @@ out:
 	return ret;
 }
 
+static int list_base(void *ctx, const char *dir, struct wm_paths *out, struct wm_error *err)
+{
+	struct base_reader *br = ctx;
+	return br->w.files.list(br->w.files.ctx, dir, out, err);
+}
+
 int wm_variant_load(struct wm_matrix **out, char **applied, const struct wm_catalog *cat, const char *path,
 	struct wm_error *err)
 {
 	struct base_reader br = { 0 };
-	struct wm_reader r = { read_base, &br };
+	struct wm_reader r = { read_base, &br, list_base };
 	char *root = wm_path_dir(path);
 	int ret;
 

@@ -201,6 +201,7 @@ struct wm_action_ref {
 struct wm_arena;
 struct wm_group;
 struct wm_project;
+struct wm_meta;
 
 struct wm_matrix {
 	struct wm_arena *arena;
@@ -230,6 +231,7 @@ struct wm_matrix {
 	const char *version;             /* the project's version as written (Cargo semver or PEP 440), or NULL */
 
 	enum wm_strategy strategy;
+	const struct wm_meta *meta;      /* strategy meta with a project: its layout and files, else NULL */
 	struct wm_output github, gitlab;
 	struct wm_action_ref *actions;
 	size_t nactions;
@@ -255,6 +257,15 @@ struct wm_matrix {
  */
 int wm_matrix_load(struct wm_matrix **out, const struct wm_catalog *cat,
 	const char *name, const char *text, size_t len, struct wm_error *err);
+/* A malloc'd list of malloc'd paths. */
+struct wm_paths {
+	char **items;
+	size_t n, cap;
+};
+int wm_paths_add(struct wm_paths *p, const char *path, size_t len);
+void wm_paths_sort(struct wm_paths *p);
+void wm_paths_free(struct wm_paths *p);
+
 /*
  * Where the loader reads the files a matrix names (pyproject.toml, Cargo.toml):
  * the working tree, or a git tree for `check`.  `read` fills *data (malloc'd)
@@ -265,6 +276,12 @@ int wm_matrix_load(struct wm_matrix **out, const struct wm_catalog *cat,
 struct wm_reader {
 	int (*read)(void *ctx, const char *path, char **data, size_t *len, struct wm_error *err);
 	void *ctx;
+	/*
+	 * The files below the directory `dir` (recursively: symbolic links and
+	 * submodules left out) as paths relative to it, sorted bytewise; returns 1
+	 * when `dir` is not a directory.  NULL when the reader cannot list.
+	 */
+	int (*list)(void *ctx, const char *dir, struct wm_paths *out, struct wm_error *err);
 };
 
 /*
