@@ -1,0 +1,209 @@
+#!/bin/bash
+# t-meta-generate.sh — strategy meta: the reviewed files of three layouts, the patches as git and tomllib
+# read them, the meta package as setuptools builds it, staleness when the Python package changes, and errors.
+set -euo pipefail
+: "${WM:?}" "${ROOT:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+py=/usr/bin/python3
+
+run() {
+	local want=$1 got
+	shift
+	set +e
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	set -e
+	if [ "$got" != "$want" ]; then
+		bad "'$*' exited $got, not $want"
+		sed 's/^/    /' "$tmp/err"
+	fi
+}
+
+matrix() {  # matrix DIR [PLATFORMS]: a meta matrix of two GPU backends and the default
+	cat >"$1/wheelmatrix.yaml" <<YAML
+wheelmatrix: 1
+python: {versions: ["3.11", "3.12"]}
+platforms: [${2:-linux-x86_64, macos-arm64, windows-x86_64}]
+backends:
+  cuda: {features: [cublas], platforms: [linux-x86_64, windows-x86_64]}
+  metal: {features: [metal], platforms: ["macos-*"]}
+  cpu: {default: true}
+distribution: {strategy: meta}
+ci: {}
+YAML
+}
+
+cargo() {  # cargo FILE NAME
+	cat >"$1" <<TOML
+[package]
+name = "$2"
+version = "1.2.0-rc.1"
+edition = "2021"
+
+[lib]
+name = "${2//-/_}"
+crate-type = ["cdylib"]
+
+[features]
+cublas = []
+metal = []
+TOML
+}
+
+# 1. the layouts: llm-rs itself (mixed, beside pyproject.toml), a pure-Rust crate in a subdirectory,
+#    and the src/ layout with the crate in rust/
+cases=()
+if [ -n "${SHARED:-}" ] && [ -f "$SHARED/corpus/LLukas22__llm-rs-python/pyproject.toml" ]; then
+	r=$tmp/llm-rs
+	mkdir -p "$r/llm_rs"
+	cp "$SHARED/corpus/LLukas22__llm-rs-python/pyproject.toml" "$SHARED/corpus/LLukas22__llm-rs-python/Cargo.toml" "$r/"
+	sed 's/strategy: rename/strategy: meta/; /^ci:/,/^$/d; /gitlab:/d; /github:/d' "$ROOT/matrices/llm-rs.yaml" >"$r/wheelmatrix.yaml"
+	printf 'from .llm_rs import *\n\n__doc__ = llm_rs.__doc__\n' >"$r/llm_rs/__init__.py"
+	printf 'class Model:\n    def generate(self, prompt: str) -> str: ...\n' >"$r/llm_rs/llm_rs.pyi"
+	mkdir -p "$r/llm_rs/convert" "$r/llm_rs/__pycache__"
+	printf 'def convert(path: str) -> None:\n    pass\n' >"$r/llm_rs/convert/__init__.py"
+	: >"$r/llm_rs/py.typed"
+	: >"$r/llm_rs/__pycache__/x.cpython-311.pyc"
+	printf 'not carried\n' >"$r/llm_rs/data.json"
+	cases+=(llm-rs)
+else
+	echo "note: ../shared/corpus is absent: the llm-rs case is skipped"
+fi
+
+r=$tmp/pure
+mkdir -p "$r/py"
+matrix "$r"
+sed -i 's|^ci: {}|project: {pyproject: py/pyproject.toml}\nci: {}|' "$r/wheelmatrix.yaml"
+cargo "$r/py/Cargo.toml" fastcalc
+cat >"$r/py/pyproject.toml" <<'TOML'
+[build-system]
+requires = ["maturin>=1.5,<2"]
+build-backend = "maturin"
+
+[project]
+name = "fastcalc"
+dynamic = ["version"]
+requires-python = ">=3.9"
+description = 'Fast "calc"'
+dependencies = ["numpy>=1.24"]
+
+[project.optional-dependencies]
+Plot = ["matplotlib"]
+
+[tool.maturin]
+features = ["pyo3/extension-module"]
+TOML
+printf 'def add(a: int, b: int) -> int: ...\n' >"$r/py/fastcalc.pyi"
+cases+=(pure)
+
+r=$tmp/src
+mkdir -p "$r/rust" "$r/src/geo_rs"
+matrix "$r" "linux-x86_64, linux-aarch64, macos-arm64"
+sed -i 's/platforms: \[linux-x86_64, windows-x86_64\]/platforms: ["linux-*"]/' "$r/wheelmatrix.yaml"
+cargo "$r/rust/Cargo.toml" geo-rs
+sed -i 's/^name = "geo_rs"/name = "_geo"/' "$r/rust/Cargo.toml"
+cat >"$r/pyproject.toml" <<'TOML'
+[build-system]
+requires = ["maturin>=1.5,<2"]
+build-backend = "maturin"
+
+[project]
+name = "geo-rs"
+version = "1.2.0rc1"
+
+[tool.maturin]
+manifest-path = "rust/Cargo.toml"
+module-name = "geo_rs._geo"
+TOML
+printf 'from ._geo import *\n' >"$r/src/geo_rs/__init__.py"
+cases+=(src)
+
+for name in "${cases[@]}"; do
+	r=$tmp/$name
+	git -C "$r" init -q
+	git -C "$r" add -A
+	git -C "$r" -c user.name=t -c user.email=t@t commit -qm base
+	run 0 "$WM" -C "$r" generate
+	if ! diff -ru "$ROOT/tests/expected/meta/$name/.wheelmatrix" "$r/.wheelmatrix"; then
+		bad "$name: .wheelmatrix/ differs from tests/expected/meta/$name/.wheelmatrix"
+	fi
+	run 0 "$WM" -q -C "$r" generate --check
+	# each patch applies with git, and the result says what maturin needs
+	for patch in "$r"/.wheelmatrix/patches/*.patch; do
+		b=$(basename "$patch" .patch)
+		git -C "$r" apply --check "$patch" || bad "$name: git apply rejects $b.patch"
+		(cd "$r" && git apply "$patch")
+		pyproject=$(cd "$r" && git diff --name-only)
+		"$py" - "$r/$pyproject" "$b" "$r" <<'PY' || bad "$name: the $b variant is not what maturin needs"
+import os, sys, tomllib
+path, backend, root = sys.argv[1:]
+t = tomllib.load(open(path, "rb"))
+m = t["tool"]["maturin"]
+pkg, leaf = m["module-name"].split(".", 1)
+src = os.path.normpath(os.path.join(os.path.dirname(path), m["python-source"]))
+assert pkg.endswith("_" + backend) and pkg.startswith("_"), m["module-name"]
+assert "." not in leaf, leaf
+assert os.path.isfile(os.path.join(src, pkg, "__init__.py")), src
+assert os.listdir(src) == [pkg], os.listdir(src)
+assert t["project"]["name"].endswith("-" + backend), t["project"]["name"]
+PY
+		git -C "$r" checkout -q -- .
+	done
+	# the meta package builds with Debian's setuptools, offline, and holds only its own package
+	if "$py" -c 'import setuptools, wheel' 2>/dev/null && "$py" -m pip --version >/dev/null 2>&1; then
+		rm -rf "$tmp/wheels" "$tmp/metasrc"
+		cp -r "$r/.wheelmatrix/meta" "$tmp/metasrc"  # setuptools writes build/ and *.egg-info beside its input
+		if "$py" -m pip wheel -q --no-deps --no-build-isolation --no-index -w "$tmp/wheels" "$tmp/metasrc" \
+				>"$tmp/pip.log" 2>&1; then
+			"$py" - "$tmp"/wheels/*.whl "$name" <<'PY' || bad "$name: the meta wheel is not as expected"
+import sys, zipfile
+whl, name = sys.argv[1:]
+files = sorted(n for n in zipfile.ZipFile(whl).namelist() if ".dist-info/" not in n)
+want = {
+    "llm-rs": ["llm_rs/__init__.py", "llm_rs/convert/__init__.py", "llm_rs/llm_rs.py", "llm_rs/llm_rs.pyi",
+               "llm_rs/py.typed"],
+    "pure": ["fastcalc/__init__.py", "fastcalc/__init__.pyi", "fastcalc/py.typed"],
+    "src": ["geo_rs/__init__.py", "geo_rs/_geo.py"],
+}[name]
+assert files == want, files
+assert whl.endswith("-py3-none-any.whl"), whl
+PY
+		else
+			bad "$name: pip wheel failed: $(tail -5 "$tmp/pip.log")"
+		fi
+	else
+		echo "note: $py lacks setuptools, wheel or pip: the meta wheels are not built"
+	fi
+done
+
+# 2. the meta package follows the Python package: a changed module is stale, a new one missing
+r=$tmp/src
+echo 'VERSION = 2' >>"$r/src/geo_rs/__init__.py"
+printf 'X = 1\n' >"$r/src/geo_rs/extra.py"
+run 1 "$WM" -q -C "$r" generate --check
+[ "$(cat "$tmp/out")" = ".wheelmatrix/meta/geo_rs/__init__.py: out of date
+.wheelmatrix/meta/geo_rs/extra.py: missing" ] || bad "a changed package: --check said '$(cat "$tmp/out")'"
+
+# 3. errors: no version to pin; an extra that takes a backend's name; a dotted module without a package
+r=$tmp/errors
+mkdir -p "$r"
+matrix "$r"
+printf '[package]\nname = "nover"\nedition = "2021"\n[features]\ncublas = []\nmetal = []\n' >"$r/Cargo.toml"
+printf '[project]\nname = "nover"\ndynamic = ["version"]\n' >"$r/pyproject.toml"
+run 2 "$WM" -C "$r" generate
+[ "$(cat "$tmp/err")" = "pyproject.toml: error: strategy 'meta' pins every backend to the project's version, but neither [project].version nor Cargo.toml's package.version gives one" ] ||
+	bad "no version: $(cat "$tmp/err")"
+cargo "$r/Cargo.toml" nover
+printf '[project]\nname = "nover"\nversion = "1.0"\n\n[project.optional-dependencies]\nCUDA = ["cupy"]\n' >"$r/pyproject.toml"
+run 2 "$WM" -C "$r" generate
+grep -q "^pyproject.toml:6:8: error: the extra 'CUDA' has the name of the backend 'cuda'" "$tmp/err" ||
+	bad "extra collision: $(cat "$tmp/err")"
+printf '[project]\nname = "nover"\nversion = "1.0"\n[tool.maturin]\nmodule-name = "nover._core"\n' >"$r/pyproject.toml"
+run 2 "$WM" -C "$r" generate
+[ "$(cat "$tmp/err")" = "pyproject.toml: error: strategy 'meta' needs a Python package 'nover' for the module 'nover._core' (maturin's mixed layout), and the project has none" ] ||
+	bad "dotted pure module: $(cat "$tmp/err")"
+[ -e "$r/.wheelmatrix" ] && bad "a failed generate wrote files"
+exit $fail
