@@ -41,7 +41,7 @@ static const struct cli_command commands[] = {
 	{ "init", NULL, "Write a starting wheelmatrix.yaml from the repository", cmd_init_options, INIT_NOPTIONS,
 		0, 0, cmd_init },
 	{ "list", NULL, "Expand the matrix into concrete jobs", cmd_list_options, LIST_NOPTIONS, 0, 0, cmd_list },
-	{ "generate", NULL, "Write the CI files the matrix implies (GitHub Actions, GitLab CI)",
+	{ "generate", NULL, "Write the CI files, variant patches and meta package the matrix implies",
 		cmd_generate_options, GENERATE_NOPTIONS, 0, 0, cmd_generate },
 	{ "check", NULL, "Check the generated files against the git repository",
 		cmd_check_options, CHECK_NOPTIONS, 0, 0, cmd_check },
