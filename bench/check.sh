@@ -57,3 +57,26 @@ awk -v a="${check% *}" -v b="${status% *}" -v t="$target" 'BEGIN {
 	r = a / b
 	printf "\nratio (check --staged / git status): %.2f (%s the %.1f target)\n", r, (r <= t ? "meets" : "DOES NOT meet"), t
 }'
+
+# The floor under any libgit2 program here: a process that does nothing, one that only links
+# libcurl, and one that only runs git_libgit2_init() and git_libgit2_shutdown().
+printf 'int main(void) { return 0; }\n' >"$tmp/empty.c"
+printf '#include <curl/curl.h>\nint main(int argc, char **argv) { (void)argv; if (argc > 9) curl_easy_init(); return 0; }\n' >"$tmp/curl.c"
+printf '#include <git2.h>\nint main(void) { git_libgit2_init(); git_libgit2_shutdown(); return 0; }\n' >"$tmp/git2.c"
+cc -O2 -o "$tmp/empty" "$tmp/empty.c"
+# shellcheck disable=SC2046
+cc -O2 -o "$tmp/curl" "$tmp/curl.c" $(pkg-config --cflags --libs libcurl)
+# shellcheck disable=SC2046
+cc -O2 -o "$tmp/git2" "$tmp/git2.c" $(pkg-config --cflags --libs libgit2)
+echo
+echo "the floor (median wall time, and its share of git status):"
+for floor in "empty:a process that does nothing" "curl:a process linked with libcurl" \
+		"git2:git_libgit2_init() and git_libgit2_shutdown() alone" "wm:wheelmatrix --version"; do
+	name=${floor%%:*}
+	if [ "$name" = wm ]; then
+		t=$(python3 "$here/measure.py" --runs "$runs" -- "$wm" --version)
+	else
+		t=$(python3 "$here/measure.py" --runs "$runs" -- "$tmp/$name")
+	fi
+	awk -v s="${t% *}" -v b="${status% *}" -v w="${floor#*:}" 'BEGIN { printf "  %-56s %7.2f ms  %.2f\n", w, s * 1000, s / b }'
+done
