@@ -753,7 +753,6 @@ struct wm_meta {
 	const char *leaf;           /* the native module's last name, whose PyInit_ symbol stays */
 	const char *env;            /* LLM_RS_BACKEND */
 	const char *project_dir;    /* pyproject.toml's directory, "" at the root */
-	const char *to_root;        /* from there back to the repository root: "" or "../" ... */
 	bool mixed;                 /* maturin's mixed layout: a Python package beside the native module */
 	const char *source_dir;     /* where that package is (or would be) */
 	const char *dispatcher;     /* its path below .wheelmatrix/meta/ */

@@ -32,22 +32,6 @@ static const char *join(struct wm_arena *a, const char *dir, const char *name)
 	return *dir ? wm_arena_printf(a, "%s/%s", dir, name) : wm_arena_strdup(a, name);
 }
 
-/* "../" once per component of `dir`: the way from it back to the repository root. */
-static const char *up_from(struct wm_arena *a, const char *dir)
-{
-	struct wm_buf b = WM_BUF_INIT;
-	const char *s;
-	if (*dir) {
-		wm_buf_puts(&b, "../");
-		for (const char *p = dir; *p; p++)
-			if (*p == '/')
-				wm_buf_puts(&b, "../");
-	}
-	s = b.oom ? NULL : wm_arena_strndup(a, b.ptr ? b.ptr : "", b.len);
-	wm_buf_release(&b);
-	return s;
-}
-
 /* Whether the meta package carries a file of the project's Python package. */
 static bool carried(const char *path)
 {
@@ -143,9 +127,8 @@ int wm_meta_scan(const struct wm_meta **out, struct wm_arena *a, const struct wm
 	meta->package = dot ? wm_arena_strndup(a, m->module, (size_t)(dot - m->module)) : m->module;
 	meta->leaf = strrchr(m->module, '.') ? strrchr(m->module, '.') + 1 : m->module;
 	meta->project_dir = dir_of(a, p->py_path);
-	meta->to_root = up_from(a, meta->project_dir);
 	meta->env = wm_arena_printf(a, "%s_BACKEND", meta->package);
-	if (!meta->version || !meta->package || !meta->project_dir || !meta->to_root || !meta->env)
+	if (!meta->version || !meta->package || !meta->project_dir || !meta->env)
 		goto oom;
 	for (char *s = (char *)meta->env; *s; s++)
 		if (*s >= 'a' && *s <= 'z')
@@ -242,7 +225,8 @@ const char *wm_meta_module_name(struct wm_arena *a, const struct wm_meta *meta, 
 
 const char *wm_meta_python_source(struct wm_arena *a, const struct wm_meta *meta, const struct wm_backend *b)
 {
-	return wm_arena_printf(a, "%s" BACKENDS_DIR "/%s", meta->to_root, b->id);
+	(void)meta;  /* relative to pyproject.toml's directory, whatever the layout */
+	return wm_arena_printf(a, BACKENDS_DIR "/%s", b->id);
 }
 
 /* ---- environment markers -------------------------------------------------- */
@@ -624,8 +608,9 @@ int wm_meta_generate(struct wm_files *out, const struct wm_matrix *m, const char
 		wm_buf_clear(&b);
 		wm_buf_printf(&b, "\"\"\"The %s backend of %s %s: import %s, which loads the backend that fits.\"\"\"\n",
 			be->id, m->name, meta->version, m->module);
-		ret = b.oom ? WM_ENOMEM : add(out, wm_arena_printf(&a, BACKENDS_DIR "/%s/%s/__init__.py", be->id,
-			wm_meta_import(&a, meta, be)), matrix_file, b.ptr, b.len, err);
+		/* beside pyproject.toml: maturin's sdist takes python-source only from below its directory */
+		ret = b.oom ? WM_ENOMEM : add(out, join(&a, meta->project_dir, wm_arena_printf(&a, BACKENDS_DIR
+			"/%s/%s/__init__.py", be->id, wm_meta_import(&a, meta, be))), matrix_file, b.ptr, b.len, err);
 	}
 	if (ret == 0) {
 		wm_buf_clear(&b);
