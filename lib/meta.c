@@ -26,10 +26,47 @@ static const char *dir_of(struct wm_arena *a, const char *path)
 	return slash ? wm_arena_strndup(a, path, (size_t)(slash - path)) : "";
 }
 
-/* `dir`/`name` without a leading '/' when `dir` is "". */
+/*
+ * `dir`/`name` with `.` and `..` resolved and no leading, trailing or double
+ * '/': a path as git names it.  NULL when out of memory, or when it climbs
+ * above the repository root (*outside set).
+ */
+static const char *join_path(struct wm_arena *a, const char *dir, const char *name, bool *outside)
+{
+	char *full, *out, *seg;
+	size_t n = 0;
+
+	*outside = false;
+	if (!dir || !name || !(full = wm_arena_printf(a, "%s/%s", dir, name)) ||
+			!(out = wm_arena_alloc(a, strlen(full) + 1)))
+		return NULL;
+	for (char *save = NULL, *s = full; (seg = strtok_r(s, "/", &save)); s = NULL) {
+		if (strcmp(seg, ".") == 0)
+			continue;
+		if (strcmp(seg, "..") == 0) {
+			if (n == 0) {
+				*outside = true;
+				return NULL;
+			}
+			while (n > 0 && out[n - 1] != '/')
+				n--;
+			if (n > 0)
+				n--;
+			continue;
+		}
+		if (n)
+			out[n++] = '/';
+		memcpy(out + n, seg, strlen(seg));
+		n += strlen(seg);
+	}
+	out[n] = '\0';
+	return out;
+}
+
 static const char *join(struct wm_arena *a, const char *dir, const char *name)
 {
-	return *dir ? wm_arena_printf(a, "%s/%s", dir, name) : wm_arena_strdup(a, name);
+	bool outside;
+	return join_path(a, dir, name, &outside);
 }
 
 /* Whether the meta package carries a file of the project's Python package. */
@@ -71,6 +108,10 @@ static int list(const struct wm_reader *r, const char *dir, struct wm_paths *out
 {
 	int ret;
 	memset(out, 0, sizeof(*out));
+	if (!dir) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
 	if (!r->list)
 		return 1;
 	if ((ret = r->list(r->ctx, dir, out, err)) == 0 && out->n == 0)
@@ -83,7 +124,7 @@ static int read_into(struct wm_meta *meta, struct wm_arena *a, size_t *cap, cons
 {
 	char *data = NULL;
 	size_t len = 0;
-	int ret = r->read(r->ctx, from, &data, &len, err);
+	int ret = from && to ? r->read(r->ctx, from, &data, &len, err) : WM_ENOMEM;
 	if (ret == 0)
 		ret = add_file(meta, a, cap, from, to, data, len);
 	if (ret == WM_ENOMEM)
@@ -136,7 +177,12 @@ int wm_meta_scan(const struct wm_meta **out, struct wm_arena *a, const struct wm
 
 	/* maturin's python source: python-source, else src/ when the crate is elsewhere, else beside pyproject */
 	if (p->python_source) {
-		srcdir = join(a, meta->project_dir, p->python_source);
+		bool outside;
+		if (!(srcdir = join_path(a, meta->project_dir, p->python_source, &outside)) && outside) {
+			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, p->py_path, NULL, 0, 0, 0, 0,
+				"[tool.maturin].python-source '%s' is outside the repository", p->python_source);
+			return WM_EINVALID;
+		}
 	} else if (p->cargo_path && strcmp(dir_of(a, p->cargo_path), meta->project_dir) != 0) {
 		const char *src = join(a, meta->project_dir, "src");
 		if (src && (ret = list(r, join(a, src, meta->package), &files, err)) < 0)
