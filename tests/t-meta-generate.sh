@@ -191,7 +191,28 @@ run 1 "$WM" -q -C "$r" generate --check
 [ "$(cat "$tmp/out")" = ".wheelmatrix/meta/geo_rs/__init__.py: out of date
 .wheelmatrix/meta/geo_rs/extra.py: missing" ] || bad "a changed package: --check said '$(cat "$tmp/out")'"
 
-# 3. errors: no version to pin; an extra that takes a backend's name; a dotted module without a package
+# 3. python-source as written by hand ("./python/") is maturin's python source: the package there is carried
+r=$tmp/pysrc
+mkdir -p "$r/python/pysrc/sub" "$r/pysrc"
+matrix "$r"
+cargo "$r/Cargo.toml" pysrc
+printf '[project]\nname = "pysrc"\nversion = "2.0"\n[tool.maturin]\npython-source = "./python/"\n' >"$r/pyproject.toml"
+printf 'from .pysrc import *\n' >"$r/python/pysrc/__init__.py"
+: >"$r/python/pysrc/sub/__init__.pyi"
+printf 'not the python source\n' >"$r/pysrc/__init__.py"
+run 0 "$WM" -C "$r" generate
+[ "$(grep '/meta/' "$tmp/out")" = "wrote .wheelmatrix/meta/pyproject.toml
+wrote .wheelmatrix/meta/pysrc/__init__.py
+wrote .wheelmatrix/meta/pysrc/sub/__init__.pyi
+wrote .wheelmatrix/meta/pysrc/pysrc.py" ] || bad "python-source: $(cat "$tmp/out")"
+grep -q '^packages = \["pysrc", "pysrc.sub"\]$' "$r/.wheelmatrix/meta/pyproject.toml" || bad "python-source: the packages are not listed"
+grep -qx 'from .pysrc import \*' "$r/.wheelmatrix/meta/pysrc/__init__.py" || bad "python-source: the wrong __init__.py was carried"
+printf '[project]\nname = "pysrc"\nversion = "2.0"\n[tool.maturin]\npython-source = "../elsewhere"\n' >"$r/pyproject.toml"
+run 2 "$WM" -C "$r" generate --check
+[ "$(cat "$tmp/err")" = "pyproject.toml: error: [tool.maturin].python-source '../elsewhere' is outside the repository" ] ||
+	bad "python-source outside: $(cat "$tmp/err")"
+
+# 4. errors: no version to pin; an extra that takes a backend's name; a dotted module without a package
 r=$tmp/errors
 mkdir -p "$r"
 matrix "$r"
