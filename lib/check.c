@@ -275,17 +275,17 @@ static void check_patched(struct checker *c, const char *path, const struct wm_b
 	wm_arena_init(&a);
 	import = wm_project_module(&a, wm_toml_is_string(module) ? module->str : NULL, p->lib_name,
 		wm_toml_is_string(name) ? name->str : b->dist);
-	want = c->m->meta ? wm_meta_module_name(&a, c->m->meta, b) : c->m->module;
+	want = c->m->meta ? wm_meta_module_name(&a, c->m, b) : c->m->module;
 	if (import && want && strcmp(import, want) != 0)
 		finding(c, WM_SEV_ERROR, path, 1, 1, "the patched %s builds module '%s', not '%s': the import name "
 			"would change; run 'wheelmatrix generate'", c->m->pyproject, import, want);
 	if (c->m->meta) {
 		const struct wm_toml_value *src = wm_toml_get_path(doc->root, "tool.maturin.python-source");
-		const char *dir = wm_meta_python_source(&a, c->m->meta, b);
+		const char *dir = wm_meta_python_source(&a, b);
 		if (dir && (!wm_toml_is_string(src) || strcmp(src->str, dir) != 0))
 			finding(c, WM_SEV_ERROR, path, 1, 1, "the patched %s takes its Python sources from '%s', not "
 				"'%s': maturin would not put the native module into %s; run 'wheelmatrix generate'",
-				c->m->pyproject, wm_toml_is_string(src) ? src->str : ".", dir, wm_meta_import(&a, c->m->meta, b));
+				c->m->pyproject, wm_toml_is_string(src) ? src->str : ".", dir, wm_meta_import(&a, c->m, b));
 	}
 	wm_arena_release(&a);
 }

@@ -97,6 +97,11 @@ bool wm_emit_has_patch(const struct wm_matrix *m, const bool *patched, const str
 		strcmp(b->dist, m->name) != 0;
 }
 
+const char *wm_emit_module(struct wm_arena *a, const struct wm_matrix *m, const struct wm_backend *b)
+{
+	return m->strategy == WM_STRATEGY_META ? wm_meta_module_name(a, m, b) : m->module;
+}
+
 const char *wm_emit_env_value(const struct wm_env *env, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)

@@ -311,7 +311,7 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 		step = wm_y_push(&g->b, steps, piece(g, "smoke"));
 		if (!e.same[F_SMOKE])
 			wm_y_set_before(&g->b, step, "run", "if", wm_y_str(&g->b, "matrix.smoke"));
-		add_env(g, step, "WM_MODULE", wm_y_str(&g->b, g->m->module));
+		add_env(g, step, "WM_MODULE", wm_y_str(&g->b, wm_emit_module(g->b.arena, g->m, grp->backend)));
 	}
 	step = wm_y_push(&g->b, steps, piece(g, "upload-wheels"));
 	wm_y_set(&g->b, wm_y_get(step, "with"), "name", wm_y_str(&g->b, "wheels-${{ matrix.id }}"));
@@ -359,25 +359,25 @@ static void sdist_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *
 	}
 }
 
-static void publish_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *b)
+/*
+ * A publish job of distribution `dist` up to its downloads: on tags only, in
+ * the environment, the tag checked against the project's version.  Its
+ * `needs` list is returned in *needs.
+ */
+static struct wm_y *publish_base(struct gh *g, struct wm_y *jobs, const char *name, const char *dist,
+	struct wm_y **needs)
 {
 	const struct wm_matrix *m = g->m;
-	char name[64];
-	struct wm_y *job, *needs, *env, *perms, *steps, *step;
+	struct wm_y *job, *env, *perms, *steps, *step;
 
-	snprintf(name, sizeof(name), "publish-%s", b->id);
 	job = wm_y_set(&g->b, jobs, wm_arena_strdup(g->b.arena, name), wm_y_map(&g->b));
-	wm_y_set(&g->b, job, "name", wm_y_strf(&g->b, "publish %s", b->dist));
+	wm_y_set(&g->b, job, "name", wm_y_strf(&g->b, "publish %s", dist));
 	wm_y_set(&g->b, job, "if", wm_y_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
-	needs = wm_y_set(&g->b, job, "needs", wm_y_seq(&g->b));
-	for (size_t i = 0; i < m->ngroups; i++)
-		if (m->groups[i].backend == b)
-			wm_y_push(&g->b, needs, wm_y_str(&g->b, m->groups[i].name));
-	wm_y_push(&g->b, needs, wm_y_strf(&g->b, "sdist-%s", b->id));
+	*needs = wm_y_set(&g->b, job, "needs", wm_y_seq(&g->b));
 	wm_y_set(&g->b, job, "runs-on", wm_y_str(&g->b, "ubuntu-24.04"));
 	env = wm_y_set(&g->b, job, "environment", wm_y_map(&g->b));
 	wm_y_set(&g->b, env, "name", wm_y_str(&g->b, m->environment));
-	wm_y_set(&g->b, env, "url", wm_y_strf(&g->b, "https://pypi.org/p/%s", b->dist));
+	wm_y_set(&g->b, env, "url", wm_y_strf(&g->b, "https://pypi.org/p/%s", dist));
 	perms = wm_y_set(&g->b, job, "permissions", wm_y_map(&g->b));
 	wm_y_set(&g->b, perms, "contents", wm_y_str(&g->b, "read"));
 	if (m->trusted)
@@ -389,24 +389,84 @@ static void publish_job(struct gh *g, struct wm_y *jobs, const struct wm_backend
 	add_env(g, step, "WM_PYPROJECT", wm_y_str(&g->b, m->pyproject));
 	add_env(g, step, "WM_MANIFEST", wm_y_str(&g->b, m->manifest));
 	add_env(g, step, "WM_TAG", wm_y_str(&g->b, "${{ github.ref_name }}"));
-	step = wm_y_push(&g->b, steps, piece(g, "download-wheels"));
+	return steps;
+}
+
+/* A download step of the piece `kind` with `key` (pattern or name) first. */
+static void add_download(struct gh *g, struct wm_y *steps, const char *kind, const char *key, struct wm_y *v)
+{
+	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, kind));
 	if (step) {
 		struct wm_y *with = wm_y_get(step, "with"), *ordered = wm_y_map(&g->b);
-		wm_y_set(&g->b, ordered, "pattern", wm_y_strf(&g->b, "wheels-%s-*", b->id));
+		wm_y_set(&g->b, ordered, key, v);
 		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
-		wm_y_set(&g->b, ordered, "merge-multiple", wm_y_get(with, "merge-multiple"));
+		if (wm_y_get(with, "merge-multiple"))
+			wm_y_set(&g->b, ordered, "merge-multiple", wm_y_get(with, "merge-multiple"));
 		wm_y_set(&g->b, step, "with", ordered);
 	}
-	step = wm_y_push(&g->b, steps, piece(g, "download-sdist"));
-	if (step) {
-		struct wm_y *with = wm_y_get(step, "with"), *ordered = wm_y_map(&g->b);
-		wm_y_set(&g->b, ordered, "name", wm_y_strf(&g->b, "sdist-%s", b->id));
-		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
-		wm_y_set(&g->b, step, "with", ordered);
-	}
-	step = wm_y_push(&g->b, steps, piece(g, "publish"));
-	if (!m->trusted)
+}
+
+static void add_publish(struct gh *g, struct wm_y *steps)
+{
+	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "publish"));
+	if (!g->m->trusted)
 		wm_y_set(&g->b, wm_y_get(step, "with"), "password", wm_y_str(&g->b, "${{ secrets.PYPI_API_TOKEN }}"));
+}
+
+static void publish_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *b)
+{
+	const struct wm_matrix *m = g->m;
+	char name[64];
+	struct wm_y *needs, *steps;
+
+	snprintf(name, sizeof(name), "publish-%s", b->id);
+	steps = publish_base(g, jobs, name, b->dist, &needs);
+	for (size_t i = 0; i < m->ngroups; i++)
+		if (m->groups[i].backend == b)
+			wm_y_push(&g->b, needs, wm_y_str(&g->b, m->groups[i].name));
+	wm_y_push(&g->b, needs, wm_y_strf(&g->b, "sdist-%s", b->id));
+	add_download(g, steps, "download-wheels", "pattern", wm_y_strf(&g->b, "wheels-%s-*", b->id));
+	add_download(g, steps, "download-sdist", "name", wm_y_strf(&g->b, "sdist-%s", b->id));
+	add_publish(g, steps);
+}
+
+/*
+ * Strategy meta: the meta package's build job and artifact, `meta-package`,
+ * and its publish job, which waits for every backend's: its pins must never
+ * reach the index first.  No backend id has a '-', so neither name can be a
+ * backend's job, and no backend's download pattern matches the artifact.
+ */
+static void meta_jobs(struct gh *g, struct wm_y *jobs, const bool *published)
+{
+	const struct wm_matrix *m = g->m;
+	struct wm_y *job, *steps, *step, *with, *needs;
+
+	job = wm_y_set(&g->b, jobs, "meta-package", wm_y_map(&g->b));
+	wm_y_set(&g->b, job, "name", wm_y_strf(&g->b, "meta package %s", m->name));
+	wm_y_set(&g->b, job, "runs-on", wm_y_str(&g->b, "ubuntu-24.04"));
+	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
+	wm_y_push(&g->b, steps, piece(g, "checkout"));
+	step = wm_y_push(&g->b, steps, piece(g, "setup-python"));
+	with = wm_y_set(&g->b, step, "with", wm_y_map(&g->b));
+	wm_y_set(&g->b, with, "python-version", wm_y_str(&g->b, "3.12"));
+	step = wm_y_push(&g->b, steps, piece(g, "meta-build"));
+	add_env(g, step, "WM_BUILD", wm_y_str(&g->b, wm_catalog_tool(g->cat, "build")));
+	step = wm_y_push(&g->b, steps, piece(g, "upload-meta"));
+	if (step) {
+		struct wm_y *ordered = wm_y_map(&g->b);
+		with = wm_y_get(step, "with");
+		wm_y_set(&g->b, ordered, "name", wm_y_str(&g->b, "meta-package"));
+		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
+		wm_y_set(&g->b, ordered, "if-no-files-found", wm_y_get(with, "if-no-files-found"));
+		wm_y_set(&g->b, step, "with", ordered);
+	}
+	steps = publish_base(g, jobs, "publish-meta-package", m->name, &needs);
+	wm_y_push(&g->b, needs, wm_y_str(&g->b, "meta-package"));
+	for (size_t i = 0; i < m->nbackends; i++)
+		if (published[i])
+			wm_y_push(&g->b, needs, wm_y_strf(&g->b, "publish-%s", m->backends[i]->id));
+	add_download(g, steps, "download-meta", "name", wm_y_str(&g->b, "meta-package"));
+	add_publish(g, steps);
 }
 
 /* ---- action references ---------------------------------------------------------------- */
@@ -441,6 +501,7 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	struct wm_arena arena;
 	struct gh g;
 	struct wm_y *root, *jobs;
+	bool *published = NULL;
 	int ret = 0;
 
 	wm_arena_init(&arena);
@@ -454,6 +515,11 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 		goto out;
 	root = piece(&g, "workflow");
 	jobs = wm_y_set(&g.b, root, "jobs", wm_y_map(&g.b));
+	if (!(published = calloc(m->nbackends + 1, sizeof(*published)))) {
+		ret = WM_ENOMEM;
+		wm_error_code(err, ret);
+		goto out;
+	}
 	for (size_t b = 0; b < m->nbackends && ret == 0; b++) {
 		bool any = false;
 		for (size_t i = 0; i < m->ngroups && ret == 0; i++)
@@ -464,8 +530,11 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 		if (any && ret == 0) {
 			sdist_job(&g, jobs, m->backends[b]);
 			publish_job(&g, jobs, m->backends[b]);
+			published[b] = true;
 		}
 	}
+	if (ret == 0 && m->strategy == WM_STRATEGY_META && m->ngroups)
+		meta_jobs(&g, jobs, published);
 	if (ret < 0)
 		goto out;
 	if (err->code) {
@@ -480,6 +549,7 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	resolve_uses(&g, root);
 	ret = wm_y_emit(out, root, err);
 out:
+	free(published);
 	wm_doc_release(&g.skel);
 	wm_arena_release(&arena);
 	return ret;

@@ -485,7 +485,7 @@ static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	set_tags(g, job, p);
 	vars = vars_of(g, job);
 	par = add_entries(g, vars, k, true);
-	wm_y_set(&g->b, vars, "WM_MODULE", str(g, g->m->module));
+	wm_y_set(&g->b, vars, "WM_MODULE", str(g, wm_emit_module(g->b.arena, g->m, k->backend)));
 	if (p->os != WM_OS_LINUX)
 		wm_y_set(&g->b, vars, "WM_UV", str(g, wm_catalog_tool(g->cat, "uv")));
 	add_env(g, vars, k->backend, k->include);
@@ -512,24 +512,19 @@ static void sdist_job(struct gl *g, struct wm_y *root, const struct wm_backend *
 		wm_y_set(&g->b, vars, "WM_PATCH", wm_y_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
 }
 
-static void publish_job(struct gl *g, struct wm_y *root, const struct wm_backend *b)
+/* A publish job of distribution `dist`, without its needs. */
+static struct wm_y *publish_base(struct gl *g, struct wm_y *root, const char *name, const char *dist)
 {
 	const struct wm_matrix *m = g->m;
 	struct wm_y *job, *env, *vars;
-	struct dep *deps = wm_arena_array(g->b.arena, 2 * g->nbuckets + 2, sizeof(*deps));
-	size_t n = 0;
 
-	if (!deps) {
-		g->b.oom = true;
-		return;
-	}
-	job = wm_y_set(&g->b, root, wm_arena_printf(g->b.arena, "publish-%s", b->id), wm_y_map(&g->b));
+	job = wm_y_set(&g->b, root, name, wm_y_map(&g->b));
 	wm_y_set(&g->b, job, "extends", str(g, ".wheelmatrix-publish"));
 	env = wm_y_set(&g->b, job, "environment", wm_y_map(&g->b));
 	wm_y_set(&g->b, env, "name", str(g, m->environment));
-	wm_y_set(&g->b, env, "url", wm_y_strf(&g->b, "https://pypi.org/p/%s", b->dist));
+	wm_y_set(&g->b, env, "url", wm_y_strf(&g->b, "https://pypi.org/p/%s", dist));
 	vars = vars_of(g, job);
-	wm_y_set(&g->b, vars, "WM_DIST", str(g, b->dist));
+	wm_y_set(&g->b, vars, "WM_DIST", str(g, dist));
 	wm_y_set(&g->b, vars, "WM_PYPROJECT", str(g, m->pyproject));
 	wm_y_set(&g->b, vars, "WM_MANIFEST", str(g, m->manifest));
 	wm_y_set(&g->b, vars, "WM_TWINE", str(g, wm_catalog_tool(g->cat, "twine")));
@@ -537,6 +532,20 @@ static void publish_job(struct gl *g, struct wm_y *root, const struct wm_backend
 		struct wm_y *tokens = wm_y_set(&g->b, job, "id_tokens", wm_y_map(&g->b));
 		wm_y_set(&g->b, wm_y_set(&g->b, tokens, "PYPI_ID_TOKEN", wm_y_map(&g->b)), "aud", str(g, "pypi"));
 	}
+	return job;
+}
+
+static void publish_job(struct gl *g, struct wm_y *root, const struct wm_backend *b)
+{
+	struct wm_y *job;
+	struct dep *deps = wm_arena_array(g->b.arena, 2 * g->nbuckets + 2, sizeof(*deps));
+	size_t n = 0;
+
+	if (!deps) {
+		g->b.oom = true;
+		return;
+	}
+	job = publish_base(g, root, wm_arena_printf(g->b.arena, "publish-%s", b->id), b->dist);
 	for (size_t i = 0; i < g->nbuckets; i++)
 		if (g->buckets[i].backend == b)
 			deps[n++] = (struct dep){ g->buckets[i].name, g->buckets[i].n, true };
@@ -546,6 +555,36 @@ static void publish_job(struct gl *g, struct wm_y *root, const struct wm_backend
 			deps[n++] = (struct dep){ name, g->buckets[i].nsmoke, false };
 		}
 	deps[n++] = (struct dep){ wm_arena_printf(g->b.arena, "sdist-%s", b->id), 1, true };
+	add_needs(g, job, deps, n);
+}
+
+/*
+ * Strategy meta: the meta package's build job, and its publish job, which
+ * waits for every backend's: its pins must never reach the index first.
+ * No backend id has a '-', so neither name can be a backend's job.
+ */
+static void meta_jobs(struct gl *g, struct wm_y *root, const bool *published)
+{
+	const struct wm_platform *p = wm_catalog_platform(g->cat, "linux-x86_64");
+	const struct wm_matrix *m = g->m;
+	struct dep *deps = wm_arena_array(g->b.arena, m->nbackends + 1, sizeof(*deps));
+	struct wm_y *job = piece(g, "meta"), *vars;
+	size_t n = 0;
+
+	if (!deps || !job) {
+		g->b.oom = true;
+		return;
+	}
+	wm_y_set(&g->b, root, "meta-package", job);
+	if (p)
+		set_tags(g, job, p);
+	vars = vars_of(g, job);
+	wm_y_set(&g->b, vars, "WM_BUILD", str(g, wm_catalog_tool(g->cat, "build")));
+	job = publish_base(g, root, "publish-meta-package", m->name);
+	deps[n++] = (struct dep){ "meta-package", 1, true };
+	for (size_t i = 0; i < m->nbackends; i++)
+		if (published[i])
+			deps[n++] = (struct dep){ wm_arena_printf(g->b.arena, "publish-%s", m->backends[i]->id), 1, false };
 	add_needs(g, job, deps, n);
 }
 
@@ -573,6 +612,7 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	struct wm_arena arena;
 	struct gl g;
 	struct wm_y *root;
+	bool *published = NULL;
 	int ret;
 
 	wm_arena_init(&arena);
@@ -593,6 +633,10 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 		goto out;
 	root = pipeline(&g);
 	templates(&g, root);
+	if (!(published = calloc(m->nbackends + 1, sizeof(*published)))) {
+		ret = WM_ENOMEM;
+		goto out;
+	}
 	for (size_t b = 0; b < m->nbackends; b++) {
 		bool any = false;
 		for (size_t i = 0; i < g.nbuckets; i++)
@@ -606,8 +650,11 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 		if (any) {
 			sdist_job(&g, root, m->backends[b]);
 			publish_job(&g, root, m->backends[b]);
+			published[b] = true;
 		}
 	}
+	if (m->strategy == WM_STRATEGY_META && g.nbuckets)
+		meta_jobs(&g, root, published);
 	if (err->code) {
 		ret = err->code;
 		goto out;
@@ -622,6 +669,7 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 out:
 	if (ret == WM_ENOMEM && !err->code)
 		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
+	free(published);
 	wm_doc_release(&g.skel);
 	wm_arena_release(&arena);
 	return ret;

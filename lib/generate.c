@@ -21,8 +21,8 @@ static int variant_spec(struct wm_patch_spec *spec, struct wm_arena *a, const st
 	if (spec->name && !p->module_name && !p->lib_name)
 		spec->module_name = m->module;
 	/* under meta, each backend's native module lives in its own package, in maturin's mixed layout */
-	if (m->meta && (!(spec->module_name = wm_meta_module_name(a, m->meta, b)) ||
-			!(spec->python_source = wm_meta_python_source(a, m->meta, b))))
+	if (m->meta && (!(spec->module_name = wm_meta_module_name(a, m, b)) ||
+			!(spec->python_source = wm_meta_python_source(a, b))))
 		return WM_ENOMEM;
 	return 0;
 }

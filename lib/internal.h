@@ -426,6 +426,8 @@ const struct wm_node *wm_emit_recipe(const struct wm_toolkit_use *u, const char 
 /* The libraries the wheel repair must leave out for backend `b` on `os`, space-separated, or NULL. */
 const char *wm_emit_repair_exclude(struct wm_yb *yb, const struct wm_backend *b, enum wm_os os);
 /* Backend b has a variant patch (`patched` NULL: no project was read, so guess from the matrix). */
+/* The module a backend's wheel holds: the project's, or _<package>_<backend>.<leaf> under meta. */
+const char *wm_emit_module(struct wm_arena *a, const struct wm_matrix *m, const struct wm_backend *b);
 bool wm_emit_has_patch(const struct wm_matrix *m, const bool *patched, const struct wm_backend *b);
 const char *wm_emit_env_value(const struct wm_env *env, size_t n, const char *name);
 /* A wheel built for `p` (cross-built or not) can be installed and imported where it was built. */
@@ -768,10 +770,10 @@ struct wm_meta {
  */
 int wm_meta_scan(const struct wm_meta **out, struct wm_arena *a, const struct wm_matrix *m,
 	const struct wm_reader *r, struct wm_error *err);
-/* Backend `b`'s import package (_llm_rs_cuda), module-name and python-source (arena-allocated). */
-const char *wm_meta_import(struct wm_arena *a, const struct wm_meta *meta, const struct wm_backend *b);
-const char *wm_meta_module_name(struct wm_arena *a, const struct wm_meta *meta, const struct wm_backend *b);
-const char *wm_meta_python_source(struct wm_arena *a, const struct wm_meta *meta, const struct wm_backend *b);
+/* Backend `b`'s import package (_llm_rs_cuda), module-name and python-source under meta (arena-allocated). */
+const char *wm_meta_import(struct wm_arena *a, const struct wm_matrix *m, const struct wm_backend *b);
+const char *wm_meta_module_name(struct wm_arena *a, const struct wm_matrix *m, const struct wm_backend *b);
+const char *wm_meta_python_source(struct wm_arena *a, const struct wm_backend *b);
 /* Adds the backends' python-source files and the meta package to `out`; nothing without m->meta. */
 int wm_meta_generate(struct wm_files *out, const struct wm_matrix *m, const char *matrix_file,
 	struct wm_error *err);

@@ -69,6 +69,13 @@ static const char *join(struct wm_arena *a, const char *dir, const char *name)
 	return join_path(a, dir, name, &outside);
 }
 
+/* The top package of `module`: llm_rs, geo_rs for geo_rs._geo. */
+static const char *top_package(struct wm_arena *a, const char *module)
+{
+	const char *dot = strchr(module, '.');
+	return dot ? wm_arena_strndup(a, module, (size_t)(dot - module)) : module;
+}
+
 /* Whether the meta package carries a file of the project's Python package. */
 static bool carried(const char *path)
 {
@@ -165,7 +172,7 @@ int wm_meta_scan(const struct wm_meta **out, struct wm_arena *a, const struct wm
 	meta->version = v.oom ? NULL : wm_arena_strndup(a, v.ptr, v.len);
 	wm_buf_release(&v);
 	dot = strchr(m->module, '.');
-	meta->package = dot ? wm_arena_strndup(a, m->module, (size_t)(dot - m->module)) : m->module;
+	meta->package = top_package(a, m->module);
 	meta->leaf = strrchr(m->module, '.') ? strrchr(m->module, '.') + 1 : m->module;
 	meta->project_dir = dir_of(a, p->py_path);
 	meta->env = wm_arena_printf(a, "%s_BACKEND", meta->package);
@@ -259,19 +266,21 @@ oom:
 	return WM_ENOMEM;
 }
 
-const char *wm_meta_import(struct wm_arena *a, const struct wm_meta *meta, const struct wm_backend *b)
+const char *wm_meta_import(struct wm_arena *a, const struct wm_matrix *m, const struct wm_backend *b)
 {
-	return wm_arena_printf(a, "_%s_%s", meta->package, b->id);
+	const char *pkg = top_package(a, m->module);
+	return pkg ? wm_arena_printf(a, "_%s_%s", pkg, b->id) : NULL;
 }
 
-const char *wm_meta_module_name(struct wm_arena *a, const struct wm_meta *meta, const struct wm_backend *b)
+const char *wm_meta_module_name(struct wm_arena *a, const struct wm_matrix *m, const struct wm_backend *b)
 {
-	return wm_arena_printf(a, "_%s_%s.%s", meta->package, b->id, meta->leaf);
+	const char *pkg = top_package(a, m->module), *leaf = strrchr(m->module, '.');
+	return pkg ? wm_arena_printf(a, "_%s_%s.%s", pkg, b->id, leaf ? leaf + 1 : m->module) : NULL;
 }
 
-const char *wm_meta_python_source(struct wm_arena *a, const struct wm_meta *meta, const struct wm_backend *b)
+const char *wm_meta_python_source(struct wm_arena *a, const struct wm_backend *b)
 {
-	(void)meta;  /* relative to pyproject.toml's directory, whatever the layout */
+	/* relative to pyproject.toml's directory, whatever the layout */
 	return wm_arena_printf(a, BACKENDS_DIR "/%s", b->id);
 }
 
@@ -616,7 +625,7 @@ static int dispatcher(struct wm_buf *out, const struct wm_matrix *m, struct wm_a
 
 	for (size_t i = 0; i < m->nbackends; i++)
 		wm_buf_printf(&list, "    (\"%s\", \"%s\", \"%s\"),\n", m->backends[i]->id, m->backends[i]->dist,
-			wm_meta_module_name(a, meta, m->backends[i]));
+			wm_meta_module_name(a, m, m->backends[i]));
 	values[0] = m->name;
 	values[1] = meta->version;
 	values[2] = meta->env;
@@ -656,7 +665,7 @@ int wm_meta_generate(struct wm_files *out, const struct wm_matrix *m, const char
 			be->id, m->name, meta->version, m->module);
 		/* beside pyproject.toml: maturin's sdist takes python-source only from below its directory */
 		ret = b.oom ? WM_ENOMEM : add(out, join(&a, meta->project_dir, wm_arena_printf(&a, BACKENDS_DIR
-			"/%s/%s/__init__.py", be->id, wm_meta_import(&a, meta, be))), matrix_file, b.ptr, b.len, err);
+			"/%s/%s/__init__.py", be->id, wm_meta_import(&a, m, be))), matrix_file, b.ptr, b.len, err);
 	}
 	if (ret == 0) {
 		wm_buf_clear(&b);

@@ -215,6 +215,9 @@ def generate(seed):
     if rng.random() < 0.3:
         m["actions"] = {"actions/checkout": "%040x" % rng.getrandbits(160)}
     m["publish"] = {"pypi": {"trusted": rng.random() < 0.7, "environment": rng.choice(["pypi", "release"])}}
+    # drawn last, so the rest of each seed's matrix stays what it was
+    if rng.random() < 0.3:
+        m["distribution"] = {"strategy": "meta"}
     return m, sorted(_job_id(j) for j in jobs)
 
 

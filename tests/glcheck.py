@@ -11,13 +11,16 @@ lists its jobs twice, without a tag and with `--variable CI_COMMIT_TAG=v<VERSION
   its name (`build-x: [<id>,<python>]`) and an explicit job's from its WM_JOB_ID variable,
   are exactly list's jobs, each once; a job's python value is list's interpreter version; a
   job sits in `build-<backend>-<platform>` or a job of its own, `build-<id>`;
-- every `needs` entry names a job in an earlier stage, and every needs:parallel:matrix selection
+- every `needs` entry names another job of an earlier stage or its own, and every needs:parallel:matrix selection
   an instance of it; `dependencies` name jobs of earlier stages;
 - GitLab.com's limits, recounted here: at most 200 instances per job, names of at most 255
   characters, at most 50 needed instances per job;
 - smoke test instances (stage test) test built jobs, and need (or depend on) their build job;
 - one publish job per distribution; with no tag it is `when: never`, with the tag it runs; the
   build jobs it downloads from are exactly its distribution's, and its sdist job;
+- under strategy meta (`meta` = the meta package's name): a `meta-package` job in stage build, and
+  `publish-meta-package`, `when: never` without a tag and run with one, publishing that name,
+  with the artifacts of `meta-package` only, after every backend's publish job;
 - no job id or distribution name is written into a script line: values come from `variables:`.
 """
 
@@ -77,7 +80,7 @@ def _scripts(job):
             yield str(line)
 
 
-def check(doc, listed, plain, tagged):
+def check(doc, listed, plain, tagged, meta=None):
     """Problems (strings) of the parsed file `doc` for list's jobs `listed`, given both listings."""
     bad = []
     jobs = {k: v for k, v in doc.items() if isinstance(v, dict) and not k.startswith(".") and k != "default"}
@@ -134,8 +137,9 @@ def check(doc, listed, plain, tagged):
         count = 0
         for need in job.get("needs") or []:
             target = need if isinstance(need, str) else need.get("job")
-            if target not in stage_of or STAGES[stage_of[target]] >= STAGES[stage]:
-                bad.append("%s needs %r, which is not a job of an earlier stage" % (name, target))
+            # GitLab (14.2 and later) runs a job after the jobs of its own stage it needs
+            if target not in stage_of or target == name or STAGES[stage_of[target]] > STAGES[stage]:
+                bad.append("%s needs %r, which is not a job of an earlier stage or its own" % (name, target))
                 continue
             sel = (need.get("parallel") or {}).get("matrix") if isinstance(need, dict) else None
             if sel:
@@ -180,7 +184,8 @@ def check(doc, listed, plain, tagged):
         dists.setdefault(j["backend"], j["distribution"])
     publish = {base(j["name"]): j for j in plain if j["stage"] == "publish"}
     publish_tagged = {base(j["name"]): j for j in tagged if j["stage"] == "publish"}
-    if sorted(publish) != sorted("publish-" + b for b in dists):
+    meta_jobs = ["publish-meta-package"] if meta else []
+    if sorted(publish) != sorted(["publish-" + b for b in dists] + meta_jobs):
         bad.append("publish jobs %s, want one per distribution %s" % (sorted(publish), sorted(dists)))
     for b, dist in dists.items():
         name = "publish-" + b
@@ -206,10 +211,34 @@ def check(doc, listed, plain, tagged):
             others = [i for i in _ids_of(n, jobs[n]) if by_id[i]["backend"] != b]
             if others:
                 bad.append("%s downloads %s, which builds %s" % (name, n, others))
+    bad += _check_meta(jobs, stage_of, publish, publish_tagged, dists, meta)
     plain_rest = sorted((j["name"], j["when"]) for j in plain if j["stage"] != "publish")
     tagged_rest = sorted((j["name"], j["when"]) for j in tagged if j["stage"] != "publish")
     if plain_rest != tagged_rest:
         bad.append("the jobs other than publish differ with a tag")
+    return bad
+
+
+def _check_meta(jobs, stage_of, publish, publish_tagged, dists, meta):
+    if not meta:
+        return ["%s under strategy rename" % n for n in ("meta-package", "publish-meta-package") if n in jobs]
+    bad = []
+    if stage_of.get("meta-package") != "build":
+        return ["no meta-package job in stage build (%s)" % stage_of.get("meta-package")]
+    name = "publish-meta-package"
+    if name not in publish:
+        return bad + ["no %s job" % name]
+    if publish[name]["when"] != "never":
+        bad.append("%s runs without a tag (when: %s)" % (name, publish[name]["when"]))
+    if publish_tagged.get(name, {}).get("when") != "on_success":
+        bad.append("%s does not run on a tag" % name)
+    job = jobs[name]
+    if (job.get("variables") or {}).get("WM_DIST") != meta:
+        bad.append("%s publishes %r, not %s" % (name, (job.get("variables") or {}).get("WM_DIST"), meta))
+    needs = {(n["job"], n.get("artifacts", True)) for n in job.get("needs") or []}
+    want = {("meta-package", True)} | {("publish-" + b, False) for b in dists}
+    if needs != want:
+        bad.append("%s needs %s, not %s" % (name, sorted(needs), sorted(want)))
     return bad
 
 
@@ -220,7 +249,7 @@ def _ids_of(name, job):
     return [(job.get("variables") or {}).get("WM_JOB_ID")]
 
 
-def check_repo(repo, listed, version="0.1.0", path=".gitlab-ci.yml"):
+def check_repo(repo, listed, version="0.1.0", path=".gitlab-ci.yml", meta=None):
     with open(os.path.join(repo, path), encoding="utf-8") as f:
         text = f.read()
     lines = text.split("\n")
@@ -234,7 +263,7 @@ def check_repo(repo, listed, version="0.1.0", path=".gitlab-ci.yml"):
     tagged, err = list_jobs(repo, "v" + version, path)
     if err:
         return bad + [err]
-    return bad + check(yaml.safe_load(text), listed, plain, tagged)
+    return bad + check(yaml.safe_load(text), listed, plain, tagged, meta)
 
 
 def main(argv):

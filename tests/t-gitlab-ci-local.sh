@@ -101,7 +101,9 @@ def one(n, name, seed, text):
         if r.returncode != 0:
             return bad + ["%s failed: %s" % (" ".join(cmd), r.stderr)]
     path = ((yaml.safe_load(text).get("ci") or {}).get("gitlab") or {}).get("path") or ".gitlab-ci.yml"
-    bad += glcheck.check_repo(repo, listed, path=path)
+    spec = yaml.safe_load(text)
+    meta = (spec.get("project") or {}).get("name") if (spec.get("distribution") or {}).get("strategy") == "meta" else None
+    bad += glcheck.check_repo(repo, listed, path=path, meta=meta)
     with open(os.path.join(repo, path), encoding="utf-8") as f:
         doc = yaml.safe_load(f)
     trusted = ((yaml.safe_load(text).get("publish") or {}).get("pypi") or {}).get("trusted", True)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """wfcheck.py — the structural properties of a generated GitHub workflow, checked against `wheelmatrix list`.
 
-usage: python3 tests/wfcheck.py WORKFLOW LIST.jsonl   (exit 0 when every property holds, 1 otherwise)
+usage: python3 tests/wfcheck.py WORKFLOW LIST.jsonl [--meta NAME]   (exit 0 when every property holds, 1 otherwise)
 
 Properties (issue 3, design section 5):
 - the file starts with the three header comment lines, the last `# wheelmatrix-digest: sha256:<hex>`;
@@ -16,7 +16,10 @@ Properties (issue 3, design section 5):
 - each distribution has exactly one `sdist-<backend>` job and one `publish-<backend>` job; the
   publish job runs only on tags, and the artifacts it downloads (each download's `name`, or its
   `pattern` matched against every upload name) are exactly the wheels of that distribution's
-  build entries plus its sdist, and it `needs` every job that uploads them.
+  build entries plus its sdist, and it `needs` every job that uploads them;
+- under strategy meta (`--meta NAME`): one `meta-package` job uploads the artifact `meta-package`,
+  which no backend's download matches, and `publish-meta-package` runs on tags only, downloads
+  exactly that artifact and `needs` it and every backend's publish job.
 """
 
 import fnmatch
@@ -69,8 +72,9 @@ def _needs(jobs, name):
     return seen
 
 
-def check(text, listed):
-    """Returns the list of violated properties (strings) of workflow `text` for `list`'s jobs `listed`."""
+def check(text, listed, meta=None):
+    """Returns the list of violated properties (strings) of workflow `text` for `list`'s jobs `listed`;
+    `meta` is the meta package's name under strategy meta."""
     bad = []
     lines = text.split("\n")
     if len(lines) < 4 or not all(l.startswith("# ") for l in lines[:3]) or not _HEADER_DIGEST.fullmatch(lines[2]):
@@ -146,7 +150,8 @@ def check(text, listed):
         sdist = [u[2] for u in uploads if u[0] == "sdist-" + backend]
         if sdist != ["sdist-" + backend]:
             bad.append("sdist-%s uploads %r, not ['sdist-%s']" % (backend, sdist, backend))
-    extra_jobs = sorted(n for n in jobs if n.split("-")[0] in ("sdist", "publish") and n.split("-", 1)[1] not in backends)
+    extra_jobs = sorted(n for n in jobs if n.split("-")[0] in ("sdist", "publish") and n.split("-", 1)[1] not in backends
+                        and not (meta and n == "publish-meta-package"))
     if extra_jobs:
         bad.append("sdist or publish jobs for no distribution: %s" % extra_jobs)
 
@@ -182,18 +187,56 @@ def check(text, listed):
         late = sorted(sources - _needs(jobs, pub))
         if late:
             bad.append("%s downloads artifacts of jobs it does not need: %s" % (pub, late))
+    bad += _check_meta(jobs, uploads, backends, meta)
+    return bad
+
+
+def _check_meta(jobs, uploads, backends, meta):
+    bad = []
+    names = ("meta-package", "publish-meta-package")
+    if not meta:
+        return ["%s: a meta package job under strategy rename" % n for n in names if n in jobs]
+    for n in names:
+        if n not in jobs:
+            bad.append("strategy meta, but no %s job" % n)
+    if bad:
+        return bad
+    ups = [u for u in uploads if u[0] == "meta-package"]
+    if [u[2] for u in ups] != ["meta-package"]:
+        bad.append("meta-package uploads %r, not ['meta-package']" % [u[2] for u in ups])
+    pub = jobs["publish-meta-package"]
+    if "refs/tags/" not in str(pub.get("if", "")):
+        bad.append("publish-meta-package: does not run on tags only (if: %r)" % pub.get("if"))
+    got = set()
+    for step in pub.get("steps") or []:
+        if uses(step, "actions/download-artifact"):
+            w = step.get("with") or {}
+            got |= {u[2] for u in uploads if u[2] == str(w.get("name")) or
+                    ("pattern" in w and fnmatch.fnmatchcase(u[2], str(w["pattern"])))}
+    if got != {"meta-package"}:
+        bad.append("publish-meta-package downloads %s, not just meta-package" % sorted(got))
+    want = {"meta-package"} | {"publish-" + b for b in backends}
+    needs = pub.get("needs") or []
+    needs = {needs} if isinstance(needs, str) else set(needs)
+    if needs != want:
+        bad.append("publish-meta-package needs %s, not %s" % (sorted(needs), sorted(want)))
+    if (pub.get("environment") or {}).get("url") != "https://pypi.org/p/" + meta:
+        bad.append("publish-meta-package: environment url %r" % (pub.get("environment") or {}).get("url"))
     return bad
 
 
 def main(argv):
+    meta = None
+    if len(argv) == 5 and argv[3] == "--meta":
+        meta, argv = argv[4], argv[:3]
     if len(argv) != 3:
-        print("usage: wfcheck.py WORKFLOW LIST.jsonl", file=sys.stderr)
+        print("usage: wfcheck.py WORKFLOW LIST.jsonl [--meta NAME]", file=sys.stderr)
         return 2
     with open(argv[1], encoding="utf-8") as f:
         text = f.read()
     with open(argv[2], encoding="utf-8") as f:
         listed = [json.loads(line) for line in f if line.strip()]
-    bad = check(text, listed)
+    bad = check(text, listed, meta)
     for b in bad:
         print("%s: %s" % (argv[1], b))
     return 1 if bad else 0
