@@ -515,7 +515,7 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 		goto out;
 	root = piece(&g, "workflow");
 	jobs = wm_y_set(&g.b, root, "jobs", wm_y_map(&g.b));
-	if (!(published = calloc(m->nbackends + 1, sizeof(*published)))) {
+	if (!(published = wm_arena_array(&arena, m->nbackends + 1, sizeof(*published)))) {
 		ret = WM_ENOMEM;
 		wm_error_code(err, ret);
 		goto out;
@@ -549,7 +549,6 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	resolve_uses(&g, root);
 	ret = wm_y_emit(out, root, err);
 out:
-	free(published);
 	wm_doc_release(&g.skel);
 	wm_arena_release(&arena);
 	return ret;

@@ -633,7 +633,7 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 		goto out;
 	root = pipeline(&g);
 	templates(&g, root);
-	if (!(published = calloc(m->nbackends + 1, sizeof(*published)))) {
+	if (!(published = wm_arena_array(&arena, m->nbackends + 1, sizeof(*published)))) {
 		ret = WM_ENOMEM;
 		goto out;
 	}
@@ -669,7 +669,6 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 out:
 	if (ret == WM_ENOMEM && !err->code)
 		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
-	free(published);
 	wm_doc_release(&g.skel);
 	wm_arena_release(&arena);
 	return ret;

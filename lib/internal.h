@@ -425,9 +425,9 @@ const struct wm_node *wm_emit_recipe(const struct wm_toolkit_use *u, const char 
 	const char *key);
 /* The libraries the wheel repair must leave out for backend `b` on `os`, space-separated, or NULL. */
 const char *wm_emit_repair_exclude(struct wm_yb *yb, const struct wm_backend *b, enum wm_os os);
-/* Backend b has a variant patch (`patched` NULL: no project was read, so guess from the matrix). */
 /* The module a backend's wheel holds: the project's, or _<package>_<backend>.<leaf> under meta. */
 const char *wm_emit_module(struct wm_arena *a, const struct wm_matrix *m, const struct wm_backend *b);
+/* Backend b has a variant patch (`patched` NULL: no project was read, so guess from the matrix). */
 bool wm_emit_has_patch(const struct wm_matrix *m, const bool *patched, const struct wm_backend *b);
 const char *wm_emit_env_value(const struct wm_env *env, size_t n, const char *name);
 /* A wheel built for `p` (cross-built or not) can be installed and imported where it was built. */

@@ -76,6 +76,13 @@ static const char *top_package(struct wm_arena *a, const char *module)
 	return dot ? wm_arena_strndup(a, module, (size_t)(dot - module)) : module;
 }
 
+/* The native leaf of `module`: llm_rs, _geo for geo_rs._geo. */
+static const char *leaf_of(const char *module)
+{
+	const char *dot = strrchr(module, '.');
+	return dot ? dot + 1 : module;
+}
+
 /* Whether the meta package carries a file of the project's Python package. */
 static bool carried(const char *path)
 {
@@ -173,7 +180,7 @@ int wm_meta_scan(const struct wm_meta **out, struct wm_arena *a, const struct wm
 	wm_buf_release(&v);
 	dot = strchr(m->module, '.');
 	meta->package = top_package(a, m->module);
-	meta->leaf = strrchr(m->module, '.') ? strrchr(m->module, '.') + 1 : m->module;
+	meta->leaf = leaf_of(m->module);
 	meta->project_dir = dir_of(a, p->py_path);
 	meta->env = wm_arena_printf(a, "%s_BACKEND", meta->package);
 	if (!meta->version || !meta->package || !meta->project_dir || !meta->env)
@@ -274,8 +281,8 @@ const char *wm_meta_import(struct wm_arena *a, const struct wm_matrix *m, const 
 
 const char *wm_meta_module_name(struct wm_arena *a, const struct wm_matrix *m, const struct wm_backend *b)
 {
-	const char *pkg = top_package(a, m->module), *leaf = strrchr(m->module, '.');
-	return pkg ? wm_arena_printf(a, "_%s_%s.%s", pkg, b->id, leaf ? leaf + 1 : m->module) : NULL;
+	const char *pkg = top_package(a, m->module);
+	return pkg ? wm_arena_printf(a, "_%s_%s.%s", pkg, b->id, leaf_of(m->module)) : NULL;
 }
 
 const char *wm_meta_python_source(struct wm_arena *a, const struct wm_backend *b)
