@@ -1,7 +1,8 @@
 # Makefile — builds libwheelmatrix and the wheelmatrix tool into build/ (GNU make, Linux).
 #
 #   make                      build build/wheelmatrix
-#   make check                build, then run tests/run.sh
+#   make check                build, install the pinned validators, then run tests/run.sh
+#   make validators           install the pinned workflow validators (tests/tools/install-validators.sh)
 #   make DEVELOPER=1          warnings are errors, and more of them
 #   make SANITIZE=address,undefined
 #                             AddressSanitizer and UBSan; arena allocations become real mallocs
@@ -64,7 +65,7 @@ TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply
 LIB = $(B)/libwheelmatrix.a
 TOOL = $(B)/wheelmatrix
 
-.PHONY: all check install clean demo deps FORCE
+.PHONY: all check install clean demo deps validators FORCE
 .DELETE_ON_ERROR:
 # The unit tests' objects are made by a chain of pattern rules: keep them, and their .d files.
 .SECONDARY: $(call obj,$(UNIT_SRCS))
@@ -128,7 +129,7 @@ $(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
-check: deps
+check: deps validators
 	@$(MAKE) --no-print-directory $(TOOL) $(UNIT_BINS) $(TEST_BINS)
 	@tests/run.sh
 
@@ -166,6 +167,11 @@ deps:
 		echo "  sudo apt-get install -y$$missing" >&2; \
 		exit 1; \
 	fi
+
+# The workflow validators the tests run (zizmor, actionlint), pinned in tests/tools/ and installed
+# outside build/, under ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/validators/.
+validators: deps
+	@tests/tools/install-validators.sh
 
 # The demo repository: the bundled example as build/demo/wheelmatrix.yaml, and what generate writes beside it.
 demo: deps

