@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# t-github-validators.sh — generated workflows pass actionlint, action-validator and shellcheck with zero findings.
+# t-github-validators.sh — generated workflows pass actionlint, zizmor, action-validator and shellcheck with zero findings.
 #
-# First the wrapper (tests/wmlint.py) is shown able to fail: a hand-written workflow that uses the
-# two runner labels actionlint 1.7.7 does not know passes, and workflows with an expression
-# injection, an undefined matrix property, a shellcheck finding and a schema error each fail with
-# that finding.  Then each example matrix (matrices/*.yaml) and two matrices written here — every
-# platform of the catalog with abi3 and free-threaded builds and every toolkit, and a
-# per-version matrix publishing with a token — are generated in a scratch repository and checked.
+# First the wrapper (tests/wmlint.py) is shown able to fail: a hand-written workflow using the
+# newest runner labels (macos-15-intel, windows-11-arm) passes, and so does one with a custom
+# label when the label is declared, as a repository declares its own runners; workflows with an
+# expression injection, an undefined matrix property, an undeclared label, a shellcheck finding,
+# a schema error, a checkout that keeps its credentials, an action on a tag outside
+# templates/actions.yaml, a cache on a release build and a dangerous trigger each fail with that
+# finding, and a workflow whose actions are all pinned to a commit SHA passes zizmor with no
+# configuration at all.  Then each example matrix (matrices/*.yaml) and three matrices written
+# here — every platform of the catalog with abi3 and free-threaded builds and every toolkit, a
+# per-version matrix publishing with a token, and a matrix pinning every action to a SHA (zizmor's
+# default policy, no configuration) — are generated in a scratch repository and checked.  The
+# findings of zizmor's pedantic persona are printed, for information.
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
 lint=$ROOT/tests/wmlint.py
 if ! why=$("$py" "$lint" --missing); then
-	echo "$why"
-	exit 77
+	echo "FAIL: $why"
+	exit 1
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -83,6 +89,78 @@ jobs:
     steps:
       - run: echo
 EOF
+cat >"$tmp/canary/custom-label.yml" <<'EOF'
+name: canary
+on: [push]
+permissions: {}
+jobs:
+  a:
+    runs-on: [self-hosted, gpu-box]
+    steps:
+      - run: echo
+EOF
+cp "$tmp/canary/custom-label.yml" "$tmp/canary/undeclared-label.yml"
+cat >"$tmp/canary/artipacked.yml" <<'EOF'
+name: canary
+on: [push]
+permissions: {}
+jobs:
+  a:
+    runs-on: ubuntu-24.04
+    steps:
+      - uses: actions/checkout@v4
+      - run: echo
+EOF
+cat >"$tmp/canary/unpinned.yml" <<'EOF'
+name: canary
+on: [push]
+permissions: {}
+jobs:
+  a:
+    runs-on: ubuntu-24.04
+    steps:
+      - uses: someone/thing@v1
+EOF
+cat >"$tmp/canary/cache.yml" <<'EOF'
+name: canary
+on:
+  push:
+    tags: ["*"]
+permissions: {}
+jobs:
+  a:
+    runs-on: ubuntu-24.04
+    steps:
+      - uses: actions/setup-python@0123456789abcdef0123456789abcdef01234567
+        with:
+          python-version: "3.13"
+          cache: pip
+EOF
+cat >"$tmp/canary/trigger.yml" <<'EOF'
+name: canary
+on: pull_request_target
+permissions: {}
+jobs:
+  a:
+    runs-on: ubuntu-24.04
+    steps:
+      - run: echo
+EOF
+cat >"$tmp/canary/pinned.yml" <<'EOF'
+name: canary
+on: [push]
+permissions: {}
+jobs:
+  a:
+    runs-on: ubuntu-24.04
+    steps:
+      - uses: actions/checkout@0123456789abcdef0123456789abcdef01234567
+        with:
+          persist-credentials: false
+      - uses: actions/setup-python@0123456789abcdef0123456789abcdef01234567
+        with:
+          python-version: "3.13"
+EOF
 cat >"$tmp/canary/shellcheck.yml" <<'EOF'
 name: canary
 on: [push]
@@ -104,14 +182,23 @@ jobs:
 EOF
 "$py" - "$ROOT/tests" "$tmp/canary" <<'PY' || failed=1
 import os, sys
+import yaml
 sys.path.insert(0, sys.argv[1])
 import wmlint
 expect = {"good": None, "injection": '"github.event.issue.title" is potentially untrusted',
           "property": 'property "python" is not defined', "label": 'label "macos-12-intel" is unknown',
+          "custom-label": None, "undeclared-label": 'label "gpu-box" is unknown',
+          "artipacked": "zizmor [artipacked]", "unpinned": "zizmor [unpinned-uses]",
+          "cache": "zizmor [cache-poisoning]", "trigger": "zizmor [dangerous-triggers]", "pinned": None,
           "shellcheck": "shellcheck SC2045", "schema": "action-validator"}
 paths = [os.path.join(sys.argv[2], name + ".yml") for name in expect]
+labels = {os.path.join(sys.argv[2], "custom-label.yml"): ("gpu-box",)}
 bad = 0
-for (path, found), (name, want) in zip(wmlint.lint_all(paths), expect.items()):
+with open(os.path.join(sys.argv[2], "pinned.yml"), encoding="utf-8") as f:
+    if wmlint.zizmor_mode(yaml.safe_load(f)) is not None:
+        print("FAIL canary pinned: a workflow pinned to SHAs everywhere is not audited without configuration")
+        bad = 1
+for (path, found), (name, want) in zip(wmlint.lint_all(paths, labels), expect.items()):
     text = "\n".join(found)
     if want is None and found or want is not None and want not in text:
         print("FAIL canary %s: expected %s, got:\n%s" % (name, "no findings" if want is None else repr(want), text))
@@ -247,16 +334,46 @@ generate() {
 	fi
 }
 
+# `pinned`: `everything` with every action of templates/actions.yaml pinned to a (made-up) commit
+# SHA, as a maintainer following zizmor's default policy writes it.
+"$py" - "$tmp/everything.yaml" "$ROOT/templates/actions.yaml" "$tmp/pinned.yaml" <<'PY'
+import hashlib, sys, yaml
+matrix = yaml.safe_load(open(sys.argv[1]))
+actions = yaml.safe_load(open(sys.argv[2]))["actions"]
+matrix["actions"] = {a: hashlib.sha1(a.encode()).hexdigest() for a in actions}
+matrix["ci"] = {"github": None}
+yaml.safe_dump(matrix, open(sys.argv[3], "w"), sort_keys=False)
+PY
+
 for m in "$ROOT"/matrices/*.yaml; do
 	generate "$(basename "$m" .yaml)" "$m"
 done
 generate everything "$tmp/everything.yaml"
 generate token "$tmp/token.yaml"
+generate pinned "$tmp/pinned.yaml"
 if ((${#workflows[@]})) && ! "$py" "$lint" "${workflows[@]}" >"$tmp/out" 2>&1; then
 	echo "FAIL: generated workflows have findings:"
 	sed "s|$tmp/repo-||" "$tmp/out"
 	failed=1
 fi
+# Every action of `pinned` is on a SHA, so zizmor audited it with its own defaults, no configuration.
+[[ -f $tmp/repo-pinned/.github/workflows/wheels.yml ]] &&
+	"$py" - "$ROOT/tests" "$tmp/repo-pinned/.github/workflows/wheels.yml" <<'PY' || failed=1
+import sys, yaml
+sys.path.insert(0, sys.argv[1])
+import wmlint
+doc = yaml.safe_load(open(sys.argv[2]))
+if wmlint.zizmor_mode(doc) is not None:
+    print("FAIL pinned: some action is not on a SHA: %s" % sorted(set(wmlint.uses_refs(doc))))
+    sys.exit(1)
+PY
+# Information only: what zizmor's pedantic persona says about the generated workflows.
+"$py" - "$ROOT/tests" "${workflows[@]}" <<'PY' || failed=1
+import sys
+sys.path.insert(0, sys.argv[1])
+import wmlint
+print("\n".join(wmlint.pedantic(sys.argv[2:])))
+PY
 
 # `everything` covers the whole catalog (so a platform or toolkit added later is checked too), and
 # its action pins replace the default references everywhere they are used.

@@ -20,7 +20,10 @@ tool.  Any finding of either is a problem; nothing is excused:
   says why wheelmatrix keeps tags by default and gives the zizmor configuration that accepts
   them (`unpinned-uses` with `ref-pin` for exactly those actions).  So a workflow whose every
   `uses:` is a full commit SHA is audited with no configuration at all, any other with that
-  configuration, built here from templates/actions.yaml.  The "pedantic" persona's findings are
+  configuration, built here from templates/actions.yaml.  A publish step that uses a token
+  (`publish.pypi.trusted: false`) must draw exactly one use-trusted-publishing finding, the
+  consequence docs/generate.md states for that choice: that finding is checked to be there, not
+  passed over, and any other finding is a problem.  The "pedantic" persona's findings are
   information only: `pedantic()` counts them for the tests to print.
 
 action-validator (@action-validator/cli, npm, pinned in tests/external) checks the workflow against
@@ -171,6 +174,29 @@ def zizmor_mode(doc):
     return None if refs and all(_SHA.fullmatch(ref) for _, ref in refs) else zizmor_config()
 
 
+def token_publish_steps(doc):
+    """The steps, as (job id, step index), that run pypa/gh-action-pypi-publish with a token (a
+    `password` input): what `publish.pypi.trusted: false` asks for, and where zizmor's
+    use-trusted-publishing audit must report, once each (docs/generate.md)."""
+    out = set()
+    for job_id, job in (doc.get("jobs") or {}).items():
+        for n, step in enumerate((job.get("steps") or []) if isinstance(job, dict) else []):
+            if (isinstance(step, dict) and str(step.get("uses", "")).startswith("pypa/gh-action-pypi-publish@")
+                    and "password" in (step.get("with") or {})):
+                out.add((job_id, n))
+    return out
+
+
+def _zizmor_step(f):
+    """The (job id, step index) of a finding's primary location, or None."""
+    for loc in f.get("locations") or []:
+        if loc.get("symbolic", {}).get("kind") == "Primary":
+            route = [next(iter(r.values())) for r in loc["symbolic"].get("route", {}).get("route", [])]
+            if len(route) >= 4 and route[0] == "jobs" and route[2] == "steps":
+                return (route[1], route[3])
+    return None
+
+
 def _zizmor_line(path, f):
     where = ""
     for loc in f.get("locations") or []:
@@ -297,8 +323,20 @@ def problems(path, labels=()):
         doc = yaml.safe_load(text)
     except yaml.YAMLError as e:
         return out + ["%s: PyYAML cannot load it: %s" % (path, str(e).replace("\n", " "))]
-    for fnd in zizmor(path, "regular", zizmor_mode(doc)):
+    try:
+        found = zizmor(path, "regular", zizmor_mode(doc))
+    except LintError as e:
+        found = []
+        out.append("%s: %s" % (path, e))
+    token_steps = token_publish_steps(doc)
+    for fnd in found:
+        if fnd["ident"] == "use-trusted-publishing" and _zizmor_step(fnd) in token_steps:
+            token_steps.discard(_zizmor_step(fnd))
+            continue
         out.append(_zizmor_line(path, fnd))
+    for job_id, n in sorted(token_steps):
+        out.append("%s: job %s step %d publishes with a token, and zizmor did not report use-trusted-publishing"
+                   % (path, job_id, n + 1))
     for job_id, n, name, script in bash_scripts(doc):
         checked = placeholder(script)
         for c in shellcheck(checked):
