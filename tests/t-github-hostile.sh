@@ -10,8 +10,8 @@
 #           belongs (the build jobs' env, a build entry's runs-on, maturin-action's container, the
 #           publish job's environment; for the GitLab-only `image`, `list`'s gitlab_image, as the
 #           GitLab file is not written yet), and the workflow is clean for actionlint,
-#           action-validator and shellcheck (tests/wmlint.py), an unknown-label finding for a
-#           custom runner label being the only one allowed.
+#           zizmor, action-validator and shellcheck (tests/wmlint.py), a custom runner label
+#           being declared to actionlint as a repository declares its own runners.
 # A value holding a GitHub expression (${{ ... }}) is never "intact" where GitHub evaluates it as
 # untrusted or broken text: runner labels and environment names are literals, and an untrusted
 # context or a malformed expression in an env value must be refused.  Environment names are held
@@ -165,7 +165,7 @@ for n, (name, place, value, outcome, quote) in enumerate(CASES):
 
 why = wmlint.missing()
 if why:
-    print("note: the validators are not installed, so intact values were only re-parsed: " + why)
+    failures.append("the validators cannot run: " + why)
 else:
     for path, problems in wmlint.lint_all(list(to_lint), labels):
         for p in problems:

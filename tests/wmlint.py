@@ -20,7 +20,8 @@ tool.  Any finding of either is a problem; nothing is excused:
   says why wheelmatrix keeps tags by default and gives the zizmor configuration that accepts
   them (`unpinned-uses` with `ref-pin` for exactly those actions).  So a workflow whose every
   `uses:` is a full commit SHA is audited with no configuration at all, any other with that
-  configuration, built here from templates/actions.yaml.  A publish step that uses a token
+  configuration, read from docs/generate.md (and checked to name exactly the actions of
+  templates/actions.yaml).  A publish step that uses a token
   (`publish.pypi.trusted: false`) must draw exactly one use-trusted-publishing finding, the
   consequence docs/generate.md states for that choice: that finding is checked to be there, not
   passed over, and any other finding is a problem.  The "pedantic" persona's findings are
@@ -137,12 +138,20 @@ def uses_refs(doc):
     return out
 
 
+@functools.lru_cache(maxsize=None)
 def zizmor_config():
-    """The zizmor configuration docs/generate.md gives for the default action references: each
-    action of templates/actions.yaml may be pinned by ref (tag) rather than by hash."""
+    """The zizmor configuration docs/generate.md gives for the default action references, read
+    from its ```yaml block that holds `unpinned-uses`; it must let exactly the actions of
+    templates/actions.yaml be pinned by ref (tag) rather than by hash."""
+    with open(os.path.join(ROOT, "docs", "generate.md"), encoding="utf-8") as f:
+        blocks = re.findall(r"\n *```yaml\n(.*?)\n *```\n", f.read(), re.S)
+    found = [yaml.safe_load(b) for b in blocks if "unpinned-uses:" in b]
     with open(os.path.join(ROOT, "templates", "actions.yaml"), encoding="utf-8") as f:
         actions = yaml.safe_load(f)["actions"]
-    return {"rules": {"unpinned-uses": {"config": {"policies": {a: "ref-pin" for a in actions}}}}}
+    want = {"rules": {"unpinned-uses": {"config": {"policies": {a: "ref-pin" for a in actions}}}}}
+    if found != [want]:
+        raise LintError("docs/generate.md should give one zizmor configuration, %r; it gives %r" % (want, found))
+    return found[0]
 
 
 def zizmor(path, persona="regular", config=None):
