@@ -8,7 +8,7 @@ actionlint 1.7.12 (the Go module, pinned in tests/tools/actionlint/go.mod) and z
 (PyPI, pinned in tests/tools/validators.txt) are installed by tests/tools/install-validators.sh
 (`make check` runs it) into ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/validators/KEY; the
 script's `--dir` names that directory for the current pins, so a moved pin is never met by an old
-tool.  Any finding of either is a problem; nothing is excused:
+tool.  Any finding of either is a problem, and nothing is passed over:
 
 - actionlint runs on each file with `-format '{{json .}}'` (a JSON list of findings), Debian's
   shellcheck for the `run:` scripts, pyflakes off, and a configuration that declares exactly the
