@@ -69,8 +69,10 @@ got=$("$tmp/venv/bin/zizmor" --version)
 [[ $got == "zizmor $ZIZMOR_VERSION" ]] || die "the zizmor installed says '$got', not $ZIZMOR_VERSION: validators.txt and this script disagree"
 # zizmor's wheel installs the program itself (no script naming the interpreter's path): the
 # directory can move to its place whole.
+# Another install of the same pins may have finished meanwhile: then that one stays.
 echo "actionlint $ACTIONLINT_VERSION, zizmor $ZIZMOR_VERSION" >"$tmp/complete"
-rm -rf "$dir"
-mv "$tmp" "$dir"
-trap - EXIT
+if [[ ! -f $dir/complete ]]; then
+	rm -rf "$dir"
+	mv -T "$tmp" "$dir" 2>/dev/null || [[ -f $dir/complete ]] || die "could not move $tmp to $dir"
+fi
 echo "install-validators: ready in $dir"
