@@ -55,8 +55,9 @@ mkdir -p "$(dirname "$dir")"
 tmp=$(mktemp -d "$dir.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 echo "install-validators: zizmor $ZIZMOR_VERSION from PyPI into $dir"
+# --isolated: no PIP_* variables or user configuration (a find-links or an index of its own)
 python3 -m venv "$tmp/venv"
-"$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --only-binary :all: \
+"$tmp/venv/bin/python" -m pip install --isolated --quiet --disable-pip-version-check --no-deps --only-binary :all: \
 	--require-hashes -r "$here/validators.txt" ||
 	die "pip could not install $here/validators.txt; by hand: python3 -m venv $dir/venv && $dir/venv/bin/pip install --require-hashes -r $here/validators.txt"
 echo "install-validators: actionlint $ACTIONLINT_VERSION from the Go module proxy into $dir"
