@@ -357,16 +357,24 @@ if ((${#workflows[@]})) && ! "$py" "$lint" "${workflows[@]}" >"$tmp/out" 2>&1; t
 	sed "s|$tmp/repo-||" "$tmp/out"
 	failed=1
 fi
-# Every action of `pinned` is on a SHA, so zizmor audited it with its own defaults, no configuration.
+# Every action of `pinned` is on a SHA, so zizmor audited it with its own defaults, no
+# configuration; and it uses every action of templates/actions.yaml.
 [[ -f $tmp/repo-pinned/.github/workflows/wheels.yml ]] &&
-	"$py" - "$ROOT/tests" "$tmp/repo-pinned/.github/workflows/wheels.yml" <<'PY' || failed=1
+	"$py" - "$ROOT/tests" "$tmp/repo-pinned/.github/workflows/wheels.yml" "$ROOT/templates/actions.yaml" <<'PY' || failed=1
 import sys, yaml
 sys.path.insert(0, sys.argv[1])
 import wmlint
 doc = yaml.safe_load(open(sys.argv[2]))
+actions = yaml.safe_load(open(sys.argv[3]))["actions"]
+bad = 0
 if wmlint.zizmor_mode(doc) is not None:
     print("FAIL pinned: some action is not on a SHA: %s" % sorted(set(wmlint.uses_refs(doc))))
-    sys.exit(1)
+    bad = 1
+unused = sorted(set(actions) - {a for a, _ in wmlint.uses_refs(doc)})
+if unused:
+    print("FAIL pinned: the workflow does not use %s" % unused)
+    bad = 1
+sys.exit(bad)
 PY
 # Information only: what zizmor's pedantic persona says about the generated workflows.
 "$py" - "$ROOT/tests" "${workflows[@]}" <<'PY' || failed=1
