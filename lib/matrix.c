@@ -795,7 +795,7 @@ static void load_dependencies(struct loader *l, struct wm_backend *b, const stru
 }
 
 static const char *const backend_keys[] = { "features", "platforms", "toolkit", "dist", "default", "env",
-	"setup", "dependencies", "smoke" };
+	"setup", "before-script-linux", "dependencies", "smoke" };
 
 static void load_backend(struct loader *l, size_t i, const struct wm_pair *pair)
 {
@@ -856,6 +856,9 @@ static void load_backend(struct loader *l, size_t i, const struct wm_pair *pair)
 		load_env(l, v, &b->env, &b->nenv);
 	if (n && (v = wm_map_find(n, "setup")))
 		load_setup(l, b, v);
+	if (n && (v = wm_map_find(n, "before-script-linux")) &&
+			wm_ctx_string(&l->c, v, "'before-script-linux'", &b->before_script_linux))
+		check_untrusted(l, v, false);
 	if (n && (v = wm_map_find(n, "dependencies")))
 		load_dependencies(l, b, v);
 	b->smoke = true;
@@ -1269,6 +1272,39 @@ static void load_path(struct loader *l, const struct wm_node *n, const char *wha
 	*out = s;
 }
 
+/*
+ * The maturin the CI pins: tools.maturin when [build-system].requires admits
+ * it, else the newest known release it admits; none is an error at the
+ * requirement.
+ */
+static void resolve_maturin(struct loader *l, const struct wm_project *p)
+{
+	const struct wm_node *releases = wm_catalog_releases(l->cat, "maturin");
+	const struct wm_toml_span *sp = &p->maturin_span;
+	const char *why;
+	int ret;
+
+	if (!p->maturin_specs || !l->m->maturin)
+		return;
+	if ((ret = wm_pep440_specs_match(p->maturin_specs, l->m->maturin, &why)) == 1)
+		return;
+	for (size_t i = 0; ret == 0 && releases && i < releases->n; i++)
+		if (wm_pep440_specs_match(p->maturin_specs, releases->items[i]->text, &why) == 1) {
+			l->m->maturin = releases->items[i]->text;
+			return;
+		}
+	if (ret < 0)
+		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_ERROR, p->py_path, p->py.text, p->py.len, sp->line, sp->column,
+			(unsigned)(sp->end - sp->start), "cannot read the maturin requirement '%s': %s",
+			p->maturin_specs, why);
+	else
+		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_ERROR, p->py_path, p->py.text, p->py.len, sp->line, sp->column,
+			(unsigned)(sp->end - sp->start), "no maturin release that the generated CI can pin satisfies "
+			"'maturin%s': wheelmatrix knows maturin %s to %s", p->maturin_specs,
+			releases && releases->n ? releases->items[releases->n - 1]->text : "?",
+			releases && releases->n ? releases->items[0]->text : "?");
+}
+
 /* Reads pyproject.toml and Cargo.toml, and takes the defaults the matrix file leaves out from them. */
 static void read_project(struct loader *l, const struct wm_node *n, bool manifest_given)
 {
@@ -1290,6 +1326,7 @@ static void read_project(struct loader *l, const struct wm_node *n, bool manifes
 	m->project = p;
 	m->manifest = p->cargo_path;
 	m->version = p->version;
+	resolve_maturin(l, p);
 	if (!p->name) {
 		if (!m->name)
 			wm_error_add(l->c.err, WM_EINVALID, WM_SEV_ERROR, p->py_path, NULL, 0, 0, 0, 0,
@@ -1323,6 +1360,7 @@ static void load_project(struct loader *l, const struct wm_node *n)
 
 	m->pyproject = "pyproject.toml";
 	m->manifest = "Cargo.toml";
+	m->maturin = wm_catalog_tool(l->cat, "maturin");
 	if (n && !wm_ctx_map(&l->c, n, "'project'", keys, WM_ARRAY_SIZE(keys)))
 		return;
 	if ((v = wm_map_find(n, "name")) && wm_ctx_string(&l->c, v, "'project.name'", &s)) {

@@ -212,6 +212,7 @@ backends:
 exclude:
   - {backend: cuda, python: "3.13t"}
   - {platform: windows-arm64, python: "3.9"}
+  - {platform: windows-arm64, python: "3.10"}
 ci: {github: {}}
 publish:
   pypi: {trusted: false}
