@@ -160,6 +160,35 @@ static void load_abi3(struct loader *l, const struct wm_node *n)
 	l->python_nodes[m->npythons++] = n;
 }
 
+static bool bindings_bin(const struct loader *l)
+{
+	return l->project && l->project->bindings && strcmp(l->project->bindings, "bin") == 0;
+}
+
+/*
+ * A `bindings = "bin"` project: its wheels carry a program, not a module,
+ * one py3-none wheel per platform for every Python, built by any interpreter.
+ */
+static void load_bin(struct loader *l, const struct wm_node *n)
+{
+	struct wm_matrix *m = l->m;
+	struct wm_python *py;
+
+	if (n && !wm_node_is_null(n)) {
+		wm_ctx_error(&l->c, n, "'python' does not apply: %s sets bindings = \"bin\", whose wheels hold a "
+			"program for every Python (one py3-none wheel per platform); remove it", l->project->py_path);
+		return;
+	}
+	m->pythons = wm_arena_array(l->c.arena, 2, sizeof(*m->pythons));
+	l->python_nodes = wm_arena_array(l->c.arena, 2, sizeof(*l->python_nodes));
+	if (oom(l, m->pythons) || oom(l, l->python_nodes) || !(py = make_python(l, "py3", WM_ABI3_BUILD, false)))
+		return;
+	py->bin = true;
+	py->python_tag = py->tag = "py3";
+	py->abi_tag = "none";
+	m->pythons[m->npythons++] = py;
+}
+
 static void load_python(struct loader *l, const struct wm_node *n)
 {
 	static const char *const keys[] = { "versions", "abi3" };
@@ -169,6 +198,10 @@ static void load_python(struct loader *l, const struct wm_node *n)
 	size_t nversions = versions && versions->type == WM_NODE_SEQ ? versions->n : 0;
 	size_t start;
 
+	if (bindings_bin(l)) {
+		load_bin(l, n);
+		return;
+	}
 	if (n && !wm_node_is_null(n) && !wm_ctx_map(&l->c, n, "'python'", keys, WM_ARRAY_SIZE(keys)))
 		return;
 	if (n && wm_node_is_null(n))
@@ -866,6 +899,12 @@ static void load_backend(struct loader *l, size_t i, const struct wm_pair *pair)
 		b->smoke = b->smoke && b->toolkits[t].toolkit->smoke;
 	if (n && (v = wm_map_find(n, "smoke")))
 		wm_ctx_bool(&l->c, v, "'smoke'", &b->smoke);
+	if (bindings_bin(l)) {
+		/* a program, not a module: nothing to import */
+		if (b->smoke && n && (v = wm_map_find(n, "smoke")))
+			wm_ctx_error(&l->c, v, "a bindings = \"bin\" project has no module to import: 'smoke' must be false");
+		b->smoke = false;
+	}
 }
 
 static void load_backends(struct loader *l, const struct wm_node *n)
@@ -887,7 +926,7 @@ static void load_backends(struct loader *l, const struct wm_node *n)
 			return;
 		b->id = "cpu";
 		b->is_default = true;
-		b->smoke = true;
+		b->smoke = !bindings_bin(l);
 		b->loc = loc_of(l, l->root);
 		m->backends[m->nbackends++] = b;
 		return;
@@ -1399,6 +1438,9 @@ static void load_distribution(struct loader *l, const struct wm_node *n)
 		l->m->strategy = WM_STRATEGY_RENAME;
 	} else if (strcmp(s, "meta") == 0) {
 		l->m->strategy = WM_STRATEGY_META;
+		if (bindings_bin(l))
+			wm_ctx_error(&l->c, v, "strategy 'meta' dispatches between backends' modules at import, and %s "
+				"sets bindings = \"bin\" (a program, no module): use 'rename'", l->project->py_path);
 	} else if (strcmp(s, "index") == 0) {
 		wm_ctx_error(&l->c, v, "distribution strategy 'index' is not supported yet: use 'rename' or 'meta'");
 	} else {

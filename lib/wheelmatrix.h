@@ -136,6 +136,7 @@ struct wm_python {
 	unsigned minor;           /* 3.minor; the abi3 minimum for the abi3 entry */
 	bool freethreaded;
 	bool abi3;
+	bool bin;                 /* a `bindings = "bin"` project's one entry: py3-none, no module */
 	const char *python_tag;   /* cp312; cp38 for abi3 (the minimum) */
 	const char *abi_tag;      /* cp312, cp313t, abi3 */
 	const char *tag;          /* the job id suffix: cp312, cp313t, abi3 */

@@ -3,7 +3,7 @@
 # runs in pyproject.toml's directory, the Linux repair runs in the build container, the backend's env
 # and before-script-linux reach that container, the import test runs outside the checkout, the maturin
 # pin follows [build-system].requires (and check reports a pin outside it), and Python versions a
-# platform's runners cannot build for are refused.
+# platform's runners cannot build for are refused; a bindings = "bin" project builds one py3-none wheel per platform.
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
 # shellcheck source=tests/python-env.sh
@@ -210,5 +210,50 @@ jobs = [json.loads(l) for l in open(sys.argv[1])]
 arm = sorted(j["python"] for j in jobs if j["platform"] == "windows-arm64")
 sys.exit(0 if arm and min(arm, key=lambda v: int(v.split(".")[1].rstrip("t"))) >= "3.11" else 1)' "$tmp/out" ||
 	no "the default versions build windows-arm64 below 3.11"
+
+# 8. bindings = "bin": one py3-none wheel per platform, no import test, no Python axis
+r=$tmp/bin
+mkdir -p "$r/src"
+printf '[package]\nname = "hello-bin"\nversion = "0.1.0"\nedition = "2021"\n' >"$r/Cargo.toml"
+cat >"$r/pyproject.toml" <<'EOF'
+[build-system]
+requires = ["maturin>=1.0,<2"]
+build-backend = "maturin"
+
+[project]
+name = "hello-bin"
+version = "0.1.0"
+
+[tool.maturin]
+bindings = "bin"
+EOF
+cat >"$r/wheelmatrix.yaml" <<'EOF'
+wheelmatrix: 1
+platforms: [linux-x86_64, macos-arm64, windows-x86_64]
+backends:
+  fast: {env: {FAST: "1"}}
+  cpu: {default: true}
+EOF
+git -C "$r" init -q
+run 0 "$WM" -C "$r" list --format jsonl
+"$py" -c '
+import json, sys
+jobs = [json.loads(l) for l in open(sys.argv[1])]
+tags = sorted({(j["python_tag"], j["abi_tag"]) for j in jobs})
+sys.exit(0 if len(jobs) == 6 and tags == [("py3", "none")] and not any(j["smoke"] for j in jobs) else 1)' "$tmp/out" ||
+	no "bindings = bin: not one py3-none wheel per platform and backend without smoke: $(cat "$tmp/out")"
+run 0 "$WM" -C "$r" plan --offline
+grep -q "hello_bin-0.1.0-py3-none-win_amd64.whl" "$tmp/out" || no "bindings = bin: plan does not name py3-none wheels"
+run 0 "$WM" -C "$r" generate
+grep -q "Import the module" "$r/.github/workflows/wheels.yml" && no "bindings = bin: GitHub imports a module that does not exist"
+grep -q "wheelmatrix-test-" "$r/.gitlab-ci.yml" && no "bindings = bin: GitLab imports a module that does not exist"
+printf 'python: {versions: ["3.12"]}\n' >>"$r/wheelmatrix.yaml"
+run 2 "$WM" -C "$r" list
+grep -q "^wheelmatrix.yaml:6:9: error: 'python' does not apply: pyproject.toml sets bindings = \"bin\"" "$tmp/err" ||
+	no "bindings = bin with python versions: $(cat "$tmp/err")"
+sed -i '$d' "$r/wheelmatrix.yaml"
+printf 'distribution: {strategy: meta}\n' >>"$r/wheelmatrix.yaml"
+run 2 "$WM" -C "$r" list
+grep -q "error: strategy 'meta' dispatches between backends' modules" "$tmp/err" || no "bindings = bin under meta: $(cat "$tmp/err")"
 
 exit "$fail"
