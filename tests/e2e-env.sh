@@ -1,0 +1,29 @@
+# e2e-env.sh — sourced by the tests that build the fixtures with the real tools: finds the pinned
+# tools (tests/tools/install.sh), Rust and a C compiler, and says how to install what is missing.
+# Sets tools (the tools' virtual environment), py (Debian's python3, with PyYAML) and exports
+# PATH, CARGO_TARGET_DIR (a cache kept across runs and `make clean`) and the pip/uv settings that
+# keep every install offline and away from the user's configuration.
+# shellcheck shell=bash
+e2e_missing() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+py=/usr/bin/python3
+[ -x "$py" ] || e2e_missing "$py is missing: apt-get install python3 python3-venv python3-yaml"
+"$py" -c 'import yaml, venv, ensurepip' 2>/dev/null ||
+	e2e_missing "$py lacks PyYAML or venv: apt-get install python3-yaml python3-venv"
+tools=$("$ROOT/tests/tools/install.sh" --path)
+[ -f "$tools/.complete" ] ||
+	e2e_missing "the pinned test tools are not installed in $tools: run tests/tools/install.sh (make check does)"
+case ":$PATH:" in *":$HOME/.cargo/bin:"*) ;; *) [ -d "$HOME/.cargo/bin" ] && PATH=$PATH:$HOME/.cargo/bin ;; esac
+command -v cargo >/dev/null 2>&1 ||
+	e2e_missing "cargo is missing: install Rust 1.83 or later with rustup (https://rustup.rs: curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh)"
+e2e_rust=$(rustc --version 2>/dev/null | sed -n 's/^rustc 1\.\([0-9]*\)\..*/\1/p')
+[ -n "$e2e_rust" ] && [ "$e2e_rust" -ge 83 ] ||
+	e2e_missing "PyO3 0.29 needs Rust 1.83 or later, found '$(rustc --version 2>&1)': rustup update stable"
+command -v cc >/dev/null 2>&1 || e2e_missing "cc is missing: apt-get install build-essential"
+PATH=$tools/bin:$PATH
+CARGO_TARGET_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/cargo-target
+export PATH CARGO_TARGET_DIR py tools
+export PYTHONDONTWRITEBYTECODE=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 UV_PYTHON_DOWNLOADS=never UV_NO_CONFIG=1
+unset PYTHONPATH PYTHONHOME PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_FIND_LINKS PIP_CONFIG_FILE UV_INDEX_URL UV_EXTRA_INDEX_URL UV_FIND_LINKS VIRTUAL_ENV CONDA_PREFIX
