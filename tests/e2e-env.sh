@@ -19,7 +19,7 @@ case ":$PATH:" in *":$HOME/.cargo/bin:"*) ;; *) [ -d "$HOME/.cargo/bin" ] && PAT
 command -v cargo >/dev/null 2>&1 ||
 	e2e_missing "cargo is missing: install Rust 1.83 or later with rustup (https://rustup.rs: curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh)"
 e2e_rust=$(rustc --version 2>/dev/null | sed -n 's/^rustc 1\.\([0-9]*\)\..*/\1/p')
-[ -n "$e2e_rust" ] && [ "$e2e_rust" -ge 83 ] ||
+[ "${e2e_rust:-0}" -ge 83 ] ||
 	e2e_missing "PyO3 0.29 needs Rust 1.83 or later, found '$(rustc --version 2>&1)': rustup update stable"
 command -v cc >/dev/null 2>&1 || e2e_missing "cc is missing: apt-get install build-essential"
 PATH=$tools/bin:$PATH

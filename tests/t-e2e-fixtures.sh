@@ -80,7 +80,7 @@ PY
 # variant FIXTURE REPO PYDIR MODULE VERSION TAG BACKEND DIST: one variant built every way
 variant() {
 	local fx=$1 repo=$2 pydir=$3 module=$4 version=$5 tag=$6 backend=$7 dist=$8
-	local label=$fx/$backend w=$tmp/$fx-$backend patch=.wheelmatrix/patches/$backend.patch plat line want libs
+	local label=$fx/$backend w=$tmp/$fx-$backend patch=.wheelmatrix/patches/$backend.patch plat libs
 	mkdir -p "$w"
 	# the patch, by git and by wheelmatrix: the same change; the default of rename has none
 	if [ -f "$repo/$patch" ]; then
@@ -131,20 +131,28 @@ variant() {
 		fi
 		"$py" "$ROOT/tests/e2e.py" jobs "$w/../list-$fx.jsonl" "$backend" >"$w/jobs"
 		grep -qxF "$tag" "$w/jobs" || bad "$label" "wheelmatrix list gives $backend the tags '$(tr '\n' ' ' <"$w/jobs")' but the wheel is $tag"
-		"$py" -m venv --without-pip "$w/venv-pip" &&
-			"$tools/bin/python" -m pip --python "$w/venv-pip/bin/python" install -q --no-index --no-deps "${wh[0]}" >"$w/pip.log" 2>&1 ||
-			{ bad "$label" "pip install ${wh[0]##*/} failed" "$w/pip.log"; return; }
+		if ! { "$py" -m venv --without-pip "$w/venv-pip" &&
+			"$tools/bin/python" -m pip --python "$w/venv-pip/bin/python" install -q --no-index --no-deps "${wh[0]}"; } >"$w/pip.log" 2>&1; then
+			bad "$label" "pip install ${wh[0]##*/} failed" "$w/pip.log"
+			return
+		fi
 		installed "$w/venv-pip" "$label (pip, ${wh[0]##*/})" "$dist" "$version" "$tag" "$module" "$backend"
 	fi
 	local fs=("$w"/from-sdist/*.whl)
 	if [ -f "${fs[0]}" ]; then
 		if plat=$("$py" "$ROOT/tests/e2e.py" wheel "${fs[0]}" "$dist" "$version" "$tag" 2>&1); then :; else bad "$label" "the wheel built from the sdist: $plat"; fi
-		uv venv -q --python "$py" "$w/venv-uv" >"$w/uv.log" 2>&1 &&
-			uv pip install -q --offline --no-index --no-deps --python "$w/venv-uv/bin/python" "${fs[0]}" >>"$w/uv.log" 2>&1 ||
-			{ bad "$label" "uv pip install ${fs[0]##*/} failed" "$w/uv.log"; return; }
+		if ! { uv venv -q --python "$py" "$w/venv-uv" &&
+			uv pip install -q --offline --no-index --no-deps --python "$w/venv-uv/bin/python" "${fs[0]}"; } >"$w/uv.log" 2>&1; then
+			bad "$label" "uv pip install ${fs[0]##*/} failed" "$w/uv.log"
+			return
+		fi
 		installed "$w/venv-uv" "$label (uv, from the sdist)" "$dist" "$version" "$tag" "$module" "$backend"
 	fi
 }
+
+# the seed fixture's matrix is the bundled example's
+cmp -s "$ROOT/matrices/llm-rs.yaml" "$ROOT/tests/fixtures/llm-rs/wheelmatrix.yaml" ||
+	bad llm-rs "tests/fixtures/llm-rs/wheelmatrix.yaml is not matrices/llm-rs.yaml"
 
 start=$SECONDS
 while read -r fx pydir module version tag backends; do

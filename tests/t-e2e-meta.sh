@@ -229,9 +229,12 @@ grep -qF 'pip uninstall llm-rs-cuda' "$ROOT/README.md" || bad "README.md does no
 # 8. uv installs the same wheels: llm-rs[cuda] gives cuda, plain llm-rs cpu
 for extra in "[cuda]" ""; do
 	rm -rf "$tmp/u"
-	uv venv -q --python "$py" "$tmp/u" >"$tmp/uv.log" 2>&1 &&
-		uv pip install -q --offline --no-index --find-links "$tmp/wheels" --python "$tmp/u/bin/python" "llm-rs$extra" >>"$tmp/uv.log" 2>&1 ||
-		{ bad "uv pip install llm-rs$extra failed"; sed 's/^/    /' "$tmp/uv.log"; continue; }
+	if ! { uv venv -q --python "$py" "$tmp/u" &&
+		uv pip install -q --offline --no-index --find-links "$tmp/wheels" --python "$tmp/u/bin/python" "llm-rs$extra"; } >"$tmp/uv.log" 2>&1; then
+		bad "uv pip install llm-rs$extra failed"
+		sed 's/^/    /' "$tmp/uv.log"
+		continue
+	fi
 	got=$(uv pip freeze --python "$tmp/u/bin/python" 2>/dev/null | grep '^llm-rs' | tr '\n' ' ' | sed 's/ $//')
 	if [ -n "$extra" ]; then
 		[ "$got" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15 llm-rs-cuda==0.2.15" ] || bad "uv: llm-rs[cuda] installed: $got"
