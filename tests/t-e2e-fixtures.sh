@@ -57,7 +57,10 @@ installed() {
 	out=$(cd "$tmp/cwd" && "$venv/bin/python" -I - "$dist" "$version" "$tag" "$module" "$backend" 2>&1 <<'PY'
 import importlib, importlib.metadata as md, os, sys
 dist, version, tag, module, backend = sys.argv[1:]
-d = md.distribution(dist)
+try:
+    d = md.distribution(dist)
+except md.PackageNotFoundError:
+    sys.exit("%s is not installed; installed: %s" % (dist, sorted(x.metadata["Name"] for x in md.distributions())))
 problems = []
 if d.version != version:
     problems.append("version %s, not %s" % (d.version, version))
