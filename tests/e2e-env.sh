@@ -2,7 +2,8 @@
 # tools (tests/tools/install.sh), Rust and a C compiler, and says how to install what is missing.
 # Sets tools (the tools' virtual environment), py (Debian's python3, with PyYAML) and exports
 # PATH, CARGO_TARGET_DIR (a cache kept across runs and `make clean`) and the pip/uv settings that
-# keep every install offline and away from the user's configuration.
+# keep every install offline and away from the user's configuration; holds the target directory's
+# lock (file descriptor 8) until the test exits.
 # shellcheck shell=bash
 e2e_missing() {
 	echo "FAIL: $*" >&2
@@ -25,5 +26,10 @@ command -v cc >/dev/null 2>&1 || e2e_missing "cc is missing: apt-get install bui
 PATH=$tools/bin:$PATH
 CARGO_TARGET_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/cargo-target
 export PATH CARGO_TARGET_DIR py tools
+# One test at a time builds in the shared target directory: maturin copies a cdylib out of it after
+# cargo finishes, and another run's build of the same crate with other features would replace it.
+mkdir -p "$CARGO_TARGET_DIR"
+exec 8>"$CARGO_TARGET_DIR.lock"
+flock 8
 export PYTHONDONTWRITEBYTECODE=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 UV_PYTHON_DOWNLOADS=never UV_NO_CONFIG=1
 unset PYTHONPATH PYTHONHOME PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_FIND_LINKS PIP_CONFIG_FILE UV_INDEX_URL UV_EXTRA_INDEX_URL UV_FIND_LINKS VIRTUAL_ENV CONDA_PREFIX
