@@ -8,6 +8,6 @@ if ! command -v shellcheck >/dev/null 2>&1; then
 fi
 cd "$ROOT"
 shopt -s nullglob
-scripts=(tests/*.sh bench/*.sh)
+scripts=(tests/*.sh tests/tools/*.sh bench/*.sh)
 [[ -f .ci/run ]] && scripts+=(.ci/run)
 shellcheck --severity=style "${scripts[@]}"
