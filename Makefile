@@ -1,7 +1,10 @@
 # Makefile — builds libwheelmatrix and the wheelmatrix tool into build/ (GNU make, Linux).
 #
 #   make                      build build/wheelmatrix
-#   make check                build, install the pinned validators, then run tests/run.sh
+#   make check                build, then run tests/run.sh (installs the pinned test tools and
+#                             validators first)
+#   make check-e2e            only the end-to-end tests (tests/t-e2e-*.sh): the fixture projects
+#                             built with real maturin, auditwheel, pip and uv (make check runs them too)
 #   make validators           install the pinned workflow validators (tests/tools/install-validators.sh)
 #   make DEVELOPER=1          warnings are errors, and more of them
 #   make SANITIZE=address,undefined
@@ -65,7 +68,7 @@ TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply
 LIB = $(B)/libwheelmatrix.a
 TOOL = $(B)/wheelmatrix
 
-.PHONY: all check install clean demo deps validators FORCE
+.PHONY: all check check-only check-e2e tools validators install clean demo deps FORCE
 .DELETE_ON_ERROR:
 # The unit tests' objects are made by a chain of pattern rules: keep them, and their .d files.
 .SECONDARY: $(call obj,$(UNIT_SRCS))
@@ -130,11 +133,20 @@ $(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 check: deps validators
-	@$(MAKE) --no-print-directory $(TOOL) $(UNIT_BINS) $(TEST_BINS)
+	@$(MAKE) --no-print-directory $(TOOL) $(UNIT_BINS) $(TEST_BINS) tools
 	@tests/run.sh
 
-check-only: $(TOOL) $(UNIT_BINS) $(TEST_BINS)
+check-only: $(TOOL) $(UNIT_BINS) $(TEST_BINS) tools validators
 	@tests/run.sh
+
+check-e2e: deps
+	@$(MAKE) --no-print-directory $(TOOL) tools
+	@tests/run.sh t-e2e-
+
+# The end-to-end tests' tools (maturin, auditwheel, uv: tests/tools/requirements.txt, pinned by
+# hash) in a virtual environment under ~/.cache/wheelmatrix, which `make clean` keeps; made once.
+tools:
+	@tests/tools/install.sh
 
 install: $(TOOL)
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)'

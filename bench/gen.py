@@ -7,7 +7,7 @@ import sys
 # Spread over the three OS families so that every size exercises every build job kind.
 PLATFORMS = [
     "linux-x86_64", "macos-arm64", "windows-x86_64", "linux-aarch64", "macos-x86_64",
-    "musllinux-x86_64", "windows-arm64", "linux-armv7", "musllinux-aarch64", "linux-i686",
+    "musllinux-x86_64", "linux-ppc64le", "linux-armv7", "musllinux-aarch64", "linux-i686",
 ]
 VERSIONS = ["3.9", "3.10", "3.11", "3.12", "3.13", "3.13t", "3.14", "3.14t"]
 

@@ -17,7 +17,7 @@ struct wm_catalog {
 	const char **alias_ids;    /* ... and the id it stands for */
 	size_t naliases;
 	const char **toolkit_ids;
-	const struct wm_node *actions, *tools;
+	const struct wm_node *actions, *tools, *releases;
 	const char **action_names;
 	size_t nactions;
 	struct wm_doc docs[3];     /* the parsed catalogs: entries point into them */
@@ -82,7 +82,7 @@ static void read_platform(struct wm_catalog *cat, struct wm_ctx *c, const struct
 	struct wm_platform *p)
 {
 	static const char *const keys[] = { "os", "arch", "family", "wheel-arch", "wheel-tag", "target",
-		"manylinux", "runner", "cross", "container", "gitlab", "aliases" };
+		"manylinux", "runner", "cross", "container", "python-min", "python-min-why", "gitlab", "aliases" };
 	static const char *const gitlab_keys[] = { "tags", "image", "hosted", "cross" };
 	const struct wm_node *e = pair->value, *gl;
 	const char *os, *why;
@@ -100,6 +100,12 @@ static void read_platform(struct wm_catalog *cat, struct wm_ctx *c, const struct
 	p->runner = need(c, e, "runner");
 	p->container = opt_string(c, e, "container");
 	p->cross = opt_bool(c, e, "cross", false);
+	{
+		const char *min = opt_string(c, e, "python-min");
+		if (min && (strncmp(min, "3.", 2) != 0 || (p->python_min = (unsigned)atoi(min + 2)) == 0))
+			wm_ctx_error(c, wm_map_find(e, "python-min"), "'python-min' is a version such as \"3.11\"");
+		p->python_min_why = opt_string(c, e, "python-min-why");
+	}
 	if (p->os == WM_OS_LINUX) {
 		p->wheel_arch = need(c, e, "wheel-arch");
 		p->manylinux = need(c, e, "manylinux");
@@ -219,12 +225,13 @@ static int load_toolkits(struct wm_catalog *cat, struct wm_doc *doc, struct wm_e
 
 static int load_actions(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
-	static const char *const keys[] = { "actions", "tools" };
+	static const char *const keys[] = { "actions", "tools", "releases" };
 	struct wm_ctx c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root;
 	if (!root || !wm_ctx_map(&c, root, "the actions table", keys, WM_ARRAY_SIZE(keys)) ||
 			!(cat->actions = wm_map_find(root, "actions")) || cat->actions->type != WM_NODE_MAP ||
-			!(cat->tools = wm_map_find(root, "tools")) || cat->tools->type != WM_NODE_MAP) {
+			!(cat->tools = wm_map_find(root, "tools")) || cat->tools->type != WM_NODE_MAP ||
+			!(cat->releases = wm_map_find(root, "releases")) || cat->releases->type != WM_NODE_MAP) {
 		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed actions table");
 		return WM_EINTERNAL;
 	}
@@ -255,6 +262,12 @@ const char *wm_catalog_tool(const struct wm_catalog *cat, const char *name)
 {
 	const struct wm_node *v = wm_map_find(cat->tools, name);
 	return v ? v->text : NULL;
+}
+
+const struct wm_node *wm_catalog_releases(const struct wm_catalog *cat, const char *name)
+{
+	const struct wm_node *v = wm_map_find(cat->releases, name);
+	return v && v->type == WM_NODE_SEQ ? v : NULL;
 }
 
 int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)

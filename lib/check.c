@@ -184,6 +184,51 @@ static const struct wm_loc *asked_at(const struct wm_matrix *m, const struct wm_
 	return NULL;
 }
 
+/*
+ * Each maturin pin of a committed CI file (`maturin-version: "X"` on
+ * GitHub, `WM_MATURIN: "X"` on GitLab) that the project's
+ * [build-system].requires does not admit.
+ */
+static void check_maturin_pins(struct checker *c, const char *path, const char *text, size_t len)
+{
+	static const char *const keys[] = { "maturin-version:", "WM_MATURIN:" };
+	const struct wm_project *p = c->m->project;
+	struct lines l = { text, text + len };
+	const char *line, *why;
+	size_t n;
+	unsigned no = 0;
+
+	if (!p || !p->maturin_specs)
+		return;
+	while (next_line(&l, &line, &n)) {
+		no++;
+		for (size_t k = 0; k < WM_ARRAY_SIZE(keys); k++) {
+			const char *s = line, *end = line + n;
+			char version[32];
+			size_t vlen = 0;
+			while (s < end && *s == ' ')
+				s++;
+			if ((size_t)(end - s) < strlen(keys[k]) || strncmp(s, keys[k], strlen(keys[k])) != 0)
+				continue;
+			for (s += strlen(keys[k]); s < end && (*s == ' ' || *s == '"' || *s == '\''); s++)
+				;
+			while (s < end && vlen + 1 < sizeof(version) && *s != '"' && *s != '\'' && *s != ' ')
+				version[vlen++] = *s++;
+			version[vlen] = '\0';
+			if (wm_pep440_specs_match(p->maturin_specs, version, &why) == 0)
+				finding(c, WM_SEV_ERROR, path, no, 1, "pins maturin %s, which %s's [build-system].requires "
+					"('maturin%s') does not admit: run 'wheelmatrix generate' (it pins %s)", version,
+					p->py_path, p->maturin_specs, c->m->maturin);
+		}
+	}
+}
+
+static bool ci_file(const struct wm_matrix *m, const char *path)
+{
+	return (m->github.enabled && strcmp(path, m->github.path) == 0) ||
+		(m->gitlab.enabled && strcmp(path, m->gitlab.path) == 0);
+}
+
 static int check_file(struct checker *c, const struct wm_file *f)
 {
 	struct wm_repo_status st;
@@ -224,6 +269,8 @@ static int check_file(struct checker *c, const struct wm_file *f)
 			"remove it, or run 'wheelmatrix generate --force' to replace it");
 		break;
 	}
+	if ((state == WM_FILE_STALE || state == WM_FILE_EDITED) && ci_file(c->m, f->path))
+		check_maturin_pins(c, f->path, got, len);
 	if (c->o->diff && state != WM_FILE_CURRENT && state != WM_FILE_MISSING &&
 	    (ret = wm_diff_git(&c->diff, f->path, f->data, f->len, got, len)) < 0)
 		goto out;

@@ -131,3 +131,49 @@ bool wm_emit_runnable(const struct wm_platform *p, bool cross)
 	return strcmp(p->family, "manylinux") == 0 &&
 		(strcmp(p->arch, "x86_64") == 0 || strcmp(p->arch, "aarch64") == 0);
 }
+
+const char *wm_emit_project_dir(struct wm_arena *a, const struct wm_matrix *m)
+{
+	const char *slash = m->pyproject ? strrchr(m->pyproject, '/') : NULL;
+	return slash ? wm_arena_strndup(a, m->pyproject, (size_t)(slash - m->pyproject)) : "";
+}
+
+const char *wm_emit_out_dir(struct wm_arena *a, const struct wm_matrix *m)
+{
+	const char *dir = wm_emit_project_dir(a, m);
+	struct wm_buf out = WM_BUF_INIT;
+	char *s;
+	/* the loader keeps `.`, `..` and empty parts out of project.pyproject: each part is one level */
+	if (dir && *dir) {
+		wm_buf_puts(&out, "../");
+		for (const char *p = dir; *p; p++)
+			if (*p == '/')
+				wm_buf_puts(&out, "../");
+	}
+	wm_buf_puts(&out, "dist");
+	s = out.oom ? NULL : wm_arena_strdup(a, out.ptr);
+	wm_buf_release(&out);
+	return s;
+}
+
+const char *wm_emit_before_script(struct wm_yb *b, const struct wm_backend *be, const char *provider,
+	const char *key)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	for (size_t t = 0; t < be->ntoolkits; t++) {
+		const struct wm_node *script = wm_emit_recipe(&be->toolkits[t], provider, WM_OS_LINUX, key);
+		if (script && script->type == WM_NODE_SCALAR) {
+			wm_buf_puts(&out, wm_emit_recipe_text(b, script->text, &be->toolkits[t]));
+		} else {
+			for (size_t i = 0; script && i < script->n; i++)
+				wm_buf_printf(&out, "%s\n", wm_emit_recipe_text(b, script->items[i]->text, &be->toolkits[t]));
+		}
+	}
+	if (be->before_script_linux) {
+		size_t len = strlen(be->before_script_linux);
+		wm_buf_puts(&out, be->before_script_linux);
+		if (len && be->before_script_linux[len - 1] != '\n')
+			wm_buf_putc(&out, '\n');
+	}
+	return wm_emit_keep(b, &out);
+}

@@ -6,12 +6,14 @@
 
 /* Fields a build matrix entry may carry; one written inline when all entries agree. */
 enum field {
-	F_ID, F_RUNNER, F_TARGET, F_MANYLINUX, F_CONTAINER, F_PYTHON, F_ARCH, F_SMOKE,
+	F_ID, F_RUNNER, F_TARGET, F_MANYLINUX, F_CONTAINER, F_IMAGE, F_COMPAT, F_PYTHON, F_ARCH, F_SMOKE,
 	F_COUNT
 };
 
+/* F_IMAGE and F_COMPAT are set only for a build in our own container step (see build_in_container). */
 static const char *const field_names[F_COUNT] = {
-	"id", "runner", "target", "manylinux", "container", "python-version", "architecture", "smoke"
+	"id", "runner", "target", "manylinux", "container", "image", "compatibility", "python-version",
+	"architecture", "smoke"
 };
 
 struct gh {
@@ -38,18 +40,6 @@ static struct wm_y *piece(struct gh *g, const char *name)
 
 /* ---- recipes ------------------------------------------------------------------- */
 
-/* The toolkits' scripts for the Linux build container, joined, or NULL. */
-static const char *before_script(struct gh *g, const struct wm_backend *b)
-{
-	struct wm_buf out = WM_BUF_INIT;
-	for (size_t t = 0; t < b->ntoolkits; t++) {
-		const struct wm_node *script = wm_emit_recipe(&b->toolkits[t], "github", WM_OS_LINUX, "before-script");
-		if (script)
-			wm_buf_puts(&out, wm_emit_recipe_text(&g->b, script->text, &b->toolkits[t]));
-	}
-	return wm_emit_keep(&g->b, &out);
-}
-
 /* ---- one build job ----------------------------------------------------------------- */
 
 static unsigned build_minor(const struct wm_job *job)
@@ -57,7 +47,18 @@ static unsigned build_minor(const struct wm_job *job)
 	return (unsigned)atoi(job->python->interpreter + strlen("python3."));
 }
 
-static int collect(struct gh *g, const struct wm_group *grp, struct entries *e)
+/*
+ * A Linux build whose wheel is repaired with libraries left out runs in our
+ * own container step, build and repair together, where the toolkit installed
+ * those libraries (maturin-action has no step after its build in the
+ * container).  The others use maturin-action, whose own audit repairs them.
+ */
+static bool build_in_container(const struct wm_group *grp, const char *exclude)
+{
+	return grp->os == WM_OS_LINUX && exclude != NULL;
+}
+
+static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, bool container)
 {
 	struct wm_expand it;
 	struct wm_job job;
@@ -85,6 +86,13 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e)
 			e->values[F_MANYLINUX][i] = strcmp(p->family, "musllinux") == 0 ?
 				wm_arena_printf(a, "musllinux_%s", p->manylinux) : p->manylinux;
 			e->values[F_CONTAINER][i] = p->container ? p->container : "";
+			if (container) {
+				const char *level = e->values[F_MANYLINUX][i];
+				e->values[F_IMAGE][i] = p->container ? p->container : p->gitlab_image;
+				e->values[F_COMPAT][i] = strncmp(level, "musllinux", 9) == 0 ? level :
+					wm_arena_printf(a, strchr(level, '_') ? "manylinux_%s" : "manylinux%s", level);
+				e->values[F_CONTAINER][i] = "";
+			}
 		}
 		e->values[F_PYTHON][i] = wm_arena_printf(a, "3.%u%s", minor, ft ? "t" : "");
 		if (p->os == WM_OS_WINDOWS)
@@ -216,33 +224,68 @@ static void add_setup_python(struct gh *g, struct wm_y *steps, const struct entr
 		wm_y_set(&g->b, with, "architecture", value(g, e, F_ARCH));
 }
 
-static void add_build_step(struct gh *g, struct wm_y *steps, const struct wm_group *grp, const struct entries *e,
-	const char *exclude)
+/* `--env NAME` for each variable of the job, so that it reaches the build container. */
+static const char *container_env(struct gh *g, const struct wm_backend *b, const struct entries *e)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	const char **names;
+	size_t n = env_names(g, b, e, &names);
+	for (size_t i = 0; i < n; i++)
+		wm_buf_printf(&out, "%s--env %s", i ? " " : "", names[i]);
+	return wm_emit_keep(&g->b, &out);
+}
+
+static void add_build_step(struct gh *g, struct wm_y *steps, const struct wm_group *grp, const struct entries *e)
 {
 	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "build"));
 	struct wm_y *with = wm_y_get(step, "with"), *sccache = wm_y_get(with, "sccache");
-	const char *script;
+	const char *script, *dir = wm_emit_project_dir(g->b.arena, g->m), *out = wm_emit_out_dir(g->b.arena, g->m);
 	struct wm_y *container;
 
 	/* maturin-version first: the order people expect to read */
 	with = wm_y_set(&g->b, step, "with", wm_y_map(&g->b));
-	wm_y_set(&g->b, with, "maturin-version", wm_y_str(&g->b, wm_catalog_tool(g->cat, "maturin")));
+	wm_y_set(&g->b, with, "maturin-version", wm_y_str(&g->b, g->m->maturin));
+	if (dir && *dir)
+		wm_y_set(&g->b, with, "working-directory", wm_y_str(&g->b, dir));
 	wm_y_set(&g->b, with, "target", value(g, e, F_TARGET));
 	if (grp->os == WM_OS_LINUX) {
+		const char *env = container_env(g, grp->backend, e);
 		wm_y_set(&g->b, with, "manylinux", value(g, e, F_MANYLINUX));
 		if (!all(e, F_CONTAINER, "") && (container = value(g, e, F_CONTAINER)))
 			wm_y_set(&g->b, with, "container", container);
-		if ((script = before_script(g, grp->backend)) != NULL)
+		if (env)
+			wm_y_set(&g->b, with, "docker-options", wm_y_str(&g->b, env));
+		if ((script = wm_emit_before_script(&g->b, grp->backend, "github", "before-script")) != NULL)
 			wm_y_set(&g->b, with, "before-script-linux", wm_y_literal(&g->b, script));
 	}
 	/* the interpreter is python3.X: the same version setup-python installs */
 	wm_y_set(&g->b, with, "args", e->same[F_PYTHON] ?
-		wm_y_strf(&g->b, "--release --out dist -i python%s%s", e->values[F_PYTHON][0],
-			exclude && grp->os == WM_OS_LINUX ? " --auditwheel skip" : "") :
-		wm_y_strf(&g->b, "--release --out dist -i python${{ matrix.python-version }}%s",
-			exclude && grp->os == WM_OS_LINUX ? " --auditwheel skip" : ""));
+		wm_y_strf(&g->b, "--release --out %s -i python%s", out, e->values[F_PYTHON][0]) :
+		wm_y_strf(&g->b, "--release --out %s -i python${{ matrix.python-version }}", out));
 	if (sccache)
 		wm_y_set(&g->b, with, "sccache", sccache);
+}
+
+/* The build and the repair in the manylinux container (build_in_container). */
+static void add_container_step(struct gh *g, struct wm_y *steps, const struct wm_group *grp, const struct entries *e,
+	const char *exclude)
+{
+	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "build-container"));
+	const char *dir = wm_emit_project_dir(g->b.arena, g->m), *env = container_env(g, grp->backend, e);
+	const char *script = wm_emit_before_script(&g->b, grp->backend, "github", "before-script");
+
+	add_env(g, step, "WM_IMAGE", value(g, e, F_IMAGE));
+	add_env(g, step, "WM_PROJECT_DIR", wm_y_str(&g->b, dir && *dir ? dir : "."));
+	add_env(g, step, "WM_PYTHON", value(g, e, F_PYTHON));
+	add_env(g, step, "WM_TARGET", value(g, e, F_TARGET));
+	add_env(g, step, "WM_COMPATIBILITY", value(g, e, F_COMPAT));
+	add_env(g, step, "WM_MATURIN", wm_y_str(&g->b, g->m->maturin));
+	add_env(g, step, "WM_AUDITWHEEL", wm_y_str(&g->b, wm_catalog_tool(g->cat, "auditwheel")));
+	add_env(g, step, "WM_REPAIR_EXCLUDE", wm_y_str(&g->b, exclude));
+	if (env)
+		add_env(g, step, "WM_CONTAINER_ENV", wm_y_str(&g->b, env));
+	if (script)
+		add_env(g, step, "WM_BEFORE_SCRIPT", wm_y_literal(&g->b, script));
 }
 
 static void add_toolkit_steps(struct gh *g, struct wm_y *steps, const struct wm_backend *b, enum wm_os os)
@@ -274,7 +317,7 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	size_t nnames;
 	int ret;
 
-	if ((ret = collect(g, grp, &e)) < 0)
+	if ((ret = collect(g, grp, &e, build_in_container(grp, exclude))) < 0)
 		return ret;
 	job = wm_y_set(&g->b, jobs, grp->name, wm_y_map(&g->b));
 	wm_y_set(&g->b, job, "name", wm_y_str(&g->b, "build ${{ matrix.id }}"));
@@ -296,14 +339,15 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	if (grp->os != WM_OS_LINUX)
 		add_setup_python(g, steps, &e, false);
 	add_toolkit_steps(g, steps, b, grp->os);
-	add_build_step(g, steps, grp, &e, exclude);
-	if (exclude && grp->os != WM_OS_MACOS) {
-		step = wm_y_push(&g->b, steps, piece(g, grp->os == WM_OS_LINUX ? "repair-linux" : "repair-windows"));
-		add_env(g, step, "WM_REPAIR_EXCLUDE", wm_y_str(&g->b, exclude));
-		if (grp->os == WM_OS_LINUX)
-			add_env(g, step, "WM_AUDITWHEEL", wm_y_str(&g->b, wm_catalog_tool(g->cat, "auditwheel")));
-		else
+	if (build_in_container(grp, exclude)) {
+		add_container_step(g, steps, grp, &e, exclude);
+	} else {
+		add_build_step(g, steps, grp, &e);
+		if (exclude && grp->os == WM_OS_WINDOWS) {
+			step = wm_y_push(&g->b, steps, piece(g, "repair-windows"));
+			add_env(g, step, "WM_REPAIR_EXCLUDE", wm_y_str(&g->b, exclude));
 			add_env(g, step, "WM_DELVEWHEEL", wm_y_str(&g->b, wm_catalog_tool(g->cat, "delvewheel")));
+		}
 	}
 	if (!all(&e, F_SMOKE, "false")) {
 		if (grp->os == WM_OS_LINUX)
@@ -343,9 +387,12 @@ static void sdist_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *
 	with = wm_y_get(step, "with");
 	if (step) {
 		struct wm_y *ordered = wm_y_map(&g->b);
-		wm_y_set(&g->b, ordered, "maturin-version", wm_y_str(&g->b, wm_catalog_tool(g->cat, "maturin")));
+		const char *dir = wm_emit_project_dir(g->b.arena, g->m);
+		wm_y_set(&g->b, ordered, "maturin-version", wm_y_str(&g->b, g->m->maturin));
+		if (dir && *dir)
+			wm_y_set(&g->b, ordered, "working-directory", wm_y_str(&g->b, dir));
 		wm_y_set(&g->b, ordered, "command", wm_y_get(with, "command"));
-		wm_y_set(&g->b, ordered, "args", wm_y_get(with, "args"));
+		wm_y_set(&g->b, ordered, "args", wm_y_strf(&g->b, "--out %s", wm_emit_out_dir(g->b.arena, g->m)));
 		wm_y_set(&g->b, step, "with", ordered);
 	}
 	step = wm_y_push(&g->b, steps, piece(g, "upload-sdist"));

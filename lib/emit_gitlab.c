@@ -221,7 +221,7 @@ static void add_lines(struct gl *g, struct wm_y *list, const char *name)
 		wm_y_push(&g->b, list, lines->items[i]);
 }
 
-/* The before_script of the build templates: the patch, Rust, and (off Linux) Python. */
+/* The before_script of the build templates: the patch, Rust, and maturin (Linux) or Python (elsewhere). */
 static struct wm_y *base_before(struct gl *g, enum wm_os os)
 {
 	struct wm_y *list = wm_y_seq(&g->b);
@@ -230,6 +230,8 @@ static struct wm_y *base_before(struct gl *g, enum wm_os os)
 	add_lines(g, list, name);
 	snprintf(name, sizeof(name), "rust-%s", shell_of(os));
 	add_lines(g, list, name);
+	if (os == WM_OS_LINUX)
+		add_lines(g, list, "maturin-sh");
 	if (os != WM_OS_LINUX) {
 		snprintf(name, sizeof(name), "python-%s", shell_of(os));
 		add_lines(g, list, name);
@@ -237,7 +239,7 @@ static struct wm_y *base_before(struct gl *g, enum wm_os os)
 	return list;
 }
 
-/* The backend's raw `setup.gitlab.<os>` lines and its toolkits' recipes, in that order. */
+/* The backend's raw `setup.gitlab.<os>` lines, its toolkits' recipes and (Linux) its before-script-linux. */
 static size_t add_backend_lines(struct gl *g, struct wm_y *list, const struct wm_backend *b, enum wm_os os)
 {
 	const struct wm_node *setup = wm_map_find(wm_map_find(b->setup, "gitlab"), wm_os_name(os));
@@ -251,6 +253,10 @@ static size_t add_backend_lines(struct gl *g, struct wm_y *list, const struct wm
 			wm_emit_recipe_subst(&g->b, line, &b->toolkits[t]);
 			wm_y_push(&g->b, list, line);
 		}
+	}
+	if (os == WM_OS_LINUX && b->before_script_linux) {
+		wm_y_push(&g->b, list, wm_y_literal(&g->b, b->before_script_linux));
+		n++;
 	}
 	return n;
 }
@@ -299,6 +305,7 @@ static void templates(struct gl *g, struct wm_y *root)
 		struct wm_y *list = wm_y_seq(&g->b);
 		add_lines(g, list, "patch-sh");
 		add_lines(g, list, "rust-sh");
+		add_lines(g, list, "maturin-sh");
 		wm_y_set_before(&g->b, job, "script", "before_script", list);
 		wm_y_set(&g->b, root, ".wheelmatrix-sdist", job);
 		job = piece(g, "publish");
@@ -367,6 +374,14 @@ static struct wm_y *add_entries(struct gl *g, struct wm_y *vars, const struct bu
 static struct wm_y *vars_of(struct gl *g, struct wm_y *job)
 {
 	return wm_y_set(&g->b, job, "variables", wm_y_map(&g->b));
+}
+
+/* WM_PROJECT_DIR, where maturin runs, for a pyproject.toml below the repository root. */
+static void add_project_dir(struct gl *g, struct wm_y *vars)
+{
+	const char *dir = wm_emit_project_dir(g->b.arena, g->m);
+	if (dir && *dir)
+		wm_y_set(&g->b, vars, "WM_PROJECT_DIR", str(g, dir));
 }
 
 static void add_env(struct gl *g, struct wm_y *vars, const struct wm_backend *b, const struct wm_rule *include)
@@ -450,7 +465,8 @@ static void build_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	wm_y_set(&g->b, vars, "WM_TARGET", str(g, p->target));
 	if (p->os == WM_OS_LINUX)
 		wm_y_set(&g->b, vars, "WM_COMPATIBILITY", str(g, compatibility(g, p)));
-	wm_y_set(&g->b, vars, "WM_MATURIN", str(g, wm_catalog_tool(g->cat, "maturin")));
+	wm_y_set(&g->b, vars, "WM_MATURIN", str(g, g->m->maturin));
+	add_project_dir(g, vars);
 	if (p->os != WM_OS_LINUX)
 		wm_y_set(&g->b, vars, "WM_UV", str(g, wm_catalog_tool(g->cat, "uv")));
 	if (wm_emit_has_patch(g->m, g->patched, b))
@@ -507,7 +523,9 @@ static void sdist_job(struct gl *g, struct wm_y *root, const struct wm_backend *
 	vars = vars_of(g, job);
 	wm_y_set(&g->b, vars, "WM_BACKEND", str(g, b->id));
 	wm_y_set(&g->b, vars, "WM_TARGET", str(g, p ? p->target : "x86_64-unknown-linux-gnu"));
-	wm_y_set(&g->b, vars, "WM_MATURIN", str(g, wm_catalog_tool(g->cat, "maturin")));
+	wm_y_set(&g->b, vars, "WM_MATURIN", str(g, g->m->maturin));
+	wm_y_set(&g->b, vars, "WM_PYTHON", str(g, "3.12"));
+	add_project_dir(g, vars);
 	if (wm_emit_has_patch(g->m, g->patched, b))
 		wm_y_set(&g->b, vars, "WM_PATCH", wm_y_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
 }

@@ -221,6 +221,39 @@ static int make_groups(struct wm_matrix *m, struct expand_state *st)
 	return 0;
 }
 
+/*
+ * A job for a Python its platform's runners cannot build for (3.10 on
+ * Windows arm64) is an error at the version, once per platform and version;
+ * a default version (the matrix lists none) is left out there instead.  An
+ * abi3 wheel is built by a newer interpreter.
+ */
+static void check_python_min(const struct wm_matrix *m, struct expand_state *st, struct wm_ctx *c)
+{
+	for (size_t p = 0; p < m->nplatforms; p++) {
+		const struct wm_platform *pl = m->platforms[p];
+		uint32_t any = 0;
+		if (!pl->python_min)
+			continue;
+		for (size_t b = 0; b < m->nbackends; b++)
+			any |= st->kept[CELL(m, b, p)];
+		for (size_t y = 0; y < m->npythons; y++) {
+			const struct wm_python *py = m->pythons[y];
+			if (!(any >> y & 1) || py->abi3 || py->minor >= pl->python_min)
+				continue;
+			if (py->loc.line == 0) {
+				for (size_t b = 0; b < m->nbackends; b++)
+					st->kept[CELL(m, b, p)] &= ~(1u << y);
+				continue;
+			}
+			wm_ctx_error_at(c, py->loc.line, py->loc.column, (unsigned)strlen(py->version),
+				"Python %s cannot be built for %s: %s; leave it out there with an exclude such as "
+				"{platform: %s, python: \"%s\"}", py->version, pl->id,
+				pl->python_min_why ? pl->python_min_why : "its runners have no such interpreter",
+				pl->id, py->version);
+		}
+	}
+}
+
 int wm_expand_prepare(struct wm_matrix *m, struct wm_ctx *c)
 {
 	struct expand_state *st = wm_arena_alloc(m->arena, sizeof(*st));
@@ -254,6 +287,7 @@ int wm_expand_prepare(struct wm_matrix *m, struct wm_ctx *c)
 			goto nomem;
 	apply_excludes(m, st, c);
 	check_includes(m, c);
+	check_python_min(m, st, c);
 	if ((ret = make_groups(m, st)) < 0)
 		goto nomem;
 	return c->err->code;

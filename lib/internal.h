@@ -259,6 +259,8 @@ const char *wm_catalog_action(const struct wm_catalog *cat, const char *name);
 const char *wm_catalog_suggest_action(const struct wm_catalog *cat, const char *word);
 /* The pinned version of a tool ("maturin"), or NULL. */
 const char *wm_catalog_tool(const struct wm_catalog *cat, const char *name);
+/* The releases of a tool ("maturin") a pin may be chosen from, newest first: a sequence, or NULL. */
+const struct wm_node *wm_catalog_releases(const struct wm_catalog *cat, const char *name);
 /* Checks a manylinux/musllinux level for platform `p`; `why` says what is accepted. */
 bool wm_platform_level_valid(const struct wm_platform *p, const char *level, const char **why);
 /* The wheel platform tag of `p` at its current level (arena-allocated). */
@@ -434,6 +436,17 @@ const char *wm_emit_env_value(const struct wm_env *env, size_t n, const char *na
 bool wm_emit_runnable(const struct wm_platform *p, bool cross);
 /* The publish jobs' version check, templates/check-version.py, as a `python3 -` heredoc. */
 const char *wm_emit_check_version(struct wm_yb *b);
+/* pyproject.toml's directory, where maturin runs: "" at the repository root, else "python" (no '/'). */
+const char *wm_emit_project_dir(struct wm_arena *a, const struct wm_matrix *m);
+/* The repository root's dist/ as seen from that directory: "dist", "../dist", "../../dist", ... */
+const char *wm_emit_out_dir(struct wm_arena *a, const struct wm_matrix *m);
+/*
+ * The shell lines a Linux build runs in its container before building, or
+ * NULL: the toolkits' recipes for `provider` (`key` names the recipe's list
+ * or text) joined, then the backend's own `before-script-linux`.
+ */
+const char *wm_emit_before_script(struct wm_yb *b, const struct wm_backend *be, const char *provider,
+	const char *key);
 /* The parsed matrix file, for diagnostics with its source lines (matrix.c). */
 const struct wm_doc *wm_matrix_doc(const struct wm_matrix *m);
 
@@ -676,6 +689,9 @@ struct wm_project {
 	const char *abi3_feature, *abi3_file;
 	const struct wm_toml_doc *abi3_doc;
 	struct wm_toml_span abi3_span;
+	/* maturin in [build-system].requires: its specifiers (">=1.9,<2", "" for any), NULL when not listed */
+	const char *maturin_specs;
+	struct wm_toml_span maturin_span;
 };
 
 /*
@@ -788,6 +804,13 @@ int wm_meta_generate(struct wm_files *out, const struct wm_matrix *m, const char
 int wm_pep440(struct wm_buf *out, const char *version, const char **why);
 /* Equal once normalised (compared as text when either is not PEP 440). */
 bool wm_pep440_equal(const char *a, const char *b);
+/*
+ * Whether the release `version` (1.2.3) satisfies every comma-separated
+ * specifier of `specs` (">=1.9,<2", "~=1.14", "==1.9.*"); an empty list
+ * admits any.  Bounds are compared by their release part.  1 or 0, or
+ * WM_EINVALID with `why` set when either cannot be read.
+ */
+int wm_pep440_specs_match(const char *specs, const char *version, const char **why);
 
 /* The name part of a wheel or sdist file name (`_` for runs of -_., lower case) into `out`. */
 void wm_filename_dist(char *out, const char *name);

@@ -160,6 +160,35 @@ static void load_abi3(struct loader *l, const struct wm_node *n)
 	l->python_nodes[m->npythons++] = n;
 }
 
+static bool bindings_bin(const struct loader *l)
+{
+	return l->project && l->project->bindings && strcmp(l->project->bindings, "bin") == 0;
+}
+
+/*
+ * A `bindings = "bin"` project: its wheels carry a program, not a module,
+ * one py3-none wheel per platform for every Python, built by any interpreter.
+ */
+static void load_bin(struct loader *l, const struct wm_node *n)
+{
+	struct wm_matrix *m = l->m;
+	struct wm_python *py;
+
+	if (n && !wm_node_is_null(n)) {
+		wm_ctx_error(&l->c, n, "'python' does not apply: %s sets bindings = \"bin\", whose wheels hold a "
+			"program for every Python (one py3-none wheel per platform); remove it", l->project->py_path);
+		return;
+	}
+	m->pythons = wm_arena_array(l->c.arena, 2, sizeof(*m->pythons));
+	l->python_nodes = wm_arena_array(l->c.arena, 2, sizeof(*l->python_nodes));
+	if (oom(l, m->pythons) || oom(l, l->python_nodes) || !(py = make_python(l, "py3", WM_ABI3_BUILD, false)))
+		return;
+	py->bin = true;
+	py->python_tag = py->tag = "py3";
+	py->abi_tag = "none";
+	m->pythons[m->npythons++] = py;
+}
+
 static void load_python(struct loader *l, const struct wm_node *n)
 {
 	static const char *const keys[] = { "versions", "abi3" };
@@ -169,6 +198,10 @@ static void load_python(struct loader *l, const struct wm_node *n)
 	size_t nversions = versions && versions->type == WM_NODE_SEQ ? versions->n : 0;
 	size_t start;
 
+	if (bindings_bin(l)) {
+		load_bin(l, n);
+		return;
+	}
 	if (n && !wm_node_is_null(n) && !wm_ctx_map(&l->c, n, "'python'", keys, WM_ARRAY_SIZE(keys)))
 		return;
 	if (n && wm_node_is_null(n))
@@ -795,7 +828,7 @@ static void load_dependencies(struct loader *l, struct wm_backend *b, const stru
 }
 
 static const char *const backend_keys[] = { "features", "platforms", "toolkit", "dist", "default", "env",
-	"setup", "dependencies", "smoke" };
+	"setup", "before-script-linux", "dependencies", "smoke" };
 
 static void load_backend(struct loader *l, size_t i, const struct wm_pair *pair)
 {
@@ -856,6 +889,9 @@ static void load_backend(struct loader *l, size_t i, const struct wm_pair *pair)
 		load_env(l, v, &b->env, &b->nenv);
 	if (n && (v = wm_map_find(n, "setup")))
 		load_setup(l, b, v);
+	if (n && (v = wm_map_find(n, "before-script-linux")) &&
+			wm_ctx_string(&l->c, v, "'before-script-linux'", &b->before_script_linux))
+		check_untrusted(l, v, false);
 	if (n && (v = wm_map_find(n, "dependencies")))
 		load_dependencies(l, b, v);
 	b->smoke = true;
@@ -863,6 +899,12 @@ static void load_backend(struct loader *l, size_t i, const struct wm_pair *pair)
 		b->smoke = b->smoke && b->toolkits[t].toolkit->smoke;
 	if (n && (v = wm_map_find(n, "smoke")))
 		wm_ctx_bool(&l->c, v, "'smoke'", &b->smoke);
+	if (bindings_bin(l)) {
+		/* a program, not a module: nothing to import */
+		if (b->smoke && n && (v = wm_map_find(n, "smoke")))
+			wm_ctx_error(&l->c, v, "a bindings = \"bin\" project has no module to import: 'smoke' must be false");
+		b->smoke = false;
+	}
 }
 
 static void load_backends(struct loader *l, const struct wm_node *n)
@@ -884,7 +926,7 @@ static void load_backends(struct loader *l, const struct wm_node *n)
 			return;
 		b->id = "cpu";
 		b->is_default = true;
-		b->smoke = true;
+		b->smoke = !bindings_bin(l);
 		b->loc = loc_of(l, l->root);
 		m->backends[m->nbackends++] = b;
 		return;
@@ -1269,6 +1311,39 @@ static void load_path(struct loader *l, const struct wm_node *n, const char *wha
 	*out = s;
 }
 
+/*
+ * The maturin the CI pins: tools.maturin when [build-system].requires admits
+ * it, else the newest known release it admits; none is an error at the
+ * requirement.
+ */
+static void resolve_maturin(struct loader *l, const struct wm_project *p)
+{
+	const struct wm_node *releases = wm_catalog_releases(l->cat, "maturin");
+	const struct wm_toml_span *sp = &p->maturin_span;
+	const char *why;
+	int ret;
+
+	if (!p->maturin_specs || !l->m->maturin)
+		return;
+	if ((ret = wm_pep440_specs_match(p->maturin_specs, l->m->maturin, &why)) == 1)
+		return;
+	for (size_t i = 0; ret == 0 && releases && i < releases->n; i++)
+		if (wm_pep440_specs_match(p->maturin_specs, releases->items[i]->text, &why) == 1) {
+			l->m->maturin = releases->items[i]->text;
+			return;
+		}
+	if (ret < 0)
+		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_ERROR, p->py_path, p->py.text, p->py.len, sp->line, sp->column,
+			(unsigned)(sp->end - sp->start), "cannot read the maturin requirement '%s': %s",
+			p->maturin_specs, why);
+	else
+		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_ERROR, p->py_path, p->py.text, p->py.len, sp->line, sp->column,
+			(unsigned)(sp->end - sp->start), "no maturin release that the generated CI can pin satisfies "
+			"'maturin%s': wheelmatrix knows maturin %s to %s", p->maturin_specs,
+			releases && releases->n ? releases->items[releases->n - 1]->text : "?",
+			releases && releases->n ? releases->items[0]->text : "?");
+}
+
 /* Reads pyproject.toml and Cargo.toml, and takes the defaults the matrix file leaves out from them. */
 static void read_project(struct loader *l, const struct wm_node *n, bool manifest_given)
 {
@@ -1290,6 +1365,7 @@ static void read_project(struct loader *l, const struct wm_node *n, bool manifes
 	m->project = p;
 	m->manifest = p->cargo_path;
 	m->version = p->version;
+	resolve_maturin(l, p);
 	if (!p->name) {
 		if (!m->name)
 			wm_error_add(l->c.err, WM_EINVALID, WM_SEV_ERROR, p->py_path, NULL, 0, 0, 0, 0,
@@ -1323,6 +1399,7 @@ static void load_project(struct loader *l, const struct wm_node *n)
 
 	m->pyproject = "pyproject.toml";
 	m->manifest = "Cargo.toml";
+	m->maturin = wm_catalog_tool(l->cat, "maturin");
 	if (n && !wm_ctx_map(&l->c, n, "'project'", keys, WM_ARRAY_SIZE(keys)))
 		return;
 	if ((v = wm_map_find(n, "name")) && wm_ctx_string(&l->c, v, "'project.name'", &s)) {
@@ -1361,6 +1438,9 @@ static void load_distribution(struct loader *l, const struct wm_node *n)
 		l->m->strategy = WM_STRATEGY_RENAME;
 	} else if (strcmp(s, "meta") == 0) {
 		l->m->strategy = WM_STRATEGY_META;
+		if (bindings_bin(l))
+			wm_ctx_error(&l->c, v, "strategy 'meta' dispatches between backends' modules at import, and %s "
+				"sets bindings = \"bin\" (a program, no module): use 'rename'", l->project->py_path);
 	} else if (strcmp(s, "index") == 0) {
 		wm_ctx_error(&l->c, v, "distribution strategy 'index' is not supported yet: use 'rename' or 'meta'");
 	} else {

@@ -175,3 +175,105 @@ bool wm_pep440_equal(const char *a, const char *b)
 	wm_buf_release(&y);
 	return same;
 }
+
+/* ---- specifiers over releases (the maturin pin) ----------------------------- */
+
+/* Reads a release `N(.N)*` into parts[]; a trailing `.*` sets *wild.  Returns the count, 0 when none. */
+static size_t release(const char **sp, unsigned long parts[], size_t max, bool *wild)
+{
+	const char *s = *sp;
+	size_t n = 0;
+	*wild = false;
+	while (isdigit((unsigned char)*s) && n < max) {
+		unsigned long v = 0;
+		while (isdigit((unsigned char)*s) && v < 100000000UL)
+			v = v * 10 + (unsigned long)(*s++ - '0');
+		parts[n++] = v;
+		if (s[0] == '.' && isdigit((unsigned char)s[1]))
+			s++;
+		else
+			break;
+	}
+	if (n && s[0] == '.' && s[1] == '*') {
+		*wild = true;
+		s += 2;
+	}
+	*sp = s;
+	return n;
+}
+
+/* Compares the first `n` parts (0 past the end of either), or all of the longer when n is 0. */
+static int cmp_release(const unsigned long *a, size_t na, const unsigned long *b, size_t nb, size_t n)
+{
+	size_t len = n ? n : (na > nb ? na : nb);
+	for (size_t i = 0; i < len; i++) {
+		unsigned long x = i < na ? a[i] : 0, y = i < nb ? b[i] : 0;
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+int wm_pep440_specs_match(const char *specs, const char *version, const char **why)
+{
+	unsigned long v[8], w[8];
+	size_t nv, nw;
+	bool wild, match = true;
+	const char *s = version;
+
+	nv = release(&s, v, 8, &wild);
+	if (!nv || *s || wild) {
+		*why = "the version is not a release such as 1.2.3";
+		return WM_EINVALID;
+	}
+	s = specs;
+	while (*s) {
+		char op[4] = "";
+		size_t k = 0;
+		int c;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		while (k < 3 && strchr("~=!<>", *s) && *s)
+			op[k++] = *s++;
+		op[k] = '\0';
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!(nw = release(&s, w, 8, &wild))) {
+			*why = "a specifier is an operator (>=, <, ~=, ==, !=, ...) followed by a version";
+			return WM_EINVALID;
+		}
+		/* a pre-, post- or dev-release part of a bound is compared as its release */
+		while (*s && *s != ',')
+			s++;
+		if (*s == ',')
+			s++;
+		c = cmp_release(v, nv, w, nw, wild ? nw : 0);
+		if (wild && strcmp(op, "==") != 0 && strcmp(op, "!=") != 0) {
+			*why = "'.*' only follows '==' or '!='";
+			return WM_EINVALID;
+		}
+		if (strcmp(op, "==") == 0 || strcmp(op, "===") == 0)
+			match = match && c == 0;
+		else if (strcmp(op, "!=") == 0)
+			match = match && c != 0;
+		else if (strcmp(op, ">=") == 0)
+			match = match && c >= 0;
+		else if (strcmp(op, "<=") == 0)
+			match = match && c <= 0;
+		else if (strcmp(op, ">") == 0)
+			match = match && c > 0;
+		else if (strcmp(op, "<") == 0)
+			match = match && c < 0;
+		else if (strcmp(op, "~=") == 0) {
+			if (nw < 2) {
+				*why = "'~=' takes a version of at least two parts, such as ~=1.9";
+				return WM_EINVALID;
+			}
+			match = match && c >= 0 && cmp_release(v, nv, w, nw, nw - 1) == 0;
+		} else {
+			*why = "a specifier starts with one of ~= == != <= >= < > ===";
+			return WM_EINVALID;
+		}
+	}
+	return match ? 1 : 0;
+}

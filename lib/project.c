@@ -1,4 +1,5 @@
 /* project.c — what the matrix needs from pyproject.toml and Cargo.toml: names, version, features, abi3. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,43 @@ static void version_of(struct wm_project *p)
 	}
 }
 
+/*
+ * maturin's requirement among [build-system].requires: "maturin>=1.9,<2.0",
+ * "maturin[zig] ~= 1.14", "maturin (>=1.0)"; its specifiers, up to a marker.
+ */
+static void read_maturin_requirement(struct wm_project *p, struct wm_arena *a)
+{
+	const struct wm_toml_value *v = wm_toml_get_path(p->py.root, "build-system.requires");
+	for (size_t i = 0; wm_toml_is_array(v) && i < v->array.n; i++) {
+		const struct wm_toml_value *item = v->array.items[i];
+		const char *s, *end;
+		char name[16];
+		size_t n = 0;
+		if (!wm_toml_is_string(item))
+			continue;
+		for (s = item->str; *s == ' '; s++)
+			;
+		for (; (isalnum((unsigned char)*s) || strchr("-_.", *s)) && *s; s++)
+			if (n + 1 < sizeof(name))
+				name[n++] = strchr("-_.", *s) ? '-' : (char)tolower((unsigned char)*s);
+		name[n] = '\0';
+		if (strcmp(name, "maturin") != 0)
+			continue;
+		while (*s == ' ')
+			s++;
+		if (*s == '[' && (end = strchr(s, ']')))
+			s = end + 1;
+		while (*s == ' ' || *s == '(')
+			s++;
+		end = s + strcspn(s, ";)");
+		while (end > s && end[-1] == ' ')
+			end--;
+		p->maturin_specs = wm_arena_strndup(a, s, (size_t)(end - s));
+		p->maturin_span = item->span;
+		return;
+	}
+}
+
 /* The lowest minor version `requires-python` admits (">=3.9", "~=3.10", ">3.8"); 0 when unknown. */
 static unsigned min_minor(const char *spec)
 {
@@ -221,6 +259,7 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	p->python_source = str_at(p->py.root, "tool.maturin.python-source");
 	p->manifest_setting = str_at(p->py.root, "tool.maturin.manifest-path");
 	p->bindings = str_at(p->py.root, "tool.maturin.bindings");
+	read_maturin_requirement(p, a);
 	string_array(a, wm_toml_get_path(p->py.root, "tool.maturin.features"), &p->maturin_features);
 	/* the manifest: the matrix file's, else [tool.maturin].manifest-path, else beside pyproject.toml */
 	if (manifest)

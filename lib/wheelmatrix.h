@@ -93,6 +93,8 @@ struct wm_platform {
 	const char *runner;        /* GitHub Actions runner label */
 	const char *container;     /* GitHub build container image, NULL for maturin-action's default */
 	bool cross;                /* built on another architecture: the runner cannot run the wheel */
+	unsigned python_min;       /* the oldest 3.minor its runners can build for, 0 when any */
+	const char *python_min_why; /* why, for the error */
 	const char *gitlab_image;  /* GitLab image (a VM image on macOS), NULL for Windows' shell runners */
 	struct wm_strlist gitlab_tags; /* GitLab runner tags; empty when GitLab has no hosted runner */
 	bool gitlab_hosted;        /* GitLab.com has a hosted runner for it (or the matrix gave tags) */
@@ -134,6 +136,7 @@ struct wm_python {
 	unsigned minor;           /* 3.minor; the abi3 minimum for the abi3 entry */
 	bool freethreaded;
 	bool abi3;
+	bool bin;                 /* a `bindings = "bin"` project's one entry: py3-none, no module */
 	const char *python_tag;   /* cp312; cp38 for abi3 (the minimum) */
 	const char *abi_tag;      /* cp312, cp313t, abi3 */
 	const char *tag;          /* the job id suffix: cp312, cp313t, abi3 */
@@ -168,6 +171,7 @@ struct wm_backend {
 	size_t nenv;
 	struct wm_strlist dependencies;
 	const void *setup;               /* raw `setup:` steps for the emitters, NULL when absent */
+	const char *before_script_linux; /* shell lines run in the Linux build container first, or NULL */
 	struct wm_loc loc;
 };
 
@@ -229,6 +233,7 @@ struct wm_matrix {
 
 	const struct wm_project *project; /* pyproject.toml and Cargo.toml, NULL when there are none */
 	const char *version;             /* the project's version as written (Cargo semver or PEP 440), or NULL */
+	const char *maturin;             /* the maturin release the CI pins: within [build-system].requires */
 
 	enum wm_strategy strategy;
 	const struct wm_meta *meta;      /* strategy meta with a project: its layout and files, else NULL */

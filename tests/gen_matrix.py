@@ -139,6 +139,10 @@ def generate(seed):
         versions = rng.sample(VERSIONS + FREE_THREADED, rng.randint(1, 5))
         m["python"] = {"versions": versions}
         axis = sorted(versions, key=_py_key)
+        # python.org ships Windows arm64 interpreters from 3.11: older versions are an error there
+        if "windows-arm64" in platforms and any(not v.endswith("t") and _py_key(v) < _py_key("3.11")
+                                                for v in versions):
+            platforms = [p for p in platforms if p != "windows-arm64"] or ["windows-x86_64"]
 
     if rng.random() < 0.5:
         m["platforms"] = platforms

@@ -11,7 +11,8 @@
 # configuration at all.  Then each example matrix (matrices/*.yaml) and three matrices written
 # here — every platform of the catalog with abi3 and free-threaded builds and every toolkit, a
 # per-version matrix publishing with a token, and a matrix pinning every action to a SHA (zizmor's
-# default policy, no configuration) — are generated in a scratch repository and checked.  The
+# default policy, no configuration) — are generated in a scratch repository and checked, and so
+# is each fixture project of tests/fixtures, in a copy of itself.  The
 # findings of zizmor's pedantic persona are printed, for information.
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
@@ -300,6 +301,7 @@ backends:
 exclude:
   - {backend: cuda, python: "3.13t"}
   - {platform: windows-arm64, python: "3.9"}
+  - {platform: windows-arm64, python: "3.10"}
 ci: {github: {}}
 publish:
   pypi: {trusted: false}
@@ -352,6 +354,18 @@ done
 generate everything "$tmp/everything.yaml"
 generate token "$tmp/token.yaml"
 generate pinned "$tmp/pinned.yaml"
+# the fixture projects of tests/fixtures, each generated in a copy of itself (the layouts matter)
+for f in "$ROOT"/tests/fixtures/*/; do
+	name=fixture-$(basename "$f")
+	cp -r "$f" "$tmp/repo-$name"
+	if "$WM" -q -C "$tmp/repo-$name" generate >"$tmp/out" 2>&1 && [[ -f $tmp/repo-$name/.github/workflows/wheels.yml ]]; then
+		workflows+=("$tmp/repo-$name/.github/workflows/wheels.yml")
+	else
+		printf 'FAIL %s: generate failed or wrote no workflow:\n' "$name"
+		cat "$tmp/out"
+		failed=1
+	fi
+done
 if ((${#workflows[@]})) && ! "$py" "$lint" "${workflows[@]}" >"$tmp/out" 2>&1; then
 	echo "FAIL: generated workflows have findings:"
 	sed "s|$tmp/repo-||" "$tmp/out"

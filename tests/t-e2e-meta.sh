@@ -1,105 +1,70 @@
 #!/bin/bash
-# t-meta-pip.sh — strategy meta under real pip, offline: stand-in backends (C extension modules built
-# against Python.h and packed as maturin lays out each patched project) and the meta wheel that
-# setuptools builds are installed into fresh virtual environments, and `import llm_rs` is watched
-# choosing, falling back, skipping, surviving an uninstall, and an upgrade from the rename era.
+# t-e2e-meta.sh — strategy meta under real pip and uv, offline: the llm-rs fixture (tests/fixtures/llm-rs,
+# a PyO3 crate) under matrices/llm-rs-meta.yaml, each backend built by maturin from its generated
+# patch and the meta wheel built by setuptools, installed into fresh virtual environments, where
+# `import llm_rs` is watched choosing, falling back, skipping, surviving an uninstall, and an
+# upgrade from the rename era (the cuda wheel of matrices/llm-rs.yaml).
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
-export PYTHONDONTWRITEBYTECODE=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
-unset PYTHONPATH PYTHONHOME PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_FIND_LINKS LLM_RS_BACKEND
-py=/usr/bin/python3
-skip() { echo "SKIP: $*"; exit 77; }
-[ -x "$py" ] || skip "$py is missing: install Debian's python3"
-"$py" -c 'import ensurepip, venv' 2>/dev/null || skip "$py has no venv: install python3-venv"
-"$py" -m pip --version >/dev/null 2>&1 || skip "$py has no pip: install python3-pip"
-"$py" -c 'import setuptools, wheel' 2>/dev/null || skip "$py lacks setuptools or wheel: install python3-setuptools python3-wheel"
-inc=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-[ -f "$inc/Python.h" ] || skip "$inc/Python.h is missing: install python3-dev"
-command -v gcc >/dev/null || skip "gcc is missing: install build-essential"
+# shellcheck source=tests/e2e-env.sh
+. "$ROOT/tests/e2e-env.sh"
+unset LLM_RS_BACKEND
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export UV_CACHE_DIR=$tmp/uv-cache
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
-standin=$ROOT/tests/standin
+git() { command git -c user.name=t -c user.email=t@example.com -c init.defaultBranch=main "$@"; }
 
-# the project: llm-rs's shape (a mixed layout: llm_rs/__init__.py imports the native llm_rs.llm_rs,
-# whose init registers llm_rs.models in sys.modules), under the bundled meta example matrix
+# project DIR MATRIX: the fixture as a git repository under MATRIX, with what generate writes committed
+project() {
+	cp -RL "$ROOT/tests/fixtures/llm-rs" "$1"
+	cp "$ROOT/matrices/$2" "$1/wheelmatrix.yaml"
+	git -C "$1" init -q
+	"$WM" -q -C "$1" generate >"$tmp/gen.log" 2>&1 || { cat "$tmp/gen.log"; exit 1; }
+	git -C "$1" add -A
+	git -C "$1" commit -qm fixture
+}
 p=$tmp/llm-rs
-mkdir -p "$p/llm_rs"
-cp "$ROOT/matrices/llm-rs-meta.yaml" "$p/wheelmatrix.yaml"
-cat >"$p/pyproject.toml" <<'TOML'
-[build-system]
-requires = ["maturin>=1.0,<2.0"]
-build-backend = "maturin"
+project "$p" llm-rs-meta.yaml
 
-[project]
-name = "llm-rs"
-description = "A stand-in of llm-rs"
-requires-python = ">=3.8"
-dynamic = ["version"]
-
-[tool.maturin]
-features = ["pyo3/extension-module"]
-TOML
-cat >"$p/Cargo.toml" <<'TOML'
-[package]
-name = "llm-rs"
-version = "0.2.15"
-edition = "2021"
-
-[lib]
-name = "llm_rs"
-crate-type = ["cdylib"]
-
-[features]
-cublas = []
-clblast = []
-metal = []
-TOML
-printf 'from .llm_rs import *\nfrom .models import LLAMA\n\n__doc__ = llm_rs.__doc__\n' >"$p/llm_rs/__init__.py"
-printf 'BACKEND: str\ndef generate(prompt: str) -> str: ...\n' >"$p/llm_rs/llm_rs.pyi"
-: >"$p/llm_rs/py.typed"
-git init -q "$p"
-"$WM" -q -C "$p" generate >"$tmp/gen.log" 2>&1 || { cat "$tmp/gen.log"; exit 1; }
-
-# wheel OUT VERSION PATCH BACKEND [GCC ARGS]: one stand-in wheel, built from a copy of the project
-# with PATCH applied by git (none: the project as it is) and VERSION in Cargo.toml
+# wheel OUT VERSION PATCH [REPO]: one backend's wheel, built by maturin in a copy of the project
+# (REPO, default the meta one) with PATCH applied by git (none: the project as it is) and VERSION
+# in Cargo.toml
 n=0
 wheel() {
-	local out=$1 version=$2 patch=$3 backend=$4 s
-	shift 4
-	n=$((n + 1))
-	s=$tmp/src$n
-	cp -r "$p" "$s"
-	rm -rf "$s/.git"
+	local out=$1 version=$2 patch=$3 s=$tmp/src$((n += 1))
+	cp -r "${4:-$p}" "$s"
 	if [ "$patch" != none ]; then
-		(cd "$s" && git apply ".wheelmatrix/patches/$patch.patch") || { bad "git apply $patch.patch failed"; return 1; }
+		git -C "$s" apply ".wheelmatrix/patches/$patch.patch" || { bad "git apply $patch.patch failed"; return 1; }
 	fi
 	sed -i "s/^version = .*/version = \"$version\"/" "$s/Cargo.toml"
-	gcc -shared -fPIC -O1 -I"$inc" -DLEAF=llm_rs -DBACKEND="\"$backend\"" -DSUBMODULES='"llm_rs"' \
-		-o "$s/native.so" "$standin/backend.c" "$@"
-	"$py" "$standin/maturin.py" "$s" "$s/native.so" "$out" >/dev/null
+	if ! (cd "$s" && maturin build --release --out "$out" -i "$tools/bin/python") >"$tmp/build.log" 2>&1; then
+		bad "maturin build of $patch at $version failed"
+		tail -n 20 "$tmp/build.log"
+		exit 1
+	fi
 }
 
 for b in cuda opencl metal cpu; do
-	wheel "$tmp/wheels" 0.2.15 "$b" "$b"
+	wheel "$tmp/wheels" 0.2.15 "$b"
 done
 cp -r "$p/.wheelmatrix/meta" "$tmp/metasrc"  # setuptools writes build/ and *.egg-info beside its input
-"$py" -m pip wheel -q --no-deps --no-build-isolation --no-index -w "$tmp/wheels" "$tmp/metasrc" >"$tmp/pip.log" 2>&1 ||
+"$tools/bin/python" -m pip wheel -q --no-deps --no-build-isolation --no-index -w "$tmp/wheels" "$tmp/metasrc" >"$tmp/pip.log" 2>&1 ||
 	{ cat "$tmp/pip.log"; exit 1; }
-# a cuda build needing a runtime library that this machine lacks, one at another version, and the
-# rename era's llm-rs-cuda, which owned llm_rs/
-mkdir -p "$tmp/rt"
-printf 'int standin_runtime_version(void) { return 12040; }\n' >"$tmp/rt/rt.c"
-gcc -shared -fPIC -o "$tmp/rt/libstandin_cudart.so" "$tmp/rt/rt.c"
-wheel "$tmp/broken" 0.2.15 cuda cuda -DNEEDS_RUNTIME -L"$tmp/rt" -Wl,-rpath,"$tmp/rt" -lstandin_cudart
-rm "$tmp/rt/libstandin_cudart.so"
-wheel "$tmp/old" 0.2.14 cuda cuda
-sed -i 's/^name = "llm-rs"/name = "llm-rs-cuda"/' "$p/pyproject.toml"
-wheel "$tmp/rename" 0.2.14 none cuda
-sed -i 's/^name = "llm-rs-cuda"/name = "llm-rs"/' "$p/pyproject.toml"
-
+# a cuda build needing a runtime library that this machine lacks (the cuda wheel with one more
+# DT_NEEDED entry, as a build linked against the CUDA runtime has), one at another version, and
+# the rename era's llm-rs-cuda, which owned llm_rs/
+wheel "$tmp/cuda" 0.2.15 cuda
+"$tools/bin/wheel" unpack -d "$tmp/unpacked" "$tmp"/cuda/*.whl >/dev/null
+so=("$tmp"/unpacked/*/_llm_rs_cuda/llm_rs*.so)
+patchelf --add-needed libmissing_cudart.so.12 "${so[0]}"
+mkdir -p "$tmp/broken"
+"$tools/bin/wheel" pack -d "$tmp/broken" "$tmp"/unpacked/* >/dev/null
+wheel "$tmp/old" 0.2.14 cuda
+project "$tmp/rename-era" llm-rs.yaml
+wheel "$tmp/rename" 0.2.14 cuda "$tmp/rename-era"
 # 1. each wheel's RECORD names its own top-level directories only
 "$py" - "$tmp/wheels" <<'PY' || bad "the wheels' RECORD files share top-level directories"
 import csv, io, os, sys, zipfile
@@ -174,7 +139,7 @@ venv a
 pipin a llm-rs
 [ "$(dists a)" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15" ] || bad "pip install llm-rs installed: $(dists a)"
 try a 0 "$show"
-says "$tmp/out" "cpu | cpu: hi | llama on cpu | llama on cpu | stand-in native module (cpu)" "plain llm-rs"
+says "$tmp/out" "cpu | cpu: hi | llama on cpu | llama on cpu | llm-rs native module (cpu)" "plain llm-rs"
 says "$tmp/out" "('cuda', 'llm-rs-cuda is not installed (pip install \"llm-rs[cuda]==0.2.15\")')" "plain llm-rs"
 quiet "plain llm-rs"
 
@@ -195,10 +160,10 @@ says "$tmp/err" "ImportError: LLM_RS_BACKEND=gpu names no backend of llm-rs: cho
 pipin a --force-reinstall --no-deps "$tmp"/broken/*.whl
 try a 0 "$show"
 says "$tmp/out" "cpu | cpu: hi" "cuda without its runtime"
-says "$tmp/out" "('cuda', 'llm-rs-cuda 0.2.15 does not import: libstandin_cudart.so: cannot open shared object file" "cuda without its runtime"
-says "$tmp/err" "RuntimeWarning: llm-rs: skipping backend cuda: llm-rs-cuda 0.2.15 does not import: libstandin_cudart.so" "cuda without its runtime"
+says "$tmp/out" "('cuda', 'llm-rs-cuda 0.2.15 does not import: libmissing_cudart.so.12: cannot open shared object file" "cuda without its runtime"
+says "$tmp/err" "RuntimeWarning: llm-rs: skipping backend cuda: llm-rs-cuda 0.2.15 does not import: libmissing_cudart.so.12" "cuda without its runtime"
 LLM_RS_BACKEND=cuda try a 1 'import llm_rs'
-says "$tmp/err" "ImportError: LLM_RS_BACKEND=cuda: llm-rs-cuda 0.2.15 does not import: libstandin_cudart.so" "LLM_RS_BACKEND=cuda without its runtime"
+says "$tmp/err" "ImportError: LLM_RS_BACKEND=cuda: llm-rs-cuda 0.2.15 does not import: libmissing_cudart.so.12" "LLM_RS_BACKEND=cuda without its runtime"
 
 # 5. a backend at another version is skipped before it is imported
 pipin a --force-reinstall --no-deps "$tmp"/old/*.whl
@@ -260,5 +225,27 @@ try d 0 "$show"
 says "$tmp/out" "cuda | cuda: hi | llama on cuda" "migration"
 quiet "migration"
 grep -qF 'pip uninstall llm-rs-cuda' "$ROOT/README.md" || bad "README.md does not give the migration steps"
+
+# 8. uv installs the same wheels: llm-rs[cuda] gives cuda, plain llm-rs cpu
+for extra in "[cuda]" ""; do
+	rm -rf "$tmp/u"
+	if ! { uv venv -q --python "$py" "$tmp/u" &&
+		uv pip install -q --offline --no-index --find-links "$tmp/wheels" --python "$tmp/u/bin/python" "llm-rs$extra"; } >"$tmp/uv.log" 2>&1; then
+		bad "uv pip install llm-rs$extra failed"
+		sed 's/^/    /' "$tmp/uv.log"
+		continue
+	fi
+	got=$(uv pip freeze --python "$tmp/u/bin/python" 2>/dev/null | grep '^llm-rs' | tr '\n' ' ' | sed 's/ $//')
+	if [ -n "$extra" ]; then
+		[ "$got" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15 llm-rs-cuda==0.2.15" ] || bad "uv: llm-rs[cuda] installed: $got"
+		try u 0 "$show"
+		says "$tmp/out" "cuda | cuda: hi | llama on cuda | llama on cuda | llm-rs native module (cuda)" "uv: llm-rs[cuda]"
+	else
+		[ "$got" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15" ] || bad "uv: llm-rs installed: $got"
+		try u 0 "$show"
+		says "$tmp/out" "cpu | cpu: hi | llama on cpu | llama on cpu | llm-rs native module (cpu)" "uv: llm-rs"
+	fi
+	quiet "uv: llm-rs$extra"
+done
 
 exit "$fail"
