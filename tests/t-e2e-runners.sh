@@ -107,7 +107,10 @@ while read -r name minor module backends; do
 
 	# GitLab, with interpreters of both Python versions on PATH, maturin and auditwheel in each
 	gl=$tmp/$name-gl
-	venv "$gl-311" 11 tools && venv "$gl-312" 12 tools || { no "$name: no environments for the GitLab jobs"; continue; }
+	if ! { venv "$gl-311" 11 tools && venv "$gl-312" 12 tools; }; then
+		no "$name: no environments for the GitLab jobs"
+		continue
+	fi
 	jobs=()
 	for spec in $backends; do
 		IFS=: read -r b dist feature <<<"$spec"
@@ -130,11 +133,11 @@ while read -r name minor module backends; do
 		IFS=: read -r b dist feature <<<"$spec"
 		sdist=$(ls "$repo"/dist/"$(echo "$dist" | tr - _)"-*.tar.gz 2>/dev/null)
 		if grep -q "^sdist-$b:" "$repo/.gitlab-ci.yml"; then
-			[ -f "$sdist" ] && sdist_is "$sdist" "$dist" "$feature" || no "$name: GitLab's sdist-$b made no sdist of $dist"
+			if [ -f "$sdist" ]; then sdist_is "$sdist" "$dist" "$feature"; else no "$name: GitLab's sdist-$b made no sdist of $dist"; fi
 		fi
 		[ "$feature" = - ] || continue
-		wheel=$(ls "$repo"/dist/"$b"-linux-x86_64-*/*.whl 2>/dev/null | head -n 1)
-		[ -f "$wheel" ] && installed "$wheel" "$dist" "$b" "$module" || no "$name: GitLab's build-$b-linux-x86_64 made no wheel"
+		wheel=$(find "$repo/dist" -path "*/$b-linux-x86_64-*/*.whl" | head -n 1)
+		if [ -f "$wheel" ]; then installed "$wheel" "$dist" "$b" "$module"; else no "$name: GitLab's build-$b-linux-x86_64 made no wheel"; fi
 	done
 
 	# GitHub: each Linux x86_64 entry of each build job, and each sdist job, in a fresh clone
@@ -154,8 +157,10 @@ PY
 		pyminor=$(sed -n 's/.*-cp3\([0-9]*\)$/\1/p' <<<"$id")
 		venv "$clone.venv" "${pyminor:-$minor}" tools || { no "$name: no environment for $job"; continue; }
 		echo "replay: $name $job $id"
+		entry=()
+		[ "$id" = - ] || entry=("$id")
 		if ! (cd "$clone" && PATH=$clone.venv/bin:$PATH WM_REPLAY_MANYLINUX=$host \
-			"$py" "$ROOT/tests/replay-github.py" .github/workflows/wheels.yml "$job" ${id#-}) >"$clone.log" 2>&1; then
+			"$py" "$ROOT/tests/replay-github.py" .github/workflows/wheels.yml "$job" "${entry[@]}") >"$clone.log" 2>&1; then
 			no "$name: the replay of $job $id failed"
 			tail -n 20 "$clone.log" | sed 's/^/    /'
 			continue
@@ -167,12 +172,12 @@ PY
 		IFS=: read -r b dist feature <<<"$spec"
 		if [ "$id" = - ]; then
 			sdist=$(ls "$clone"/dist/*.tar.gz 2>/dev/null)
-			[ -f "$sdist" ] && sdist_is "$sdist" "$dist" "$feature" || no "$name: $job made no sdist of $dist"
+			if [ -f "$sdist" ]; then sdist_is "$sdist" "$dist" "$feature"; else no "$name: $job made no sdist of $dist"; fi
 		else
 			grep -q "^$module from $clone.venv/lib/python3.[0-9]*/site-packages/" "$clone.log" || [ "$feature" != - ] ||
 				no "$name: $job's smoke test did not import $module from the installed wheel"
 			wheel=$(ls "$clone"/dist/*.whl 2>/dev/null)
-			[ "$(wc -w <<<"$wheel")" = 1 ] && installed "$wheel" "$dist" "$b" "$module" || no "$name: $job $id made no single wheel: $wheel"
+			if [ "$(wc -w <<<"$wheel")" = 1 ]; then installed "$wheel" "$dist" "$b" "$module"; else no "$name: $job $id made no single wheel: $wheel"; fi
 		fi
 	done <"$tmp/gh-jobs"
 done <<<"$fixtures"
