@@ -337,30 +337,6 @@ out:
 	return ret;
 }
 
-/* ---- versions -------------------------------------------------------------------- */
-
-/* [project].version and the crate's version, when both are written, must be the same release. */
-static void check_versions(struct checker *c)
-{
-	const struct wm_project *p = c->m->project;
-	const struct wm_toml_value *py = wm_toml_get_path(p->py.root, "project.version");
-	const struct wm_toml_value *cargo = wm_toml_get_path(p->cargo.root, "package.version");
-	const struct wm_toml_doc *cdoc = &p->cargo;
-
-	if (!wm_toml_is_string(py))
-		return;
-	if (!wm_toml_is_string(cargo)) {  /* version.workspace = true */
-		cargo = wm_toml_get_path(p->workspace.root, "workspace.package.version");
-		cdoc = &p->workspace;
-	}
-	if (!wm_toml_is_string(cargo) || wm_pep440_equal(py->str, cargo->str))
-		return;
-	finding(c, WM_SEV_ERROR, p->py_path, py->span.line, py->span.column,
-		"version '%s' disagrees with %s's '%s': maturin publishes '%s' while the crate says otherwise; "
-		"make them the same release", py->str, cdoc->file, cargo->str, py->str);
-	finding(c, WM_SEV_NOTE, cdoc->file, cargo->span.line, cargo->span.column, "the crate's version is here");
-}
-
 /* ---- the meta package's pins ----------------------------------------------------- */
 
 /* The version pinned by `req` ("name[x] == 1.0 ; marker") when it names `dist`, else NULL (arena). */
@@ -523,8 +499,6 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 	for (size_t i = 0; m->project && i < m->nbackends; i++)
 		if ((ret = check_patch(&c, m->backends[i])) < 0)
 			goto out;
-	if (m->project)
-		check_versions(&c);
 	if (m->meta && (ret = check_meta(&c)) < 0)
 		goto out;
 	if (c.diff.oom) {

@@ -200,6 +200,30 @@ static unsigned min_minor(const char *spec)
 	return minor;
 }
 
+/* maturin's src layout: python-source is set, or src/<project name with '_'> is a directory. */
+static bool src_layout(const struct wm_project *p, const struct wm_reader *r, struct wm_arena *a, const char *dir)
+{
+	struct wm_paths files;
+	struct wm_error why;
+	bool outside, found;
+	char *name, *rel, *path;
+	if (p->python_source)
+		return true;
+	if (!p->name || !r->list || !(name = wm_arena_strdup(a, p->name)))
+		return false;
+	for (char *c = name; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	if (!(rel = wm_arena_printf(a, "src/%s", name)) || !(path = join(a, dir, rel, &outside)) || outside)
+		return false;
+	memset(&files, 0, sizeof(files));
+	wm_error_init(&why);
+	found = r->list(r->ctx, path, &files, &why) == 0;
+	wm_paths_free(&files);
+	wm_error_release(&why);
+	return found;
+}
+
 int wm_project_load(struct wm_project **out, const struct wm_reader *r, const char *pyproject,
 	const char *manifest, struct wm_error *err)
 {
@@ -241,12 +265,25 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	p->manifest_setting = str_at(p->py.root, "tool.maturin.manifest-path");
 	p->bindings = str_at(p->py.root, "tool.maturin.bindings");
 	string_array(a, wm_toml_get_path(p->py.root, "tool.maturin.features"), &p->maturin_features);
-	/* the manifest: the matrix file's, else [tool.maturin].manifest-path, else beside pyproject.toml */
+	/*
+	 * The manifest: the matrix file's, else [tool.maturin].manifest-path, else maturin's src
+	 * layout (rust/Cargo.toml, when python-source is set or src/<name> is a directory), else
+	 * the Cargo.toml beside pyproject.toml.
+	 */
+	ret = 1;
 	if (manifest)
 		p->cargo_path = wm_arena_strdup(a, manifest);
-	else
-		p->cargo_path = join(a, dir_of(a, pyproject), p->manifest_setting ? p->manifest_setting : "Cargo.toml",
-			&outside);
+	else if (p->manifest_setting)
+		p->cargo_path = join(a, dir_of(a, pyproject), p->manifest_setting, &outside);
+	else {
+		outside = false;
+		if (src_layout(p, r, a, dir_of(a, pyproject)) &&
+				(p->cargo_path = join(a, dir_of(a, pyproject), "rust/Cargo.toml", &outside)) &&
+				(ret = load_toml(&p->cargo, r, p->cargo_path, err)) < 0)
+			goto fail;
+		if (ret == 1)
+			p->cargo_path = join(a, dir_of(a, pyproject), "Cargo.toml", &outside);
+	}
 	if (!p->cargo_path) {
 		ret = WM_ENOMEM;
 		goto fail;
@@ -257,7 +294,7 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 		ret = WM_EINVALID;
 		goto fail;
 	}
-	if ((ret = load_toml(&p->cargo, r, p->cargo_path, err)) < 0)
+	if (ret == 1 && (ret = load_toml(&p->cargo, r, p->cargo_path, err)) < 0)
 		goto fail;
 	if (ret == 1) {
 		wm_error_add(err, WM_EREAD, WM_SEV_ERROR, p->cargo_path, NULL, 0, 0, 0, 0,
