@@ -87,6 +87,7 @@ int cmd_plan(struct cli *cli)
 	struct wm_error err;
 	struct wm_catalog *cat = NULL;
 	struct wm_matrix *m = NULL;
+	char *applied = NULL;
 	struct wm_plan *plan = NULL;
 	char *text = NULL;
 	size_t len;
@@ -110,7 +111,7 @@ int cmd_plan(struct cli *cli)
 		o.progress = progress;
 	wm_error_init(&err);
 	if ((ret = wm_catalog_load(&cat, &err)) < 0 ||
-	    (ret = wm_matrix_load_file(&m, cat, cli->file, &err)) < 0 ||
+	    (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
 	    (ret = wm_plan_new(&plan, m, &o, &err)) < 0 ||
 	    (ret = wm_plan_query(plan, &o, &err)) < 0) {
 		cli_print_diags(&err);
@@ -118,6 +119,9 @@ int cmd_plan(struct cli *cli)
 	}
 	if (err.ndiags && cli->verbosity >= 0)
 		cli_print_diags(&err);
+	/* a local build's patch does not change the jobs */
+	if (applied && cli->verbosity > 0)
+		cli_note("%s has the patch of backend '%s' applied: reading the file without it", m->pyproject, applied);
 	if ((ret = wm_plan_render(&text, &len, plan, parse_format(cli->values[PLAN_FORMAT]))) < 0) {
 		cli_error("out of memory");
 		goto out;
@@ -137,6 +141,7 @@ out:
 	free(text);
 	wm_plan_free(plan);
 	wm_matrix_free(m);
+	free(applied);
 	wm_catalog_free(cat);
 	wm_error_release(&err);
 	return ret < 0 ? cli_exit_code(ret) : exit_code;
