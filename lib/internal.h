@@ -691,7 +691,7 @@ struct wm_project {
 	bool *deps_optional;
 	size_t ndeps;
 	bool abi3;                              /* pyo3's abi3 feature is on */
-	unsigned abi3_minor;                    /* the highest abi3-py3X; 0 for plain abi3 (the interpreter's) */
+	unsigned abi3_minor;                    /* the lowest abi3-py3X; 0 for plain abi3 (the interpreter's) */
 	const char *abi3_feature, *abi3_file;   /* the feature that sets it, and where */
 	const struct wm_toml_doc *abi3_doc;
 	struct wm_toml_span abi3_span;
@@ -706,7 +706,7 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	const char *manifest, struct wm_error *err);
 void wm_project_free(struct wm_project *p);
 #define WM_ABI3_BUILD 12    /* the interpreter that builds an abi3 wheel: every runner and image has it */
-/* The abi3 minimum: the highest abi3-py3X; for plain abi3, the interpreter's (WM_ABI3_BUILD or requires-python's). */
+/* The abi3 minimum: the lowest abi3-py3X; for plain abi3, the interpreter's (WM_ABI3_BUILD or requires-python's). */
 unsigned wm_project_abi3_minor(const struct wm_project *p);
 /* maturin's module name: module-name, else [lib].name, else the project name with '_'. */
 const char *wm_project_module(struct wm_arena *a, const char *module_name, const char *lib_name, const char *name);

@@ -91,9 +91,10 @@ static unsigned abi3_py(const char *s)
 }
 
 /*
- * pyo3's abi3 features among `v`'s strings.  As pyo3 does, the highest abi3-py3X feature is the
- * minimum ("abi3-py38" and "abi3-py310" together mean 3.10); plain "abi3" alone leaves the minimum
- * to the interpreter that builds (abi3_minor stays 0).
+ * pyo3's abi3 features among `v`'s strings.  Each abi3-py3X feature of pyo3 turns on the next one
+ * up, so the lowest one enabled is the minimum, wherever it is enabled ("abi3-py310" with
+ * "abi3-py38" builds cp38-abi3, as maturin names it); plain "abi3" alone leaves the minimum to the
+ * interpreter that builds (abi3_minor stays 0).
  */
 static void find_abi3(struct wm_project *p, const struct wm_toml_value *v, const char *prefix, const char *file,
 	const struct wm_toml_doc *doc)
@@ -109,8 +110,8 @@ static void find_abi3(struct wm_project *p, const struct wm_toml_value *v, const
 		minor = abi3_py(s);
 		if (strcmp(s, "abi3") != 0 && minor == 0)
 			continue;
-		/* the feature that sets the minimum: the highest abi3-py3X, else the first plain abi3 */
-		if (!p->abi3 || minor > p->abi3_minor) {
+		/* the feature that sets the minimum: the lowest abi3-py3X, else the first plain abi3 */
+		if (!p->abi3 || (minor && (!p->abi3_minor || minor < p->abi3_minor))) {
 			p->abi3_minor = minor;
 			p->abi3_feature = item->str;
 			p->abi3_file = file;
@@ -304,7 +305,7 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	}
 	p->has_cargo = true;
 	read_cargo(p, a);
-	/* maturin enables these as well: the highest abi3-py3X of both places counts */
+	/* maturin enables these as well: the lowest abi3-py3X of both places counts */
 	find_abi3(p, wm_toml_get_path(p->py.root, "tool.maturin.features"), "pyo3/", p->py_path, &p->py);
 	version_of(p);
 	if (!p->version) {
@@ -334,7 +335,7 @@ unsigned wm_project_abi3_minor(const struct wm_project *p)
 {
 	if (p->abi3_minor)
 		return p->abi3_minor;
-	/* pyo3 without abi3-py3X builds for the interpreter's version: the one wheelmatrix builds with */
+	/* pyo3 with abi3 but no abi3-py3X builds for the interpreter's version: the one wheelmatrix builds with */
 	return p->min_minor > WM_ABI3_BUILD ? p->min_minor : WM_ABI3_BUILD;
 }
 
