@@ -708,6 +708,7 @@ struct wm_project {
 	const char *abi3_feature, *abi3_file;   /* the feature that sets it, and where */
 	const struct wm_toml_doc *abi3_doc;
 	struct wm_toml_span abi3_span;
+	bool src_layout_by_name;                /* no python-source, and src/<name> is a directory */
 	/* maturin in [build-system].requires: its specifiers (">=1.9,<2", "" for any), NULL when not listed */
 	const char *maturin_specs;
 	struct wm_toml_span maturin_span;

@@ -311,6 +311,8 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	 * the Cargo.toml beside pyproject.toml.
 	 */
 	ret = 1;
+	/* maturin's src layout found through the project's name, which a variant changes */
+	p->src_layout_by_name = !p->python_source && src_layout(p, r, a, dir_of(a, pyproject));
 	if (manifest)
 		p->cargo_path = wm_arena_strdup(a, manifest);
 	else if (p->manifest_setting)
@@ -321,6 +323,7 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 				(p->cargo_path = join(a, dir_of(a, pyproject), "rust/Cargo.toml", &outside)) &&
 				(ret = load_toml(&p->cargo, r, p->cargo_path, err)) < 0)
 			goto fail;
+
 		if (ret == 1)
 			p->cargo_path = join(a, dir_of(a, pyproject), "Cargo.toml", &outside);
 	}
