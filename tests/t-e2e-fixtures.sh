@@ -1,7 +1,8 @@
 #!/bin/bash
 # t-e2e-fixtures.sh — every variant of every fixture project (tests/fixtures/) built for real:
 # `wheelmatrix generate` in a fresh git repository of the fixture; each variant patch applied with
-# `git apply` and with `wheelmatrix patch` (the same change) and reverted (the committed bytes);
+# `git apply` and with `wheelmatrix patch` (the same change, during which `wheelmatrix list` still
+# works) and reverted (the committed bytes); `wheelmatrix check` content with the committed output;
 # `maturin build --release` and `maturin sdist` where the project's pyproject.toml is; a wheel
 # built by pip from that sdist; auditwheel show and repair with the exclude list of the generated
 # workflow; each wheel installed in a fresh virtual environment (pip for the repaired wheel, uv
@@ -96,6 +97,12 @@ variant() {
 		git -C "$repo" diff >"$w/wm-patch.diff"
 		cmp -s "$w/git-apply.diff" "$w/wm-patch.diff" ||
 			{ diff -u "$w/git-apply.diff" "$w/wm-patch.diff" >"$w/diff.log"; bad "$label" "git apply and wheelmatrix patch differ" "$w/diff.log"; }
+		# the documented local workflow: list works while a patch is applied, and says the same
+		if "$WM" -C "$repo" list --format jsonl >"$w/list.jsonl" 2>"$w/list.log"; then
+			cmp -s "$w/list.jsonl" "$tmp/list-$fx.jsonl" || bad "$label" "wheelmatrix list says something else while $patch is applied"
+		else
+			bad "$label" "wheelmatrix list fails while $patch is applied" "$w/list.log"
+		fi
 	elif [ "$dist" != "$(sed -n 's/^name = "\(.*\)"$/\1/p' "$repo/$pydir/pyproject.toml" | head -n 1)" ]; then
 		bad "$label" "no $patch, but $dist is not the project's own name"
 		return
@@ -174,6 +181,7 @@ while read -r fx pydir module version tag backends; do
 	fi
 	git -C "$repo" add -A && git -C "$repo" commit -qm generated
 	"$WM" -C "$repo" list --format jsonl >"$tmp/list-$fx.jsonl" 2>"$tmp/list-$fx.log" || bad "$fx" "wheelmatrix list failed" "$tmp/list-$fx.log"
+	"$WM" -C "$repo" check >"$tmp/check-$fx.log" 2>&1 || bad "$fx" "wheelmatrix check fails on what generate wrote, committed" "$tmp/check-$fx.log"
 	IFS=, read -ra pairs <<<"$backends"
 	for pair in "${pairs[@]}"; do
 		variant "$fx" "$repo" "$pydir" "$module" "$version" "${tag//HOST/$host}" "${pair%%:*}" "${pair#*:}"
