@@ -323,7 +323,9 @@ static void check_patched(struct checker *c, const char *path, const struct wm_b
 	wm_arena_init(&a);
 	import = wm_project_module(&a, wm_toml_is_string(module) ? module->str : NULL, p->lib_name,
 		wm_toml_is_string(name) ? name->str : b->dist);
-	want = c->m->meta ? wm_meta_module_name(&a, c->m, b) : c->m->module;
+	/* the native module the unpatched project builds (module-name may be dotted: llm_rs.llm_rs) */
+	want = c->m->meta ? wm_meta_module_name(&a, c->m, b) :
+		wm_project_module(&a, p->module_name, p->lib_name, p->name ? p->name : c->m->name);
 	if (import && want && strcmp(import, want) != 0)
 		finding(c, WM_SEV_ERROR, path, 1, 1, "the patched %s builds module '%s', not '%s': the import name "
 			"would change; run 'wheelmatrix generate'", c->m->pyproject, import, want);
