@@ -67,7 +67,7 @@ int cmd_init(struct cli *cli);
 enum { GENERATE_CHECK, GENERATE_FORCE, GENERATE_NOPTIONS };
 extern const struct cli_option cmd_generate_options[GENERATE_NOPTIONS];
 int cmd_generate(struct cli *cli);
-enum { PLAN_INDEX, PLAN_OFFLINE, PLAN_FORMAT, PLAN_CACERT, PLAN_JOBS, PLAN_TIMEOUT, PLAN_RETRIES, PLAN_NOPTIONS };
+enum { PLAN_INDEX, PLAN_OFFLINE, PLAN_FIRST_RELEASE, PLAN_FORMAT, PLAN_CACERT, PLAN_JOBS, PLAN_TIMEOUT, PLAN_RETRIES, PLAN_NOPTIONS };
 extern const struct cli_option cmd_plan_options[PLAN_NOPTIONS];
 int cmd_plan(struct cli *cli);
 

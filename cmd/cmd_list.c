@@ -1,5 +1,6 @@
 /* cmd_list.c — `wheelmatrix list`: the expanded jobs as a table, JSON, JSON lines or GitHub outputs. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
 
@@ -274,6 +275,7 @@ int cmd_list(struct cli *cli)
 	struct wm_error err;
 	struct wm_catalog *cat = NULL;
 	struct wm_matrix *m = NULL;
+	char *applied = NULL;
 	struct wm_json *json = NULL;
 	int ret;
 
@@ -283,12 +285,15 @@ int cmd_list(struct cli *cli)
 	}
 	wm_error_init(&err);
 	if ((ret = wm_catalog_load(&cat, &err)) < 0 ||
-	    (ret = wm_matrix_load_file(&m, cat, cli->file, &err)) < 0) {
+	    (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0) {
 		cli_print_diags(&err);
 		goto out;
 	}
 	if (err.ndiags && cli->verbosity >= 0)
 		cli_print_diags(&err);
+	/* a local build's patch does not change the jobs */
+	if (applied && cli->verbosity > 0)
+		cli_note("%s has the patch of backend '%s' applied: reading the file without it", m->pyproject, applied);
 	if (cli->verbosity > 0)
 		fprintf(stderr, "wheelmatrix: %s: %zu %s in %zu build %s\n", m->file, m->njobs,
 			m->njobs == 1 ? "job" : "jobs", m->ngroups, m->ngroups == 1 ? "job" : "jobs");
@@ -313,6 +318,7 @@ fail:
 out:
 	wm_json_free(json);
 	wm_matrix_free(m);
+	free(applied);
 	wm_catalog_free(cat);
 	wm_error_release(&err);
 	return cli_exit_code(ret);

@@ -11,6 +11,7 @@ static const char *const formats[] = { "table", "json", "markdown", "html", NULL
 const struct cli_option cmd_plan_options[PLAN_NOPTIONS] = {
 	[PLAN_INDEX] = { 0, "index", "URL", NULL, "package index, PEP 691 JSON or PEP 503 HTML (default: PyPI)" },
 	[PLAN_OFFLINE] = { 0, "offline", NULL, NULL, "list the artifacts without querying the index" },
+	[PLAN_FIRST_RELEASE] = { 0, "first-release", NULL, NULL, "every project may be new (otherwise: a wrong index URL, exit 3)" },
 	[PLAN_FORMAT] = { 0, "format", "FORMAT", formats, "table (default), json, markdown or html" },
 	[PLAN_CACERT] = { 0, "cacert", "FILE", NULL, "CA certificates for https (default: $SSL_CERT_FILE, else the system's)" },
 	[PLAN_JOBS] = { 0, "jobs", "N", NULL, "requests at once, 1 to 64 (default: 8)" },
@@ -87,6 +88,7 @@ int cmd_plan(struct cli *cli)
 	struct wm_error err;
 	struct wm_catalog *cat = NULL;
 	struct wm_matrix *m = NULL;
+	char *applied = NULL;
 	struct wm_plan *plan = NULL;
 	char *text = NULL;
 	size_t len;
@@ -96,6 +98,7 @@ int cmd_plan(struct cli *cli)
 	o.version = cli->nargs ? cli->args[0] : NULL;
 	o.index = cli->values[PLAN_INDEX];
 	o.offline = cli->values[PLAN_OFFLINE] != NULL;
+	o.first_release = cli->values[PLAN_FIRST_RELEASE] != NULL;
 	o.cacert = cli->values[PLAN_CACERT] ? cli->values[PLAN_CACERT] : env("SSL_CERT_FILE");
 	o.netrc = env("NETRC");
 	o.username = env("WHEELMATRIX_INDEX_USERNAME");
@@ -110,7 +113,7 @@ int cmd_plan(struct cli *cli)
 		o.progress = progress;
 	wm_error_init(&err);
 	if ((ret = wm_catalog_load(&cat, &err)) < 0 ||
-	    (ret = wm_matrix_load_file(&m, cat, cli->file, &err)) < 0 ||
+	    (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
 	    (ret = wm_plan_new(&plan, m, &o, &err)) < 0 ||
 	    (ret = wm_plan_query(plan, &o, &err)) < 0) {
 		cli_print_diags(&err);
@@ -118,6 +121,9 @@ int cmd_plan(struct cli *cli)
 	}
 	if (err.ndiags && cli->verbosity >= 0)
 		cli_print_diags(&err);
+	/* a local build's patch does not change the jobs */
+	if (applied && cli->verbosity > 0)
+		cli_note("%s has the patch of backend '%s' applied: reading the file without it", m->pyproject, applied);
 	if ((ret = wm_plan_render(&text, &len, plan, parse_format(cli->values[PLAN_FORMAT]))) < 0) {
 		cli_error("out of memory");
 		goto out;
@@ -127,9 +133,11 @@ int cmd_plan(struct cli *cli)
 	case WM_PLAN_OK:
 		break;
 	case WM_PLAN_FAIL:
+	case WM_PLAN_PARTIAL:  /* the publish jobs upload every file: the ones the index has are refused */
 		exit_code = CLI_EXIT_STATE;
 		break;
 	case WM_PLAN_INCOMPLETE:
+	case WM_PLAN_NOT_FOUND:
 		exit_code = CLI_EXIT_ENV;
 		break;
 	}
@@ -137,6 +145,7 @@ out:
 	free(text);
 	wm_plan_free(plan);
 	wm_matrix_free(m);
+	free(applied);
 	wm_catalog_free(cat);
 	wm_error_release(&err);
 	return ret < 0 ? cli_exit_code(ret) : exit_code;

@@ -7,7 +7,8 @@
 struct checker {
 	const struct wm_check_options *o;
 	const struct wm_matrix *m;
-	struct wm_reader src;
+	struct wm_reader src;   /* the files, pyproject.toml without an applied variant patch */
+	struct wm_reader git;   /* the source as opened, for wm_repo_source_status */
 	struct wm_error *out;
 	struct wm_buf diff;
 };
@@ -278,7 +279,7 @@ static int check_file(struct checker *c, const struct wm_file *f)
 		ret = 0;
 		goto out;
 	}
-	if ((ret = wm_repo_source_status(&st, &c->src, f->path, c->out)) < 0)
+	if ((ret = wm_repo_source_status(&st, &c->git, f->path, c->out)) < 0)
 		goto out;
 	if (st.ignored)
 		finding(c, WM_SEV_ERROR, f->path, 0, 0, "ignored by git (.gitignore or .git/info/exclude): CI would "
@@ -322,7 +323,9 @@ static void check_patched(struct checker *c, const char *path, const struct wm_b
 	wm_arena_init(&a);
 	import = wm_project_module(&a, wm_toml_is_string(module) ? module->str : NULL, p->lib_name,
 		wm_toml_is_string(name) ? name->str : b->dist);
-	want = c->m->meta ? wm_meta_module_name(&a, c->m, b) : c->m->module;
+	/* the native module the unpatched project builds (module-name may be dotted: llm_rs.llm_rs) */
+	want = c->m->meta ? wm_meta_module_name(&a, c->m, b) :
+		wm_project_module(&a, p->module_name, p->lib_name, p->name ? p->name : c->m->name);
 	if (import && want && strcmp(import, want) != 0)
 		finding(c, WM_SEV_ERROR, path, 1, 1, "the patched %s builds module '%s', not '%s': the import name "
 			"would change; run 'wheelmatrix generate'", c->m->pyproject, import, want);
@@ -382,30 +385,6 @@ out:
 	wm_buf_release(&post);
 	free(patch);
 	return ret;
-}
-
-/* ---- versions -------------------------------------------------------------------- */
-
-/* [project].version and the crate's version, when both are written, must be the same release. */
-static void check_versions(struct checker *c)
-{
-	const struct wm_project *p = c->m->project;
-	const struct wm_toml_value *py = wm_toml_get_path(p->py.root, "project.version");
-	const struct wm_toml_value *cargo = wm_toml_get_path(p->cargo.root, "package.version");
-	const struct wm_toml_doc *cdoc = &p->cargo;
-
-	if (!wm_toml_is_string(py))
-		return;
-	if (!wm_toml_is_string(cargo)) {  /* version.workspace = true */
-		cargo = wm_toml_get_path(p->workspace.root, "workspace.package.version");
-		cdoc = &p->workspace;
-	}
-	if (!wm_toml_is_string(cargo) || wm_pep440_equal(py->str, cargo->str))
-		return;
-	finding(c, WM_SEV_ERROR, p->py_path, py->span.line, py->span.column,
-		"version '%s' disagrees with %s's '%s': maturin publishes '%s' while the crate says otherwise; "
-		"make them the same release", py->str, cdoc->file, cargo->str, py->str);
-	finding(c, WM_SEV_NOTE, cdoc->file, cargo->span.line, cargo->span.column, "the crate's version is here");
 }
 
 /* ---- the meta package's pins ----------------------------------------------------- */
@@ -532,6 +511,7 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 	const struct wm_check_options *opts)
 {
 	struct checker c = { .o = opts, .out = findings, .diff = WM_BUF_INIT };
+	struct wm_reader raw = { 0 };
 	struct wm_repo *repo = NULL;
 	struct wm_matrix *m = NULL;
 	struct wm_files files;
@@ -550,8 +530,18 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 		}
 		goto out;
 	}
-	if ((ret = wm_repo_source_open(&c.src, repo, opts->source, opts->rev, opts->root, findings)) < 0)
+	if ((ret = wm_repo_source_open(&raw, repo, opts->source, opts->rev, opts->root, findings)) < 0)
 		goto out;
+	c.src = c.git = raw;
+	/*
+	 * `wheelmatrix patch BACKEND` before a local build leaves the working tree's pyproject.toml as
+	 * that variant: check the project as it is without the patch, which is what CI patches.
+	 */
+	if (opts->source == WM_SOURCE_WORKTREE && (ret = wm_variant_reader(&c.src, &raw)) < 0) {
+		c.src = raw;
+		wm_error_code(findings, ret);
+		goto out;
+	}
 	if ((ret = c.src.read(c.src.ctx, opts->matrix, &text, &len, findings)) != 0) {
 		if (ret == 1) {
 			wm_error_add(findings, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
@@ -570,10 +560,12 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 	for (size_t i = 0; m->project && i < m->nbackends; i++)
 		if ((ret = check_patch(&c, m->backends[i])) < 0)
 			goto out;
-	if (m->project)
-		check_versions(&c);
 	if (m->meta && (ret = check_meta(&c)) < 0)
 		goto out;
+	if (c.src.ctx != raw.ctx && wm_variant_reader_applied(&c.src))
+		finding(&c, WM_SEV_NOTE, m->pyproject, 0, 0, "the working tree has the patch of backend '%s' applied "
+			"(wheelmatrix patch): checked as it is without it; 'wheelmatrix patch --revert %s' undoes it",
+			wm_variant_reader_applied(&c.src), wm_variant_reader_applied(&c.src));
 	if (c.diff.oom) {
 		ret = WM_ENOMEM;
 		wm_error_code(findings, ret);
@@ -590,7 +582,9 @@ out:
 	wm_files_release(&files);
 	wm_matrix_free(m);
 	free(text);
-	wm_repo_source_close(&c.src);
+	if (c.src.ctx != raw.ctx)
+		wm_variant_reader_free(&c.src);
+	wm_repo_source_close(&raw);
 	wm_repo_free(repo);
 	return ret;
 }

@@ -4,6 +4,30 @@
 #include <string.h>
 #include "internal.h"
 
+/*
+ * The crate's manifest relative to pyproject.toml's directory, as manifest-path takes it; "" (no
+ * pin) when it is the Cargo.toml beside it, NULL when out of memory.
+ */
+static const char *manifest_from_pyproject(struct wm_arena *a, const struct wm_project *p)
+{
+	const char *slash = strrchr(p->py_path, '/');
+	size_t dirlen = slash ? (size_t)(slash - p->py_path) + 1 : 0, common = 0;
+	struct wm_buf out = WM_BUF_INIT;
+	char *s;
+
+	/* the longest common prefix of whole directories */
+	for (size_t i = 0; i < dirlen && p->cargo_path[i] == p->py_path[i]; i++)
+		if (p->py_path[i] == '/')
+			common = i + 1;
+	for (size_t i = common; i < dirlen; i++)
+		if (p->py_path[i] == '/')
+			wm_buf_puts(&out, "../");
+	wm_buf_puts(&out, p->cargo_path + common);
+	s = out.oom ? NULL : wm_arena_strdup(a, out.ptr);
+	wm_buf_release(&out);
+	return s && strcmp(s, "Cargo.toml") == 0 ? "" : s;
+}
+
 /* What backend `b` changes in pyproject.toml. */
 static int variant_spec(struct wm_patch_spec *spec, struct wm_arena *a, const struct wm_matrix *m,
 	const struct wm_backend *b)
@@ -20,6 +44,17 @@ static int variant_spec(struct wm_patch_spec *spec, struct wm_arena *a, const st
 	/* maturin names the module after the project unless module-name or [lib].name pins it */
 	if (spec->name && !p->module_name && !p->lib_name)
 		spec->module_name = m->module;
+	/*
+	 * maturin finds the src layout (src/ and rust/Cargo.toml) only where src/<project name> is a
+	 * directory, and a manifest the matrix names not at all: under another name, the variant's
+	 * build would look for the Cargo.toml beside pyproject.toml.  The patch pins both.
+	 */
+	if (spec->name && !p->manifest_setting && !(spec->manifest_path = manifest_from_pyproject(a, p)))
+		return WM_ENOMEM;
+	if (spec->manifest_path && !*spec->manifest_path)
+		spec->manifest_path = NULL;
+	if (spec->name && p->src_layout_by_name && !spec->python_source)
+		spec->python_source = "src";
 	/* under meta, each backend's native module lives in its own package, in maturin's mixed layout */
 	if (m->meta && (!(spec->module_name = wm_meta_module_name(a, m, b)) ||
 			!(spec->python_source = wm_meta_python_source(a, b))))

@@ -64,7 +64,7 @@ static int render(struct wm_buf *out, const struct wm_reader *r, const char *pyp
 		wm_y_set(&b, project, "pyproject", wm_y_str(&b, p->py_path));
 	if (p->abi3) {
 		struct wm_y *python = wm_y_set(&b, root, "python", wm_y_map(&b));
-		wm_y_set(&b, python, "abi3", wm_y_strf(&b, "3.%u", p->abi3_minor));
+		wm_y_set(&b, python, "abi3", wm_y_strf(&b, "3.%u", wm_project_abi3_minor(p)));
 	}
 	list = wm_y_set(&b, root, "platforms", wm_y_seq(&b));
 	if (list)

@@ -304,6 +304,25 @@ char *wm_path_dir(const char *path);
 int wm_matrix_load_path(struct wm_matrix **out, const struct wm_catalog *cat, const char *path,
 	const struct wm_reader *r, struct wm_error *err);
 
+/* ---- variant patches applied to the working tree (variant.c) ----------------- */
+
+/*
+ * When `data`, the content of `path` read through `r`, is what one of the
+ * patches under .wheelmatrix/patches/ (read through `r` too) makes of a file,
+ * puts that file without the patch in `base` and the patch's backend in
+ * *applied (malloc'd); else leaves *applied NULL.
+ */
+int wm_variant_unapply(struct wm_buf *base, char **applied, const struct wm_reader *r, const char *path,
+	const char *data, size_t len, struct wm_error *err);
+/*
+ * A reader over `inner` that gives pyproject.toml as it is without an applied
+ * variant patch (the first file found so); wm_variant_reader_applied names
+ * that patch's backend, or is NULL.  `inner` must outlive it.
+ */
+int wm_variant_reader(struct wm_reader *out, const struct wm_reader *inner);
+const char *wm_variant_reader_applied(const struct wm_reader *r);
+void wm_variant_reader_free(struct wm_reader *r);
+
 /* ---- git objects and diffs (sha1.c, diff.c) -------------------------------- */
 
 void wm_sha1(unsigned char out[20], const void *data, size_t len);
@@ -685,10 +704,11 @@ struct wm_project {
 	bool *deps_optional;
 	size_t ndeps;
 	bool abi3;                              /* pyo3's abi3 feature is on */
-	unsigned abi3_minor;
-	const char *abi3_feature, *abi3_file;
+	unsigned abi3_minor;                    /* the lowest abi3-py3X; 0 for plain abi3 (the interpreter's) */
+	const char *abi3_feature, *abi3_file;   /* the feature that sets it, and where */
 	const struct wm_toml_doc *abi3_doc;
 	struct wm_toml_span abi3_span;
+	bool src_layout_by_name;                /* no python-source, and src/<name> is a directory */
 	/* maturin in [build-system].requires: its specifiers (">=1.9,<2", "" for any), NULL when not listed */
 	const char *maturin_specs;
 	struct wm_toml_span maturin_span;
@@ -702,6 +722,9 @@ struct wm_project {
 int wm_project_load(struct wm_project **out, const struct wm_reader *r, const char *pyproject,
 	const char *manifest, struct wm_error *err);
 void wm_project_free(struct wm_project *p);
+#define WM_ABI3_BUILD 12    /* the interpreter that builds an abi3 wheel: every runner and image has it */
+/* The abi3 minimum: the lowest abi3-py3X; for plain abi3, the interpreter's (WM_ABI3_BUILD or requires-python's). */
+unsigned wm_project_abi3_minor(const struct wm_project *p);
 /* maturin's module name: module-name, else [lib].name, else the project name with '_'. */
 const char *wm_project_module(struct wm_arena *a, const char *module_name, const char *lib_name, const char *name);
 /* Whether a feature exists for Cargo: a [features] key, `dep/feature`, `dep:name`; else a close name. */

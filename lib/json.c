@@ -524,7 +524,7 @@ static json_t *plan_dist(const struct wm_plan *p, const struct wm_plan_dist *d, 
 int wm_json_plan(struct wm_buf *out, const struct wm_plan *p)
 {
 	static const char *const verdicts[] = { [WM_PLAN_OK] = "ok", [WM_PLAN_FAIL] = "fail",
-		[WM_PLAN_INCOMPLETE] = "incomplete" };
+		[WM_PLAN_INCOMPLETE] = "incomplete", [WM_PLAN_PARTIAL] = "partial", [WM_PLAN_NOT_FOUND] = "not-found" };
 	static const enum wm_artifact_state states[] = { WM_ART_PRESENT, WM_ART_MISSING, WM_ART_UNKNOWN,
 		WM_ART_UNCHECKED };
 	json_t *root = json_object(), *dists = json_array(), *count = json_object();

@@ -31,7 +31,6 @@ struct loader {
 #define WM_PYTHON_MIN 8     /* oldest CPython wheelmatrix builds for */
 #define WM_PYTHON_MAX 15    /* newest it knows */
 #define WM_FT_MIN 13        /* first free-threaded CPython */
-#define WM_ABI3_BUILD 12    /* the interpreter that builds an abi3 wheel with an older minimum */
 
 static const char *const default_versions[] = { "3.10", "3.11", "3.12", "3.13", "3.14" };
 static const char *const default_platforms[] = { "linux-x86_64", "linux-aarch64", "macos-x86_64",
@@ -133,6 +132,7 @@ static int cmp_python(const void *pa, const void *pb)
 static void load_abi3(struct loader *l, const struct wm_node *n)
 {
 	struct wm_matrix *m = l->m;
+	const struct wm_project *p = l->project;
 	struct wm_python *py;
 	unsigned minor;
 	bool ft;
@@ -140,6 +140,17 @@ static void load_abi3(struct loader *l, const struct wm_node *n)
 	if (!wm_ctx_string(&l->c, n, "'python.abi3'", &m->abi3))
 		return;
 	if (!parse_version(l, n, "'python.abi3'", 7, false, &minor, &ft)) {
+		m->abi3 = NULL;
+		return;
+	}
+	if (p && p->abi3 && p->abi3_minor && p->abi3_minor != minor) {
+		/* maturin tags the wheel with pyo3's minimum: any other name is a file that never exists */
+		wm_ctx_error(&l->c, n, "'python.abi3' is \"%s\", but the crate builds its abi3 wheel for CPython 3.%u "
+			"and later (cp3%u-abi3): write \"3.%u\", or change pyo3's feature", m->abi3, p->abi3_minor,
+			p->abi3_minor, p->abi3_minor);
+		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->abi3_file, p->abi3_doc->text, p->abi3_doc->len,
+			p->abi3_span.line, p->abi3_span.column, (unsigned)(p->abi3_span.end - p->abi3_span.start),
+			"pyo3's feature '%s' sets the minimum", p->abi3_feature);
 		m->abi3 = NULL;
 		return;
 	}
@@ -152,9 +163,12 @@ static void load_abi3(struct loader *l, const struct wm_node *n)
 	py->tag = "abi3";
 	/*
 	 * Any interpreter at or above the minimum builds the same abi3 wheel: take one that every
-	 * runner and build image provides (macOS and Windows on arm64 have no 3.8 or 3.9).
+	 * runner and build image provides (macOS and Windows on arm64 have no 3.8 or 3.9).  A crate
+	 * with plain "abi3" and no abi3-py3X takes its minimum from the interpreter: build with the
+	 * minimum itself.
 	 */
-	py->interpreter = wm_arena_printf(l->c.arena, "python3.%u", minor < WM_ABI3_BUILD ? WM_ABI3_BUILD : minor);
+	py->interpreter = wm_arena_printf(l->c.arena, "python3.%u",
+		minor < WM_ABI3_BUILD && !(p && p->abi3 && !p->abi3_minor) ? WM_ABI3_BUILD : minor);
 	py->loc = loc_of(l, n);
 	m->pythons[m->npythons] = py;
 	l->python_nodes[m->npythons++] = n;
@@ -217,14 +231,14 @@ static void load_python(struct loader *l, const struct wm_node *n)
 	start = m->npythons;
 	if (!abi3 && l->project && l->project->abi3) {
 		/* an abi3 crate: one wheel per platform, from pyo3's minimum (free-threaded ones beside it) */
-		struct wm_python *py = make_python(l, "abi3", l->project->abi3_minor, false);
+		unsigned minor = wm_project_abi3_minor(l->project);
+		struct wm_python *py = make_python(l, "abi3", minor, false);
 		if (!py)
 			return;
 		py->abi3 = true;
 		py->abi_tag = py->tag = "abi3";
-		py->interpreter = wm_arena_printf(l->c.arena, "python3.%u",
-			l->project->abi3_minor < WM_ABI3_BUILD ? WM_ABI3_BUILD : l->project->abi3_minor);
-		m->abi3 = wm_arena_printf(l->c.arena, "3.%u", l->project->abi3_minor);
+		py->interpreter = wm_arena_printf(l->c.arena, "python3.%u", minor < WM_ABI3_BUILD ? WM_ABI3_BUILD : minor);
+		m->abi3 = wm_arena_printf(l->c.arena, "3.%u", minor);
 		m->pythons[m->npythons++] = py;
 		start = m->npythons;
 		if (!versions)
@@ -269,8 +283,8 @@ static void load_python(struct loader *l, const struct wm_node *n)
 			if (!abi3 && !ft && l->project && l->project->abi3) {
 				const struct wm_project *p = l->project;
 				wm_ctx_error(&l->c, nodes[i], "'%s' cannot be listed: the crate builds one abi3 wheel for "
-					"CPython 3.%u and later; list only free-threaded versions (\"3.13t\"), or none",
-					list.items[i], p->abi3_minor);
+					"CPython %s and later; list only free-threaded versions (\"3.13t\"), or none",
+					list.items[i], m->abi3);
 				wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->abi3_file, p->abi3_doc->text,
 					p->abi3_doc->len, p->abi3_span.line, p->abi3_span.column,
 					(unsigned)(p->abi3_span.end - p->abi3_span.start),

@@ -242,6 +242,7 @@ int wm_plan_new(struct wm_plan **out, const struct wm_matrix *m, const struct wm
 	wm_arena_init(p->arena);
 	p->matrix = m;
 	p->offline = o->offline;
+	p->first_release = o->first_release;
 	if ((ret = plan_version(p, m, o->version, err)) < 0)
 		goto fail;
 	if (!o->offline && (ret = plan_index(p, o->index, &base, err)) < 0)
@@ -282,6 +283,8 @@ static bool artifact_matches(const struct wm_artifact *a, const struct wm_filena
 		return wm_filename_matches_wheel(f, "py3", "none", "any");
 	return wm_filename_matches_wheel(f, a->python->python_tag, a->python->abi_tag, a->platform->platform_tag);
 }
+
+static size_t count_in(const struct wm_plan_dist *d, enum wm_artifact_state state);
 
 /* Matches the page's files of the planned version with the artifacts, exact names first. */
 static int compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm_index_page *page)
@@ -330,7 +333,11 @@ static int compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm
 		else
 			d->large[d->nlarge++] = page->files[i];
 	}
-	d->state = nversion ? WM_DIST_PUBLISHED : WM_DIST_READY;
+	/* the index takes new files for an existing version, never a file it has */
+	if (!nversion)
+		d->state = WM_DIST_READY;
+	else
+		d->state = count_in(d, WM_ART_PRESENT) == d->nartifacts ? WM_DIST_PUBLISHED : WM_DIST_PARTIAL;
 	ret = 0;
 out:
 	free(names);
@@ -435,12 +442,19 @@ int wm_plan_query(struct wm_plan *plan, const struct wm_plan_options *o, struct 
 enum wm_plan_verdict wm_plan_verdict(const struct wm_plan *p)
 {
 	enum wm_plan_verdict v = WM_PLAN_OK;
+	size_t new = 0;
 	for (size_t i = 0; i < p->ndists; i++) {
 		if (p->dists[i].state == WM_DIST_FAILED)
 			return WM_PLAN_INCOMPLETE;
+		new += p->dists[i].state == WM_DIST_NEW;
 		if (p->dists[i].state == WM_DIST_PUBLISHED)
 			v = WM_PLAN_FAIL;
+		else if (p->dists[i].state == WM_DIST_PARTIAL && v == WM_PLAN_OK)
+			v = WM_PLAN_PARTIAL;
 	}
+	/* an index where none of the projects exists: most likely not the index's simple URL */
+	if (!p->offline && p->ndists && new == p->ndists && !p->first_release)
+		return WM_PLAN_NOT_FOUND;
 	return v;
 }
 
@@ -476,8 +490,14 @@ const char *wm_plan_dist_summary(const struct wm_plan *p, const struct wm_plan_d
 	case WM_DIST_READY:
 		return wm_arena_printf(p->arena, "%zu %s to upload", n, files);
 	case WM_DIST_PUBLISHED:
-		return wm_arena_printf(p->arena, "version %s already published (%zu of %zu %s present): "
-			"an upload would fail", p->version, count_in(d, WM_ART_PRESENT), n, files);
+		return wm_arena_printf(p->arena, "version %s already published (all %zu %s present): nothing to "
+			"upload", p->version, n, files);
+	case WM_DIST_PARTIAL: {
+		size_t missing = count_in(d, WM_ART_MISSING);
+		return wm_arena_printf(p->arena, "version %s partly published (%zu of %zu %s present): %zu %s still to "
+			"upload, and only %s: the index refuses a file it has", p->version, count_in(d, WM_ART_PRESENT), n,
+			files, missing, missing == 1 ? "file" : "files", missing == 1 ? "that one" : "those");
+	}
 	}
 	return "";
 }
@@ -495,7 +515,7 @@ const char *wm_dist_state_name(enum wm_dist_state s)
 {
 	static const char *const names[] = {
 		[WM_DIST_UNCHECKED] = "unchecked", [WM_DIST_FAILED] = "failed", [WM_DIST_NEW] = "new",
-		[WM_DIST_READY] = "ready", [WM_DIST_PUBLISHED] = "published",
+		[WM_DIST_READY] = "ready", [WM_DIST_PUBLISHED] = "published", [WM_DIST_PARTIAL] = "partial",
 	};
 	return (size_t)s < WM_ARRAY_SIZE(names) ? names[s] : "?";
 }

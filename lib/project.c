@@ -79,28 +79,48 @@ static void string_array(struct wm_arena *a, const struct wm_toml_value *v, stru
 			out->items[out->n++] = v->array.items[i]->str;
 }
 
-/* pyo3's abi3-py3X feature (or plain abi3, pyo3's own minimum 3.7) among `v`'s strings. */
-static bool find_abi3(struct wm_project *p, const struct wm_toml_value *v, const char *prefix, const char *file,
+/* The minor version of pyo3's "abi3-py3X" feature ("abi3-py38" 8, "abi3-py310" 10), or 0. */
+static unsigned abi3_py(const char *s)
+{
+	unsigned minor = 0;
+	const char *d;
+	if (strncmp(s, "abi3-py3", 8) != 0 || !s[8] || (s[8] == '0' && s[9]))
+		return 0;
+	for (d = s + 8; *d >= '0' && *d <= '9' && minor < 1000; d++)
+		minor = minor * 10 + (unsigned)(*d - '0');
+	return *d ? 0 : minor;
+}
+
+/*
+ * pyo3's abi3 features among `v`'s strings.  Each abi3-py3X feature of pyo3 turns on the next one
+ * up, so the lowest one enabled is the minimum, wherever it is enabled ("abi3-py310" with
+ * "abi3-py38" builds cp38-abi3, as maturin names it); plain "abi3" alone leaves the minimum to the
+ * interpreter that builds (abi3_minor stays 0).
+ */
+static void find_abi3(struct wm_project *p, const struct wm_toml_value *v, const char *prefix, const char *file,
 	const struct wm_toml_doc *doc)
 {
+	size_t plen = strlen(prefix);
 	for (size_t i = 0; wm_toml_is_array(v) && i < v->array.n; i++) {
 		const struct wm_toml_value *item = v->array.items[i];
 		const char *s;
-		size_t plen = strlen(prefix);
+		unsigned minor;
 		if (!wm_toml_is_string(item) || strncmp(item->str, prefix, plen) != 0)
 			continue;
 		s = item->str + plen;
-		if (strcmp(s, "abi3") == 0 || (strncmp(s, "abi3-py3", 8) == 0 && s[8] >= '0' && s[8] <= '9')) {
-			p->abi3 = true;
-			p->abi3_minor = s[4] ? (unsigned)atoi(s + 8) : 7;
+		minor = abi3_py(s);
+		if (strcmp(s, "abi3") != 0 && minor == 0)
+			continue;
+		/* the feature that sets the minimum: the lowest abi3-py3X, else the first plain abi3 */
+		if (!p->abi3 || (minor && (!p->abi3_minor || minor < p->abi3_minor))) {
+			p->abi3_minor = minor;
 			p->abi3_feature = item->str;
 			p->abi3_file = file;
 			p->abi3_doc = doc;
 			p->abi3_span = item->span;
-			return true;
 		}
+		p->abi3 = true;
 	}
-	return false;
 }
 
 static void read_cargo(struct wm_project *p, struct wm_arena *a)
@@ -219,6 +239,30 @@ static unsigned min_minor(const char *spec)
 	return minor;
 }
 
+/* maturin's src layout: python-source is set, or src/<project name with '_'> is a directory. */
+static bool src_layout(const struct wm_project *p, const struct wm_reader *r, struct wm_arena *a, const char *dir)
+{
+	struct wm_paths files;
+	struct wm_error why;
+	bool outside, found;
+	char *name, *rel, *path;
+	if (p->python_source)
+		return true;
+	if (!p->name || !r->list || !(name = wm_arena_strdup(a, p->name)))
+		return false;
+	for (char *c = name; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	if (!(rel = wm_arena_printf(a, "src/%s", name)) || !(path = join(a, dir, rel, &outside)) || outside)
+		return false;
+	memset(&files, 0, sizeof(files));
+	wm_error_init(&why);
+	found = r->list(r->ctx, path, &files, &why) == 0;
+	wm_paths_free(&files);
+	wm_error_release(&why);
+	return found;
+}
+
 int wm_project_load(struct wm_project **out, const struct wm_reader *r, const char *pyproject,
 	const char *manifest, struct wm_error *err)
 {
@@ -261,12 +305,28 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	p->bindings = str_at(p->py.root, "tool.maturin.bindings");
 	read_maturin_requirement(p, a);
 	string_array(a, wm_toml_get_path(p->py.root, "tool.maturin.features"), &p->maturin_features);
-	/* the manifest: the matrix file's, else [tool.maturin].manifest-path, else beside pyproject.toml */
+	/*
+	 * The manifest: the matrix file's, else [tool.maturin].manifest-path, else maturin's src
+	 * layout (rust/Cargo.toml, when python-source is set or src/<name> is a directory), else
+	 * the Cargo.toml beside pyproject.toml.
+	 */
+	ret = 1;
+	/* maturin's src layout found through the project's name, which a variant changes */
+	p->src_layout_by_name = !p->python_source && src_layout(p, r, a, dir_of(a, pyproject));
 	if (manifest)
 		p->cargo_path = wm_arena_strdup(a, manifest);
-	else
-		p->cargo_path = join(a, dir_of(a, pyproject), p->manifest_setting ? p->manifest_setting : "Cargo.toml",
-			&outside);
+	else if (p->manifest_setting)
+		p->cargo_path = join(a, dir_of(a, pyproject), p->manifest_setting, &outside);
+	else {
+		outside = false;
+		if (src_layout(p, r, a, dir_of(a, pyproject)) &&
+				(p->cargo_path = join(a, dir_of(a, pyproject), "rust/Cargo.toml", &outside)) &&
+				(ret = load_toml(&p->cargo, r, p->cargo_path, err)) < 0)
+			goto fail;
+
+		if (ret == 1)
+			p->cargo_path = join(a, dir_of(a, pyproject), "Cargo.toml", &outside);
+	}
 	if (!p->cargo_path) {
 		ret = WM_ENOMEM;
 		goto fail;
@@ -277,7 +337,7 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 		ret = WM_EINVALID;
 		goto fail;
 	}
-	if ((ret = load_toml(&p->cargo, r, p->cargo_path, err)) < 0)
+	if (ret == 1 && (ret = load_toml(&p->cargo, r, p->cargo_path, err)) < 0)
 		goto fail;
 	if (ret == 1) {
 		wm_error_add(err, WM_EREAD, WM_SEV_ERROR, p->cargo_path, NULL, 0, 0, 0, 0,
@@ -287,8 +347,8 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	}
 	p->has_cargo = true;
 	read_cargo(p, a);
-	if (!p->abi3)
-		find_abi3(p, wm_toml_get_path(p->py.root, "tool.maturin.features"), "pyo3/", p->py_path, &p->py);
+	/* maturin enables these as well: the lowest abi3-py3X of both places counts */
+	find_abi3(p, wm_toml_get_path(p->py.root, "tool.maturin.features"), "pyo3/", p->py_path, &p->py);
 	version_of(p);
 	if (!p->version) {
 		const struct wm_toml_value *ws = wm_toml_get_path(p->cargo.root, "package.version");
@@ -311,6 +371,14 @@ void wm_project_free(struct wm_project *p)
 	wm_toml_release(&p->workspace);
 	wm_arena_release(&p->arena);
 	free(p);
+}
+
+unsigned wm_project_abi3_minor(const struct wm_project *p)
+{
+	if (p->abi3_minor)
+		return p->abi3_minor;
+	/* pyo3 with abi3 but no abi3-py3X builds for the interpreter's version: the one wheelmatrix builds with */
+	return p->min_minor > WM_ABI3_BUILD ? p->min_minor : WM_ABI3_BUILD;
 }
 
 /* maturin's rule: module-name, then [lib].name, then the project name with '-' as '_'. */

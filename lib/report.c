@@ -18,20 +18,39 @@ static const enum wm_artifact_state report_order[] = { WM_ART_PRESENT, WM_ART_MI
 /* The closing sentence: what the plan means for the release. */
 static void verdict(struct wm_buf *b, const struct wm_plan *p)
 {
-	size_t failed = 0, published = 0;
+	size_t failed = 0, published = 0, partial = 0;
 	for (size_t i = 0; i < p->ndists; i++) {
 		failed += p->dists[i].state == WM_DIST_FAILED;
 		published += p->dists[i].state == WM_DIST_PUBLISHED;
+		partial += p->dists[i].state == WM_DIST_PARTIAL;
 	}
-	if (p->offline)
+	if (p->offline) {
 		wm_buf_puts(b, "not checked against an index (--offline)");
-	else if (failed)
+		return;
+	}
+	switch (wm_plan_verdict(p)) {
+	case WM_PLAN_INCOMPLETE:
 		wm_buf_printf(b, "incomplete: the query failed for %zu of %zu distributions", failed, p->ndists);
-	else if (published)
+		break;
+	case WM_PLAN_NOT_FOUND:
+		wm_buf_printf(b, "not checked: the index has none of the %zu projects, so its URL is probably wrong "
+			"(a simple index, such as https://pypi.org/simple/); for the first release of every one, "
+			"use --first-release", p->ndists);
+		break;
+	case WM_PLAN_FAIL:
 		wm_buf_printf(b, "the release would fail: version %s is already published for %zu of %zu distributions",
 			p->version, published, p->ndists);
-	else
+		if (partial)
+			wm_buf_printf(b, " and partly for %zu", partial);
+		break;
+	case WM_PLAN_PARTIAL:
+		wm_buf_printf(b, "the release would fail as a whole: version %s is partly published for %zu of %zu "
+			"distributions; upload only their missing files", p->version, partial, p->ndists);
+		break;
+	case WM_PLAN_OK:
 		wm_buf_puts(b, "the release can go ahead");
+		break;
+	}
 }
 
 /* "16 files: 2 present, 14 missing" */

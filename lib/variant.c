@@ -333,138 +333,154 @@ out:
 
 /* ---- reading the project as it is without a variant ------------------------- */
 
+/* Parses a patch file's text (taken over); 1 when it is no patch of full blob ids. */
+static int parse_patch(struct patch_file *out, char *text, size_t len)
+{
+	struct wm_error quiet;
+	int ret;
+	memset(out, 0, sizeof(*out));
+	out->text = text;
+	out->len = len;
+	wm_error_init(&quiet);  /* a broken patch is not the concern of the file being read */
+	ret = wm_git_patch_read(&out->info, text, len, &quiet);
+	wm_error_release(&quiet);
+	if (ret == WM_ENOMEM)
+		return ret;
+	return ret < 0 || !out->info.full_ids ? 1 : 0;
+}
+
+int wm_variant_unapply(struct wm_buf *base, char **applied, const struct wm_reader *r, const char *path,
+	const char *data, size_t len, struct wm_error *err)
+{
+	static const char dir[] = ".wheelmatrix/patches";
+	struct wm_paths names = { 0 };
+	struct wm_error quiet;
+	char id[41];
+	int ret = 0;
+
+	*applied = NULL;
+	if (!r->list)
+		return 0;
+	wm_git_blob_id(id, data, len);
+	wm_error_init(&quiet);  /* no patch directory, or one that cannot be read: no patch applied */
+	ret = r->list(r->ctx, dir, &names, &quiet);
+	wm_error_release(&quiet);
+	if (ret == WM_ENOMEM)
+		goto oom;
+	wm_paths_sort(&names);
+	for (size_t i = 0; ret >= 0 && i < names.n && !*applied; i++) {
+		const char *name = names.items[i];
+		size_t n = strlen(name);
+		struct patch_file pf = { 0 };
+		char patch_path[160], *text = NULL, *backend;
+		size_t textlen = 0;
+
+		if (n <= 6 || n - 6 >= 64 || strcmp(name + n - 6, ".patch") != 0 || strchr(name, '/'))
+			continue;
+		if (!(backend = strndup(name, n - 6)))
+			goto oom;
+		snprintf(patch_path, sizeof(patch_path), "%s/%s", dir, name);
+		wm_error_init(&quiet);
+		ret = wm_name_backend_id(backend) ? r->read(r->ctx, patch_path, &text, &textlen, &quiet) : 1;
+		wm_error_release(&quiet);
+		if (ret == 0)
+			ret = parse_patch(&pf, text, textlen);
+		else
+			free(text);
+		if (ret == 0 && strcmp(pf.info.path, path) == 0 && strcmp(id, pf.info.new_id) == 0) {
+			if ((ret = run_patch(base, &pf, true, patch_path, path, data, len, err)) == 0)
+				*applied = backend, backend = NULL;
+		} else if (ret != WM_ENOMEM) {
+			ret = 0;
+		}
+		patch_file_release(&pf);
+		free(backend);
+		if (ret == WM_ENOMEM)
+			goto oom;
+	}
+	wm_paths_free(&names);
+	return ret < 0 ? ret : 0;
+oom:
+	wm_paths_free(&names);
+	wm_error_code(err, WM_ENOMEM);
+	return WM_ENOMEM;
+}
+
+/* A wm_reader over another that gives a file with an applied variant patch as it is without it. */
 struct base_reader {
-	struct worktree w;
+	const struct wm_reader *inner;
 	char *applied;  /* the backend whose patch was undone */
 };
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The backend ids of the patch files in root/.wheelmatrix/patches, sorted; NULL-terminated. */
-static char **patch_backends(const char *root)
-{
-	struct wm_buf dir = WM_BUF_INIT;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	DIR *d;
-
-	wm_buf_printf(&dir, "%s/.wheelmatrix/patches", root);
-	d = dir.ptr ? opendir(dir.ptr) : NULL;
-	wm_buf_release(&dir);
-	if (!(names = calloc(1, sizeof(*names))))
-		goto fail;
-	while (d && (e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		char *id;
-		if (len <= 6 || strcmp(e->d_name + len - 6, ".patch") != 0)
-			continue;
-		if (!(id = strndup(e->d_name, len - 6)))
-			goto fail;
-		if (!wm_name_backend_id(id)) {
-			free(id);
-			continue;
-		}
-		if (n + 2 > cap) {
-			char **bigger = realloc(names, (cap = cap ? 2 * cap : 8) * sizeof(*names));
-			if (!bigger) {
-				free(id);
-				goto fail;
-			}
-			names = bigger;
-		}
-		names[n++] = id;
-		names[n] = NULL;
-	}
-	if (d)
-		closedir(d);
-	qsort(names, n, sizeof(*names), by_name);
-	return names;
-fail:
-	if (d)
-		closedir(d);
-	for (size_t i = 0; names && i < n; i++)
-		free(names[i]);
-	free(names);
-	return NULL;
-}
-
-static void free_names(char **names)
-{
-	for (size_t i = 0; names && names[i]; i++)
-		free(names[i]);
-	free(names);
-}
-
-/*
- * A wm_reader of the working tree that undoes an applied variant patch of
- * the file it reads.  The file it gives is as git stores it.
- */
 static int read_base(void *ctx, const char *path, char **data, size_t *len, struct wm_error *err)
 {
 	struct base_reader *br = ctx;
-	struct wm_buf odb = WM_BUF_INIT, base = WM_BUF_INIT;
-	struct wm_buf *chosen = &odb;
-	char **names = NULL, id[41];
+	struct wm_buf base = WM_BUF_INIT;
+	char *applied = NULL;
+	const char *base_name;
 	int ret;
 
-	*data = NULL;
-	*len = 0;
-	if ((ret = worktree_read(&odb, &br->w, path, err)) != 0)
-		goto out;
-	wm_git_blob_id(id, odb.ptr ? odb.ptr : "", odb.len);
-	if (!(names = patch_backends(br->w.root))) {
-		ret = WM_ENOMEM;
-		goto oom;
-	}
-	for (size_t i = 0; names[i] && !br->applied; i++) {
-		struct patch_file pf;
-		struct wm_error quiet;
-		char patch_path[128];
-
-		snprintf(patch_path, sizeof(patch_path), ".wheelmatrix/patches/%s.patch", names[i]);
-		wm_error_init(&quiet);  /* a patch that cannot be read is not this file's concern */
-		ret = read_patch(&pf, &br->w, patch_path, &quiet);
-		wm_error_release(&quiet);
-		if (ret == 0 && strcmp(pf.info.path, path) == 0 && strcmp(id, pf.info.new_id) == 0) {
-			ret = run_patch(&base, &pf, true, patch_path, path, odb.ptr ? odb.ptr : "", odb.len, err);
-			if (ret == 0 && !(br->applied = strdup(names[i])))
-				ret = WM_ENOMEM;
-			chosen = &base;
+	if ((ret = br->inner->read(br->inner->ctx, path, data, len, err)) != 0 || br->applied)
+		return ret;
+	/* variant patches change pyproject.toml and nothing else */
+	base_name = strrchr(path, '/');
+	if (strcmp(base_name ? base_name + 1 : path, "pyproject.toml") != 0)
+		return 0;
+	if ((ret = wm_variant_unapply(&base, &applied, br->inner, path, *data ? *data : "", *len, err)) == 0 && applied) {
+		free(*data);
+		*len = base.len;
+		if (!(*data = wm_buf_detach(&base)) && !(*data = calloc(1, 1))) {
+			free(applied);
+			wm_error_code(err, WM_ENOMEM);
+			return WM_ENOMEM;
 		}
-		patch_file_release(&pf);
-		if (ret < 0)
-			goto out;
+		br->applied = applied;
 	}
-	*len = chosen->len;
-	if (!(*data = wm_buf_detach(chosen)) && !(*data = calloc(1, 1))) {
-		ret = WM_ENOMEM;
-		goto oom;
-	}
-	ret = 0;
-	goto out;
-oom:
-	wm_error_code(err, WM_ENOMEM);
-out:
-	free_names(names);
-	wm_buf_release(&odb);
 	wm_buf_release(&base);
+	if (ret < 0) {
+		free(*data);
+		*data = NULL;
+		*len = 0;
+	}
 	return ret;
 }
 
 static int list_base(void *ctx, const char *dir, struct wm_paths *out, struct wm_error *err)
 {
 	struct base_reader *br = ctx;
-	return br->w.files.list(br->w.files.ctx, dir, out, err);
+	return br->inner->list(br->inner->ctx, dir, out, err);
+}
+
+/* The working tree's files as git stores them: a wm_reader. */
+static int read_stored(void *ctx, const char *path, char **data, size_t *len, struct wm_error *err)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	int ret = worktree_read(&b, ctx, path, err);
+	*data = NULL;
+	*len = 0;
+	if (ret == 0) {
+		*len = b.len;
+		if (!(*data = wm_buf_detach(&b)) && !(*data = calloc(1, 1))) {
+			wm_error_code(err, WM_ENOMEM);
+			ret = WM_ENOMEM;
+		}
+	}
+	wm_buf_release(&b);
+	return ret;
+}
+
+static int list_stored(void *ctx, const char *dir, struct wm_paths *out, struct wm_error *err)
+{
+	struct worktree *w = ctx;
+	return w->files.list(w->files.ctx, dir, out, err);
 }
 
 int wm_variant_load(struct wm_matrix **out, char **applied, const struct wm_catalog *cat, const char *path,
 	struct wm_error *err)
 {
-	struct base_reader br = { 0 };
+	struct worktree w;
+	struct wm_reader stored = { read_stored, &w, list_stored };
+	struct base_reader br = { &stored, NULL };
 	struct wm_reader r = { read_base, &br, list_base };
 	char *root = wm_path_dir(path);
 	int ret;
@@ -475,13 +491,39 @@ int wm_variant_load(struct wm_matrix **out, char **applied, const struct wm_cata
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
-	if ((ret = worktree_open(&br.w, root, err)) == 0)
+	if ((ret = worktree_open(&w, root, err)) == 0)
 		ret = wm_matrix_load_path(out, cat, path, &r, err);
 	if (ret < 0)
 		free(br.applied);
 	else
 		*applied = br.applied;
-	worktree_close(&br.w);
+	worktree_close(&w);
 	free(root);
 	return ret;
+}
+
+int wm_variant_reader(struct wm_reader *out, const struct wm_reader *inner)
+{
+	struct base_reader *br = calloc(1, sizeof(*br));
+	if (!br)
+		return WM_ENOMEM;
+	br->inner = inner;
+	out->read = read_base;
+	out->ctx = br;
+	out->list = inner->list ? list_base : NULL;
+	return 0;
+}
+
+const char *wm_variant_reader_applied(const struct wm_reader *r)
+{
+	return ((const struct base_reader *)r->ctx)->applied;
+}
+
+void wm_variant_reader_free(struct wm_reader *r)
+{
+	struct base_reader *br = r->ctx;
+	if (br)
+		free(br->applied);
+	free(br);
+	r->ctx = NULL;
 }

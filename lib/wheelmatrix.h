@@ -575,7 +575,8 @@ enum wm_dist_state {
 	WM_DIST_FAILED,     /* the query failed after its retries: `error` says why */
 	WM_DIST_NEW,        /* no such project on the index */
 	WM_DIST_READY,      /* the project exists and the version has no files yet */
-	WM_DIST_PUBLISHED,  /* the version already has files: an upload would fail */
+	WM_DIST_PUBLISHED,  /* the version already has every planned file: nothing to upload */
+	WM_DIST_PARTIAL,    /* the version has some files: only the missing ones can be uploaded */
 };
 
 struct wm_plan_dist {
@@ -603,6 +604,7 @@ struct wm_plan {
 	const char *index;               /* the index URL without credentials; NULL offline */
 	const char *query_base;          /* the index URL as given, credentials included: never shown */
 	bool offline;
+	bool first_release;              /* every distribution may be new */
 	struct wm_plan_dist *dists;      /* the meta package, then the backends in file order */
 	size_t ndists;
 };
@@ -611,6 +613,7 @@ struct wm_plan_options {
 	const char *version;             /* NULL: the project's, converted to PEP 440 */
 	const char *index;               /* NULL: WM_PLAN_INDEX */
 	bool offline;
+	bool first_release;              /* every distribution may be new: no index URL is suspected */
 	unsigned jobs;                   /* requests at once */
 	unsigned retries;                /* after the first attempt, on 429, 5xx and transient failures */
 	long timeout_ms, connect_timeout_ms;
@@ -646,6 +649,8 @@ enum wm_plan_verdict {
 	WM_PLAN_OK,          /* the release can go ahead */
 	WM_PLAN_FAIL,        /* a version already published: an upload would fail */
 	WM_PLAN_INCOMPLETE,  /* a query failed: the report lacks some distributions */
+	WM_PLAN_PARTIAL,     /* a version partly published: only its missing files can be uploaded */
+	WM_PLAN_NOT_FOUND,   /* no project on the index (every query 404): probably not its URL */
 };
 enum wm_plan_verdict wm_plan_verdict(const struct wm_plan *p);
 /* Counts of the artifacts in `state`. */

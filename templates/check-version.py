@@ -23,14 +23,30 @@ def cargo_version(manifest):
                 return load(root)["workspace"]["package"]["version"]
     return version
 
+# PEP 440's normalisation, as maturin applies it to Cargo's version: 0.8.0-dev.0 is 0.8.0.dev0,
+# 1.0.0-alpha.1 1.0.0a1, -beta.2 b2, -rc.1, -pre.1 and -c.1 rc1, 1.0.0-1 1.0.0.post1.
+PEP440 = re.compile(r"""v?(?:(?P<epoch>\d+)!)?(?P<release>\d+(?:\.\d+)*)
+    (?:[-_.]?(?P<pre>alpha|a|beta|b|preview|pre|c|rc)[-_.]?(?P<pre_n>\d+)?)?
+    (?:-(?P<post_n1>\d+)|[-_.]?(?P<post>post|rev|r)[-_.]?(?P<post_n2>\d+)?)?
+    (?:[-_.]?(?P<dev>dev)[-_.]?(?P<dev_n>\d+)?)?
+    (?:\+(?P<local>[a-z\d]+(?:[-_.][a-z\d]+)*))?""", re.VERBOSE | re.IGNORECASE)
+
 def pep440(version):
-    m = re.fullmatch(r"(\d+(?:\.\d+)*)(?:-(alpha|beta|rc)(?:\.?(\d+))?)?(?:\+.*)?", version)
+    m = PEP440.fullmatch(version.strip())
     if not m:
-        return version
-    release, kind, number = m.groups()
-    if not kind:
-        return release
-    return release + {"alpha": "a", "beta": "b", "rc": "rc"}[kind] + (number or "0")
+        fail(f"version {version} is not a PEP 440 version: maturin refuses it")
+    v = m.groupdict()
+    out = f"{int(v['epoch'])}!" if v["epoch"] and int(v["epoch"]) else ""
+    out += ".".join(str(int(n)) for n in v["release"].split("."))
+    if v["pre"]:
+        out += {"alpha": "a", "a": "a", "beta": "b", "b": "b"}.get(v["pre"].lower(), "rc") + str(int(v["pre_n"] or 0))
+    if v["post_n1"] or v["post"]:
+        out += ".post" + str(int(v["post_n1"] or v["post_n2"] or 0))
+    if v["dev"]:
+        out += ".dev" + str(int(v["dev_n"] or 0))
+    if v["local"]:
+        out += "+" + ".".join(re.split(r"[-_.]", v["local"].lower()))
+    return out
 
 project = load(os.environ["WM_PYPROJECT"]).get("project", {})
 version = project.get("version")
@@ -40,6 +56,6 @@ if version is None:
     fail("no version in " + os.environ["WM_PYPROJECT"] + " or " + os.environ["WM_MANIFEST"])
 version = pep440(version)
 tag = os.environ["WM_TAG"]
-if tag.removeprefix("v") != version:
+if not PEP440.fullmatch(tag.strip()) or pep440(tag) != version:
     fail(f"the tag {tag} does not match the project version {version}")
 print(f"publishing version {version}")

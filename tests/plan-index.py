@@ -5,7 +5,7 @@ The scene for matrices/llm-rs.yaml at version 0.3.0a1:
   llm-rs         0.2.0 (one wheel of 94 MiB, near PyPI's limit) and part of 0.3.0a1 already uploaded,
                  under names that differ from the planned ones where real names legitimately vary,
                  plus a musllinux wheel the matrix does not build
-  llm-rs-cuda    only 0.2.0
+  llm-rs-cuda    all of 0.1.0 (a version published in full) and part of 0.2.0
   llm-rs-opencl  a project without files
   llm-rs-metal   no project (404)
 """
@@ -26,6 +26,9 @@ projects = {
         ("llm_rs-0.3.0a1.tar.gz", 2 * MiB),
     ],
     "llm-rs-cuda": [
+        ("llm_rs_cuda-0.1.0-cp38-abi3-manylinux_2_28_x86_64.whl", 60 * MiB),
+        ("llm_rs_cuda-0.1.0-cp38-abi3-win_amd64.whl", 50 * MiB),
+        ("llm_rs_cuda-0.1.0.tar.gz", 1 * MiB),
         ("llm_rs_cuda-0.2.0-cp38-abi3-manylinux_2_28_x86_64.whl", 80 * MiB),
         ("llm_rs_cuda-0.2.0-cp38-abi3-win_amd64.whl", 70 * MiB),
     ],

@@ -178,17 +178,9 @@ check "$r" 1 && says "a patch that no longer applies" <<EOF
 EOF
 git -C "$r" checkout -q -- pyproject.toml
 
-# ---- versions that disagree ----------------------------------------------------------------------
+# ---- a static version: maturin publishes it, whatever the crate's version is ---------------------
 sed -i 's/^version = "1.2.0"/version = "1.3.0"/' "$r/Cargo.toml"
-check "$r" 1 && says "versions that disagree" <<EOF
-pyproject.toml:7:11: error: version '1.2.0' disagrees with Cargo.toml's '1.3.0': maturin publishes '1.2.0' while the crate says otherwise; make them the same release
-Cargo.toml:3:11: note: the crate's version is here
-EOF
-# Cargo's semver and PEP 440 spellings of one release agree
-sed -i 's/^version = "1.3.0"/version = "1.2.0-alpha.1"/' "$r/Cargo.toml"
-sed -i 's/^version = "1.2.0"/version = "1.2.0a1"/' "$r/pyproject.toml"
-"$WM" -q -C "$r" generate
-check "$r" 0 && says "1.2.0-alpha.1 is 1.2.0a1" </dev/null
+check "$r" 0 && says "a static version beside another crate version" </dev/null
 git -C "$r" checkout -q -- .
 
 # ---- files git does not see ---------------------------------------------------------------------

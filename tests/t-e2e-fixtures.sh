@@ -1,7 +1,8 @@
 #!/bin/bash
 # t-e2e-fixtures.sh — every variant of every fixture project (tests/fixtures/) built for real:
 # `wheelmatrix generate` in a fresh git repository of the fixture; each variant patch applied with
-# `git apply` and with `wheelmatrix patch` (the same change) and reverted (the committed bytes);
+# `git apply` and with `wheelmatrix patch` (the same change, during which `wheelmatrix list` still
+# works) and reverted (the committed bytes); `wheelmatrix check` content with the committed output;
 # `maturin build --release` and `maturin sdist` where the project's pyproject.toml is; a wheel
 # built by pip from that sdist; auditwheel show and repair with the exclude list of the generated
 # workflow; each wheel installed in a fresh virtual environment (pip for the repaired wheel, uv
@@ -29,29 +30,31 @@ bad() {  # bad FIXTURE/BACKEND WHAT [LOG]: a failed check, with the end of its l
 	[ -n "${3:-}" ] && [ -s "$3" ] && tail -n 25 "$3" | sed 's/^/    /'
 	return 1
 }
-# The fixtures: directory, where pyproject.toml is, import name (- for a binary), version, the
+# The fixtures: directory, where pyproject.toml is, import name (!NAME: the executable NAME), version, the
 # wheel's python-abi tag, and each backend with its distribution (written here from the fixture's
 # files: what a correct build gives).
 fixtures='
 llm-rs         .      llm_rs       0.2.15  cp38-abi3    cuda:llm-rs-cuda,opencl:llm-rs-opencl,metal:llm-rs-metal,cpu:llm-rs
-pure           .      pure_rs      0.3.0   cp311-cp311  cuda:pure-rs-cuda,cpu:pure-rs
-src-layout     .      src_layout   0.3.0   cp311-cp311  cuda:src-layout-cuda,cpu:src-layout
-python-source  .      pysource_rs  0.3.0   cp311-cp311  cuda:pysource-rs-cuda,cpu:pysource-rs
-workspace      python ws_rs        1.2.0   cp311-cp311  cuda:ws-rs-cuda,cpu:ws-rs
+pure           .      pure_rs      0.3.0   HOST-HOST    cuda:pure-rs-cuda,cpu:pure-rs
+src-layout     .      src_layout   0.3.0   HOST-HOST    cuda:src-layout-cuda,cpu:src-layout
+python-source  .      pysource_rs  0.3.0   HOST-HOST    cuda:pysource-rs-cuda,cpu:pysource-rs
+workspace      python ws_rs        1.2.0   HOST-HOST    cuda:ws-rs-cuda,cpu:ws-rs
 abi3           .      abi3_rs      0.3.0   cp310-abi3   cuda:abi3-rs-cuda,cpu:abi3-rs
-bin            .      -            0.4.0   py3-none     cuda:bin-rs-cuda,cpu:bin-rs
+bin            .      !bin-rs      0.4.0   py3-none     cuda:bin-rs-cuda,cpu:bin-rs
 '
-[ "$("$py" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')" = cp311 ] ||
-	echo "note: $py is not CPython 3.11; the cp311 expectations will fail"
+# HOST in a tag is $py's version (the matrices list 3.11, Debian 12's, and 3.12)
+host=$("$py" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')
 
-# installed VENV WHEEL-LABEL DIST VERSION TAG MODULE BACKEND: the installed distribution, checked from
+# installed VENV WHEEL-LABEL DIST VERSION TAG MODULE BACKEND: the installed distribution (MODULE !NAME:
+# the executable NAME prints BACKEND), checked from
 # an empty directory with python -I (the checkout is nowhere on sys.path)
 installed() {
 	local venv=$1 label=$2 dist=$3 version=$4 tag=$5 module=$6 backend=$7 out
 	mkdir -p "$tmp/cwd"
-	if [ "$module" = - ]; then
-		out=$(cd "$tmp/cwd" && "$venv/bin/${dist%-cuda}" 2>&1) || { bad "$label" "the installed ${dist%-cuda} failed: $out"; return 1; }
-		[ "$out" = "$backend" ] || { bad "$label" "the installed ${dist%-cuda} printed '$out', not '$backend'"; return 1; }
+	if [[ $module == !* ]]; then
+		module=${module#!}
+		out=$(cd "$tmp/cwd" && "$venv/bin/$module" 2>&1) || { bad "$label" "the installed $module failed: $out"; return 1; }
+		[ "$out" = "$backend" ] || { bad "$label" "the installed $module printed '$out', not '$backend'"; return 1; }
 		module=
 	fi
 	out=$(cd "$tmp/cwd" && "$venv/bin/python" -I - "$dist" "$version" "$tag" "$module" "$backend" 2>&1 <<'PY'
@@ -94,6 +97,12 @@ variant() {
 		git -C "$repo" diff >"$w/wm-patch.diff"
 		cmp -s "$w/git-apply.diff" "$w/wm-patch.diff" ||
 			{ diff -u "$w/git-apply.diff" "$w/wm-patch.diff" >"$w/diff.log"; bad "$label" "git apply and wheelmatrix patch differ" "$w/diff.log"; }
+		# the documented local workflow: list works while a patch is applied, and says the same
+		if "$WM" -C "$repo" list --format jsonl >"$w/list.jsonl" 2>"$w/list.log"; then
+			cmp -s "$w/list.jsonl" "$tmp/list-$fx.jsonl" || bad "$label" "wheelmatrix list says something else while $patch is applied"
+		else
+			bad "$label" "wheelmatrix list fails while $patch is applied" "$w/list.log"
+		fi
 	elif [ "$dist" != "$(sed -n 's/^name = "\(.*\)"$/\1/p' "$repo/$pydir/pyproject.toml" | head -n 1)" ]; then
 		bad "$label" "no $patch, but $dist is not the project's own name"
 		return
@@ -128,7 +137,7 @@ variant() {
 			bad "$label" "auditwheel repair ${exclude[*]} failed" "$w/repair.log"
 		fi
 		if plat=$("$py" "$ROOT/tests/e2e.py" wheel "${wh[0]}" "$dist" "$version" "$tag" 2>&1); then
-			[[ $plat == manylinux_*_x86_64* || $module == - && $plat == *linux*x86_64 ]] || bad "$label" "platform tag $plat of ${wh[0]##*/}"
+			[[ $plat == manylinux_*_x86_64* ]] || bad "$label" "platform tag $plat of ${wh[0]##*/}"
 		else
 			bad "$label" "$plat"
 		fi
@@ -172,9 +181,10 @@ while read -r fx pydir module version tag backends; do
 	fi
 	git -C "$repo" add -A && git -C "$repo" commit -qm generated
 	"$WM" -C "$repo" list --format jsonl >"$tmp/list-$fx.jsonl" 2>"$tmp/list-$fx.log" || bad "$fx" "wheelmatrix list failed" "$tmp/list-$fx.log"
+	"$WM" -C "$repo" check >"$tmp/check-$fx.log" 2>&1 || bad "$fx" "wheelmatrix check fails on what generate wrote, committed" "$tmp/check-$fx.log"
 	IFS=, read -ra pairs <<<"$backends"
 	for pair in "${pairs[@]}"; do
-		variant "$fx" "$repo" "$pydir" "$module" "$version" "$tag" "${pair%%:*}" "${pair#*:}"
+		variant "$fx" "$repo" "$pydir" "$module" "$version" "${tag//HOST/$host}" "${pair%%:*}" "${pair#*:}"
 	done
 	if [ ${#failures[@]} = "$n" ]; then
 		echo "ok   $fx ($((SECONDS - t0)) s)"

@@ -45,7 +45,7 @@ want = {
     "flaky": ("ready", None, 2),
     "throttled": ("ready", None, 2),
     "throttled-date": ("ready", None, 2),
-    "escapes": ("published", None, 1),
+    "escapes": ("partial", None, 1),
     "patient": ("failed", "HTTP 429: the server asks to wait more than 60 s before a retry", 1),
     "unavailable": ("failed", "HTTP 503 (2 attempts)", 2),
     "stalled": ("failed", "timed out: the limits are 1 s to connect and 1 s in all (2 attempts)", 2),
@@ -58,7 +58,7 @@ want = {
     "loop": ("failed", "more than 5 redirects (a redirect loop?)", 1),
     "plain": ("failed", "unexpected Content-Type 'text/plain': a simple index answers with PEP 691 JSON "
               "or PEP 503 HTML", 1),
-    "good": ("published", None, 1),
+    "good": ("partial", None, 1),
 }
 bad = []
 if sorted(dists) != sorted(want):
@@ -119,7 +119,7 @@ YAML
 out=$(env -u NO_PROXY -u no_proxy http_proxy="http://127.0.0.1:$FAULT_PORT" \
 	"$WM" -f "$tmp/one.yaml" plan 1.0.0 --index http://index.invalid/simple/ --format json) && fail "proxy: exit 0"
 grep -q '^[0-9.]* http://index.invalid/simple/good/ ' "$tmp/log" || fail "the proxy got no request: $(cat "$tmp/log")"
-python3 -c 'import json, sys; d = json.loads(sys.argv[1])["distributions"][0]; sys.exit(d["state"] != "published")' "$out" ||
+python3 -c 'import json, sys; d = json.loads(sys.argv[1])["distributions"][0]; sys.exit(d["state"] != "partial")' "$out" ||
 	fail "through the proxy: $out"
 # ...and no_proxy sends it direct, where the name does not resolve
 out=$(env no_proxy=index.invalid http_proxy="http://127.0.0.1:$FAULT_PORT" \

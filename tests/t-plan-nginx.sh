@@ -23,7 +23,7 @@ plan() {
 	return $status
 }
 
-# 1. the exact report, in every format; exit 1: llm-rs 0.3.0a1 is already on the index
+# 1. the exact report, in every format; exit 1: llm-rs 0.3.0a1 is partly on the index
 for format in table json markdown html; do
 	status=0
 	plan --index "$http/simple/" --format "$format" || status=$?
@@ -49,7 +49,7 @@ def states(r):
 assert states(a) == states(b), (states(a), states(b))
 assert {d["api"] for d in b["distributions"] if d["state"] != "new"} == {"html"}, b
 assert all(d["near_limit"] == [] for d in b["distributions"]), "HTML pages carry no sizes"
-assert b["verdict"] == "fail"
+assert b["verdict"] == "partial"
 PY
 
 # 3. https with a certificate from a CA nobody trusts: exit 3 and why; with --cacert, the same plan as over http
@@ -116,3 +116,41 @@ grep -q $'querying the index: 1 of 4' "$tmp/tty" || fail "the progress line does
 diff -u "$expected/llm-rs.table" <(sed "s/127\.0\.0\.1:$HTTP_PORT/127.0.0.1:PORT/" "$tmp/report") || fail "the report on a terminal"
 script -qec "'$WM' -q -f '$matrix' plan 0.3.0a1 --index '$http/simple/'" /dev/null >"$tmp/tty" 2>&1 || true
 ! grep -q 'querying the index' "$tmp/tty" || fail "a progress line with -q"
+
+# 6. an index URL without /simple/: every project answers 404, which is no go-ahead but a wrong URL
+status=0
+plan --index "$http/" || status=$?
+[[ $status == 3 ]] || fail "an index URL without /simple/ exits $status, not 3: $(cat "$tmp/out")"
+[[ $(tail -n 1 "$tmp/out") == "16 files: 16 missing; not checked: the index has none of the 4 projects, so its URL is probably wrong (a simple index, such as https://pypi.org/simple/); for the first release of every one, use --first-release" ]] ||
+	fail "an index URL without /simple/: $(cat "$tmp/out")"
+plan --index "$http/" --format json || true
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["verdict"] == "not-found", r["verdict"]; assert {d["state"] for d in r["distributions"]} == {"new"}' "$tmp/out" ||
+	fail "an index URL without /simple/, JSON: $(cat "$tmp/out")"
+# the first release of every distribution
+status=0
+plan --index "$http/" --first-release || status=$?
+[[ $status == 0 ]] || fail "--first-release exits $status, not 0: $(cat "$tmp/out")"
+[[ $(tail -n 1 "$tmp/out") == "16 files: 16 missing; the release can go ahead" ]] || fail "--first-release: $(cat "$tmp/out")"
+[[ $(grep -c ': new project: ' "$tmp/out") == 4 ]] || fail "--first-release: $(cat "$tmp/out")"
+
+# 7. a version with every planned file on the index is published: nothing to upload, exit 1
+status=0
+"$WM" -f "$matrix" plan 0.1.0 --index "$http/simple/" >"$tmp/out" 2>"$tmp/err" || status=$?
+[[ $status == 1 ]] || fail "0.1.0 exits $status, not 1: $(cat "$tmp/out" "$tmp/err")"
+grep -qx 'llm-rs-cuda: version 0.1.0 already published (all 3 files present): nothing to upload' "$tmp/out" ||
+	fail "0.1.0: $(cat "$tmp/out")"
+[[ $(tail -n 1 "$tmp/out") == "16 files: 3 present, 13 missing; the release would fail: version 0.1.0 is already published for 1 of 4 distributions" ]] ||
+	fail "0.1.0: $(cat "$tmp/out")"
+# a version with some of its files is partly published: the missing ones listed, exit 1
+status=0
+"$WM" -f "$matrix" plan 0.2.0 --index "$http/simple/" >"$tmp/out" 2>"$tmp/err" || status=$?
+[[ $status == 1 ]] || fail "0.2.0 exits $status, not 1: $(cat "$tmp/out" "$tmp/err")"
+diff -u - <(sed -n '/^llm-rs-cuda:/,/^$/p' "$tmp/out") <<'EOF' || fail "0.2.0: llm-rs-cuda"
+llm-rs-cuda: version 0.2.0 partly published (2 of 3 files present): 1 file still to upload, and only that one: the index refuses a file it has
+  present     llm_rs_cuda-0.2.0-cp38-abi3-manylinux_2_28_x86_64.whl
+  present     llm_rs_cuda-0.2.0-cp38-abi3-win_amd64.whl
+  missing     llm_rs_cuda-0.2.0.tar.gz
+
+EOF
+[[ $(tail -n 1 "$tmp/out") == "16 files: 4 present, 12 missing; the release would fail as a whole: version 0.2.0 is partly published for 2 of 4 distributions; upload only their missing files" ]] ||
+	fail "0.2.0: $(cat "$tmp/out")"

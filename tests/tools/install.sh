@@ -39,5 +39,5 @@ rm -rf "$dir"
 # --isolated: no PIP_* variables or user configuration (a find-links or an index of its own)
 "$dir/bin/python" -m pip install --isolated --quiet --disable-pip-version-check --require-hashes \
 	--only-binary :all: --no-deps -r "$req"
-"$dir/bin/python" -m pip check
+"$dir/bin/python" -m pip check >/dev/null
 touch "$dir/.complete"

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""replay-github.py — runs one Linux job of a generated GitHub Actions workflow on this machine.
+
+usage: replay-github.py WORKFLOW JOB [MATRIX-ID]
+
+The job's steps run in order in the current directory, a fresh clone of the repository, as the
+runner would run them, with the job's and each step's `env:` and the entry MATRIX-ID of its
+`strategy.matrix.include` (`${{ matrix.NAME }}` is the only expression replaced; any other one
+in a value the replay uses is an error).  What it does per step:
+
+- `run:` — bash -e -o pipefail, as `defaults.run.shell: bash` says, with GITHUB_WORKSPACE and
+  RUNNER_TEMP set;
+- `actions/checkout` — nothing: the directory is the checkout;
+- `actions/setup-python` — checks that `python` on PATH is the version the step asks for;
+- `PyO3/maturin-action` — `maturin COMMAND ARGS` in `working-directory`, adding `--target` and
+  `--compatibility manylinux_X` as the action does for `build`, after running
+  `before-script-linux` with bash; checks that `maturin --version` is `maturin-version`;
+- `actions/upload-artifact` — checks that `path` matches a file (`if-no-files-found: error`).
+
+What it does not emulate, and says so on stderr: containers (maturin-action's manylinux
+container and the `docker run` of a build that repairs its wheel there run on this machine:
+`docker run ... IMAGE bash -s` becomes `bash -s` in the checkout, and the manylinux level
+becomes WM_REPLAY_MANYLINUX, this machine's, since a wheel built here links a newer glibc), the
+toolkit recipes of a container build (WM_BEFORE_SCRIPT is emptied: they install with dnf into an
+AlmaLinux image), other operating systems, sccache and every other action (an error).
+"""
+
+import glob
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
+
+
+def fail(msg):
+    sys.exit("replay-github.py: " + msg)
+
+
+def note(msg):
+    print("replay: " + msg, file=sys.stderr, flush=True)
+
+
+def substitute(value, matrix):
+    """`value` with ${{ matrix.NAME }} replaced; any other expression is an error."""
+    if not isinstance(value, str):
+        return "true" if value is True else "false" if value is False else str(value)
+
+    def one(m):
+        expr = m.group(1)
+        if expr.startswith("matrix.") and expr[7:] in matrix:
+            v = matrix[expr[7:]]
+            return "true" if v is True else "false" if v is False else str(v)
+        fail(f"an expression the replay cannot evaluate: ${{{{ {expr} }}}}")
+    return EXPR.sub(one, value)
+
+
+def run_bash(script, env, cwd):
+    with tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False) as f:
+        f.write(script)
+    try:
+        return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", f.name], env=env, cwd=cwd).returncode
+    finally:
+        os.unlink(f.name)
+
+
+DOCKER_SHIM = r'''#!/bin/bash
+# docker: `docker run [options] IMAGE CMD...` runs CMD here, in the checkout (replay-github.py)
+[ "$1" = run ] || { echo "docker shim: only 'docker run' is replayed" >&2; exit 2; }
+shift
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rm|-i) shift ;;
+	--volume|--workdir) shift 2 ;;
+	--env) shift 2 ;;
+	-*) echo "docker shim: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+echo "replay: the image $1 is not run: its script runs on this machine" >&2
+shift
+exec "$@"
+'''
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        fail("usage: replay-github.py WORKFLOW JOB [MATRIX-ID]")
+    wf = yaml.safe_load(open(sys.argv[1]))
+    job = wf["jobs"].get(sys.argv[2]) or fail(f"no job {sys.argv[2]}")
+    matrix = {}
+    include = job.get("strategy", {}).get("matrix", {}).get("include")
+    if include is not None:
+        want = sys.argv[3] if len(sys.argv) == 4 else None
+        entries = [e for e in include if e.get("id") == want]
+        if len(entries) != 1:
+            fail(f"job {sys.argv[2]} has no matrix entry {want!r}")
+        matrix = entries[0]
+    if wf.get("defaults", {}).get("run", {}).get("shell") != "bash":
+        fail("the workflow's run: steps are not bash")
+    workspace = os.getcwd()
+    runner_temp = tempfile.mkdtemp(prefix="runner-temp.")
+    shim = tempfile.mkdtemp(prefix="docker-shim.")
+    with open(os.path.join(shim, "docker"), "w") as f:
+        f.write(DOCKER_SHIM)
+    os.chmod(os.path.join(shim, "docker"), 0o755)
+    manylinux = os.environ.get("WM_REPLAY_MANYLINUX") or fail("WM_REPLAY_MANYLINUX is not set (this machine's manylinux level)")
+    base = dict(os.environ, GITHUB_WORKSPACE=workspace, RUNNER_TEMP=runner_temp, CI="true",
+                PATH=shim + os.pathsep + os.environ["PATH"])
+    for k, v in (job.get("env") or {}).items():
+        base[k] = substitute(v, matrix)
+    runs_on = substitute(job["runs-on"], matrix)
+    if not runs_on.startswith("ubuntu-"):
+        fail(f"job {sys.argv[2]} runs on {runs_on}: only Linux jobs are replayed")
+    for i, step in enumerate(job["steps"], 1):
+        name = step.get("name") or step.get("uses") or "run"
+        env = dict(base)
+        for k, v in (step.get("env") or {}).items():
+            env[k] = substitute(v, matrix)
+        if "if" in step and substitute("${{ " + step["if"] + " }}" if "${{" not in step["if"] else step["if"], matrix) != "true":
+            note(f"step {i} ({name}): skipped (if: {step['if']})")
+            continue
+        note(f"step {i}: {name}")
+        uses = step.get("uses", "")
+        action = uses.split("@")[0]
+        # sccache (off on tags: an expression over github.ref) is not replayed
+        with_ = {k: substitute(v, matrix) for k, v in (step.get("with") or {}).items() if k != "sccache"}
+        if "run" in step:
+            if "WM_BEFORE_SCRIPT" in env and "docker run" in step["run"]:
+                note("the toolkit recipe in WM_BEFORE_SCRIPT is not run (it installs into the AlmaLinux image)")
+                env["WM_BEFORE_SCRIPT"] = ""
+            if "WM_COMPATIBILITY" in env and "docker run" in step["run"]:
+                note(f"manylinux level {env['WM_COMPATIBILITY']} replaced by {manylinux}")
+                env["WM_COMPATIBILITY"] = manylinux
+            if run_bash(step["run"], env, workspace) != 0:
+                fail(f"step {i} ({name}) failed")
+        elif action == "actions/checkout":
+            pass
+        elif action == "actions/setup-python":
+            want = with_["python-version"]
+            got = subprocess.run(["python", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                 env=env, capture_output=True, text=True).stdout.strip()
+            if got != want:
+                fail(f"step {i}: setup-python asks for {want}, and python on PATH is {got}")
+        elif action == "PyO3/maturin-action":
+            version = subprocess.run(["maturin", "--version"], env=env, capture_output=True, text=True).stdout.strip()
+            if version != "maturin " + with_.get("maturin-version", ""):
+                fail(f"step {i}: the step pins maturin {with_.get('maturin-version')}, PATH has '{version}'")
+            command = with_.get("command", "build")
+            args = [command] + shlex.split(with_.get("args", ""))
+            if command in ("build", "publish"):
+                if with_.get("manylinux") not in (None, "", "auto", "off"):
+                    note(f"manylinux {with_['manylinux']} replaced by {manylinux}")
+                    args += ["--compatibility", manylinux]
+                if with_.get("target"):
+                    args += ["--target", with_["target"]]
+            for opt in shlex.split(with_.get("docker-options", "")):
+                if opt != "--env" and opt not in env:
+                    fail(f"step {i}: docker-options passes {opt}, which the job does not set")
+            cwd = os.path.join(workspace, with_.get("working-directory", "."))
+            if with_.get("before-script-linux"):
+                if run_bash(with_["before-script-linux"], env, cwd) != 0:
+                    fail(f"step {i}: before-script-linux failed")
+            note("maturin " + " ".join(shlex.quote(a) for a in args) + f" (in {os.path.relpath(cwd, workspace)})")
+            if subprocess.run(["maturin"] + args, env=env, cwd=cwd).returncode != 0:
+                fail(f"step {i} ({name}): maturin failed")
+        elif action == "actions/upload-artifact":
+            files = [f for p in with_["path"].split("\n") if p for f in glob.glob(os.path.join(workspace, p))]
+            if not files and with_.get("if-no-files-found") == "error":
+                fail(f"step {i}: no file matches {with_['path']}")
+            note(f"artifact {with_.get('name')}: " + " ".join(os.path.relpath(f, workspace) for f in sorted(files)))
+        else:
+            fail(f"step {i}: the action {uses} is not replayed")
+    print(f"replayed {sys.argv[2]} {matrix.get('id', '')}".rstrip())
+
+
+if __name__ == "__main__":
+    main()
