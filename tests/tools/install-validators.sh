@@ -44,6 +44,8 @@ if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
 		die "python3 cannot make a virtual environment; install it with: sudo apt-get install -y python3-venv"
 	fi
 fi
+# Go's own installer puts it in /usr/local/go, not always on PATH.
+PATH=$PATH:/usr/local/go/bin
 command -v go >/dev/null 2>&1 ||
 	die "Go is not installed; actionlint $ACTIONLINT_VERSION is built from the Go module proxy with Go 1.21 or newer (https://go.dev/doc/install)"
 gov=$(go env GOVERSION)
