@@ -330,7 +330,8 @@ static void on_end(struct builder *b, const yaml_event_t *ev)
 	} else {
 		f.node->items = wm_arena_array(&b->doc->arena, f.n ? f.n : 1, sizeof(*f.items));
 		if (f.node->items) {
-			memcpy(f.node->items, f.items, f.n * sizeof(*f.items));
+			if (f.n)  /* an empty sequence has no items to copy (f.items is NULL) */
+				memcpy(f.node->items, f.items, f.n * sizeof(*f.items));
 			f.node->n = f.n;
 		} else {
 			report_oom(b);
@@ -703,12 +704,29 @@ static bool y_event(yaml_emitter_t *e, yaml_event_t *ev)
 	return yaml_emitter_emit(e, ev) != 0;
 }
 
+/*
+ * NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR: line breaks to YAML 1.1 readers, and text to 1.2
+ * ones, which would read a literal or single-quoted value written with them raw differently.  In
+ * double quotes libyaml writes them escaped (\N, \L, \P), which both read alike.
+ */
+static bool unicode_break(const char *s, size_t len)
+{
+	for (size_t i = 0; i + 1 < len; i++)
+		if (((unsigned char)s[i] == 0xc2 && (unsigned char)s[i + 1] == 0x85) ||
+		    (i + 2 < len && (unsigned char)s[i] == 0xe2 && (unsigned char)s[i + 1] == 0x80 &&
+		     ((unsigned char)s[i + 2] == 0xa8 || (unsigned char)s[i + 2] == 0xa9)))
+			return true;
+	return false;
+}
+
 static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y)
 {
 	yaml_event_t ev;
 	if (y->type == WM_NODE_SCALAR) {
 		yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
-		if (y->style == WM_Y_LITERAL || memchr(y->text, '\n', y->len))
+		if (unicode_break(y->text, y->len))
+			style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+		else if (y->style == WM_Y_LITERAL || memchr(y->text, '\n', y->len))
 			style = YAML_LITERAL_SCALAR_STYLE;
 		else if (!y->typed && wm_y_needs_quotes(y->text, y->len))
 			style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;

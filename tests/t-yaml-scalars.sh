@@ -8,6 +8,7 @@
 # - PyYAML's safe_load (a YAML 1.1 reader) gives back exactly the string;
 # - the emitted scalar is quoted (or a block scalar) whenever the YAML 1.2 core schema would
 #   resolve its plain text as null, bool, int or float, and its text is the value;
+# - a value with NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR is double-quoted, where they are escaped;
 # - the workflow passes actionlint, zizmor, action-validator and shellcheck (tests/wmlint.py).
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
@@ -24,7 +25,10 @@ VALUES = ["3.10", "3.1", "on", "off", "yes", "no", "y", "n", "true", "False", "n
           "0x1F", "1e3", "1:20", "2001-12-14", "2001-12-14T21:59:43.10-05:00", ".inf", "-.NaN", "<<", "=",
           "- item", "key: value", "a #comment", "#lead", " leading space", "trailing space ", "quote's", "dq\"x",
           "back\\slash", "tab\there", "multi\nline\ntext", "\u00fcn\u00efc\u00f6d\u00e9", "*star", "&amp", "!bang",
-          "%percent", "@at", "`tick", "{curly}", "[square]", "a,b", "|pipe", ">gt", "?q"]
+          "%percent", "@at", "`tick", "{curly}", "[square]", "a,b", "|pipe", ">gt", "?q",
+          "line\u2028separator", "para\u2029graph", "next\u0085line", "both\u2028and\nnewline"]
+# Line breaks to YAML 1.1, text to YAML 1.2: written raw, the two read them differently.
+UNICODE_BREAKS = ("\u2028", "\u2029", "\u0085")
 NAMES = ["WM_V%02d" % i for i in range(len(VALUES))]
 
 # The YAML 1.2 core schema (spec 10.3.2): plain scalars matching these are not strings.
@@ -45,8 +49,10 @@ repo = os.path.join(tmp, "repo")
 os.mkdir(repo)
 lines = ["wheelmatrix: 1", "project: {name: scalars}", 'python: {versions: ["3.12"]}',
          "platforms: [linux-x86_64, macos-arm64, windows-x86_64]", "backends:", "  cpu:", "    default: true", "    env:"]
-lines += ["      %s: %s" % (n, json.dumps(v, ensure_ascii=False)) for n, v in zip(NAMES, VALUES)]
-lines += ["ci: {github: {}}"]
+# (the Unicode line breaks as \\u escapes: a YAML 1.1 reader folds them raw even in double quotes)
+lines += ["      %s: %s" % (n, json.dumps(v, ensure_ascii=any(c in v for c in UNICODE_BREAKS))) for n, v in zip(NAMES, VALUES)]
+# an empty sequence: the loader copies no items (UBSan's nonnull check in the sanitizer build)
+lines += ["exclude: []", "ci: {github: {}}"]
 with open(os.path.join(repo, "wheelmatrix.yaml"), "w", encoding="utf-8") as f:
     f.write("\n".join(lines) + "\n")
 # The matrix file itself reads back as the values (so a failure below is generate's, not this file's).
@@ -90,6 +96,8 @@ for job in builds:
         where = "%s: env %s (line %d: %s)" % (job, n, node.start_mark.line + 1, src[node.start_mark.line].strip())
         if node.value != v:
             bad.append("%s: the scalar's text is %r, not %r" % (where, node.value, v))
+        if any(c in v for c in UNICODE_BREAKS) and node.style != '"':
+            bad.append("%s: a Unicode line break written raw (style %r), not escaped in double quotes" % (where, node.style))
         if node.style is None and core12_type(node.value) != "str":
             bad.append("%s: written plain, a YAML 1.2 core schema reader takes it as %s" % (where, core12_type(node.value)))
 
