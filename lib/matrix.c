@@ -1,4 +1,5 @@
 /* matrix.c — loads wheelmatrix.yaml into a validated model, reporting every problem with its position. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1517,6 +1518,24 @@ static bool action_name_valid(const char *s)
 	return true;
 }
 
+/*
+ * An action's reference as `uses: owner/name@REF` takes it: a tag, branch or commit SHA in git's
+ * ref-name characters, so that it cannot carry an expression, another `@`, a fragment, or `..`
+ * out of the action's repository.
+ */
+static bool action_ref_valid(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 255 || !isalnum((unsigned char)s[0]) || s[n - 1] == '/' || s[n - 1] == '.' ||
+			strstr(s, "..") || strstr(s, "//") || strstr(s, "/.") ||
+			(n >= 5 && strcmp(s + n - 5, ".lock") == 0))
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-+/", *p))
+			return false;
+	return true;
+}
+
 static void load_actions(struct loader *l, const struct wm_node *n)
 {
 	struct wm_matrix *m = l->m;
@@ -1545,8 +1564,9 @@ static void load_actions(struct loader *l, const struct wm_node *n)
 		}
 		if (!wm_ctx_string(&l->c, v, "an action reference", &ref))
 			continue;
-		if (!label_valid(ref)) {
-			wm_ctx_error(&l->c, v, "invalid reference '%s': a tag, branch or commit, without spaces", ref);
+		if (!action_ref_valid(ref)) {
+			wm_ctx_error(&l->c, v, "invalid reference '%s' for %s: a tag, branch or full commit SHA, in "
+				"letters, digits, '.', '_', '-', '+' and '/' (no '..', '@', '#' or expression)", ref, k->text);
 			continue;
 		}
 		m->actions[m->nactions].action = k->text;
