@@ -730,6 +730,33 @@ static const char *env_expression(const char *s, size_t *len)
 	return NULL;
 }
 
+/*
+ * Why an environment variable name is not the matrix file's to set, or NULL: the generated jobs'
+ * own WM_* variables (a value there would replace the job's, and reach its scripts), the CI
+ * providers' names, and the names that make a shell, the dynamic linker or Python run other code.
+ */
+static const char *env_reserved(const char *name)
+{
+	static const char *const prefixes[][2] = {
+		{ "WM_", "the generated jobs set WM_* variables themselves" },
+		{ "GITHUB_", "GitHub sets GITHUB_* variables" },
+		{ "RUNNER_", "GitHub sets RUNNER_* variables" },
+		{ "ACTIONS_", "GitHub sets ACTIONS_* variables" },
+		{ "CI_", "GitLab sets CI_* variables" },
+		{ "GITLAB_", "GitLab sets GITLAB_* variables" },
+		{ "BASH_FUNC_", "bash imports functions from them" },
+	};
+	static const char *const names[] = { "CI", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "IFS",
+		"PATH", "HOME", "LD_PRELOAD", "LD_AUDIT", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONPATH" };
+	for (size_t i = 0; i < WM_ARRAY_SIZE(prefixes); i++)
+		if (strncmp(name, prefixes[i][0], strlen(prefixes[i][0])) == 0)
+			return prefixes[i][1];
+	for (size_t i = 0; i < WM_ARRAY_SIZE(names); i++)
+		if (strcmp(name, names[i]) == 0)
+			return "it changes what the build's shell, linker or Python runs";
+	return NULL;
+}
+
 static void load_env(struct loader *l, const struct wm_node *n, struct wm_env **out, size_t *nout)
 {
 	struct wm_env *env;
@@ -749,6 +776,13 @@ static void load_env(struct loader *l, const struct wm_node *n, struct wm_env **
 			wm_ctx_error(&l->c, k, "invalid environment variable name '%s': letters, digits and '_', "
 				"not starting with a digit", k->text);
 			continue;
+		}
+		{
+			const char *why = env_reserved(k->text);
+			if (why) {
+				wm_ctx_error(&l->c, k, "environment variable '%s' is reserved: %s", k->text, why);
+				continue;
+			}
 		}
 		if (!wm_ctx_string(&l->c, v, "an environment value", &value))
 			continue;

@@ -184,7 +184,7 @@ def generate(seed):
         elif rng.random() < 0.2:
             b["dist"] = "%s-%s-build" % (name, bid.replace("_", "-"))
         if rng.random() < 0.3:
-            b["env"] = {"WM_%s_%d" % (bid.upper(), i): rng.choice(ENV_VALUES) for i in range(rng.randint(1, 3))}
+            b["env"] = {"APP_%s_%d" % (bid.upper(), i): rng.choice(ENV_VALUES) for i in range(rng.randint(1, 3))}
         if rng.random() < 0.2:
             b["dependencies"] = ["numpy>=1.24"]
         if rng.random() < 0.2:

@@ -79,7 +79,7 @@ def matrix(place, value):
              "  linux-x86_64: {%s}" % ("%s: %s" % (plat, q) if plat else ""),
              "  macos-arm64: {}", "  windows-x86_64: {}", "backends:", "  cpu:", "    default: true"]
     if place == "env":
-        lines += ["    env:", "      WM_HOSTILE: %s" % q]
+        lines += ["    env:", "      HOSTILE_VALUE: %s" % q]
     lines += ["ci: {github: {}}"]
     if place == "environment":
         lines += ["publish: {pypi: {environment: %s}}" % q]
@@ -96,7 +96,7 @@ def found(doc, listed, place):
     if place == "env":
         for name, job in jobs.items():
             if name.startswith("build-"):
-                out.append((name, (job.get("env") or {}).get("WM_HOSTILE")))
+                out.append((name, (job.get("env") or {}).get("HOSTILE_VALUE")))
     elif place in ("runner", "container"):
         for name, job in jobs.items():
             for e in wfcheck._entries(job) or []:

@@ -236,7 +236,7 @@ backends:
     features: [cublas]
     platforms: [linux-x86_64, linux-aarch64, windows-x86_64]
     toolkit: {cuda: "12.8"}
-    env: {CUDA_COMPUTE_CAP: "80", WM_NOTE: "a: b # c", WM_VERSIONISH: "3.10"}
+    env: {CUDA_COMPUTE_CAP: "80", APP_NOTE: "a: b # c", APP_VERSIONISH: "3.10"}
     dependencies: ["nvidia-cublas-cu12>=12.8"]
   rocm:
     features: [hipblas]
@@ -256,7 +256,7 @@ backends:
     toolkit: {metal: {}}
   cpu:
     default: true
-    env: {WM_KIND: cpu, WM_EMPTY: "", WM_YES: "yes"}
+    env: {APP_KIND: cpu, APP_EMPTY: "", APP_YES: "yes"}
 exclude:
   - {backend: cuda, python: "*t"}
   - {backend: rocm, python: "*t"}

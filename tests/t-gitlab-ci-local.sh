@@ -58,13 +58,13 @@ backends:
     features: [cublas]
     platforms: [linux-x86_64]
     toolkit: {cuda: "12.8"}
-    env: {CUDA_COMPUTE_CAP: "80", WM_NOTE: "a: b # c"}
+    env: {CUDA_COMPUTE_CAP: "80", APP_NOTE: "a: b # c"}
     setup:
       gitlab:
         linux: ["dnf install -y libfoo-devel"]
   cpu:
     default: true
-    env: {WM_YES: "yes", WM_EMPTY: ""}
+    env: {APP_YES: "yes", APP_EMPTY: ""}
 include:
   - {backend: gpu, platform: linux-x86_64, python: "3.13", env: {CUDA_COMPUTE_CAP: "90"}}
   - {backend: cpu, platform: linux-x86_64, python: "3.10", tags: [big-runner]}

@@ -29,7 +29,7 @@ VALUES = ["3.10", "3.1", "on", "off", "yes", "no", "y", "n", "true", "False", "n
           "line\u2028separator", "para\u2029graph", "next\u0085line", "both\u2028and\nnewline"]
 # Line breaks to YAML 1.1, text to YAML 1.2: written raw, the two read them differently.
 UNICODE_BREAKS = ("\u2028", "\u2029", "\u0085")
-NAMES = ["WM_V%02d" % i for i in range(len(VALUES))]
+NAMES = ["VAL_%02d" % i for i in range(len(VALUES))]
 
 # The YAML 1.2 core schema (spec 10.3.2): plain scalars matching these are not strings.
 CORE_12 = [("null", r"null|Null|NULL|~|"), ("bool", r"true|True|TRUE|false|False|FALSE"),
