@@ -314,8 +314,8 @@ static int walk_errno(const struct walk *w, int shown)
 /*
  * Follows the symbolic link `link`, which the first `n` bytes of w->path
  * name: 0 with its real path in *out, 1 when it leads to nothing,
- * or an error (reported) when it leads outside the root, or into `.git`,
- * which wm_name_repo_path keeps a written path out of too.
+ * or an error (reported) when it leads outside the root, or into a `.git`
+ * directory at any depth, which wm_name_repo_path keeps a written path out of too.
  */
 static int follow(char **out, const struct walk *w, const char *link, int n)
 {
@@ -333,10 +333,12 @@ static int follow(char **out, const struct walk *w, const char *link, int n)
 		free(rp);
 		return walk_fail(w, WM_EINVALID, "'%.*s' is a symbolic link that leads outside the repository", n, w->path);
 	}
-	if (strncasecmp(rel, ".git", 4) == 0 && (rel[4] == '\0' || rel[4] == '/')) {
-		free(rp);
-		return walk_fail(w, WM_EINVALID, "'%.*s' is a symbolic link that leads into '.git'", n, w->path);
-	}
+	for (const char *c = rel; c; c = strchr(c, '/') ? strchr(c, '/') + 1 : NULL)
+		if (strncasecmp(c, ".git", 4) == 0 && (c[4] == '\0' || c[4] == '/')) {
+			/* a nested repository's .git (vendor/lib/.git) as much as the repository's own */
+			free(rp);
+			return walk_fail(w, WM_EINVALID, "'%.*s' is a symbolic link that leads into '.git'", n, w->path);
+		}
 	*out = rp;
 	return 0;
 }
