@@ -384,15 +384,28 @@ static void add_project_dir(struct gl *g, struct wm_y *vars)
 		wm_y_set(&g->b, vars, "WM_PROJECT_DIR", str(g, dir));
 }
 
+/* A value of the matrix file's as GitLab reads it literally: it expands `$NAME` in `variables:`, and `$$` is a '$'. */
+static struct wm_y *literal(struct gl *g, const char *s)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	const char *kept;
+	if (!strchr(s, '$'))
+		return str(g, s);
+	for (; *s; s++)
+		wm_buf_puts(&out, *s == '$' ? "$$" : (char[2]){ *s, '\0' });
+	kept = wm_emit_keep(&g->b, &out);
+	return str(g, kept ? kept : "");
+}
+
 static void add_env(struct gl *g, struct wm_y *vars, const struct wm_backend *b, const struct wm_rule *include)
 {
 	for (size_t i = 0; i < b->nenv; i++) {
 		const char *v = include ? wm_emit_env_value(include->env, include->nenv, b->env[i].name) : NULL;
-		wm_y_set(&g->b, vars, b->env[i].name, str(g, v ? v : b->env[i].value));
+		wm_y_set(&g->b, vars, b->env[i].name, literal(g, v ? v : b->env[i].value));
 	}
 	for (size_t i = 0; include && i < include->nenv; i++)
 		if (!wm_emit_env_value(b->env, b->nenv, include->env[i].name))
-			wm_y_set(&g->b, vars, include->env[i].name, str(g, include->env[i].value));
+			wm_y_set(&g->b, vars, include->env[i].name, literal(g, include->env[i].value));
 }
 
 /*

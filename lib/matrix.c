@@ -335,6 +335,19 @@ static bool expression_free(struct loader *l, const struct wm_node *n, const cha
 	return false;
 }
 
+/*
+ * Reports a '$' in a value GitLab expands before it picks a runner or pulls an image: an image
+ * of $CI_COMMIT_REF_NAME, or a runner tag of $CI_COMMIT_BRANCH, lets a branch name choose them.
+ */
+static bool gitlab_literal(struct loader *l, const struct wm_node *n, const char *what)
+{
+	if (!strchr(n->text, '$'))
+		return true;
+	wm_ctx_error(&l->c, n, "%s cannot hold '$': GitLab expands variables in it, so a branch or tag name "
+		"could choose it", what);
+	return false;
+}
+
 static void unknown_platform(struct loader *l, const struct wm_node *n, const char *id)
 {
 	const char *hint = wm_catalog_suggest_platform(l->cat, id);
@@ -371,8 +384,8 @@ static struct wm_platform *apply_overrides(struct loader *l, const struct wm_pla
 	if ((v = wm_map_find(o, "image")) && wm_ctx_string(&l->c, v, "'image'", &s)) {
 		if (!label_valid(s))
 			wm_ctx_error(&l->c, v, "invalid image '%s': an image reference has no spaces", s);
-		else
-			expression_free(l, v, "an image");
+		else if (expression_free(l, v, "an image"))
+			gitlab_literal(l, v, "an image");
 		p->gitlab_image = s;
 	}
 	if ((v = wm_map_find(o, "tags"))) {
@@ -382,8 +395,8 @@ static struct wm_platform *apply_overrides(struct loader *l, const struct wm_pla
 			for (size_t i = 0; i < tags.n; i++)
 				if (!*tags.items[i])
 					wm_ctx_error(&l->c, nodes[i], "a runner tag cannot be empty");
-				else
-					expression_free(l, nodes[i], "a runner tag");
+				else if (expression_free(l, nodes[i], "a runner tag"))
+					gitlab_literal(l, nodes[i], "a runner tag");
 			p->gitlab_tags = tags;
 			p->gitlab_hosted = tags.n > 0;
 		}
