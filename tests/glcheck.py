@@ -29,6 +29,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 import yaml
 
@@ -50,11 +51,16 @@ def list_jobs(repo, tag=None, path=".gitlab-ci.yml"):
     args = [GCL, "--list-json", "--file", path]
     if tag:
         args += ["--variable", "CI_COMMIT_TAG=" + tag]
-    p = subprocess.run(args, cwd=repo, capture_output=True, text=True)
+    # stdout is a file, not a pipe: Node writes to a pipe asynchronously, and a process that
+    # exits with more than the pipe's 64 KiB still queued loses the rest (a large file's list)
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out:
+        p = subprocess.run(args, cwd=repo, stdout=out, stderr=subprocess.PIPE, text=True)
+        out.seek(0)
+        stdout = out.read()
     if p.returncode != 0:
         return None, "gitlab-ci-local %s exited %d:\n%s" % (" ".join(args[1:]), p.returncode, p.stderr[-2000:])
     try:
-        return json.loads(p.stdout), None
+        return json.loads(stdout), None
     except ValueError as e:
         return None, "gitlab-ci-local printed no JSON: %s" % e
 
