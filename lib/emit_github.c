@@ -224,14 +224,19 @@ static void add_setup_python(struct gh *g, struct wm_y *steps, const struct entr
 		wm_y_set(&g->b, with, "architecture", value(g, e, F_ARCH));
 }
 
-/* `--env NAME` for each variable of the job, so that it reaches the build container. */
-static const char *container_env(struct gh *g, const struct wm_backend *b, const struct entries *e)
+/*
+ * The job's variables that reach the build container, space-separated, each
+ * after `prefix`: "--env " for maturin-action's docker-options, "" for the
+ * names our container step passes itself; NULL when there are none.
+ */
+static const char *container_env(struct gh *g, const struct wm_backend *b, const struct entries *e,
+	const char *prefix)
 {
 	struct wm_buf out = WM_BUF_INIT;
 	const char **names;
 	size_t n = env_names(g, b, e, &names);
 	for (size_t i = 0; i < n; i++)
-		wm_buf_printf(&out, "%s--env %s", i ? " " : "", names[i]);
+		wm_buf_printf(&out, "%s%s%s", i ? " " : "", prefix, names[i]);
 	return wm_emit_keep(&g->b, &out);
 }
 
@@ -249,7 +254,7 @@ static void add_build_step(struct gh *g, struct wm_y *steps, const struct wm_gro
 		wm_y_set(&g->b, with, "working-directory", wm_y_str(&g->b, dir));
 	wm_y_set(&g->b, with, "target", value(g, e, F_TARGET));
 	if (grp->os == WM_OS_LINUX) {
-		const char *env = container_env(g, grp->backend, e);
+		const char *env = container_env(g, grp->backend, e, "--env ");
 		wm_y_set(&g->b, with, "manylinux", value(g, e, F_MANYLINUX));
 		if (!all(e, F_CONTAINER, "") && (container = value(g, e, F_CONTAINER)))
 			wm_y_set(&g->b, with, "container", container);
@@ -271,7 +276,7 @@ static void add_container_step(struct gh *g, struct wm_y *steps, const struct wm
 	const char *exclude)
 {
 	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "build-container"));
-	const char *dir = wm_emit_project_dir(g->b.arena, g->m), *env = container_env(g, grp->backend, e);
+	const char *dir = wm_emit_project_dir(g->b.arena, g->m), *env = container_env(g, grp->backend, e, "");
 	const char *script = wm_emit_before_script(&g->b, grp->backend, "github", "before-script");
 
 	add_env(g, step, "WM_IMAGE", value(g, e, F_IMAGE));

@@ -77,7 +77,11 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--rm|-i) shift ;;
 	--volume|--workdir) shift 2 ;;
-	--env) shift 2 ;;
+	--env)
+		# a variable passed by name must be one the step has set
+		[[ ${2:-} =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] && [ -n "${!2+set}" ] ||
+			{ echo "docker shim: --env '${2:-}' is not a variable of the step" >&2; exit 2; }
+		shift 2 ;;
 	-*) echo "docker shim: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac

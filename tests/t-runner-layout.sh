@@ -112,7 +112,7 @@ for name, job_steps in steps.items():
             want("auditwheel repair" in body, f"{name}: no auditwheel repair in the container")
             want("--auditwheel skip" in body, f"{name}: maturin repairs on its own in the container")
             # 4. the backend's env and before-script-linux reach the container
-            want(env.get("WM_CONTAINER_ENV") == "--env CUDA_COMPUTE_CAP", f"{name}: env not passed: {env.get('WM_CONTAINER_ENV')}")
+            want(env.get("WM_CONTAINER_ENV") == "CUDA_COMPUTE_CAP", f"{name}: env not passed: {env.get('WM_CONTAINER_ENV')}")
             want("export ZLIB_STATIC=1" in env.get("WM_BEFORE_SCRIPT", ""), f"{name}: before-script-linux lost")
             want("cuda-toolkit-12-4" in env.get("WM_BEFORE_SCRIPT", ""), f"{name}: the CUDA recipe lost")
         if s.get("name") == "Repair the wheel":
