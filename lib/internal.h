@@ -116,6 +116,25 @@ bool wm_name_repo_path(const char *s, const char **why);
 /* The leaf of a feature: `cublas` of `llm/cublas`, `cudarc` of `dep:cudarc`. */
 const char *wm_feature_leaf(const char *s);
 
+/* ---- expr.c: what a GitHub Actions expression reads ---------------------- */
+
+/* Where an expression in a text is refused: `at`/`len` span the part in the text, `why` ("reads") what it does with it. */
+struct wm_expr_fault {
+	const char *at;
+	size_t len;
+	const char *why;
+};
+
+/*
+ * Whether every `${{ ... }}` in `s` reads only contexts in `allowed` (dotted
+ * paths, case-insensitive; a final `.*` stands for one name), with no index
+ * on a context and only the language's functions; *f tells the first that
+ * does not.
+ */
+bool wm_expr_check(const char *s, const char *const *allowed, size_t nallowed, struct wm_expr_fault *f);
+extern const char *const wm_expr_setup_allowed[];
+extern const size_t wm_expr_setup_nallowed;
+
 /* ---- the YAML tree (yaml.c) --------------------------------------------- */
 
 enum wm_node_type { WM_NODE_SCALAR, WM_NODE_SEQ, WM_NODE_MAP };
@@ -227,6 +246,8 @@ unsigned wm_node_span(const struct wm_node *n);
 
 void wm_ctx_error(struct wm_ctx *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
 void wm_ctx_note(struct wm_ctx *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
+/* A warning: the load still succeeds, and the commands print it unless -q. */
+void wm_ctx_warning(struct wm_ctx *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
 void wm_ctx_error_at(struct wm_ctx *c, unsigned line, unsigned column, unsigned span,
 	const char *fmt, ...) WM_PRINTF(5, 6);
 

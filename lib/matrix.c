@@ -685,31 +685,24 @@ static bool ident_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
-/* The first attacker-controlled context inside `${{ }}` in `s`, or NULL; its length in *len. */
-static const char *untrusted_context(const char *s, size_t *len)
+/*
+ * Reports the expression fault `f` in scalar `n`, at the fault's own column
+ * when `n` is a one-line plain scalar, else at the scalar; `where` names
+ * the place ("a setup step").
+ */
+static void expr_error(struct loader *l, const struct wm_node *n, const struct wm_expr_fault *f, const char *where,
+	const char *hint)
 {
-	static const char *const names[] = { "github.event", "github.head_ref", "inputs" };
-	const char *open = s;
-	while ((open = strstr(open, "${{")) != NULL) {
-		const char *close = strstr(open, "}}");
-		const char *end = close ? close : open + strlen(open);
-		for (const char *p = open + 3; p < end; p++) {
-			if (p > open + 3 && (ident_char(p[-1]) || p[-1] == '.'))
-				continue;
-			for (size_t i = 0; i < WM_ARRAY_SIZE(names); i++) {
-				size_t n = strlen(names[i]);
-				if (strncmp(p, names[i], n) == 0 && !ident_char(p[n]) && (i < 2 || p[n] == '.' || p[n] == '[')) {
-					const char *q = p + n;
-					while (q < end && (ident_char(*q) || *q == '.' || *q == '*'))
-						q++;
-					*len = (size_t)(q - p);
-					return p;
-				}
-			}
-		}
-		open = end;
-	}
-	return NULL;
+	unsigned line = n->line, column = n->column, span = (unsigned)f->len;
+	if (n->style == WM_PLAIN && n->end_line == n->line && f->at >= n->text &&
+			(size_t)(f->at - n->text) < n->len)
+		column += (unsigned)(f->at - n->text);
+	if (span > 60)
+		span = 60;
+	wm_ctx_error_at(&l->c, line, column, span ? span : 1, "the expression in %s %s '%.*s': GitHub evaluates "
+		"it before the step runs, so it may read only contexts nobody outside the repository chooses, "
+		"such as runner.os, github.sha and secrets.NAME (see 'Expressions' in docs/matrix.md); %s",
+		where, f->why, (int)(f->len > 80 ? 80 : f->len), f->at, hint);
 }
 
 /*
@@ -800,13 +793,13 @@ static void load_env(struct loader *l, const struct wm_node *n, struct wm_env **
 		if (!wm_ctx_string(&l->c, v, "an environment value", &value))
 			continue;
 		{
-			size_t len;
-			const char *p = untrusted_context(value, &len), *bad;
+			static const char *const allowed[] = { "secrets.*", "vars.*" };
+			struct wm_expr_fault f;
+			const char *bad;
 			size_t blen;
-			if (p)
-				wm_ctx_error(&l->c, v, "untrusted context '%.*s' in an environment value: its text is "
-					"chosen by whoever opens the issue or pull request; the build environment takes "
-					"fixed values", (int)len, p);
+			if (!wm_expr_check(value, allowed, WM_ARRAY_SIZE(allowed), &f))
+				expr_error(l, v, &f, "an environment value", "the build environment takes fixed values, "
+					"${{ secrets.NAME }} and ${{ vars.NAME }}");
 			else if ((bad = env_expression(value, &blen)) != NULL)
 				wm_ctx_error(&l->c, v, "unsupported expression '%.*s' in an environment value: only "
 					"${{ secrets.NAME }} and ${{ vars.NAME }} may appear there", (int)blen, bad);
@@ -817,16 +810,16 @@ static void load_env(struct loader *l, const struct wm_node *n, struct wm_env **
 	*out = env;
 }
 
-/* Rejects untrusted contexts anywhere in a setup subtree, except in a GitHub step's `env:` values. */
+/*
+ * Refuses, anywhere in a setup subtree except a GitHub step's `env:` values,
+ * an expression that reads anything but the contexts of wm_expr_setup_allowed.
+ */
 static void check_untrusted(struct loader *l, const struct wm_node *n, bool github_step)
 {
-	const char *p;
-	size_t len;
+	struct wm_expr_fault f;
 	if (n->type == WM_NODE_SCALAR) {
-		if ((p = untrusted_context(n->text, &len)) != NULL)
-			wm_ctx_error(&l->c, n, "untrusted context '%.*s' in a setup step: setup steps are copied "
-				"verbatim, so it could inject code; set it in the step's 'env:' and use the variable",
-				(int)len, p);
+		if (!wm_expr_check(n->text, wm_expr_setup_allowed, wm_expr_setup_nallowed, &f))
+			expr_error(l, n, &f, "a setup step", "set the value in the step's 'env:' and use the variable");
 		return;
 	}
 	if (n->type == WM_NODE_SEQ) {
@@ -952,8 +945,12 @@ static void load_backend(struct loader *l, size_t i, const struct wm_pair *pair)
 	if (n && (v = wm_map_find(n, "setup")))
 		load_setup(l, b, v);
 	if (n && (v = wm_map_find(n, "before-script-linux")) &&
-			wm_ctx_string(&l->c, v, "'before-script-linux'", &b->before_script_linux))
-		check_untrusted(l, v, false);
+			wm_ctx_string(&l->c, v, "'before-script-linux'", &b->before_script_linux)) {
+		struct wm_expr_fault f;
+		if (!wm_expr_check(v->text, wm_expr_setup_allowed, wm_expr_setup_nallowed, &f))
+			expr_error(l, v, &f, "'before-script-linux'", "set the value in the backend's 'env:' and use "
+				"the variable");
+	}
 	if (n && (v = wm_map_find(n, "dependencies")))
 		load_dependencies(l, b, v);
 	b->smoke = true;
@@ -1664,6 +1661,29 @@ static const struct wm_node *present(const struct wm_node *map, const char *key)
 	return v && wm_node_is_null(v) ? NULL : v;
 }
 
+/*
+ * A GitHub expression in an environment value means nothing to GitLab, which
+ * gets its text as written: warns at each one when the GitLab file is written.
+ */
+static void check_gitlab_env(struct loader *l)
+{
+	const struct wm_node *backends = wm_map_find(l->root, "backends");
+	if (!l->m->gitlab.enabled || !backends || backends->type != WM_NODE_MAP)
+		return;
+	for (size_t i = 0; i < backends->n; i++) {
+		const struct wm_node *b = backends->pairs[i].value, *env;
+		if (b->type != WM_NODE_MAP || !(env = wm_map_find(b, "env")) || env->type != WM_NODE_MAP)
+			continue;
+		for (size_t k = 0; k < env->n; k++) {
+			const struct wm_node *v = env->pairs[k].value;
+			if (v->type == WM_NODE_SCALAR && strstr(v->text, "${{"))
+				wm_ctx_warning(&l->c, v, "the value of %s holds a GitHub expression: the GitLab jobs get "
+					"its text as written, not its value; define %s as a CI/CD variable of the GitLab "
+					"project instead", env->pairs[k].key->text, env->pairs[k].key->text);
+		}
+	}
+}
+
 static const char *const top_keys[] = { "wheelmatrix", "project", "python", "platforms", "backends",
 	"exclude", "include", "distribution", "ci", "actions", "publish" };
 
@@ -1688,6 +1708,7 @@ static void load_root(struct loader *l)
 	if ((v = present(r, "include")))
 		load_includes(l, v);
 	load_ci(l, present(r, "ci"));
+	check_gitlab_env(l);
 	if ((v = present(r, "actions")))
 		load_actions(l, v);
 	load_publish(l, present(r, "publish"));

@@ -65,6 +65,15 @@ void wm_ctx_error(struct wm_ctx *c, const struct wm_node *n, const char *fmt, ..
 	va_end(ap);
 }
 
+void wm_ctx_warning(struct wm_ctx *c, const struct wm_node *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	wm_error_vadd(c->err, WM_OK, WM_SEV_WARNING, c->doc->file, c->doc->text, c->doc->len,
+		n ? n->line : 0, n ? n->column : 0, n ? wm_node_span(n) : 0, fmt, ap);
+	va_end(ap);
+}
+
 void wm_ctx_note(struct wm_ctx *c, const struct wm_node *n, const char *fmt, ...)
 {
 	va_list ap;
