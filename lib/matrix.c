@@ -1665,23 +1665,31 @@ static const struct wm_node *present(const struct wm_node *map, const char *key)
  * A GitHub expression in an environment value means nothing to GitLab, which
  * gets its text as written: warns at each one when the GitLab file is written.
  */
+static void warn_gitlab_env(struct loader *l, const struct wm_node *owner)
+{
+	const struct wm_node *env;
+	if (owner->type != WM_NODE_MAP || !(env = wm_map_find(owner, "env")) || env->type != WM_NODE_MAP)
+		return;
+	for (size_t k = 0; k < env->n; k++) {
+		const struct wm_node *v = env->pairs[k].value;
+		if (v->type == WM_NODE_SCALAR && strstr(v->text, "${{"))
+			wm_ctx_warning(&l->c, v, "the value of %s holds a GitHub expression: the GitLab jobs get its "
+				"text as written, not its value; define %s as a CI/CD variable of the GitLab project "
+				"instead", env->pairs[k].key->text, env->pairs[k].key->text);
+	}
+}
+
 static void check_gitlab_env(struct loader *l)
 {
-	const struct wm_node *backends = wm_map_find(l->root, "backends");
-	if (!l->m->gitlab.enabled || !backends || backends->type != WM_NODE_MAP)
+	const struct wm_node *backends = wm_map_find(l->root, "backends"), *includes = present(l->root, "include");
+	if (!l->m->gitlab.enabled)
 		return;
-	for (size_t i = 0; i < backends->n; i++) {
-		const struct wm_node *b = backends->pairs[i].value, *env;
-		if (b->type != WM_NODE_MAP || !(env = wm_map_find(b, "env")) || env->type != WM_NODE_MAP)
-			continue;
-		for (size_t k = 0; k < env->n; k++) {
-			const struct wm_node *v = env->pairs[k].value;
-			if (v->type == WM_NODE_SCALAR && strstr(v->text, "${{"))
-				wm_ctx_warning(&l->c, v, "the value of %s holds a GitHub expression: the GitLab jobs get "
-					"its text as written, not its value; define %s as a CI/CD variable of the GitLab "
-					"project instead", env->pairs[k].key->text, env->pairs[k].key->text);
-		}
-	}
+	if (backends && backends->type == WM_NODE_MAP)
+		for (size_t i = 0; i < backends->n; i++)
+			warn_gitlab_env(l, backends->pairs[i].value);
+	if (includes && includes->type == WM_NODE_SEQ)
+		for (size_t i = 0; i < includes->n; i++)
+			warn_gitlab_env(l, includes->items[i]);
 }
 
 static const char *const top_keys[] = { "wheelmatrix", "project", "python", "platforms", "backends",

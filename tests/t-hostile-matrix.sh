@@ -130,6 +130,7 @@ CASES = [
     ("gitlab-token", "gitlab-env", "$CI_JOB_TOKEN", "intact", None),
     ("gitlab-braces", "gitlab-env", "${CI_COMMIT_REF_NAME}-$$x", "intact", None),
     ("gitlab-secret", "gitlab-env", E + " secrets.PYPI_TOKEN }}", "warn", None),
+    ("gitlab-include-secret", "gitlab-include-env", E + " vars.CUDA_ARCH }}", "warn", None),
     ("gitlab-image", "gitlab-image", "$CI_COMMIT_REF_NAME", "reject", ("'$'",)),
     ("gitlab-tag", "gitlab-tag", "$CI_COMMIT_BRANCH", "reject", ("'$'",)),
 ]
@@ -164,6 +165,8 @@ def matrix(place, value):
         lines += ["publish: {pypi: {environment: %s}}" % q]
     if place == "action-ref":
         lines += ["actions: {actions/checkout: %s}" % q]
+    if place == "gitlab-include-env":
+        lines += ["include:", '  - {backend: cpu, platform: linux-x86_64, python: "3.13", env: {HOSTILE_VALUE: %s}}' % q]
     text = "\n".join(lines) + "\n"
     line = next(i for i, l in enumerate(lines, 1) if q in l)
     col = lines[line - 1].index(q) + 1
@@ -226,11 +229,12 @@ def found(doc, listed, place, value=None, gitlab=None):
     elif place == "env-name":
         out = [(name + " env", value if (job.get("env") or {}).get(value) == "hostile" else job.get("env"))
                for name, job in jobs.items() if name.startswith("build-")]
-    elif place == "gitlab-env":
+    elif place in ("gitlab-env", "gitlab-include-env"):
         out = [("gitlab " + name, v["HOSTILE_VALUE"].replace("$$", "$"))
                for name, job in gitlab.items() if isinstance(job, dict)
                for v in [job.get("variables") or {}] if "HOSTILE_VALUE" in v]
-        out += [("github " + w, v) for w, v in found(doc, listed, "env")]
+        if place == "gitlab-env":
+            out += [("github " + w, v) for w, v in found(doc, listed, "env")]
     return out
 
 
