@@ -12,7 +12,8 @@
 # here — every platform of the catalog with abi3 and free-threaded builds and every toolkit, a
 # per-version matrix publishing with a token, and a matrix pinning every action to a SHA (zizmor's
 # default policy, no configuration) — are generated in a scratch repository and checked, and so
-# is each fixture project of tests/fixtures, in a copy of itself.  The
+# is each fixture project of tests/fixtures, in a copy of itself, and each golden case of
+# tests/golden whose matrix generates a workflow.  The
 # findings of zizmor's pedantic persona are printed, for information.
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
@@ -366,6 +367,24 @@ for f in "$ROOT"/tests/fixtures/*/; do
 		failed=1
 	fi
 done
+# every golden case of tests/golden whose matrix generates a GitHub workflow (edge cases the loader
+# accepts), each in a scratch repository with the case's other files
+golden=0
+for g in "$ROOT"/tests/golden/*/; do
+	name=golden-$(basename "$g")
+	mkdir "$tmp/repo-$name"
+	cp -r "$g". "$tmp/repo-$name/"
+	rm -f "$tmp/repo-$name"/{args,stdout,stderr,exit}
+	git -C "$tmp/repo-$name" init -q
+	if "$WM" -q -C "$tmp/repo-$name" generate >/dev/null 2>&1 && [[ -f $tmp/repo-$name/.github/workflows/wheels.yml ]]; then
+		workflows+=("$tmp/repo-$name/.github/workflows/wheels.yml")
+		golden=$((golden + 1))
+	fi
+done
+if ((golden < 10)); then
+	echo "FAIL: only $golden golden cases generate a workflow (the loop lost them)"
+	failed=1
+fi
 if ((${#workflows[@]})) && ! "$py" "$lint" "${workflows[@]}" >"$tmp/out" 2>&1; then
 	echo "FAIL: generated workflows have findings:"
 	sed "s|$tmp/repo-||" "$tmp/out"
