@@ -17,6 +17,7 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/wheelmatrix
 PKG_CONFIG ?= pkg-config
 HOSTCC ?= cc
 CFLAGS ?= -O2 -g
@@ -155,6 +156,9 @@ ifneq ($(wildcard docs/wheelmatrix.1),)
 	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1'
 	$(INSTALL) -m 644 docs/wheelmatrix.1 '$(DESTDIR)$(MANDIR)/man1/wheelmatrix.1'
 endif
+	$(INSTALL) -d '$(DESTDIR)$(DOCDIR)'
+	$(INSTALL) -m 644 docs/*.md '$(DESTDIR)$(DOCDIR)/'
+
 
 clean:
 	rm -rf $(B)

@@ -32,6 +32,7 @@ for cmd in "${commands[@]}"; do
 	help=$("$WM" "$cmd" --help)
 	for opt in $(options_of "$help" options); do
 		grep -qF -- "\`$opt" "$page" || complain "'$cmd $opt' is not in docs/$cmd.md"
+		grep -qF -- "${opt//-/\\-}" "$docs/wheelmatrix.1" || complain "'$cmd $opt' is not in docs/wheelmatrix.1"
 	done
 	# and no option in the synopsis or the option list that the parser does not know
 	# (elsewhere the pages quote other tools' options, such as maturin's --release)
@@ -42,4 +43,13 @@ for cmd in "${commands[@]}"; do
 			complain "docs/$cmd.md documents '$opt', which 'wheelmatrix $cmd --help' does not list"
 	done
 done
+# every environment variable the commands read is in the manual page's ENVIRONMENT section
+environment=$(sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$docs/wheelmatrix.1")
+for var in $(grep -ohE '(getenv|env)\("[A-Z_]+"\)' "$ROOT"/cmd/*.c | grep -oE '[A-Z_]{2,}' | sort -u); do
+	grep -qw -- "$var" <<<"$environment" || complain "environment variable $var is not in docs/wheelmatrix.1's ENVIRONMENT"
+done
+# and the page renders without a warning
+if ! out=$(LC_ALL=C.UTF-8 groff -ww -z -t -man "$docs/wheelmatrix.1" 2>&1) || [[ -n $out ]]; then
+	complain "groff warns about docs/wheelmatrix.1: $out"
+fi
 exit "$bad"
