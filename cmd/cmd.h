@@ -98,7 +98,4 @@ void cli_print_diags(struct wm_error *err);
 int cli_exit_code(int code);
 
 /* suggest.c */
-/* The candidate closest to `word`, when close enough to be a likely typo; else NULL. */
-const char *cli_suggest(const char *word, const char *const *candidates, size_t n);
-
 #endif

@@ -94,8 +94,6 @@ bool wm_utf8_valid(const char *s, size_t len, unsigned *line, unsigned *column, 
 void wm_utf8_sanitize(struct wm_buf *out, const char *s, size_t len);
 /* Number of characters (not bytes) of a UTF-8 string. */
 size_t wm_utf8_len(const char *s, size_t len);
-/* The candidate closest to `word` if it is close enough to be a likely typo, else NULL. */
-const char *wm_suggest(const char *word, const char *const *candidates, size_t n);
 /* Shell-style glob (`*`, `?`, `[...]`) over a whole string. */
 bool wm_glob_match(const char *pattern, const char *s);
 bool wm_is_glob(const char *s);

@@ -60,6 +60,14 @@ void wm_error_release(struct wm_error *err);
 /* Sorts the diagnostics by file, line and column (stable), notes staying after their error. */
 void wm_error_sort(struct wm_error *err);
 
+/*
+ * The candidate closest to `word` if it is close enough to be a likely typo
+ * (case and '-'/'_' differences count as typos), else NULL: the "did you
+ * mean" of the loader's key names and of the command line's commands,
+ * options and choices.
+ */
+const char *wm_suggest(const char *word, const char *const *candidates, size_t n);
+
 /* ---- catalogs ---------------------------------------------------------- */
 
 enum wm_os { WM_OS_LINUX, WM_OS_MACOS, WM_OS_WINDOWS };
