@@ -15,7 +15,8 @@
 # Scripts (tests/t-*.sh) get WM (the binary), ROOT (the repository) and
 # SHARED (../shared, when it exists) and run in a scratch directory; exit
 # status 0 passes, 77 skips (the last line of output says why), anything
-# else fails.
+# else fails.  Scripts run WM_TEST_JOBS at a time (default: the number of
+# processors; WM_TEST_JOBS=1 runs them one by one).
 set -u
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -108,14 +109,11 @@ run_golden() {
 	rm -rf "$out"
 }
 
-run_script() {
-	local script=$1 name status work shared=$root/../shared
+# Starts one script in the background in its own scratch directory; its output goes to
+# $scratch/NAME.out and its exit status to $scratch/NAME.status.
+start_script() {
+	local script=$1 name work shared=$root/../shared
 	name=$(basename "$script" .sh)
-	selected "$name" || return 0
-	if [[ ! -x $script ]]; then
-		fail "$name (not executable)"
-		return
-	fi
 	work=$scratch/$name
 	mkdir -p "$work"
 	if [[ -d $shared ]]; then
@@ -123,8 +121,16 @@ run_script() {
 	else
 		shared=
 	fi
-	(cd "$work" && env WM="$wm" ROOT="$root" ${shared:+SHARED="$shared"} "$script" >"$scratch/$name.out" 2>&1)
-	status=$?
+	(
+		cd "$work" && env WM="$wm" ROOT="$root" ${shared:+SHARED="$shared"} "$script" >"$scratch/$name.out" 2>&1
+		echo $? >"$scratch/$name.status"
+	) &
+}
+
+# Counts and prints the result of a finished script, in the order the scripts are listed.
+finish_script() {
+	local name=$1 status
+	status=$(cat "$scratch/$name.status" 2>/dev/null || echo 1)
 	case $status in
 	0) passed=$((passed + 1)) ;;
 	77)
@@ -136,7 +142,33 @@ run_script() {
 		cat "$scratch/$name.out"
 		;;
 	esac
-	rm -rf "$work" "$scratch/$name.out"
+	rm -rf "${scratch:?}/$name" "$scratch/$name.out" "$scratch/$name.status"
+}
+
+# Runs the selected scripts, WM_TEST_JOBS (default: the number of processors) at a time.
+# Each has its own scratch directory, temporary files and ports, so they do not meet; the
+# results are printed in the order of the names, whatever order they finish in.
+run_scripts() {
+	local jobs=${WM_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)} names=() script name running=0
+	for script in "$@"; do
+		name=$(basename "$script" .sh)
+		selected "$name" || continue
+		if [[ ! -x $script ]]; then
+			fail "$name (not executable)"
+			continue
+		fi
+		while ((running >= jobs)); do
+			wait -n
+			running=$((running - 1))
+		done
+		start_script "$script"
+		running=$((running + 1))
+		names+=("$name")
+	done
+	wait
+	for name in "${names[@]}"; do
+		finish_script "$name"
+	done
 }
 
 shopt -s nullglob
@@ -146,9 +178,7 @@ done
 for dir in "$root"/tests/golden/*/; do
 	run_golden "$dir"
 done
-for script in "$root"/tests/t-*.sh; do
-	run_script "$script"
-done
+run_scripts "$root"/tests/t-*.sh
 
 ((skipped > 0)) && printf '%d skipped\n' "$skipped"
 printf '%d passed, %d failed\n' "$passed" "$failed"
