@@ -12,10 +12,11 @@
 # (a missing output file means empty, a missing `exit` means 0).  The
 # binary runs in the case directory with LC_ALL=C and NO_COLOR=1.
 #
-# Scripts (tests/t-*.sh) get WM (the binary), ROOT (the repository) and
-# SHARED (../shared, when it exists) and run in a scratch directory; exit
-# status 0 passes, 77 skips (the last line of output says why), anything
-# else fails.
+# Scripts (tests/t-*.sh) get WM (the binary) and ROOT (the repository) and
+# run in a scratch directory; exit status 0 passes, 77 skips (the last line
+# of output says why), anything else fails.  The test data they read (the
+# toml-test suite, the corpus of real projects) is installed by `make
+# testdata` (tests/tools/install-testdata.sh); a script without it fails.
 set -u
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -109,7 +110,7 @@ run_golden() {
 }
 
 run_script() {
-	local script=$1 name status work shared=$root/../shared
+	local script=$1 name status work
 	name=$(basename "$script" .sh)
 	selected "$name" || return 0
 	if [[ ! -x $script ]]; then
@@ -118,12 +119,7 @@ run_script() {
 	fi
 	work=$scratch/$name
 	mkdir -p "$work"
-	if [[ -d $shared ]]; then
-		shared=$(cd "$shared" && pwd)
-	else
-		shared=
-	fi
-	(cd "$work" && env WM="$wm" ROOT="$root" ${shared:+SHARED="$shared"} "$script" >"$scratch/$name.out" 2>&1)
+	(cd "$work" && env WM="$wm" ROOT="$root" "$script" >"$scratch/$name.out" 2>&1)
 	status=$?
 	case $status in
 	0) passed=$((passed + 1)) ;;
