@@ -41,12 +41,12 @@ if ! NO_COLOR=1 "$data/bin/toml-test" test -toml 1.0 -timeout 30s -parallel 2 -d
 	echo "FAIL: toml-test's runner rejects the decoder"
 	exit 1
 fi
-grep -q '^  valid tests: [1-9][0-9]* passed,  0 failed$' runner.out &&
-	grep -q '^invalid tests: [1-9][0-9]* passed,  0 failed$' runner.out || {
+if ! grep -q '^  valid tests: [1-9][0-9]* passed,  0 failed$' runner.out ||
+	! grep -q '^invalid tests: [1-9][0-9]* passed,  0 failed$' runner.out; then
 	cat runner.out
 	echo "FAIL: toml-test's runner did not report passing valid and invalid cases"
 	exit 1
-}
+fi
 
 exec python3 - "$decoder" "$suite" <<'PY'
 import concurrent.futures, json, os, re, subprocess, sys
