@@ -190,7 +190,7 @@ PY
 			bad "$name: pip wheel failed: $(tail -5 "$tmp/pip.log")"
 		fi
 	else
-		echo "note: $py lacks setuptools, wheel or pip: the meta wheels are not built"
+		bad "$py lacks setuptools, wheel or pip to build the meta wheel; install them with: sudo apt-get install -y python3-setuptools python3-wheel python3-pip"
 	fi
 done
 
