@@ -6,6 +6,8 @@
 #   make check-e2e            only the end-to-end tests (tests/t-e2e-*.sh): the fixture projects
 #                             built with real maturin, auditwheel, pip and uv (make check runs them too)
 #   make validators           install the pinned workflow validators (tests/tools/install-validators.sh)
+#   make testdata             install the pinned test data: the toml-test suite and the real-project
+#                             corpus (tests/tools/install-testdata.sh)
 #   make DEVELOPER=1          warnings are errors, and more of them
 #   make SANITIZE=address,undefined
 #                             AddressSanitizer and UBSan; arena allocations become real mallocs
@@ -69,7 +71,7 @@ TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply
 LIB = $(B)/libwheelmatrix.a
 TOOL = $(B)/wheelmatrix
 
-.PHONY: all check check-only check-e2e tools validators install clean demo deps FORCE
+.PHONY: all check check-only check-e2e tools validators testdata install clean demo deps FORCE
 .DELETE_ON_ERROR:
 # The unit tests' objects are made by a chain of pattern rules: keep them, and their .d files.
 .SECONDARY: $(call obj,$(UNIT_SRCS))
@@ -133,11 +135,11 @@ $(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
-check: deps validators
+check: deps validators testdata
 	@$(MAKE) --no-print-directory $(TOOL) $(UNIT_BINS) $(TEST_BINS) tools
 	@tests/run.sh
 
-check-only: $(TOOL) $(UNIT_BINS) $(TEST_BINS) tools validators
+check-only: $(TOOL) $(UNIT_BINS) $(TEST_BINS) tools validators testdata
 	@tests/run.sh
 
 check-e2e: deps
@@ -188,6 +190,11 @@ deps:
 # outside build/, under ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/validators/.
 validators: deps
 	@tests/tools/install-validators.sh
+
+# The test data (the toml-test suite from the Go module proxy, the corpus of real projects' sdists from
+# PyPI), pinned in tests/tools/ and installed under ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/testdata/.
+testdata: deps
+	@tests/tools/install-testdata.sh
 
 # The demo repository: the bundled example as build/demo/wheelmatrix.yaml, and what generate writes beside it.
 demo: deps

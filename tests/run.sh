@@ -12,11 +12,13 @@
 # (a missing output file means empty, a missing `exit` means 0).  The
 # binary runs in the case directory with LC_ALL=C and NO_COLOR=1.
 #
-# Scripts (tests/t-*.sh) get WM (the binary), ROOT (the repository) and
-# SHARED (../shared, when it exists) and run in a scratch directory; exit
-# status 0 passes, 77 skips (the last line of output says why), anything
-# else fails.  Scripts run WM_TEST_JOBS at a time (default: the number of
-# processors; WM_TEST_JOBS=1 runs them one by one).
+# Scripts (tests/t-*.sh) get WM (the binary) and ROOT (the repository) and
+# run in a scratch directory; exit status 0 passes, 77 skips (the last line
+# of output says why), anything else fails.  The test data they read (the
+# toml-test suite, the corpus of real projects) is installed by `make
+# testdata` (tests/tools/install-testdata.sh); a script without it fails.
+# Scripts run WM_TEST_JOBS at a time (default: the number of processors;
+# WM_TEST_JOBS=1 runs them one by one).
 set -u
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -112,17 +114,12 @@ run_golden() {
 # Starts one script in the background in its own scratch directory; its output goes to
 # $scratch/NAME.out and its exit status to $scratch/NAME.status.
 start_script() {
-	local script=$1 name work shared=$root/../shared
+	local script=$1 name work
 	name=$(basename "$script" .sh)
 	work=$scratch/$name
 	mkdir -p "$work"
-	if [[ -d $shared ]]; then
-		shared=$(cd "$shared" && pwd)
-	else
-		shared=
-	fi
 	(
-		cd "$work" && env WM="$wm" ROOT="$root" ${shared:+SHARED="$shared"} "$script" >"$scratch/$name.out" 2>&1
+		cd "$work" && env WM="$wm" ROOT="$root" "$script" >"$scratch/$name.out" 2>&1
 		echo $? >"$scratch/$name.status"
 	) &
 }

@@ -1,12 +1,17 @@
 #!/bin/bash
 # t-init-corpus.sh — init on every pyproject.toml of the corpus: a matrix that loads and lists jobs,
 # or, for the files that are no maturin project here, a clear error.
+#
+# The corpus is the sdists of real maturin projects pinned in tests/tools/corpus.txt, installed by
+# tests/tools/install-testdata.sh (`make testdata`, which `make check` runs); without it the test
+# fails and says how to install it.
 set -euo pipefail
-: "${WM:?}"
-corpus=${SHARED:-}/corpus
-if [ -z "${SHARED:-}" ] || [ ! -d "$corpus" ]; then
-	echo "skip: ../shared/corpus is not here"
-	exit 77
+: "${WM:?}" "${ROOT:?}"
+data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+corpus=$data/corpus
+if [ ! -f "$data/complete" ] || [ ! -d "$corpus" ]; then
+	echo "FAIL: the corpus is not installed in $data: run 'make testdata' (tests/tools/install-testdata.sh)"
+	exit 1
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -50,24 +55,17 @@ print(" ".join(sorted(seen)))' "$tmp/jobs")
 		fail=1
 	fi
 done <<'LIST'
-EricLBuehler__mistral.rs mistralrs-pyo3/pyproject.toml ok cpu cuda cudnn metal
-LLukas22__llm-rs-python pyproject.toml ok clblast cpu cublas metal
-PyO3__maturin test-crates/pyo3-mixed-py-subdir/pyproject.toml ok cpu
-PyO3__maturin test-crates/pyo3-mixed-workspace/pyproject.toml ok cpu
-PyO3__maturin test-crates/pyo3-mixed/pyproject.toml ok cpu
-PyO3__maturin test-crates/pyo3-pure/pyproject.toml ok cpu
-PyO3__maturin test-crates/workspace-inheritance/python/pyproject.toml error no [project] table
-crate-py__rpds pyproject.toml ok cpu
-huggingface__candle candle-pyo3/pyproject.toml ok cpu cuda
-huggingface__tokenizers bindings/python/pyproject.toml ok cpu
-ijl__orjson pyproject.toml ok cpu
-pola-rs__polars py-polars/pyproject.toml error builds with 'setuptools.build_meta', not maturin
-pola-rs__polars py-polars/runtime/polars-runtime-32/pyproject.toml ok cpu
-pola-rs__polars py-polars/runtime/polars-runtime-64/pyproject.toml ok cpu
-pola-rs__polars py-polars/runtime/polars-runtime-compat/pyproject.toml ok cpu
-pola-rs__polars py-polars/runtime/template/pyproject.toml error py-polars/runtime/template/Cargo.toml: error: no such file
-pydantic__jiter crates/jiter-python/pyproject.toml ok cpu
-pydantic__jiter pyproject.toml ok cpu
-pydantic__pydantic-core pyproject.toml ok cpu
+candle-nn-0.4.2 pyproject.toml ok cpu cuda
+jiter-0.16.0 pyproject.toml ok cpu
+llm-rs-0.2.15 pyproject.toml ok clblast cpu cublas metal
+mistralrs-0.3.1 pyproject.toml ok cpu cuda cudnn metal
+orjson-3.11.8 pyproject.toml ok cpu
+polars-1.43.2 pyproject.toml error builds with 'setuptools.build_meta', not maturin
+polars-runtime-32-1.43.2 pyproject.toml ok cpu
+polars-runtime-64-1.43.2 pyproject.toml ok cpu
+polars-runtime-compat-1.43.2 pyproject.toml ok cpu
+pydantic-core-2.41.5 pyproject.toml ok cpu
+rpds-py-2026.6.3 pyproject.toml ok cpu
+tokenizers-0.23.1 pyproject.toml ok cpu
 LIST
 exit $fail

@@ -1,12 +1,14 @@
 #!/bin/bash
-# t-llm-rs-patches.sh — matrices/llm-rs.yaml on the real llm-rs-python project: generate writes patches
+# t-llm-rs-patches.sh — matrices/llm-rs.yaml on the real llm-rs project (its sdist from PyPI): generate writes patches
 # that git apply takes and that turn pyproject.toml into llm-rs-cuda, -opencl and -metal.
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
-corpus=${SHARED:-}/corpus/LLukas22__llm-rs-python
-if [ -z "${SHARED:-}" ] || [ ! -f "$corpus/pyproject.toml" ]; then
-	echo "skip: ../shared/corpus is not here"
-	exit 77
+# llm-rs 0.2.15's sdist, from the corpus of tests/tools/corpus.txt (`make testdata` installs it)
+data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+corpus=$data/corpus/llm-rs-0.2.15
+if [ ! -f "$data/complete" ] || [ ! -f "$corpus/pyproject.toml" ]; then
+	echo "FAIL: the corpus is not installed in $data: run 'make testdata' (tests/tools/install-testdata.sh)"
+	exit 1
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -55,23 +55,26 @@ TOML
 
 # 1. the layouts: llm-rs itself (mixed, beside pyproject.toml), a pure-Rust crate in a subdirectory,
 #    and the src/ layout with the crate in rust/
-cases=()
-if [ -n "${SHARED:-}" ] && [ -f "$SHARED/corpus/LLukas22__llm-rs-python/pyproject.toml" ]; then
-	r=$tmp/llm-rs
-	mkdir -p "$r/llm_rs"
-	cp "$SHARED/corpus/LLukas22__llm-rs-python/pyproject.toml" "$SHARED/corpus/LLukas22__llm-rs-python/Cargo.toml" "$r/"
-	{ sed 's/strategy: rename/strategy: meta/; /^ci:/,/^$/d' "$ROOT/matrices/llm-rs.yaml"; echo 'ci: {}'; } >"$r/wheelmatrix.yaml"
-	printf 'from .llm_rs import *\n\n__doc__ = llm_rs.__doc__\n' >"$r/llm_rs/__init__.py"
-	printf 'class Model:\n    def generate(self, prompt: str) -> str: ...\n' >"$r/llm_rs/llm_rs.pyi"
-	mkdir -p "$r/llm_rs/convert" "$r/llm_rs/__pycache__"
-	printf 'def convert(path: str) -> None:\n    pass\n' >"$r/llm_rs/convert/__init__.py"
-	: >"$r/llm_rs/py.typed"
-	: >"$r/llm_rs/__pycache__/x.cpython-311.pyc"
-	printf 'not carried\n' >"$r/llm_rs/data.json"
-	cases+=(llm-rs)
-else
-	echo "note: ../shared/corpus is absent: the llm-rs case is skipped"
+#    (llm-rs 0.2.15's sdist, from the corpus of tests/tools/corpus.txt: `make testdata` installs it)
+data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+llmrs=$data/corpus/llm-rs-0.2.15
+if [ ! -f "$data/complete" ] || [ ! -f "$llmrs/pyproject.toml" ]; then
+	echo "FAIL: the corpus is not installed in $data: run 'make testdata' (tests/tools/install-testdata.sh)"
+	exit 1
 fi
+cases=()
+r=$tmp/llm-rs
+mkdir -p "$r/llm_rs"
+cp "$llmrs/pyproject.toml" "$llmrs/Cargo.toml" "$r/"
+{ sed 's/strategy: rename/strategy: meta/; /^ci:/,/^$/d' "$ROOT/matrices/llm-rs.yaml"; echo 'ci: {}'; } >"$r/wheelmatrix.yaml"
+printf 'from .llm_rs import *\n\n__doc__ = llm_rs.__doc__\n' >"$r/llm_rs/__init__.py"
+printf 'class Model:\n    def generate(self, prompt: str) -> str: ...\n' >"$r/llm_rs/llm_rs.pyi"
+mkdir -p "$r/llm_rs/convert" "$r/llm_rs/__pycache__"
+printf 'def convert(path: str) -> None:\n    pass\n' >"$r/llm_rs/convert/__init__.py"
+: >"$r/llm_rs/py.typed"
+: >"$r/llm_rs/__pycache__/x.cpython-311.pyc"
+printf 'not carried\n' >"$r/llm_rs/data.json"
+cases+=(llm-rs)
 
 r=$tmp/pure
 mkdir -p "$r/py"
@@ -187,7 +190,7 @@ PY
 			bad "$name: pip wheel failed: $(tail -5 "$tmp/pip.log")"
 		fi
 	else
-		echo "note: $py lacks setuptools, wheel or pip: the meta wheels are not built"
+		bad "$py lacks setuptools, wheel or pip to build the meta wheel; install them with: sudo apt-get install -y python3-setuptools python3-wheel python3-pip"
 	fi
 done
 

@@ -1,14 +1,16 @@
 #!/bin/bash
-# t-patch-command.sh — `wheelmatrix patch` on the real llm-rs-python project: it applies each variant as
+# t-patch-command.sh — `wheelmatrix patch` on the real llm-rs project (its sdist from PyPI): it applies each variant as
 # `git apply` does, reverts it to the committed bytes, refuses (exit 1, nothing changed) a pyproject.toml
 # that changed since the patches were generated, and works in clones with core.autocrlf=true, on a
 # file committed with LF (checked out with CRLF) and on one committed with CRLF.
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
-corpus=${SHARED:-}/corpus/LLukas22__llm-rs-python
-if [ -z "${SHARED:-}" ] || [ ! -f "$corpus/pyproject.toml" ]; then
-	echo "skip: ../shared/corpus is not here"
-	exit 77
+# llm-rs 0.2.15's sdist, from the corpus of tests/tools/corpus.txt (`make testdata` installs it)
+data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+corpus=$data/corpus/llm-rs-0.2.15
+if [ ! -f "$data/complete" ] || [ ! -f "$corpus/pyproject.toml" ]; then
+	echo "FAIL: the corpus is not installed in $data: run 'make testdata' (tests/tools/install-testdata.sh)"
+	exit 1
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -11,8 +11,10 @@
 # and apply it turned round to give back exactly the original; if not, it exits 3 and the case fails.
 #
 # Corpus cases (tests/corpus-patches/NAME/): `spec`, and expect.toml written by hand from the
-# corpus files (read in place from $SHARED/corpus, never copied): the pyproject and Cargo.toml paths,
-# the expected name, the full features list, module, and any other expected value.  Checked:
+# corpus files (the sdists of real projects pinned in tests/tools/corpus.txt, read in place where
+# tests/tools/install-testdata.sh installed them, never copied): the pyproject and Cargo.toml paths
+# (NAME-VERSION/PATH), the expected name, the full features list, module, and any other expected
+# value.  Checked:
 # - the pyproject is a maturin project with [project]; the spec's features exist in that
 #   Cargo.toml's [features];
 # - the patched text parses, with [project].name, [tool.maturin].features and the rest as expected;
@@ -20,9 +22,14 @@
 #   the patched data;
 # - only lines holding edits changed: difflib's changed lines of the original are the name line, the
 #   lines of the arrays and settings edited, and new lines only carry new values.
-# Without $SHARED/corpus the corpus part is skipped (exit 77, after the golden cases pass).
+# Without the installed corpus the test fails and says how to install it (`make testdata`).
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
+data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+if [[ ! -f $data/complete || ! -d $data/corpus ]]; then
+	echo "FAIL: the corpus is not installed in $data: run 'make testdata' (tests/tools/install-testdata.sh)"
+	exit 1
+fi
 driver=$(dirname "$WM")/tests/patch-apply
 if [[ ! -x $driver ]]; then
 	echo "FAIL: $driver is not built: run 'make check'"
@@ -30,7 +37,7 @@ if [[ ! -x $driver ]]; then
 fi
 export PYTHONDONTWRITEBYTECODE=1
 
-exec python3 - "$driver" "$ROOT" "${SHARED:+$SHARED/corpus}" <<'PY'
+exec python3 - "$driver" "$ROOT" "$data/corpus" <<'PY'
 import copy, difflib, os, re, subprocess, sys, tomllib
 
 driver, root, corpus = sys.argv[1:]
@@ -266,9 +273,6 @@ if corpus and os.path.isdir(corpus):
 for f in failures:
     print("FAIL", f)
 print(f"patches: {ngolden} golden cases, {ncorpus} corpus cases, {len(failures)} failures")
-if failures:
+if failures or not ncorpus:
     sys.exit(1)
-if not corpus or not os.path.isdir(corpus):
-    print("corpus not found ($SHARED/corpus): the golden cases passed, the corpus cases were skipped")
-    sys.exit(77)
 PY

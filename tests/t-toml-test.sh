@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # t-toml-test.sh — the TOML parser against the toml-test suite (TOML 1.0.0 cases), through tests/toml-decode.
 #
-# Reads the suite in place from $SHARED/toml-test (skips when it is absent) and runs every case
-# listed in files-toml-1.0.0:
+# The suite is the Go module github.com/toml-lang/toml-test/v2, pinned in tests/tools/toml-test/
+# (go.mod, go.sum) and installed by tests/tools/install-testdata.sh (`make testdata`, which
+# `make check` runs): its runner, bin/toml-test, and its test files, toml-test/.  Without them the
+# test fails and says how to install them.
+#
+# First the suite's own runner: `toml-test test -toml 1.0 -decoder toml-decode` runs every TOML
+# 1.0.0 case, the TOML on the decoder's stdin, and compares the JSON as the suite means it.
+# Then every case listed in files-toml-1.0.0 again, with what the runner does not check:
 # - valid/X.toml must decode (exit 0) to JSON equal to valid/X.json, compared as toml-test's runner
 #   compares: tagged leaves {"type", "value"} with the same type; floats by value (nan equal to nan,
 #   whatever its sign); integers by value; date-times by the instant or local time they denote, after
@@ -12,19 +18,33 @@
 #   no sanitizer report (AddressSanitizer also exits 1).
 # ALLOWED below lists, by name and with the reason, the invalid cases we accept on purpose (none;
 # at most 1% of them may ever be).  The decoder is the one built beside $WM
-# (build/tests/toml-decode); `make check` builds it.  The cases run in a few batch processes
+# (build/tests/toml-decode); `make check` builds it.  These cases run in a few batch processes
 # (toml-decode FILE...), which keeps the sanitizer build fast, and a sample also through stdin,
 # the way toml-test's own runner calls a decoder, which must give the same answers.
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
-suite=${SHARED:+$SHARED/toml-test}
-if [[ -z $suite || ! -f $suite/files-toml-1.0.0 ]]; then
-	echo "toml-test suite not found (\$SHARED/toml-test): skipped"
-	exit 77
+data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+suite=$data/toml-test
+if [[ ! -f $data/complete || ! -f $suite/files-toml-1.0.0 || ! -x $data/bin/toml-test ]]; then
+	echo "FAIL: the toml-test suite is not installed in $data: run 'make testdata' (tests/tools/install-testdata.sh)"
+	exit 1
 fi
 decoder=$(dirname "$WM")/tests/toml-decode
 if [[ ! -x $decoder ]]; then
 	echo "FAIL: $decoder is not built: run 'make check'"
+	exit 1
+fi
+
+# The runner: a generous time per case (the sanitizer build is slow), no colour, every failure listed.
+if ! NO_COLOR=1 "$data/bin/toml-test" test -toml 1.0 -timeout 30s -parallel 2 -decoder "$decoder" >runner.out 2>&1; then
+	cat runner.out
+	echo "FAIL: toml-test's runner rejects the decoder"
+	exit 1
+fi
+if ! grep -q '^  valid tests: [1-9][0-9]* passed,  0 failed$' runner.out ||
+	! grep -q '^invalid tests: [1-9][0-9]* passed,  0 failed$' runner.out; then
+	cat runner.out
+	echo "FAIL: toml-test's runner did not report passing valid and invalid cases"
 	exit 1
 fi
 
