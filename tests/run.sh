@@ -11,6 +11,7 @@
 # line), optional `stdin`, and the expected `stdout`, `stderr` and `exit`
 # (a missing output file means empty, a missing `exit` means 0).  The
 # binary runs in the case directory with LC_ALL=C and NO_COLOR=1.
+# WM_UPDATE=1 rewrites the expected files of the selected cases from the run.
 #
 # Scripts (tests/t-*.sh) get WM (the binary) and ROOT (the repository) and
 # run in a scratch directory; exit status 0 passes, 77 skips (the last line
@@ -92,6 +93,13 @@ run_golden() {
 	mkdir -p "$out"
 	(cd "$dir" && env -u PRE_COMMIT LC_ALL=C NO_COLOR=1 "$wm" "${args[@]}" <"$input" >"$out/stdout" 2>"$out/stderr")
 	status=$?
+	# WM_UPDATE=1 writes what the run gave as the expected files: read their diff before committing
+	if [[ ${WM_UPDATE:-} == 1 ]]; then
+		for f in stdout stderr; do
+			[[ -s $out/$f || -f $dir/$f ]] && cp "$out/$f" "$dir/$f"
+		done
+		[[ $status != 0 || -f $dir/exit ]] && echo "$status" >"$dir/exit"
+	fi
 	want=0
 	[[ -f $dir/exit ]] && want=$(tr -d '[:space:]' <"$dir/exit")
 	{

@@ -45,7 +45,9 @@ for cmd in "${commands[@]}"; do
 done
 # every environment variable the commands read is in the manual page's ENVIRONMENT section
 environment=$(sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$docs/wheelmatrix.1")
-for var in $(grep -ohE '(getenv|env)\("[A-Z_]+"\)' "$ROOT"/cmd/*.c | grep -oE '[A-Z_]{2,}' | sort -u); do
+mapfile -t vars < <(grep -ohE '(getenv|env)\("[A-Z_]+"\)' "$ROOT"/cmd/*.c | grep -oE '[A-Z_]{2,}' | sort -u)
+((${#vars[@]} >= 5)) || complain "found only ${#vars[@]} environment variables in cmd/*.c (the pattern lost them)"
+for var in "${vars[@]}"; do
 	grep -qw -- "$var" <<<"$environment" || complain "environment variable $var is not in docs/wheelmatrix.1's ENVIRONMENT"
 done
 # and the page renders without a warning
