@@ -1,8 +1,8 @@
 # Makefile — builds libwheelmatrix and the wheelmatrix tool into build/ (GNU make, Linux).
 #
 #   make                      build build/wheelmatrix
-#   make check                build, then run tests/run.sh (installs the pinned test tools and
-#                             validators first)
+#   make check                build, then run tests/run.sh (installs the tests' Debian packages,
+#                             npm validators, pinned test tools, validators and test data first)
 #   make check-e2e            only the end-to-end tests (tests/t-e2e-*.sh): the fixture projects
 #                             built with real maturin, auditwheel, pip and uv (make check runs them too)
 #   make validators           install the pinned workflow validators (tests/tools/install-validators.sh)
@@ -29,6 +29,16 @@ INSTALL ?= install
 PKGS = yaml-0.1 jansson libgit2 libcurl
 # The Debian packages that `demo` (through `deps`) makes sure of.
 DEB_PKGS = gcc make pkg-config libyaml-dev libjansson-dev libgit2-dev libcurl4-openssl-dev python3
+# The Debian packages the tests use, which `check` (through `test-deps`) makes sure of:
+# git; PyYAML; shellcheck; groff (the manual page); plan's tests: nginx serving a static index
+# over http and https (a CA made with openssl) and Chromium rendering the report; the meta
+# package's wheel: Debian's pip, setuptools and wheel; the end-to-end tests: a venv of Debian's
+# python3 for the pinned PyPI tools (flock from util-linux), build-essential's linker for the Rust
+# builds and python3-dev; gitlab-ci-local copies each job's checkout with rsync; Node.js runs the
+# npm validators (Debian's, unless the machine has its own).
+TEST_DEB_PKGS = build-essential git python3-yaml shellcheck groff-base util-linux nginx openssl chromium \
+	python3-venv python3-pip python3-setuptools python3-wheel python3-dev ca-certificates rsync \
+	$(if $(shell command -v node && command -v npm),,nodejs npm)
 
 B = build
 WM_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Ilib
@@ -71,7 +81,7 @@ TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply
 LIB = $(B)/libwheelmatrix.a
 TOOL = $(B)/wheelmatrix
 
-.PHONY: all check check-only check-e2e tools validators testdata install clean demo deps FORCE
+.PHONY: all check check-only check-e2e tools validators testdata install clean demo deps test-deps FORCE
 .DELETE_ON_ERROR:
 # The unit tests' objects are made by a chain of pattern rules: keep them, and their .d files.
 .SECONDARY: $(call obj,$(UNIT_SRCS))
@@ -135,7 +145,7 @@ $(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
-check: deps validators testdata
+check: test-deps validators testdata
 	@$(MAKE) --no-print-directory $(TOOL) $(UNIT_BINS) $(TEST_BINS) tools
 	@tests/run.sh
 
@@ -165,26 +175,44 @@ endif
 clean:
 	rm -rf $(B)
 
-# Installs the build dependencies when something is missing: with apt-get as root, otherwise
-# it prints the command to run.  Without dpkg it can only check and tell.
-deps:
+# Installs the Debian packages $(1) that are missing: with apt-get as root, otherwise it prints
+# the command to run.  Without dpkg it can only check the commands and libraries and tell.
+define apt_install
 	@missing=; \
 	if command -v dpkg >/dev/null 2>&1; then \
-		for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+		for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	else \
 		for c in $(CC) make $(PKG_CONFIG); do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
 		$(PKG_CONFIG) --exists $(PKGS) 2>/dev/null || missing="$$missing $(PKGS)"; \
-		if [ -n "$$missing" ]; then echo "deps: missing:$$missing" >&2; exit 1; fi; \
+		if [ -n "$$missing" ]; then echo "$@: missing:$$missing" >&2; exit 1; fi; \
 	fi; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then \
-		echo "deps: installing$$missing"; \
-		apt-get update && apt-get install -y $$missing; \
+		echo "$@: installing$$missing"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 	else \
-		echo "deps: missing packages:$$missing; install them with:" >&2; \
+		echo "$@: missing packages:$$missing; install them with:" >&2; \
 		echo "  sudo apt-get install -y$$missing" >&2; \
 		exit 1; \
 	fi
+endef
+
+# The build dependencies.
+deps:
+	$(call apt_install,$(DEB_PKGS))
+
+# The tests' Debian packages, the pinned npm validators (action-validator, gitlab-ci-local:
+# exactly as tests/external/package-lock.json says, installed again when the lockfile changes)
+# and Rust: PyO3 0.29 needs Rust 1.83 or later, newer than Debian 12's, so rustup's is expected.
+test-deps: deps
+	$(call apt_install,$(TEST_DEB_PKGS))
+	@if ! cmp -s tests/external/package-lock.json tests/external/node_modules/.wheelmatrix-lock; then \
+		npm ci --prefix tests/external --no-audit --no-fund && \
+		cp tests/external/package-lock.json tests/external/node_modules/.wheelmatrix-lock; \
+	fi
+	@command -v cargo >/dev/null 2>&1 || [ -x "$$HOME/.cargo/bin/cargo" ] || { \
+		echo "test-deps: cargo is missing: install Rust 1.83 or later with rustup:" >&2; \
+		echo "  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y" >&2; exit 1; }
 
 # The workflow validators the tests run (zizmor, actionlint), pinned in tests/tools/ and installed
 # outside build/, under ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/validators/.
