@@ -1,4 +1,13 @@
-/* sha1.c — SHA-1 (FIPS 180-4), for git blob ids in the `index` line of variant patches. */
+/*
+ * sha1.c — SHA-1 (FIPS 180-4), for git blob ids in the `index` line of variant patches.
+ *
+ * libgit2's git_odb_hash gives the same ids, but only after git_libgit2_init(), whose
+ * init-and-shutdown costs about 9 ms (measured: 1000 cycles of init, one git_odb_hash of 5
+ * bytes and shutdown, 9.4 ms each, gcc -O2, Debian 12's libgit2 1.5).  `generate` needs an id
+ * for every patch it writes, with or without a repository, and where no patch exists yet it
+ * starts libgit2 for nothing else; so the ids are computed here, in microseconds.  They are
+ * checked against git's own in tests/unit/test_diff.c and by `git apply` in the tests.
+ */
 #include <stdio.h>
 #include <string.h>
 #include "internal.h"
