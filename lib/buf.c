@@ -90,3 +90,19 @@ char *wm_buf_detach(struct wm_buf *b)
 	memset(b, 0, sizeof(*b));
 	return p;
 }
+
+void wm_buf_shell_word(struct wm_buf *b, const char *s, bool bare_when_safe)
+{
+	if (bare_when_safe && *s &&
+			strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == strlen(s)) {
+		wm_buf_puts(b, s);
+		return;
+	}
+	wm_buf_putc(b, '\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			wm_buf_puts(b, "'\\''");
+		else
+			wm_buf_putc(b, *s);
+	wm_buf_putc(b, '\'');
+}

@@ -77,23 +77,6 @@ static bool comment_safe(const char *s)
 	return true;
 }
 
-/* Appends `s` as one shell word, quoted only when it has to be, so the command can be pasted. */
-static void put_shell_word(struct wm_buf *b, const char *s)
-{
-	if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == strlen(s)) {
-		wm_buf_puts(b, s);
-		return;
-	}
-	wm_buf_putc(b, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			wm_buf_puts(b, "'\\''");
-		else
-			wm_buf_putc(b, *s);
-	}
-	wm_buf_putc(b, '\'');
-}
-
 int wm_files_add(struct wm_files *files, const char *path, const char *matrix_file,
 	const char *body, size_t len)
 {
@@ -121,7 +104,7 @@ int wm_files_add(struct wm_files *files, const char *path, const char *matrix_fi
 	wm_buf_printf(&data, "%s wheelmatrix ", HEAD_REGENERATE);
 	if (strcmp(matrix_file, DEFAULT_MATRIX) != 0) {
 		wm_buf_puts(&data, "-f ");
-		put_shell_word(&data, matrix_file);
+		wm_buf_shell_word(&data, matrix_file, true);
 		wm_buf_putc(&data, ' ');
 	}
 	wm_buf_puts(&data, "generate\n");

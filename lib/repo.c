@@ -573,18 +573,6 @@ out:
 
 #define HOOK_MARK "# wheelmatrix pre-commit hook"
 
-/* Appends `s` as one single-quoted shell word. */
-static void shell_word(struct wm_buf *b, const char *s)
-{
-	wm_buf_putc(b, '\'');
-	for (; *s; s++)
-		if (*s == '\'')
-			wm_buf_puts(b, "'\\''");
-		else
-			wm_buf_putc(b, *s);
-	wm_buf_putc(b, '\'');
-}
-
 /* mkdir -p */
 static int mkdir_parents(char *path)
 {
@@ -662,13 +650,13 @@ int wm_hook_install(char **path, bool *unchanged, const char *root, const char *
 		"(written by 'wheelmatrix hook install').\n");
 	if (prefix && *prefix) {
 		wm_buf_puts(&hook, "cd -- ");
-		shell_word(&hook, prefix);
+		wm_buf_shell_word(&hook, prefix, false);
 		wm_buf_puts(&hook, " || exit 1\n");
 	}
 	wm_buf_puts(&hook, "WHEELMATRIX_HOOK=1 exec wheelmatrix");
 	if (strcmp(matrix, "wheelmatrix.yaml") != 0) {
 		wm_buf_puts(&hook, " -f ");
-		shell_word(&hook, matrix);
+		wm_buf_shell_word(&hook, matrix, false);
 	}
 	wm_buf_puts(&hook, " check --staged\n");
 	wm_buf_printf(&target, "%s/pre-commit", dir.ptr ? dir.ptr : "");

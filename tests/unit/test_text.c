@@ -1,4 +1,5 @@
 /* test_text.c — unit tests of the library's helpers: suggestions, globs, name grammars, UTF-8, YAML limits, catalog. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
@@ -276,8 +277,39 @@ static void test_templates(void)
 		CHECK(strcmp(wm_templates[i - 1].name, wm_templates[i].name) < 0);
 }
 
+/* wm_buf_shell_word: the word a shell reads back is the text, whatever it holds. */
+static void test_shell_word(void)
+{
+	static const char *const words[] = { "plain.yaml", "", "it's", "a b", "$(id)", "`id`", "x;y|z&", "'",
+		"line\nbreak", "tab\there", "-n", "*" };
+	struct wm_buf b = WM_BUF_INIT;
+	wm_buf_shell_word(&b, "matrices/llm-rs.yaml", true);
+	CHECK_STR(b.ptr, "matrices/llm-rs.yaml");           /* bare when nothing is special */
+	wm_buf_clear(&b);
+	wm_buf_shell_word(&b, "matrices/llm-rs.yaml", false);
+	CHECK_STR(b.ptr, "'matrices/llm-rs.yaml'");
+	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++) {
+		for (int bare = 0; bare < 2; bare++) {
+			char out[256] = "";
+			size_t n;
+			FILE *f;
+			wm_buf_clear(&b);
+			wm_buf_puts(&b, "printf %s ");
+			wm_buf_shell_word(&b, words[i], bare);
+			f = popen(b.ptr, "r");
+			n = f ? fread(out, 1, sizeof(out) - 1, f) : 0;
+			out[n] = '\0';
+			if (f)
+				pclose(f);
+			CHECK_STR(out, words[i]);
+		}
+	}
+	wm_buf_release(&b);
+}
+
 int main(void)
 {
+	test_shell_word();
 	test_suggest();
 	test_glob();
 	test_feature();
