@@ -601,8 +601,9 @@ struct wm_plan {
 	struct wm_arena *arena;
 	const struct wm_matrix *matrix;
 	const char *version;             /* PEP 440, normalised */
-	const char *index;               /* the index URL without credentials; NULL offline */
-	const char *query_base;          /* the index URL as given, credentials included: never shown */
+	const char *index;               /* the index URL without credentials, its query as ?<redacted>; NULL offline */
+	const char *query_base;          /* the index URL as given up to its query, credentials included: never shown */
+	const char *query;               /* its query ("?token=..." or ""), after each project's path: never shown */
 	bool offline;
 	bool first_release;              /* every distribution may be new */
 	struct wm_plan_dist *dists;      /* the meta package, then the backends in file order */
