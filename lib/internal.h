@@ -297,7 +297,7 @@ int wm_io_read(char **out, size_t *len, const char *path, size_t max, struct wm_
  * nothing: WM_EINVALID past `max` bytes, WM_ENOMEM, or WM_EREAD with errno set.
  */
 int wm_io_read_fd(char **out, size_t *len, int fd, size_t max);
-/* A reader of the working tree below `root` (not copied: it must outlive the reader). */
+/* A reader of the working tree below `root` (not copied: it must outlive the reader), confined as wm_io_read_below. */
 void wm_io_tree_reader(struct wm_reader *r, const char *root);
 /*
  * Replaces the file `target` (its directory exists) with `data`

@@ -531,7 +531,11 @@ int wm_hook_install(char **path, bool *unchanged, const char *root, const char *
  * The text (malloc'd) belongs to the caller.
  */
 int wm_init_matrix(char **out, size_t *len, const struct wm_reader *r, const char *pyproject, struct wm_error *err);
-/* The working tree below `root` as a reader (root is not copied). */
+/*
+ * The working tree below `root` as a reader (root is not copied): symbolic
+ * links are followed while they stay below root and out of `.git`; one that
+ * leads elsewhere is an error naming it, for a file and for a listed directory.
+ */
 void wm_reader_tree(struct wm_reader *r, const char *root);
 
 /* ---- names ------------------------------------------------------------- */
