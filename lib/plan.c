@@ -34,10 +34,14 @@ void wm_plan_free(struct wm_plan *p)
  */
 static char *shown_url(struct wm_arena *a, const char *url)
 {
-	const char *scheme = strstr(url, "://"), *host = scheme ? scheme + 3 : url, *at = NULL;
-	const char *end = url + strcspn(url, "?#"), *slash = host + strcspn(host, "/?#");
+	const char *end = url + strcspn(url, "?#"), *colon = memchr(url, ':', (size_t)(end - url));
+	const char *host = colon ? colon + 1 : url, *slash, *at = NULL;
 
-	for (const char *p = host; scheme && p < slash; p++)
+	/* the authority, also of a URL refused for its scheme ("http:/user:pass@host") */
+	while (host < end && *host == '/')
+		host++;
+	slash = host + strcspn(host, "/?#");
+	for (const char *p = host; p < slash; p++)
 		if (*p == '@')
 			at = p;
 	return wm_arena_printf(a, "%.*s%.*s%s", (int)(host - url), url, (int)(end - (at ? at + 1 : host)),
