@@ -103,6 +103,10 @@ status=0
 	>"$tmp/q.ftp" 2>"$tmp/q.ftp.err" || status=$?
 [[ $status == 2 ]] || no "ftp: exit $status, not 2"
 grep -qF "invalid index URL 'ftp://127.0.0.1/simple/?<redacted>'" "$tmp/q.ftp.err" || no "ftp: $(cat "$tmp/q.ftp.err")"
+status=0
+"$WM" -C "$tmp" plan 1.0.0 --index "http:/user:PASSWORD-5e1@127.0.0.1/simple/" >"$tmp/q.slash" 2>"$tmp/q.slash.err" || status=$?
+[[ $status == 2 ]] || no "http:/: exit $status, not 2"
+grep -qF "invalid index URL 'http:/127.0.0.1/simple/'" "$tmp/q.slash.err" || no "http:/: $(cat "$tmp/q.slash.err")"
 if grep -l -e SECRET-7d1 -e PASSWORD-5e1 "$tmp"/q.*; then
 	no "the query string or the password is in the output"
 fi
