@@ -94,14 +94,6 @@ bool wm_utf8_valid(const char *s, size_t len, unsigned *line, unsigned *column, 
 void wm_utf8_sanitize(struct wm_buf *out, const char *s, size_t len);
 /* Number of characters (not bytes) of a UTF-8 string. */
 size_t wm_utf8_len(const char *s, size_t len);
-/*
- * The length of the character at `s` (at most `avail` bytes, at least 1),
- * with *control true when a terminal must not get it as it is: a C0
- * control, DEL, a C1 control (U+0080 to U+009F: CSI, OSC), a bidi control
- * (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), U+2028,
- * U+2029, or a byte that is not UTF-8 (a lone 0x9b is CSI to a terminal).
- */
-size_t wm_utf8_next(const char *s, size_t avail, bool *control);
 /* The candidate closest to `word` if it is close enough to be a likely typo, else NULL. */
 const char *wm_suggest(const char *word, const char *const *candidates, size_t n);
 /* Shell-style glob (`*`, `?`, `[...]`) over a whole string. */

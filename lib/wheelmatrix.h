@@ -538,6 +538,17 @@ int wm_init_matrix(char **out, size_t *len, const struct wm_reader *r, const cha
  */
 void wm_reader_tree(struct wm_reader *r, const char *root);
 
+/* ---- text ------------------------------------------------------------- */
+
+/*
+ * The length of the character at `s` (at most `avail` bytes, at least 1),
+ * with *control true when a terminal must not get it as it is: a C0
+ * control, DEL, a C1 control (U+0080 to U+009F: CSI, OSC), a bidi control
+ * (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), U+2028,
+ * U+2029, or a byte that is not UTF-8 (a lone 0x9b is CSI to a terminal).
+ */
+size_t wm_utf8_next(const char *s, size_t avail, bool *control);
+
 /* ---- names ------------------------------------------------------------- */
 
 /* PEP 503 normalisation into `out` (at least strlen(name)+1 bytes). */
