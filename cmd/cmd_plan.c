@@ -9,7 +9,7 @@
 static const char *const formats[] = { "table", "json", "markdown", "html", NULL };
 
 const struct cli_option cmd_plan_options[PLAN_NOPTIONS] = {
-	[PLAN_INDEX] = { 0, "index", "URL", NULL, "package index, PEP 691 JSON or PEP 503 HTML (default: PyPI)" },
+	[PLAN_INDEX] = { 0, "index", "URL", NULL, "PEP 691 or 503 simple index (default: PyPI); credentials, ?query never shown" },
 	[PLAN_OFFLINE] = { 0, "offline", NULL, NULL, "list the artifacts without querying the index" },
 	[PLAN_FIRST_RELEASE] = { 0, "first-release", NULL, NULL, "every project may be new (otherwise: a wrong index URL, exit 3)" },
 	[PLAN_FORMAT] = { 0, "format", "FORMAT", formats, "table (default), json, markdown or html" },

@@ -37,12 +37,26 @@ static void severity(enum wm_severity sev)
 	fprintf(stderr, "%s%s:%s ", paint(colors[i]), names[i], paint(RESET));
 }
 
+static void put_safe(const char *s, bool tabs);
+
 static void vmessage(enum wm_severity sev, const char *fmt, va_list ap)
 {
+	char small[1024], *text = small;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= (int)sizeof(small) && (text = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+	va_end(again);
 	fprintf(stderr, "%swheelmatrix:%s ", paint(BOLD), paint(RESET));
 	severity(sev);
-	vfprintf(stderr, fmt, ap);
+	/* the values it quotes come from the command line and the matrix file */
+	put_safe(n < 0 ? "" : text ? text : small, false);
 	fputc('\n', stderr);
+	if (text != small)
+		free(text);
 }
 
 void cli_error(const char *fmt, ...)
@@ -96,23 +110,47 @@ static void caret(const char *source, unsigned column, unsigned span)
 	fprintf(stderr, "%s\n", paint(RESET));
 }
 
+/*
+ * Writes `s` with each character a terminal must not get as it is (a control,
+ * C0 or C1, a bidi control, a byte that is not UTF-8: the matrix file and the
+ * repository's file names are untrusted) as '?', one for each; a tab stays
+ * when `tabs`, as the caret line repeats it.
+ */
+static void put_safe(const char *s, bool tabs)
+{
+	while (*s) {
+		bool control;
+		size_t n = wm_utf8_next(s, strnlen(s, 4), &control);
+		if (control && !(tabs && *s == '\t'))
+			fputc('?', stderr);
+		else
+			fwrite(s, 1, n, stderr);
+		s += n;
+	}
+}
+
 static void print_diag(const struct wm_diag *d)
 {
 	fputs(paint(BOLD), stderr);
-	if (!d->file)
+	if (!d->file) {
 		fputs("wheelmatrix:", stderr);
-	else if (!d->line)
-		fprintf(stderr, "%s:", d->file);
-	else if (!d->column)
-		fprintf(stderr, "%s:%u:", d->file, d->line);
-	else
-		fprintf(stderr, "%s:%u:%u:", d->file, d->line, d->column);
+	} else {
+		put_safe(d->file, false);
+		if (d->line)
+			fprintf(stderr, ":%u", d->line);
+		if (d->line && d->column)
+			fprintf(stderr, ":%u", d->column);
+		fputc(':', stderr);
+	}
 	fprintf(stderr, "%s ", paint(RESET));
 	severity(d->severity);
-	fprintf(stderr, "%s\n", d->message ? d->message : "out of memory");
+	put_safe(d->message ? d->message : "out of memory", false);
+	fputc('\n', stderr);
 	if (!d->source || !d->line)
 		return;
-	fprintf(stderr, "%5u | %s\n", d->line, d->source);
+	fprintf(stderr, "%5u | ", d->line);
+	put_safe(d->source, true);
+	fputc('\n', stderr);
 	if (d->column)
 		caret(d->source, d->column, d->span);
 }

@@ -313,7 +313,7 @@ int wm_io_read(char **out, size_t *len, const char *path, size_t max, struct wm_
  * nothing: WM_EINVALID past `max` bytes, WM_ENOMEM, or WM_EREAD with errno set.
  */
 int wm_io_read_fd(char **out, size_t *len, int fd, size_t max);
-/* A reader of the working tree below `root` (not copied: it must outlive the reader). */
+/* A reader of the working tree below `root` (not copied: it must outlive the reader), confined as wm_io_read_below. */
 void wm_io_tree_reader(struct wm_reader *r, const char *root);
 /*
  * Replaces the file `target` (its directory exists) with `data`
@@ -322,6 +322,15 @@ void wm_io_tree_reader(struct wm_reader *r, const char *root);
  */
 int wm_io_write_atomic(const char *target, const char *shown, const char *data, size_t len, unsigned mode,
 	struct wm_error *err);
+/*
+ * Reads the file `path` below the repository `root` as wm_file_state does
+ * (output.c): a symbolic link is followed only while it stays inside the
+ * root and out of `.git`, else the error names the link.  1 when there is
+ * no file there.
+ */
+int wm_io_read_below(char **out, size_t *len, const char *root, const char *path, struct wm_error *err);
+/* The real path of the directory `path` ("" for the root) below `root`, confined as wm_io_read_below; 1 when none. */
+int wm_io_dir_below(char **out, const char *root, const char *path, struct wm_error *err);
 /* The directory of `path` ("." for a bare name or "-"), malloc'd: the repository root of a matrix file. */
 char *wm_path_dir(const char *path);
 /* wm_matrix_load_file reading the project through `r` (NULL: the tree below the file's directory). */

@@ -109,36 +109,14 @@ out:
 	return ret;
 }
 
-/* The working tree as a wm_reader: `ctx` is the repository root. */
+/*
+ * The working tree as a wm_reader: `ctx` is the repository root.  No file is
+ * read through a symbolic link that leads outside the root or into `.git`
+ * (wm_io_read_below, the confinement `generate` writes under).
+ */
 static int read_tree(void *ctx, const char *path, char **data, size_t *len, struct wm_error *err)
 {
-	const char *root = ctx;
-	struct wm_buf full = WM_BUF_INIT;
-	struct stat st;
-	int ret;
-
-	*data = NULL;
-	*len = 0;
-	wm_buf_printf(&full, "%s/%s", root, path);
-	if (full.oom) {
-		wm_buf_release(&full);
-		return WM_ENOMEM;
-	}
-	if (stat(full.ptr, &st) < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-		wm_buf_release(&full);
-		return 1;
-	}
-	ret = wm_io_read(data, len, full.ptr, WM_MATRIX_MAX_BYTES, err);
-	/* the diagnostics name the path relative to the repository */
-	if (ret < 0 && err->ndiags && err->diags[err->ndiags - 1].file) {
-		char *rel = strdup(path);
-		if (rel) {
-			free(err->diags[err->ndiags - 1].file);
-			err->diags[err->ndiags - 1].file = rel;
-		}
-	}
-	wm_buf_release(&full);
-	return ret;
+	return wm_io_read_below(data, len, ctx, path, err);
 }
 
 /* ---- lists of paths ---------------------------------------------------- */
@@ -220,13 +198,24 @@ static int list_dir(struct wm_paths *out, struct wm_buf *full, size_t base, unsi
 
 static int list_tree(void *ctx, const char *dir, struct wm_paths *out, struct wm_error *err)
 {
-	const char *root = ctx;
 	struct wm_buf full = WM_BUF_INIT;
+	char *rel, *real = NULL;
+	size_t n = strlen(dir);
 	int ret;
 
-	wm_buf_printf(&full, "%s/%s", root, dir);
-	while (full.len > 1 && full.ptr[full.len - 1] == '/')
-		full.ptr[--full.len] = '\0';
+	/* the directory itself through links that stay inside; below it, links are left out */
+	while (n > 0 && dir[n - 1] == '/')
+		n--;
+	if (!(rel = strndup(dir, n))) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	ret = wm_io_dir_below(&real, ctx, rel, err);
+	free(rel);
+	if (ret != 0)
+		return ret;
+	wm_buf_puts(&full, real);
+	free(real);
 	ret = full.oom ? WM_ENOMEM : list_dir(out, &full, full.len + 1, 0);
 	if (ret == WM_EREAD)
 		wm_error_add(err, WM_EREAD, WM_SEV_ERROR, dir, NULL, 0, 0, 0, 0, "cannot list the directory: %s",

@@ -548,7 +548,9 @@ int wm_json_plan(struct wm_buf *out, const struct wm_plan *p)
 		if (json_array_append_new(dists, plan_dist(p, &p->dists[i], &bad)) < 0)
 			bad = true;
 	put(root, "distributions", dists, &bad);
-	text = bad ? NULL : json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	/* every character outside ASCII as a \u escape: the names from the index stay exact, and none of
+	   their C1 or bidi controls reaches a terminal that shows the JSON */
+	text = bad ? NULL : json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 	json_decref(root);
 	if (!text)
 		return WM_ENOMEM;

@@ -217,6 +217,7 @@ struct walk {
 	const char *verb;      /* "read" or "write" */
 	enum wm_err io;        /* the code of a failed system call: WM_EREAD or WM_EIO */
 	bool create;           /* create missing parent directories (writing) */
+	bool dir;              /* the path names a directory (listing), not a file */
 	struct wm_error *err;
 	char *root;            /* realpath of the root */
 	size_t rootlen;
@@ -330,7 +331,8 @@ static int follow(char **out, const struct walk *w, const char *link, int n)
  * Resolves w->path to a real path inside the root, following symbolic links
  * that stay inside and creating missing parent directories when w->create.
  * On success *out is the file's path (malloc'd) and *st its status when
- * *exists; when reading, *out stays NULL if there is no file there.
+ * *exists; when reading, *out stays NULL if there is no file there (no
+ * directory there when w->dir).
  */
 static int resolve(char **out, bool *exists, struct stat *st, const struct walk *w)
 {
@@ -396,6 +398,12 @@ static int resolve(char **out, bool *exists, struct stat *st, const struct walk 
 				ret = walk_errno(w, shown);
 				goto out;
 			}
+		}
+		if (last && w->dir) {
+			if (!S_ISDIR(st->st_mode))
+				goto out;  /* then there is no directory there */
+			*exists = true;
+			break;
 		}
 		if (last) {
 			if (S_ISDIR(st->st_mode))
@@ -486,6 +494,48 @@ int wm_file_state(enum wm_file_state *out, const char *root, const struct wm_fil
 out:
 	free(data);
 	free(real);
+	free(w.root);
+	return ret;
+}
+
+int wm_io_read_below(char **out, size_t *len, const char *root, const char *path, struct wm_error *err)
+{
+	struct walk w = { .path = path, .verb = "read", .io = WM_EREAD, .err = err };
+	char *real = NULL;
+	bool exists;
+	struct stat st;
+	int ret;
+
+	*out = NULL;
+	*len = 0;
+	if ((ret = walk_init(&w, root)) < 0 || (ret = resolve(&real, &exists, &st, &w)) < 0)
+		goto out;
+	if (real && (ret = read_file(out, len, &w, real)) == 0 && !*out)
+		ret = 1;  /* gone since resolve */
+	else if (!real)
+		ret = 1;
+out:
+	free(real);
+	free(w.root);
+	return ret;
+}
+
+int wm_io_dir_below(char **out, const char *root, const char *path, struct wm_error *err)
+{
+	struct walk w = { .path = path, .verb = "read", .io = WM_EREAD, .dir = true, .err = err };
+	bool exists;
+	struct stat st;
+	int ret;
+
+	*out = NULL;
+	if (!*path) {
+		/* the root itself */
+		if (!(*out = realpath(root, NULL)))
+			return walk_fail(&w, w.io, "'%s': %s", root, strerror(errno));
+		return 0;
+	}
+	if ((ret = walk_init(&w, root)) == 0 && (ret = resolve(out, &exists, &st, &w)) == 0 && !*out)
+		ret = 1;
 	free(w.root);
 	return ret;
 }

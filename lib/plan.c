@@ -28,21 +28,24 @@ void wm_plan_free(struct wm_plan *p)
 	free(p);
 }
 
-/* The URL without a user name or password: what reports may show. */
-static char *without_credentials(struct wm_arena *a, const char *url)
+/*
+ * The URL as reports may show it: without a user name or password, and with
+ * its query (a token, often) as `?<redacted>`; a fragment is never sent.
+ */
+static char *shown_url(struct wm_arena *a, const char *url)
 {
-	const char *scheme = strstr(url, "://"), *host, *at, *slash;
-	if (!scheme)
-		return wm_arena_strdup(a, url);
-	host = scheme + 3;
+	const char *end = url + strcspn(url, "?#"), *colon = memchr(url, ':', (size_t)(end - url));
+	const char *host = colon ? colon + 1 : url, *slash, *at = NULL;
+
+	/* the authority, also of a URL refused for its scheme ("http:/user:pass@host") */
+	while (host < end && *host == '/')
+		host++;
 	slash = host + strcspn(host, "/?#");
-	at = NULL;
 	for (const char *p = host; p < slash; p++)
 		if (*p == '@')
 			at = p;
-	if (!at)
-		return wm_arena_strdup(a, url);
-	return wm_arena_printf(a, "%.*s%s", (int)(host - url), url, at + 1);
+	return wm_arena_printf(a, "%.*s%.*s%s", (int)(host - url), url, (int)(end - (at ? at + 1 : host)),
+		at ? at + 1 : host, *end == '?' ? "?<redacted>" : "");
 }
 
 /* Where the project's version is written, for a positioned error. */
@@ -105,12 +108,19 @@ static int plan_version(struct wm_plan *plan, const struct wm_matrix *m, const c
 	return WM_EINVALID;
 }
 
-static int plan_index(struct wm_plan *plan, const char *index, char **query_base, struct wm_error *err)
+/*
+ * The index: *query_base is the URL as given up to its query, which a
+ * project's path goes after, and plan->query the query ("?..." or "");
+ * *shown_base is what reports show of *query_base.
+ */
+static int plan_index(struct wm_plan *plan, const char *index, char **query_base, char **shown_base,
+	struct wm_error *err)
 {
 	const char *url = index ? index : WM_PLAN_INDEX;
-	size_t len = strlen(url);
-	char *shown = without_credentials(plan->arena, url);
-	if (!shown) {
+	size_t len = strcspn(url, "?#"), qlen = url[len] == '?' ? strcspn(url + len, "#") : 0;
+	const char *sep = len && url[len - 1] == '/' ? "" : "/";
+	char *shown = shown_url(plan->arena, url), *before = wm_arena_strndup(plan->arena, url, len);
+	if (!shown || !before) {
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
@@ -119,14 +129,16 @@ static int plan_index(struct wm_plan *plan, const char *index, char **query_base
 			"invalid index URL '%s': a simple index is an http:// or https:// URL", shown);
 		return WM_EINVALID;
 	}
-	if (strcspn(url, " \t\r\n\"<>") != len) {
+	if (strcspn(url, " \t\r\n\"<>") != strlen(url)) {
 		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
 			"invalid index URL '%s': spaces, quotes and angle brackets must be percent-encoded", shown);
 		return WM_EINVALID;
 	}
-	*query_base = wm_arena_printf(plan->arena, "%s%s", url, len && url[len - 1] == '/' ? "" : "/");
-	plan->index = wm_arena_printf(plan->arena, "%s%s", shown, len && url[len - 1] == '/' ? "" : "/");
-	if (!*query_base || !plan->index) {
+	*query_base = wm_arena_printf(plan->arena, "%s%s", before, sep);
+	plan->query = wm_arena_strndup(plan->arena, url + len, qlen);
+	*shown_base = (before = shown_url(plan->arena, before)) ? wm_arena_printf(plan->arena, "%s%s", before, sep) : NULL;
+	plan->index = *shown_base ? wm_arena_printf(plan->arena, "%s%s", *shown_base, qlen ? "?<redacted>" : "") : NULL;
+	if (!*query_base || !plan->query || !plan->index) {
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
@@ -230,7 +242,7 @@ int wm_plan_new(struct wm_plan **out, const struct wm_matrix *m, const struct wm
 	struct wm_error *err)
 {
 	struct wm_plan *p = calloc(1, sizeof(*p));
-	char *base = NULL;
+	char *base = NULL, *shown = NULL;
 	int ret = WM_ENOMEM;
 
 	*out = NULL;
@@ -245,7 +257,7 @@ int wm_plan_new(struct wm_plan **out, const struct wm_matrix *m, const struct wm
 	p->first_release = o->first_release;
 	if ((ret = plan_version(p, m, o->version, err)) < 0)
 		goto fail;
-	if (!o->offline && (ret = plan_index(p, o->index, &base, err)) < 0)
+	if (!o->offline && (ret = plan_index(p, o->index, &base, &shown, err)) < 0)
 		goto fail;
 	if ((ret = plan_artifacts(p, m)) < 0) {
 		wm_error_code(err, ret);
@@ -253,7 +265,7 @@ int wm_plan_new(struct wm_plan **out, const struct wm_matrix *m, const struct wm
 	}
 	for (size_t i = 0; base && i < p->ndists; i++) {
 		struct wm_plan_dist *d = &p->dists[i];
-		if (!(d->url = wm_arena_printf(p->arena, "%s%s/", p->index, d->normalized))) {
+		if (!(d->url = wm_arena_printf(p->arena, "%s%s/%s", shown, d->normalized, *p->query ? "?<redacted>" : ""))) {
 			ret = WM_ENOMEM;
 			wm_error_code(err, ret);
 			goto fail;
@@ -409,7 +421,8 @@ int wm_plan_query(struct wm_plan *plan, const struct wm_plan_options *o, struct 
 		return WM_ENOMEM;
 	}
 	for (size_t i = 0; i < plan->ndists; i++)
-		if (!(reqs[i].url = wm_arena_printf(plan->arena, "%s%s/", plan->query_base, plan->dists[i].normalized))) {
+		if (!(reqs[i].url = wm_arena_printf(plan->arena, "%s%s/%s", plan->query_base, plan->dists[i].normalized,
+				plan->query))) {
 			free(reqs);
 			wm_error_code(err, WM_ENOMEM);
 			return WM_ENOMEM;

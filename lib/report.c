@@ -79,20 +79,36 @@ static void size_text(struct wm_buf *b, int64_t size)
 /* ---- table ------------------------------------------------------------------- */
 
 /*
- * File names and messages can come from the index: its control characters
- * (a terminal's escape sequences) are written as '?'.
+ * File names and messages can come from the index: a character a terminal
+ * must not get as it is (a C0 or C1 control, whose escape sequences it would
+ * run; a bidi control, which reorders what it shows; a byte that is not
+ * UTF-8) is written as `repl`, one for each, in every text format.  The JSON
+ * has them exactly, as \u escapes (wm_json_plan).
  */
+static void put_char(struct wm_buf *b, const char **s, char repl)
+{
+	bool control;
+	size_t n = wm_utf8_next(*s, strnlen(*s, 4), &control);
+	if (control)
+		wm_buf_putc(b, repl);
+	else
+		wm_buf_add(b, *s, n);
+	*s += n;
+}
+
 static void plain(struct wm_buf *b, const char *s)
 {
-	for (; *s; s++)
-		wm_buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+	while (*s)
+		put_char(b, &s, '?');
 }
 
 static void table(struct wm_buf *b, const struct wm_plan *p)
 {
 	wm_buf_printf(b, "version %s", p->version);
-	if (p->index)
-		wm_buf_printf(b, " against %s", p->index);
+	if (p->index) {
+		wm_buf_puts(b, " against ");
+		plain(b, p->index);
+	}
 	wm_buf_putc(b, '\n');
 	for (size_t i = 0; i < p->ndists; i++) {
 		const struct wm_plan_dist *d = &p->dists[i];
@@ -134,10 +150,13 @@ static void table(struct wm_buf *b, const struct wm_plan *p)
 /* Text in a table cell: `|` would end the cell, a newline the row. */
 static void md_text(struct wm_buf *b, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`' || *s == '<' || *s == '[')
+	while (*s) {
+		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`' || *s == '<' || *s == '[') {
 			wm_buf_putc(b, '\\');
-		wm_buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+			wm_buf_putc(b, *s++);
+		} else {
+			put_char(b, &s, ' ');
+		}
 	}
 }
 
@@ -145,8 +164,14 @@ static void md_text(struct wm_buf *b, const char *s)
 static void md_code(struct wm_buf *b, const char *s)
 {
 	wm_buf_putc(b, '`');
-	for (; *s; s++)
-		wm_buf_putc(b, *s == '`' || *s == '|' || (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+	while (*s) {
+		if (*s == '`' || *s == '|') {
+			wm_buf_putc(b, '?');
+			s++;
+		} else {
+			put_char(b, &s, '?');
+		}
+	}
 	wm_buf_putc(b, '`');
 }
 
@@ -251,15 +276,16 @@ void wm_base64(char *out, const unsigned char *data, size_t len)
 
 static void html_text(struct wm_buf *b, const char *s)
 {
-	for (; *s; s++) {
+	while (*s) {
 		switch (*s) {
 		case '&': wm_buf_puts(b, "&amp;"); break;
 		case '<': wm_buf_puts(b, "&lt;"); break;
 		case '>': wm_buf_puts(b, "&gt;"); break;
 		case '"': wm_buf_puts(b, "&quot;"); break;
 		case '\'': wm_buf_puts(b, "&#39;"); break;
-		default: wm_buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s); break;
+		default: put_char(b, &s, '?'); continue;
 		}
+		s++;
 	}
 }
 

@@ -80,6 +80,32 @@ size_t wm_utf8_len(const char *s, size_t len)
 	return n;
 }
 
+size_t wm_utf8_next(const char *s, size_t avail, bool *control)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+	uint32_t cp;
+
+	*control = false;
+	if (avail == 0)
+		return 0;
+	if (*p < 0x80) {
+		*control = *p < 0x20 || *p == 0x7f;
+		return 1;
+	}
+	if ((n = utf8_seq(p, avail)) == 0) {
+		*control = true;
+		return 1;
+	}
+	if (n == 4)
+		return n;  /* no control above U+FFFF */
+	cp = n == 2 ? (uint32_t)(p[0] & 0x1f) << 6 | (p[1] & 0x3f) :
+		(uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+	*control = (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c || cp == 0x200e || cp == 0x200f ||
+		(cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+	return n;
+}
+
 /* Optimal string alignment distance: insertions, deletions, substitutions, transpositions. */
 static size_t distance(const char *a, const char *b)
 {

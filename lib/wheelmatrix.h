@@ -539,8 +539,23 @@ int wm_hook_install(char **path, bool *unchanged, const char *root, const char *
  * The text (malloc'd) belongs to the caller.
  */
 int wm_init_matrix(char **out, size_t *len, const struct wm_reader *r, const char *pyproject, struct wm_error *err);
-/* The working tree below `root` as a reader (root is not copied). */
+/*
+ * The working tree below `root` as a reader (root is not copied): symbolic
+ * links are followed while they stay below root and out of `.git`; one that
+ * leads elsewhere is an error naming it, for a file and for a listed directory.
+ */
 void wm_reader_tree(struct wm_reader *r, const char *root);
+
+/* ---- text ------------------------------------------------------------- */
+
+/*
+ * The length of the character at `s` (at most `avail` bytes, at least 1),
+ * with *control true when a terminal must not get it as it is: a C0
+ * control, DEL, a C1 control (U+0080 to U+009F: CSI, OSC), a bidi control
+ * (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), U+2028,
+ * U+2029, or a byte that is not UTF-8 (a lone 0x9b is CSI to a terminal).
+ */
+size_t wm_utf8_next(const char *s, size_t avail, bool *control);
 
 /* ---- names ------------------------------------------------------------- */
 
@@ -609,8 +624,9 @@ struct wm_plan {
 	struct wm_arena *arena;
 	const struct wm_matrix *matrix;
 	const char *version;             /* PEP 440, normalised */
-	const char *index;               /* the index URL without credentials; NULL offline */
-	const char *query_base;          /* the index URL as given, credentials included: never shown */
+	const char *index;               /* the index URL without credentials, its query as ?<redacted>; NULL offline */
+	const char *query_base;          /* the index URL as given up to its query, credentials included: never shown */
+	const char *query;               /* its query ("?token=..." or ""), after each project's path: never shown */
 	bool offline;
 	bool first_release;              /* every distribution may be new */
 	struct wm_plan_dist *dists;      /* the meta package, then the backends in file order */

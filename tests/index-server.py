@@ -22,6 +22,8 @@ served the same).  Most names get an empty PEP 691 page; these misbehave:
   plain          text/plain
   good           a page listing good-1.0.0.tar.gz
   escapes        a page listing a wheel of 1.0.0 whose name holds a terminal escape sequence
+  hostile        a page listing wheels of 1.0.0 whose names hold C1 controls (CSI, OSC) and bidi controls
+  hostile-html   a PEP 503 page whose anchor texts hold a raw 0x9b byte (8-bit CSI), and OSC, ST and RLO in UTF-8
 
 The log has a line per request: seconds since start, the path, the Accept header.
 """
@@ -138,6 +140,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if name == "escapes":
             return self.send(200, page([{"filename": "escapes-1.0.0-cp312-cp312-\u001b[2Jlinux.whl",
                                          "url": "x.whl", "hashes": {}}]))
+        if name == "hostile":
+            names = ["hostile-1.0.0-cp312-cp312-\u009b2J\u009b31mlinux.whl",
+                     "hostile-1.0.0-cp312-cp312-\u009d0;owned\u009clinux.whl",
+                     "hostile-1.0.0-cp312-cp312-\u202egpj.exe\u202c\u2066x\u2069\u200e\u200f\u061c\u202a\u202b\u202d.whl",
+                     "hostile-1.0.0.tar.gz"]
+            return self.send(200, page([{"filename": f, "url": "f", "hashes": {}} for f in names]))
+        if name == "hostile-html":
+            body = (b'<!DOCTYPE html><html><body>'
+                    b'<a href="a.whl">hostile_html-1.0.0-cp312-cp312-\x9b2Jlinux.whl</a>'
+                    b'<a href="b.whl">hostile_html-1.0.0-cp312-cp312-\xc2\x9d0;x\xc2\x9c\xe2\x80\xaelinux.whl</a>'
+                    b'</body></html>')
+            return self.send(200, body, "text/html")
         if name:
             return self.send(200, page([]))
         return self.send(404, b"not found", "text/plain")

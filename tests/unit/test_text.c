@@ -307,6 +307,35 @@ static void test_shell_word(void)
 	wm_buf_release(&b);
 }
 
+/* Each character of `s` as its length, with 'c' after a control: "1c 2 3c". */
+static void controls(char *out, const char *s)
+{
+	size_t len = strlen(s);
+	*out = '\0';
+	while (len) {
+		bool control;
+		size_t n = wm_utf8_next(s, len, &control);
+		sprintf(out + strlen(out), "%s%zu%s", *out ? " " : "", n, control ? "c" : "");
+		s += n;
+		len -= n;
+	}
+}
+
+static void test_utf8_controls(void)
+{
+	char got[256];
+	controls(got, "a\x1b\x7f~");
+	CHECK_STR(got, "1 1c 1c 1");
+	controls(got, "\xc2\x80\xc2\x9b\xc2\x9d\xc2\x9f\xc2\xa0\xc3\xa9");  /* U+0080, CSI, OSC, U+009F; NBSP, e-acute */
+	CHECK_STR(got, "2c 2c 2c 2c 2 2");
+	controls(got, "\xd8\x9c\xe2\x80\x8e\xe2\x80\x8f\xe2\x80\xa8\xe2\x80\xa9\xe2\x80\xaa\xe2\x80\xae");
+	CHECK_STR(got, "2c 3c 3c 3c 3c 3c 3c");  /* ALM, LRM, RLM, LS, PS, LRE, RLO */
+	controls(got, "\xe2\x81\xa6\xe2\x81\xa9\xe2\x80\x8d\xe2\x80\xaf\xe2\x81\xaa\xf0\x9f\x98\x80");
+	CHECK_STR(got, "3c 3c 3 3 3 4");  /* LRI, PDI; ZWJ, NNBSP, U+206A, an emoji */
+	controls(got, "\x9b\xc2\xe2\x80");  /* an 8-bit CSI, a cut sequence: byte by byte */
+	CHECK_STR(got, "1c 1c 1c 1c");
+}
+
 int main(void)
 {
 	test_shell_word();
@@ -315,6 +344,7 @@ int main(void)
 	test_feature();
 	test_names();
 	test_utf8();
+	test_utf8_controls();
 	test_yaml();
 	test_catalog();
 	test_templates();
