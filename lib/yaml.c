@@ -376,6 +376,10 @@ static void report_parser(struct builder *b, const yaml_parser_t *p)
 	}
 	line = (unsigned)p->problem_mark.line + 1;
 	column = (unsigned)p->problem_mark.column + 1;
+	/* at the end of a file without a final line break libyaml counts one more line: stay on the last */
+	if (p->problem_mark.column == 0 && b->doc->len > 0 && b->doc->text[b->doc->len - 1] != '\n' &&
+	    p->problem_mark.index >= wm_utf8_len(b->doc->text, b->doc->len))
+		offset_position(b->doc->text, b->doc->len, b->doc->len, &line, &column);
 	if (p->context)
 		report(b, line, column, 1, "invalid YAML: %s (%s that starts at line %u, column %u)",
 			p->problem ? p->problem : "syntax error", p->context,
