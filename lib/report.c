@@ -79,13 +79,31 @@ static void size_text(struct wm_buf *b, int64_t size)
 /* ---- table ------------------------------------------------------------------- */
 
 /*
- * File names and messages can come from the index: its control characters
- * (a terminal's escape sequences) are written as '?'.
+ * The length of a character at `s` that a report never shows as it is, or 0:
+ * a C0 control, DEL, a C1 control (U+009B and U+009D start a terminal's
+ * escape sequences as ESC [ and ESC ] do), U+2028, U+2029 and the
+ * bidirectional controls (U+202A-U+202E, U+2066-U+2069).
  */
+static size_t hidden(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	if (p[0] < 0x20 || p[0] == 0x7f)
+		return 1;
+	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		return 2;
+	if (p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xa8 && p[2] <= 0xae) || (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)))
+		return 3;
+	return 0;
+}
+
+/* File names and messages can come from the index: those characters are written as '?'. */
 static void plain(struct wm_buf *b, const char *s)
 {
-	for (; *s; s++)
-		wm_buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+	while (*s) {
+		size_t n = hidden(s);
+		wm_buf_putc(b, n ? '?' : *s);
+		s += n ? n : 1;
+	}
 }
 
 static void table(struct wm_buf *b, const struct wm_plan *p)
@@ -134,10 +152,12 @@ static void table(struct wm_buf *b, const struct wm_plan *p)
 /* Text in a table cell: `|` would end the cell, a newline the row. */
 static void md_text(struct wm_buf *b, const char *s)
 {
-	for (; *s; s++) {
+	while (*s) {
+		size_t n = hidden(s);
 		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`' || *s == '<' || *s == '[')
 			wm_buf_putc(b, '\\');
-		wm_buf_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+		wm_buf_putc(b, n ? ' ' : *s);
+		s += n ? n : 1;
 	}
 }
 
@@ -145,8 +165,11 @@ static void md_text(struct wm_buf *b, const char *s)
 static void md_code(struct wm_buf *b, const char *s)
 {
 	wm_buf_putc(b, '`');
-	for (; *s; s++)
-		wm_buf_putc(b, *s == '`' || *s == '|' || (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+	while (*s) {
+		size_t n = hidden(s);
+		wm_buf_putc(b, *s == '`' || *s == '|' || n ? '?' : *s);
+		s += n ? n : 1;
+	}
 	wm_buf_putc(b, '`');
 }
 
