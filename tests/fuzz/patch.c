@@ -1,4 +1,5 @@
 /* patch.c — libFuzzer target: the pyproject.toml patcher (patch.c) with libgit2 applying its diff both ways (diff.c, repo.c). */
+#include <git2.h>
 #include "fuzz.h"
 
 /*
@@ -152,6 +153,21 @@ static void check_spec(const struct wm_toml_doc *doc, const struct wm_patch_spec
 	wm_buf_release(&again);
 	wm_buf_release(&out);
 	wm_error_release(&err);
+}
+
+/*
+ * libgit2 stays initialised for the whole run: repo.c initialises and shuts
+ * it down around each call, and a shutdown to zero frees and reloads its
+ * global state every time, which would leave a few dozen runs a second.
+ */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (git_libgit2_init() < 0)
+		abort();
+	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
