@@ -4,7 +4,8 @@
 # usage: tests/fuzz/run.sh SECONDS TARGET...
 #
 # `make fuzz` builds build/fuzz/fuzz-TARGET first.  Each target starts from
-# its seeds, tests/fuzz/corpus/TARGET/, which it only reads: the inputs it
+# its seeds, tests/fuzz/corpus/TARGET/ (and the dictionary TARGET.dict, when
+# there is one), which it only reads: the inputs it
 # finds go to build/fuzz/corpus-TARGET/ (kept between runs) and a crashing
 # input to build/fuzz/crash-TARGET-*.  Per target it prints the executions
 # (stat::number_of_executed_units), the final coverage (cov: edges, ft:
@@ -50,9 +51,11 @@ for target in "$@"; do
 		continue
 	fi
 	mkdir -p "$corpus"
+	dict=()
+	[[ -f $root/tests/fuzz/$target.dict ]] && dict=(-dict="$root/tests/fuzz/$target.dict")
 	# the first directory receives the new inputs; the seeds are only read
 	(cd "$fb" && "$bin" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=20 \
-		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$fb/crash-$target-" \
+		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$fb/crash-$target-" "${dict[@]}" \
 		"$corpus" "$seeds") >"$log" 2>&1
 	status=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
