@@ -12,7 +12,8 @@
  *   2. a load either succeeds or fails with at least one error, every
  *      positioned diagnostic of the matrix file lies inside the input, and
  *      an error of the matrix file without a position is only for an empty
- *      document (errors about a project file it names may have none);
+ *      document or a UTF-16 one (errors about a project file it names may
+ *      have none);
  *   3. expansion yields exactly m->njobs jobs, each with an id, in the same
  *      order every time, and each job's JSON (what `list --json` prints) is
  *      valid UTF-8 without control characters;
@@ -144,6 +145,10 @@ static void check_refusal(const struct wm_error *err, const char *what, const ch
 		if (err->diags[i].severity == WM_SEV_ERROR && (err->diags[i].line > 0 ||
 				(err->diags[i].file && strcmp(err->diags[i].file, "wheelmatrix.yaml") != 0)))
 			positioned = true;  /* in the matrix file, or about another file (a missing Cargo.toml) */
+	/* a UTF-16 file is refused as a whole */
+	if (!positioned && len >= 2 && (((unsigned char)text[0] == 0xfe && (unsigned char)text[1] == 0xff) ||
+			((unsigned char)text[0] == 0xff && (unsigned char)text[1] == 0xfe)))
+		positioned = true;
 	if (!positioned) {
 		struct wm_doc doc;
 		struct wm_error e2;
