@@ -96,23 +96,53 @@ static void caret(const char *source, unsigned column, unsigned span)
 	fprintf(stderr, "%s\n", paint(RESET));
 }
 
+/*
+ * Writes `s` with each character that would act on the terminal or hide
+ * text written as one '?' (so the caret still lines up): C0 controls but
+ * tab, DEL, C1 controls (U+009B is a CSI), U+2028/U+2029 and the
+ * bidirectional controls.  Messages quote the matrix file's values and
+ * source lines.
+ */
+static void put_shown(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t n = 0;
+		if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
+			n = 1;
+		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			n = 2;
+		else if (p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xa8 && p[2] <= 0xae) ||
+				(p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)))
+			n = 3;
+		fputc(n ? '?' : *p, stderr);
+		p += n ? n : 1;
+	}
+}
+
 static void print_diag(const struct wm_diag *d)
 {
 	fputs(paint(BOLD), stderr);
-	if (!d->file)
+	if (!d->file) {
 		fputs("wheelmatrix:", stderr);
-	else if (!d->line)
-		fprintf(stderr, "%s:", d->file);
-	else if (!d->column)
-		fprintf(stderr, "%s:%u:", d->file, d->line);
-	else
-		fprintf(stderr, "%s:%u:%u:", d->file, d->line, d->column);
+	} else {
+		put_shown(d->file);
+		if (!d->line)
+			fputs(":", stderr);
+		else if (!d->column)
+			fprintf(stderr, ":%u:", d->line);
+		else
+			fprintf(stderr, ":%u:%u:", d->line, d->column);
+	}
 	fprintf(stderr, "%s ", paint(RESET));
 	severity(d->severity);
-	fprintf(stderr, "%s\n", d->message ? d->message : "out of memory");
+	put_shown(d->message ? d->message : "out of memory");
+	fputc('\n', stderr);
 	if (!d->source || !d->line)
 		return;
-	fprintf(stderr, "%5u | %s\n", d->line, d->source);
+	fprintf(stderr, "%5u | ", d->line);
+	put_shown(d->source);
+	fputc('\n', stderr);
 	if (d->column)
 		caret(d->source, d->column, d->span);
 }
