@@ -93,11 +93,8 @@ static inline struct fuzz_extent fuzz_extent(const char *text, size_t len)
 			continue;
 		e.lines++;
 		i += brk - 1;
-		start = i + 1;
 	}
-	(void)start;
 	/* the longest run between line feeds: columns count from the last LF at most */
-	start = 0;
 	for (size_t i = 0; i <= len; i++) {
 		if (i == len || s[i] == '\n') {
 			if (i - start > e.longest)
