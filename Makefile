@@ -15,6 +15,9 @@
 #   make install PREFIX=/usr/local DESTDIR=
 #   make demo                 install the build dependencies if needed, build, list matrices/llm-rs.yaml
 #                             and generate its CI (GitHub Actions, GitLab CI) into build/demo/
+#   make fuzz FUZZ_TIME=60    install clang if needed, build the libFuzzer targets of tests/fuzz/
+#                             (ASan and UBSan) into build/fuzz/ and run each for FUZZ_TIME seconds
+#                             (FUZZ_TARGETS=name... picks some); fails when one finds a crash
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -81,7 +84,7 @@ TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply
 LIB = $(B)/libwheelmatrix.a
 TOOL = $(B)/wheelmatrix
 
-.PHONY: all check check-only check-e2e tools validators testdata install clean demo deps test-deps FORCE
+.PHONY: all check check-only check-e2e tools validators testdata install clean demo deps test-deps fuzz fuzz-build fuzz-deps FORCE
 .DELETE_ON_ERROR:
 # The unit tests' objects are made by a chain of pattern rules: keep them, and their .d files.
 .SECONDARY: $(call obj,$(UNIT_SRCS))
@@ -232,6 +235,54 @@ demo: deps
 	@cp matrices/llm-rs.yaml $(B)/demo/wheelmatrix.yaml
 	$(TOOL) -C $(B)/demo generate
 
+# ---- fuzzing (tests/fuzz/): libFuzzer targets, ASan and UBSan, clang only -------------------
+# The library is built again with clang into build/fuzz/, apart from the normal objects.
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+FB = $(B)/fuzz
+FUZZ_SRCS = $(sort $(wildcard tests/fuzz/*.c))
+FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRCS))
+FUZZ_BINS = $(patsubst %,$(FB)/fuzz-%,$(FUZZ_TARGETS))
+FUZZ_SAN = address,undefined
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Ilib -g -O1 -DWM_ARENA_MALLOC \
+	-fsanitize=fuzzer-no-link,$(FUZZ_SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer $(PKG_CFLAGS)
+fobj = $(patsubst %.c,$(FB)/obj/%.o,$(1))
+FUZZ_LIB = $(FB)/libwheelmatrix.a
+# The targets' objects come from a chain of pattern rules: keep them.
+.SECONDARY: $(call fobj,$(FUZZ_SRCS))
+# The Debian packages of clang 14 and its libFuzzer runtime.
+FUZZ_DEB_PKGS = clang libclang-rt-14-dev
+
+$(FB)/flags: FORCE
+	@mkdir -p $(FB)
+	@printf '%s\n' '$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_LIBS)' | cmp -s - $@ || \
+		printf '%s\n' '$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_LIBS)' > $@
+
+$(FB)/obj/%.o: %.c $(FB)/flags
+	$(quiet) FUZZCC $<
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_LIB): $(call fobj,$(LIB_SRCS))
+	$(quiet) AR $@
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(FB)/fuzz-%: $(FB)/obj/tests/fuzz/%.o $(FUZZ_LIB)
+	$(quiet) LINK $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< $(FUZZ_LIB) $(PKG_LIBS)
+
+# clang and libFuzzer: installed with apt-get as root, otherwise the command to run is printed.
+fuzz-deps: deps
+	$(call apt_install,$(FUZZ_DEB_PKGS))
+
+fuzz-build: fuzz-deps
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ_TARGETS)
+
 FORCE:
 
 -include $(wildcard $(B)/obj/lib/*.d $(B)/obj/cmd/*.d $(B)/obj/tests/*.d $(B)/obj/tests/unit/*.d $(B)/obj/$(B)/*.d)
+-include $(wildcard $(FB)/obj/lib/*.d $(FB)/obj/tests/fuzz/*.d $(FB)/obj/$(B)/*.d)

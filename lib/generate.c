@@ -95,7 +95,11 @@ static int add(struct wm_files *out, const char *path, const char *matrix_file, 
 	struct wm_error *err)
 {
 	int ret = body->oom ? WM_ENOMEM : wm_files_add(out, path, matrix_file, body->ptr ? body->ptr : "", body->len);
-	if (ret < 0)
+	if (ret == WM_EINVALID)
+		wm_error_add(err, ret, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"the path of a generated file or the matrix file's name holds a control character: "
+			"it cannot go into the file's header comment");
+	else if (ret < 0)
 		wm_error_code(err, ret);
 	return ret;
 }

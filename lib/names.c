@@ -289,7 +289,10 @@ bool wm_name_repo_path(const char *s, const char **why)
 			*why = "use '/' to separate directories";
 			return false;
 		}
-		if ((unsigned char)*q < 0x20 || *q == 0x7f) {
+		const unsigned char *u = (const unsigned char *)q;
+		/* C0, DEL, C1, U+2028/U+2029 and the bidirectional controls: the path goes into a comment line */
+		if (u[0] < 0x20 || u[0] == 0x7f || (u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f) ||
+		    (u[0] == 0xe2 && ((u[1] == 0x80 && u[2] >= 0xa8 && u[2] <= 0xae) || (u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9)))) {
 			*why = "the path contains a control character";
 			return false;
 		}

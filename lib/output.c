@@ -55,8 +55,9 @@ static void digest_lf(unsigned char out[32], const char *s, size_t len)
 
 /*
  * True when `s` can go into a comment line: valid UTF-8 and no control
- * character, counting the C1 controls and U+2028/U+2029, which YAML 1.1
- * readers take for line breaks.
+ * character, counting the C1 controls, U+2028/U+2029, which YAML 1.1
+ * readers take for line breaks, and the bidirectional controls
+ * (U+202A-U+202E, U+2066-U+2069), which make a line show other than it reads.
  */
 static bool comment_safe(const char *s)
 {
@@ -71,7 +72,9 @@ static bool comment_safe(const char *s)
 			return false;
 		if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
 			return false;
-		if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+		if (p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0xa8 && p[2] <= 0xae)
+			return false;
+		if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)
 			return false;
 	}
 	return true;

@@ -132,11 +132,27 @@ static const char *copy_anchor(struct builder *b, const yaml_char_t *anchor)
 	return anchor ? wm_arena_strdup(&b->doc->arena, (const char *)anchor) : NULL;
 }
 
+/*
+ * The first bidirectional control (U+202A-U+202E, U+2066-U+2069) in `s`, or 0.
+ * Copied into a workflow, one would make a command or a value show other
+ * than what runs, and libyaml writes them as they are, even in quotes.
+ */
+static unsigned bidi_control(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; i + 2 < len; i++)
+		if (p[i] == 0xe2 && ((p[i + 1] == 0x80 && p[i + 2] >= 0xaa && p[i + 2] <= 0xae) ||
+				(p[i + 1] == 0x81 && p[i + 2] >= 0xa6 && p[i + 2] <= 0xa9)))
+			return 0x2000u + ((p[i + 1] & 0x3fu) << 6) + (p[i + 2] & 0x3fu);
+	return 0;
+}
+
 static void on_scalar(struct builder *b, const yaml_event_t *ev)
 {
 	struct wm_node *n = new_node(b, WM_NODE_SCALAR, ev);
 	const char *value = (const char *)ev->data.scalar.value;
 	size_t len = ev->data.scalar.length;
+	unsigned bidi;
 	if (!n)
 		return;
 	switch (ev->data.scalar.style) {
@@ -155,6 +171,11 @@ static void on_scalar(struct builder *b, const yaml_event_t *ev)
 		return;
 	if (memchr(value, '\0', len)) {
 		report(b, n->line, n->column, 1, "a string cannot contain a NUL character");
+		return;
+	}
+	if ((bidi = bidi_control(value, len)) != 0) {
+		report(b, n->line, n->column, 1, "a string cannot contain the bidirectional control U+%04X: "
+			"it makes the text show other than it reads", bidi);
 		return;
 	}
 	n->text = wm_arena_strndup(&b->doc->arena, value, len);
@@ -376,6 +397,10 @@ static void report_parser(struct builder *b, const yaml_parser_t *p)
 	}
 	line = (unsigned)p->problem_mark.line + 1;
 	column = (unsigned)p->problem_mark.column + 1;
+	/* at the end of a file without a final line break libyaml counts one more line: stay on the last */
+	if (p->problem_mark.column == 0 && b->doc->len > 0 && b->doc->text[b->doc->len - 1] != '\n' &&
+	    p->problem_mark.index >= wm_utf8_len(b->doc->text, b->doc->len))
+		offset_position(b->doc->text, b->doc->len, b->doc->len, &line, &column);
 	if (p->context)
 		report(b, line, column, 1, "invalid YAML: %s (%s that starts at line %u, column %u)",
 			p->problem ? p->problem : "syntax error", p->context,

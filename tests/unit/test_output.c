@@ -269,6 +269,12 @@ static void test_header(void)
 	CHECK(wm_files_add(&files, "a.yml", "m\xc2\x85.yaml", BODY, 3) == WM_EINVALID);      /* NEL */
 	CHECK(wm_files_add(&files, "a.yml", "m\xe2\x80\xa8.yaml", BODY, 3) == WM_EINVALID);  /* LINE SEPARATOR */
 	CHECK(wm_files_add(&files, "a.yml", "m\xff.yaml", BODY, 3) == WM_EINVALID);          /* not UTF-8 */
+	/* bidirectional controls: the line would show other than it reads */
+	CHECK(wm_files_add(&files, "a\xe2\x80\xae.yml", "wheelmatrix.yaml", BODY, 3) == WM_EINVALID);  /* RLO */
+	CHECK(wm_files_add(&files, "a.yml", "m\xe2\x80\xaa.yaml", BODY, 3) == WM_EINVALID);  /* LRE */
+	CHECK(wm_files_add(&files, "a.yml", "m\xe2\x81\xa6.yaml", BODY, 3) == WM_EINVALID);  /* LRI */
+	CHECK(wm_files_add(&files, "a.yml", "m\xe2\x81\xa9.yaml", BODY, 3) == WM_EINVALID);  /* PDI */
+	CHECK(wm_files_add(&files, "a.yml", "m\xe2\x80\xab\xe2\x80\xa7.yaml", BODY, 3) == WM_EINVALID);
 	CHECK(wm_files_add(&files, "", "wheelmatrix.yaml", BODY, 3) == WM_EINVALID);
 	CHECK(wm_files_add(&files, "a.yml", "m\xc3\xa4trix.yaml", BODY, 3) == 0);           /* UTF-8 is fine */
 	CHECK(files.n == 6);
