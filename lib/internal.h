@@ -891,6 +891,15 @@ struct wm_index_page {
 	size_t n;
 	const char *api;  /* "json" or "html" */
 };
+
+struct wm_plan;
+struct wm_plan_dist;
+/*
+ * plan.c: the index page's files of the planned version matched with distribution d's
+ * artifacts, exact names first, then by tags; sets the artifacts' and d's state and the
+ * unexpected and large files.  What plan does with each index's answer.
+ */
+int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm_index_page *page);
 /*
  * Reads a project page by its content type: PEP 691 JSON through Jansson
  * (json.c), PEP 503 HTML here.  WM_EINVALID with `why` (in the arena) when

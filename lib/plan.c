@@ -298,8 +298,7 @@ static bool artifact_matches(const struct wm_artifact *a, const struct wm_filena
 
 static size_t count_in(const struct wm_plan_dist *d, enum wm_artifact_state state);
 
-/* Matches the page's files of the planned version with the artifacts, exact names first. */
-static int compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm_index_page *page)
+int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm_index_page *page)
 {
 	struct wm_filename *names = NULL;
 	bool *used = NULL;
@@ -390,7 +389,7 @@ static int answer(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm_
 		d->error = why;
 		goto failed;
 	}
-	return compare(plan, d, &page);
+	return wm_plan_compare(plan, d, &page);
 failed:
 	if (!d->error)
 		return WM_ENOMEM;

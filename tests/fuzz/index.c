@@ -7,11 +7,12 @@
  * two backends, strategy meta: wheels, sdists and the meta package's pure
  * wheel).
  *
- * The page's files are matched against the plan's artifacts as `plan` does
- * (file names parsed by wm_filename_parse, versions compared with
- * wm_pep440_equal, wheels matched leniently by wm_filename_matches_wheel),
- * the results set into the plan (found, unexpected, near-limit files, or
- * the reader's reason for a refused page) and the reports rendered.
+ * The page's files are matched against the plan's artifacts by plan.c's
+ * own wm_plan_compare (file names parsed by wm_filename_parse, versions
+ * compared with wm_pep440_equal, wheels matched leniently by
+ * wm_filename_matches_wheel), which sets the results into the plan (found,
+ * unexpected, near-limit files; for a refused page, the reader's reason)
+ * and the reports are rendered.
  *
  * Properties:
  *   1. no crash, leak or undefined behaviour: a page is read or refused with
@@ -26,7 +27,10 @@
  *      versions (digits and dots) `==v` and `>=v` admit v and `<v`, `>v`
  *      do not, and `<w` cannot hold both ways between two of them;
  *   4. wheel names: a parsed wheel name matches its own (single) tags, and a
- *      name written back with wm_filename_wheel parses to the same parts.
+ *      name written back with wm_filename_wheel parses to the same parts;
+ *   5. the matching: an artifact marked present stands for a file of the
+ *      page, each file of the planned version is one artifact or unexpected,
+ *      and the distribution's state agrees (ready, published, partial).
  */
 
 static struct wm_catalog *catalog;
@@ -121,64 +125,49 @@ static void check_wheel_name(struct wm_arena *a, const struct wm_filename *f, co
 		"'%s' written back as '%s' reads differently", filename, again);
 }
 
-static bool artifact_matches(const struct wm_artifact *a, const struct wm_filename *f)
-{
-	if (a->sdist)
-		return f->kind == WM_FILE_SDIST;
-	if (a->pure)
-		return wm_filename_matches_wheel(f, "py3", "none", "any");
-	return wm_filename_matches_wheel(f, a->python->python_tag, a->python->abi_tag, a->platform->platform_tag);
-}
-
-/* The page's answer set into distribution d, as plan.c does with an index's answer. */
+/*
+ * The page's answer set into distribution d by plan.c's own matching (wm_plan_compare), after
+ * each file's name and version are checked; then what the answer must say: every artifact
+ * marked present stands for a file of the page, each file of the version is either one
+ * artifact or unexpected, and the state agrees with the artifacts.
+ */
 static void answer(struct wm_plan *p, struct wm_plan_dist *d, const struct wm_index_page *page)
 {
 	struct wm_arena *a = p->arena;
-	size_t nversion = 0;
+	size_t present = 0, nversion = 0;
 
-	d->nfiles = page->n;
-	d->api = page->api;
-	for (size_t k = 0; k < d->nartifacts; k++)
-		d->artifacts[k].state = WM_ART_MISSING;
-	d->unexpected = wm_arena_array(a, page->n + 1, sizeof(*d->unexpected));
-	d->large = wm_arena_array(a, page->n + 1, sizeof(*d->large));
-	FUZZ_CHECK(d->unexpected && d->large, "out of memory");
 	for (size_t i = 0; i < page->n; i++) {
 		const char *name = page->files[i].filename;
 		struct wm_filename f;
-		bool used = false;
 		FUZZ_CHECK(name != NULL, "a file without a name");
 		FUZZ_CHECK(wm_filename_parse(&f, a, name) == 0, "wm_filename_parse");
 		if (f.kind != WM_FILE_OTHER) {
 			check_pep440(f.version, p->version);
 			if (i > 0)
 				check_pep440(f.version, page->files[i - 1].filename);
+			nversion += wm_pep440_equal(f.version, p->version);
 		}
 		check_wheel_name(a, &f, name);
-		if (f.kind != WM_FILE_OTHER && wm_pep440_equal(f.version, p->version)) {
-			nversion++;
-			for (size_t k = 0; !used && k < d->nartifacts; k++) {
-				struct wm_artifact *art = &d->artifacts[k];
-				if (art->state != WM_ART_PRESENT && artifact_matches(art, &f)) {
-					art->state = WM_ART_PRESENT;
-					art->found = strcmp(art->filename, name) ? name : NULL;
-					used = true;
-				}
-			}
-			if (!used)
-				d->unexpected[d->nunexpected++] = name;
-		} else {
-			d->large[d->nlarge++] = page->files[i];
+	}
+	FUZZ_CHECK(wm_plan_compare(p, d, page) == 0, "wm_plan_compare failed");
+	for (size_t k = 0; k < d->nartifacts; k++) {
+		const struct wm_artifact *art = &d->artifacts[k];
+		const char *name = art->found ? art->found : art->filename;
+		bool on_page = false;
+		if (art->state != WM_ART_PRESENT) {
+			FUZZ_CHECK(art->state == WM_ART_MISSING, "artifact '%s' is neither present nor missing", art->filename);
+			continue;
 		}
+		present++;
+		for (size_t i = 0; !on_page && i < page->n; i++)
+			on_page = strcmp(page->files[i].filename, name) == 0;
+		FUZZ_CHECK(on_page, "artifact '%s' is present as '%s', which the page does not have", art->filename, name);
 	}
-	if (!nversion) {
-		d->state = WM_DIST_READY;
-	} else {
-		size_t present = 0;
-		for (size_t k = 0; k < d->nartifacts; k++)
-			present += d->artifacts[k].state == WM_ART_PRESENT;
-		d->state = present == d->nartifacts ? WM_DIST_PUBLISHED : WM_DIST_PARTIAL;
-	}
+	FUZZ_CHECK(present + d->nunexpected == nversion, "%zu present and %zu unexpected of %zu files of the version",
+		present, d->nunexpected, nversion);
+	FUZZ_CHECK(d->state == (!nversion ? WM_DIST_READY : present == d->nartifacts ? WM_DIST_PUBLISHED : WM_DIST_PARTIAL),
+		"state %d with %zu of %zu artifacts present and %zu files of the version", (int)d->state, present,
+		d->nartifacts, nversion);
 }
 
 static void render(const struct wm_plan *p)
