@@ -178,17 +178,21 @@ bool wm_pep440_equal(const char *a, const char *b)
 
 /* ---- specifiers over releases (the maturin pin) ----------------------------- */
 
-/* Reads a release `N(.N)*` into parts[]; a trailing `.*` sets *wild.  Returns the count, 0 when none. */
-static size_t release(const char **sp, unsigned long parts[], size_t max, bool *wild)
+/*
+ * Reads a release `N(.N)*` at *sp: its start in *start and its count of parts,
+ * 0 when none; a trailing `.*` sets *wild.  Parts are kept as text, so that a
+ * part of any length compares by its value.
+ */
+static size_t release(const char **sp, const char **start, bool *wild)
 {
 	const char *s = *sp;
 	size_t n = 0;
+	*start = s;
 	*wild = false;
-	while (isdigit((unsigned char)*s) && n < max) {
-		unsigned long v = 0;
-		while (isdigit((unsigned char)*s) && v < 100000000UL)
-			v = v * 10 + (unsigned long)(*s++ - '0');
-		parts[n++] = v;
+	while (isdigit((unsigned char)*s)) {
+		while (isdigit((unsigned char)*s))
+			s++;
+		n++;
 		if (s[0] == '.' && isdigit((unsigned char)s[1]))
 			s++;
 		else
@@ -202,26 +206,51 @@ static size_t release(const char **sp, unsigned long parts[], size_t max, bool *
 	return n;
 }
 
-/* Compares the first `n` parts (0 past the end of either), or all of the longer when n is 0. */
-static int cmp_release(const unsigned long *a, size_t na, const unsigned long *b, size_t nb, size_t n)
+/* The next part of a release at *p, without its leading zeros (*len 0 for zero); "0" past the end. */
+static const char *next_part(const char **p, size_t *len)
+{
+	const char *s = *p, *d;
+	if (!isdigit((unsigned char)*s)) {
+		*len = 0;
+		return s;
+	}
+	while (*s == '0' && isdigit((unsigned char)s[1]))
+		s++;
+	for (d = s; isdigit((unsigned char)*d); d++)
+		;
+	*len = *s == '0' ? 0 : (size_t)(d - s);
+	*p = d[0] == '.' && isdigit((unsigned char)d[1]) ? d + 1 : d;
+	return s;
+}
+
+/* Compares the first `n` parts of releases a and b (0 past the end of either), or all of the longer when n is 0. */
+static int cmp_release(const char *a, size_t na, const char *b, size_t nb, size_t n)
 {
 	size_t len = n ? n : (na > nb ? na : nb);
 	for (size_t i = 0; i < len; i++) {
-		unsigned long x = i < na ? a[i] : 0, y = i < nb ? b[i] : 0;
-		if (x != y)
-			return x < y ? -1 : 1;
+		size_t la, lb;
+		const char *x = next_part(&a, &la), *y = next_part(&b, &lb);
+		int c;
+		if (i >= na)
+			la = 0;
+		if (i >= nb)
+			lb = 0;
+		if (la != lb)
+			return la < lb ? -1 : 1;
+		if ((c = memcmp(x, y, la)) != 0)
+			return c < 0 ? -1 : 1;
 	}
 	return 0;
 }
 
 int wm_pep440_specs_match(const char *specs, const char *version, const char **why)
 {
-	unsigned long v[8], w[8];
+	const char *v, *w;
 	size_t nv, nw;
 	bool wild, match = true;
 	const char *s = version;
 
-	nv = release(&s, v, 8, &wild);
+	nv = release(&s, &v, &wild);
 	if (!nv || *s || wild) {
 		*why = "the version is not a release such as 1.2.3";
 		return WM_EINVALID;
@@ -238,7 +267,7 @@ int wm_pep440_specs_match(const char *specs, const char *version, const char **w
 		op[k] = '\0';
 		while (*s == ' ' || *s == '\t')
 			s++;
-		if (!(nw = release(&s, w, 8, &wild))) {
+		if (!(nw = release(&s, &w, &wild))) {
 			*why = "a specifier is an operator (>=, <, ~=, ==, !=, ...) followed by a version";
 			return WM_EINVALID;
 		}

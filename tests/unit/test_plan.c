@@ -52,6 +52,34 @@ static void test_pep440(void)
 	CHECK(!wm_pep440_equal("0.3.0a1", "0.3.0a2"));
 }
 
+/* Release specifiers (the maturin pin): parts compare by value, whatever their length or count. */
+static int specs(const char *s, const char *v)
+{
+	const char *why;
+	return wm_pep440_specs_match(s, v, &why);
+}
+
+static void test_pep440_specs(void)
+{
+	CHECK(specs(">=1.0,<1.14", "1.13.3") == 1);
+	CHECK(specs(">=1.0,<1.14", "1.14.0") == 0);
+	CHECK(specs("==1.7", "1.7.0") == 1);          /* missing parts are zeros */
+	CHECK(specs("==1.7.*", "1.7.9") == 1);
+	CHECK(specs("==1.7.*", "1.8.0") == 0);
+	CHECK(specs("~=0.14.2", "0.14.17") == 1);
+	CHECK(specs("~=0.14.2", "0.15.0") == 0);
+	CHECK(specs(">=01.002", "1.2") == 1);         /* leading zeros */
+	CHECK(specs(">1.0rc1", "1.0.1") == 1);        /* a bound's pre-release compared as its release */
+	/* a part longer than any machine integer, and a release of many parts */
+	CHECK(specs("==1777777777777777777777777777777777777777777777.0.0", "1777777777777777777777777777777777777777777777.0.0") == 1);
+	CHECK(specs("<1777777777777777777777777777777777777777777777.0", "1777777777777777777777777777777777777777777776.9") == 1);
+	CHECK(specs(">99999999999999999999", "100000000000000000000") == 1);
+	CHECK(specs("<=1.2.3.4.5.6.7.8.9.10", "1.2.3.4.5.6.7.8.9.10") == 1);
+	CHECK(specs("<1.2.3.4.5.6.7.8.9.10", "1.2.3.4.5.6.7.8.9.9") == 1);
+	CHECK(specs(">=1.0", "latest") < 0);
+	CHECK(specs("?1.0", "1.0") < 0);
+}
+
 static void test_names(void)
 {
 	struct wm_arena a;
@@ -176,6 +204,7 @@ static void test_base64(void)
 int main(void)
 {
 	test_pep440();
+	test_pep440_specs();
 	test_names();
 	test_html();
 	test_json();
