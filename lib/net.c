@@ -24,7 +24,6 @@ struct state {
 	CURL *easy;
 	struct curl_slist *headers;
 	struct wm_buf body;
-	long retry_after_ms;     /* of the last response, -1 when none */
 	bool too_big;
 	bool done;
 	uint64_t ready_at;       /* monotonic ms before which it is not started again */
@@ -63,40 +62,6 @@ static size_t on_body_capped(char *data, size_t size, size_t n, void *ctx)
 	return on_body(data, size, n, s->st);
 }
 
-/* Retry-After: seconds, or an HTTP date. */
-static size_t on_header(char *data, size_t size, size_t n, void *ctx)
-{
-	struct state *st = ctx;
-	size_t len = size * n;
-	static const char name[] = "retry-after:";
-	if (len >= 5 && strncmp(data, "HTTP/", 5) == 0)
-		st->retry_after_ms = -1;  /* a new response: a redirect's header does not carry over */
-	if (len > sizeof(name) - 1 && strncasecmp(data, name, sizeof(name) - 1) == 0) {
-		char value[128];
-		size_t vlen = len - (sizeof(name) - 1);
-		char *p = value, *end;
-		long secs;
-		if (vlen >= sizeof(value))
-			vlen = sizeof(value) - 1;
-		memcpy(value, data + sizeof(name) - 1, vlen);
-		value[vlen] = '\0';
-		while (*p == ' ' || *p == '\t')
-			p++;
-		p[strcspn(p, "\r\n")] = '\0';
-		secs = strtol(p, &end, 10);
-		if (end != p && *end == '\0' && secs >= 0) {
-			st->retry_after_ms = secs > MAX_WAIT_MS ? MAX_WAIT_MS + 1000 : secs * 1000;
-		} else {
-			time_t when = curl_getdate(p, NULL);
-			if (when != -1) {
-				double d = difftime(when, time(NULL));
-				st->retry_after_ms = d <= 0 ? 0 : d * 1000 > MAX_WAIT_MS ? MAX_WAIT_MS + 1000 : (long)(d * 1000);
-			}
-		}
-	}
-	return len;
-}
-
 static int setup(struct wm_net_request *r, struct sink *sink, const struct wm_net_options *o)
 {
 	struct state *st = r->priv;
@@ -106,7 +71,6 @@ static int setup(struct wm_net_request *r, struct sink *sink, const struct wm_ne
 	curl_easy_reset(e);
 	wm_buf_clear(&st->body);
 	st->too_big = false;
-	st->retry_after_ms = -1;
 	st->errbuf[0] = '\0';
 	sink->req = r;
 	sink->st = st;
@@ -127,8 +91,6 @@ static int setup(struct wm_net_request *r, struct sink *sink, const struct wm_ne
 	bad |= curl_easy_setopt(e, CURLOPT_HTTPHEADER, st->headers);
 	bad |= curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body_capped);
 	bad |= curl_easy_setopt(e, CURLOPT_WRITEDATA, (void *)sink);
-	bad |= curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-	bad |= curl_easy_setopt(e, CURLOPT_HEADERDATA, (void *)st);
 	bad |= curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
 	bad |= curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
 	bad |= curl_easy_setopt(e, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
@@ -236,15 +198,18 @@ static int finish(struct wm_net_request *r, CURLcode code, const struct wm_net_o
 	struct state *st = r->priv;
 	struct wm_buf msg = WM_BUF_INIT;
 	long status = 0;
+	curl_off_t after = 0;  /* the last response's Retry-After (seconds or a date) in seconds; 0 when none */
 	bool retry_status;
 	char *ct = NULL;
 
 	curl_easy_getinfo(st->easy, CURLINFO_RESPONSE_CODE, &status);
 	retry_status = code == CURLE_OK && (status == 429 || (status >= 500 && status <= 599));
+	if (retry_status && curl_easy_getinfo(st->easy, CURLINFO_RETRY_AFTER, &after) != CURLE_OK)
+		after = 0;
 	if ((retry_status || transient(code)) && r->attempts <= o->retries) {
 		long wait = (long)o->backoff_ms << (r->attempts - 1 < 16 ? r->attempts - 1 : 16);
-		if (retry_status && st->retry_after_ms >= 0)
-			wait = st->retry_after_ms;
+		if (after > 0)
+			wait = after > MAX_WAIT_MS / 1000 ? MAX_WAIT_MS + 1000 : (long)after * 1000;
 		if (wait <= MAX_WAIT_MS) {
 			st->ready_at = now_ms() + (uint64_t)wait;
 			return 1;
@@ -260,7 +225,7 @@ static int finish(struct wm_net_request *r, CURLcode code, const struct wm_net_o
 		describe(&msg, code, st, o);
 	} else if (retry_status) {
 		wm_buf_printf(&msg, "HTTP %ld", status);
-		if (st->retry_after_ms > MAX_WAIT_MS)
+		if (after > MAX_WAIT_MS / 1000)
 			wm_buf_printf(&msg, ": the server asks to wait more than %ld s before a retry", MAX_WAIT_MS / 1000);
 	} else {
 		if (curl_easy_getinfo(st->easy, CURLINFO_CONTENT_TYPE, &ct) == CURLE_OK && ct)
