@@ -278,8 +278,8 @@ def main(argv):
         return 2
     why = missing()
     if why:
-        print(why)
-        return 77
+        print("FAIL: " + why)
+        return 1
     with open(argv[2], encoding="utf-8") as f:
         listed = [json.loads(l) for l in f if l.strip()]
     bad = check_repo(argv[1], listed, *(argv[3:]))

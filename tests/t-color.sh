@@ -15,8 +15,8 @@ NO_COLOR=1 "$WM" --color=always -f bad.yaml list 2>err >/dev/null || true
 grep -qF "$esc" err || fail "--color=always must win over NO_COLOR"
 
 if ! command -v script >/dev/null 2>&1; then
-	echo "script (util-linux) is not installed: cannot test on a terminal"
-	exit 77
+	echo "FAIL: script (util-linux) is not installed, so no terminal can be tested: make test-deps (apt-get install util-linux)"
+	exit 1
 fi
 # script(1) gives the command a terminal on stderr
 on_tty() { env "$@" script -qec "'$WM' -f bad.yaml list" /dev/null >out 2>&1 || true; }

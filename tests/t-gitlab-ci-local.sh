@@ -16,10 +16,10 @@ set -euo pipefail
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
 if ! why=$("$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import glcheck; print(glcheck.missing() or "")' "$ROOT/tests") || [[ -n $why ]]; then
-	echo "${why:-cannot import tests/glcheck.py}"
-	exit 77
+	echo "FAIL: ${why:-cannot import tests/glcheck.py}"
+	exit 1
 fi
-command -v git >/dev/null || { echo "git is not installed"; exit 77; }
+command -v git >/dev/null || { echo "FAIL: git is not installed: make test-deps (apt-get install git)"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$py" - "$WM" "$ROOT" "$tmp" <<'PY'

@@ -2,7 +2,7 @@
 # t-json.sh — the JSON formats of `list` parse, agree with each other and keep the documented member order.
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
-command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is not installed: make deps (apt-get install python3)"; exit 1; }
 for m in llm-rs per-version large; do
 	[[ -f $ROOT/matrices/$m.yaml ]] || continue
 	python3 - "$WM" "$ROOT/matrices/$m.yaml" <<'PY'

@@ -3,8 +3,8 @@
 set -euo pipefail
 : "${ROOT:?}"
 if ! command -v shellcheck >/dev/null 2>&1; then
-	echo "shellcheck is not installed"
-	exit 77
+	echo "FAIL: shellcheck is not installed: make test-deps (apt-get install shellcheck)"
+	exit 1
 fi
 cd "$ROOT"
 shopt -s nullglob

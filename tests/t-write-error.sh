@@ -3,8 +3,8 @@
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
 if [[ ! -w /dev/full ]]; then
-	echo "no /dev/full here"
-	exit 77
+	echo "FAIL: no writable /dev/full here: the test needs the device that fails every write"
+	exit 1
 fi
 want='wheelmatrix: error: cannot write output: No space left on device'
 status=0
@@ -19,6 +19,6 @@ for args in "list" "list --format json" "list --format jsonl --why" "list --form
 	status=0
 done
 # a large output fails while it streams, not only at the final flush
-python3 "$ROOT/bench/gen.py" 100000 big.yaml 2>/dev/null || { echo "bench/gen.py is missing or failed"; exit 77; }
+python3 "$ROOT/bench/gen.py" 100000 big.yaml 2>/dev/null || { echo "FAIL: bench/gen.py is missing or failed"; exit 1; }
 LC_ALL=C "$WM" -f big.yaml list --format jsonl >/dev/full 2>err || status=$?
 [[ $status == 3 && $(cat err) == "$want" ]] || { echo "FAIL: large output: exit $status"; cat err; exit 1; }
