@@ -30,7 +30,7 @@ char *cli_matrix_root(const char *file, const char **base)
 {
 	const char *slash = strrchr(file, '/');
 	*base = slash ? slash + 1 : file;
-	return slash ? strndup(file, slash == file ? 1 : (size_t)(slash - file)) : strdup(".");
+	return wm_path_dir(file);
 }
 
 #define OPTIONS(o) o, ARRAY_SIZE(o)

@@ -331,8 +331,6 @@ int wm_io_write_atomic(const char *target, const char *shown, const char *data, 
 int wm_io_read_below(char **out, size_t *len, const char *root, const char *path, struct wm_error *err);
 /* The real path of the directory `path` ("" for the root) below `root`, confined as wm_io_read_below; 1 when none. */
 int wm_io_dir_below(char **out, const char *root, const char *path, struct wm_error *err);
-/* The directory of `path` ("." for a bare name or "-"), malloc'd: the repository root of a matrix file. */
-char *wm_path_dir(const char *path);
 /* wm_matrix_load_file reading the project through `r` (NULL: the tree below the file's directory). */
 int wm_matrix_load_path(struct wm_matrix **out, const struct wm_catalog *cat, const char *path,
 	const struct wm_reader *r, struct wm_error *err);
