@@ -3,14 +3,8 @@
 # stub or maturin's python-source that is a symbolic link leading out of it (or into .git) is refused
 # with exit 2, a message naming the path, and no file written; a link inside the package is left out;
 # a link that stays inside the repository is followed.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$ROOT/tests/lib.sh"
 
-# what a link out of the repository leads to: a secret that must never land in the repository
 out=$tmp/outside
 mkdir -p "$out/pkgdir"
 printf 'TOKEN = "SECRET-9f2c"\n' >"$out/secrets.pyi"
@@ -33,18 +27,13 @@ YAML
 	git -C "$1" init -q
 }
 
-generate() {  # generate DIR: sets status
-	status=0
-	"$WM" -C "$1" generate >"$tmp/out" 2>"$tmp/err" || status=$?
-}
-
 refused() {  # refused DIR WHAT MESSAGE
-	generate "$1"
-	[ "$status" = 2 ] || bad "$2: exit $status, not 2"
-	grep -qxF "$3" "$tmp/err" || bad "$2: stderr is not '$3': $(cat "$tmp/err")"
-	[ -e "$1/.wheelmatrix" ] && bad "$2: generate wrote $(find "$1/.wheelmatrix" -type f | head -3)"
+	wm -C "$1" generate
+	expect_status 2 "$2"
+	grep -qxF "$3" "$tmp/err" || fail "$2: stderr is not '$3': $(cat "$tmp/err")"
+	[ -e "$1/.wheelmatrix" ] && fail "$2: generate wrote $(find "$1/.wheelmatrix" -type f | head -3)"
 	# grep -r follows no symbolic link below the repository: what it finds was written there
-	grep -rl --exclude-dir=.git 'SECRET-9f2c' "$1" "$tmp/out" "$tmp/err" && bad "$2: the secret is in the repository or the output"
+	grep -rl --exclude-dir=.git 'SECRET-9f2c' "$1" "$tmp/out" "$tmp/err" && fail "$2: the secret is in the repository or the output"
 	return 0
 }
 
@@ -94,12 +83,12 @@ mkdir -p "$r/leaky"
 printf 'from .leaky import *\n' >"$r/leaky/__init__.py"
 ln -s "$out/secrets.pyi" "$r/leaky/secrets.pyi"
 ln -s __init__.py "$r/leaky/alias.py"
-generate "$r"
-[ "$status" = 0 ] || bad "links inside the package: exit $status: $(cat "$tmp/err")"
-[ -f "$r/.wheelmatrix/meta/leaky/__init__.py" ] || bad "links inside the package: __init__.py was not carried"
-[ -e "$r/.wheelmatrix/meta/leaky/secrets.pyi" ] && bad "links inside the package: the link out was carried"
-[ -e "$r/.wheelmatrix/meta/leaky/alias.py" ] && bad "links inside the package: the link in was carried"
-grep -rl --exclude-dir=.git 'SECRET-9f2c' "$r" "$tmp/out" "$tmp/err" && bad "links inside the package: the secret is in the repository"
+wm -C "$r" generate
+expect_status 0 "links inside the package"
+[ -f "$r/.wheelmatrix/meta/leaky/__init__.py" ] || fail "links inside the package: __init__.py was not carried"
+[ -e "$r/.wheelmatrix/meta/leaky/secrets.pyi" ] && fail "links inside the package: the link out was carried"
+[ -e "$r/.wheelmatrix/meta/leaky/alias.py" ] && fail "links inside the package: the link in was carried"
+grep -rl --exclude-dir=.git 'SECRET-9f2c' "$r" "$tmp/out" "$tmp/err" && fail "links inside the package: the secret is in the repository"
 
 # 7. a link that stays inside the repository is followed: stubs/leaky.pyi becomes the package's stub
 r=$tmp/within
@@ -107,8 +96,8 @@ project "$r"
 mkdir -p "$r/stubs"
 printf 'def add(a: int, b: int) -> int: ...\n' >"$r/stubs/leaky.pyi"
 ln -s stubs/leaky.pyi "$r/leaky.pyi"
-generate "$r"
-[ "$status" = 0 ] || bad "link inside the repository: exit $status: $(cat "$tmp/err")"
+wm -C "$r" generate
+expect_status 0 "link inside the repository"
 tail -n +4 "$r/.wheelmatrix/meta/leaky/__init__.pyi" 2>/dev/null | cmp -s - "$r/stubs/leaky.pyi" ||
-	bad "link inside the repository: the stub was not carried"
-exit "$fail"
+	fail "link inside the repository: the stub was not carried"
+finish
