@@ -2,13 +2,7 @@
 # t-patch-applied.sh — while a variant patch is applied to the working tree (`wheelmatrix patch cuda`
 # before `maturin build`, the local workflow of docs/patch.md), list, plan and check see the project as
 # committed: the same jobs, files and findings as without the patch, with and without `project.name`.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
-git() { command git -c user.name=t -c user.email=t@example.com -c init.defaultBranch=main "$@"; }
+. "$ROOT/tests/lib.sh"
 
 # The llm-rs project's shape: abi3-py38, one feature per GPU backend.
 repo=$tmp/repo
@@ -66,10 +60,7 @@ outputs() {
 
 # same WHAT: the patched run's outputs are the committed ones
 same() {
-	if ! diff -u --label committed --label patched "$tmp/base.all" "$tmp/patched.all" >"$tmp/diff"; then
-		no "$1: list, plan or check differ while the patch is applied"
-		sed 's/^/    /' "$tmp/diff"
-	fi
+	expect_same "$tmp/base.all" "$tmp/patched.all" "$1: list, plan and check while the patch is applied"
 }
 
 for variant in named unnamed; do
@@ -80,32 +71,32 @@ for variant in named unnamed; do
 	git -C "$repo" add -A
 	git -C "$repo" commit -qm base
 	outputs base
-	grep -qx "== check: exit 0" "$tmp/base.all" || no "$variant: check fails on the committed project: $(cat "$tmp/base.all")"
+	grep -qx "== check: exit 0" "$tmp/base.all" || fail "$variant: check fails on the committed project: $(cat "$tmp/base.all")"
 	grep -q "llm_rs_cuda-0.2.15-cp38-abi3-manylinux_2_28_x86_64.whl" "$tmp/base.all" ||
-		no "$variant: plan: $(cat "$tmp/base.all")"
+		fail "$variant: plan: $(cat "$tmp/base.all")"
 	for backend in cuda opencl; do
 		"$WM" -q -C "$repo" patch "$backend"
-		grep -qx "name = \"llm-rs-$backend\"" "$repo/pyproject.toml" || no "$variant: patch $backend did not rename"
+		grep -qx "name = \"llm-rs-$backend\"" "$repo/pyproject.toml" || fail "$variant: patch $backend did not rename"
 		outputs patched
 		# check says so, in one note, and finds nothing else
 		note="pyproject.toml: note: the working tree has the patch of backend '$backend' applied (wheelmatrix patch): checked as it is without it; 'wheelmatrix patch --revert $backend' undoes it"
-		grep -qxF "$note" "$tmp/patched.all" || no "$variant, $backend applied: check does not say so"
+		grep -qxF "$note" "$tmp/patched.all" || fail "$variant, $backend applied: check does not say so"
 		grep -vxF "$note" "$tmp/patched.all" >"$tmp/patched.tmp" || true
 		mv "$tmp/patched.tmp" "$tmp/patched.all"
 		same "$variant, $backend applied"
-		grep -q "llm-rs-$backend-$backend" "$tmp/patched.all" && no "$variant, $backend applied: llm-rs-$backend-$backend"
-		"$WM" -q -C "$repo" check --staged >"$tmp/out" 2>&1 || no "$variant, $backend applied: check --staged: $(cat "$tmp/out")"
+		grep -q "llm-rs-$backend-$backend" "$tmp/patched.all" && fail "$variant, $backend applied: llm-rs-$backend-$backend"
+		"$WM" -q -C "$repo" check --staged >"$tmp/out" 2>&1 || fail "$variant, $backend applied: check --staged: $(cat "$tmp/out")"
 		"$WM" -q -C "$repo" patch --revert "$backend"
-		git -C "$repo" diff --quiet || no "$variant: patch --revert $backend left a change"
+		git -C "$repo" diff --quiet || fail "$variant: patch --revert $backend left a change"
 		rm -f "$tmp/patched.all"
 	done
 	# staged with the patch: what would be committed is the variant, and check says so
 	"$WM" -q -C "$repo" patch cuda
 	git -C "$repo" add pyproject.toml
 	if "$WM" -C "$repo" check --staged >"$tmp/out" 2>&1; then
-		no "$variant: check --staged passed a pyproject.toml staged with the cuda patch applied"
+		fail "$variant: check --staged passed a pyproject.toml staged with the cuda patch applied"
 	fi
 	git -C "$repo" reset -q
 	"$WM" -q -C "$repo" patch --revert cuda
 done
-exit $fail
+finish
