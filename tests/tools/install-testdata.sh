@@ -18,40 +18,16 @@
 # their sha256.  A missing prerequisite is an error that says how to install it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-pins=("$here/toml-test/go.mod" "$here/toml-test/go.sum" "$here/corpus.txt" "$here/fetch-corpus.py")
-key=$(cat "${pins[@]}" | sha256sum | cut -c1-16)
-dir=${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/testdata/$key
 TOML_TEST_MODULE=github.com/toml-lang/toml-test/v2
 TOML_TEST_VERSION=v2.2.0
-
-if [[ ${1:-} == --dir ]]; then
-	printf '%s\n' "$dir"
-	exit 0
-fi
-[[ $# == 0 ]] || {
-	echo "usage: $0 [--dir]" >&2
-	exit 2
-}
-[[ -f $dir/complete ]] && exit 0
-
-die() {
-	printf 'install-testdata: %s\n' "$*" >&2
-	exit 1
-}
+# shellcheck source=tests/tools/cache.sh
+. "$here/cache.sh"
+cache_begin install-testdata testdata "$here/toml-test/go.mod" "$here/toml-test/go.sum" "$here/corpus.txt" \
+	"$here/fetch-corpus.py" -- "$@"
 
 command -v python3 >/dev/null 2>&1 || die "python3 is not installed; install it with: sudo apt-get install -y python3"
-# Go's own installer puts it in /usr/local/go, not always on PATH.
-PATH=$PATH:/usr/local/go/bin
-command -v go >/dev/null 2>&1 ||
-	die "Go is not installed; toml-test $TOML_TEST_VERSION comes from the Go module proxy with Go 1.21 or newer (https://go.dev/doc/install)"
-gov=$(go env GOVERSION)
-if ! [[ $gov =~ ^go1\.([0-9]+) ]] || ((BASH_REMATCH[1] < 21)); then
-	die "$gov is too old for toml-test $TOML_TEST_VERSION: Go 1.21 or newer is needed (https://go.dev/doc/install)"
-fi
-
-mkdir -p "$(dirname "$dir")"
-tmp=$(mktemp -d "$dir.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+need_go "toml-test $TOML_TEST_VERSION"
+cache_tmp
 echo "install-testdata: toml-test $TOML_TEST_VERSION from the Go module proxy into $dir"
 cd "$here/toml-test"
 export GOTOOLCHAIN=auto GOFLAGS=-mod=readonly
@@ -74,10 +50,5 @@ echo "install-testdata: the corpus of tests/tools/corpus.txt from the package in
 python3 "$here/fetch-corpus.py" "$here/corpus.txt" "$tmp/corpus" ||
 	die "the corpus could not be fetched; by hand: python3 $here/fetch-corpus.py $here/corpus.txt $dir/corpus"
 
-echo "toml-test $TOML_TEST_VERSION, corpus $(sha256sum <"$here/corpus.txt" | cut -c1-16)" >"$tmp/complete"
-# Another install of the same pins may have finished meanwhile: then that one stays.
-if [[ ! -f $dir/complete ]]; then
-	rm -rf "$dir"
-	mv -T "$tmp" "$dir" 2>/dev/null || [[ -f $dir/complete ]] || die "could not move $tmp to $dir"
-fi
+cache_commit "toml-test $TOML_TEST_VERSION, corpus $(sha256sum <"$here/corpus.txt" | cut -c1-16)"
 echo "install-testdata: ready in $dir"

@@ -15,26 +15,12 @@
 # installed with apt-get.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-pins=("$here/validators.txt" "$here/actionlint/go.mod" "$here/actionlint/go.sum")
-key=$(cat "${pins[@]}" | sha256sum | cut -c1-16)
-dir=${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/validators/$key
 ACTIONLINT_VERSION=v1.7.12
 ZIZMOR_VERSION=1.33.1
-
-if [[ ${1:-} == --dir ]]; then
-	printf '%s\n' "$dir"
-	exit 0
-fi
-[[ $# == 0 ]] || {
-	echo "usage: $0 [--dir]" >&2
-	exit 2
-}
-[[ -f $dir/complete ]] && exit 0
-
-die() {
-	printf 'install-validators: %s\n' "$*" >&2
-	exit 1
-}
+# shellcheck source=tests/tools/cache.sh
+. "$here/cache.sh"
+cache_begin install-validators validators "$here/validators.txt" "$here/actionlint/go.mod" "$here/actionlint/go.sum" \
+	-- "$@"
 
 if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
 	if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null 2>&1; then
@@ -44,18 +30,8 @@ if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
 		die "python3 cannot make a virtual environment; install it with: sudo apt-get install -y python3-venv"
 	fi
 fi
-# Go's own installer puts it in /usr/local/go, not always on PATH.
-PATH=$PATH:/usr/local/go/bin
-command -v go >/dev/null 2>&1 ||
-	die "Go is not installed; actionlint $ACTIONLINT_VERSION is built from the Go module proxy with Go 1.21 or newer (https://go.dev/doc/install)"
-gov=$(go env GOVERSION)
-if ! [[ $gov =~ ^go1\.([0-9]+) ]] || ((BASH_REMATCH[1] < 21)); then
-	die "$gov is too old to build actionlint $ACTIONLINT_VERSION: Go 1.21 or newer is needed (https://go.dev/doc/install)"
-fi
-
-mkdir -p "$(dirname "$dir")"
-tmp=$(mktemp -d "$dir.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+need_go "actionlint $ACTIONLINT_VERSION"
+cache_tmp
 echo "install-validators: zizmor $ZIZMOR_VERSION from PyPI into $dir"
 # --isolated: no PIP_* variables or user configuration (a find-links or an index of its own)
 python3 -m venv "$tmp/venv"
@@ -72,10 +48,5 @@ got=$("$tmp/venv/bin/zizmor" --version)
 [[ $got == "zizmor $ZIZMOR_VERSION" ]] || die "the zizmor installed says '$got', not $ZIZMOR_VERSION: validators.txt and this script disagree"
 # zizmor's wheel installs the program itself (no script naming the interpreter's path): the
 # directory can move to its place whole.
-# Another install of the same pins may have finished meanwhile: then that one stays.
-echo "actionlint $ACTIONLINT_VERSION, zizmor $ZIZMOR_VERSION" >"$tmp/complete"
-if [[ ! -f $dir/complete ]]; then
-	rm -rf "$dir"
-	mv -T "$tmp" "$dir" 2>/dev/null || [[ -f $dir/complete ]] || die "could not move $tmp to $dir"
-fi
+cache_commit "actionlint $ACTIONLINT_VERSION, zizmor $ZIZMOR_VERSION"
 echo "install-validators: ready in $dir"
