@@ -29,7 +29,7 @@ int cmd_hook(struct cli *cli)
 		return CLI_EXIT_ENV;
 	}
 	wm_error_init(&err);
-	if ((ret = wm_hook_install(&path, &unchanged, root, matrix, cli->values[HOOK_FORCE] != NULL, &err)) < 0)
+	if ((ret = wm_repo_hook_install(&path, &unchanged, root, matrix, cli->values[HOOK_FORCE] != NULL, &err)) < 0)
 		cli_print_diags(&err);
 	else if (cli->verbosity >= 0)
 		printf("%s %s\n", unchanged ? "unchanged" : "wrote", path);

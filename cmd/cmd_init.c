@@ -29,7 +29,7 @@ int cmd_init(struct cli *cli)
 		return CLI_EXIT_STATE;
 	}
 	wm_error_init(&err);
-	wm_reader_tree(&reader, ".");
+	wm_io_tree_reader(&reader, ".");
 	if ((ret = wm_init_matrix(&f.data, &f.len, &reader, pyproject, &err)) < 0) {
 		cli_print_diags(&err);
 		goto out;

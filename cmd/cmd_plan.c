@@ -124,7 +124,7 @@ int cmd_plan(struct cli *cli)
 	/* a local build's patch does not change the jobs */
 	if (applied && cli->verbosity > 0)
 		cli_note("%s has the patch of backend '%s' applied: reading the file without it", m->pyproject, applied);
-	if ((ret = wm_plan_render(&text, &len, plan, parse_format(cli->values[PLAN_FORMAT]))) < 0) {
+	if ((ret = wm_report_render(&text, &len, plan, parse_format(cli->values[PLAN_FORMAT]))) < 0) {
 		cli_error("out of memory");
 		goto out;
 	}

@@ -30,7 +30,7 @@ char *cli_matrix_root(const char *file, const char **base)
 {
 	const char *slash = strrchr(file, '/');
 	*base = slash ? slash + 1 : file;
-	return wm_path_dir(file);
+	return wm_io_path_dir(file);
 }
 
 #define OPTIONS(o) o, ARRAY_SIZE(o)
@@ -67,7 +67,7 @@ static int unknown_command(const char *name)
 	const char *names[ARRAY_SIZE(commands)], *hint;
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		names[i] = commands[i].name;
-	hint = wm_suggest(name, names, ARRAY_SIZE(names));
+	hint = wm_text_suggest(name, names, ARRAY_SIZE(names));
 	if (hint)
 		cli_error("unknown command '%s' (did you mean '%s'?)", name, hint);
 	else
@@ -180,7 +180,7 @@ static int unknown_option(const struct cli *cli, const char *spelling, size_t le
 				names[n++] = cli->cmd->options[i].long_name;
 		memcpy(word, spelling + 2, len - 2);
 		word[len - 2] = '\0';
-		hint = wm_suggest(word, names, n);
+		hint = wm_text_suggest(word, names, n);
 	}
 	if (hint) {
 		cli_error("unknown option '%.*s' (did you mean '--%s'?)", (int)len, spelling, hint);
@@ -208,7 +208,7 @@ static int check_choice(const struct cli_option *o, const char *spelling, const 
 	while (o->choices[n])
 		if (strcmp(o->choices[n++], value) == 0)
 			return 0;
-	if ((hint = wm_suggest(value, o->choices, n)) != NULL) {
+	if ((hint = wm_text_suggest(value, o->choices, n)) != NULL) {
 		cli_error("invalid value '%s' for '%s' (did you mean '%s'?)", value, spelling, hint);
 	} else {
 		char list[256];

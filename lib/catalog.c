@@ -23,7 +23,7 @@ struct wm_catalog {
 	struct wm_doc docs[3];     /* the parsed catalogs: entries point into them */
 };
 
-const char *wm_os_name(enum wm_os os)
+const char *wm_catalog_os_name(enum wm_os os)
 {
 	static const char *const names[] = { "linux", "macos", "windows" };
 	return (unsigned)os < WM_ARRAY_SIZE(names) ? names[os] : "?";
@@ -32,7 +32,7 @@ const char *wm_os_name(enum wm_os os)
 static bool parse_os(const char *s, enum wm_os *out)
 {
 	for (int os = 0; os < WM_OS_COUNT; os++)
-		if (strcmp(s, wm_os_name((enum wm_os)os)) == 0) {
+		if (strcmp(s, wm_catalog_os_name((enum wm_os)os)) == 0) {
 			*out = (enum wm_os)os;
 			return true;
 		}
@@ -40,45 +40,45 @@ static bool parse_os(const char *s, enum wm_os *out)
 }
 
 /* Reads a required string key of a catalog entry. */
-static const char *need(struct wm_ctx *c, const struct wm_node *entry, const char *key)
+static const char *need(struct wm_schema *c, const struct wm_node *entry, const char *key)
 {
-	const struct wm_node *v = wm_map_find(entry, key);
+	const struct wm_node *v = wm_yaml_find(entry, key);
 	const char *s = NULL;
 	if (!v) {
-		wm_ctx_error(c, entry, "catalog entry lacks '%s'", key);
+		wm_schema_error(c, entry, "catalog entry lacks '%s'", key);
 		return NULL;
 	}
-	wm_ctx_string(c, v, key, &s);
+	wm_schema_string(c, v, key, &s);
 	return s;
 }
 
-static const char *opt_string(struct wm_ctx *c, const struct wm_node *entry, const char *key)
+static const char *opt_string(struct wm_schema *c, const struct wm_node *entry, const char *key)
 {
-	const struct wm_node *v = wm_map_find(entry, key);
+	const struct wm_node *v = wm_yaml_find(entry, key);
 	const char *s = NULL;
 	if (v)
-		wm_ctx_string(c, v, key, &s);
+		wm_schema_string(c, v, key, &s);
 	return s;
 }
 
-static bool opt_bool(struct wm_ctx *c, const struct wm_node *entry, const char *key, bool dflt)
+static bool opt_bool(struct wm_schema *c, const struct wm_node *entry, const char *key, bool dflt)
 {
-	const struct wm_node *v = wm_map_find(entry, key);
+	const struct wm_node *v = wm_yaml_find(entry, key);
 	bool b = dflt;
 	if (v)
-		wm_ctx_bool(c, v, key, &b);
+		wm_schema_bool(c, v, key, &b);
 	return b;
 }
 
-static void opt_list(struct wm_ctx *c, const struct wm_node *entry, const char *key, struct wm_strlist *out)
+static void opt_list(struct wm_schema *c, const struct wm_node *entry, const char *key, struct wm_strlist *out)
 {
-	const struct wm_node *v = wm_map_find(entry, key);
+	const struct wm_node *v = wm_yaml_find(entry, key);
 	memset(out, 0, sizeof(*out));
 	if (v)
-		wm_ctx_strlist(c, v, key, out, NULL);
+		wm_schema_strlist(c, v, key, out, NULL);
 }
 
-static void read_platform(struct wm_catalog *cat, struct wm_ctx *c, const struct wm_pair *pair,
+static void read_platform(struct wm_catalog *cat, struct wm_schema *c, const struct wm_pair *pair,
 	struct wm_platform *p)
 {
 	static const char *const keys[] = { "os", "arch", "family", "wheel-arch", "wheel-tag", "target",
@@ -88,12 +88,12 @@ static void read_platform(struct wm_catalog *cat, struct wm_ctx *c, const struct
 	const char *os, *why;
 
 	p->id = pair->key->text;
-	p->loc = wm_node_loc(c, pair->key);
-	if (!wm_ctx_map(c, e, "a platform entry", keys, WM_ARRAY_SIZE(keys)))
+	p->loc = wm_schema_loc(c, pair->key);
+	if (!wm_schema_map(c, e, "a platform entry", keys, WM_ARRAY_SIZE(keys)))
 		return;
 	os = need(c, e, "os");
 	if (os && !parse_os(os, &p->os))
-		wm_ctx_error(c, wm_map_find(e, "os"), "unknown os '%s'", os);
+		wm_schema_error(c, wm_yaml_find(e, "os"), "unknown os '%s'", os);
 	p->arch = need(c, e, "arch");
 	p->family = need(c, e, "family");
 	p->target = need(c, e, "target");
@@ -103,22 +103,22 @@ static void read_platform(struct wm_catalog *cat, struct wm_ctx *c, const struct
 	{
 		const char *min = opt_string(c, e, "python-min");
 		if (min && (strncmp(min, "3.", 2) != 0 || (p->python_min = (unsigned)atoi(min + 2)) == 0))
-			wm_ctx_error(c, wm_map_find(e, "python-min"), "'python-min' is a version such as \"3.11\"");
+			wm_schema_error(c, wm_yaml_find(e, "python-min"), "'python-min' is a version such as \"3.11\"");
 		p->python_min_why = opt_string(c, e, "python-min-why");
 	}
 	if (p->os == WM_OS_LINUX) {
 		p->wheel_arch = need(c, e, "wheel-arch");
 		p->manylinux = need(c, e, "manylinux");
-		if (p->manylinux && !wm_platform_level_valid(p, p->manylinux, &why))
-			wm_ctx_error(c, wm_map_find(e, "manylinux"), "%s", why);
+		if (p->manylinux && !wm_catalog_level_valid(p, p->manylinux, &why))
+			wm_schema_error(c, wm_yaml_find(e, "manylinux"), "%s", why);
 	} else {
 		p->platform_tag = need(c, e, "wheel-tag");
 	}
 	if (p->family && p->wheel_arch && p->manylinux)
-		p->platform_tag = wm_platform_tag(&cat->arena, p);
-	gl = wm_map_find(e, "gitlab");
+		p->platform_tag = wm_catalog_platform_tag(&cat->arena, p);
+	gl = wm_yaml_find(e, "gitlab");
 	p->gitlab_hosted = true;
-	if (gl && wm_ctx_map(c, gl, "'gitlab'", gitlab_keys, WM_ARRAY_SIZE(gitlab_keys))) {
+	if (gl && wm_schema_map(c, gl, "'gitlab'", gitlab_keys, WM_ARRAY_SIZE(gitlab_keys))) {
 		p->gitlab_image = opt_string(c, gl, "image");
 		opt_list(c, gl, "tags", &p->gitlab_tags);
 		p->gitlab_hosted = opt_bool(c, gl, "hosted", true);
@@ -126,14 +126,14 @@ static void read_platform(struct wm_catalog *cat, struct wm_ctx *c, const struct
 	}
 }
 
-static void read_toolkit(struct wm_ctx *c, const struct wm_pair *pair, struct wm_toolkit *t)
+static void read_toolkit(struct wm_schema *c, const struct wm_pair *pair, struct wm_toolkit *t)
 {
 	static const char *const keys[] = { "title", "versions", "default", "platforms", "platforms-text",
 		"features", "smoke", "installable", "full-versions", "repair-exclude", "github", "gitlab" };
 	const struct wm_node *e = pair->value;
 	t->id = pair->key->text;
 	t->recipe = e;
-	if (!wm_ctx_map(c, e, "a toolkit entry", keys, WM_ARRAY_SIZE(keys)))
+	if (!wm_schema_map(c, e, "a toolkit entry", keys, WM_ARRAY_SIZE(keys)))
 		return;
 	t->title = need(c, e, "title");
 	opt_list(c, e, "versions", &t->versions);
@@ -144,10 +144,10 @@ static void read_toolkit(struct wm_ctx *c, const struct wm_pair *pair, struct wm
 	t->smoke = opt_bool(c, e, "smoke", false);
 	t->installable = opt_bool(c, e, "installable", true);
 	if (t->versions.n && !t->default_version)
-		wm_ctx_error(c, e, "toolkit '%s' has versions but no default", t->id);
+		wm_schema_error(c, e, "toolkit '%s' has versions but no default", t->id);
 }
 
-int wm_template_parse(struct wm_doc *doc, const char *name, struct wm_error *err)
+int wm_catalog_template_parse(struct wm_doc *doc, const char *name, struct wm_error *err)
 {
 	static const struct wm_yaml_limits limits = { 1u << 20, 32, 100000 };
 	const struct wm_template *t = wm_template_get(name);
@@ -162,7 +162,7 @@ int wm_template_parse(struct wm_doc *doc, const char *name, struct wm_error *err
 
 static int load_platforms(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
-	struct wm_ctx c = { doc, err, &cat->arena };
+	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root;
 	size_t nalias = 0;
 	if (!root || root->type != WM_NODE_MAP) {
@@ -173,7 +173,7 @@ static int load_platforms(struct wm_catalog *cat, struct wm_doc *doc, struct wm_
 	cat->platforms = wm_arena_array(&cat->arena, root->n, sizeof(*cat->platforms));
 	cat->ids = wm_arena_array(&cat->arena, root->n, sizeof(*cat->ids));
 	for (size_t i = 0; i < root->n; i++) {
-		const struct wm_node *a = wm_map_find(root->pairs[i].value, "aliases");
+		const struct wm_node *a = wm_yaml_find(root->pairs[i].value, "aliases");
 		nalias += a && a->type == WM_NODE_SEQ ? a->n : 0;
 	}
 	cat->alias_names = wm_arena_array(&cat->arena, nalias + 1, sizeof(char *));
@@ -198,7 +198,7 @@ static int load_platforms(struct wm_catalog *cat, struct wm_doc *doc, struct wm_
 
 static int load_toolkits(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
-	struct wm_ctx c = { doc, err, &cat->arena };
+	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root;
 	if (!root || root->type != WM_NODE_MAP) {
 		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "not a mapping");
@@ -215,7 +215,7 @@ static int load_toolkits(struct wm_catalog *cat, struct wm_doc *doc, struct wm_e
 		cat->toolkit_ids[i] = t->id;
 		for (size_t j = 0; j < t->platforms.n; j++)
 			if (!wm_map_get(&cat->by_id, t->platforms.items[j], strlen(t->platforms.items[j])))
-				wm_ctx_error(&c, root->pairs[i].value, "toolkit '%s' names unknown platform '%s'",
+				wm_schema_error(&c, root->pairs[i].value, "toolkit '%s' names unknown platform '%s'",
 					t->id, t->platforms.items[j]);
 		if (wm_map_put(&cat->toolkit_by_id, t->id, strlen(t->id), t) < 0)
 			return WM_ENOMEM;
@@ -226,12 +226,12 @@ static int load_toolkits(struct wm_catalog *cat, struct wm_doc *doc, struct wm_e
 static int load_actions(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
 	static const char *const keys[] = { "actions", "tools", "releases" };
-	struct wm_ctx c = { doc, err, &cat->arena };
+	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root;
-	if (!root || !wm_ctx_map(&c, root, "the actions table", keys, WM_ARRAY_SIZE(keys)) ||
-			!(cat->actions = wm_map_find(root, "actions")) || cat->actions->type != WM_NODE_MAP ||
-			!(cat->tools = wm_map_find(root, "tools")) || cat->tools->type != WM_NODE_MAP ||
-			!(cat->releases = wm_map_find(root, "releases")) || cat->releases->type != WM_NODE_MAP) {
+	if (!root || !wm_schema_map(&c, root, "the actions table", keys, WM_ARRAY_SIZE(keys)) ||
+			!(cat->actions = wm_yaml_find(root, "actions")) || cat->actions->type != WM_NODE_MAP ||
+			!(cat->tools = wm_yaml_find(root, "tools")) || cat->tools->type != WM_NODE_MAP ||
+			!(cat->releases = wm_yaml_find(root, "releases")) || cat->releases->type != WM_NODE_MAP) {
 		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed actions table");
 		return WM_EINTERNAL;
 	}
@@ -240,7 +240,7 @@ static int load_actions(struct wm_catalog *cat, struct wm_doc *doc, struct wm_er
 		return WM_ENOMEM;
 	for (size_t i = 0; i < cat->actions->n; i++) {
 		const char *ref;
-		if (!wm_ctx_string(&c, cat->actions->pairs[i].value, "an action reference", &ref))
+		if (!wm_schema_string(&c, cat->actions->pairs[i].value, "an action reference", &ref))
 			return WM_EINTERNAL;
 		cat->action_names[cat->nactions++] = cat->actions->pairs[i].key->text;
 	}
@@ -249,24 +249,24 @@ static int load_actions(struct wm_catalog *cat, struct wm_doc *doc, struct wm_er
 
 const char *wm_catalog_action(const struct wm_catalog *cat, const char *name)
 {
-	const struct wm_node *v = wm_map_find(cat->actions, name);
+	const struct wm_node *v = wm_yaml_find(cat->actions, name);
 	return v ? v->text : NULL;
 }
 
 const char *wm_catalog_suggest_action(const struct wm_catalog *cat, const char *word)
 {
-	return wm_suggest(word, cat->action_names, cat->nactions);
+	return wm_text_suggest(word, cat->action_names, cat->nactions);
 }
 
 const char *wm_catalog_tool(const struct wm_catalog *cat, const char *name)
 {
-	const struct wm_node *v = wm_map_find(cat->tools, name);
+	const struct wm_node *v = wm_yaml_find(cat->tools, name);
 	return v ? v->text : NULL;
 }
 
 const struct wm_node *wm_catalog_releases(const struct wm_catalog *cat, const char *name)
 {
-	const struct wm_node *v = wm_map_find(cat->releases, name);
+	const struct wm_node *v = wm_yaml_find(cat->releases, name);
 	return v && v->type == WM_NODE_SEQ ? v : NULL;
 }
 
@@ -283,11 +283,11 @@ int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 	wm_arena_init(&cat->arena);
 	wm_map_init(&cat->by_id);
 	wm_map_init(&cat->toolkit_by_id);
-	if ((ret = wm_template_parse(&cat->docs[0], "platforms.yaml", err)) < 0 ||
+	if ((ret = wm_catalog_template_parse(&cat->docs[0], "platforms.yaml", err)) < 0 ||
 	    (ret = load_platforms(cat, &cat->docs[0], err)) < 0 ||
-	    (ret = wm_template_parse(&cat->docs[1], "toolkits.yaml", err)) < 0 ||
+	    (ret = wm_catalog_template_parse(&cat->docs[1], "toolkits.yaml", err)) < 0 ||
 	    (ret = load_toolkits(cat, &cat->docs[1], err)) < 0 ||
-	    (ret = wm_template_parse(&cat->docs[2], "actions.yaml", err)) < 0 ||
+	    (ret = wm_catalog_template_parse(&cat->docs[2], "actions.yaml", err)) < 0 ||
 	    (ret = load_actions(cat, &cat->docs[2], err)) < 0) {
 		wm_error_code(err, ret);
 		wm_catalog_free(cat);
@@ -301,9 +301,9 @@ void wm_catalog_free(struct wm_catalog *cat)
 {
 	if (!cat)
 		return;
-	wm_doc_release(&cat->docs[0]);
-	wm_doc_release(&cat->docs[1]);
-	wm_doc_release(&cat->docs[2]);
+	wm_yaml_release(&cat->docs[0]);
+	wm_yaml_release(&cat->docs[1]);
+	wm_yaml_release(&cat->docs[2]);
 	wm_map_release(&cat->by_id);
 	wm_map_release(&cat->toolkit_by_id);
 	wm_arena_release(&cat->arena);
@@ -346,9 +346,9 @@ const char *wm_catalog_suggest_platform(const struct wm_catalog *cat, const char
 	for (size_t i = 0; i < cat->naliases; i++)
 		if (strcmp(word, cat->alias_names[i]) == 0)
 			return cat->alias_ids[i];
-	if ((s = wm_suggest(word, cat->ids, cat->nplatforms)) != NULL)
+	if ((s = wm_text_suggest(word, cat->ids, cat->nplatforms)) != NULL)
 		return s;
-	s = wm_suggest(word, cat->alias_names, cat->naliases);
+	s = wm_text_suggest(word, cat->alias_names, cat->naliases);
 	for (size_t i = 0; s && i < cat->naliases; i++)
 		if (cat->alias_names[i] == s)
 			return cat->alias_ids[i];
@@ -357,7 +357,7 @@ const char *wm_catalog_suggest_platform(const struct wm_catalog *cat, const char
 
 const char *wm_catalog_suggest_toolkit(const struct wm_catalog *cat, const char *word)
 {
-	return wm_suggest(word, cat->toolkit_ids, cat->ntoolkits);
+	return wm_text_suggest(word, cat->toolkit_ids, cat->ntoolkits);
 }
 
 /* PEP 600 form of a manylinux level: the legacy names 2014, 2010 and 1 are glibc 2.17, 2.12 and 2.5. */
@@ -389,7 +389,7 @@ static bool two_numbers(const char *s, unsigned *major, unsigned *minor)
 	return true;
 }
 
-bool wm_platform_level_valid(const struct wm_platform *p, const char *level, const char **why)
+bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, const char **why)
 {
 	unsigned major, minor;
 	if (p->os != WM_OS_LINUX) {
@@ -408,7 +408,7 @@ bool wm_platform_level_valid(const struct wm_platform *p, const char *level, con
 	return false;
 }
 
-const char *wm_platform_tag(struct wm_arena *a, const struct wm_platform *p)
+const char *wm_catalog_platform_tag(struct wm_arena *a, const struct wm_platform *p)
 {
 	if (!p->manylinux || !p->wheel_arch)
 		return p->platform_tag;

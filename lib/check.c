@@ -357,7 +357,7 @@ static int check_patch(struct checker *c, const struct wm_backend *b)
 		ret = ret < 0 ? ret : 0;  /* a missing patch is already reported */
 		goto out;
 	}
-	if ((ret = wm_git_patch_apply(&post, patch, len, p->py_path, p->py.text, p->py.len, &why)) < 0) {
+	if ((ret = wm_repo_patch_apply(&post, patch, len, p->py_path, p->py.text, p->py.len, &why)) < 0) {
 		if (ret == WM_ENOMEM)
 			goto out;
 		const char *r = reason(&why), *prefix = "the patch does not apply: ";

@@ -136,8 +136,8 @@ int wm_diff_git(struct wm_buf *out, const char *path, const char *old, size_t ol
 		goto out;
 	if ((ret = lcs(a, n, b, m, ka, kb)) < 0)
 		goto out;
-	wm_git_blob_id(ida, old, oldlen);
-	wm_git_blob_id(idb, new, newlen);
+	wm_sha1_git_blob(ida, old, oldlen);
+	wm_sha1_git_blob(idb, new, newlen);
 	wm_buf_printf(out, "diff --git a/%s b/%s\nindex %s..%s 100644\n--- a/%s\n+++ b/%s\n",
 		path, path, ida, idb, path, path);
 	/* hunks: runs of changes with CONTEXT common lines around them, merged when close */

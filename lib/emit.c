@@ -6,7 +6,7 @@
 
 struct wm_y *wm_emit_piece(struct wm_yb *b, const struct wm_doc *skel, const char *name, struct wm_error *err)
 {
-	const struct wm_node *n = wm_map_find(skel->root, name);
+	const struct wm_node *n = wm_yaml_find(skel->root, name);
 	if (!n) {
 		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, skel->file, NULL, 0, 0, 0, 0, "no piece '%s'", name);
 		return NULL;
@@ -25,9 +25,9 @@ const char *wm_emit_keep(struct wm_yb *b, struct wm_buf *out)
 
 const char *wm_emit_recipe_text(struct wm_yb *b, const char *text, const struct wm_toolkit_use *u)
 {
-	const struct wm_node *full = wm_map_find(u->toolkit->recipe, "full-versions");
+	const struct wm_node *full = wm_yaml_find(u->toolkit->recipe, "full-versions");
 	const char *version = u->version ? u->version : "";
-	const struct wm_node *fv = u->version ? wm_map_find(full, u->version) : NULL;
+	const struct wm_node *fv = u->version ? wm_yaml_find(full, u->version) : NULL;
 	struct wm_buf out = WM_BUF_INIT;
 	const char *s;
 
@@ -71,16 +71,16 @@ void wm_emit_recipe_subst(struct wm_yb *b, struct wm_y *y, const struct wm_toolk
 const struct wm_node *wm_emit_recipe(const struct wm_toolkit_use *u, const char *provider, enum wm_os os,
 	const char *key)
 {
-	const struct wm_node *r = wm_map_find(u->toolkit->recipe, provider);
-	return wm_map_find(wm_map_find(r, wm_os_name(os)), key);
+	const struct wm_node *r = wm_yaml_find(u->toolkit->recipe, provider);
+	return wm_yaml_find(wm_yaml_find(r, wm_catalog_os_name(os)), key);
 }
 
 const char *wm_emit_repair_exclude(struct wm_yb *yb, const struct wm_backend *b, enum wm_os os)
 {
 	struct wm_buf out = WM_BUF_INIT;
 	for (size_t t = 0; t < b->ntoolkits; t++) {
-		const struct wm_node *list = wm_map_find(wm_map_find(b->toolkits[t].toolkit->recipe, "repair-exclude"),
-			wm_os_name(os));
+		const struct wm_node *list = wm_yaml_find(wm_yaml_find(b->toolkits[t].toolkit->recipe, "repair-exclude"),
+			wm_catalog_os_name(os));
 		for (size_t i = 0; list && i < list->n; i++)
 			wm_buf_printf(&out, "%s%s", out.len ? " " : "",
 				wm_emit_recipe_text(yb, list->items[i]->text, &b->toolkits[t]));

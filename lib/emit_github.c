@@ -307,7 +307,7 @@ static void add_toolkit_steps(struct gh *g, struct wm_y *steps, const struct wm_
 
 static void add_setup_steps(struct gh *g, struct wm_y *steps, const struct wm_backend *b, enum wm_os os)
 {
-	const struct wm_node *list = wm_map_find(wm_map_find(b->setup, "github"), wm_os_name(os));
+	const struct wm_node *list = wm_yaml_find(wm_yaml_find(b->setup, "github"), wm_catalog_os_name(os));
 	for (size_t i = 0; list && i < list->n; i++)
 		wm_y_push(&g->b, steps, wm_y_copy(&g->b, list->items[i]));
 }
@@ -563,7 +563,7 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	g.cat = cat;
 	g.err = err;
 	g.patched = patched;
-	if ((ret = wm_template_parse(&g.skel, "github.yaml", err)) < 0)
+	if ((ret = wm_catalog_template_parse(&g.skel, "github.yaml", err)) < 0)
 		goto out;
 	root = piece(&g, "workflow");
 	jobs = wm_y_set(&g.b, root, "jobs", wm_y_map(&g.b));
@@ -601,7 +601,7 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	resolve_uses(&g, root);
 	ret = wm_y_emit(out, root, err);
 out:
-	wm_doc_release(&g.skel);
+	wm_yaml_release(&g.skel);
 	wm_arena_release(&arena);
 	return ret;
 }

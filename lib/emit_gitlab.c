@@ -242,7 +242,7 @@ static struct wm_y *base_before(struct gl *g, enum wm_os os)
 /* The backend's raw `setup.gitlab.<os>` lines, its toolkits' recipes and (Linux) its before-script-linux. */
 static size_t add_backend_lines(struct gl *g, struct wm_y *list, const struct wm_backend *b, enum wm_os os)
 {
-	const struct wm_node *setup = wm_map_find(wm_map_find(b->setup, "gitlab"), wm_os_name(os));
+	const struct wm_node *setup = wm_yaml_find(wm_yaml_find(b->setup, "gitlab"), wm_catalog_os_name(os));
 	size_t n = 0;
 	for (size_t i = 0; setup && i < setup->n; i++, n++)
 		wm_y_push(&g->b, list, wm_y_copy(&g->b, setup->items[i]));
@@ -279,10 +279,10 @@ static void templates(struct gl *g, struct wm_y *root)
 		struct wm_y *job;
 		if (!os_used(g, (enum wm_os)os, false))
 			continue;
-		snprintf(name, sizeof(name), "build-%s", wm_os_name((enum wm_os)os));
+		snprintf(name, sizeof(name), "build-%s", wm_catalog_os_name((enum wm_os)os));
 		job = piece(g, name);
 		wm_y_set_before(&g->b, job, "script", "before_script", base_before(g, (enum wm_os)os));
-		snprintf(name, sizeof(name), ".wheelmatrix-build-%s", wm_os_name((enum wm_os)os));
+		snprintf(name, sizeof(name), ".wheelmatrix-build-%s", wm_catalog_os_name((enum wm_os)os));
 		wm_y_set(&g->b, root, name, job);
 	}
 	for (int os = 0; os < WM_OS_COUNT; os++) {
@@ -297,7 +297,7 @@ static void templates(struct gl *g, struct wm_y *root)
 			add_lines(g, list, name);
 			wm_y_set_before(&g->b, job, "script", "before_script", list);
 		}
-		snprintf(name, sizeof(name), ".wheelmatrix-test-%s", wm_os_name((enum wm_os)os));
+		snprintf(name, sizeof(name), ".wheelmatrix-test-%s", wm_catalog_os_name((enum wm_os)os));
 		wm_y_set(&g->b, root, name, job);
 	}
 	if (any_sdist) {
@@ -443,8 +443,8 @@ static void add_needs(struct gl *g, struct wm_y *job, const struct dep *deps, si
 static const char *extends_build(struct gl *g, struct wm_y *root, const struct bucket *k)
 {
 	enum wm_os os = k->platform->os;
-	const char *base = wm_arena_printf(g->b.arena, ".wheelmatrix-build-%s", wm_os_name(os));
-	const char *name = wm_arena_printf(g->b.arena, ".wheelmatrix-build-%s-%s", k->backend->id, wm_os_name(os));
+	const char *base = wm_arena_printf(g->b.arena, ".wheelmatrix-build-%s", wm_catalog_os_name(os));
+	const char *name = wm_arena_printf(g->b.arena, ".wheelmatrix-build-%s-%s", k->backend->id, wm_catalog_os_name(os));
 	struct wm_y *list, *job;
 	if (!base || !name) {
 		g->b.oom = true;
@@ -508,7 +508,7 @@ static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 		return;
 	}
 	job = wm_y_set(&g->b, root, name, wm_y_map(&g->b));
-	wm_y_set(&g->b, job, "extends", wm_y_strf(&g->b, ".wheelmatrix-test-%s", wm_os_name(p->os)));
+	wm_y_set(&g->b, job, "extends", wm_y_strf(&g->b, ".wheelmatrix-test-%s", wm_catalog_os_name(p->os)));
 	if (p->gitlab_image)
 		wm_y_set(&g->b, job, "image", str(g, p->gitlab_image));
 	set_tags(g, job, p);
@@ -653,7 +653,7 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	g.cat = cat;
 	g.err = err;
 	g.patched = patched;
-	if ((ret = wm_template_parse(&g.skel, "gitlab.yaml", err)) < 0 || (ret = collect(&g)) < 0)
+	if ((ret = wm_catalog_template_parse(&g.skel, "gitlab.yaml", err)) < 0 || (ret = collect(&g)) < 0)
 		goto out;
 	check_runners(&g);
 	if (err->code) {
@@ -694,13 +694,13 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 		ret = WM_ENOMEM;
 		goto out;
 	}
-	if ((ret = wm_gitlab_check_limits(root, err)) < 0)
+	if ((ret = wm_emit_gitlab_limits(root, err)) < 0)
 		goto out;
 	ret = wm_y_emit(out, root, err);
 out:
 	if (ret == WM_ENOMEM && !err->code)
 		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
-	wm_doc_release(&g.skel);
+	wm_yaml_release(&g.skel);
 	wm_arena_release(&arena);
 	return ret;
 }
@@ -754,7 +754,7 @@ static size_t instances(const struct wm_y *root, const char *name)
 	return matrix ? permutations(matrix, &longest) : 1;
 }
 
-int wm_gitlab_check_limits(const struct wm_y *root, struct wm_error *err)
+int wm_emit_gitlab_limits(const struct wm_y *root, struct wm_error *err)
 {
 	int ret = 0;
 	for (size_t i = 0; root && root->type == WM_NODE_MAP && i + 1 < root->n; i += 2) {

@@ -40,17 +40,17 @@ static int compile_rule(struct wm_matrix *m, const struct wm_rule *rule, struct 
 	x->platforms = x->pythons = 0;
 	x->backends = NULL;
 	for (size_t p = 0; p < m->nplatforms; p++)
-		if (!rule->platform || wm_glob_match(rule->platform, m->platforms[p]->id))
+		if (!rule->platform || wm_text_glob_match(rule->platform, m->platforms[p]->id))
 			x->platforms |= 1u << p;
 	for (size_t y = 0; y < m->npythons; y++)
-		if (!rule->python || wm_glob_match(rule->python, m->pythons[y]->version))
+		if (!rule->python || wm_text_glob_match(rule->python, m->pythons[y]->version))
 			x->pythons |= 1u << y;
 	if (rule->backend) {
 		x->backends = wm_arena_array(m->arena, (m->nbackends + 63) / 64, sizeof(uint64_t));
 		if (!x->backends)
 			return WM_ENOMEM;
 		for (size_t b = 0; b < m->nbackends; b++)
-			if (wm_glob_match(rule->backend, m->backends[b]->id))
+			if (wm_text_glob_match(rule->backend, m->backends[b]->id))
 				x->backends[b / 64] |= (uint64_t)1 << (b % 64);
 	}
 	return 0;
@@ -68,7 +68,7 @@ static void describe_rule(char *out, size_t size, const struct wm_rule *r)
 }
 
 /* Applies the excludes in order; an exclude that removes nothing is an error. */
-static int apply_excludes(struct wm_matrix *m, struct expand_state *st, struct wm_ctx *c)
+static int apply_excludes(struct wm_matrix *m, struct expand_state *st, struct wm_schema *c)
 {
 	for (size_t r = 0; r < m->nexcludes; r++) {
 		const struct xrule *x = &st->rules[r];
@@ -91,11 +91,11 @@ static int apply_excludes(struct wm_matrix *m, struct expand_state *st, struct w
 			char what[256];
 			describe_rule(what, sizeof(what), &m->excludes[r]);
 			if (!named)
-				wm_ctx_error_at(c, m->excludes[r].loc.line, m->excludes[r].loc.column, 1,
+				wm_schema_error_at(c, m->excludes[r].loc.line, m->excludes[r].loc.column, 1,
 					"exclude %s matches no job: the backends' 'platforms' already leave out everything "
 					"it names", what);
 			else
-				wm_ctx_error_at(c, m->excludes[r].loc.line, m->excludes[r].loc.column, 1,
+				wm_schema_error_at(c, m->excludes[r].loc.line, m->excludes[r].loc.column, 1,
 					"exclude %s matches no job: the excludes above it already removed everything it names",
 					what);
 		}
@@ -145,7 +145,7 @@ static void include_id(char *out, size_t size, const struct wm_rule *r)
 }
 
 /* An include must add a job the matrix does not already have, and only once. */
-static int check_includes(struct wm_matrix *m, struct wm_ctx *c)
+static int check_includes(struct wm_matrix *m, struct wm_schema *c)
 {
 	for (size_t i = 0; i < m->nincludes; i++) {
 		const struct wm_rule *r = &m->includes[i];
@@ -153,7 +153,7 @@ static int check_includes(struct wm_matrix *m, struct wm_ctx *c)
 		include_id(id, sizeof(id), r);
 		if (wm_expand_in_base(m, r->include_backend->index, platform_index(m, r->include_platform->id),
 				r->include_python, NULL)) {
-			wm_ctx_error_at(c, r->loc.line, r->loc.column, 1,
+			wm_schema_error_at(c, r->loc.line, r->loc.column, 1,
 				"include adds job '%s', which the matrix already has", id);
 			continue;
 		}
@@ -161,7 +161,7 @@ static int check_includes(struct wm_matrix *m, struct wm_ctx *c)
 			char other[256];
 			include_id(other, sizeof(other), &m->includes[j]);
 			if (strcmp(id, other) == 0) {
-				wm_ctx_error_at(c, r->loc.line, r->loc.column, 1,
+				wm_schema_error_at(c, r->loc.line, r->loc.column, 1,
 					"include adds job '%s' twice (first at line %u)", id, m->includes[j].loc.line);
 				break;
 			}
@@ -209,8 +209,8 @@ static int make_groups(struct wm_matrix *m, struct expand_state *st)
 				g->nparts = nparts;
 				g->njobs = part < nparts ? WM_GROUP_MAX : n - (size_t)(nparts - 1) * WM_GROUP_MAX;
 				g->name = nparts == 1 ?
-					wm_arena_printf(m->arena, "build-%s-%s", m->backends[b]->id, wm_os_name(g->os)) :
-					wm_arena_printf(m->arena, "build-%s-%s-%u", m->backends[b]->id, wm_os_name(g->os), part);
+					wm_arena_printf(m->arena, "build-%s-%s", m->backends[b]->id, wm_catalog_os_name(g->os)) :
+					wm_arena_printf(m->arena, "build-%s-%s-%u", m->backends[b]->id, wm_catalog_os_name(g->os), part);
 				if (!g->name) {
 					free(count);
 					return WM_ENOMEM;
@@ -227,7 +227,7 @@ static int make_groups(struct wm_matrix *m, struct expand_state *st)
  * a default version (the matrix lists none) is left out there instead.  An
  * abi3 wheel is built by a newer interpreter.
  */
-static void check_python_min(const struct wm_matrix *m, struct expand_state *st, struct wm_ctx *c)
+static void check_python_min(const struct wm_matrix *m, struct expand_state *st, struct wm_schema *c)
 {
 	for (size_t p = 0; p < m->nplatforms; p++) {
 		const struct wm_platform *pl = m->platforms[p];
@@ -245,7 +245,7 @@ static void check_python_min(const struct wm_matrix *m, struct expand_state *st,
 					st->kept[CELL(m, b, p)] &= ~(1u << y);
 				continue;
 			}
-			wm_ctx_error_at(c, py->loc.line, py->loc.column, (unsigned)strlen(py->version),
+			wm_schema_error_at(c, py->loc.line, py->loc.column, (unsigned)strlen(py->version),
 				"Python %s cannot be built for %s: %s; leave it out there with an exclude such as "
 				"{platform: %s, python: \"%s\"}", py->version, pl->id,
 				pl->python_min_why ? pl->python_min_why : "its runners have no such interpreter",
@@ -254,7 +254,7 @@ static void check_python_min(const struct wm_matrix *m, struct expand_state *st,
 	}
 }
 
-int wm_expand_prepare(struct wm_matrix *m, struct wm_ctx *c)
+int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c)
 {
 	struct expand_state *st = wm_arena_alloc(m->arena, sizeof(*st));
 	size_t ncells = m->nbackends * m->nplatforms;
@@ -262,7 +262,7 @@ int wm_expand_prepare(struct wm_matrix *m, struct wm_ctx *c)
 	int ret;
 
 	if (m->nplatforms > 32 || m->npythons > 32) {
-		wm_ctx_error_at(c, 0, 0, 0, "too many platforms or Python versions (at most 32 of each)");
+		wm_schema_error_at(c, 0, 0, 0, "too many platforms or Python versions (at most 32 of each)");
 		return WM_EINVALID;
 	}
 	if (!st || !(st->built = wm_arena_array(m->arena, m->nbackends + 1, sizeof(*st->built))) ||
@@ -275,7 +275,7 @@ int wm_expand_prepare(struct wm_matrix *m, struct wm_ctx *c)
 		for (size_t p = 0; p < m->nplatforms; p++) {
 			bool in = be->platforms.n == 0;
 			for (size_t i = 0; i < be->platforms.n && !in; i++)
-				in = wm_glob_match(be->platforms.items[i], m->platforms[p]->id);
+				in = wm_text_glob_match(be->platforms.items[i], m->platforms[p]->id);
 			if (in) {
 				st->built[b] |= 1u << p;
 				st->kept[CELL(m, b, p)] = all_pythons;

@@ -92,7 +92,7 @@ void wm_error_code(struct wm_error *err, enum wm_err code);
 /* ---- text helpers (text.c) ---------------------------------------------- */
 
 /* The value of a hexadecimal digit, or -1. */
-int wm_hex_digit(char c);
+int wm_text_hex_digit(char c);
 /* Checks UTF-8; on failure gives the 1-based line and column (in characters) of the bad byte. */
 bool wm_utf8_valid(const char *s, size_t len, unsigned *line, unsigned *column, unsigned char *byte);
 /* Appends `s` with each byte that is not valid UTF-8 replaced by U+FFFD. */
@@ -100,8 +100,8 @@ void wm_utf8_sanitize(struct wm_buf *out, const char *s, size_t len);
 /* Number of characters (not bytes) of a UTF-8 string. */
 size_t wm_utf8_len(const char *s, size_t len);
 /* Shell-style glob (`*`, `?`, `[...]`) over a whole string. */
-bool wm_glob_match(const char *pattern, const char *s);
-bool wm_is_glob(const char *s);
+bool wm_text_glob_match(const char *pattern, const char *s);
+bool wm_text_is_glob(const char *s);
 
 /* ---- grammars (names.c) ------------------------------------------------- */
 
@@ -117,7 +117,7 @@ bool wm_name_target(const char *s);          /* a Rust target triple's character
 /* A relative path inside the repository: no absolute path, no `..`, no `.git`. */
 bool wm_name_repo_path(const char *s, const char **why);
 /* The leaf of a feature: `cublas` of `llm/cublas`, `cudarc` of `dep:cudarc`. */
-const char *wm_feature_leaf(const char *s);
+const char *wm_name_feature_leaf(const char *s);
 
 /* ---- expr.c: what a GitHub Actions expression reads ---------------------- */
 
@@ -183,12 +183,23 @@ struct wm_yaml_limits {
 
 /*
  * Parses one YAML document into `doc` (which the caller releases with
- * wm_doc_release, also on failure).  Scalars stay text; duplicate keys,
+ * wm_yaml_release, also on failure).  Scalars stay text; duplicate keys,
  * non-scalar keys, unknown anchors, alias bombs and excess depth are errors.
  */
 int wm_yaml_parse(struct wm_doc *doc, const char *file, const char *text, size_t len,
 	const struct wm_yaml_limits *limits, struct wm_error *err);
-void wm_doc_release(struct wm_doc *doc);
+void wm_yaml_release(struct wm_doc *doc);
+
+/* Reading a tree. */
+/* A scalar written plain, or tagged `tag` ("tag:yaml.org,2002:int"). */
+bool wm_yaml_plain(const struct wm_node *n, const char *tag);
+bool wm_yaml_is_null(const struct wm_node *n);
+const char *wm_yaml_kind(const struct wm_node *n);  /* "a mapping", "a string", "null", ... */
+/* The characters a one-line scalar spans (1 for anything else), for a diagnostic's underline. */
+unsigned wm_yaml_span(const struct wm_node *n);
+/* The value of `key` in mapping `n`, or NULL (also when `n` is not a mapping). */
+const struct wm_node *wm_yaml_find(const struct wm_node *n, const char *key);
+const struct wm_pair *wm_yaml_find_pair(const struct wm_node *n, const char *key);
 
 /*
  * Output trees for the YAML writer.  Scalars are text; the writer's resolver
@@ -236,22 +247,19 @@ int wm_y_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *err)
 
 /* ---- typed access to a YAML tree with diagnostics (schema.c) ------------ */
 
-struct wm_ctx {
+struct wm_schema {
 	struct wm_doc *doc;
 	struct wm_error *err;
 	struct wm_arena *arena;  /* where validated values go */
 };
 
-const char *wm_node_kind(const struct wm_node *n);  /* "a mapping", "a string", "null", ... */
-bool wm_node_is_null(const struct wm_node *n);
-struct wm_loc wm_node_loc(const struct wm_ctx *c, const struct wm_node *n);
-unsigned wm_node_span(const struct wm_node *n);
+struct wm_loc wm_schema_loc(const struct wm_schema *c, const struct wm_node *n);
 
-void wm_ctx_error(struct wm_ctx *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
-void wm_ctx_note(struct wm_ctx *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
+void wm_schema_error(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
+void wm_schema_note(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
 /* A warning: the load still succeeds, and the commands print it unless -q. */
-void wm_ctx_warning(struct wm_ctx *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
-void wm_ctx_error_at(struct wm_ctx *c, unsigned line, unsigned column, unsigned span,
+void wm_schema_warning(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
+void wm_schema_error_at(struct wm_schema *c, unsigned line, unsigned column, unsigned span,
 	const char *fmt, ...) WM_PRINTF(5, 6);
 
 /*
@@ -259,18 +267,15 @@ void wm_ctx_error_at(struct wm_ctx *c, unsigned line, unsigned column, unsigned 
  * suggestion); returns false and reports when `n` is not a mapping.  `what`
  * names the mapping in messages ("'python'").
  */
-bool wm_ctx_map(struct wm_ctx *c, const struct wm_node *n, const char *what,
+bool wm_schema_map(struct wm_schema *c, const struct wm_node *n, const char *what,
 	const char *const *keys, size_t nkeys);
-/* The value of `key` in mapping `n`, or NULL. */
-const struct wm_node *wm_map_find(const struct wm_node *n, const char *key);
-const struct wm_pair *wm_map_find_pair(const struct wm_node *n, const char *key);
 
 /* Scalars: each returns false (and reports) on a type error. */
-bool wm_ctx_string(struct wm_ctx *c, const struct wm_node *n, const char *what, const char **out);
-bool wm_ctx_bool(struct wm_ctx *c, const struct wm_node *n, const char *what, bool *out);
-bool wm_ctx_uint(struct wm_ctx *c, const struct wm_node *n, const char *what, unsigned *out);
+bool wm_schema_string(struct wm_schema *c, const struct wm_node *n, const char *what, const char **out);
+bool wm_schema_bool(struct wm_schema *c, const struct wm_node *n, const char *what, bool *out);
+bool wm_schema_uint(struct wm_schema *c, const struct wm_node *n, const char *what, unsigned *out);
 /* A list of strings; a single string is not accepted. */
-bool wm_ctx_strlist(struct wm_ctx *c, const struct wm_node *n, const char *what,
+bool wm_schema_strlist(struct wm_schema *c, const struct wm_node *n, const char *what,
 	struct wm_strlist *out, const struct wm_node ***nodes);
 
 /* ---- catalog internals (catalog.c) ------------------------------------- */
@@ -286,9 +291,9 @@ const char *wm_catalog_tool(const struct wm_catalog *cat, const char *name);
 /* The releases of a tool ("maturin") a pin may be chosen from, newest first: a sequence, or NULL. */
 const struct wm_node *wm_catalog_releases(const struct wm_catalog *cat, const char *name);
 /* Checks a manylinux/musllinux level for platform `p`; `why` says what is accepted. */
-bool wm_platform_level_valid(const struct wm_platform *p, const char *level, const char **why);
+bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, const char **why);
 /* The wheel platform tag of `p` at its current level (arena-allocated). */
-const char *wm_platform_tag(struct wm_arena *a, const struct wm_platform *p);
+const char *wm_catalog_platform_tag(struct wm_arena *a, const struct wm_platform *p);
 
 /* ---- embedded data (templates.c, generated) ------------------------------ */
 
@@ -302,7 +307,7 @@ extern const struct wm_template wm_templates[];
 extern const size_t wm_ntemplates;
 const struct wm_template *wm_template_get(const char *name);
 /* Parses the embedded templates/<name> (a catalog or an emitter's skeleton) into `doc` (catalog.c). */
-int wm_template_parse(struct wm_doc *doc, const char *name, struct wm_error *err);
+int wm_catalog_template_parse(struct wm_doc *doc, const char *name, struct wm_error *err);
 
 /* ---- file input (io.c) --------------------------------------------------- */
 
@@ -313,22 +318,26 @@ int wm_io_read(char **out, size_t *len, const char *path, size_t max, struct wm_
  * nothing: WM_EINVALID past `max` bytes, WM_ENOMEM, or WM_EREAD with errno set.
  */
 int wm_io_read_fd(char **out, size_t *len, int fd, size_t max);
-/* A reader of the working tree below `root` (not copied: it must outlive the reader), confined as wm_io_read_below. */
-void wm_io_tree_reader(struct wm_reader *r, const char *root);
 /*
  * Replaces the file `target` (its directory exists) with `data`
  * atomically: a temporary file beside it, synced, renamed over it, with
- * permissions `mode`.  Messages name it `shown` (output.c).
+ * permissions `mode`.  Messages name it `shown`.
  */
 int wm_io_write_atomic(const char *target, const char *shown, const char *data, size_t len, unsigned mode,
 	struct wm_error *err);
 /*
- * Reads the file `path` below the repository `root` as wm_file_state does
- * (output.c): a symbolic link is followed only while it stays inside the
+ * Reads the file `path` below the repository `root` so that
+ * nothing leaves it: a symbolic link is followed only while it stays inside the
  * root and out of `.git`, else the error names the link.  1 when there is
  * no file there.
  */
 int wm_io_read_below(char **out, size_t *len, const char *root, const char *path, struct wm_error *err);
+/*
+ * Writes `data` to the file `path` below `root` atomically (wm_io_write_atomic),
+ * creating missing directories; a link on the way is followed only while it stays
+ * inside the root and out of `.git`.  An existing file keeps its permissions.
+ */
+int wm_io_write_below(const char *root, const char *path, const char *data, size_t len, struct wm_error *err);
 /* The real path of the directory `path` ("" for the root) below `root`, confined as wm_io_read_below; 1 when none. */
 int wm_io_dir_below(char **out, const char *root, const char *path, struct wm_error *err);
 /* wm_matrix_load_file reading the project through `r` (NULL: the tree below the file's directory). */
@@ -358,7 +367,7 @@ void wm_variant_reader_free(struct wm_reader *r);
 
 void wm_sha1(unsigned char out[20], const void *data, size_t len);
 /* The id git gives a blob of these bytes (`git hash-object`), 40 hex digits. */
-void wm_git_blob_id(char out[41], const char *data, size_t len);
+void wm_sha1_git_blob(char out[41], const char *data, size_t len);
 /*
  * Appends a git-format diff turning `old` into `new` at `path`: the
  * `diff --git` header, an `index` line of full blob ids, and hunks
@@ -420,21 +429,21 @@ int wm_repo_source_status(struct wm_repo_status *out, const struct wm_reader *sr
 	struct wm_error *err);
 
 /* What a variant patch says about itself. */
-struct wm_git_patch {
+struct wm_repo_patch {
 	char *path;           /* the one file it modifies (owned) */
 	char old_id[41], new_id[41];  /* the blob ids of its index line */
 	bool full_ids;        /* the ids are written in full, so they can be compared */
 };
 
 /* Parses `patch` with libgit2: one file modified in place, or WM_EINVALID. */
-int wm_git_patch_read(struct wm_git_patch *out, const char *patch, size_t len, struct wm_error *err);
-void wm_git_patch_release(struct wm_git_patch *p);
+int wm_repo_patch_read(struct wm_repo_patch *out, const char *patch, size_t len, struct wm_error *err);
+void wm_repo_patch_release(struct wm_repo_patch *p);
 /*
  * Applies `patch` to `pre`, the content of `path`, in an in-memory object
  * store (nothing is written anywhere) and appends the result to `out`.
  * WM_ESTATE, with libgit2's reason, when it does not apply.
  */
-int wm_git_patch_apply(struct wm_buf *out, const char *patch, size_t patchlen, const char *path,
+int wm_repo_patch_apply(struct wm_buf *out, const char *patch, size_t patchlen, const char *path,
 	const char *pre, size_t prelen, struct wm_error *err);
 
 /* ---- emitters ------------------------------------------------------------ */
@@ -462,7 +471,7 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
  * Checks a GitLab CI tree against those limits, reporting each excess in
  * `err` (WM_EINTERNAL: the emitter should have stayed within them).
  */
-int wm_gitlab_check_limits(const struct wm_y *root, struct wm_error *err);
+int wm_emit_gitlab_limits(const struct wm_y *root, struct wm_error *err);
 
 /* What both emitters share (emit.c); strings they return live in b's arena. */
 /* A copy of the skeleton's top-level piece `name`, or NULL (reported as a bug). */
@@ -503,7 +512,7 @@ const struct wm_doc *wm_matrix_doc(const struct wm_matrix *m);
 /* ---- expansion internals (expand.c) -------------------------------------- */
 
 /* Precomputes the expansion masks and groups of a validated matrix; fills njobs and groups. */
-int wm_expand_prepare(struct wm_matrix *m, struct wm_ctx *c);
+int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c);
 /* True when (backend, platform, python) is in the base matrix (before includes). */
 bool wm_expand_in_base(const struct wm_matrix *m, size_t b, size_t p, const struct wm_python *py,
 	const struct wm_rule **exclude);
@@ -711,6 +720,14 @@ bool wm_toml_is_array(const struct wm_toml_value *v);
 bool wm_toml_is_table(const struct wm_toml_value *v);
 /* "a string", "an integer", ..., for messages. */
 const char *wm_toml_type_name(enum wm_toml_type type);
+/*
+ * Appends `s` as a TOML string: a '...' string when `style` is
+ * WM_TOML_LITERAL and `s` can be one, else a "..." string escaped where it
+ * must be (the one TOML string writer: patches, the meta package, messages).
+ */
+void wm_toml_put_string(struct wm_buf *b, const char *s, size_t len, enum wm_toml_style style);
+/* True when `s` can go between the quotes of a `style` string (basic or literal) as it is. */
+bool wm_toml_string_fits(const char *s, enum wm_toml_style style);
 
 /* ---- the project's own files (project.c) ---------------------------------- */
 
@@ -801,8 +818,6 @@ struct wm_patch_spec {
 int wm_patch_pyproject(struct wm_buf *out, const struct wm_toml_doc *doc, const struct wm_patch_spec *spec,
 	struct wm_error *err);
 
-/* Appends `s` as a TOML basic string (escaped where it must be). */
-void wm_toml_put_string(struct wm_buf *b, const char *s, size_t len);
 /* Reports an error at `sp` of `doc` (NULL: no position), with its source line, and returns `code`. */
 int wm_toml_fail(const struct wm_toml_doc *doc, struct wm_error *err, enum wm_err code,
 	const struct wm_toml_span *sp, const char *fmt, ...) WM_PRINTF(5, 6);
@@ -908,8 +923,8 @@ int wm_simple_parse(struct wm_index_page *out, struct wm_arena *a, const char *c
 int wm_json_simple_page(struct wm_index_page *out, struct wm_arena *a, const char *body, size_t len,
 	const char **why);
 /* "present", "missing", ...; "new", "published", ... (plan.c) */
-const char *wm_artifact_state_name(enum wm_artifact_state s);
-const char *wm_dist_state_name(enum wm_dist_state s);
+const char *wm_plan_artifact_state_name(enum wm_artifact_state s);
+const char *wm_plan_dist_state_name(enum wm_dist_state s);
 /* The JSON report of a plan (json.c). */
 int wm_json_plan(struct wm_buf *out, const struct wm_plan *p);
 
@@ -944,6 +959,6 @@ int wm_net_fetch(struct wm_net_request *reqs, size_t n, const struct wm_net_opti
 void wm_net_request_release(struct wm_net_request *r);
 
 /* Base64 of `len` bytes (report.c's CSP hashes) into `out` (4 * ((len + 2) / 3) + 1 bytes). */
-void wm_base64(char *out, const unsigned char *data, size_t len);
+void wm_report_base64(char *out, const unsigned char *data, size_t len);
 
 #endif

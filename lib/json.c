@@ -248,7 +248,7 @@ static int update_job(struct member *mb, const struct wm_job *job)
 	ret |= set_string(&mb[J_PYTHON], py->version);
 	ret |= set_string(&mb[J_DISTRIBUTION], b->dist);
 	ret |= set_strlist(&mb[J_FEATURES], &b->features);
-	ret |= set_string(&mb[J_OS], wm_os_name(p->os));
+	ret |= set_string(&mb[J_OS], wm_catalog_os_name(p->os));
 	ret |= set_string(&mb[J_ARCH], p->arch);
 	ret |= set_string(&mb[J_TARGET], p->target);
 	ret |= set_string(&mb[J_RUNNER], p->runner);
@@ -474,7 +474,7 @@ static json_t *plan_artifact(const struct wm_artifact *a, bool *bad)
 	put(o, "job", str_or_null(a->job), bad);
 	put(o, "platform", str_or_null(a->platform ? a->platform->id : NULL), bad);
 	put(o, "python", str_or_null(a->python ? a->python->version : NULL), bad);
-	put(o, "state", json_string(wm_artifact_state_name(a->state)), bad);
+	put(o, "state", json_string(wm_plan_artifact_state_name(a->state)), bad);
 	put(o, "found", str_or_null(a->found), bad);
 	return o;
 }
@@ -494,7 +494,7 @@ static json_t *plan_dist(const struct wm_plan *p, const struct wm_plan_dist *d, 
 	put(o, "normalized", str_or_null(d->normalized), bad);
 	put(o, "backend", str_or_null(d->backend ? d->backend->id : NULL), bad);
 	put(o, "url", str_or_null(d->url), bad);
-	put(o, "state", json_string(wm_dist_state_name(d->state)), bad);
+	put(o, "state", json_string(wm_plan_dist_state_name(d->state)), bad);
 	put(o, "summary", str_or_null(wm_plan_dist_summary(p, d)), bad);
 	put(o, "error", str_or_null(d->error), bad);
 	put(o, "api", str_or_null(d->api), bad);
@@ -542,7 +542,7 @@ int wm_json_plan(struct wm_buf *out, const struct wm_plan *p)
 	put(root, "offline", json_boolean(p->offline), &bad);
 	put(root, "verdict", json_string(p->offline ? "unchecked" : verdicts[wm_plan_verdict(p)]), &bad);
 	for (size_t i = 0; i < WM_ARRAY_SIZE(states); i++)
-		put(count, wm_artifact_state_name(states[i]), json_integer((json_int_t)wm_plan_count(p, states[i])), &bad);
+		put(count, wm_plan_artifact_state_name(states[i]), json_integer((json_int_t)wm_plan_count(p, states[i])), &bad);
 	put(root, "counts", count, &bad);
 	for (size_t i = 0; i < p->ndists; i++)
 		if (json_array_append_new(dists, plan_dist(p, &p->dists[i], &bad)) < 0)

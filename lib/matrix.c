@@ -14,7 +14,7 @@ struct matrix_state {
 };
 
 struct loader {
-	struct wm_ctx c;
+	struct wm_schema c;
 	const struct wm_catalog *cat;
 	struct wm_matrix *m;
 	const struct wm_node *root;
@@ -46,7 +46,7 @@ static bool oom(struct loader *l, const void *p)
 
 static struct wm_loc loc_of(struct loader *l, const struct wm_node *n)
 {
-	return wm_node_loc(&l->c, n);
+	return wm_schema_loc(&l->c, n);
 }
 
 /* ---- python ---------------------------------------------------------------- */
@@ -94,28 +94,28 @@ static bool parse_version(struct loader *l, const struct wm_node *n, const char 
 	if (*p)
 		goto grammar;
 	if (major != 3 || mi < lowest) {
-		wm_ctx_error(&l->c, n, "Python %u.%u is not supported: %s start%s at 3.%u%s", major, mi, what,
+		wm_schema_error(&l->c, n, "Python %u.%u is not supported: %s start%s at 3.%u%s", major, mi, what,
 			strcmp(what, "versions") == 0 ? "" : "s", lowest,
 			major == 3 && mi == 1 ? " (did you mean '3.10'?)" : "");
 		return false;
 	}
 	if (mi > WM_PYTHON_MAX) {
-		wm_ctx_error(&l->c, n, "Python 3.%u is not known: the newest version is 3.%u", mi, WM_PYTHON_MAX);
+		wm_schema_error(&l->c, n, "Python 3.%u is not known: the newest version is 3.%u", mi, WM_PYTHON_MAX);
 		return false;
 	}
 	if (*ft && !allow_ft) {
-		wm_ctx_error(&l->c, n, "%s has no free-threaded form: write '3.%u'", what, mi);
+		wm_schema_error(&l->c, n, "%s has no free-threaded form: write '3.%u'", what, mi);
 		return false;
 	}
 	if (*ft && mi < WM_FT_MIN) {
-		wm_ctx_error(&l->c, n, "Python 3.%u has no free-threaded build: free-threaded versions start at 3.%ut",
+		wm_schema_error(&l->c, n, "Python 3.%u has no free-threaded build: free-threaded versions start at 3.%ut",
 			mi, WM_FT_MIN);
 		return false;
 	}
 	*minor = mi;
 	return true;
 grammar:
-	wm_ctx_error(&l->c, n, "invalid Python version '%s': write 3.N such as \"3.12\", or 3.Nt for a "
+	wm_schema_error(&l->c, n, "invalid Python version '%s': write 3.N such as \"3.12\", or 3.Nt for a "
 		"free-threaded build such as \"3.13t\"", s);
 	return false;
 }
@@ -138,7 +138,7 @@ static void load_abi3(struct loader *l, const struct wm_node *n)
 	unsigned minor;
 	bool ft;
 
-	if (!wm_ctx_string(&l->c, n, "'python.abi3'", &m->abi3))
+	if (!wm_schema_string(&l->c, n, "'python.abi3'", &m->abi3))
 		return;
 	if (!parse_version(l, n, "'python.abi3'", 7, false, &minor, &ft)) {
 		m->abi3 = NULL;
@@ -146,7 +146,7 @@ static void load_abi3(struct loader *l, const struct wm_node *n)
 	}
 	if (p && p->abi3 && p->abi3_minor && p->abi3_minor != minor) {
 		/* maturin tags the wheel with pyo3's minimum: any other name is a file that never exists */
-		wm_ctx_error(&l->c, n, "'python.abi3' is \"%s\", but the crate builds its abi3 wheel for CPython 3.%u "
+		wm_schema_error(&l->c, n, "'python.abi3' is \"%s\", but the crate builds its abi3 wheel for CPython 3.%u "
 			"and later (cp3%u-abi3): write \"3.%u\", or change pyo3's feature", m->abi3, p->abi3_minor,
 			p->abi3_minor, p->abi3_minor);
 		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->abi3_file, p->abi3_doc->text, p->abi3_doc->len,
@@ -189,8 +189,8 @@ static void load_bin(struct loader *l, const struct wm_node *n)
 	struct wm_matrix *m = l->m;
 	struct wm_python *py;
 
-	if (n && !wm_node_is_null(n)) {
-		wm_ctx_error(&l->c, n, "'python' does not apply: %s sets bindings = \"bin\", whose wheels hold a "
+	if (n && !wm_yaml_is_null(n)) {
+		wm_schema_error(&l->c, n, "'python' does not apply: %s sets bindings = \"bin\", whose wheels hold a "
 			"program for every Python (one py3-none wheel per platform); remove it", l->project->py_path);
 		return;
 	}
@@ -208,8 +208,8 @@ static void load_python(struct loader *l, const struct wm_node *n)
 {
 	static const char *const keys[] = { "versions", "abi3" };
 	struct wm_matrix *m = l->m;
-	const struct wm_node *versions = n ? wm_map_find(n, "versions") : NULL;
-	const struct wm_node *abi3 = n ? wm_map_find(n, "abi3") : NULL;
+	const struct wm_node *versions = n ? wm_yaml_find(n, "versions") : NULL;
+	const struct wm_node *abi3 = n ? wm_yaml_find(n, "abi3") : NULL;
 	size_t nversions = versions && versions->type == WM_NODE_SEQ ? versions->n : 0;
 	size_t start;
 
@@ -217,9 +217,9 @@ static void load_python(struct loader *l, const struct wm_node *n)
 		load_bin(l, n);
 		return;
 	}
-	if (n && !wm_node_is_null(n) && !wm_ctx_map(&l->c, n, "'python'", keys, WM_ARRAY_SIZE(keys)))
+	if (n && !wm_yaml_is_null(n) && !wm_schema_map(&l->c, n, "'python'", keys, WM_ARRAY_SIZE(keys)))
 		return;
-	if (n && wm_node_is_null(n))
+	if (n && wm_yaml_is_null(n))
 		n = NULL;
 	if (!versions && !abi3)
 		nversions = WM_ARRAY_SIZE(default_versions);
@@ -261,10 +261,10 @@ static void load_python(struct loader *l, const struct wm_node *n)
 	if (versions) {
 		struct wm_strlist list;
 		const struct wm_node **nodes;
-		if (!wm_ctx_strlist(&l->c, versions, "'python.versions'", &list, &nodes))
+		if (!wm_schema_strlist(&l->c, versions, "'python.versions'", &list, &nodes))
 			return;
 		if (list.n == 0 && !abi3) {
-			wm_ctx_error(&l->c, versions, "'python.versions' is empty: list at least one version, or set 'abi3'");
+			wm_schema_error(&l->c, versions, "'python.versions' is empty: list at least one version, or set 'abi3'");
 			return;
 		}
 		for (size_t i = 0; i < list.n; i++) {
@@ -275,7 +275,7 @@ static void load_python(struct loader *l, const struct wm_node *n)
 				continue;
 			for (size_t j = start; j < m->npythons; j++)
 				if (m->pythons[j]->minor == minor && m->pythons[j]->freethreaded == ft) {
-					wm_ctx_error(&l->c, nodes[i], "Python %s is listed twice (first at line %u, column %u)",
+					wm_schema_error(&l->c, nodes[i], "Python %s is listed twice (first at line %u, column %u)",
 						list.items[i], l->python_nodes[j]->line, l->python_nodes[j]->column);
 					dup = true;
 				}
@@ -283,7 +283,7 @@ static void load_python(struct loader *l, const struct wm_node *n)
 				continue;
 			if (!abi3 && !ft && l->project && l->project->abi3) {
 				const struct wm_project *p = l->project;
-				wm_ctx_error(&l->c, nodes[i], "'%s' cannot be listed: the crate builds one abi3 wheel for "
+				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed: the crate builds one abi3 wheel for "
 					"CPython %s and later; list only free-threaded versions (\"3.13t\"), or none",
 					list.items[i], m->abi3);
 				wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->abi3_file, p->abi3_doc->text,
@@ -293,10 +293,10 @@ static void load_python(struct loader *l, const struct wm_node *n)
 				continue;
 			}
 			if (abi3 && l->abi3_node && !ft) {
-				wm_ctx_error(&l->c, nodes[i], "'%s' cannot be listed with 'abi3': the abi3 wheel already "
+				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed with 'abi3': the abi3 wheel already "
 					"covers CPython %s and later; list only free-threaded versions (\"3.13t\") beside it",
 					list.items[i], m->abi3);
-				wm_ctx_note(&l->c, l->abi3_node, "'abi3' is set here");
+				wm_schema_note(&l->c, l->abi3_node, "'abi3' is set here");
 				continue;
 			}
 			if ((py = make_python(l, list.items[i], minor, ft)) == NULL)
@@ -330,7 +330,7 @@ static bool expression_free(struct loader *l, const struct wm_node *n, const cha
 {
 	if (!strstr(n->text, "${{"))
 		return true;
-	wm_ctx_error(&l->c, n, "%s cannot hold a GitHub expression ('${{'): it is written into the CI files "
+	wm_schema_error(&l->c, n, "%s cannot hold a GitHub expression ('${{'): it is written into the CI files "
 		"as it is", what);
 	return false;
 }
@@ -343,7 +343,7 @@ static bool gitlab_literal(struct loader *l, const struct wm_node *n, const char
 {
 	if (!strchr(n->text, '$'))
 		return true;
-	wm_ctx_error(&l->c, n, "%s cannot hold '$': GitLab expands variables in it, so a branch or tag name "
+	wm_schema_error(&l->c, n, "%s cannot hold '$': GitLab expands variables in it, so a branch or tag name "
 		"could choose it", what);
 	return false;
 }
@@ -352,9 +352,9 @@ static void unknown_platform(struct loader *l, const struct wm_node *n, const ch
 {
 	const char *hint = wm_catalog_suggest_platform(l->cat, id);
 	if (hint)
-		wm_ctx_error(&l->c, n, "unknown platform '%s' (did you mean '%s'?)", id, hint);
+		wm_schema_error(&l->c, n, "unknown platform '%s' (did you mean '%s'?)", id, hint);
 	else
-		wm_ctx_error(&l->c, n, "unknown platform '%s': see the platform catalog in docs/matrix.md", id);
+		wm_schema_error(&l->c, n, "unknown platform '%s': see the platform catalog in docs/matrix.md", id);
 }
 
 /*
@@ -372,63 +372,63 @@ static struct wm_platform *apply_overrides(struct loader *l, const struct wm_pla
 	*p = *base;
 	if (!o)
 		return p;
-	if ((v = wm_map_find(o, "runner")) && wm_ctx_string(&l->c, v, "'runner'", &s)) {
+	if ((v = wm_yaml_find(o, "runner")) && wm_schema_string(&l->c, v, "'runner'", &s)) {
 		if (!*s)
-			wm_ctx_error(&l->c, v, "a runner label cannot be empty");
+			wm_schema_error(&l->c, v, "a runner label cannot be empty");
 		else if (!label_valid(s))
-			wm_ctx_error(&l->c, v, "invalid runner label '%s': a label has no spaces", s);
+			wm_schema_error(&l->c, v, "invalid runner label '%s': a label has no spaces", s);
 		else
 			expression_free(l, v, "a runner label");
 		p->runner = s;
 	}
-	if ((v = wm_map_find(o, "image")) && wm_ctx_string(&l->c, v, "'image'", &s)) {
+	if ((v = wm_yaml_find(o, "image")) && wm_schema_string(&l->c, v, "'image'", &s)) {
 		if (!label_valid(s))
-			wm_ctx_error(&l->c, v, "invalid image '%s': an image reference has no spaces", s);
+			wm_schema_error(&l->c, v, "invalid image '%s': an image reference has no spaces", s);
 		else if (expression_free(l, v, "an image"))
 			gitlab_literal(l, v, "an image");
 		p->gitlab_image = s;
 	}
-	if ((v = wm_map_find(o, "tags"))) {
+	if ((v = wm_yaml_find(o, "tags"))) {
 		struct wm_strlist tags;
 		const struct wm_node **nodes;
-		if (wm_ctx_strlist(&l->c, v, "'tags'", &tags, &nodes)) {
+		if (wm_schema_strlist(&l->c, v, "'tags'", &tags, &nodes)) {
 			for (size_t i = 0; i < tags.n; i++)
 				if (!*tags.items[i])
-					wm_ctx_error(&l->c, nodes[i], "a runner tag cannot be empty");
+					wm_schema_error(&l->c, nodes[i], "a runner tag cannot be empty");
 				else if (expression_free(l, nodes[i], "a runner tag"))
 					gitlab_literal(l, nodes[i], "a runner tag");
 			p->gitlab_tags = tags;
 			p->gitlab_hosted = tags.n > 0;
 		}
 	}
-	if ((v = wm_map_find(o, "manylinux")) && wm_ctx_string(&l->c, v, "'manylinux'", &s)) {
-		if (!wm_platform_level_valid(p, s, &why)) {
-			wm_ctx_error(&l->c, v, "invalid level '%s' for %s: %s", s, p->id, why);
+	if ((v = wm_yaml_find(o, "manylinux")) && wm_schema_string(&l->c, v, "'manylinux'", &s)) {
+		if (!wm_catalog_level_valid(p, s, &why)) {
+			wm_schema_error(&l->c, v, "invalid level '%s' for %s: %s", s, p->id, why);
 		} else {
 			p->manylinux = s;
-			p->platform_tag = wm_platform_tag(l->c.arena, p);
+			p->platform_tag = wm_catalog_platform_tag(l->c.arena, p);
 			oom(l, p->platform_tag);
 		}
 	}
-	if ((v = wm_map_find(o, "container")) && wm_ctx_string(&l->c, v, "'container'", &s)) {
+	if ((v = wm_yaml_find(o, "container")) && wm_schema_string(&l->c, v, "'container'", &s)) {
 		if (p->os != WM_OS_LINUX)
-			wm_ctx_error(&l->c, v, "'container' applies to Linux platforms only: %s builds on the runner itself",
+			wm_schema_error(&l->c, v, "'container' applies to Linux platforms only: %s builds on the runner itself",
 				p->id);
 		else if (!label_valid(s))
-			wm_ctx_error(&l->c, v, "invalid container image '%s': an image reference has no spaces", s);
+			wm_schema_error(&l->c, v, "invalid container image '%s': an image reference has no spaces", s);
 		else
 			expression_free(l, v, "a container image");
 		p->container = s;
 	}
-	if ((v = wm_map_find(o, "cross")) && wm_ctx_bool(&l->c, v, "'cross'", &p->cross) && p->cross && !base->cross &&
-			!wm_map_find(o, "runner")) {
+	if ((v = wm_yaml_find(o, "cross")) && wm_schema_bool(&l->c, v, "'cross'", &p->cross) && p->cross && !base->cross &&
+			!wm_yaml_find(o, "runner")) {
 		/* cross-built on the usual runner of the OS: x86_64 Linux and Windows, Apple silicon */
 		static const char *const runners[] = { "ubuntu-24.04", "macos-15", "windows-2022" };
 		p->runner = runners[p->os];
 	}
-	if ((v = wm_map_find(o, "target")) && wm_ctx_string(&l->c, v, "'target'", &s)) {
+	if ((v = wm_yaml_find(o, "target")) && wm_schema_string(&l->c, v, "'target'", &s)) {
 		if (!wm_name_target(s))
-			wm_ctx_error(&l->c, v, "invalid Rust target '%s': a target triple such as x86_64-unknown-linux-gnu", s);
+			wm_schema_error(&l->c, v, "invalid Rust target '%s': a target triple such as x86_64-unknown-linux-gnu", s);
 		p->target = s;
 	}
 	return p;
@@ -442,8 +442,8 @@ static void add_platform(struct loader *l, const struct wm_node *key, const stru
 	const struct wm_platform *base;
 	struct wm_platform *p;
 
-	if (key->type != WM_NODE_SCALAR || wm_node_is_null(key)) {
-		wm_ctx_error(&l->c, key, "a platform must be a platform id, not %s", wm_node_kind(key));
+	if (key->type != WM_NODE_SCALAR || wm_yaml_is_null(key)) {
+		wm_schema_error(&l->c, key, "a platform must be a platform id, not %s", wm_yaml_kind(key));
 		l->platforms_ok = false;
 		return;
 	}
@@ -454,16 +454,16 @@ static void add_platform(struct loader *l, const struct wm_node *key, const stru
 	}
 	for (size_t i = 0; i < m->nplatforms; i++)
 		if (strcmp(m->platforms[i]->id, key->text) == 0) {
-			wm_ctx_error(&l->c, key, "platform '%s' is listed twice (first at line %u)", key->text,
+			wm_schema_error(&l->c, key, "platform '%s' is listed twice (first at line %u)", key->text,
 				l->platform_nodes[i]->line);
 			return;
 		}
-	if (o && wm_node_is_null(o))
+	if (o && wm_yaml_is_null(o))
 		o = NULL;
 	if (o) {
 		char what[96];
 		snprintf(what, sizeof(what), "the overrides of '%s'", key->text);
-		if (!wm_ctx_map(&l->c, o, what, override_keys, WM_ARRAY_SIZE(override_keys)))
+		if (!wm_schema_map(&l->c, o, what, override_keys, WM_ARRAY_SIZE(override_keys)))
 			o = NULL;
 	}
 	if ((p = apply_overrides(l, base, o)) == NULL)
@@ -483,7 +483,7 @@ static void load_platforms(struct loader *l, const struct wm_node *n)
 	l->platform_nodes = wm_arena_array(l->c.arena, cap + 1, sizeof(*l->platform_nodes));
 	if (oom(l, m->platforms) || oom(l, l->platform_nodes))
 		return;
-	if (!n || wm_node_is_null(n)) {
+	if (!n || wm_yaml_is_null(n)) {
 		for (size_t i = 0; i < WM_ARRAY_SIZE(default_platforms); i++) {
 			const struct wm_platform *p = wm_catalog_platform(l->cat, default_platforms[i]);
 			if (p)
@@ -498,13 +498,13 @@ static void load_platforms(struct loader *l, const struct wm_node *n)
 		for (size_t i = 0; i < n->n; i++)
 			add_platform(l, n->pairs[i].key, n->pairs[i].value);
 	} else {
-		wm_ctx_error(&l->c, n, "'platforms' must be a list of platform ids or a mapping of ids to "
-			"overrides, not %s", wm_node_kind(n));
+		wm_schema_error(&l->c, n, "'platforms' must be a list of platform ids or a mapping of ids to "
+			"overrides, not %s", wm_yaml_kind(n));
 		l->platforms_ok = false;
 		return;
 	}
 	if (n->n == 0) {
-		wm_ctx_error(&l->c, n, "'platforms' is empty: list at least one platform");
+		wm_schema_error(&l->c, n, "'platforms' is empty: list at least one platform");
 		l->platforms_ok = false;
 	}
 }
@@ -514,18 +514,18 @@ static bool platform_pattern(struct loader *l, const struct wm_node *n, const ch
 {
 	const struct wm_matrix *m = l->m;
 	const char *s = n->text;
-	if (wm_is_glob(s)) {
+	if (wm_text_is_glob(s)) {
 		for (size_t i = 0; i < m->nplatforms; i++)
-			if (wm_glob_match(s, m->platforms[i]->id))
+			if (wm_text_glob_match(s, m->platforms[i]->id))
 				return true;
-		wm_ctx_error(&l->c, n, "%s '%s' matches none of the matrix's platforms", what, s);
+		wm_schema_error(&l->c, n, "%s '%s' matches none of the matrix's platforms", what, s);
 		return false;
 	}
 	for (size_t i = 0; i < m->nplatforms; i++)
 		if (strcmp(s, m->platforms[i]->id) == 0)
 			return true;
 	if (wm_catalog_platform(l->cat, s))
-		wm_ctx_error(&l->c, n, "platform '%s' is not one of the matrix's 'platforms'", s);
+		wm_schema_error(&l->c, n, "platform '%s' is not one of the matrix's 'platforms'", s);
 	else
 		unknown_platform(l, n, s);
 	return false;
@@ -536,17 +536,17 @@ static bool platform_pattern(struct loader *l, const struct wm_node *n, const ch
 static void load_features(struct loader *l, struct wm_backend *b, const struct wm_node *n)
 {
 	const struct wm_node **nodes;
-	if (!wm_ctx_strlist(&l->c, n, "'features'", &b->features, &nodes))
+	if (!wm_schema_strlist(&l->c, n, "'features'", &b->features, &nodes))
 		return;
 	for (size_t i = 0; i < b->features.n; i++) {
 		const char *why;
 		if (!wm_name_feature(b->features.items[i], &why)) {
-			wm_ctx_error(&l->c, nodes[i], "invalid Cargo feature '%s': %s", b->features.items[i], why);
+			wm_schema_error(&l->c, nodes[i], "invalid Cargo feature '%s': %s", b->features.items[i], why);
 			continue;
 		}
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(b->features.items[i], b->features.items[j]) == 0)
-				wm_ctx_error(&l->c, nodes[i], "feature '%s' is listed twice", b->features.items[i]);
+				wm_schema_error(&l->c, nodes[i], "feature '%s' is listed twice", b->features.items[i]);
 		if (l->project) {
 			const struct wm_project *p = l->project;
 			const char *f = b->features.items[i], *hint, *slash = strchr(f, '/');
@@ -556,13 +556,13 @@ static void load_features(struct loader *l, struct wm_backend *b, const struct w
 			if (hint)
 				snprintf(did, sizeof(did), " (did you mean '%s'?)", hint);
 			if (strncmp(f, "dep:", 4) == 0)
-				wm_ctx_error(&l->c, nodes[i], "feature '%s': '%s' is not an optional dependency in %s%s",
+				wm_schema_error(&l->c, nodes[i], "feature '%s': '%s' is not an optional dependency in %s%s",
 					f, f + 4, p->cargo_path, did);
 			else if (slash)
-				wm_ctx_error(&l->c, nodes[i], "feature '%s': '%.*s' is neither a dependency nor a feature "
+				wm_schema_error(&l->c, nodes[i], "feature '%s': '%.*s' is neither a dependency nor a feature "
 					"in %s%s", f, (int)(slash - f), f, p->cargo_path, did);
 			else
-				wm_ctx_error(&l->c, nodes[i], "feature '%s' is not in %s [features]%s", f, p->cargo_path, did);
+				wm_schema_error(&l->c, nodes[i], "feature '%s' is not in %s [features]%s", f, p->cargo_path, did);
 		}
 	}
 }
@@ -571,12 +571,12 @@ static void load_backend_platforms(struct loader *l, struct wm_backend *b, const
 {
 	const struct wm_node **nodes;
 	struct wm_loc *locs;
-	if (!wm_ctx_strlist(&l->c, n, "'platforms'", &b->platforms, &nodes)) {
+	if (!wm_schema_strlist(&l->c, n, "'platforms'", &b->platforms, &nodes)) {
 		l->backends_ok = false;
 		return;
 	}
 	if (b->platforms.n == 0) {
-		wm_ctx_error(&l->c, n, "'platforms' is empty: omit it to build backend '%s' on every platform", b->id);
+		wm_schema_error(&l->c, n, "'platforms' is empty: omit it to build backend '%s' on every platform", b->id);
 		l->backends_ok = false;
 		return;
 	}
@@ -608,9 +608,9 @@ static void load_toolkit_use(struct loader *l, struct wm_backend *b, const struc
 	if (!t) {
 		const char *hint = wm_catalog_suggest_toolkit(l->cat, pair->key->text);
 		if (hint)
-			wm_ctx_error(&l->c, pair->key, "unknown toolkit '%s' (did you mean '%s'?)", pair->key->text, hint);
+			wm_schema_error(&l->c, pair->key, "unknown toolkit '%s' (did you mean '%s'?)", pair->key->text, hint);
 		else
-			wm_ctx_error(&l->c, pair->key, "unknown toolkit '%s'", pair->key->text);
+			wm_schema_error(&l->c, pair->key, "unknown toolkit '%s'", pair->key->text);
 		return;
 	}
 	u = &b->toolkits[b->ntoolkits++];
@@ -619,20 +619,20 @@ static void load_toolkit_use(struct loader *l, struct wm_backend *b, const struc
 	u->loc = loc_of(l, pair->key);
 	if (v->type == WM_NODE_MAP) {
 		static const char *const keys[] = { "version" };
-		if (wm_ctx_map(&l->c, v, "toolkit options", keys, WM_ARRAY_SIZE(keys)))
-			ver = wm_map_find(v, "version");
-	} else if (!wm_node_is_null(v)) {
+		if (wm_schema_map(&l->c, v, "toolkit options", keys, WM_ARRAY_SIZE(keys)))
+			ver = wm_yaml_find(v, "version");
+	} else if (!wm_yaml_is_null(v)) {
 		ver = v;
 	}
 	if (!ver)
 		return;
-	if (ver->type != WM_NODE_SCALAR || wm_node_is_null(ver)) {
-		wm_ctx_error(&l->c, ver, "a toolkit version must be a string such as \"%s\", not %s",
-			t->default_version ? t->default_version : "1.0", wm_node_kind(ver));
+	if (ver->type != WM_NODE_SCALAR || wm_yaml_is_null(ver)) {
+		wm_schema_error(&l->c, ver, "a toolkit version must be a string such as \"%s\", not %s",
+			t->default_version ? t->default_version : "1.0", wm_yaml_kind(ver));
 		return;
 	}
 	if (t->versions.n == 0) {
-		wm_ctx_error(&l->c, ver, "%s has no versions to choose from: write {%s: {}}", t->title, t->id);
+		wm_schema_error(&l->c, ver, "%s has no versions to choose from: write {%s: {}}", t->title, t->id);
 		return;
 	}
 	for (size_t i = 0; i < t->versions.n; i++)
@@ -644,7 +644,7 @@ static void load_toolkit_use(struct loader *l, struct wm_backend *b, const struc
 		struct wm_buf known = WM_BUF_INIT;
 		for (size_t i = 0; i < t->versions.n; i++)
 			wm_buf_printf(&known, "%s%s", i ? ", " : "", t->versions.items[i]);
-		wm_ctx_error(&l->c, ver, "unknown %s version '%s' (known: %s)", t->title, ver->text,
+		wm_schema_error(&l->c, ver, "unknown %s version '%s' (known: %s)", t->title, ver->text,
 			known.ptr ? known.ptr : "");
 		wm_buf_release(&known);
 	}
@@ -655,9 +655,9 @@ static void load_toolkits(struct loader *l, struct wm_backend *b, const struct w
 	size_t cat_n = wm_catalog_toolkit_count(l->cat);
 	size_t declared = n && n->type == WM_NODE_MAP ? n->n : 0;
 
-	if (n && n->type != WM_NODE_MAP && !wm_node_is_null(n))
-		wm_ctx_error(&l->c, n, "'toolkit' must be a mapping of toolkit names to versions, such as "
-			"{cuda: \"12.4\"}, not %s", wm_node_kind(n));
+	if (n && n->type != WM_NODE_MAP && !wm_yaml_is_null(n))
+		wm_schema_error(&l->c, n, "'toolkit' must be a mapping of toolkit names to versions, such as "
+			"{cuda: \"12.4\"}, not %s", wm_yaml_kind(n));
 	b->toolkits = wm_arena_array(l->c.arena, declared + cat_n + 1, sizeof(*b->toolkits));
 	if (oom(l, b->toolkits))
 		return;
@@ -665,7 +665,7 @@ static void load_toolkits(struct loader *l, struct wm_backend *b, const struct w
 		load_toolkit_use(l, b, &n->pairs[i]);
 	/* a feature such as `cublas` or `candle-core/cuda` needs its toolkit even when none is named */
 	for (size_t f = 0; f < b->features.n; f++) {
-		const char *leaf = wm_feature_leaf(b->features.items[f]);
+		const char *leaf = wm_name_feature_leaf(b->features.items[f]);
 		for (size_t t = 0; t < cat_n; t++) {
 			const struct wm_toolkit *tk = wm_catalog_toolkit_at(l->cat, t);
 			for (size_t k = 0; k < tk->features.n; k++)
@@ -699,7 +699,7 @@ static void expr_error(struct loader *l, const struct wm_node *n, const struct w
 		column += (unsigned)(f->at - n->text);
 	if (span > 60)
 		span = 60;
-	wm_ctx_error_at(&l->c, line, column, span ? span : 1, "the expression in %s %s '%.*s': GitHub evaluates "
+	wm_schema_error_at(&l->c, line, column, span ? span : 1, "the expression in %s %s '%.*s': GitHub evaluates "
 		"it before the step runs, so it may read only contexts nobody outside the repository chooses, "
 		"such as runner.os, github.sha and secrets.NAME (see 'Expressions' in docs/matrix.md); %s",
 		where, f->why, (int)(f->len > 80 ? 80 : f->len), f->at, hint);
@@ -769,7 +769,7 @@ static void load_env(struct loader *l, const struct wm_node *n, struct wm_env **
 	*out = NULL;
 	*nout = 0;
 	if (n->type != WM_NODE_MAP) {
-		wm_ctx_error(&l->c, n, "'env' must be a mapping of variable names to strings, not %s", wm_node_kind(n));
+		wm_schema_error(&l->c, n, "'env' must be a mapping of variable names to strings, not %s", wm_yaml_kind(n));
 		return;
 	}
 	env = wm_arena_array(l->c.arena, n->n + 1, sizeof(*env));
@@ -779,18 +779,18 @@ static void load_env(struct loader *l, const struct wm_node *n, struct wm_env **
 		const struct wm_node *k = n->pairs[i].key, *v = n->pairs[i].value;
 		const char *value;
 		if (!wm_name_env(k->text)) {
-			wm_ctx_error(&l->c, k, "invalid environment variable name '%s': letters, digits and '_', "
+			wm_schema_error(&l->c, k, "invalid environment variable name '%s': letters, digits and '_', "
 				"not starting with a digit", k->text);
 			continue;
 		}
 		{
 			const char *why = env_reserved(k->text);
 			if (why) {
-				wm_ctx_error(&l->c, k, "environment variable '%s' is reserved: %s", k->text, why);
+				wm_schema_error(&l->c, k, "environment variable '%s' is reserved: %s", k->text, why);
 				continue;
 			}
 		}
-		if (!wm_ctx_string(&l->c, v, "an environment value", &value))
+		if (!wm_schema_string(&l->c, v, "an environment value", &value))
 			continue;
 		{
 			static const char *const allowed[] = { "secrets.*", "vars.*" };
@@ -801,7 +801,7 @@ static void load_env(struct loader *l, const struct wm_node *n, struct wm_env **
 				expr_error(l, v, &f, "an environment value", "the build environment takes fixed values, "
 					"${{ secrets.NAME }} and ${{ vars.NAME }}");
 			else if ((bad = env_expression(value, &blen)) != NULL)
-				wm_ctx_error(&l->c, v, "unsupported expression '%.*s' in an environment value: only "
+				wm_schema_error(&l->c, v, "unsupported expression '%.*s' in an environment value: only "
 					"${{ secrets.NAME }} and ${{ vars.NAME }} may appear there", (int)blen, bad);
 		}
 		env[*nout].name = k->text;
@@ -839,29 +839,29 @@ static void load_setup(struct loader *l, struct wm_backend *b, const struct wm_n
 {
 	static const char *const providers[] = { "github", "gitlab" };
 	static const char *const oses[] = { "linux", "macos", "windows" };
-	if (!wm_ctx_map(&l->c, n, "'setup'", providers, WM_ARRAY_SIZE(providers)))
+	if (!wm_schema_map(&l->c, n, "'setup'", providers, WM_ARRAY_SIZE(providers)))
 		return;
 	for (size_t i = 0; i < n->n; i++) {
 		const struct wm_node *per_os = n->pairs[i].value;
 		bool github = strcmp(n->pairs[i].key->text, "github") == 0;
 		char what[32];
 		snprintf(what, sizeof(what), "'setup.%s'", n->pairs[i].key->text);
-		if (!wm_ctx_map(&l->c, per_os, what, oses, WM_ARRAY_SIZE(oses)))
+		if (!wm_schema_map(&l->c, per_os, what, oses, WM_ARRAY_SIZE(oses)))
 			continue;
 		for (size_t j = 0; j < per_os->n; j++) {
 			const struct wm_node *steps = per_os->pairs[j].value;
 			if (steps->type != WM_NODE_SEQ) {
-				wm_ctx_error(&l->c, steps, "setup steps must be a list, not %s", wm_node_kind(steps));
+				wm_schema_error(&l->c, steps, "setup steps must be a list, not %s", wm_yaml_kind(steps));
 				continue;
 			}
 			for (size_t k = 0; k < steps->n; k++) {
 				const struct wm_node *step = steps->items[k];
 				if (github && step->type != WM_NODE_MAP)
-					wm_ctx_error(&l->c, step, "a GitHub setup step must be a mapping such as "
-						"{run: ...} or {uses: ...}, not %s", wm_node_kind(step));
-				else if (!github && (step->type != WM_NODE_SCALAR || wm_node_is_null(step)))
-					wm_ctx_error(&l->c, step, "a GitLab setup step must be a script line (a string), not %s",
-						wm_node_kind(step));
+					wm_schema_error(&l->c, step, "a GitHub setup step must be a mapping such as "
+						"{run: ...} or {uses: ...}, not %s", wm_yaml_kind(step));
+				else if (!github && (step->type != WM_NODE_SCALAR || wm_yaml_is_null(step)))
+					wm_schema_error(&l->c, step, "a GitLab setup step must be a script line (a string), not %s",
+						wm_yaml_kind(step));
 				else
 					check_untrusted(l, step, github);
 			}
@@ -873,12 +873,12 @@ static void load_setup(struct loader *l, struct wm_backend *b, const struct wm_n
 static void load_dependencies(struct loader *l, struct wm_backend *b, const struct wm_node *n)
 {
 	const struct wm_node **nodes;
-	if (!wm_ctx_strlist(&l->c, n, "'dependencies'", &b->dependencies, &nodes))
+	if (!wm_schema_strlist(&l->c, n, "'dependencies'", &b->dependencies, &nodes))
 		return;
 	for (size_t i = 0; i < b->dependencies.n; i++) {
 		const char *why;
 		if (!wm_name_requirement(b->dependencies.items[i], &why))
-			wm_ctx_error(&l->c, nodes[i], "invalid requirement '%s': %s", b->dependencies.items[i], why);
+			wm_schema_error(&l->c, nodes[i], "invalid requirement '%s': %s", b->dependencies.items[i], why);
 	}
 }
 
@@ -905,63 +905,63 @@ static void load_backend(struct loader *l, size_t i, const struct wm_pair *pair)
 			fixed[k++] = *p == '-' || *p == '.' ? '_' : (*p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p);
 		fixed[k] = '\0';
 		if (strlen(id) < sizeof(fixed) && wm_name_backend_id(fixed))
-			wm_ctx_error(&l->c, pair->key, "invalid backend id '%s': a backend id is [a-z][a-z0-9_]* "
+			wm_schema_error(&l->c, pair->key, "invalid backend id '%s': a backend id is [a-z][a-z0-9_]* "
 				"(it appears in job ids and import names) (did you mean '%s'?)", id, fixed);
 		else
-			wm_ctx_error(&l->c, pair->key, "invalid backend id '%s': a backend id is [a-z][a-z0-9_]*, at "
+			wm_schema_error(&l->c, pair->key, "invalid backend id '%s': a backend id is [a-z][a-z0-9_]*, at "
 				"most 32 characters (it appears in job ids and import names)", id);
 		l->backends_ok = false;
 	}
-	if (wm_node_is_null(n))
+	if (wm_yaml_is_null(n))
 		n = NULL;
 	if (n) {
 		char what[64];
 		snprintf(what, sizeof(what), "backend '%s'", id);
-		if (!wm_ctx_map(&l->c, n, what, backend_keys, WM_ARRAY_SIZE(backend_keys))) {
+		if (!wm_schema_map(&l->c, n, what, backend_keys, WM_ARRAY_SIZE(backend_keys))) {
 			l->backends_ok = false;
 			n = NULL;
 		}
 	}
-	if (n && (v = wm_map_find(n, "features")))
+	if (n && (v = wm_yaml_find(n, "features")))
 		load_features(l, b, v);
-	if (n && (v = wm_map_find(n, "platforms"))) {
+	if (n && (v = wm_yaml_find(n, "platforms"))) {
 		l->platforms_nodes[i] = v;
 		load_backend_platforms(l, b, v);
 	}
-	load_toolkits(l, b, n ? wm_map_find(n, "toolkit") : NULL);
-	if (n && (v = wm_map_find(n, "dist")) && wm_ctx_string(&l->c, v, "'dist'", &b->dist)) {
+	load_toolkits(l, b, n ? wm_yaml_find(n, "toolkit") : NULL);
+	if (n && (v = wm_yaml_find(n, "dist")) && wm_schema_string(&l->c, v, "'dist'", &b->dist)) {
 		l->dist_nodes[i] = v;
 		b->dist_explicit = true;
 		if (!wm_name_distribution(b->dist)) {
-			wm_ctx_error(&l->c, v, "invalid distribution name '%s': PEP 508 names are letters, digits, "
+			wm_schema_error(&l->c, v, "invalid distribution name '%s': PEP 508 names are letters, digits, "
 				"'.', '-' and '_', beginning and ending with a letter or digit", b->dist);
 			b->dist = NULL;
 		}
 	}
-	if (n && (v = wm_map_find(n, "default")))
-		wm_ctx_bool(&l->c, v, "'default'", &b->is_default);
-	if (n && (v = wm_map_find(n, "env")))
+	if (n && (v = wm_yaml_find(n, "default")))
+		wm_schema_bool(&l->c, v, "'default'", &b->is_default);
+	if (n && (v = wm_yaml_find(n, "env")))
 		load_env(l, v, &b->env, &b->nenv);
-	if (n && (v = wm_map_find(n, "setup")))
+	if (n && (v = wm_yaml_find(n, "setup")))
 		load_setup(l, b, v);
-	if (n && (v = wm_map_find(n, "before-script-linux")) &&
-			wm_ctx_string(&l->c, v, "'before-script-linux'", &b->before_script_linux)) {
+	if (n && (v = wm_yaml_find(n, "before-script-linux")) &&
+			wm_schema_string(&l->c, v, "'before-script-linux'", &b->before_script_linux)) {
 		struct wm_expr_fault f;
 		if (!wm_expr_check(v->text, wm_expr_setup_allowed, wm_expr_setup_nallowed, &f))
 			expr_error(l, v, &f, "'before-script-linux'", "set the value in the backend's 'env:' and use "
 				"the variable");
 	}
-	if (n && (v = wm_map_find(n, "dependencies")))
+	if (n && (v = wm_yaml_find(n, "dependencies")))
 		load_dependencies(l, b, v);
 	b->smoke = true;
 	for (size_t t = 0; t < b->ntoolkits; t++)
 		b->smoke = b->smoke && b->toolkits[t].toolkit->smoke;
-	if (n && (v = wm_map_find(n, "smoke")))
-		wm_ctx_bool(&l->c, v, "'smoke'", &b->smoke);
+	if (n && (v = wm_yaml_find(n, "smoke")))
+		wm_schema_bool(&l->c, v, "'smoke'", &b->smoke);
 	if (bindings_bin(l)) {
 		/* a program, not a module: nothing to import */
-		if (b->smoke && n && (v = wm_map_find(n, "smoke")))
-			wm_ctx_error(&l->c, v, "a bindings = \"bin\" project has no module to import: 'smoke' must be false");
+		if (b->smoke && n && (v = wm_yaml_find(n, "smoke")))
+			wm_schema_error(&l->c, v, "a bindings = \"bin\" project has no module to import: 'smoke' must be false");
 		b->smoke = false;
 	}
 }
@@ -978,7 +978,7 @@ static void load_backends(struct loader *l, const struct wm_node *n)
 	l->platforms_nodes = wm_arena_array(l->c.arena, count, sizeof(*l->platforms_nodes));
 	if (oom(l, m->backends) || oom(l, l->backend_nodes) || oom(l, l->dist_nodes) || oom(l, l->platforms_nodes))
 		return;
-	if (!n || wm_node_is_null(n)) {
+	if (!n || wm_yaml_is_null(n)) {
 		/* no backends: one plain build under the base name */
 		struct wm_backend *b = wm_arena_alloc(l->c.arena, sizeof(*b));
 		if (oom(l, b))
@@ -991,12 +991,12 @@ static void load_backends(struct loader *l, const struct wm_node *n)
 		return;
 	}
 	if (n->type != WM_NODE_MAP) {
-		wm_ctx_error(&l->c, n, "'backends' must be a mapping of backend ids to settings, not %s", wm_node_kind(n));
+		wm_schema_error(&l->c, n, "'backends' must be a mapping of backend ids to settings, not %s", wm_yaml_kind(n));
 		l->backends_ok = false;
 		return;
 	}
 	if (n->n == 0) {
-		wm_ctx_error(&l->c, n, "'backends' is empty: omit it for a single plain build, or name the backends");
+		wm_schema_error(&l->c, n, "'backends' is empty: omit it for a single plain build, or name the backends");
 		l->backends_ok = false;
 		return;
 	}
@@ -1009,7 +1009,7 @@ static void load_backends(struct loader *l, const struct wm_node *n)
 static struct wm_loc backend_platform_loc(const struct wm_backend *b, const char *platform)
 {
 	for (size_t i = 0; i < b->platforms.n; i++)
-		if (wm_glob_match(b->platforms.items[i], platform))
+		if (wm_text_glob_match(b->platforms.items[i], platform))
 			return b->platform_locs[i];
 	return b->loc;
 }
@@ -1019,7 +1019,7 @@ static bool backend_builds_on(const struct wm_backend *b, const char *platform)
 	if (b->platforms.n == 0)
 		return true;
 	for (size_t i = 0; i < b->platforms.n; i++)
-		if (wm_glob_match(b->platforms.items[i], platform))
+		if (wm_text_glob_match(b->platforms.items[i], platform))
 			return true;
 	return false;
 }
@@ -1041,9 +1041,9 @@ static bool check_toolkit_platform(struct loader *l, const struct wm_backend *b,
 		if (u->implied)
 			for (size_t f = 0; f < b->features.n; f++)
 				for (size_t k = 0; k < tk->features.n; k++)
-					if (!implied[0] && strcmp(wm_feature_leaf(b->features.items[f]), tk->features.items[k]) == 0)
+					if (!implied[0] && strcmp(wm_name_feature_leaf(b->features.items[f]), tk->features.items[k]) == 0)
 						snprintf(implied, sizeof(implied), " (feature '%s')", b->features.items[f]);
-		wm_ctx_error_at(&l->c, at.line, at.column, 1, "backend '%s' uses %s%s, which cannot be built on %s: "
+		wm_schema_error_at(&l->c, at.line, at.column, 1, "backend '%s' uses %s%s, which cannot be built on %s: "
 			"%s builds on %s only", b->id, tk->title, implied, p->id, tk->title, tk->platforms_text);
 		ok = false;
 	}
@@ -1069,9 +1069,9 @@ static void check_defaults(struct loader *l)
 		if (!b->is_default)
 			continue;
 		if (m->default_backend) {
-			wm_ctx_error(&l->c, l->backend_nodes[i], "backends '%s' and '%s' are both 'default': at most "
+			wm_schema_error(&l->c, l->backend_nodes[i], "backends '%s' and '%s' are both 'default': at most "
 				"one backend is the base build", m->default_backend->id, b->id);
-			wm_ctx_note(&l->c, l->backend_nodes[m->default_backend->index], "'%s' is the default here",
+			wm_schema_note(&l->c, l->backend_nodes[m->default_backend->index], "'%s' is the default here",
 				m->default_backend->id);
 			continue;
 		}
@@ -1095,7 +1095,7 @@ static void check_distributions(struct loader *l)
 			b->dist = b->is_default && m->strategy == WM_STRATEGY_RENAME ? m->name :
 				wm_arena_printf(l->c.arena, "%s-%s", m->name, b->id);
 		else if (b->is_default && m->strategy == WM_STRATEGY_RENAME && strcmp(b->dist, m->name) != 0)
-			wm_ctx_error(&l->c, at, "the default backend keeps the base name '%s' under strategy "
+			wm_schema_error(&l->c, at, "the default backend keeps the base name '%s' under strategy "
 				"'rename': remove 'dist' or make another backend the default", m->name);
 		oom(l, b->dist);
 	}
@@ -1119,15 +1119,15 @@ static void check_distributions(struct loader *l)
 		}
 		wm_name_normalize(norm, b->dist);
 		if (base_norm && strcmp(norm, base_norm) == 0) {
-			wm_ctx_error(&l->c, at, "distribution '%s' of backend '%s' collides with the meta package '%s' "
+			wm_schema_error(&l->c, at, "distribution '%s' of backend '%s' collides with the meta package '%s' "
 				"(both normalise to '%s'): under strategy 'meta' the base name belongs to the meta package",
 				b->dist, b->id, m->name, norm);
 			continue;
 		}
 		if ((other = wm_map_get(&seen, norm, strlen(norm))) != NULL) {
-			wm_ctx_error(&l->c, at, "distribution '%s' of backend '%s' collides with '%s' of backend '%s' "
+			wm_schema_error(&l->c, at, "distribution '%s' of backend '%s' collides with '%s' of backend '%s' "
 				"(both normalise to '%s')", b->dist, b->id, other->dist, other->id, norm);
-			wm_ctx_note(&l->c, l->dist_nodes[other->index] ? l->dist_nodes[other->index] :
+			wm_schema_note(&l->c, l->dist_nodes[other->index] ? l->dist_nodes[other->index] :
 				l->backend_nodes[other->index], "backend '%s' is defined here", other->id);
 			continue;
 		}
@@ -1155,27 +1155,27 @@ static void unknown_backend(struct loader *l, const struct wm_node *n)
 	if (ids) {
 		for (size_t i = 0; i < m->nbackends; i++)
 			ids[i] = m->backends[i]->id;
-		hint = wm_suggest(n->text, ids, m->nbackends);
+		hint = wm_text_suggest(n->text, ids, m->nbackends);
 	}
 	if (hint)
-		wm_ctx_error(&l->c, n, "unknown backend '%s' (did you mean '%s'?)", n->text, hint);
+		wm_schema_error(&l->c, n, "unknown backend '%s' (did you mean '%s'?)", n->text, hint);
 	else
-		wm_ctx_error(&l->c, n, "unknown backend '%s': it is not under 'backends'", n->text);
+		wm_schema_error(&l->c, n, "unknown backend '%s': it is not under 'backends'", n->text);
 	free(ids);
 }
 
 static bool rule_backend(struct loader *l, const struct wm_node *n, bool glob_ok)
 {
 	const struct wm_matrix *m = l->m;
-	if (wm_is_glob(n->text)) {
+	if (wm_text_is_glob(n->text)) {
 		if (!glob_ok) {
-			wm_ctx_error(&l->c, n, "an include names one job: write a backend id, not a pattern");
+			wm_schema_error(&l->c, n, "an include names one job: write a backend id, not a pattern");
 			return false;
 		}
 		for (size_t i = 0; i < m->nbackends; i++)
-			if (wm_glob_match(n->text, m->backends[i]->id))
+			if (wm_text_glob_match(n->text, m->backends[i]->id))
 				return true;
-		wm_ctx_error(&l->c, n, "backend pattern '%s' matches none of the backends", n->text);
+		wm_schema_error(&l->c, n, "backend pattern '%s' matches none of the backends", n->text);
 		return false;
 	}
 	if (find_backend(m, n->text))
@@ -1190,16 +1190,16 @@ static bool rule_python(struct loader *l, const struct wm_node *n)
 	unsigned minor;
 	bool ft;
 	for (size_t i = 0; i < m->npythons; i++)
-		if (wm_glob_match(n->text, m->pythons[i]->version))
+		if (wm_text_glob_match(n->text, m->pythons[i]->version))
 			return true;
-	if (wm_is_glob(n->text)) {
-		wm_ctx_error(&l->c, n, "Python pattern '%s' matches none of the matrix's versions", n->text);
+	if (wm_text_is_glob(n->text)) {
+		wm_schema_error(&l->c, n, "Python pattern '%s' matches none of the matrix's versions", n->text);
 		return false;
 	}
 	if (strcmp(n->text, "abi3") == 0)
-		wm_ctx_error(&l->c, n, "this matrix has no abi3 build: set 'python.abi3' first");
+		wm_schema_error(&l->c, n, "this matrix has no abi3 build: set 'python.abi3' first");
 	else if (parse_version(l, n, "versions", WM_PYTHON_MIN, true, &minor, &ft))
-		wm_ctx_error(&l->c, n, "Python %s is not one of the matrix's versions", n->text);
+		wm_schema_error(&l->c, n, "Python %s is not one of the matrix's versions", n->text);
 	return false;
 }
 
@@ -1208,22 +1208,22 @@ static const char *const rule_keys[] = { "backend", "platform", "python" };
 static bool rule_field(struct loader *l, const struct wm_node *rule, const char *key, const char **out,
 	const struct wm_node **node)
 {
-	const struct wm_node *v = wm_map_find(rule, key);
+	const struct wm_node *v = wm_yaml_find(rule, key);
 	char what[16];
 	*out = NULL;
 	*node = v;
 	if (!v)
 		return true;
 	snprintf(what, sizeof(what), "'%s'", key);
-	return wm_ctx_string(&l->c, v, what, out);
+	return wm_schema_string(&l->c, v, what, out);
 }
 
 static void load_excludes(struct loader *l, const struct wm_node *n)
 {
 	struct wm_matrix *m = l->m;
 	if (n->type != WM_NODE_SEQ) {
-		wm_ctx_error(&l->c, n, "'exclude' must be a list of rules such as {backend: cuda, python: \"3.13t\"}, "
-			"not %s", wm_node_kind(n));
+		wm_schema_error(&l->c, n, "'exclude' must be a list of rules such as {backend: cuda, python: \"3.13t\"}, "
+			"not %s", wm_yaml_kind(n));
 		return;
 	}
 	m->excludes = wm_arena_array(l->c.arena, n->n + 1, sizeof(*m->excludes));
@@ -1234,10 +1234,10 @@ static void load_excludes(struct loader *l, const struct wm_node *n)
 		struct wm_rule *rule = &m->excludes[m->nexcludes];
 		bool ok = true;
 		memset(rule, 0, sizeof(*rule));
-		if (!wm_ctx_map(&l->c, r, "an exclude rule", rule_keys, WM_ARRAY_SIZE(rule_keys)))
+		if (!wm_schema_map(&l->c, r, "an exclude rule", rule_keys, WM_ARRAY_SIZE(rule_keys)))
 			continue;
 		if (r->n == 0) {
-			wm_ctx_error(&l->c, r, "an empty exclude rule would remove every job: give 'backend', "
+			wm_schema_error(&l->c, r, "an empty exclude rule would remove every job: give 'backend', "
 				"'platform' or 'python'");
 			continue;
 		}
@@ -1269,7 +1269,7 @@ static struct wm_python *include_python(struct loader *l, const struct wm_node *
 		if (strcmp(n->text, m->pythons[i]->version) == 0)
 			return (struct wm_python *)m->pythons[i];
 	if (strcmp(n->text, "abi3") == 0) {
-		wm_ctx_error(&l->c, n, "this matrix has no abi3 build: set 'python.abi3' first");
+		wm_schema_error(&l->c, n, "this matrix has no abi3 build: set 'python.abi3' first");
 		return NULL;
 	}
 	if (!parse_version(l, n, "versions", WM_PYTHON_MIN, true, &minor, &ft))
@@ -1290,7 +1290,7 @@ static void load_include(struct loader *l, const struct wm_node *r)
 	bool ok = true;
 
 	memset(rule, 0, sizeof(*rule));
-	if (!wm_ctx_map(&l->c, r, "an include rule", keys, WM_ARRAY_SIZE(keys)))
+	if (!wm_schema_map(&l->c, r, "an include rule", keys, WM_ARRAY_SIZE(keys)))
 		return;
 	ok &= rule_field(l, r, "backend", &rule->backend, &bn);
 	ok &= rule_field(l, r, "platform", &rule->platform, &pn);
@@ -1298,15 +1298,15 @@ static void load_include(struct loader *l, const struct wm_node *r)
 	if (!ok)
 		return;
 	if (!bn || !pn || !yn) {
-		wm_ctx_error(&l->c, r, "an include rule names one whole job: it needs %s%s%s%s%s",
+		wm_schema_error(&l->c, r, "an include rule names one whole job: it needs %s%s%s%s%s",
 			bn ? "" : "'backend'", !bn && (!pn || !yn) ? (!pn && !yn ? ", " : " and ") : "",
 			pn ? "" : "'platform'", !pn && !yn ? " and " : "", yn ? "" : "'python'");
 		return;
 	}
 	if (l->backends_ok && rule_backend(l, bn, false))
 		rule->include_backend = find_backend(m, rule->backend);
-	if (wm_is_glob(rule->platform))
-		wm_ctx_error(&l->c, pn, "an include names one job: write a platform id, not a pattern");
+	if (wm_text_is_glob(rule->platform))
+		wm_schema_error(&l->c, pn, "an include names one job: write a platform id, not a pattern");
 	else if ((base = wm_catalog_platform(l->cat, rule->platform)) == NULL)
 		unknown_platform(l, pn, rule->platform);
 	for (size_t i = 0; base && i < m->nplatforms; i++)
@@ -1314,11 +1314,11 @@ static void load_include(struct loader *l, const struct wm_node *r)
 			base = m->platforms[i];  /* the matrix's overrides first */
 	if (base)
 		rule->include_platform = apply_overrides(l, base, r);
-	if (wm_is_glob(rule->python))
-		wm_ctx_error(&l->c, yn, "an include names one job: write a Python version, not a pattern");
+	if (wm_text_is_glob(rule->python))
+		wm_schema_error(&l->c, yn, "an include names one job: write a Python version, not a pattern");
 	else
 		rule->include_python = include_python(l, yn);
-	if ((v = wm_map_find(r, "env")))
+	if ((v = wm_yaml_find(r, "env")))
 		load_env(l, v, &rule->env, &rule->nenv);
 	if (!rule->include_backend || !rule->include_platform || !rule->include_python)
 		return;
@@ -1332,8 +1332,8 @@ static void load_includes(struct loader *l, const struct wm_node *n)
 {
 	struct wm_matrix *m = l->m;
 	if (n->type != WM_NODE_SEQ) {
-		wm_ctx_error(&l->c, n, "'include' must be a list of jobs such as {backend: cpu, platform: linux-x86_64, "
-			"python: \"3.8\"}, not %s", wm_node_kind(n));
+		wm_schema_error(&l->c, n, "'include' must be a list of jobs such as {backend: cpu, platform: linux-x86_64, "
+			"python: \"3.8\"}, not %s", wm_yaml_kind(n));
 		return;
 	}
 	m->includes = wm_arena_array(l->c.arena, n->n + 1, sizeof(*m->includes));
@@ -1347,24 +1347,24 @@ static void load_includes(struct loader *l, const struct wm_node *n)
 
 static void load_version(struct loader *l)
 {
-	const struct wm_node *v = wm_map_find(l->root, "wheelmatrix");
+	const struct wm_node *v = wm_yaml_find(l->root, "wheelmatrix");
 	if (!v) {
-		wm_ctx_error(&l->c, l->root, "missing 'wheelmatrix: 1' (the format version) at the top of the file");
+		wm_schema_error(&l->c, l->root, "missing 'wheelmatrix: 1' (the format version) at the top of the file");
 		return;
 	}
-	if (!wm_ctx_uint(&l->c, v, "'wheelmatrix' (the format version)", &l->m->format))
+	if (!wm_schema_uint(&l->c, v, "'wheelmatrix' (the format version)", &l->m->format))
 		return;
 	if (l->m->format != 1)
-		wm_ctx_error(&l->c, v, "unsupported format version %u: this wheelmatrix reads version 1", l->m->format);
+		wm_schema_error(&l->c, v, "unsupported format version %u: this wheelmatrix reads version 1", l->m->format);
 }
 
 static void load_path(struct loader *l, const struct wm_node *n, const char *what, const char **out)
 {
 	const char *s, *why;
-	if (!wm_ctx_string(&l->c, n, what, &s))
+	if (!wm_schema_string(&l->c, n, what, &s))
 		return;
 	if (!wm_name_repo_path(s, &why)) {
-		wm_ctx_error(&l->c, n, "invalid path '%s': %s", s, why);
+		wm_schema_error(&l->c, n, "invalid path '%s': %s", s, why);
 		return;
 	}
 	*out = s;
@@ -1407,7 +1407,7 @@ static void resolve_maturin(struct loader *l, const struct wm_project *p)
 static void read_project(struct loader *l, const struct wm_node *n, bool manifest_given)
 {
 	struct wm_matrix *m = l->m;
-	const struct wm_node *name = wm_map_find(n, "name");
+	const struct wm_node *name = wm_yaml_find(n, "name");
 	struct wm_project *p = NULL;
 	int ret = l->reader ? wm_project_load(&p, l->reader, m->pyproject, manifest_given ? m->manifest : NULL,
 		l->c.err) : 1;
@@ -1416,7 +1416,7 @@ static void read_project(struct loader *l, const struct wm_node *n, bool manifes
 		return;
 	if (ret == 1) {
 		if (!m->name && !name)
-			wm_ctx_error(&l->c, n ? n : l->root, "missing 'project.name', and no %s to read it from",
+			wm_schema_error(&l->c, n ? n : l->root, "missing 'project.name', and no %s to read it from",
 				m->pyproject);
 		return;
 	}
@@ -1441,7 +1441,7 @@ static void read_project(struct loader *l, const struct wm_node *n, bool manifes
 			wm_name_normalize(a, m->name);
 			wm_name_normalize(b, p->name);
 			if (strcmp(a, b) != 0)
-				wm_ctx_error(&l->c, name, "'project.name' is '%s' but %s names the project '%s': the variants "
+				wm_schema_error(&l->c, name, "'project.name' is '%s' but %s names the project '%s': the variants "
 					"are renamed from the name pyproject.toml has", m->name, p->py_path, p->name);
 		}
 	}
@@ -1459,26 +1459,26 @@ static void load_project(struct loader *l, const struct wm_node *n)
 	m->pyproject = "pyproject.toml";
 	m->manifest = "Cargo.toml";
 	m->maturin = wm_catalog_tool(l->cat, "maturin");
-	if (n && !wm_ctx_map(&l->c, n, "'project'", keys, WM_ARRAY_SIZE(keys)))
+	if (n && !wm_schema_map(&l->c, n, "'project'", keys, WM_ARRAY_SIZE(keys)))
 		return;
-	if ((v = wm_map_find(n, "name")) && wm_ctx_string(&l->c, v, "'project.name'", &s)) {
+	if ((v = wm_yaml_find(n, "name")) && wm_schema_string(&l->c, v, "'project.name'", &s)) {
 		if (wm_name_distribution(s))
 			m->name = s;
 		else
-			wm_ctx_error(&l->c, v, "invalid distribution name '%s': PEP 508 names are letters, digits, "
+			wm_schema_error(&l->c, v, "invalid distribution name '%s': PEP 508 names are letters, digits, "
 				"'.', '-' and '_', beginning and ending with a letter or digit", s);
 	}
-	if ((v = wm_map_find(n, "pyproject")))
+	if ((v = wm_yaml_find(n, "pyproject")))
 		load_path(l, v, "'project.pyproject'", &m->pyproject);
-	if ((v = wm_map_find(n, "manifest")))
+	if ((v = wm_yaml_find(n, "manifest")))
 		load_path(l, v, "'project.manifest'", &m->manifest);
-	if ((v = wm_map_find(n, "module")) && wm_ctx_string(&l->c, v, "'project.module'", &s)) {
+	if ((v = wm_yaml_find(n, "module")) && wm_schema_string(&l->c, v, "'project.module'", &s)) {
 		if (wm_name_module(s))
 			m->module = s;
 		else
-			wm_ctx_error(&l->c, v, "invalid module name '%s': Python identifiers separated by '.'", s);
+			wm_schema_error(&l->c, v, "invalid module name '%s': Python identifiers separated by '.'", s);
 	}
-	read_project(l, n, wm_map_find(n, "manifest") != NULL);
+	read_project(l, n, wm_yaml_find(n, "manifest") != NULL);
 	if (!m->module && m->name)
 		m->module = wm_project_module(l->c.arena, NULL, NULL, m->name);
 }
@@ -1489,25 +1489,25 @@ static void load_distribution(struct loader *l, const struct wm_node *n)
 	static const char *const strategies[] = { "rename", "meta", "index" };
 	const struct wm_node *v;
 	const char *s;
-	if (!wm_ctx_map(&l->c, n, "'distribution'", keys, WM_ARRAY_SIZE(keys)))
+	if (!wm_schema_map(&l->c, n, "'distribution'", keys, WM_ARRAY_SIZE(keys)))
 		return;
-	if (!(v = wm_map_find(n, "strategy")) || !wm_ctx_string(&l->c, v, "'distribution.strategy'", &s))
+	if (!(v = wm_yaml_find(n, "strategy")) || !wm_schema_string(&l->c, v, "'distribution.strategy'", &s))
 		return;
 	if (strcmp(s, "rename") == 0) {
 		l->m->strategy = WM_STRATEGY_RENAME;
 	} else if (strcmp(s, "meta") == 0) {
 		l->m->strategy = WM_STRATEGY_META;
 		if (bindings_bin(l))
-			wm_ctx_error(&l->c, v, "strategy 'meta' dispatches between backends' modules at import, and %s "
+			wm_schema_error(&l->c, v, "strategy 'meta' dispatches between backends' modules at import, and %s "
 				"sets bindings = \"bin\" (a program, no module): use 'rename'", l->project->py_path);
 	} else if (strcmp(s, "index") == 0) {
-		wm_ctx_error(&l->c, v, "distribution strategy 'index' is not supported yet: use 'rename' or 'meta'");
+		wm_schema_error(&l->c, v, "distribution strategy 'index' is not supported yet: use 'rename' or 'meta'");
 	} else {
-		const char *hint = wm_suggest(s, strategies, 2);
+		const char *hint = wm_text_suggest(s, strategies, 2);
 		if (hint)
-			wm_ctx_error(&l->c, v, "unknown distribution strategy '%s' (did you mean '%s'?)", s, hint);
+			wm_schema_error(&l->c, v, "unknown distribution strategy '%s' (did you mean '%s'?)", s, hint);
 		else
-			wm_ctx_error(&l->c, v, "unknown distribution strategy '%s': use 'rename' or 'meta'", s);
+			wm_schema_error(&l->c, v, "unknown distribution strategy '%s': use 'rename' or 'meta'", s);
 	}
 }
 
@@ -1518,12 +1518,12 @@ static void load_output(struct loader *l, const struct wm_node *n, const char *p
 	char what[32];
 	out->enabled = true;
 	out->loc = loc_of(l, n);
-	if (wm_node_is_null(n))
+	if (wm_yaml_is_null(n))
 		return;
 	snprintf(what, sizeof(what), "'ci.%s'", provider);
-	if (!wm_ctx_map(&l->c, n, what, keys, WM_ARRAY_SIZE(keys)))
+	if (!wm_schema_map(&l->c, n, what, keys, WM_ARRAY_SIZE(keys)))
 		return;
-	if ((v = wm_map_find(n, "path"))) {
+	if ((v = wm_yaml_find(n, "path"))) {
 		snprintf(what, sizeof(what), "'ci.%s.path'", provider);
 		load_path(l, v, what, &out->path);
 	}
@@ -1540,14 +1540,14 @@ static void load_ci(struct loader *l, const struct wm_node *n)
 		m->github.enabled = m->gitlab.enabled = true;
 		return;
 	}
-	if (!wm_ctx_map(&l->c, n, "'ci'", keys, WM_ARRAY_SIZE(keys)))
+	if (!wm_schema_map(&l->c, n, "'ci'", keys, WM_ARRAY_SIZE(keys)))
 		return;
-	if ((v = wm_map_find(n, "github")))
+	if ((v = wm_yaml_find(n, "github")))
 		load_output(l, v, "github", &m->github);
-	if ((v = wm_map_find(n, "gitlab")))
+	if ((v = wm_yaml_find(n, "gitlab")))
 		load_output(l, v, "gitlab", &m->gitlab);
 	if (m->github.enabled && m->gitlab.enabled && strcmp(m->github.path, m->gitlab.path) == 0)
-		wm_ctx_error(&l->c, wm_map_find(wm_map_find(n, "gitlab"), "path"),
+		wm_schema_error(&l->c, wm_yaml_find(wm_yaml_find(n, "gitlab"), "path"),
 			"'ci.gitlab.path' is the same file as 'ci.github.path'");
 }
 
@@ -1584,8 +1584,8 @@ static void load_actions(struct loader *l, const struct wm_node *n)
 {
 	struct wm_matrix *m = l->m;
 	if (n->type != WM_NODE_MAP) {
-		wm_ctx_error(&l->c, n, "'actions' must be a mapping of actions to references, such as "
-			"{actions/checkout: <commit sha>}, not %s", wm_node_kind(n));
+		wm_schema_error(&l->c, n, "'actions' must be a mapping of actions to references, such as "
+			"{actions/checkout: <commit sha>}, not %s", wm_yaml_kind(n));
 		return;
 	}
 	m->actions = wm_arena_array(l->c.arena, n->n + 1, sizeof(*m->actions));
@@ -1595,21 +1595,21 @@ static void load_actions(struct loader *l, const struct wm_node *n)
 		const struct wm_node *k = n->pairs[i].key, *v = n->pairs[i].value;
 		const char *ref;
 		if (!action_name_valid(k->text)) {
-			wm_ctx_error(&l->c, k, "invalid action '%s': write owner/name, such as actions/checkout", k->text);
+			wm_schema_error(&l->c, k, "invalid action '%s': write owner/name, such as actions/checkout", k->text);
 			continue;
 		}
 		if (!wm_catalog_action(l->cat, k->text)) {
 			const char *hint = wm_catalog_suggest_action(l->cat, k->text);
 			if (hint)
-				wm_ctx_error(&l->c, k, "unknown action '%s' (did you mean '%s'?)", k->text, hint);
+				wm_schema_error(&l->c, k, "unknown action '%s' (did you mean '%s'?)", k->text, hint);
 			else
-				wm_ctx_error(&l->c, k, "action '%s' is not used by the generated CI", k->text);
+				wm_schema_error(&l->c, k, "action '%s' is not used by the generated CI", k->text);
 			continue;
 		}
-		if (!wm_ctx_string(&l->c, v, "an action reference", &ref))
+		if (!wm_schema_string(&l->c, v, "an action reference", &ref))
 			continue;
 		if (!action_ref_valid(ref)) {
-			wm_ctx_error(&l->c, v, "invalid reference '%s' for %s: a tag, branch or full commit SHA, in "
+			wm_schema_error(&l->c, v, "invalid reference '%s' for %s: a tag, branch or full commit SHA, in "
 				"letters, digits, '.', '_', '-', '+' and '/' (no '..', '@', '#' or expression)", ref, k->text);
 			continue;
 		}
@@ -1636,20 +1636,20 @@ static void load_publish(struct loader *l, const struct wm_node *n)
 	const struct wm_node *p, *v;
 	m->trusted = true;
 	m->environment = "pypi";
-	if (!n || !wm_ctx_map(&l->c, n, "'publish'", keys, WM_ARRAY_SIZE(keys)))
+	if (!n || !wm_schema_map(&l->c, n, "'publish'", keys, WM_ARRAY_SIZE(keys)))
 		return;
-	if (!(p = wm_map_find(n, "pypi")) || wm_node_is_null(p))
+	if (!(p = wm_yaml_find(n, "pypi")) || wm_yaml_is_null(p))
 		return;
-	if (!wm_ctx_map(&l->c, p, "'publish.pypi'", pypi_keys, WM_ARRAY_SIZE(pypi_keys)))
+	if (!wm_schema_map(&l->c, p, "'publish.pypi'", pypi_keys, WM_ARRAY_SIZE(pypi_keys)))
 		return;
-	if ((v = wm_map_find(p, "trusted")))
-		wm_ctx_bool(&l->c, v, "'publish.pypi.trusted'", &m->trusted);
-	if ((v = wm_map_find(p, "environment")) && wm_ctx_string(&l->c, v, "'publish.pypi.environment'",
+	if ((v = wm_yaml_find(p, "trusted")))
+		wm_schema_bool(&l->c, v, "'publish.pypi.trusted'", &m->trusted);
+	if ((v = wm_yaml_find(p, "environment")) && wm_schema_string(&l->c, v, "'publish.pypi.environment'",
 			&m->environment)) {
 		if (!*m->environment)
-			wm_ctx_error(&l->c, v, "'publish.pypi.environment' cannot be empty");
+			wm_schema_error(&l->c, v, "'publish.pypi.environment' cannot be empty");
 		else if (expression_free(l, v, "'publish.pypi.environment'") && !environment_valid(m->environment))
-			wm_ctx_error(&l->c, v, "invalid environment name '%s': letters, digits, ' ', '-', '_' and '.', "
+			wm_schema_error(&l->c, v, "invalid environment name '%s': letters, digits, ' ', '-', '_' and '.', "
 				"at most 255 characters", m->environment);
 	}
 }
@@ -1657,8 +1657,8 @@ static void load_publish(struct loader *l, const struct wm_node *n)
 /* A key's value, NULL when the key is absent or its value null: `exclude:` with nothing after it. */
 static const struct wm_node *present(const struct wm_node *map, const char *key)
 {
-	const struct wm_node *v = wm_map_find(map, key);
-	return v && wm_node_is_null(v) ? NULL : v;
+	const struct wm_node *v = wm_yaml_find(map, key);
+	return v && wm_yaml_is_null(v) ? NULL : v;
 }
 
 /*
@@ -1668,12 +1668,12 @@ static const struct wm_node *present(const struct wm_node *map, const char *key)
 static void warn_gitlab_env(struct loader *l, const struct wm_node *owner)
 {
 	const struct wm_node *env;
-	if (owner->type != WM_NODE_MAP || !(env = wm_map_find(owner, "env")) || env->type != WM_NODE_MAP)
+	if (owner->type != WM_NODE_MAP || !(env = wm_yaml_find(owner, "env")) || env->type != WM_NODE_MAP)
 		return;
 	for (size_t k = 0; k < env->n; k++) {
 		const struct wm_node *v = env->pairs[k].value;
 		if (v->type == WM_NODE_SCALAR && strstr(v->text, "${{"))
-			wm_ctx_warning(&l->c, v, "the value of %s holds a GitHub expression: the GitLab jobs get its "
+			wm_schema_warning(&l->c, v, "the value of %s holds a GitHub expression: the GitLab jobs get its "
 				"text as written, not its value; define %s as a CI/CD variable of the GitLab project "
 				"instead", env->pairs[k].key->text, env->pairs[k].key->text);
 	}
@@ -1681,7 +1681,7 @@ static void warn_gitlab_env(struct loader *l, const struct wm_node *owner)
 
 static void check_gitlab_env(struct loader *l)
 {
-	const struct wm_node *backends = wm_map_find(l->root, "backends"), *includes = present(l->root, "include");
+	const struct wm_node *backends = wm_yaml_find(l->root, "backends"), *includes = present(l->root, "include");
 	if (!l->m->gitlab.enabled)
 		return;
 	if (backends && backends->type == WM_NODE_MAP)
@@ -1700,17 +1700,17 @@ static void load_root(struct loader *l)
 	const struct wm_node *r = l->root, *v;
 	size_t errors;
 
-	if (!wm_ctx_map(&l->c, r, "the matrix", top_keys, WM_ARRAY_SIZE(top_keys)))
+	if (!wm_schema_map(&l->c, r, "the matrix", top_keys, WM_ARRAY_SIZE(top_keys)))
 		return;
 	load_version(l);
 	load_project(l, present(r, "project"));
 	errors = l->c.err->nerrors;
-	load_python(l, wm_map_find(r, "python"));
+	load_python(l, wm_yaml_find(r, "python"));
 	l->python_ok = l->c.err->nerrors == errors;
-	load_platforms(l, wm_map_find(r, "platforms"));
+	load_platforms(l, wm_yaml_find(r, "platforms"));
 	if ((v = present(r, "distribution")))
 		load_distribution(l, v);
-	load_backends(l, wm_map_find(r, "backends"));
+	load_backends(l, wm_yaml_find(r, "backends"));
 	if ((v = present(r, "exclude")))
 		load_excludes(l, v);
 	if ((v = present(r, "include")))
@@ -1766,8 +1766,8 @@ int wm_matrix_load_project(struct wm_matrix **out, const struct wm_catalog *cat,
 		goto fail;
 	}
 	if (l.root->type != WM_NODE_MAP) {
-		wm_ctx_error(&l.c, l.root, "the matrix must be a mapping of keys such as 'wheelmatrix' and "
-			"'backends', not %s", wm_node_kind(l.root));
+		wm_schema_error(&l.c, l.root, "the matrix must be a mapping of keys such as 'wheelmatrix' and "
+			"'backends', not %s", wm_yaml_kind(l.root));
 		ret = WM_EINVALID;
 		goto fail;
 	}
@@ -1803,7 +1803,7 @@ int wm_matrix_load_path(struct wm_matrix **out, const struct wm_catalog *cat, co
 		return ret;
 	if (!r) {
 		/* the repository root is the matrix file's directory */
-		if (!(root = wm_path_dir(path))) {
+		if (!(root = wm_io_path_dir(path))) {
 			free(text);
 			wm_error_code(err, WM_ENOMEM);
 			return WM_ENOMEM;
@@ -1829,7 +1829,7 @@ void wm_matrix_free(struct wm_matrix *m)
 	if (!st)
 		return;
 	wm_project_free(st->project);
-	wm_doc_release(&st->doc);
+	wm_yaml_release(&st->doc);
 	wm_arena_release(&st->arena);
 	free(st);
 }

@@ -203,7 +203,7 @@ int wm_meta_scan(const struct wm_meta **out, struct wm_arena *a, const struct wm
 			return ret;
 		if (src && ret == 0)
 			srcdir = src;
-		wm_paths_free(&files);
+		wm_io_paths_free(&files);
 	}
 	if (!srcdir)
 		srcdir = meta->project_dir;
@@ -231,11 +231,11 @@ int wm_meta_scan(const struct wm_meta **out, struct wm_arena *a, const struct wm
 				wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, join(a, pydir, files.items[i]), NULL, 0, 0, 0, 0,
 					"this file has the name of the native module %s, whose place the meta package's "
 					"dispatcher takes", m->module);
-				wm_paths_free(&files);
+				wm_io_paths_free(&files);
 				return WM_EINVALID;
 			}
 			if ((ret = read_into(meta, a, &cap, r, join(a, pydir, files.items[i]), to, err)) < 0) {
-				wm_paths_free(&files);
+				wm_io_paths_free(&files);
 				return ret;
 			}
 		}
@@ -264,11 +264,11 @@ int wm_meta_scan(const struct wm_meta **out, struct wm_arena *a, const struct wm
 				goto oom;
 		}
 	}
-	wm_paths_free(&files);
+	wm_io_paths_free(&files);
 	*out = meta;
 	return 0;
 oom:
-	wm_paths_free(&files);
+	wm_io_paths_free(&files);
 	wm_error_code(err, WM_ENOMEM);
 	return WM_ENOMEM;
 }
@@ -408,7 +408,7 @@ static void put_key(struct wm_buf *b, const char *s, size_t len)
 	if (bare_key(s, len))
 		wm_buf_add(b, s, len);
 	else
-		wm_toml_put_string(b, s, len);
+		wm_toml_put_string(b, s, len, WM_TOML_BASIC);
 }
 
 /* Writes a copied value: strings, integers, booleans, arrays and tables (inline), as TOML. */
@@ -418,7 +418,7 @@ static int put_value(struct wm_buf *b, const struct wm_toml_doc *doc, const stru
 	int ret = 0;
 	switch (v->type) {
 	case WM_TOML_STRING:
-		wm_toml_put_string(b, v->str, v->len);
+		wm_toml_put_string(b, v->str, v->len, WM_TOML_BASIC);
 		break;
 	case WM_TOML_ARRAY:
 		wm_buf_putc(b, '[');
@@ -483,7 +483,7 @@ static void put_pin(struct wm_buf *b, const struct wm_backend *be, const char *v
 	wm_buf_printf(&req, "%s==%s", be->dist, version);
 	if (marker)
 		wm_buf_printf(&req, "; %s", marker);
-	wm_toml_put_string(b, req.ptr ? req.ptr : "", req.len);
+	wm_toml_put_string(b, req.ptr ? req.ptr : "", req.len, WM_TOML_BASIC);
 	if (req.oom)
 		b->oom = true;
 	wm_buf_release(&req);
@@ -506,9 +506,9 @@ static int meta_pyproject(struct wm_buf *b, const struct wm_matrix *m, struct wm
 	}
 	wm_buf_puts(b, "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n\n");
 	wm_buf_puts(b, "[project]\nname = ");
-	wm_toml_put_string(b, m->name, strlen(m->name));
+	wm_toml_put_string(b, m->name, strlen(m->name), WM_TOML_BASIC);
 	wm_buf_puts(b, "\nversion = ");
-	wm_toml_put_string(b, meta->version, strlen(meta->version));
+	wm_toml_put_string(b, meta->version, strlen(meta->version), WM_TOML_BASIC);
 	wm_buf_putc(b, '\n');
 	for (size_t i = 0; project && i < sizeof(copied) / sizeof(*copied); i++) {
 		const struct wm_toml_value *v = wm_toml_table_get(project, copied[i]);
@@ -578,7 +578,7 @@ static int meta_pyproject(struct wm_buf *b, const struct wm_matrix *m, struct wm
 		}
 		for (size_t i = 0; i < npkgs; i++) {
 			wm_buf_puts(b, i ? ", " : "");
-			wm_toml_put_string(b, pkgs[i], strlen(pkgs[i]));
+			wm_toml_put_string(b, pkgs[i], strlen(pkgs[i]), WM_TOML_BASIC);
 		}
 	}
 	wm_buf_puts(b, "]\n\n[tool.setuptools.package-data]\n\"*\" = [\"py.typed\", \"*.pyi\"]\n");

@@ -323,7 +323,7 @@ bool wm_name_repo_path(const char *s, const char **why)
 	return true;
 }
 
-const char *wm_feature_leaf(const char *s)
+const char *wm_name_feature_leaf(const char *s)
 {
 	const char *slash = strrchr(s, '/');
 	if (slash)

@@ -120,52 +120,6 @@ static int apply(struct patcher *p, struct wm_buf *out)
 
 /* ---- writing TOML -------------------------------------------------------- */
 
-static bool is_control(unsigned char c)
-{
-	return c < 0x20 || c == 0x7f;
-}
-
-/* A string as TOML: a '...' string when `style` asks for one and `s` can be one, else "...". */
-static void put_string(struct wm_buf *b, const char *s, size_t len, enum wm_toml_style style)
-{
-	bool literal = style == WM_TOML_LITERAL;
-	for (size_t i = 0; i < len && literal; i++)
-		literal = s[i] != '\'' && !is_control((unsigned char)s[i]);
-	if (literal) {
-		wm_buf_putc(b, '\'');
-		wm_buf_add(b, s, len);
-		wm_buf_putc(b, '\'');
-		return;
-	}
-	wm_buf_putc(b, '"');
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\t' ? "\\t" :
-			c == '\r' ? "\\r" : c == '\b' ? "\\b" : c == '\f' ? "\\f" : NULL;
-		if (esc)
-			wm_buf_puts(b, esc);
-		else if (is_control(c))
-			wm_buf_printf(b, "\\u%04X", c);
-		else
-			wm_buf_putc(b, (char)c);
-	}
-	wm_buf_putc(b, '"');
-}
-
-/* True when `s` can be written between the quotes of a string of `style` as it is. */
-static bool fits_as_is(const char *s, enum wm_toml_style style)
-{
-	if (style != WM_TOML_BASIC && style != WM_TOML_LITERAL)
-		return false;
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (is_control(c) || c == (style == WM_TOML_LITERAL ? '\'' : '"') ||
-				(style == WM_TOML_BASIC && c == '\\'))
-			return false;
-	}
-	return true;
-}
-
 /* An array of strings on one line: ["a", "b"]. */
 static void put_array(struct wm_buf *b, const char *const *items, size_t n)
 {
@@ -173,7 +127,7 @@ static void put_array(struct wm_buf *b, const char *const *items, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0)
 			wm_buf_puts(b, ", ");
-		put_string(b, items[i], strlen(items[i]), WM_TOML_BASIC);
+		wm_toml_put_string(b, items[i], strlen(items[i]), WM_TOML_BASIC);
 	}
 	wm_buf_putc(b, ']');
 }
@@ -434,7 +388,7 @@ static int append_items(struct patcher *p, const struct wm_toml_value *arr, cons
 		for (size_t i = 0; i < nadd; i++) {
 			if (i > 0)
 				wm_buf_puts(&b, ", ");
-			put_string(&b, add[i], strlen(add[i]), style);
+			wm_toml_put_string(&b, add[i], strlen(add[i]), style);
 		}
 		ret = splice(p, a->open.end, a->close.start, &b);
 	} else if (a->n == 0) {
@@ -442,7 +396,7 @@ static int append_items(struct patcher *p, const struct wm_toml_value *arr, cons
 		size_t at = line_start(doc, a->close.start);
 		for (size_t i = 0; i < nadd; i++) {
 			put_empty_indent(&b, doc, a);
-			put_string(&b, add[i], strlen(add[i]), style);
+			wm_toml_put_string(&b, add[i], strlen(add[i]), style);
 			wm_buf_printf(&b, ",%s", p->nl);
 		}
 		ret = splice(p, at, at, &b);
@@ -454,7 +408,7 @@ static int append_items(struct patcher *p, const struct wm_toml_value *arr, cons
 			/* the array closes on the line of its last item (or trailing comma) */
 			for (size_t i = 0; i < nadd; i++) {
 				wm_buf_puts(&b, ", ");
-				put_string(&b, add[i], strlen(add[i]), style);
+				wm_toml_put_string(&b, add[i], strlen(add[i]), style);
 			}
 			ret = splice(p, last->span.end, last->span.end, &b);
 		} else {
@@ -466,7 +420,7 @@ static int append_items(struct patcher *p, const struct wm_toml_value *arr, cons
 			}
 			for (size_t i = 0; i < nadd; i++) {
 				put_indent(&b, doc, a, last);
-				put_string(&b, add[i], strlen(add[i]), style);
+				wm_toml_put_string(&b, add[i], strlen(add[i]), style);
 				if (a->trailing_comma || i + 1 < nadd)
 					wm_buf_putc(&b, ',');
 				wm_buf_puts(&b, p->nl);
@@ -553,7 +507,7 @@ static int rename_requirements(struct patcher *p, const struct wm_toml_value *ar
 			continue;
 		raw = v->span.start + 1;
 		/* a literal string is its content; a basic one is as long as no escape comes before the name's end */
-		if (fits_as_is(name, v->style) &&
+		if (wm_toml_string_fits(name, v->style) &&
 				(v->style == WM_TOML_LITERAL || !memchr(p->doc->text + raw, '\\', off + n))) {
 			wm_buf_puts(&b, name);
 			ret = splice(p, raw + off, raw + off + n, &b);
@@ -565,7 +519,7 @@ static int rename_requirements(struct patcher *p, const struct wm_toml_value *ar
 			if (s.oom) {
 				ret = oom(p);
 			} else {
-				put_string(&b, s.ptr, s.len, v->style);
+				wm_toml_put_string(&b, s.ptr, s.len, v->style);
 				ret = splice(p, v->span.start, v->span.end, &b);
 			}
 			wm_buf_release(&s);
@@ -582,7 +536,7 @@ static int replace_string(struct patcher *p, const struct wm_toml_value *v, cons
 	int ret;
 	if (v->len == strlen(s) && !memcmp(v->str, s, v->len))
 		return 0;
-	put_string(&b, s, strlen(s), v->style == WM_TOML_LITERAL ? WM_TOML_LITERAL : WM_TOML_BASIC);
+	wm_toml_put_string(&b, s, strlen(s), v->style == WM_TOML_LITERAL ? WM_TOML_LITERAL : WM_TOML_BASIC);
 	ret = splice(p, v->span.start, v->span.end, &b);
 	wm_buf_release(&b);
 	return ret;
@@ -666,7 +620,7 @@ static int pin(struct patcher *p, const struct wm_toml_table *maturin, const cha
 		return fail(p, WM_EINVALID, &v->span, "[tool.maturin].%s is %s, expected a string", key, kind(v));
 	if (v)
 		return replace_string(p, v, value);
-	put_string(&b, value, strlen(value), WM_TOML_BASIC);
+	wm_toml_put_string(&b, value, strlen(value), WM_TOML_BASIC);
 	ret = new_key(p, keys, n, key, &b);
 	wm_buf_release(&b);
 	return ret;
@@ -753,11 +707,6 @@ static int patch_maturin(struct patcher *p)
 	if (maturin && maturin->origin != WM_TOML_IMPLICIT)
 		return insert_keys(p, maturin, keys, n);
 	return add_maturin(p, tool, keys, n);
-}
-
-void wm_toml_put_string(struct wm_buf *b, const char *s, size_t len)
-{
-	put_string(b, s, len, WM_TOML_BASIC);
 }
 
 /* ---- the entry point ----------------------------------------------------- */

@@ -514,7 +514,7 @@ const char *wm_plan_dist_summary(const struct wm_plan *p, const struct wm_plan_d
 	return "";
 }
 
-const char *wm_artifact_state_name(enum wm_artifact_state s)
+const char *wm_plan_artifact_state_name(enum wm_artifact_state s)
 {
 	static const char *const names[] = {
 		[WM_ART_UNCHECKED] = "unchecked", [WM_ART_UNKNOWN] = "unknown",
@@ -523,7 +523,7 @@ const char *wm_artifact_state_name(enum wm_artifact_state s)
 	return (size_t)s < WM_ARRAY_SIZE(names) ? names[s] : "?";
 }
 
-const char *wm_dist_state_name(enum wm_dist_state s)
+const char *wm_plan_dist_state_name(enum wm_dist_state s)
 {
 	static const char *const names[] = {
 		[WM_DIST_UNCHECKED] = "unchecked", [WM_DIST_FAILED] = "failed", [WM_DIST_NEW] = "new",

@@ -258,7 +258,7 @@ static bool src_layout(const struct wm_project *p, const struct wm_reader *r, st
 	memset(&files, 0, sizeof(files));
 	wm_error_init(&why);
 	found = r->list(r->ctx, path, &files, &why) == 0;
-	wm_paths_free(&files);
+	wm_io_paths_free(&files);
 	wm_error_release(&why);
 	return found;
 }
@@ -405,7 +405,7 @@ bool wm_project_has_feature(const struct wm_project *p, const char *feature, con
 		for (size_t i = 0; i < p->ndeps; i++)
 			if (p->deps_optional[i] && strcmp(p->deps[i], feature + 4) == 0)
 				return true;
-		*hint = wm_suggest(feature + 4, p->deps, p->ndeps);
+		*hint = wm_text_suggest(feature + 4, p->deps, p->ndeps);
 		return false;
 	}
 	if (slash) {
@@ -422,7 +422,7 @@ bool wm_project_has_feature(const struct wm_project *p, const char *feature, con
 		{
 			char dep[128];
 			snprintf(dep, sizeof(dep), "%.*s", (int)n, feature);
-			*hint = wm_suggest(dep, p->deps, p->ndeps);
+			*hint = wm_text_suggest(dep, p->deps, p->ndeps);
 		}
 		return false;
 	}
@@ -433,6 +433,6 @@ bool wm_project_has_feature(const struct wm_project *p, const char *feature, con
 	for (size_t i = 0; i < p->ndeps; i++)
 		if (p->deps_optional[i] && strcmp(p->deps[i], feature) == 0)
 			return true;
-	*hint = wm_suggest(feature, p->features, p->nfeatures);
+	*hint = wm_text_suggest(feature, p->features, p->nfeatures);
 	return false;
 }

@@ -103,7 +103,7 @@ out:
 
 /* ---- patches, parsed and applied in memory ----------------------------------- */
 
-int wm_git_patch_read(struct wm_git_patch *out, const char *patch, size_t len, struct wm_error *err)
+int wm_repo_patch_read(struct wm_repo_patch *out, const char *patch, size_t len, struct wm_error *err)
 {
 	git_diff *diff = NULL;
 	const git_diff_delta *d;
@@ -146,7 +146,7 @@ out:
 	return ret;
 }
 
-void wm_git_patch_release(struct wm_git_patch *p)
+void wm_repo_patch_release(struct wm_repo_patch *p)
 {
 	free(p->path);
 	p->path = NULL;
@@ -181,7 +181,7 @@ static int write_tree(git_oid *out, git_repository *repo, const char *path, cons
 	return ret;
 }
 
-int wm_git_patch_apply(struct wm_buf *out, const char *patch, size_t patchlen, const char *path,
+int wm_repo_patch_apply(struct wm_buf *out, const char *patch, size_t patchlen, const char *path,
 	const char *pre, size_t prelen, struct wm_error *err)
 {
 	git_odb *odb = NULL;
@@ -407,7 +407,7 @@ static int walk_blob(const char *root, const git_tree_entry *entry, void *payloa
 	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB || git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK)
 		return 0;
 	wm_buf_printf(&path, "%s%s", root, git_tree_entry_name(entry));
-	w->ret = path.oom ? WM_ENOMEM : wm_paths_add(w->out, path.ptr, path.len);
+	w->ret = path.oom ? WM_ENOMEM : wm_io_paths_add(w->out, path.ptr, path.len);
 	wm_buf_release(&path);
 	return w->ret < 0 ? -1 : 0;
 }
@@ -445,7 +445,7 @@ static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct 
 				ret = 0;
 			if (GIT_INDEX_ENTRY_STAGE(e) == 0 && (e->mode == GIT_FILEMODE_BLOB ||
 					e->mode == GIT_FILEMODE_BLOB_EXECUTABLE))
-				ret = wm_paths_add(out, e->path + gitdir.len, strlen(e->path + gitdir.len));
+				ret = wm_io_paths_add(out, e->path + gitdir.len, strlen(e->path + gitdir.len));
 		}
 	} else if (git_tree_entry_bypath(&entry, s->tree, gitdir.ptr) < 0 ||
 			git_tree_entry_type(entry) != GIT_OBJECT_TREE) {
@@ -460,9 +460,9 @@ static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct 
 	if (ret == WM_ENOMEM)
 		wm_error_code(err, ret);
 	if (ret < 0)
-		wm_paths_free(out);
+		wm_io_paths_free(out);
 	else
-		wm_paths_sort(out);
+		wm_io_paths_sort(out);
 	git_tree_free(tree);
 	git_tree_entry_free(entry);
 	wm_buf_release(&gitdir);
@@ -617,7 +617,7 @@ static int hooks_dir(struct wm_buf *out, struct wm_repo *r, struct wm_error *err
 	return ret;
 }
 
-int wm_hook_install(char **path, bool *unchanged, const char *root, const char *matrix, bool force,
+int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const char *matrix, bool force,
 	struct wm_error *err)
 {
 	struct wm_repo *r = NULL;

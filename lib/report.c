@@ -65,7 +65,7 @@ static void counts(struct wm_buf *b, const struct wm_plan *p)
 		size_t n = wm_plan_count(p, report_order[i]);
 		if (!n)
 			continue;
-		wm_buf_printf(b, "%s%zu %s", first ? ": " : ", ", n, wm_artifact_state_name(report_order[i]));
+		wm_buf_printf(b, "%s%zu %s", first ? ": " : ", ", n, wm_plan_artifact_state_name(report_order[i]));
 		first = false;
 	}
 }
@@ -117,7 +117,7 @@ static void table(struct wm_buf *b, const struct wm_plan *p)
 		wm_buf_putc(b, '\n');
 		for (size_t k = 0; k < d->nartifacts; k++) {
 			const struct wm_artifact *a = &d->artifacts[k];
-			wm_buf_printf(b, "  %-10s  %s", wm_artifact_state_name(a->state), a->filename);
+			wm_buf_printf(b, "  %-10s  %s", wm_plan_artifact_state_name(a->state), a->filename);
 			if (a->found) {
 				wm_buf_puts(b, " (on the index as ");
 				plain(b, a->found);
@@ -204,7 +204,7 @@ static void markdown(struct wm_buf *b, const struct wm_plan *p)
 			const struct wm_artifact *a = &d->artifacts[k];
 			wm_buf_puts(b, "| ");
 			md_code(b, a->filename);
-			wm_buf_printf(b, " | %s | ", wm_artifact_state_name(a->state));
+			wm_buf_printf(b, " | %s | ", wm_plan_artifact_state_name(a->state));
 			if (a->found)
 				md_code(b, a->found);
 			wm_buf_puts(b, " |\n");
@@ -230,7 +230,7 @@ static void markdown(struct wm_buf *b, const struct wm_plan *p)
 	}
 	wm_buf_puts(b, "\n| state | meaning |\n|---|---|\n");
 	for (size_t i = 0; i < WM_ARRAY_SIZE(report_order); i++)
-		wm_buf_printf(b, "| %s | %s |\n", wm_artifact_state_name(report_order[i]), state_meaning[report_order[i]]);
+		wm_buf_printf(b, "| %s | %s |\n", wm_plan_artifact_state_name(report_order[i]), state_meaning[report_order[i]]);
 }
 
 /* ---- HTML ------------------------------------------------------------------------ */
@@ -253,7 +253,7 @@ static const char style[] =
 	"span.unchecked{background:#cfd8e6}span.none{background:#f2f2f2}"
 	"ul.legend{list-style:none;padding:0}p.verdict{font-weight:bold}";
 
-void wm_base64(char *out, const unsigned char *data, size_t len)
+void wm_report_base64(char *out, const unsigned char *data, size_t len)
 {
 	static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	size_t i = 0;
@@ -399,15 +399,15 @@ static void html_grid(struct wm_buf *b, const struct wm_plan *p, const struct co
 				wm_buf_puts(b, "<td class=\"none\">-</td>");
 				continue;
 			}
-			wm_buf_printf(b, "<td class=\"%s\" data-status=\"%s\" title=\"", wm_artifact_state_name(a->state),
-				wm_artifact_state_name(a->state));
+			wm_buf_printf(b, "<td class=\"%s\" data-status=\"%s\" title=\"", wm_plan_artifact_state_name(a->state),
+				wm_plan_artifact_state_name(a->state));
 			html_text(b, a->filename);
 			if (a->found) {
 				wm_buf_puts(b, " (on the index as ");
 				html_text(b, a->found);
 				wm_buf_putc(b, ')');
 			}
-			wm_buf_printf(b, "\">%s</td>", wm_artifact_state_name(a->state));
+			wm_buf_printf(b, "\">%s</td>", wm_plan_artifact_state_name(a->state));
 		}
 		wm_buf_puts(b, "</tr>\n");
 	}
@@ -458,7 +458,7 @@ static int html(struct wm_buf *b, const struct wm_plan *p)
 	wm_sha256_init(&h);
 	wm_sha256_update(&h, style, sizeof(style) - 1);
 	wm_sha256_final(&h, digest);
-	wm_base64(hash, digest, sizeof(digest));
+	wm_report_base64(hash, digest, sizeof(digest));
 	wm_buf_printf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'sha256-%s'\">\n"
 		"<title>Release plan: version ", hash);
@@ -482,8 +482,8 @@ static int html(struct wm_buf *b, const struct wm_plan *p)
 	html_grid(b, p, cols, ncols);
 	wm_buf_puts(b, "<ul class=\"legend\">\n");
 	for (size_t i = 0; i < WM_ARRAY_SIZE(report_order); i++)
-		wm_buf_printf(b, "<li><span class=\"%s\"></span>%s: %s</li>\n", wm_artifact_state_name(report_order[i]),
-			wm_artifact_state_name(report_order[i]), state_meaning[report_order[i]]);
+		wm_buf_printf(b, "<li><span class=\"%s\"></span>%s: %s</li>\n", wm_plan_artifact_state_name(report_order[i]),
+			wm_plan_artifact_state_name(report_order[i]), state_meaning[report_order[i]]);
 	wm_buf_puts(b, "<li><span class=\"none\"></span>-: not built for this distribution</li>\n</ul>\n");
 	html_details(b, p);
 	wm_buf_puts(b, "</body>\n</html>\n");
@@ -492,7 +492,7 @@ static int html(struct wm_buf *b, const struct wm_plan *p)
 	return 0;
 }
 
-int wm_plan_render(char **out, size_t *len, const struct wm_plan *p, enum wm_plan_format format)
+int wm_report_render(char **out, size_t *len, const struct wm_plan *p, enum wm_plan_format format)
 {
 	struct wm_buf b = WM_BUF_INIT;
 	int ret = 0;

@@ -3,51 +3,13 @@
 #include <string.h>
 #include "internal.h"
 
-static bool is_plain(const struct wm_node *n, const char *tag)
-{
-	if (n->tag)
-		return strcmp(n->tag, tag) == 0;
-	return n->style == WM_PLAIN;
-}
-
-bool wm_node_is_null(const struct wm_node *n)
-{
-	static const char *const nulls[] = { "", "~", "null", "Null", "NULL" };
-	if (!n || n->type != WM_NODE_SCALAR || !is_plain(n, "tag:yaml.org,2002:null"))
-		return false;
-	if (n->tag)
-		return true;
-	for (size_t i = 0; i < WM_ARRAY_SIZE(nulls); i++)
-		if (strcmp(n->text, nulls[i]) == 0)
-			return true;
-	return false;
-}
-
-const char *wm_node_kind(const struct wm_node *n)
-{
-	if (n->type == WM_NODE_MAP)
-		return "a mapping";
-	if (n->type == WM_NODE_SEQ)
-		return "a list";
-	if (wm_node_is_null(n))
-		return "null";
-	return "a string";
-}
-
-struct wm_loc wm_node_loc(const struct wm_ctx *c, const struct wm_node *n)
+struct wm_loc wm_schema_loc(const struct wm_schema *c, const struct wm_node *n)
 {
 	struct wm_loc loc = { c->doc->file, n ? n->line : 0, n ? n->column : 0 };
 	return loc;
 }
 
-unsigned wm_node_span(const struct wm_node *n)
-{
-	if (n->type != WM_NODE_SCALAR || n->end_line != n->line || n->end_column <= n->column)
-		return 1;
-	return n->end_column - n->column;
-}
-
-void wm_ctx_error_at(struct wm_ctx *c, unsigned line, unsigned column, unsigned span, const char *fmt, ...)
+void wm_schema_error_at(struct wm_schema *c, unsigned line, unsigned column, unsigned span, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -56,38 +18,38 @@ void wm_ctx_error_at(struct wm_ctx *c, unsigned line, unsigned column, unsigned 
 	va_end(ap);
 }
 
-void wm_ctx_error(struct wm_ctx *c, const struct wm_node *n, const char *fmt, ...)
+void wm_schema_error(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	wm_error_vadd(c->err, WM_EINVALID, WM_SEV_ERROR, c->doc->file, c->doc->text, c->doc->len,
-		n ? n->line : 0, n ? n->column : 0, n ? wm_node_span(n) : 0, fmt, ap);
+		n ? n->line : 0, n ? n->column : 0, n ? wm_yaml_span(n) : 0, fmt, ap);
 	va_end(ap);
 }
 
-void wm_ctx_warning(struct wm_ctx *c, const struct wm_node *n, const char *fmt, ...)
+void wm_schema_warning(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	wm_error_vadd(c->err, WM_OK, WM_SEV_WARNING, c->doc->file, c->doc->text, c->doc->len,
-		n ? n->line : 0, n ? n->column : 0, n ? wm_node_span(n) : 0, fmt, ap);
+		n ? n->line : 0, n ? n->column : 0, n ? wm_yaml_span(n) : 0, fmt, ap);
 	va_end(ap);
 }
 
-void wm_ctx_note(struct wm_ctx *c, const struct wm_node *n, const char *fmt, ...)
+void wm_schema_note(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	wm_error_vadd(c->err, WM_EINVALID, WM_SEV_NOTE, c->doc->file, c->doc->text, c->doc->len,
-		n ? n->line : 0, n ? n->column : 0, n ? wm_node_span(n) : 0, fmt, ap);
+		n ? n->line : 0, n ? n->column : 0, n ? wm_yaml_span(n) : 0, fmt, ap);
 	va_end(ap);
 }
 
-bool wm_ctx_map(struct wm_ctx *c, const struct wm_node *n, const char *what,
+bool wm_schema_map(struct wm_schema *c, const struct wm_node *n, const char *what,
 	const char *const *keys, size_t nkeys)
 {
 	if (n->type != WM_NODE_MAP) {
-		wm_ctx_error(c, n, "%s must be a mapping, not %s", what, wm_node_kind(n));
+		wm_schema_error(c, n, "%s must be a mapping, not %s", what, wm_yaml_kind(n));
 		return false;
 	}
 	for (size_t i = 0; i < n->n; i++) {
@@ -99,47 +61,31 @@ bool wm_ctx_map(struct wm_ctx *c, const struct wm_node *n, const char *what,
 				break;
 		if (j < nkeys)
 			continue;
-		hint = wm_suggest(k->text, keys, nkeys);
+		hint = wm_text_suggest(k->text, keys, nkeys);
 		if (hint)
-			wm_ctx_error(c, k, "unknown key '%s' in %s (did you mean '%s'?)", k->text, what, hint);
+			wm_schema_error(c, k, "unknown key '%s' in %s (did you mean '%s'?)", k->text, what, hint);
 		else
-			wm_ctx_error(c, k, "unknown key '%s' in %s", k->text, what);
+			wm_schema_error(c, k, "unknown key '%s' in %s", k->text, what);
 	}
 	return true;
 }
 
-const struct wm_pair *wm_map_find_pair(const struct wm_node *n, const char *key)
+bool wm_schema_string(struct wm_schema *c, const struct wm_node *n, const char *what, const char **out)
 {
-	if (!n || n->type != WM_NODE_MAP)
-		return NULL;
-	for (size_t i = 0; i < n->n; i++)
-		if (strcmp(n->pairs[i].key->text, key) == 0)
-			return &n->pairs[i];
-	return NULL;
-}
-
-const struct wm_node *wm_map_find(const struct wm_node *n, const char *key)
-{
-	const struct wm_pair *p = wm_map_find_pair(n, key);
-	return p ? p->value : NULL;
-}
-
-bool wm_ctx_string(struct wm_ctx *c, const struct wm_node *n, const char *what, const char **out)
-{
-	if (n->type != WM_NODE_SCALAR || wm_node_is_null(n)) {
-		wm_ctx_error(c, n, "%s must be a string, not %s", what, wm_node_kind(n));
+	if (n->type != WM_NODE_SCALAR || wm_yaml_is_null(n)) {
+		wm_schema_error(c, n, "%s must be a string, not %s", what, wm_yaml_kind(n));
 		return false;
 	}
 	*out = n->text;
 	return true;
 }
 
-bool wm_ctx_bool(struct wm_ctx *c, const struct wm_node *n, const char *what, bool *out)
+bool wm_schema_bool(struct wm_schema *c, const struct wm_node *n, const char *what, bool *out)
 {
 	static const char *const yes[] = { "true", "True", "TRUE" }, *const no[] = { "false", "False", "FALSE" };
 	static const char *const yaml11[] = { "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON",
 		"off", "Off", "OFF", "y", "Y", "n", "N" };
-	if (n->type == WM_NODE_SCALAR && is_plain(n, "tag:yaml.org,2002:bool")) {
+	if (n->type == WM_NODE_SCALAR && wm_yaml_plain(n, "tag:yaml.org,2002:bool")) {
 		for (size_t i = 0; i < WM_ARRAY_SIZE(yes); i++) {
 			if (strcmp(n->text, yes[i]) == 0) {
 				*out = true;
@@ -152,7 +98,7 @@ bool wm_ctx_bool(struct wm_ctx *c, const struct wm_node *n, const char *what, bo
 		}
 		for (size_t i = 0; i < WM_ARRAY_SIZE(yaml11); i++) {
 			if (strcmp(n->text, yaml11[i]) == 0) {
-				wm_ctx_error(c, n, "%s must be true or false; '%s' is a boolean only to YAML 1.1 readers",
+				wm_schema_error(c, n, "%s must be true or false; '%s' is a boolean only to YAML 1.1 readers",
 					what, n->text);
 				return false;
 			}
@@ -160,18 +106,18 @@ bool wm_ctx_bool(struct wm_ctx *c, const struct wm_node *n, const char *what, bo
 	}
 	if (n->type == WM_NODE_SCALAR && n->style == WM_QUOTED &&
 			(strcmp(n->text, "true") == 0 || strcmp(n->text, "false") == 0))
-		wm_ctx_error(c, n, "%s must be true or false without quotes: quoted, it is a string", what);
-	else if (n->type == WM_NODE_SCALAR && !wm_node_is_null(n))
-		wm_ctx_error(c, n, "%s must be true or false, not '%s'", what, n->text);
+		wm_schema_error(c, n, "%s must be true or false without quotes: quoted, it is a string", what);
+	else if (n->type == WM_NODE_SCALAR && !wm_yaml_is_null(n))
+		wm_schema_error(c, n, "%s must be true or false, not '%s'", what, n->text);
 	else
-		wm_ctx_error(c, n, "%s must be true or false, not %s", what, wm_node_kind(n));
+		wm_schema_error(c, n, "%s must be true or false, not %s", what, wm_yaml_kind(n));
 	return false;
 }
 
-bool wm_ctx_uint(struct wm_ctx *c, const struct wm_node *n, const char *what, unsigned *out)
+bool wm_schema_uint(struct wm_schema *c, const struct wm_node *n, const char *what, unsigned *out)
 {
 	unsigned long v = 0;
-	if (n->type == WM_NODE_SCALAR && is_plain(n, "tag:yaml.org,2002:int") && n->len > 0 && n->len < 10) {
+	if (n->type == WM_NODE_SCALAR && wm_yaml_plain(n, "tag:yaml.org,2002:int") && n->len > 0 && n->len < 10) {
 		size_t i;
 		for (i = 0; i < n->len && n->text[i] >= '0' && n->text[i] <= '9'; i++)
 			v = v * 10 + (unsigned long)(n->text[i] - '0');
@@ -180,14 +126,14 @@ bool wm_ctx_uint(struct wm_ctx *c, const struct wm_node *n, const char *what, un
 			return true;
 		}
 	}
-	if (n->type == WM_NODE_SCALAR && !wm_node_is_null(n))
-		wm_ctx_error(c, n, "%s must be a whole number, not '%s'", what, n->text);
+	if (n->type == WM_NODE_SCALAR && !wm_yaml_is_null(n))
+		wm_schema_error(c, n, "%s must be a whole number, not '%s'", what, n->text);
 	else
-		wm_ctx_error(c, n, "%s must be a whole number, not %s", what, wm_node_kind(n));
+		wm_schema_error(c, n, "%s must be a whole number, not %s", what, wm_yaml_kind(n));
 	return false;
 }
 
-bool wm_ctx_strlist(struct wm_ctx *c, const struct wm_node *n, const char *what,
+bool wm_schema_strlist(struct wm_schema *c, const struct wm_node *n, const char *what,
 	struct wm_strlist *out, const struct wm_node ***nodes)
 {
 	bool ok = true;
@@ -195,10 +141,10 @@ bool wm_ctx_strlist(struct wm_ctx *c, const struct wm_node *n, const char *what,
 	if (nodes)
 		*nodes = NULL;
 	if (n->type != WM_NODE_SEQ) {
-		if (n->type == WM_NODE_SCALAR && !wm_node_is_null(n))
-			wm_ctx_error(c, n, "%s must be a list of strings, not a string (write [\"%s\"])", what, n->text);
+		if (n->type == WM_NODE_SCALAR && !wm_yaml_is_null(n))
+			wm_schema_error(c, n, "%s must be a list of strings, not a string (write [\"%s\"])", what, n->text);
 		else
-			wm_ctx_error(c, n, "%s must be a list of strings, not %s", what, wm_node_kind(n));
+			wm_schema_error(c, n, "%s must be a list of strings, not %s", what, wm_yaml_kind(n));
 		return false;
 	}
 	out->items = wm_arena_array(c->arena, n->n ? n->n : 1, sizeof(*out->items));
@@ -210,8 +156,8 @@ bool wm_ctx_strlist(struct wm_ctx *c, const struct wm_node *n, const char *what,
 	}
 	for (size_t i = 0; i < n->n; i++) {
 		const struct wm_node *item = n->items[i];
-		if (item->type != WM_NODE_SCALAR || wm_node_is_null(item)) {
-			wm_ctx_error(c, item, "%s must be a list of strings; this item is %s", what, wm_node_kind(item));
+		if (item->type != WM_NODE_SCALAR || wm_yaml_is_null(item)) {
+			wm_schema_error(c, item, "%s must be a list of strings; this item is %s", what, wm_yaml_kind(item));
 			ok = false;
 			continue;
 		}

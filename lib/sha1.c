@@ -108,7 +108,7 @@ void wm_sha1(unsigned char out[20], const void *data, size_t len)
 	final(&s, out);
 }
 
-void wm_git_blob_id(char out[41], const char *data, size_t len)
+void wm_sha1_git_blob(char out[41], const char *data, size_t len)
 {
 	struct sha1 s;
 	unsigned char d[20];

@@ -51,7 +51,7 @@ static void decode(struct wm_buf *out, const char *s, const char *end)
 			const char *p = s + 2 + hex;
 			unsigned long c = 0;
 			while (p < end && (hex ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p)) && c < 0x110000)
-				c = c * (hex ? 16 : 10) + (unsigned long)(hex ? wm_hex_digit(*p) : *p - '0'), p++;
+				c = c * (hex ? 16 : 10) + (unsigned long)(hex ? wm_text_hex_digit(*p) : *p - '0'), p++;
 			if (p < end && *p == ';' && p > s + 2 + hex && c > 0 && c < 0x80) {
 				wm_buf_putc(out, (char)c);
 				s = p + 1;

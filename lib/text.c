@@ -143,7 +143,7 @@ static size_t distance(const char *a, const char *b)
 	return d;
 }
 
-const char *wm_suggest(const char *word, const char *const *candidates, size_t n)
+const char *wm_text_suggest(const char *word, const char *const *candidates, size_t n)
 {
 	const char *best = NULL;
 	size_t best_d = (size_t)-1, len = strlen(word);
@@ -177,7 +177,7 @@ const char *wm_suggest(const char *word, const char *const *candidates, size_t n
 	return NULL;
 }
 
-int wm_hex_digit(char c)
+int wm_text_hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -188,12 +188,12 @@ int wm_hex_digit(char c)
 	return -1;
 }
 
-bool wm_glob_match(const char *pattern, const char *s)
+bool wm_text_glob_match(const char *pattern, const char *s)
 {
 	return fnmatch(pattern, s, 0) == 0;
 }
 
-bool wm_is_glob(const char *s)
+bool wm_text_is_glob(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
 }

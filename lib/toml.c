@@ -384,7 +384,7 @@ static int escape(struct parser *p, size_t open, size_t quotes)
 		size_t n = c == 'u' ? 4 : 8;
 		uint32_t cp = 0;
 		for (size_t i = 0; i < n; i++) {
-			int h = at + 2 + i < p->len ? wm_hex_digit(p->s[at + 2 + i]) : -1;
+			int h = at + 2 + i < p->len ? wm_text_hex_digit(p->s[at + 2 + i]) : -1;
 			if (h < 0)
 				return fail_at(p, at, at + 2 + i, "invalid escape '\\%c': expected %zu hexadecimal digits",
 					c, n);
@@ -682,27 +682,63 @@ static int parse_key(struct parser *p, struct keypath *key)
 	return 0;
 }
 
+/* ---- writing strings ------------------------------------------------------ */
+
+/* What the writer escapes: every C0 control (tab included, as \t) and DEL. */
+static bool needs_escape(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+void wm_toml_put_string(struct wm_buf *b, const char *s, size_t len, enum wm_toml_style style)
+{
+	bool literal = style == WM_TOML_LITERAL;
+	for (size_t i = 0; i < len && literal; i++)
+		literal = s[i] != '\'' && !needs_escape((unsigned char)s[i]);
+	if (literal) {
+		wm_buf_putc(b, '\'');
+		wm_buf_add(b, s, len);
+		wm_buf_putc(b, '\'');
+		return;
+	}
+	wm_buf_putc(b, '"');
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\t' ? "\\t" :
+			c == '\r' ? "\\r" : c == '\b' ? "\\b" : c == '\f' ? "\\f" : NULL;
+		if (esc)
+			wm_buf_puts(b, esc);
+		else if (needs_escape(c))
+			wm_buf_printf(b, "\\u%04X", c);
+		else
+			wm_buf_putc(b, (char)c);
+	}
+	wm_buf_putc(b, '"');
+}
+
+bool wm_toml_string_fits(const char *s, enum wm_toml_style style)
+{
+	if (style != WM_TOML_BASIC && style != WM_TOML_LITERAL)
+		return false;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (needs_escape(c) || c == (style == WM_TOML_LITERAL ? '\'' : '"') ||
+				(style == WM_TOML_BASIC && c == '\\'))
+			return false;
+	}
+	return true;
+}
+
 /* Appends a key, quoted unless it is bare. */
 static void put_key(struct wm_buf *b, const char *key, size_t len)
 {
 	bool bare = len > 0;
 	for (size_t i = 0; i < len && bare; i++)
 		bare = bare_char(key[i]);
-	if (bare) {
+	if (bare)
 		wm_buf_add(b, key, len);
-		return;
-	}
-	wm_buf_putc(b, '"');
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)key[i];
-		if (c == '"' || c == '\\')
-			wm_buf_printf(b, "\\%c", c);
-		else if (is_control(c))
-			wm_buf_printf(b, "\\u%04X", c);
-		else
-			wm_buf_putc(b, (char)c);
-	}
-	wm_buf_putc(b, '"');
+	else
+		wm_toml_put_string(b, key, len, WM_TOML_BASIC);
 }
 
 /* The dotted name of table `t` from the root ("tool.maturin"), for messages; the caller frees it. */
@@ -735,7 +771,7 @@ static bool is_digit(char c, int base)
 	switch (base) {
 	case 2: return c == '0' || c == '1';
 	case 8: return c >= '0' && c <= '7';
-	case 16: return wm_hex_digit(c) >= 0;
+	case 16: return wm_text_hex_digit(c) >= 0;
 	default: return c >= '0' && c <= '9';
 	}
 }
@@ -767,7 +803,7 @@ static bool accumulate(const char *t, size_t n, int base, uint64_t max, uint64_t
 		unsigned d;
 		if (t[i] == '_')
 			continue;
-		d = (unsigned)wm_hex_digit(t[i]);
+		d = (unsigned)wm_text_hex_digit(t[i]);
 		if (v > (max - d) / (unsigned)base)
 			return false;
 		v = v * (unsigned)base + d;

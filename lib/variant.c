@@ -9,13 +9,13 @@
 struct patch_file {
 	char *text;
 	size_t len;
-	struct wm_git_patch info;
+	struct wm_repo_patch info;
 };
 
 static void patch_file_release(struct patch_file *f)
 {
 	free(f->text);
-	wm_git_patch_release(&f->info);
+	wm_repo_patch_release(&f->info);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -110,7 +110,7 @@ static int read_patch(struct patch_file *out, struct worktree *w, const char *pa
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
-	if ((ret = wm_git_patch_read(&out->info, out->text, out->len, err)) < 0) {
+	if ((ret = wm_repo_patch_read(&out->info, out->text, out->len, err)) < 0) {
 		blame(err, from, path);
 		return ret;
 	}
@@ -147,11 +147,11 @@ static int run_patch(struct wm_buf *out, const struct patch_file *pf, bool rever
 		patch = reversed.ptr;
 		patchlen = reversed.len;
 	}
-	if ((ret = wm_git_patch_apply(out, patch, patchlen, file, pre, prelen, err)) < 0) {
+	if ((ret = wm_repo_patch_apply(out, patch, patchlen, file, pre, prelen, err)) < 0) {
 		blame(err, before, patch_path);
 		goto out;
 	}
-	wm_git_blob_id(id, out->ptr ? out->ptr : "", out->len);
+	wm_sha1_git_blob(id, out->ptr ? out->ptr : "", out->len);
 	if (strcmp(id, revert ? pf->info.old_id : pf->info.new_id) != 0) {
 		/* the hunks and the index line disagree: the file was edited */
 		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, patch_path, NULL, 0, 0, 0, 0,
@@ -236,7 +236,7 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 		if (strcmp(m->backends[i]->id, backend) == 0)
 			b = m->backends[i];
 	if (!b) {
-		const char *hint = wm_suggest(backend, ids, m->nbackends);
+		const char *hint = wm_text_suggest(backend, ids, m->nbackends);
 		if (hint)
 			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
 				"unknown backend '%s' (did you mean '%s'?)", backend, hint);
@@ -257,7 +257,7 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 		}
 		goto out;
 	}
-	wm_git_blob_id(id, odb.ptr ? odb.ptr : "", odb.len);
+	wm_sha1_git_blob(id, odb.ptr ? odb.ptr : "", odb.len);
 	snprintf(path, sizeof(path), ".wheelmatrix/patches/%s.patch", b->id);
 	if ((ret = read_patch(&pf, &w, path, err)) < 0)
 		goto out;
@@ -342,7 +342,7 @@ static int parse_patch(struct patch_file *out, char *text, size_t len)
 	out->text = text;
 	out->len = len;
 	wm_error_init(&quiet);  /* a broken patch is not the concern of the file being read */
-	ret = wm_git_patch_read(&out->info, text, len, &quiet);
+	ret = wm_repo_patch_read(&out->info, text, len, &quiet);
 	wm_error_release(&quiet);
 	if (ret == WM_ENOMEM)
 		return ret;
@@ -361,13 +361,13 @@ int wm_variant_unapply(struct wm_buf *base, char **applied, const struct wm_read
 	*applied = NULL;
 	if (!r->list)
 		return 0;
-	wm_git_blob_id(id, data, len);
+	wm_sha1_git_blob(id, data, len);
 	wm_error_init(&quiet);  /* no patch directory, or one that cannot be read: no patch applied */
 	ret = r->list(r->ctx, dir, &names, &quiet);
 	wm_error_release(&quiet);
 	if (ret == WM_ENOMEM)
 		goto oom;
-	wm_paths_sort(&names);
+	wm_io_paths_sort(&names);
 	for (size_t i = 0; ret >= 0 && i < names.n && !*applied; i++) {
 		const char *name = names.items[i];
 		size_t n = strlen(name);
@@ -398,10 +398,10 @@ int wm_variant_unapply(struct wm_buf *base, char **applied, const struct wm_read
 		if (ret == WM_ENOMEM)
 			goto oom;
 	}
-	wm_paths_free(&names);
+	wm_io_paths_free(&names);
 	return ret < 0 ? ret : 0;
 oom:
-	wm_paths_free(&names);
+	wm_io_paths_free(&names);
 	wm_error_code(err, WM_ENOMEM);
 	return WM_ENOMEM;
 }
@@ -482,7 +482,7 @@ int wm_variant_load(struct wm_matrix **out, char **applied, const struct wm_cata
 	struct wm_reader stored = { read_stored, &w, list_stored };
 	struct base_reader br = { &stored, NULL };
 	struct wm_reader r = { read_base, &br, list_base };
-	char *root = wm_path_dir(path);
+	char *root = wm_io_path_dir(path);
 	int ret;
 
 	*out = NULL;

@@ -66,15 +66,15 @@ void wm_error_sort(struct wm_error *err);
  * mean" of the loader's key names and of the command line's commands,
  * options and choices.
  */
-const char *wm_suggest(const char *word, const char *const *candidates, size_t n);
+const char *wm_text_suggest(const char *word, const char *const *candidates, size_t n);
 /* The directory of `path` ("." for a bare name or "-"), malloc'd: the repository root of a matrix file. */
-char *wm_path_dir(const char *path);
+char *wm_io_path_dir(const char *path);
 
 /* ---- catalogs ---------------------------------------------------------- */
 
 enum wm_os { WM_OS_LINUX, WM_OS_MACOS, WM_OS_WINDOWS };
 #define WM_OS_COUNT 3
-const char *wm_os_name(enum wm_os os);
+const char *wm_catalog_os_name(enum wm_os os);
 
 struct wm_strlist {
 	const char **items;
@@ -277,9 +277,9 @@ struct wm_paths {
 	char **items;
 	size_t n, cap;
 };
-int wm_paths_add(struct wm_paths *p, const char *path, size_t len);
-void wm_paths_sort(struct wm_paths *p);
-void wm_paths_free(struct wm_paths *p);
+int wm_io_paths_add(struct wm_paths *p, const char *path, size_t len);
+void wm_io_paths_sort(struct wm_paths *p);
+void wm_io_paths_free(struct wm_paths *p);
 
 /*
  * Where the loader reads the files a matrix names (pyproject.toml, Cargo.toml):
@@ -527,7 +527,7 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
  * Refuses (WM_ESTATE) to replace a hook wheelmatrix did not write, unless
  * `force`.  *path (malloc'd) names the hook; *unchanged says it was already there.
  */
-int wm_hook_install(char **path, bool *unchanged, const char *root, const char *matrix, bool force,
+int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const char *matrix, bool force,
 	struct wm_error *err);
 
 /* ---- init ---------------------------------------------------------------- */
@@ -546,7 +546,7 @@ int wm_init_matrix(char **out, size_t *len, const struct wm_reader *r, const cha
  * links are followed while they stay below root and out of `.git`; one that
  * leads elsewhere is an error naming it, for a file and for a listed directory.
  */
-void wm_reader_tree(struct wm_reader *r, const char *root);
+void wm_io_tree_reader(struct wm_reader *r, const char *root);
 
 /* ---- text ------------------------------------------------------------- */
 
@@ -686,7 +686,7 @@ const char *wm_plan_dist_summary(const struct wm_plan *p, const struct wm_plan_d
 
 enum wm_plan_format { WM_PLAN_TABLE, WM_PLAN_JSON, WM_PLAN_MARKDOWN, WM_PLAN_HTML };
 /* The report as text (malloc'd, the caller's). */
-int wm_plan_render(char **out, size_t *len, const struct wm_plan *p, enum wm_plan_format format);
+int wm_report_render(char **out, size_t *len, const struct wm_plan *p, enum wm_plan_format format);
 void wm_plan_free(struct wm_plan *p);
 
 #endif

@@ -304,7 +304,7 @@ static void finish_map(struct builder *b, struct frame *f)
 		struct wm_node *k = f->items[i];
 		const struct wm_node *prev;
 		if (k->type != WM_NODE_SCALAR) {
-			report(b, k->line, k->column, 1, "a mapping key must be a string, not %s", wm_node_kind(k));
+			report(b, k->line, k->column, 1, "a mapping key must be a string, not %s", wm_yaml_kind(k));
 			continue;
 		}
 		if (is_merge_key(k))
@@ -505,10 +505,66 @@ int wm_yaml_parse(struct wm_doc *doc, const char *file, const char *text, size_t
 	return 0;
 }
 
-void wm_doc_release(struct wm_doc *doc)
+void wm_yaml_release(struct wm_doc *doc)
 {
 	wm_arena_release(&doc->arena);
 	memset(doc, 0, sizeof(*doc));
+}
+
+/* ---- reading the tree ----------------------------------------------------- */
+
+bool wm_yaml_plain(const struct wm_node *n, const char *tag)
+{
+	if (n->tag)
+		return strcmp(n->tag, tag) == 0;
+	return n->style == WM_PLAIN;
+}
+
+bool wm_yaml_is_null(const struct wm_node *n)
+{
+	static const char *const nulls[] = { "", "~", "null", "Null", "NULL" };
+	if (!n || n->type != WM_NODE_SCALAR || !wm_yaml_plain(n, "tag:yaml.org,2002:null"))
+		return false;
+	if (n->tag)
+		return true;
+	for (size_t i = 0; i < WM_ARRAY_SIZE(nulls); i++)
+		if (strcmp(n->text, nulls[i]) == 0)
+			return true;
+	return false;
+}
+
+const char *wm_yaml_kind(const struct wm_node *n)
+{
+	if (n->type == WM_NODE_MAP)
+		return "a mapping";
+	if (n->type == WM_NODE_SEQ)
+		return "a list";
+	if (wm_yaml_is_null(n))
+		return "null";
+	return "a string";
+}
+
+unsigned wm_yaml_span(const struct wm_node *n)
+{
+	if (n->type != WM_NODE_SCALAR || n->end_line != n->line || n->end_column <= n->column)
+		return 1;
+	return n->end_column - n->column;
+}
+
+const struct wm_pair *wm_yaml_find_pair(const struct wm_node *n, const char *key)
+{
+	if (!n || n->type != WM_NODE_MAP)
+		return NULL;
+	for (size_t i = 0; i < n->n; i++)
+		if (strcmp(n->pairs[i].key->text, key) == 0)
+			return &n->pairs[i];
+	return NULL;
+}
+
+const struct wm_node *wm_yaml_find(const struct wm_node *n, const char *key)
+{
+	const struct wm_pair *p = wm_yaml_find_pair(n, key);
+	return p ? p->value : NULL;
 }
 
 /* ---- writing ------------------------------------------------------------ */

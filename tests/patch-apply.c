@@ -117,7 +117,7 @@ static int same(const char *what, const char *path, const struct wm_buf *got, co
 static int libgit2_agrees(const char *path, const char *old, size_t oldlen, const char *new, size_t newlen)
 {
 	struct wm_buf patch = WM_BUF_INIT, reversed = WM_BUF_INIT, post = WM_BUF_INIT, pre = WM_BUF_INIT;
-	struct wm_git_patch info = { 0 };
+	struct wm_repo_patch info = { 0 };
 	struct wm_error err;
 	char oldid[41], newid[41];
 	int ret = -1;
@@ -127,16 +127,16 @@ static int libgit2_agrees(const char *path, const char *old, size_t oldlen, cons
 		ret = 0;  /* no change, no patch */
 		goto out;
 	}
-	wm_git_blob_id(oldid, old, oldlen);
-	wm_git_blob_id(newid, new, newlen);
+	wm_sha1_git_blob(oldid, old, oldlen);
+	wm_sha1_git_blob(newid, new, newlen);
 	if (wm_diff_git(&patch, "pyproject.toml", old, oldlen, new, newlen) < 0 ||
 	    wm_diff_reverse(&reversed, patch.ptr, patch.len) < 0) {
 		fprintf(stderr, "%s: cannot make the diff\n", path);
 		goto out;
 	}
-	if (wm_git_patch_read(&info, patch.ptr, patch.len, &err) < 0 ||
-	    wm_git_patch_apply(&post, patch.ptr, patch.len, "pyproject.toml", old, oldlen, &err) < 0 ||
-	    wm_git_patch_apply(&pre, reversed.ptr, reversed.len, "pyproject.toml", new, newlen, &err) < 0) {
+	if (wm_repo_patch_read(&info, patch.ptr, patch.len, &err) < 0 ||
+	    wm_repo_patch_apply(&post, patch.ptr, patch.len, "pyproject.toml", old, oldlen, &err) < 0 ||
+	    wm_repo_patch_apply(&pre, reversed.ptr, reversed.len, "pyproject.toml", new, newlen, &err) < 0) {
 		print_errors(&err);
 		goto out;
 	}
@@ -149,7 +149,7 @@ static int libgit2_agrees(const char *path, const char *old, size_t oldlen, cons
 		goto out;
 	ret = 0;
 out:
-	wm_git_patch_release(&info);
+	wm_repo_patch_release(&info);
 	wm_buf_release(&patch);
 	wm_buf_release(&reversed);
 	wm_buf_release(&post);

@@ -177,7 +177,7 @@ static void render(const struct wm_plan *p)
 	for (size_t i = 0; i < WM_ARRAY_SIZE(formats); i++) {
 		char *out = NULL;
 		size_t len = 0;
-		FUZZ_CHECK(wm_plan_render(&out, &len, p, formats[i]) == 0 && out, "rendering %s failed", names[i]);
+		FUZZ_CHECK(wm_report_render(&out, &len, p, formats[i]) == 0 && out, "rendering %s failed", names[i]);
 		if (formats[i] == WM_PLAN_TABLE || formats[i] == WM_PLAN_MARKDOWN) {
 			fuzz_check_no_control(names[i], out, len);
 		} else if (formats[i] == WM_PLAN_HTML) {

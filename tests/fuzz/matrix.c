@@ -94,14 +94,14 @@ static int mem_list(void *ctx, const char *dir, struct wm_paths *out, struct wm_
 		const char *p = project[i].path;
 		if (n == 0 || (strncmp(p, dir, n) == 0 && p[n] == '/')) {
 			const char *rel = n ? p + n + 1 : p;
-			if (wm_paths_add(out, rel, strlen(rel)) < 0)
+			if (wm_io_paths_add(out, rel, strlen(rel)) < 0)
 				return WM_ENOMEM;
 			any = true;
 		}
 	}
 	if (!any && n)
 		return 1;
-	wm_paths_sort(out);
+	wm_io_paths_sort(out);
 	return 0;
 }
 
@@ -156,7 +156,7 @@ static void check_refusal(const struct wm_error *err, const char *what, const ch
 		bool empty;
 		wm_error_init(&e2);
 		empty = wm_yaml_parse(&doc, "wheelmatrix.yaml", text, len, &lim, &e2) == 0 && doc.root == NULL;
-		wm_doc_release(&doc);
+		wm_yaml_release(&doc);
 		wm_error_release(&e2);
 		if (!empty) {
 			fuzz_print_errors(err);
@@ -215,7 +215,7 @@ static void check_yaml(const struct wm_file *f)
 		FUZZ_CHECK(0, "%s does not parse as YAML:\n%.*s", f->path, (int)(f->len - hlen), nl);
 	}
 	FUZZ_CHECK(doc.root && doc.root->type == WM_NODE_MAP, "%s is not a mapping", f->path);
-	wm_doc_release(&doc);
+	wm_yaml_release(&doc);
 	wm_error_release(&err);
 }
 

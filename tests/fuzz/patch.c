@@ -64,29 +64,29 @@ static void check_string(const struct wm_toml_table *root, const char *path, con
 static void check_diff(const char *old, size_t oldlen, const char *new, size_t newlen)
 {
 	struct wm_buf patch = WM_BUF_INIT, reversed = WM_BUF_INIT, post = WM_BUF_INIT, pre = WM_BUF_INIT;
-	struct wm_git_patch info = { 0 };
+	struct wm_repo_patch info = { 0 };
 	struct wm_error err;
 	char oldid[41], newid[41];
 
 	wm_error_init(&err);
-	wm_git_blob_id(oldid, old, oldlen);
-	wm_git_blob_id(newid, new, newlen);
+	wm_sha1_git_blob(oldid, old, oldlen);
+	wm_sha1_git_blob(newid, new, newlen);
 	FUZZ_CHECK(wm_diff_git(&patch, "pyproject.toml", old, oldlen, new, newlen) == 0, "wm_diff_git failed");
 	FUZZ_CHECK(wm_diff_reverse(&reversed, patch.ptr, patch.len) == 0, "wm_diff_reverse failed");
-	if (wm_git_patch_read(&info, patch.ptr, patch.len, &err) < 0)
+	if (wm_repo_patch_read(&info, patch.ptr, patch.len, &err) < 0)
 		fail_errors(&err, "libgit2 cannot read the diff");
 	FUZZ_CHECK(strcmp(info.path, "pyproject.toml") == 0 && info.full_ids && strcmp(info.old_id, oldid) == 0 &&
 		strcmp(info.new_id, newid) == 0, "libgit2 reads the diff as %s %s..%s", info.path, info.old_id,
 		info.new_id);
-	if (wm_git_patch_apply(&post, patch.ptr, patch.len, "pyproject.toml", old, oldlen, &err) < 0)
+	if (wm_repo_patch_apply(&post, patch.ptr, patch.len, "pyproject.toml", old, oldlen, &err) < 0)
 		fail_errors(&err, "libgit2 cannot apply the diff");
 	FUZZ_CHECK(post.len == newlen && memcmp(post.ptr ? post.ptr : "", new, newlen) == 0,
 		"the diff applied by libgit2 does not give the patched text:\n%s", patch.ptr);
-	if (wm_git_patch_apply(&pre, reversed.ptr, reversed.len, "pyproject.toml", new, newlen, &err) < 0)
+	if (wm_repo_patch_apply(&pre, reversed.ptr, reversed.len, "pyproject.toml", new, newlen, &err) < 0)
 		fail_errors(&err, "libgit2 cannot apply the reversed diff");
 	FUZZ_CHECK(pre.len == oldlen && memcmp(pre.ptr ? pre.ptr : "", old, oldlen) == 0,
 		"the reversed diff applied by libgit2 does not give the original:\n%s", reversed.ptr);
-	wm_git_patch_release(&info);
+	wm_repo_patch_release(&info);
 	wm_buf_release(&patch);
 	wm_buf_release(&reversed);
 	wm_buf_release(&post);

@@ -64,7 +64,7 @@ static void check_string_round_trip(const char *s, size_t len)
 
 	wm_error_init(&err);
 	wm_buf_puts(&b, "k = ");
-	wm_toml_put_string(&b, s, len);
+	wm_toml_put_string(&b, s, len, WM_TOML_BASIC);
 	wm_buf_putc(&b, '\n');
 	FUZZ_CHECK(!b.oom, "out of memory");
 	if (wm_toml_parse(&doc, "k.toml", b.ptr, b.len, &err) < 0) {

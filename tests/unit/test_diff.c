@@ -63,9 +63,9 @@ int main(void)
 	struct wm_buf patch = WM_BUF_INIT;
 
 	/* git hash-object of "", "hello\n" */
-	wm_git_blob_id(id, "", 0);
+	wm_sha1_git_blob(id, "", 0);
 	CHECK_STR(id, "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
-	wm_git_blob_id(id, "hello\n", 6);
+	wm_sha1_git_blob(id, "hello\n", 6);
 	CHECK_STR(id, "ce013625030ba8dba906f756967f9e9ca394464a");
 
 	if (!mkdtemp(dir))

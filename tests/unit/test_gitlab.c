@@ -49,7 +49,7 @@ static int check(struct wm_y *root, char *msg, size_t cap)
 	struct wm_error err;
 	int ret;
 	wm_error_init(&err);
-	ret = wm_gitlab_check_limits(root, &err);
+	ret = wm_emit_gitlab_limits(root, &err);
 	snprintf(msg, cap, "%s", message(&err));
 	wm_error_release(&err);
 	return ret;

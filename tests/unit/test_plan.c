@@ -196,7 +196,7 @@ static void test_base64(void)
 	static const char *const out[] = { "", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy" };
 	char buf[16];
 	for (size_t i = 0; i < WM_ARRAY_SIZE(in); i++) {
-		wm_base64(buf, (const unsigned char *)in[i], strlen(in[i]));
+		wm_report_base64(buf, (const unsigned char *)in[i], strlen(in[i]));
 		CHECK_STR(buf, out[i]);
 	}
 }

@@ -74,7 +74,7 @@ static void test_hostile_names(void)
 		char *out = NULL;
 		size_t len = 0;
 		long at;
-		CHECK(wm_plan_render(&out, &len, p, formats[f]) == 0);
+		CHECK(wm_report_render(&out, &len, p, formats[f]) == 0);
 		at = out ? find_control(out, len) : 0;
 		CHECK(at < 0);
 		if (at >= 0 && out)
@@ -89,7 +89,7 @@ static void test_hostile_names(void)
 	for (size_t f = 0; f < WM_ARRAY_SIZE(formats); f++) {
 		char *out = NULL;
 		size_t len = 0;
-		CHECK(wm_plan_render(&out, &len, p, formats[f]) == 0);
+		CHECK(wm_report_render(&out, &len, p, formats[f]) == 0);
 		CHECK(out && find_control(out, len) < 0);
 		free(out);
 	}

@@ -9,28 +9,28 @@ static void test_suggest(void)
 {
 	static const char *const keys[] = { "versions", "abi3", "python", "platforms", "backends" };
 	static const char *const ids[] = { "linux-x86_64", "linux-aarch64", "macos-arm64" };
-	CHECK_STR(wm_suggest("pyhton", keys, 5), "python");       /* a transposition */
-	CHECK_STR(wm_suggest("version", keys, 5), "versions");    /* a deletion */
-	CHECK_STR(wm_suggest("backend", keys, 5), "backends");
-	CHECK_STR(wm_suggest("xyz", keys, 5), NULL);              /* nothing close */
-	CHECK_STR(wm_suggest("abi", keys, 5), "abi3");            /* one edit is allowed in any word... */
-	CHECK_STR(wm_suggest("ab", keys, 5), NULL);               /* ...two only from six letters on */
-	CHECK_STR(wm_suggest("pythn3", keys, 5), "python");
+	CHECK_STR(wm_text_suggest("pyhton", keys, 5), "python");       /* a transposition */
+	CHECK_STR(wm_text_suggest("version", keys, 5), "versions");    /* a deletion */
+	CHECK_STR(wm_text_suggest("backend", keys, 5), "backends");
+	CHECK_STR(wm_text_suggest("xyz", keys, 5), NULL);              /* nothing close */
+	CHECK_STR(wm_text_suggest("abi", keys, 5), "abi3");            /* one edit is allowed in any word... */
+	CHECK_STR(wm_text_suggest("ab", keys, 5), NULL);               /* ...two only from six letters on */
+	CHECK_STR(wm_text_suggest("pythn3", keys, 5), "python");
 	/* case and separator differences count as typos even when the distance is large */
-	CHECK_STR(wm_suggest("LINUX-X86-64", ids, 3), "linux-x86_64");
-	CHECK_STR(wm_suggest("macos-arm", ids, 3), "macos-arm64");
+	CHECK_STR(wm_text_suggest("LINUX-X86-64", ids, 3), "linux-x86_64");
+	CHECK_STR(wm_text_suggest("macos-arm", ids, 3), "macos-arm64");
 }
 
 static void test_glob(void)
 {
-	CHECK(wm_glob_match("macos-*", "macos-arm64"));
-	CHECK(!wm_glob_match("macos-*", "linux-x86_64"));
-	CHECK(wm_glob_match("linux-[ax]*", "linux-aarch64"));
-	CHECK(wm_glob_match("linux-x?6_64", "linux-x86_64"));
-	CHECK(!wm_glob_match("linux", "linux-x86_64"));           /* the whole string */
-	CHECK(wm_is_glob("macos-*"));
-	CHECK(wm_is_glob("linux-[ax]*"));
-	CHECK(!wm_is_glob("linux-x86_64"));
+	CHECK(wm_text_glob_match("macos-*", "macos-arm64"));
+	CHECK(!wm_text_glob_match("macos-*", "linux-x86_64"));
+	CHECK(wm_text_glob_match("linux-[ax]*", "linux-aarch64"));
+	CHECK(wm_text_glob_match("linux-x?6_64", "linux-x86_64"));
+	CHECK(!wm_text_glob_match("linux", "linux-x86_64"));           /* the whole string */
+	CHECK(wm_text_is_glob("macos-*"));
+	CHECK(wm_text_is_glob("linux-[ax]*"));
+	CHECK(!wm_text_is_glob("linux-x86_64"));
 }
 
 static void test_feature(void)
@@ -59,9 +59,9 @@ static void test_feature(void)
 	why = NULL;
 	CHECK(!wm_name_feature("candle/cu da", &why));
 	CHECK(why && strstr(why, "after '/'"));
-	CHECK_STR(wm_feature_leaf("candle-core/cuda"), "cuda");
-	CHECK_STR(wm_feature_leaf("dep:cudarc"), "cudarc");
-	CHECK_STR(wm_feature_leaf("metal"), "metal");
+	CHECK_STR(wm_name_feature_leaf("candle-core/cuda"), "cuda");
+	CHECK_STR(wm_name_feature_leaf("dep:cudarc"), "cudarc");
+	CHECK_STR(wm_name_feature_leaf("metal"), "metal");
 }
 
 static void test_names(void)
@@ -137,7 +137,7 @@ static void test_yaml(void)
 		CHECK(doc.root->pairs[1].value->style == WM_QUOTED);
 		CHECK(doc.root->pairs[2].value->line == 3 && doc.root->pairs[2].value->column == 4);
 	}
-	wm_doc_release(&doc);
+	wm_yaml_release(&doc);
 	wm_error_release(&err);
 
 	wm_error_init(&err);
@@ -149,7 +149,7 @@ static void test_yaml(void)
 		CHECK_STR(err.diags[0].source, "a: 3");
 		CHECK_STR(err.diags[0].file, "t.yaml");
 	}
-	wm_doc_release(&doc);
+	wm_yaml_release(&doc);
 	wm_error_release(&err);
 
 	/* more than eight keys: the indexed path */
@@ -158,7 +158,7 @@ static void test_yaml(void)
 	CHECK(ret == WM_EINVALID && err.ndiags == 1);
 	if (err.ndiags == 1)
 		CHECK_STR(err.diags[0].message, "duplicate key 'k3' (first defined at line 3)");
-	wm_doc_release(&doc);
+	wm_yaml_release(&doc);
 	wm_error_release(&err);
 
 	/* an alias bomb fails on its weight, before anything is expanded */
@@ -178,7 +178,7 @@ static void test_yaml(void)
 		CHECK(strstr(err.diags[0].message, "an alias bomb?") != NULL);
 		CHECK(err.diags[0].line == 7);  /* g's aliases pass the limit of 8 million nodes */
 	}
-	wm_doc_release(&doc);
+	wm_yaml_release(&doc);
 	wm_error_release(&err);
 
 	wm_error_init(&err);
@@ -189,7 +189,7 @@ static void test_yaml(void)
 	CHECK(ret == WM_EINVALID && err.ndiags >= 1);
 	if (err.ndiags >= 1)
 		CHECK_STR(err.diags[0].message, "nesting deeper than 64 levels");
-	wm_doc_release(&doc);
+	wm_yaml_release(&doc);
 	wm_error_release(&err);
 
 	wm_error_init(&err);
@@ -197,7 +197,7 @@ static void test_yaml(void)
 	CHECK(ret == WM_EINVALID && err.ndiags == 1);
 	if (err.ndiags == 1)
 		CHECK_STR(err.diags[0].message, "unsupported YAML tag 'tag:yaml.org,2002:python/object'");
-	wm_doc_release(&doc);
+	wm_yaml_release(&doc);
 	wm_error_release(&err);
 
 	wm_error_init(&err);
@@ -205,7 +205,7 @@ static void test_yaml(void)
 	CHECK(ret == WM_EINVALID && err.ndiags == 1);
 	if (err.ndiags == 1)
 		CHECK_STR(err.diags[0].message, "a second YAML document: the file must hold exactly one");
-	wm_doc_release(&doc);
+	wm_yaml_release(&doc);
 	wm_error_release(&err);
 }
 
