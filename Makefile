@@ -69,7 +69,7 @@ Q = @
 quiet = @printf '  %-5s %s\n'
 endif
 
-LIB_SRCS = $(sort $(wildcard lib/*.c)) $(B)/templates.c
+LIB_SRCS = $(sort $(wildcard lib/*/*.c)) $(B)/templates.c
 CMD_SRCS = $(sort $(wildcard cmd/*.c))
 UNIT_SRCS = $(sort $(wildcard tests/unit/*.c))
 # Every file under templates/ except the tool that embeds them (and hidden files or editor backups).
@@ -130,7 +130,7 @@ $(TOOL): $(CMD_OBJS) $(LIB)
 	$(quiet) LINK $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(LIB) $(PKG_LIBS)
 
-# Unit tests may include lib/internal.h; each is one program linked against the library.
+# Unit tests may include the modules' headers (lib/*/*.h); each is one program linked against the library.
 $(B)/tests/%: $(B)/obj/tests/unit/%.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
@@ -284,5 +284,5 @@ fuzz: fuzz-build
 
 FORCE:
 
--include $(wildcard $(B)/obj/lib/*.d $(B)/obj/cmd/*.d $(B)/obj/tests/*.d $(B)/obj/tests/unit/*.d $(B)/obj/$(B)/*.d)
--include $(wildcard $(FB)/obj/lib/*.d $(FB)/obj/tests/fuzz/*.d $(FB)/obj/$(B)/*.d)
+-include $(wildcard $(B)/obj/lib/*/*.d $(B)/obj/cmd/*.d $(B)/obj/tests/*.d $(B)/obj/tests/unit/*.d $(B)/obj/$(B)/*.d)
+-include $(wildcard $(FB)/obj/lib/*/*.d $(FB)/obj/tests/fuzz/*.d $(FB)/obj/$(B)/*.d)

@@ -2,7 +2,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "util/buf.h"
+#include "util/io.h"
+#include "util/sha1.h"
+#include "formats/diff.h"
+#include "formats/toml.h"
+#include "emit/patch.h"
+#include "repo/repo.h"
 
 /*
  * usage: patch-apply SPEC PYPROJECT

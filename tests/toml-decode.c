@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "internal.h"
+#include "util/buf.h"
+#include "formats/toml.h"
 
 static json_t *value_json(const struct wm_toml_value *v);
 

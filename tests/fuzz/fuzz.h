@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "util/common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,11 @@
 /* index.c — libFuzzer target: a simple index's project page (simple.c, json.c) through wheel-name matching and PEP 440 into plan's reports. */
 #include "fuzz.h"
+#include "util/arena.h"
+#include "util/buf.h"
+#include "formats/pep440.h"
+#include "index/filename.h"
+#include "index/plan.h"
+#include "index/simple.h"
 
 /*
  * Input: CONTENT-TYPE \n BODY, an index's answer for the project page of a

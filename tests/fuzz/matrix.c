@@ -1,5 +1,7 @@
 /* matrix.c — libFuzzer target: a matrix file through the loader, the expansion and generation of every file. */
 #include "fuzz.h"
+#include "util/text.h"
+#include "formats/yaml.h"
 
 /*
  * Input: a wheelmatrix.yaml.  It is loaded twice: alone (wm_matrix_load) and

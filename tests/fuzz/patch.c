@@ -1,6 +1,12 @@
 /* patch.c — libFuzzer target: the pyproject.toml patcher (patch.c) with libgit2 applying its diff both ways (diff.c, repo.c). */
 #include <git2.h>
 #include "fuzz.h"
+#include "util/buf.h"
+#include "util/sha1.h"
+#include "formats/diff.h"
+#include "formats/toml.h"
+#include "emit/patch.h"
+#include "repo/repo.h"
 
 /*
  * Input: a pyproject.toml.  Each of the variant specs below (a rename; a

@@ -1,5 +1,8 @@
 /* toml.c — libFuzzer target: the TOML reader (toml.c) and the TOML string writer the patcher uses. */
 #include "fuzz.h"
+#include "util/buf.h"
+#include "util/text.h"
+#include "formats/toml.h"
 
 /*
  * Input: any bytes, read as pyproject.toml.

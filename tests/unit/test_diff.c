@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "harness.h"
-#include "../../lib/internal.h"
+#include "util/buf.h"
+#include "util/sha1.h"
+#include "formats/diff.h"
 
 static char dir[] = "/tmp/wm-test-diff-XXXXXX";
 

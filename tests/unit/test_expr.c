@@ -1,7 +1,7 @@
 /* test_expr.c — unit tests of expr.c: which contexts a GitHub expression reads, however it is written. */
 #include <string.h>
 #include "harness.h"
-#include "internal.h"
+#include "model/expr.h"
 
 /* The part of `s` the first refused expression is refused at, or NULL when every expression is allowed. */
 static const char *refused(const char *s)

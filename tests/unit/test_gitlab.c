@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
-#include "internal.h"
+#include "util/arena.h"
+#include "formats/yaml.h"
+#include "emit/gitlab.h"
 
 static struct wm_arena arena;
 static struct wm_yb yb = { &arena, false };

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
-#include "internal.h"
+#include "util/common.h"
 
 static const char *cuda_features[] = { "cublas", "pyo3/extension-module" };
 static const char *linux_tags[] = { "saas-linux-small-amd64" };

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "harness.h"
-#include "internal.h"
+#include "util/sha256.h"
 
 #define BODY "name: wheels\non: push\n"
 #define BODY_DIGEST "54643c67186accd59189a05ec618fe7f53e7e3237f4e7f305973aec179ada2c8"

@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
-#include "internal.h"
+#include "util/buf.h"
+#include "formats/toml.h"
+#include "emit/patch.h"
 
 #define LIST(...) (const char *const[]){ __VA_ARGS__ }, sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *)
 

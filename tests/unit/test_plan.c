@@ -2,7 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
-#include "internal.h"
+#include "util/arena.h"
+#include "util/buf.h"
+#include "formats/pep440.h"
+#include "index/filename.h"
+#include "index/report.h"
+#include "index/simple.h"
 
 /* The PEP 440 form of `v`, or "ERROR". */
 static const char *pep440(const char *v)

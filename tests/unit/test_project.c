@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include "harness.h"
-#include "../../lib/internal.h"
+#include "model/project.h"
 
 static char root[] = "/tmp/wm-test-project-XXXXXX";
 

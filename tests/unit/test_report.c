@@ -1,7 +1,7 @@
 /* test_report.c — unit tests of plan's reports: what an index puts in file names never reaches them raw. */
 #include <stdlib.h>
 #include "harness.h"
-#include "internal.h"
+#include "util/common.h"
 
 static const char matrix_text[] =
 	"wheelmatrix: 1\n"

@@ -3,7 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
-#include "internal.h"
+#include "util/buf.h"
+#include "util/names.h"
+#include "util/text.h"
+#include "formats/yaml.h"
+#include "model/catalog.h"
 
 static void test_suggest(void)
 {

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
-#include "internal.h"
+#include "formats/toml.h"
 
 static const char pyproject[] =
 	"[build-system]\n"

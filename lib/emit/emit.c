@@ -1,0 +1,185 @@
+/* emit.c — what the GitHub and GitLab emitters share: skeleton pieces, toolkit recipes, patches, smoke tests. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "formats/yaml.h"
+#include "model/catalog.h"
+#include "model/meta.h"
+#include "emit/emit.h"
+
+struct wm_y *wm_emit_piece(struct wm_yb *b, const struct wm_doc *skel, const char *name, struct wm_error *err)
+{
+	const struct wm_node *n = wm_yaml_find(skel->root, name);
+	if (!n) {
+		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, skel->file, NULL, 0, 0, 0, 0, "no piece '%s'", name);
+		return NULL;
+	}
+	return wm_y_copy(b, n);
+}
+
+const char *wm_emit_keep(struct wm_yb *b, struct wm_buf *out)
+{
+	char *s = out->len && !out->oom ? wm_arena_strdup(b->arena, out->ptr) : NULL;
+	if (out->oom || (out->len && !s))
+		b->oom = true;
+	wm_buf_release(out);
+	return s;
+}
+
+const char *wm_emit_recipe_text(struct wm_yb *b, const char *text, const struct wm_toolkit_use *u)
+{
+	const struct wm_node *full = wm_yaml_find(u->toolkit->recipe, "full-versions");
+	const char *version = u->version ? u->version : "";
+	const struct wm_node *fv = u->version ? wm_yaml_find(full, u->version) : NULL;
+	struct wm_buf out = WM_BUF_INIT;
+	const char *s;
+
+	if (!strchr(text, '@'))
+		return text;
+	for (const char *p = text; *p;) {
+		if (strncmp(p, "@version@", 9) == 0) {
+			wm_buf_puts(&out, version);
+			p += 9;
+		} else if (strncmp(p, "@version-dash@", 14) == 0) {
+			for (const char *v = version; *v; v++)
+				wm_buf_putc(&out, *v == '.' ? '-' : *v);
+			p += 14;
+		} else if (strncmp(p, "@major@", 7) == 0) {
+			wm_buf_add(&out, version, strcspn(version, "."));
+			p += 7;
+		} else if (strncmp(p, "@full@", 6) == 0) {
+			wm_buf_puts(&out, fv ? fv->text : version);
+			p += 6;
+		} else {
+			wm_buf_putc(&out, *p++);
+		}
+	}
+	s = wm_emit_keep(b, &out);
+	return s ? s : "";
+}
+
+void wm_emit_recipe_subst(struct wm_yb *b, struct wm_y *y, const struct wm_toolkit_use *u)
+{
+	if (!y)
+		return;
+	if (y->type == WM_NODE_SCALAR) {
+		y->text = wm_emit_recipe_text(b, y->text, u);
+		y->len = strlen(y->text);
+		return;
+	}
+	for (size_t i = 0; i < y->n; i++)
+		wm_emit_recipe_subst(b, y->items[i], u);
+}
+
+const struct wm_node *wm_emit_recipe(const struct wm_toolkit_use *u, const char *provider, enum wm_os os,
+	const char *key)
+{
+	const struct wm_node *r = wm_yaml_find(u->toolkit->recipe, provider);
+	return wm_yaml_find(wm_yaml_find(r, wm_catalog_os_name(os)), key);
+}
+
+const char *wm_emit_repair_exclude(struct wm_yb *yb, const struct wm_backend *b, enum wm_os os)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	for (size_t t = 0; t < b->ntoolkits; t++) {
+		const struct wm_node *list = wm_yaml_find(wm_yaml_find(b->toolkits[t].toolkit->recipe, "repair-exclude"),
+			wm_catalog_os_name(os));
+		for (size_t i = 0; list && i < list->n; i++)
+			wm_buf_printf(&out, "%s%s", out.len ? " " : "",
+				wm_emit_recipe_text(yb, list->items[i]->text, &b->toolkits[t]));
+	}
+	return wm_emit_keep(yb, &out);
+}
+
+bool wm_emit_has_patch(const struct wm_matrix *m, const bool *patched, const struct wm_backend *b)
+{
+	if (patched)
+		return patched[b->index];
+	/* no pyproject.toml was read: any variant that differs from the base build has one */
+	return m->strategy == WM_STRATEGY_META || b->features.n > 0 || b->dependencies.n > 0 ||
+		strcmp(b->dist, m->name) != 0;
+}
+
+const char *wm_emit_module(struct wm_arena *a, const struct wm_matrix *m, const struct wm_backend *b)
+{
+	return m->strategy == WM_STRATEGY_META ? wm_meta_module_name(a, m, b) : m->module;
+}
+
+const char *wm_emit_env_value(const struct wm_env *env, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(env[i].name, name) == 0)
+			return env[i].value;
+	return NULL;
+}
+
+const char *wm_emit_check_version(struct wm_yb *b)
+{
+	const struct wm_template *t = wm_template_get("check-version.py");
+	const char *script;
+	if (!t)
+		return NULL;
+	/* the file's first line is its title comment, not part of the script */
+	script = memchr(t->data, '\n', t->len);
+	script = script ? script + 1 : t->data + t->len;
+	return wm_arena_printf(b->arena, "python3 - <<'PY'\n%.*sPY\n", (int)(t->data + t->len - script), script);
+}
+
+bool wm_emit_runnable(const struct wm_platform *p, bool cross)
+{
+	if (cross)
+		return false;
+	if (p->os != WM_OS_LINUX)
+		return true;
+	return strcmp(p->family, "manylinux") == 0 &&
+		(strcmp(p->arch, "x86_64") == 0 || strcmp(p->arch, "aarch64") == 0);
+}
+
+const char *wm_emit_project_dir(struct wm_arena *a, const struct wm_matrix *m)
+{
+	const char *slash = m->pyproject ? strrchr(m->pyproject, '/') : NULL;
+	return slash ? wm_arena_strndup(a, m->pyproject, (size_t)(slash - m->pyproject)) : "";
+}
+
+const char *wm_emit_out_dir(struct wm_arena *a, const struct wm_matrix *m)
+{
+	const char *dir = wm_emit_project_dir(a, m);
+	struct wm_buf out = WM_BUF_INIT;
+	char *s;
+	/* the loader keeps `.`, `..` and empty parts out of project.pyproject: each part is one level */
+	if (dir && *dir) {
+		wm_buf_puts(&out, "../");
+		for (const char *p = dir; *p; p++)
+			if (*p == '/')
+				wm_buf_puts(&out, "../");
+	}
+	wm_buf_puts(&out, "dist");
+	s = out.oom ? NULL : wm_arena_strdup(a, out.ptr);
+	wm_buf_release(&out);
+	return s;
+}
+
+const char *wm_emit_before_script(struct wm_yb *b, const struct wm_backend *be, const char *provider,
+	const char *key)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	for (size_t t = 0; t < be->ntoolkits; t++) {
+		const struct wm_node *script = wm_emit_recipe(&be->toolkits[t], provider, WM_OS_LINUX, key);
+		if (script && script->type == WM_NODE_SCALAR) {
+			wm_buf_puts(&out, wm_emit_recipe_text(b, script->text, &be->toolkits[t]));
+		} else {
+			for (size_t i = 0; script && i < script->n; i++)
+				wm_buf_printf(&out, "%s\n", wm_emit_recipe_text(b, script->items[i]->text, &be->toolkits[t]));
+		}
+	}
+	if (be->before_script_linux) {
+		size_t len = strlen(be->before_script_linux);
+		wm_buf_puts(&out, be->before_script_linux);
+		if (len && be->before_script_linux[len - 1] != '\n')
+			wm_buf_putc(&out, '\n');
+	}
+	return wm_emit_keep(b, &out);
+}

@@ -1,0 +1,43 @@
+/* emit.h — what the GitHub and GitLab emitters share (emit.c). */
+#ifndef WM_EMIT_EMIT_H
+#define WM_EMIT_EMIT_H
+
+#include "util/common.h"
+#include "util/arena.h"
+#include "util/buf.h"
+#include "formats/yaml.h"
+/* What both emitters share (emit.c); strings they return live in b's arena. */
+/* A copy of the skeleton's top-level piece `name`, or NULL (reported as a bug). */
+struct wm_y *wm_emit_piece(struct wm_yb *b, const struct wm_doc *skel, const char *name, struct wm_error *err);
+/* Moves a built string into the arena and releases the buffer; NULL when it is empty (or out of memory). */
+const char *wm_emit_keep(struct wm_yb *b, struct wm_buf *out);
+/* Replaces @version@, @version-dash@, @major@ and @full@ in a recipe's text (or in a whole tree). */
+const char *wm_emit_recipe_text(struct wm_yb *b, const char *text, const struct wm_toolkit_use *u);
+void wm_emit_recipe_subst(struct wm_yb *b, struct wm_y *y, const struct wm_toolkit_use *u);
+/* The toolkit recipe's `provider`.`os`.`key` node, or NULL. */
+const struct wm_node *wm_emit_recipe(const struct wm_toolkit_use *u, const char *provider, enum wm_os os,
+	const char *key);
+/* The libraries the wheel repair must leave out for backend `b` on `os`, space-separated, or NULL. */
+const char *wm_emit_repair_exclude(struct wm_yb *yb, const struct wm_backend *b, enum wm_os os);
+/* The module a backend's wheel holds: the project's, or _<package>_<backend>.<leaf> under meta. */
+const char *wm_emit_module(struct wm_arena *a, const struct wm_matrix *m, const struct wm_backend *b);
+/* Backend b has a variant patch (`patched` NULL: no project was read, so guess from the matrix). */
+bool wm_emit_has_patch(const struct wm_matrix *m, const bool *patched, const struct wm_backend *b);
+const char *wm_emit_env_value(const struct wm_env *env, size_t n, const char *name);
+/* A wheel built for `p` (cross-built or not) can be installed and imported where it was built. */
+bool wm_emit_runnable(const struct wm_platform *p, bool cross);
+/* The publish jobs' version check, templates/check-version.py, as a `python3 -` heredoc. */
+const char *wm_emit_check_version(struct wm_yb *b);
+/* pyproject.toml's directory, where maturin runs: "" at the repository root, else "python" (no '/'). */
+const char *wm_emit_project_dir(struct wm_arena *a, const struct wm_matrix *m);
+/* The repository root's dist/ as seen from that directory: "dist", "../dist", "../../dist", ... */
+const char *wm_emit_out_dir(struct wm_arena *a, const struct wm_matrix *m);
+/*
+ * The shell lines a Linux build runs in its container before building, or
+ * NULL: the toolkits' recipes for `provider` (`key` names the recipe's list
+ * or text) joined, then the backend's own `before-script-linux`.
+ */
+const char *wm_emit_before_script(struct wm_yb *b, const struct wm_backend *be, const char *provider,
+	const char *key);
+
+#endif

@@ -1,0 +1,160 @@
+/* generate.c — renders every output of a matrix in memory, for `generate` to write and `check` to compare. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "formats/diff.h"
+#include "formats/toml.h"
+#include "model/meta.h"
+#include "model/project.h"
+#include "emit/generate.h"
+#include "emit/github.h"
+#include "emit/gitlab.h"
+#include "emit/package.h"
+#include "emit/patch.h"
+
+/*
+ * The crate's manifest relative to pyproject.toml's directory, as manifest-path takes it; "" (no
+ * pin) when it is the Cargo.toml beside it, NULL when out of memory.
+ */
+static const char *manifest_from_pyproject(struct wm_arena *a, const struct wm_project *p)
+{
+	const char *slash = strrchr(p->py_path, '/');
+	size_t dirlen = slash ? (size_t)(slash - p->py_path) + 1 : 0, common = 0;
+	struct wm_buf out = WM_BUF_INIT;
+	char *s;
+
+	/* the longest common prefix of whole directories */
+	for (size_t i = 0; i < dirlen && p->cargo_path[i] == p->py_path[i]; i++)
+		if (p->py_path[i] == '/')
+			common = i + 1;
+	for (size_t i = common; i < dirlen; i++)
+		if (p->py_path[i] == '/')
+			wm_buf_puts(&out, "../");
+	wm_buf_puts(&out, p->cargo_path + common);
+	s = out.oom ? NULL : wm_arena_strdup(a, out.ptr);
+	wm_buf_release(&out);
+	return s && strcmp(s, "Cargo.toml") == 0 ? "" : s;
+}
+
+/* What backend `b` changes in pyproject.toml. */
+static int variant_spec(struct wm_patch_spec *spec, struct wm_arena *a, const struct wm_matrix *m,
+	const struct wm_backend *b)
+{
+	const struct wm_project *p = m->project;
+	memset(spec, 0, sizeof(*spec));
+	if (p->name && strcmp(b->dist, p->name) != 0)
+		spec->name = b->dist;
+	spec->old_name = p->name;
+	spec->features = b->features.items;
+	spec->nfeatures = b->features.n;
+	spec->dependencies = b->dependencies.items;
+	spec->ndependencies = b->dependencies.n;
+	/* maturin names the module after the project unless module-name or [lib].name pins it */
+	if (spec->name && !p->module_name && !p->lib_name)
+		spec->module_name = m->module;
+	/*
+	 * maturin finds the src layout (src/ and rust/Cargo.toml) only where src/<project name> is a
+	 * directory, and a manifest the matrix names not at all: under another name, the variant's
+	 * build would look for the Cargo.toml beside pyproject.toml.  The patch pins both.
+	 */
+	if (spec->name && !p->manifest_setting && !(spec->manifest_path = manifest_from_pyproject(a, p)))
+		return WM_ENOMEM;
+	if (spec->manifest_path && !*spec->manifest_path)
+		spec->manifest_path = NULL;
+	if (spec->name && p->src_layout_by_name && !spec->python_source)
+		spec->python_source = "src";
+	/* under meta, each backend's native module lives in its own package, in maturin's mixed layout */
+	if (m->meta && (!(spec->module_name = wm_meta_module_name(a, m, b)) ||
+			!(spec->python_source = wm_meta_python_source(a, b))))
+		return WM_ENOMEM;
+	return 0;
+}
+
+int wm_generate_variant(struct wm_buf *out, const struct wm_matrix *m, const struct wm_backend *b,
+	struct wm_error *err)
+{
+	const struct wm_toml_doc *doc = &m->project->py;
+	struct wm_patch_spec spec;
+	struct wm_buf text = WM_BUF_INIT;
+	struct wm_arena a;
+	int ret;
+
+	wm_arena_init(&a);
+	if ((ret = variant_spec(&spec, &a, m, b)) < 0) {
+		wm_error_code(err, ret);
+		goto out;
+	}
+	if ((ret = wm_patch_pyproject(&text, doc, &spec, err)) < 0)
+		goto out;
+	if (text.len == doc->len && memcmp(text.ptr ? text.ptr : "", doc->text, doc->len) == 0) {
+		ret = 0;
+		goto out;
+	}
+	ret = wm_diff_git(out, m->project->py_path, doc->text, doc->len, text.ptr, text.len);
+	if (ret == 0)
+		ret = 1;
+out:
+	wm_arena_release(&a);
+	wm_buf_release(&text);
+	return ret;
+}
+
+static int add(struct wm_files *out, const char *path, const char *matrix_file, struct wm_buf *body,
+	struct wm_error *err)
+{
+	int ret = body->oom ? WM_ENOMEM : wm_files_add(out, path, matrix_file, body->ptr ? body->ptr : "", body->len);
+	if (ret == WM_EINVALID)
+		wm_error_add(err, ret, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"the path of a generated file or the matrix file's name holds a control character: "
+			"it cannot go into the file's header comment");
+	else if (ret < 0)
+		wm_error_code(err, ret);
+	return ret;
+}
+
+int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm_catalog *cat,
+	const char *matrix_file, struct wm_error *err)
+{
+	struct wm_buf body = WM_BUF_INIT;
+	bool *patched = calloc(m->nbackends + 1, sizeof(*patched));
+	int ret = 0;
+
+	if (!patched) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	/* the variant patches first: the workflow applies only those that exist */
+	for (size_t i = 0; m->project && i < m->nbackends; i++) {
+		char path[96];
+		wm_buf_clear(&body);
+		if ((ret = wm_generate_variant(&body, m, m->backends[i], err)) < 0)
+			goto out;
+		if (ret == 0)
+			continue;
+		patched[i] = true;
+		snprintf(path, sizeof(path), ".wheelmatrix/patches/%s.patch", m->backends[i]->id);
+		if ((ret = add(out, path, matrix_file, &body, err)) < 0)
+			goto out;
+	}
+	if ((ret = wm_package_generate(out, m, matrix_file, err)) < 0)
+		goto out;
+	if (m->github.enabled) {
+		wm_buf_clear(&body);
+		if ((ret = wm_emit_github(&body, m, cat, m->project ? patched : NULL, err)) < 0 ||
+				(ret = add(out, m->github.path, matrix_file, &body, err)) < 0)
+			goto out;
+	}
+	if (m->gitlab.enabled) {
+		wm_buf_clear(&body);
+		if ((ret = wm_emit_gitlab(&body, m, cat, m->project ? patched : NULL, err)) < 0 ||
+				(ret = add(out, m->gitlab.path, matrix_file, &body, err)) < 0)
+			goto out;
+	}
+out:
+	free(patched);
+	wm_buf_release(&body);
+	return ret;
+}

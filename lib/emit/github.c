@@ -1,0 +1,613 @@
+/* emit_github.c — the GitHub Actions workflow: one build job per (backend, OS), sdist and publish jobs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "formats/yaml.h"
+#include "model/catalog.h"
+#include "emit/emit.h"
+#include "emit/github.h"
+
+/* Fields a build matrix entry may carry; one written inline when all entries agree. */
+enum field {
+	F_ID, F_RUNNER, F_TARGET, F_MANYLINUX, F_CONTAINER, F_IMAGE, F_COMPAT, F_PYTHON, F_ARCH, F_SMOKE,
+	F_COUNT
+};
+
+/* F_IMAGE and F_COMPAT are set only for a build in our own container step (see build_in_container). */
+static const char *const field_names[F_COUNT] = {
+	"id", "runner", "target", "manylinux", "container", "image", "compatibility", "python-version",
+	"architecture", "smoke"
+};
+
+struct gh {
+	struct wm_yb b;
+	const struct wm_matrix *m;
+	const struct wm_catalog *cat;
+	struct wm_error *err;
+	const bool *patched;   /* per backend: a variant patch exists; NULL: no project was read */
+	struct wm_doc skel;
+};
+
+/* One build job's entries: per field, each entry's value (NULL = none). */
+struct entries {
+	size_t n;
+	const char **values[F_COUNT];
+	bool same[F_COUNT];
+	const struct wm_rule **includes;  /* the include rule of each entry, or NULL */
+};
+
+static struct wm_y *piece(struct gh *g, const char *name)
+{
+	return wm_emit_piece(&g->b, &g->skel, name, g->err);
+}
+
+/* ---- recipes ------------------------------------------------------------------- */
+
+/* ---- one build job ----------------------------------------------------------------- */
+
+static unsigned build_minor(const struct wm_job *job)
+{
+	return (unsigned)atoi(job->python->interpreter + strlen("python3."));
+}
+
+/*
+ * A Linux build whose wheel is repaired with libraries left out runs in our
+ * own container step, build and repair together, where the toolkit installed
+ * those libraries (maturin-action has no step after its build in the
+ * container).  The others use maturin-action, whose own audit repairs them.
+ */
+static bool build_in_container(const struct wm_group *grp, const char *exclude)
+{
+	return grp->os == WM_OS_LINUX && exclude != NULL;
+}
+
+static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, bool container)
+{
+	struct wm_expand it;
+	struct wm_job job;
+	struct wm_arena *a = g->b.arena;
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	for (int f = 0; f < F_COUNT; f++)
+		if (!(e->values[f] = wm_arena_array(a, grp->njobs + 1, sizeof(char *))))
+			return WM_ENOMEM;
+	if (!(e->includes = wm_arena_array(a, grp->njobs + 1, sizeof(*e->includes))))
+		return WM_ENOMEM;
+	if ((ret = wm_expand_init_group(&it, g->m, grp)) < 0)
+		return ret;
+	while (wm_expand_next(&it, &job) > 0 && e->n < grp->njobs) {
+		const struct wm_platform *p = job.platform;
+		size_t i = e->n++;
+		unsigned minor = build_minor(&job);
+		bool ft = job.python->freethreaded;
+		e->values[F_ID][i] = wm_arena_strdup(a, job.id);
+		e->includes[i] = job.include;
+		e->values[F_RUNNER][i] = p->runner;
+		e->values[F_TARGET][i] = p->target;
+		if (p->os == WM_OS_LINUX) {
+			e->values[F_MANYLINUX][i] = strcmp(p->family, "musllinux") == 0 ?
+				wm_arena_printf(a, "musllinux_%s", p->manylinux) : p->manylinux;
+			e->values[F_CONTAINER][i] = p->container ? p->container : "";
+			if (container) {
+				const char *level = e->values[F_MANYLINUX][i];
+				e->values[F_IMAGE][i] = p->container ? p->container : p->gitlab_image;
+				e->values[F_COMPAT][i] = strncmp(level, "musllinux", 9) == 0 ? level :
+					wm_arena_printf(a, strchr(level, '_') ? "manylinux_%s" : "manylinux%s", level);
+				e->values[F_CONTAINER][i] = "";
+			}
+		}
+		e->values[F_PYTHON][i] = wm_arena_printf(a, "3.%u%s", minor, ft ? "t" : "");
+		if (p->os == WM_OS_WINDOWS)
+			e->values[F_ARCH][i] = strcmp(p->arch, "x86") == 0 ? "x86" :
+				strcmp(p->arch, "arm64") == 0 ? "arm64" : "x64";
+		e->values[F_SMOKE][i] = job.backend->smoke && wm_emit_runnable(p, p->cross) ? "true" : "false";
+		if (!e->values[F_ID][i] || !e->values[F_PYTHON][i])
+			g->b.oom = true;
+	}
+	wm_expand_release(&it);
+	for (int f = 0; f < F_COUNT; f++) {
+		e->same[f] = f != F_ID;
+		for (size_t i = 1; i < e->n && e->same[f]; i++) {
+			const char *x = e->values[f][0], *y = e->values[f][i];
+			e->same[f] = (!x && !y) || (x && y && strcmp(x, y) == 0);
+		}
+	}
+	/* one entry: every value is shared, but the entry keeps its id for names and logs */
+	return 0;
+}
+
+/* The value of a field on a step: the literal when every entry agrees, else the matrix expression. */
+static struct wm_y *value(struct gh *g, const struct entries *e, enum field f)
+{
+	if (e->same[f])
+		return e->values[f][0] ? wm_y_str(&g->b, e->values[f][0]) : NULL;
+	return wm_y_strf(&g->b, "${{ matrix.%s }}", field_names[f]);
+}
+
+static bool all(const struct entries *e, enum field f, const char *v)
+{
+	return e->same[f] && e->values[f][0] && strcmp(e->values[f][0], v) == 0;
+}
+
+/* The value of a variable for entry i: the include's own, else the backend's, else empty. */
+static const char *entry_env(const struct wm_backend *b, const struct entries *e, size_t i, const char *name)
+{
+	const char *v = e->includes[i] ? wm_emit_env_value(e->includes[i]->env, e->includes[i]->nenv, name) : NULL;
+	if (!v)
+		v = wm_emit_env_value(b->env, b->nenv, name);
+	return v ? v : "";
+}
+
+/* True when the entries disagree on `name`: it goes into the matrix as env-<name>. */
+static bool env_varies(const struct wm_backend *b, const struct entries *e, const char *name)
+{
+	for (size_t i = 1; i < e->n; i++)
+		if (strcmp(entry_env(b, e, 0, name), entry_env(b, e, i, name)) != 0)
+			return true;
+	return false;
+}
+
+/* Each variable name of the backend and of the group's includes, once, backend's first. */
+static size_t env_names(struct gh *g, const struct wm_backend *b, const struct entries *e, const char ***out)
+{
+	size_t cap = b->nenv, n = 0;
+	const char **names;
+	for (size_t i = 0; i < e->n; i++)
+		cap += e->includes[i] ? e->includes[i]->nenv : 0;
+	if (!(names = wm_arena_array(g->b.arena, cap + 1, sizeof(*names)))) {
+		g->b.oom = true;
+		*out = NULL;
+		return 0;
+	}
+	for (size_t i = 0; i < b->nenv; i++)
+		names[n++] = b->env[i].name;
+	for (size_t i = 0; i < e->n; i++)
+		for (size_t k = 0; e->includes[i] && k < e->includes[i]->nenv; k++) {
+			const char *name = e->includes[i]->env[k].name;
+			size_t j;
+			for (j = 0; j < n && strcmp(names[j], name) != 0; j++)
+				;
+			if (j == n)
+				names[n++] = name;
+		}
+	*out = names;
+	return n;
+}
+
+static struct wm_y *include_list(struct gh *g, const struct wm_backend *b, const struct entries *e)
+{
+	struct wm_y *list = wm_y_seq(&g->b);
+	const char **names;
+	size_t nnames = env_names(g, b, e, &names);
+	for (size_t i = 0; i < e->n; i++) {
+		struct wm_y *entry = wm_y_push(&g->b, list, wm_y_map(&g->b));
+		for (int f = 0; f < F_COUNT; f++) {
+			if (e->same[f] || !e->values[f][i])
+				continue;
+			if (f == F_SMOKE)
+				wm_y_set(&g->b, entry, field_names[f], wm_y_bool(&g->b, strcmp(e->values[f][i], "true") == 0));
+			else
+				wm_y_set(&g->b, entry, field_names[f], wm_y_str(&g->b, e->values[f][i]));
+		}
+		for (size_t k = 0; k < nnames; k++)
+			if (env_varies(b, e, names[k]))
+				wm_y_set(&g->b, entry, wm_arena_printf(g->b.arena, "env-%s", names[k]),
+					wm_y_str(&g->b, entry_env(b, e, i, names[k])));
+	}
+	return list;
+}
+
+static void add_env(struct gh *g, struct wm_y *step, const char *name, struct wm_y *v)
+{
+	struct wm_y *env = wm_y_get(step, "env");
+	if (!env)
+		env = wm_y_set_before(&g->b, step, "run", "env", wm_y_map(&g->b));
+	wm_y_set(&g->b, env, name, v);
+}
+
+static void add_patch_step(struct gh *g, struct wm_y *steps, const struct wm_backend *b)
+{
+	struct wm_y *step;
+	if (!wm_emit_has_patch(g->m, g->patched, b))
+		return;
+	step = wm_y_push(&g->b, steps, piece(g, "apply-patch"));
+	add_env(g, step, "WM_PATCH", wm_y_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
+}
+
+static void add_setup_python(struct gh *g, struct wm_y *steps, const struct entries *e, bool only_smoke)
+{
+	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "setup-python"));
+	struct wm_y *with;
+	if (only_smoke && !e->same[F_SMOKE])
+		wm_y_set(&g->b, step, "if", wm_y_str(&g->b, "matrix.smoke"));
+	with = wm_y_set(&g->b, step, "with", wm_y_map(&g->b));
+	wm_y_set(&g->b, with, "python-version", value(g, e, F_PYTHON));
+	if (e->values[F_ARCH][0])
+		wm_y_set(&g->b, with, "architecture", value(g, e, F_ARCH));
+}
+
+/*
+ * The job's variables that reach the build container, space-separated, each
+ * after `prefix`: "--env " for maturin-action's docker-options, "" for the
+ * names our container step passes itself; NULL when there are none.
+ */
+static const char *container_env(struct gh *g, const struct wm_backend *b, const struct entries *e,
+	const char *prefix)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	const char **names;
+	size_t n = env_names(g, b, e, &names);
+	for (size_t i = 0; i < n; i++)
+		wm_buf_printf(&out, "%s%s%s", i ? " " : "", prefix, names[i]);
+	return wm_emit_keep(&g->b, &out);
+}
+
+static void add_build_step(struct gh *g, struct wm_y *steps, const struct wm_group *grp, const struct entries *e)
+{
+	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "build"));
+	struct wm_y *with = wm_y_get(step, "with"), *sccache = wm_y_get(with, "sccache");
+	const char *script, *dir = wm_emit_project_dir(g->b.arena, g->m), *out = wm_emit_out_dir(g->b.arena, g->m);
+	struct wm_y *container;
+
+	/* maturin-version first: the order people expect to read */
+	with = wm_y_set(&g->b, step, "with", wm_y_map(&g->b));
+	wm_y_set(&g->b, with, "maturin-version", wm_y_str(&g->b, g->m->maturin));
+	if (dir && *dir)
+		wm_y_set(&g->b, with, "working-directory", wm_y_str(&g->b, dir));
+	wm_y_set(&g->b, with, "target", value(g, e, F_TARGET));
+	if (grp->os == WM_OS_LINUX) {
+		const char *env = container_env(g, grp->backend, e, "--env ");
+		wm_y_set(&g->b, with, "manylinux", value(g, e, F_MANYLINUX));
+		if (!all(e, F_CONTAINER, "") && (container = value(g, e, F_CONTAINER)))
+			wm_y_set(&g->b, with, "container", container);
+		if (env)
+			wm_y_set(&g->b, with, "docker-options", wm_y_str(&g->b, env));
+		if ((script = wm_emit_before_script(&g->b, grp->backend, "github", "before-script")) != NULL)
+			wm_y_set(&g->b, with, "before-script-linux", wm_y_literal(&g->b, script));
+	}
+	/* the interpreter is python3.X: the same version setup-python installs */
+	wm_y_set(&g->b, with, "args", e->same[F_PYTHON] ?
+		wm_y_strf(&g->b, "--release --out %s -i python%s", out, e->values[F_PYTHON][0]) :
+		wm_y_strf(&g->b, "--release --out %s -i python${{ matrix.python-version }}", out));
+	if (sccache)
+		wm_y_set(&g->b, with, "sccache", sccache);
+}
+
+/* The build and the repair in the manylinux container (build_in_container). */
+static void add_container_step(struct gh *g, struct wm_y *steps, const struct wm_group *grp, const struct entries *e,
+	const char *exclude)
+{
+	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "build-container"));
+	const char *dir = wm_emit_project_dir(g->b.arena, g->m), *env = container_env(g, grp->backend, e, "");
+	const char *script = wm_emit_before_script(&g->b, grp->backend, "github", "before-script");
+
+	add_env(g, step, "WM_IMAGE", value(g, e, F_IMAGE));
+	add_env(g, step, "WM_PROJECT_DIR", wm_y_str(&g->b, dir && *dir ? dir : "."));
+	add_env(g, step, "WM_PYTHON", value(g, e, F_PYTHON));
+	add_env(g, step, "WM_TARGET", value(g, e, F_TARGET));
+	add_env(g, step, "WM_COMPATIBILITY", value(g, e, F_COMPAT));
+	add_env(g, step, "WM_MATURIN", wm_y_str(&g->b, g->m->maturin));
+	add_env(g, step, "WM_AUDITWHEEL", wm_y_str(&g->b, wm_catalog_tool(g->cat, "auditwheel")));
+	add_env(g, step, "WM_REPAIR_EXCLUDE", wm_y_str(&g->b, exclude));
+	if (env)
+		add_env(g, step, "WM_CONTAINER_ENV", wm_y_str(&g->b, env));
+	if (script)
+		add_env(g, step, "WM_BEFORE_SCRIPT", wm_y_literal(&g->b, script));
+}
+
+static void add_toolkit_steps(struct gh *g, struct wm_y *steps, const struct wm_backend *b, enum wm_os os)
+{
+	for (size_t t = 0; t < b->ntoolkits; t++) {
+		const struct wm_node *list = wm_emit_recipe(&b->toolkits[t], "github", os, "steps");
+		for (size_t i = 0; list && i < list->n; i++) {
+			struct wm_y *step = wm_y_copy(&g->b, list->items[i]);
+			wm_emit_recipe_subst(&g->b, step, &b->toolkits[t]);
+			wm_y_push(&g->b, steps, step);
+		}
+	}
+}
+
+static void add_setup_steps(struct gh *g, struct wm_y *steps, const struct wm_backend *b, enum wm_os os)
+{
+	const struct wm_node *list = wm_yaml_find(wm_yaml_find(b->setup, "github"), wm_catalog_os_name(os));
+	for (size_t i = 0; list && i < list->n; i++)
+		wm_y_push(&g->b, steps, wm_y_copy(&g->b, list->items[i]));
+}
+
+static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp)
+{
+	const struct wm_backend *b = grp->backend;
+	struct wm_y *job, *strategy, *matrix, *steps, *step;
+	struct entries e;
+	const char *exclude = wm_emit_repair_exclude(&g->b, b, grp->os);
+	const char **names;
+	size_t nnames;
+	int ret;
+
+	if ((ret = collect(g, grp, &e, build_in_container(grp, exclude))) < 0)
+		return ret;
+	job = wm_y_set(&g->b, jobs, grp->name, wm_y_map(&g->b));
+	wm_y_set(&g->b, job, "name", wm_y_str(&g->b, "build ${{ matrix.id }}"));
+	wm_y_set(&g->b, job, "runs-on", value(g, &e, F_RUNNER));
+	strategy = wm_y_set(&g->b, job, "strategy", wm_y_map(&g->b));
+	wm_y_set(&g->b, strategy, "fail-fast", wm_y_bool(&g->b, false));
+	matrix = wm_y_set(&g->b, strategy, "matrix", wm_y_map(&g->b));
+	wm_y_set(&g->b, matrix, "include", include_list(g, b, &e));
+	if ((nnames = env_names(g, b, &e, &names)) > 0) {
+		struct wm_y *env = wm_y_set(&g->b, job, "env", wm_y_map(&g->b));
+		for (size_t i = 0; i < nnames; i++)
+			wm_y_set(&g->b, env, names[i], env_varies(b, &e, names[i]) ?
+				wm_y_strf(&g->b, "${{ matrix.env-%s }}", names[i]) : wm_y_str(&g->b, entry_env(b, &e, 0, names[i])));
+	}
+	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
+	wm_y_push(&g->b, steps, piece(g, "checkout"));
+	add_patch_step(g, steps, b);
+	add_setup_steps(g, steps, b, grp->os);
+	if (grp->os != WM_OS_LINUX)
+		add_setup_python(g, steps, &e, false);
+	add_toolkit_steps(g, steps, b, grp->os);
+	if (build_in_container(grp, exclude)) {
+		add_container_step(g, steps, grp, &e, exclude);
+	} else {
+		add_build_step(g, steps, grp, &e);
+		if (exclude && grp->os == WM_OS_WINDOWS) {
+			step = wm_y_push(&g->b, steps, piece(g, "repair-windows"));
+			add_env(g, step, "WM_REPAIR_EXCLUDE", wm_y_str(&g->b, exclude));
+			add_env(g, step, "WM_DELVEWHEEL", wm_y_str(&g->b, wm_catalog_tool(g->cat, "delvewheel")));
+		}
+	}
+	if (!all(&e, F_SMOKE, "false")) {
+		if (grp->os == WM_OS_LINUX)
+			add_setup_python(g, steps, &e, true);
+		step = wm_y_push(&g->b, steps, piece(g, "smoke"));
+		if (!e.same[F_SMOKE])
+			wm_y_set_before(&g->b, step, "run", "if", wm_y_str(&g->b, "matrix.smoke"));
+		add_env(g, step, "WM_MODULE", wm_y_str(&g->b, wm_emit_module(g->b.arena, g->m, grp->backend)));
+	}
+	step = wm_y_push(&g->b, steps, piece(g, "upload-wheels"));
+	wm_y_set(&g->b, wm_y_get(step, "with"), "name", wm_y_str(&g->b, "wheels-${{ matrix.id }}"));
+	/* name first: move `path` and `if-no-files-found` after it */
+	if (step) {
+		struct wm_y *with = wm_y_get(step, "with"), *ordered = wm_y_map(&g->b);
+		wm_y_set(&g->b, ordered, "name", wm_y_get(with, "name"));
+		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
+		wm_y_set(&g->b, ordered, "if-no-files-found", wm_y_get(with, "if-no-files-found"));
+		wm_y_set(&g->b, step, "with", ordered);
+	}
+	return 0;
+}
+
+/* ---- sdist and publish ---------------------------------------------------------------- */
+
+static void sdist_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *b)
+{
+	char name[64];
+	struct wm_y *job, *steps, *step, *with;
+	snprintf(name, sizeof(name), "sdist-%s", b->id);
+	job = wm_y_set(&g->b, jobs, name, wm_y_map(&g->b));
+	wm_y_set(&g->b, job, "name", wm_y_strf(&g->b, "sdist %s", b->dist));
+	wm_y_set(&g->b, job, "runs-on", wm_y_str(&g->b, "ubuntu-24.04"));
+	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
+	wm_y_push(&g->b, steps, piece(g, "checkout"));
+	add_patch_step(g, steps, b);
+	step = wm_y_push(&g->b, steps, piece(g, "sdist"));
+	with = wm_y_get(step, "with");
+	if (step) {
+		struct wm_y *ordered = wm_y_map(&g->b);
+		const char *dir = wm_emit_project_dir(g->b.arena, g->m);
+		wm_y_set(&g->b, ordered, "maturin-version", wm_y_str(&g->b, g->m->maturin));
+		if (dir && *dir)
+			wm_y_set(&g->b, ordered, "working-directory", wm_y_str(&g->b, dir));
+		wm_y_set(&g->b, ordered, "command", wm_y_get(with, "command"));
+		wm_y_set(&g->b, ordered, "args", wm_y_strf(&g->b, "--out %s", wm_emit_out_dir(g->b.arena, g->m)));
+		wm_y_set(&g->b, step, "with", ordered);
+	}
+	step = wm_y_push(&g->b, steps, piece(g, "upload-sdist"));
+	if (step) {
+		struct wm_y *ordered = wm_y_map(&g->b);
+		with = wm_y_get(step, "with");
+		wm_y_set(&g->b, ordered, "name", wm_y_str(&g->b, wm_arena_strdup(g->b.arena, name)));
+		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
+		wm_y_set(&g->b, ordered, "if-no-files-found", wm_y_get(with, "if-no-files-found"));
+		wm_y_set(&g->b, step, "with", ordered);
+	}
+}
+
+/*
+ * A publish job of distribution `dist` up to its downloads: on tags only, in
+ * the environment, the tag checked against the project's version.  Its
+ * `needs` list is returned in *needs.
+ */
+static struct wm_y *publish_base(struct gh *g, struct wm_y *jobs, const char *name, const char *dist,
+	struct wm_y **needs)
+{
+	const struct wm_matrix *m = g->m;
+	struct wm_y *job, *env, *perms, *steps, *step;
+
+	job = wm_y_set(&g->b, jobs, wm_arena_strdup(g->b.arena, name), wm_y_map(&g->b));
+	wm_y_set(&g->b, job, "name", wm_y_strf(&g->b, "publish %s", dist));
+	wm_y_set(&g->b, job, "if", wm_y_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
+	*needs = wm_y_set(&g->b, job, "needs", wm_y_seq(&g->b));
+	wm_y_set(&g->b, job, "runs-on", wm_y_str(&g->b, "ubuntu-24.04"));
+	env = wm_y_set(&g->b, job, "environment", wm_y_map(&g->b));
+	wm_y_set(&g->b, env, "name", wm_y_str(&g->b, m->environment));
+	wm_y_set(&g->b, env, "url", wm_y_strf(&g->b, "https://pypi.org/p/%s", dist));
+	perms = wm_y_set(&g->b, job, "permissions", wm_y_map(&g->b));
+	wm_y_set(&g->b, perms, "contents", wm_y_str(&g->b, "read"));
+	if (m->trusted)
+		wm_y_set(&g->b, perms, "id-token", wm_y_str(&g->b, "write"));
+	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
+	wm_y_push(&g->b, steps, piece(g, "checkout"));
+	step = wm_y_push(&g->b, steps, piece(g, "check-version"));
+	wm_y_set(&g->b, step, "run", wm_y_literal(&g->b, wm_emit_check_version(&g->b)));
+	add_env(g, step, "WM_PYPROJECT", wm_y_str(&g->b, m->pyproject));
+	add_env(g, step, "WM_MANIFEST", wm_y_str(&g->b, m->manifest));
+	add_env(g, step, "WM_TAG", wm_y_str(&g->b, "${{ github.ref_name }}"));
+	return steps;
+}
+
+/* A download step of the piece `kind` with `key` (pattern or name) first. */
+static void add_download(struct gh *g, struct wm_y *steps, const char *kind, const char *key, struct wm_y *v)
+{
+	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, kind));
+	if (step) {
+		struct wm_y *with = wm_y_get(step, "with"), *ordered = wm_y_map(&g->b);
+		wm_y_set(&g->b, ordered, key, v);
+		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
+		if (wm_y_get(with, "merge-multiple"))
+			wm_y_set(&g->b, ordered, "merge-multiple", wm_y_get(with, "merge-multiple"));
+		wm_y_set(&g->b, step, "with", ordered);
+	}
+}
+
+static void add_publish(struct gh *g, struct wm_y *steps)
+{
+	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "publish"));
+	if (!g->m->trusted)
+		wm_y_set(&g->b, wm_y_get(step, "with"), "password", wm_y_str(&g->b, "${{ secrets.PYPI_API_TOKEN }}"));
+}
+
+static void publish_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *b)
+{
+	const struct wm_matrix *m = g->m;
+	char name[64];
+	struct wm_y *needs, *steps;
+
+	snprintf(name, sizeof(name), "publish-%s", b->id);
+	steps = publish_base(g, jobs, name, b->dist, &needs);
+	for (size_t i = 0; i < m->ngroups; i++)
+		if (m->groups[i].backend == b)
+			wm_y_push(&g->b, needs, wm_y_str(&g->b, m->groups[i].name));
+	wm_y_push(&g->b, needs, wm_y_strf(&g->b, "sdist-%s", b->id));
+	add_download(g, steps, "download-wheels", "pattern", wm_y_strf(&g->b, "wheels-%s-*", b->id));
+	add_download(g, steps, "download-sdist", "name", wm_y_strf(&g->b, "sdist-%s", b->id));
+	add_publish(g, steps);
+}
+
+/*
+ * Strategy meta: the meta package's build job and artifact, `meta-package`,
+ * and its publish job, which waits for every backend's: its pins must never
+ * reach the index first.  No backend id has a '-', so neither name can be a
+ * backend's job, and no backend's download pattern matches the artifact.
+ */
+static void meta_jobs(struct gh *g, struct wm_y *jobs, const bool *published)
+{
+	const struct wm_matrix *m = g->m;
+	struct wm_y *job, *steps, *step, *with, *needs;
+
+	job = wm_y_set(&g->b, jobs, "meta-package", wm_y_map(&g->b));
+	wm_y_set(&g->b, job, "name", wm_y_strf(&g->b, "meta package %s", m->name));
+	wm_y_set(&g->b, job, "runs-on", wm_y_str(&g->b, "ubuntu-24.04"));
+	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
+	wm_y_push(&g->b, steps, piece(g, "checkout"));
+	step = wm_y_push(&g->b, steps, piece(g, "setup-python"));
+	with = wm_y_set(&g->b, step, "with", wm_y_map(&g->b));
+	wm_y_set(&g->b, with, "python-version", wm_y_str(&g->b, "3.12"));
+	step = wm_y_push(&g->b, steps, piece(g, "meta-build"));
+	add_env(g, step, "WM_BUILD", wm_y_str(&g->b, wm_catalog_tool(g->cat, "build")));
+	step = wm_y_push(&g->b, steps, piece(g, "upload-meta"));
+	if (step) {
+		struct wm_y *ordered = wm_y_map(&g->b);
+		with = wm_y_get(step, "with");
+		wm_y_set(&g->b, ordered, "name", wm_y_str(&g->b, "meta-package"));
+		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
+		wm_y_set(&g->b, ordered, "if-no-files-found", wm_y_get(with, "if-no-files-found"));
+		wm_y_set(&g->b, step, "with", ordered);
+	}
+	steps = publish_base(g, jobs, "publish-meta-package", m->name, &needs);
+	wm_y_push(&g->b, needs, wm_y_str(&g->b, "meta-package"));
+	for (size_t i = 0; i < m->nbackends; i++)
+		if (published[i])
+			wm_y_push(&g->b, needs, wm_y_strf(&g->b, "publish-%s", m->backends[i]->id));
+	add_download(g, steps, "download-meta", "name", wm_y_str(&g->b, "meta-package"));
+	add_publish(g, steps);
+}
+
+/* ---- action references ---------------------------------------------------------------- */
+
+/* Every `uses: owner/name` without a reference gets the matrix file's or the table's. */
+static void resolve_uses(struct gh *g, struct wm_y *y)
+{
+	if (!y || y->type == WM_NODE_SCALAR)
+		return;
+	for (size_t i = 0; i < y->n; i++) {
+		struct wm_y *item = y->items[i];
+		if (y->type == WM_NODE_MAP && i % 2 == 1 && strcmp(y->items[i - 1]->text, "uses") == 0 &&
+				item->type == WM_NODE_SCALAR && !strchr(item->text, '@')) {
+			const char *ref = wm_catalog_action(g->cat, item->text);
+			for (size_t a = 0; a < g->m->nactions; a++)
+				if (strcmp(g->m->actions[a].action, item->text) == 0)
+					ref = g->m->actions[a].ref;
+			if (ref) {
+				struct wm_y *v = wm_y_strf(&g->b, "%s@%s", item->text, ref);
+				if (v)
+					y->items[i] = v;
+			}
+			continue;
+		}
+		resolve_uses(g, item);
+	}
+}
+
+int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
+	const bool *patched, struct wm_error *err)
+{
+	struct wm_arena arena;
+	struct gh g;
+	struct wm_y *root, *jobs;
+	bool *published = NULL;
+	int ret = 0;
+
+	wm_arena_init(&arena);
+	memset(&g, 0, sizeof(g));
+	g.b.arena = &arena;
+	g.m = m;
+	g.cat = cat;
+	g.err = err;
+	g.patched = patched;
+	if ((ret = wm_catalog_template_parse(&g.skel, "github.yaml", err)) < 0)
+		goto out;
+	root = piece(&g, "workflow");
+	jobs = wm_y_set(&g.b, root, "jobs", wm_y_map(&g.b));
+	if (!(published = wm_arena_array(&arena, m->nbackends + 1, sizeof(*published)))) {
+		ret = WM_ENOMEM;
+		wm_error_code(err, ret);
+		goto out;
+	}
+	for (size_t b = 0; b < m->nbackends && ret == 0; b++) {
+		bool any = false;
+		for (size_t i = 0; i < m->ngroups && ret == 0; i++)
+			if (m->groups[i].backend == m->backends[b]) {
+				ret = build_job(&g, jobs, &m->groups[i]);
+				any = true;
+			}
+		if (any && ret == 0) {
+			sdist_job(&g, jobs, m->backends[b]);
+			publish_job(&g, jobs, m->backends[b]);
+			published[b] = true;
+		}
+	}
+	if (ret == 0 && m->strategy == WM_STRATEGY_META && m->ngroups)
+		meta_jobs(&g, jobs, published);
+	if (ret < 0)
+		goto out;
+	if (err->code) {
+		ret = err->code;
+		goto out;
+	}
+	if (g.b.oom || !root) {
+		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	resolve_uses(&g, root);
+	ret = wm_y_emit(out, root, err);
+out:
+	wm_yaml_release(&g.skel);
+	wm_arena_release(&arena);
+	return ret;
+}

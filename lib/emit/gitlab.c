@@ -1,0 +1,806 @@
+/* emit_gitlab.c — the GitLab CI file: build jobs per (backend, platform), smoke tests, sdist and publish jobs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/text.h"
+#include "formats/yaml.h"
+#include "model/catalog.h"
+#include "model/matrix.h"
+#include "emit/emit.h"
+#include "emit/gitlab.h"
+
+/* One job of `list`, copied out of the iterator. */
+struct ljob {
+	const char *id;
+	const struct wm_backend *backend;
+	const struct wm_platform *platform;
+	const char *python;        /* the interpreter's version: 3.12, 3.13t */
+	const struct wm_rule *include;
+	bool smoke;
+	size_t bucket;             /* the GitLab build job it belongs to */
+};
+
+/*
+ * A GitLab build job: the jobs of one backend on one platform that share
+ * image, tags and target, as one explicit job or one parallel:matrix job.
+ */
+struct bucket {
+	const char *name;          /* build-cuda-linux-x86_64, or build-<job id> for a job of its own */
+	const char *suffix;        /* the name without "build-" */
+	const struct wm_backend *backend;
+	const struct wm_platform *platform;
+	const struct wm_rule *include;  /* a job of its own with an include's env, else NULL */
+	size_t *jobs;
+	size_t n, nsmoke;
+};
+
+struct gl {
+	struct wm_yb b;
+	const struct wm_matrix *m;
+	const struct wm_catalog *cat;
+	struct wm_error *err;
+	const bool *patched;
+	struct wm_doc skel;
+	struct ljob *jobs;
+	size_t njobs;
+	struct bucket *buckets;
+	size_t nbuckets;
+};
+
+static struct wm_y *piece(struct gl *g, const char *name)
+{
+	return wm_emit_piece(&g->b, &g->skel, name, g->err);
+}
+
+static struct wm_y *str(struct gl *g, const char *s)
+{
+	return wm_y_str(&g->b, s);
+}
+
+/* On GitLab, macos-x86_64 is cross-built on Apple silicon: no smoke test there. */
+static bool gitlab_cross(const struct wm_platform *p)
+{
+	return p->cross || p->gitlab_cross;
+}
+
+/* ---- the jobs and their grouping ------------------------------------------------- */
+
+static int collect(struct gl *g)
+{
+	struct wm_arena *a = g->b.arena;
+	struct wm_expand it;
+	struct wm_job job;
+	int ret;
+
+	if (!(g->jobs = wm_arena_array(a, g->m->njobs + 1, sizeof(*g->jobs))))
+		return WM_ENOMEM;
+	if ((ret = wm_expand_init(&it, g->m, WM_EXPAND_JOBS)) < 0)
+		return ret;
+	while (wm_expand_next(&it, &job) > 0 && g->njobs < g->m->njobs) {
+		struct ljob *j = &g->jobs[g->njobs++];
+		j->id = wm_arena_strdup(a, job.id);
+		j->backend = job.backend;
+		j->platform = job.platform;
+		j->python = job.python->interpreter + strlen("python");
+		j->include = job.include;
+		j->smoke = job.backend->smoke && wm_emit_runnable(job.platform, gitlab_cross(job.platform));
+		if (!j->id)
+			g->b.oom = true;
+	}
+	wm_expand_release(&it);
+	return 0;
+}
+
+/* A platform GitLab's hosted runners cannot build needs runner tags from the matrix file. */
+static void check_runners(struct gl *g)
+{
+	const struct wm_doc *doc = wm_matrix_doc(g->m);
+	for (size_t i = 0; i < g->njobs; i++) {
+		const struct ljob *j = &g->jobs[i];
+		struct wm_loc loc = j->include ? j->include->loc : j->platform->loc;
+		bool seen = false;
+		if (j->platform->gitlab_hosted)
+			continue;
+		for (size_t k = 0; k < i && !seen; k++) {
+			struct wm_loc o = g->jobs[k].include ? g->jobs[k].include->loc : g->jobs[k].platform->loc;
+			seen = !g->jobs[k].platform->gitlab_hosted && o.line == loc.line && o.column == loc.column;
+		}
+		if (seen)
+			continue;
+		if (j->include)
+			wm_error_add(g->err, WM_EINVALID, WM_SEV_ERROR, doc->file, doc->text, doc->len, loc.line, loc.column, 0,
+				"GitLab's hosted runners cannot build %s: give the include the tags of a runner that can "
+				"(tags: [...] in the rule), or leave GitLab out of 'ci'", j->platform->id);
+		else
+			wm_error_add(g->err, WM_EINVALID, WM_SEV_ERROR, doc->file, doc->text, doc->len, loc.line, loc.column,
+				(unsigned)strlen(j->platform->id),
+				"GitLab's hosted runners cannot build %s: give the platform the tags of a runner that can "
+				"(%s: {tags: [...]}), or leave GitLab out of 'ci'", j->platform->id, j->platform->id);
+	}
+}
+
+static bool same_list(const struct wm_strlist *a, const struct wm_strlist *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->items[i], b->items[i]) != 0)
+			return false;
+	return true;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Two platforms (an include's copy and the matrix's) build the same way on GitLab. */
+static bool same_spec(const struct wm_platform *p, const struct wm_platform *q)
+{
+	return p == q || (strcmp(p->id, q->id) == 0 && same_str(p->gitlab_image, q->gitlab_image) &&
+		same_list(&p->gitlab_tags, &q->gitlab_tags) && same_str(p->target, q->target) &&
+		same_str(p->manylinux, q->manylinux) && gitlab_cross(p) == gitlab_cross(q));
+}
+
+static struct bucket *find_bucket(struct gl *g, const char *name)
+{
+	for (size_t i = 0; i < g->nbuckets; i++)
+		if (strcmp(g->buckets[i].name, name) == 0)
+			return &g->buckets[i];
+	return NULL;
+}
+
+static struct bucket *new_bucket(struct gl *g, const char *name, const struct ljob *j)
+{
+	struct bucket *k = &g->buckets[g->nbuckets++];
+	k->name = name;
+	k->suffix = name ? name + strlen("build-") : NULL;
+	k->backend = j->backend;
+	k->platform = j->platform;
+	if (!name)
+		g->b.oom = true;
+	return k;
+}
+
+/*
+ * Per backend (file order), each job joins the build job of its backend and
+ * platform; one whose platform an include changed, or that carries an
+ * include's env, gets a job of its own, build-<job id>.  Then each build
+ * job gets the list of its jobs, in list's order.
+ */
+static int group(struct gl *g)
+{
+	struct wm_arena *a = g->b.arena;
+	if (!(g->buckets = wm_arena_array(a, g->njobs + 1, sizeof(*g->buckets))))
+		return WM_ENOMEM;
+	for (size_t b = 0; b < g->m->nbackends; b++) {
+		size_t first = g->nbuckets;
+		for (size_t i = 0; i < g->njobs && !g->b.oom; i++) {
+			struct ljob *j = &g->jobs[i];
+			struct bucket *k = NULL;
+			bool own_env = j->include && j->include->nenv > 0;
+			const char *name;
+			if (j->backend != g->m->backends[b])
+				continue;
+			for (size_t n = first; n < g->nbuckets && !own_env && !k; n++)
+				if (!g->buckets[n].include && strcmp(g->buckets[n].platform->id, j->platform->id) == 0 &&
+						same_spec(g->buckets[n].platform, j->platform))
+					k = &g->buckets[n];
+			if (!k) {
+				name = wm_arena_printf(a, "build-%s-%s", j->backend->id, j->platform->id);
+				if (own_env || (name && find_bucket(g, name)))
+					name = wm_arena_printf(a, "build-%s", j->id);
+				k = new_bucket(g, name, j);
+				if (own_env)
+					k->include = j->include;
+			}
+			j->bucket = (size_t)(k - g->buckets);
+			k->n++;
+			k->nsmoke += j->smoke;
+		}
+	}
+	for (size_t n = 0; n < g->nbuckets && !g->b.oom; n++) {
+		if (!(g->buckets[n].jobs = wm_arena_array(a, g->buckets[n].n, sizeof(size_t))))
+			g->b.oom = true;
+		g->buckets[n].n = 0;
+	}
+	for (size_t i = 0; i < g->njobs && !g->b.oom; i++) {
+		struct bucket *k = &g->buckets[g->jobs[i].bucket];
+		k->jobs[k->n++] = i;
+	}
+	return g->b.oom ? WM_ENOMEM : 0;
+}
+
+/* ---- pieces of jobs ----------------------------------------------------------------- */
+
+static const char *shell_of(enum wm_os os)
+{
+	return os == WM_OS_WINDOWS ? "powershell" : "sh";
+}
+
+/* Appends every item of the skeleton's script piece `name` (a list of lines) to `list`. */
+static void add_lines(struct gl *g, struct wm_y *list, const char *name)
+{
+	struct wm_y *lines = piece(g, name);
+	for (size_t i = 0; lines && i < lines->n; i++)
+		wm_y_push(&g->b, list, lines->items[i]);
+}
+
+/* The before_script of the build templates: the patch, Rust, and maturin (Linux) or Python (elsewhere). */
+static struct wm_y *base_before(struct gl *g, enum wm_os os)
+{
+	struct wm_y *list = wm_y_seq(&g->b);
+	char name[32];
+	snprintf(name, sizeof(name), "patch-%s", shell_of(os));
+	add_lines(g, list, name);
+	snprintf(name, sizeof(name), "rust-%s", shell_of(os));
+	add_lines(g, list, name);
+	if (os == WM_OS_LINUX)
+		add_lines(g, list, "maturin-sh");
+	if (os != WM_OS_LINUX) {
+		snprintf(name, sizeof(name), "python-%s", shell_of(os));
+		add_lines(g, list, name);
+	}
+	return list;
+}
+
+/* The backend's raw `setup.gitlab.<os>` lines, its toolkits' recipes and (Linux) its before-script-linux. */
+static size_t add_backend_lines(struct gl *g, struct wm_y *list, const struct wm_backend *b, enum wm_os os)
+{
+	const struct wm_node *setup = wm_yaml_find(wm_yaml_find(b->setup, "gitlab"), wm_catalog_os_name(os));
+	size_t n = 0;
+	for (size_t i = 0; setup && i < setup->n; i++, n++)
+		wm_y_push(&g->b, list, wm_y_copy(&g->b, setup->items[i]));
+	for (size_t t = 0; t < b->ntoolkits; t++) {
+		const struct wm_node *script = wm_emit_recipe(&b->toolkits[t], "gitlab", os, "script");
+		for (size_t i = 0; script && i < script->n; i++, n++) {
+			struct wm_y *line = wm_y_copy(&g->b, script->items[i]);
+			wm_emit_recipe_subst(&g->b, line, &b->toolkits[t]);
+			wm_y_push(&g->b, list, line);
+		}
+	}
+	if (os == WM_OS_LINUX && b->before_script_linux) {
+		wm_y_push(&g->b, list, wm_y_literal(&g->b, b->before_script_linux));
+		n++;
+	}
+	return n;
+}
+
+static bool os_used(const struct gl *g, enum wm_os os, bool smoke)
+{
+	for (size_t i = 0; i < g->nbuckets; i++)
+		if (g->buckets[i].platform->os == os && (!smoke || g->buckets[i].nsmoke))
+			return true;
+	return false;
+}
+
+/* The hidden templates, those that some job extends. */
+static void templates(struct gl *g, struct wm_y *root)
+{
+	static const char *const test_piece[] = { "test-sh", "test-sh", "test-powershell" };
+	bool any_sdist = g->nbuckets > 0;
+	for (int os = 0; os < WM_OS_COUNT; os++) {
+		char name[64];
+		struct wm_y *job;
+		if (!os_used(g, (enum wm_os)os, false))
+			continue;
+		snprintf(name, sizeof(name), "build-%s", wm_catalog_os_name((enum wm_os)os));
+		job = piece(g, name);
+		wm_y_set_before(&g->b, job, "script", "before_script", base_before(g, (enum wm_os)os));
+		snprintf(name, sizeof(name), ".wheelmatrix-build-%s", wm_catalog_os_name((enum wm_os)os));
+		wm_y_set(&g->b, root, name, job);
+	}
+	for (int os = 0; os < WM_OS_COUNT; os++) {
+		char name[64];
+		struct wm_y *job;
+		if (!os_used(g, (enum wm_os)os, true))
+			continue;
+		job = piece(g, test_piece[os]);
+		if (os != WM_OS_LINUX) {
+			struct wm_y *list = wm_y_seq(&g->b);
+			snprintf(name, sizeof(name), "python-%s", shell_of((enum wm_os)os));
+			add_lines(g, list, name);
+			wm_y_set_before(&g->b, job, "script", "before_script", list);
+		}
+		snprintf(name, sizeof(name), ".wheelmatrix-test-%s", wm_catalog_os_name((enum wm_os)os));
+		wm_y_set(&g->b, root, name, job);
+	}
+	if (any_sdist) {
+		struct wm_y *job = piece(g, "sdist");
+		struct wm_y *list = wm_y_seq(&g->b);
+		add_lines(g, list, "patch-sh");
+		add_lines(g, list, "rust-sh");
+		add_lines(g, list, "maturin-sh");
+		wm_y_set_before(&g->b, job, "script", "before_script", list);
+		wm_y_set(&g->b, root, ".wheelmatrix-sdist", job);
+		job = piece(g, "publish");
+		wm_y_set_before(&g->b, job, "script", "before_script", wm_y_seq(&g->b));
+		if (job) {
+			/* the version check first: the script piece is the upload */
+			struct wm_y *before = wm_y_get(job, "before_script");
+			wm_y_push(&g->b, before, wm_y_literal(&g->b, wm_emit_check_version(&g->b)));
+		}
+		wm_y_set(&g->b, root, ".wheelmatrix-publish", job);
+	}
+}
+
+static const char *compatibility(struct gl *g, const struct wm_platform *p)
+{
+	if (strcmp(p->family, "musllinux") == 0)
+		return wm_arena_printf(g->b.arena, "musllinux_%s", p->manylinux);
+	return wm_arena_printf(g->b.arena, strchr(p->manylinux, '_') ? "manylinux_%s" : "manylinux%s", p->manylinux);
+}
+
+static void set_tags(struct gl *g, struct wm_y *job, const struct wm_platform *p)
+{
+	struct wm_y *tags = wm_y_set(&g->b, job, "tags", wm_y_seq(&g->b));
+	if (tags)
+		tags->style = WM_Y_FLOW;
+	for (size_t i = 0; i < p->gitlab_tags.n; i++)
+		wm_y_push(&g->b, tags, str(g, p->gitlab_tags.items[i]));
+}
+
+/* The variables of the entries: WM_JOB_ID and WM_PYTHON. */
+static struct wm_y *entry(struct gl *g, const struct ljob *j)
+{
+	struct wm_y *e = wm_y_map(&g->b);
+	wm_y_set(&g->b, e, "WM_JOB_ID", str(g, j->id));
+	wm_y_set(&g->b, e, "WM_PYTHON", str(g, j->python));
+	return e;
+}
+
+/*
+ * The entries of a job: as job variables when there is one (an explicit
+ * job), else a `parallel` mapping with one permutation per entry, which
+ * the caller places after the variables.
+ */
+static struct wm_y *add_entries(struct gl *g, struct wm_y *vars, const struct bucket *k, bool smoke_only)
+{
+	size_t n = smoke_only ? k->nsmoke : k->n;
+	struct wm_y *parallel, *matrix;
+	if (n == 1) {
+		for (size_t i = 0; i < k->n; i++)
+			if (!smoke_only || g->jobs[k->jobs[i]].smoke) {
+				struct wm_y *e = entry(g, &g->jobs[k->jobs[i]]);
+				for (size_t x = 0; e && x + 1 < e->n; x += 2)
+					wm_y_set(&g->b, vars, e->items[x]->text, e->items[x + 1]);
+			}
+		return NULL;
+	}
+	parallel = wm_y_map(&g->b);
+	matrix = wm_y_set(&g->b, parallel, "matrix", wm_y_seq(&g->b));
+	for (size_t i = 0; i < k->n; i++)
+		if (!smoke_only || g->jobs[k->jobs[i]].smoke)
+			wm_y_push(&g->b, matrix, entry(g, &g->jobs[k->jobs[i]]));
+	return parallel;
+}
+
+/* Variables first in a job's own order: the entry (explicit jobs), then what the job sets. */
+static struct wm_y *vars_of(struct gl *g, struct wm_y *job)
+{
+	return wm_y_set(&g->b, job, "variables", wm_y_map(&g->b));
+}
+
+/* WM_PROJECT_DIR, where maturin runs, for a pyproject.toml below the repository root. */
+static void add_project_dir(struct gl *g, struct wm_y *vars)
+{
+	const char *dir = wm_emit_project_dir(g->b.arena, g->m);
+	if (dir && *dir)
+		wm_y_set(&g->b, vars, "WM_PROJECT_DIR", str(g, dir));
+}
+
+/* A value of the matrix file's as GitLab reads it literally: it expands `$NAME` in `variables:`, and `$$` is a '$'. */
+static struct wm_y *literal(struct gl *g, const char *s)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	const char *kept;
+	if (!strchr(s, '$'))
+		return str(g, s);
+	for (; *s; s++)
+		wm_buf_puts(&out, *s == '$' ? "$$" : (char[2]){ *s, '\0' });
+	kept = wm_emit_keep(&g->b, &out);
+	return str(g, kept ? kept : "");
+}
+
+static void add_env(struct gl *g, struct wm_y *vars, const struct wm_backend *b, const struct wm_rule *include)
+{
+	for (size_t i = 0; i < b->nenv; i++) {
+		const char *v = include ? wm_emit_env_value(include->env, include->nenv, b->env[i].name) : NULL;
+		wm_y_set(&g->b, vars, b->env[i].name, literal(g, v ? v : b->env[i].value));
+	}
+	for (size_t i = 0; include && i < include->nenv; i++)
+		if (!wm_emit_env_value(b->env, b->nenv, include->env[i].name))
+			wm_y_set(&g->b, vars, include->env[i].name, literal(g, include->env[i].value));
+}
+
+/*
+ * `needs` for a job in a later stage, when the instances it names (after
+ * matrix expansion) are at most GitLab's 50; past that the job relies on the
+ * stage order, and `dependencies:` picks the artifacts it downloads.
+ */
+struct dep {
+	const char *job;
+	size_t instances;
+	bool artifacts;
+};
+
+static void add_needs(struct gl *g, struct wm_y *job, const struct dep *deps, size_t n)
+{
+	struct wm_y *list;
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += deps[i].instances;
+	if (total <= WM_GITLAB_MAX_NEEDS) {
+		list = wm_y_set(&g->b, job, "needs", wm_y_seq(&g->b));
+		for (size_t i = 0; i < n; i++) {
+			struct wm_y *need = wm_y_push(&g->b, list, wm_y_map(&g->b));
+			wm_y_set(&g->b, need, "job", str(g, deps[i].job));
+			wm_y_set(&g->b, need, "artifacts", wm_y_bool(&g->b, deps[i].artifacts));
+		}
+		return;
+	}
+	list = wm_y_set(&g->b, job, "dependencies", wm_y_seq(&g->b));
+	for (size_t i = 0; i < n; i++)
+		if (deps[i].artifacts)
+			wm_y_push(&g->b, list, str(g, deps[i].job));
+}
+
+static const char *extends_build(struct gl *g, struct wm_y *root, const struct bucket *k)
+{
+	enum wm_os os = k->platform->os;
+	const char *base = wm_arena_printf(g->b.arena, ".wheelmatrix-build-%s", wm_catalog_os_name(os));
+	const char *name = wm_arena_printf(g->b.arena, ".wheelmatrix-build-%s-%s", k->backend->id, wm_catalog_os_name(os));
+	struct wm_y *list, *job;
+	if (!base || !name) {
+		g->b.oom = true;
+		return base;
+	}
+	if (wm_y_get(root, name))
+		return name;
+	list = base_before(g, os);
+	if (add_backend_lines(g, list, k->backend, os) == 0)
+		return base;
+	job = wm_y_set(&g->b, root, name, wm_y_map(&g->b));
+	wm_y_set(&g->b, job, "extends", str(g, base));
+	wm_y_set(&g->b, job, "before_script", list);
+	return name;
+}
+
+static void build_job(struct gl *g, struct wm_y *root, const struct bucket *k)
+{
+	const struct wm_platform *p = k->platform;
+	const struct wm_backend *b = k->backend;
+	const char *exclude = p->os == WM_OS_MACOS ? NULL : wm_emit_repair_exclude(&g->b, b, p->os);
+	const char *extends = extends_build(g, root, k);
+	struct wm_y *job = wm_y_set(&g->b, root, k->name, wm_y_map(&g->b)), *vars, *parallel;
+
+	wm_y_set(&g->b, job, "extends", str(g, extends));
+	if (p->gitlab_image)
+		wm_y_set(&g->b, job, "image", str(g, p->gitlab_image));
+	set_tags(g, job, p);
+	vars = vars_of(g, job);
+	parallel = add_entries(g, vars, k, false);
+	wm_y_set(&g->b, vars, "WM_TARGET", str(g, p->target));
+	if (p->os == WM_OS_LINUX)
+		wm_y_set(&g->b, vars, "WM_COMPATIBILITY", str(g, compatibility(g, p)));
+	wm_y_set(&g->b, vars, "WM_MATURIN", str(g, g->m->maturin));
+	add_project_dir(g, vars);
+	if (p->os != WM_OS_LINUX)
+		wm_y_set(&g->b, vars, "WM_UV", str(g, wm_catalog_tool(g->cat, "uv")));
+	if (wm_emit_has_patch(g->m, g->patched, b))
+		wm_y_set(&g->b, vars, "WM_PATCH", wm_y_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
+	if (exclude) {
+		wm_y_set(&g->b, vars, "WM_REPAIR_EXCLUDE", str(g, exclude));
+		if (p->os == WM_OS_LINUX)
+			wm_y_set(&g->b, vars, "WM_AUDITWHEEL", str(g, wm_catalog_tool(g->cat, "auditwheel")));
+		else
+			wm_y_set(&g->b, vars, "WM_DELVEWHEEL", str(g, wm_catalog_tool(g->cat, "delvewheel")));
+	}
+	add_env(g, vars, b, k->include);
+	if (parallel)
+		wm_y_set(&g->b, job, "parallel", parallel);
+}
+
+static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
+{
+	const struct wm_platform *p = k->platform;
+	struct wm_y *job, *vars, *par;
+	struct dep dep = { k->name, k->n, true };
+	const char *name = wm_arena_printf(g->b.arena, "test-%s", k->suffix);
+
+	if (!name) {
+		g->b.oom = true;
+		return;
+	}
+	job = wm_y_set(&g->b, root, name, wm_y_map(&g->b));
+	wm_y_set(&g->b, job, "extends", wm_y_strf(&g->b, ".wheelmatrix-test-%s", wm_catalog_os_name(p->os)));
+	if (p->gitlab_image)
+		wm_y_set(&g->b, job, "image", str(g, p->gitlab_image));
+	set_tags(g, job, p);
+	vars = vars_of(g, job);
+	par = add_entries(g, vars, k, true);
+	wm_y_set(&g->b, vars, "WM_MODULE", str(g, wm_emit_module(g->b.arena, g->m, k->backend)));
+	if (p->os != WM_OS_LINUX)
+		wm_y_set(&g->b, vars, "WM_UV", str(g, wm_catalog_tool(g->cat, "uv")));
+	add_env(g, vars, k->backend, k->include);
+	if (par)
+		wm_y_set(&g->b, job, "parallel", par);
+	add_needs(g, job, &dep, 1);
+}
+
+static void sdist_job(struct gl *g, struct wm_y *root, const struct wm_backend *b)
+{
+	const struct wm_platform *p = wm_catalog_platform(g->cat, "linux-x86_64");
+	struct wm_y *job = wm_y_set(&g->b, root, wm_arena_printf(g->b.arena, "sdist-%s", b->id), wm_y_map(&g->b));
+	struct wm_y *vars;
+	wm_y_set(&g->b, job, "extends", str(g, ".wheelmatrix-sdist"));
+	if (p) {
+		wm_y_set(&g->b, job, "image", str(g, p->gitlab_image));
+		set_tags(g, job, p);
+	}
+	vars = vars_of(g, job);
+	wm_y_set(&g->b, vars, "WM_BACKEND", str(g, b->id));
+	wm_y_set(&g->b, vars, "WM_TARGET", str(g, p ? p->target : "x86_64-unknown-linux-gnu"));
+	wm_y_set(&g->b, vars, "WM_MATURIN", str(g, g->m->maturin));
+	wm_y_set(&g->b, vars, "WM_PYTHON", str(g, "3.12"));
+	add_project_dir(g, vars);
+	if (wm_emit_has_patch(g->m, g->patched, b))
+		wm_y_set(&g->b, vars, "WM_PATCH", wm_y_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
+}
+
+/* A publish job of distribution `dist`, without its needs. */
+static struct wm_y *publish_base(struct gl *g, struct wm_y *root, const char *name, const char *dist)
+{
+	const struct wm_matrix *m = g->m;
+	struct wm_y *job, *env, *vars;
+
+	job = wm_y_set(&g->b, root, name, wm_y_map(&g->b));
+	wm_y_set(&g->b, job, "extends", str(g, ".wheelmatrix-publish"));
+	env = wm_y_set(&g->b, job, "environment", wm_y_map(&g->b));
+	wm_y_set(&g->b, env, "name", str(g, m->environment));
+	wm_y_set(&g->b, env, "url", wm_y_strf(&g->b, "https://pypi.org/p/%s", dist));
+	vars = vars_of(g, job);
+	wm_y_set(&g->b, vars, "WM_DIST", str(g, dist));
+	wm_y_set(&g->b, vars, "WM_PYPROJECT", str(g, m->pyproject));
+	wm_y_set(&g->b, vars, "WM_MANIFEST", str(g, m->manifest));
+	wm_y_set(&g->b, vars, "WM_TWINE", str(g, wm_catalog_tool(g->cat, "twine")));
+	if (m->trusted) {
+		struct wm_y *tokens = wm_y_set(&g->b, job, "id_tokens", wm_y_map(&g->b));
+		wm_y_set(&g->b, wm_y_set(&g->b, tokens, "PYPI_ID_TOKEN", wm_y_map(&g->b)), "aud", str(g, "pypi"));
+	}
+	return job;
+}
+
+static void publish_job(struct gl *g, struct wm_y *root, const struct wm_backend *b)
+{
+	struct wm_y *job;
+	struct dep *deps = wm_arena_array(g->b.arena, 2 * g->nbuckets + 2, sizeof(*deps));
+	size_t n = 0;
+
+	if (!deps) {
+		g->b.oom = true;
+		return;
+	}
+	job = publish_base(g, root, wm_arena_printf(g->b.arena, "publish-%s", b->id), b->dist);
+	for (size_t i = 0; i < g->nbuckets; i++)
+		if (g->buckets[i].backend == b)
+			deps[n++] = (struct dep){ g->buckets[i].name, g->buckets[i].n, true };
+	for (size_t i = 0; i < g->nbuckets; i++)
+		if (g->buckets[i].backend == b && g->buckets[i].nsmoke) {
+			const char *name = wm_arena_printf(g->b.arena, "test-%s", g->buckets[i].suffix);
+			deps[n++] = (struct dep){ name, g->buckets[i].nsmoke, false };
+		}
+	deps[n++] = (struct dep){ wm_arena_printf(g->b.arena, "sdist-%s", b->id), 1, true };
+	add_needs(g, job, deps, n);
+}
+
+/*
+ * Strategy meta: the meta package's build job, and its publish job, which
+ * waits for every backend's: its pins must never reach the index first.
+ * No backend id has a '-', so neither name can be a backend's job.
+ */
+static void meta_jobs(struct gl *g, struct wm_y *root, const bool *published)
+{
+	const struct wm_platform *p = wm_catalog_platform(g->cat, "linux-x86_64");
+	const struct wm_matrix *m = g->m;
+	struct dep *deps = wm_arena_array(g->b.arena, m->nbackends + 1, sizeof(*deps));
+	struct wm_y *job = piece(g, "meta"), *vars;
+	size_t n = 0;
+
+	if (!deps || !job) {
+		g->b.oom = true;
+		return;
+	}
+	wm_y_set(&g->b, root, "meta-package", job);
+	if (p)
+		set_tags(g, job, p);
+	vars = vars_of(g, job);
+	wm_y_set(&g->b, vars, "WM_BUILD", str(g, wm_catalog_tool(g->cat, "build")));
+	job = publish_base(g, root, "publish-meta-package", m->name);
+	deps[n++] = (struct dep){ "meta-package", 1, true };
+	for (size_t i = 0; i < m->nbackends; i++)
+		if (published[i])
+			deps[n++] = (struct dep){ wm_arena_printf(g->b.arena, "publish-%s", m->backends[i]->id), 1, false };
+	add_needs(g, job, deps, n);
+}
+
+/* ---- the file -------------------------------------------------------------------------- */
+
+static struct wm_y *pipeline(struct gl *g)
+{
+	struct wm_y *root = piece(g, "pipeline");
+	bool smoke = false;
+	for (size_t i = 0; i < g->nbuckets; i++)
+		smoke |= g->buckets[i].nsmoke > 0;
+	if (root && !smoke) {
+		struct wm_y *stages = wm_y_seq(&g->b);
+		stages->style = WM_Y_FLOW;
+		wm_y_push(&g->b, stages, str(g, "build"));
+		wm_y_push(&g->b, stages, str(g, "publish"));
+		wm_y_set(&g->b, root, "stages", stages);
+	}
+	return root;
+}
+
+int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
+	const bool *patched, struct wm_error *err)
+{
+	struct wm_arena arena;
+	struct gl g;
+	struct wm_y *root;
+	bool *published = NULL;
+	int ret;
+
+	wm_arena_init(&arena);
+	memset(&g, 0, sizeof(g));
+	g.b.arena = &arena;
+	g.m = m;
+	g.cat = cat;
+	g.err = err;
+	g.patched = patched;
+	if ((ret = wm_catalog_template_parse(&g.skel, "gitlab.yaml", err)) < 0 || (ret = collect(&g)) < 0)
+		goto out;
+	check_runners(&g);
+	if (err->code) {
+		ret = err->code;
+		goto out;
+	}
+	if ((ret = group(&g)) < 0)
+		goto out;
+	root = pipeline(&g);
+	templates(&g, root);
+	if (!(published = wm_arena_array(&arena, m->nbackends + 1, sizeof(*published)))) {
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	for (size_t b = 0; b < m->nbackends; b++) {
+		bool any = false;
+		for (size_t i = 0; i < g.nbuckets; i++)
+			if (g.buckets[i].backend == m->backends[b]) {
+				build_job(&g, root, &g.buckets[i]);
+				any = true;
+			}
+		for (size_t i = 0; i < g.nbuckets; i++)
+			if (g.buckets[i].backend == m->backends[b] && g.buckets[i].nsmoke)
+				test_job(&g, root, &g.buckets[i]);
+		if (any) {
+			sdist_job(&g, root, m->backends[b]);
+			publish_job(&g, root, m->backends[b]);
+			published[b] = true;
+		}
+	}
+	if (m->strategy == WM_STRATEGY_META && g.nbuckets)
+		meta_jobs(&g, root, published);
+	if (err->code) {
+		ret = err->code;
+		goto out;
+	}
+	if (g.b.oom || !root) {
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	if ((ret = wm_emit_gitlab_limits(root, err)) < 0)
+		goto out;
+	ret = wm_y_emit(out, root, err);
+out:
+	if (ret == WM_ENOMEM && !err->code)
+		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
+	wm_yaml_release(&g.skel);
+	wm_arena_release(&arena);
+	return ret;
+}
+
+/* ---- GitLab.com's limits --------------------------------------------------------------- */
+
+static bool reserved(const char *key)
+{
+	static const char *const words[] = { "stages", "default", "variables", "workflow", "include", "image",
+		"services", "cache", "before_script", "after_script", "spec" };
+	if (key[0] == '.')
+		return true;
+	for (size_t i = 0; i < WM_ARRAY_SIZE(words); i++)
+		if (strcmp(key, words[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Permutations of a parallel:matrix list, and the longest instance name's extra characters. */
+static size_t permutations(const struct wm_y *matrix, size_t *longest)
+{
+	size_t total = 0;
+	*longest = 0;
+	for (size_t i = 0; matrix && matrix->type == WM_NODE_SEQ && i < matrix->n; i++) {
+		const struct wm_y *e = matrix->items[i];
+		size_t product = 1, chars = 0, nvars = 0;
+		for (size_t v = 1; e->type == WM_NODE_MAP && v < e->n; v += 2, nvars++) {
+			const struct wm_y *val = e->items[v];
+			size_t count = val->type == WM_NODE_SEQ ? val->n : 1, widest = 0;
+			for (size_t x = 0; x < count; x++) {
+				const struct wm_y *s = val->type == WM_NODE_SEQ ? val->items[x] : val;
+				size_t len = s->type == WM_NODE_SCALAR ? wm_utf8_len(s->text, s->len) : 0;
+				widest = len > widest ? len : widest;
+			}
+			product *= count;
+			chars += widest;
+		}
+		/* "NAME: [a, b]" */
+		chars += 4 + (nvars > 1 ? 2 * (nvars - 1) : 0);
+		*longest = chars > *longest ? chars : *longest;
+		total += product;
+	}
+	return total;
+}
+
+static size_t instances(const struct wm_y *root, const char *name)
+{
+	const struct wm_y *job = wm_y_get(root, name);
+	size_t longest;
+	const struct wm_y *matrix = wm_y_get(wm_y_get(job, "parallel"), "matrix");
+	return matrix ? permutations(matrix, &longest) : 1;
+}
+
+int wm_emit_gitlab_limits(const struct wm_y *root, struct wm_error *err)
+{
+	int ret = 0;
+	for (size_t i = 0; root && root->type == WM_NODE_MAP && i + 1 < root->n; i += 2) {
+		const char *name = root->items[i]->text;
+		const struct wm_y *job = root->items[i + 1], *needs = wm_y_get(job, "needs");
+		const struct wm_y *matrix = wm_y_get(wm_y_get(job, "parallel"), "matrix");
+		size_t longest = 0, n = matrix ? permutations(matrix, &longest) : 1, len = wm_utf8_len(name, strlen(name));
+		size_t nneeds = 0;
+		if (reserved(name) || job->type != WM_NODE_MAP)
+			continue;
+		if (n > WM_GITLAB_MAX_PERMUTATIONS) {
+			wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"job '%s' has %zu parallel:matrix permutations: GitLab allows %d", name, n,
+				WM_GITLAB_MAX_PERMUTATIONS);
+			ret = WM_EINTERNAL;
+		}
+		if (len + longest > WM_GITLAB_MAX_NAME) {
+			wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"job '%.40s...' has a name of %zu characters%s: GitLab allows %d", name, len + longest,
+				matrix ? " with its matrix values" : "", WM_GITLAB_MAX_NAME);
+			ret = WM_EINTERNAL;
+		}
+		for (size_t k = 0; needs && needs->type == WM_NODE_SEQ && k < needs->n; k++) {
+			const struct wm_y *need = needs->items[k];
+			const struct wm_y *sel = wm_y_get(wm_y_get(need, "parallel"), "matrix");
+			size_t unused;
+			if (sel)
+				nneeds += permutations(sel, &unused);
+			else
+				nneeds += instances(root, need->type == WM_NODE_SCALAR ? need->text :
+					wm_y_get(need, "job") ? wm_y_get(need, "job")->text : "");
+		}
+		if (nneeds > WM_GITLAB_MAX_NEEDS) {
+			wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"job '%s' needs %zu jobs after matrix expansion: GitLab allows %d", name, nneeds,
+				WM_GITLAB_MAX_NEEDS);
+			ret = WM_EINTERNAL;
+		}
+	}
+	return ret;
+}

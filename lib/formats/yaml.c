@@ -1,0 +1,871 @@
+/* yaml.c — the one module that uses libyaml: parses documents into our tree and writes our output trees. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/map.h"
+#include "util/text.h"
+#include "formats/yaml.h"
+
+#define TAG_PREFIX "tag:yaml.org,2002:"
+
+/* A collection being built: its node and the children seen so far. */
+struct frame {
+	struct wm_node *node;
+	const char *anchor;
+	struct wm_node **items;
+	size_t n, cap;
+};
+
+struct builder {
+	struct wm_doc *doc;
+	struct wm_error *err;
+	const struct wm_yaml_limits *limits;
+	struct frame *stack;
+	size_t depth, cap;
+	struct wm_map anchors;
+	bool failed;
+};
+
+static void report(struct builder *b, unsigned line, unsigned column, unsigned span, const char *fmt, ...)
+	WM_PRINTF(5, 6);
+
+static void report(struct builder *b, unsigned line, unsigned column, unsigned span, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	wm_error_vadd(b->err, WM_EINVALID, WM_SEV_ERROR, b->doc->file, b->doc->text, b->doc->len,
+		line, column, span, fmt, ap);
+	va_end(ap);
+	b->failed = true;
+}
+
+static void report_oom(struct builder *b)
+{
+	wm_error_add(b->err, WM_ENOMEM, WM_SEV_ERROR, b->doc->file, NULL, 0, 0, 0, 0, "out of memory");
+	b->failed = true;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+static struct wm_node *new_node(struct builder *b, enum wm_node_type type, const yaml_event_t *ev)
+{
+	struct wm_node *n = wm_arena_alloc(&b->doc->arena, sizeof(*n));
+	if (!n) {
+		report_oom(b);
+		return NULL;
+	}
+	n->type = type;
+	n->line = (unsigned)ev->start_mark.line + 1;
+	n->column = (unsigned)ev->start_mark.column + 1;
+	n->end_line = (unsigned)ev->end_mark.line + 1;
+	n->end_column = (unsigned)ev->end_mark.column + 1;
+	n->weight = 1;
+	return n;
+}
+
+/* Checks an explicit tag; only the YAML core tags are allowed. */
+static bool check_tag(struct builder *b, struct wm_node *n, const yaml_char_t *tag, enum wm_node_type type)
+{
+	static const char *const scalar_tags[] = { "str", "int", "bool", "null", "float" };
+	const char *t = (const char *)tag;
+	if (!t || strcmp(t, "!") == 0)
+		return true;
+	if (strncmp(t, TAG_PREFIX, strlen(TAG_PREFIX)) == 0) {
+		const char *name = t + strlen(TAG_PREFIX);
+		if (type == WM_NODE_SCALAR) {
+			for (size_t i = 0; i < WM_ARRAY_SIZE(scalar_tags); i++)
+				if (strcmp(name, scalar_tags[i]) == 0)
+					goto ok;
+		} else if ((type == WM_NODE_MAP && strcmp(name, "map") == 0) ||
+			(type == WM_NODE_SEQ && strcmp(name, "seq") == 0)) {
+			goto ok;
+		}
+	}
+	report(b, n->line, n->column, 1, "unsupported YAML tag '%s'", t);
+	return false;
+ok:
+	n->tag = wm_arena_strdup(&b->doc->arena, t);
+	return true;
+}
+
+static void add_child(struct builder *b, struct wm_node *child, const yaml_event_t *ev)
+{
+	struct frame *f;
+	if (b->depth == 0) {
+		b->doc->root = child;
+		return;
+	}
+	f = &b->stack[b->depth - 1];
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 8;
+		struct wm_node **items = realloc(f->items, cap * sizeof(*items));
+		if (!items) {
+			report_oom(b);
+			return;
+		}
+		f->items = items;
+		f->cap = cap;
+	}
+	f->items[f->n++] = child;
+	f->node->weight = sat_add(f->node->weight, child->weight);
+	if (f->node->weight > b->limits->max_nodes) {
+		bool alias = ev->type == YAML_ALIAS_EVENT;
+		report(b, alias ? (unsigned)ev->start_mark.line + 1 : child->line,
+			alias ? (unsigned)ev->start_mark.column + 1 : child->column,
+			alias ? (unsigned)(ev->end_mark.column - ev->start_mark.column) : 1,
+			"aliases expand this document past %llu nodes (an alias bomb?)",
+			(unsigned long long)b->limits->max_nodes);
+	}
+}
+
+static void remember_anchor(struct builder *b, const char *anchor, struct wm_node *n)
+{
+	if (anchor && wm_map_put(&b->anchors, anchor, strlen(anchor), n) < 0)
+		report_oom(b);
+}
+
+static const char *copy_anchor(struct builder *b, const yaml_char_t *anchor)
+{
+	return anchor ? wm_arena_strdup(&b->doc->arena, (const char *)anchor) : NULL;
+}
+
+/*
+ * The first bidirectional control (U+202A-U+202E, U+2066-U+2069) in `s`, or 0.
+ * Copied into a workflow, one would make a command or a value show other
+ * than what runs, and libyaml writes them as they are, even in quotes.
+ */
+static unsigned bidi_control(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; i + 2 < len; i++)
+		if (p[i] == 0xe2 && ((p[i + 1] == 0x80 && p[i + 2] >= 0xaa && p[i + 2] <= 0xae) ||
+				(p[i + 1] == 0x81 && p[i + 2] >= 0xa6 && p[i + 2] <= 0xa9)))
+			return 0x2000u + ((p[i + 1] & 0x3fu) << 6) + (p[i + 2] & 0x3fu);
+	return 0;
+}
+
+static void on_scalar(struct builder *b, const yaml_event_t *ev)
+{
+	struct wm_node *n = new_node(b, WM_NODE_SCALAR, ev);
+	const char *value = (const char *)ev->data.scalar.value;
+	size_t len = ev->data.scalar.length;
+	unsigned bidi;
+	if (!n)
+		return;
+	switch (ev->data.scalar.style) {
+	case YAML_SINGLE_QUOTED_SCALAR_STYLE:
+	case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
+		n->style = WM_QUOTED;
+		break;
+	case YAML_LITERAL_SCALAR_STYLE:
+	case YAML_FOLDED_SCALAR_STYLE:
+		n->style = WM_BLOCK;
+		break;
+	default:
+		n->style = WM_PLAIN;
+	}
+	if (!check_tag(b, n, ev->data.scalar.tag, WM_NODE_SCALAR))
+		return;
+	if (memchr(value, '\0', len)) {
+		report(b, n->line, n->column, 1, "a string cannot contain a NUL character");
+		return;
+	}
+	if ((bidi = bidi_control(value, len)) != 0) {
+		report(b, n->line, n->column, 1, "a string cannot contain the bidirectional control U+%04X: "
+			"it makes the text show other than it reads", bidi);
+		return;
+	}
+	n->text = wm_arena_strndup(&b->doc->arena, value, len);
+	n->len = len;
+	if (!n->text) {
+		report_oom(b);
+		return;
+	}
+	remember_anchor(b, copy_anchor(b, ev->data.scalar.anchor), n);
+	add_child(b, n, ev);
+}
+
+static void on_alias(struct builder *b, const yaml_event_t *ev)
+{
+	const char *name = (const char *)ev->data.alias.anchor;
+	struct wm_node *target = wm_map_get(&b->anchors, name, strlen(name));
+	if (!target) {
+		report(b, (unsigned)ev->start_mark.line + 1, (unsigned)ev->start_mark.column + 1,
+			(unsigned)(ev->end_mark.column - ev->start_mark.column),
+			"unknown anchor '%s' (an alias must follow its anchor, outside it)", name);
+		return;
+	}
+	add_child(b, target, ev);
+}
+
+static void on_start(struct builder *b, const yaml_event_t *ev, enum wm_node_type type)
+{
+	struct wm_node *n = new_node(b, type, ev);
+	struct frame *f;
+	const yaml_char_t *tag = type == WM_NODE_MAP ? ev->data.mapping_start.tag : ev->data.sequence_start.tag;
+	const yaml_char_t *anchor = type == WM_NODE_MAP ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
+	if (!n)
+		return;
+	n->flow = type == WM_NODE_MAP ? ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE :
+		ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
+	check_tag(b, n, tag, type);
+	if (b->depth >= b->limits->max_depth) {
+		report(b, n->line, n->column, 1, "nesting deeper than %u levels", b->limits->max_depth);
+		return;
+	}
+	if (b->depth == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 16;
+		struct frame *s = realloc(b->stack, cap * sizeof(*s));
+		if (!s) {
+			report_oom(b);
+			return;
+		}
+		b->stack = s;
+		b->cap = cap;
+	}
+	f = &b->stack[b->depth++];
+	memset(f, 0, sizeof(*f));
+	f->node = n;
+	f->anchor = copy_anchor(b, anchor);
+}
+
+static bool is_merge_key(const struct wm_node *k)
+{
+	return k->type == WM_NODE_SCALAR && k->style == WM_PLAIN && strcmp(k->text, "<<") == 0;
+}
+
+static const struct wm_node *find_key(const struct wm_pair *pairs, size_t n, const struct wm_map *index,
+	const char *key, size_t len)
+{
+	if (index)
+		return wm_map_get(index, key, len);
+	for (size_t i = 0; i < n; i++)
+		if (pairs[i].key->len == len && memcmp(pairs[i].key->text, key, len) == 0)
+			return pairs[i].key;
+	return NULL;
+}
+
+/* Adds `src`'s pairs that `dst` does not have yet: a merge key's contribution. */
+static bool merge_from(struct builder *b, struct wm_pair *out, size_t *nout, struct wm_map *index,
+	const struct wm_node *src, const struct wm_node *at)
+{
+	if (src->type != WM_NODE_MAP) {
+		report(b, at->line, at->column, 1, "a merge key ('<<') takes a mapping or a list of mappings");
+		return false;
+	}
+	for (size_t i = 0; i < src->n; i++) {
+		const struct wm_node *k = src->pairs[i].key;
+		if (find_key(out, *nout, index, k->text, k->len))
+			continue;
+		out[*nout] = src->pairs[i];
+		if (index && wm_map_put(index, k->text, k->len, (void *)k) < 0) {
+			report_oom(b);
+			return false;
+		}
+		(*nout)++;
+	}
+	return true;
+}
+
+static size_t merged_size(const struct wm_node *v)
+{
+	size_t n = 0;
+	if (v->type == WM_NODE_MAP)
+		return v->n;
+	if (v->type == WM_NODE_SEQ)
+		for (size_t i = 0; i < v->n; i++)
+			n += v->items[i]->type == WM_NODE_MAP ? v->items[i]->n : 0;
+	return n;
+}
+
+/* Turns a mapping's key/value list into pairs: duplicate and non-string keys are errors. */
+static void finish_map(struct builder *b, struct frame *f)
+{
+	struct wm_node *n = f->node;
+	size_t cap = f->n / 2, np = 0;
+	struct wm_map index;
+	bool use_index = f->n / 2 > 8;
+	struct wm_pair *pairs;
+
+	for (size_t i = 0; i + 1 < f->n; i += 2)
+		if (is_merge_key(f->items[i]))
+			cap += merged_size(f->items[i + 1]);
+	pairs = wm_arena_array(&b->doc->arena, cap ? cap : 1, sizeof(*pairs));
+	if (!pairs) {
+		report_oom(b);
+		return;
+	}
+	wm_map_init(&index);
+	/* explicit keys first, so that they win over merged ones wherever they stand */
+	for (size_t i = 0; i + 1 < f->n; i += 2) {
+		struct wm_node *k = f->items[i];
+		const struct wm_node *prev;
+		if (k->type != WM_NODE_SCALAR) {
+			report(b, k->line, k->column, 1, "a mapping key must be a string, not %s", wm_yaml_kind(k));
+			continue;
+		}
+		if (is_merge_key(k))
+			continue;
+		prev = find_key(pairs, np, use_index ? &index : NULL, k->text, k->len);
+		if (prev) {
+			report(b, k->line, k->column, (unsigned)wm_utf8_len(k->text, k->len),
+				"duplicate key '%s' (first defined at line %u)", k->text, prev->line);
+			continue;
+		}
+		pairs[np].key = k;
+		pairs[np].value = f->items[i + 1];
+		if (use_index && wm_map_put(&index, k->text, k->len, k) < 0)
+			report_oom(b);
+		np++;
+	}
+	for (size_t i = 0; i + 1 < f->n; i += 2) {
+		struct wm_node *k = f->items[i], *v = f->items[i + 1];
+		if (k->type != WM_NODE_SCALAR || !is_merge_key(k))
+			continue;
+		if (v->type == WM_NODE_SEQ) {
+			for (size_t j = 0; j < v->n; j++)
+				if (!merge_from(b, pairs, &np, use_index ? &index : NULL, v->items[j], v->items[j]))
+					break;
+		} else {
+			merge_from(b, pairs, &np, use_index ? &index : NULL, v, v);
+		}
+	}
+	wm_map_release(&index);
+	n->pairs = pairs;
+	n->n = np;
+}
+
+static void on_end(struct builder *b, const yaml_event_t *ev)
+{
+	struct frame f;
+	if (b->depth == 0)
+		return;
+	f = b->stack[--b->depth];
+	f.node->end_line = (unsigned)ev->end_mark.line + 1;
+	f.node->end_column = (unsigned)ev->end_mark.column + 1;
+	if (f.node->type == WM_NODE_MAP) {
+		finish_map(b, &f);
+	} else {
+		f.node->items = wm_arena_array(&b->doc->arena, f.n ? f.n : 1, sizeof(*f.items));
+		if (f.node->items) {
+			if (f.n)  /* an empty sequence has no items to copy (f.items is NULL) */
+				memcpy(f.node->items, f.items, f.n * sizeof(*f.items));
+			f.node->n = f.n;
+		} else {
+			report_oom(b);
+		}
+	}
+	free(f.items);
+	if (b->failed)
+		return;
+	remember_anchor(b, f.anchor, f.node);
+	add_child(b, f.node, ev);
+}
+
+/* Line and column (in characters) of a byte offset. */
+static void offset_position(const char *text, size_t len, size_t off, unsigned *line, unsigned *column)
+{
+	unsigned l = 1, c = 1;
+	if (off > len)
+		off = len;
+	for (size_t i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			l++;
+			c = 1;
+		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+			c++;
+		}
+	}
+	*line = l;
+	*column = c;
+}
+
+static void report_parser(struct builder *b, const yaml_parser_t *p)
+{
+	unsigned line, column;
+	if (p->error == YAML_MEMORY_ERROR) {
+		report_oom(b);
+		return;
+	}
+	if (p->error == YAML_READER_ERROR) {
+		offset_position(b->doc->text, b->doc->len, p->problem_offset, &line, &column);
+		report(b, line, column, 1, "invalid YAML: %s", p->problem ? p->problem : "unreadable input");
+		return;
+	}
+	line = (unsigned)p->problem_mark.line + 1;
+	column = (unsigned)p->problem_mark.column + 1;
+	/* at the end of a file without a final line break libyaml counts one more line: stay on the last */
+	if (p->problem_mark.column == 0 && b->doc->len > 0 && b->doc->text[b->doc->len - 1] != '\n' &&
+	    p->problem_mark.index >= wm_utf8_len(b->doc->text, b->doc->len))
+		offset_position(b->doc->text, b->doc->len, b->doc->len, &line, &column);
+	if (p->context)
+		report(b, line, column, 1, "invalid YAML: %s (%s that starts at line %u, column %u)",
+			p->problem ? p->problem : "syntax error", p->context,
+			(unsigned)p->context_mark.line + 1, (unsigned)p->context_mark.column + 1);
+	else
+		report(b, line, column, 1, "invalid YAML: %s", p->problem ? p->problem : "syntax error");
+}
+
+int wm_yaml_parse(struct wm_doc *doc, const char *file, const char *text, size_t len,
+	const struct wm_yaml_limits *limits, struct wm_error *err)
+{
+	struct builder b;
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	unsigned line, column;
+	unsigned char byte;
+	char *copy;
+	int documents = 0;
+	bool done = false;
+
+	memset(doc, 0, sizeof(*doc));
+	wm_arena_init(&doc->arena);
+	doc->file = wm_arena_strdup(&doc->arena, file);
+	memset(&b, 0, sizeof(b));
+	b.doc = doc;
+	b.err = err;
+	b.limits = limits;
+	wm_map_init(&b.anchors);
+
+	if (len > limits->max_bytes) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, file, NULL, 0, 0, 0, 0,
+			"the file is larger than the limit of %zu MiB", limits->max_bytes >> 20);
+		return WM_EINVALID;
+	}
+	copy = wm_arena_strndup(&doc->arena, text, len);
+	if (!copy || !doc->file) {
+		report_oom(&b);
+		return WM_ENOMEM;
+	}
+	doc->text = copy;
+	doc->len = len;
+	if (len >= 2 && (((unsigned char)text[0] == 0xff && (unsigned char)text[1] == 0xfe) ||
+			((unsigned char)text[0] == 0xfe && (unsigned char)text[1] == 0xff))) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, file, NULL, 0, 0, 0, 0,
+			"the file is UTF-16: save it as UTF-8");
+		return WM_EINVALID;
+	}
+	if (!wm_utf8_valid(text, len, &line, &column, &byte)) {
+		report(&b, line, column, 1, "invalid UTF-8 (byte 0x%02x): the file must be UTF-8", byte);
+		return WM_EINVALID;
+	}
+
+	if (!yaml_parser_initialize(&parser)) {
+		report_oom(&b);
+		return WM_ENOMEM;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)copy, len);
+	while (!done && !b.failed) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			report_parser(&b, &parser);
+			break;
+		}
+		switch (ev.type) {
+		case YAML_DOCUMENT_START_EVENT:
+			if (++documents > 1)
+				report(&b, (unsigned)ev.start_mark.line + 1, (unsigned)ev.start_mark.column + 1, 3,
+					"a second YAML document: the file must hold exactly one");
+			break;
+		case YAML_SCALAR_EVENT:
+			on_scalar(&b, &ev);
+			break;
+		case YAML_ALIAS_EVENT:
+			on_alias(&b, &ev);
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+			on_start(&b, &ev, WM_NODE_SEQ);
+			break;
+		case YAML_MAPPING_START_EVENT:
+			on_start(&b, &ev, WM_NODE_MAP);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			on_end(&b, &ev);
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	while (b.depth > 0)
+		free(b.stack[--b.depth].items);
+	free(b.stack);
+	wm_map_release(&b.anchors);
+	if (b.failed) {
+		doc->root = NULL;
+		return err->code ? err->code : WM_EINVALID;
+	}
+	return 0;
+}
+
+void wm_yaml_release(struct wm_doc *doc)
+{
+	wm_arena_release(&doc->arena);
+	memset(doc, 0, sizeof(*doc));
+}
+
+/* ---- reading the tree ----------------------------------------------------- */
+
+bool wm_yaml_plain(const struct wm_node *n, const char *tag)
+{
+	if (n->tag)
+		return strcmp(n->tag, tag) == 0;
+	return n->style == WM_PLAIN;
+}
+
+bool wm_yaml_is_null(const struct wm_node *n)
+{
+	static const char *const nulls[] = { "", "~", "null", "Null", "NULL" };
+	if (!n || n->type != WM_NODE_SCALAR || !wm_yaml_plain(n, "tag:yaml.org,2002:null"))
+		return false;
+	if (n->tag)
+		return true;
+	for (size_t i = 0; i < WM_ARRAY_SIZE(nulls); i++)
+		if (strcmp(n->text, nulls[i]) == 0)
+			return true;
+	return false;
+}
+
+const char *wm_yaml_kind(const struct wm_node *n)
+{
+	if (n->type == WM_NODE_MAP)
+		return "a mapping";
+	if (n->type == WM_NODE_SEQ)
+		return "a list";
+	if (wm_yaml_is_null(n))
+		return "null";
+	return "a string";
+}
+
+unsigned wm_yaml_span(const struct wm_node *n)
+{
+	if (n->type != WM_NODE_SCALAR || n->end_line != n->line || n->end_column <= n->column)
+		return 1;
+	return n->end_column - n->column;
+}
+
+const struct wm_pair *wm_yaml_find_pair(const struct wm_node *n, const char *key)
+{
+	if (!n || n->type != WM_NODE_MAP)
+		return NULL;
+	for (size_t i = 0; i < n->n; i++)
+		if (strcmp(n->pairs[i].key->text, key) == 0)
+			return &n->pairs[i];
+	return NULL;
+}
+
+const struct wm_node *wm_yaml_find(const struct wm_node *n, const char *key)
+{
+	const struct wm_pair *p = wm_yaml_find_pair(n, key);
+	return p ? p->value : NULL;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+static struct wm_y *y_new(struct wm_yb *b, enum wm_node_type type)
+{
+	struct wm_y *y = wm_arena_alloc(b->arena, sizeof(*y));
+	if (!y) {
+		b->oom = true;
+		return NULL;
+	}
+	y->type = type;
+	return y;
+}
+
+struct wm_y *wm_y_str(struct wm_yb *b, const char *s)
+{
+	struct wm_y *y;
+	if (!s || !(y = y_new(b, WM_NODE_SCALAR)))
+		return NULL;
+	y->text = s;
+	y->len = strlen(s);
+	return y;
+}
+
+struct wm_y *wm_y_strf(struct wm_yb *b, const char *fmt, ...)
+{
+	struct wm_buf buf = WM_BUF_INIT;
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	wm_buf_vprintf(&buf, fmt, ap);
+	va_end(ap);
+	s = buf.oom ? NULL : wm_arena_strndup(b->arena, buf.ptr ? buf.ptr : "", buf.len);
+	wm_buf_release(&buf);
+	if (!s) {
+		b->oom = true;
+		return NULL;
+	}
+	return wm_y_str(b, s);
+}
+
+struct wm_y *wm_y_bool(struct wm_yb *b, bool v)
+{
+	struct wm_y *y = wm_y_str(b, v ? "true" : "false");
+	if (y)
+		y->typed = true;
+	return y;
+}
+
+struct wm_y *wm_y_literal(struct wm_yb *b, const char *s)
+{
+	struct wm_y *y = wm_y_str(b, s);
+	if (y)
+		y->style = WM_Y_LITERAL;
+	return y;
+}
+
+struct wm_y *wm_y_map(struct wm_yb *b)
+{
+	return y_new(b, WM_NODE_MAP);
+}
+
+struct wm_y *wm_y_seq(struct wm_yb *b)
+{
+	return y_new(b, WM_NODE_SEQ);
+}
+
+static void y_append(struct wm_yb *b, struct wm_y *parent, struct wm_y *child)
+{
+	if (parent->n == parent->cap) {
+		size_t cap = parent->cap ? parent->cap * 2 : 8;
+		struct wm_y **items = wm_arena_array(b->arena, cap, sizeof(*items));
+		if (!items) {
+			b->oom = true;
+			return;
+		}
+		if (parent->n)
+			memcpy(items, parent->items, parent->n * sizeof(*items));
+		parent->items = items;
+		parent->cap = cap;
+	}
+	parent->items[parent->n++] = child;
+}
+
+struct wm_y *wm_y_set(struct wm_yb *b, struct wm_y *map, const char *key, struct wm_y *value)
+{
+	struct wm_y *k;
+	if (!map || !value) {
+		b->oom = b->oom || !value;
+		return NULL;
+	}
+	for (size_t i = 0; i + 1 < map->n; i += 2)
+		if (strcmp(map->items[i]->text, key) == 0) {
+			map->items[i + 1] = value;
+			return value;
+		}
+	if (!(k = wm_y_str(b, wm_arena_strdup(b->arena, key)))) {
+		b->oom = true;
+		return NULL;
+	}
+	y_append(b, map, k);
+	y_append(b, map, value);
+	return value;
+}
+
+struct wm_y *wm_y_set_before(struct wm_yb *b, struct wm_y *map, const char *before, const char *key,
+	struct wm_y *value)
+{
+	size_t at = SIZE_MAX;
+	if (!wm_y_set(b, map, key, value))
+		return NULL;
+	for (size_t i = 0; i + 1 < map->n; i += 2)
+		if (strcmp(map->items[i]->text, before) == 0) {
+			at = i;
+			break;
+		}
+	/* the new pair is last: rotate it into place */
+	if (at != SIZE_MAX && at + 2 < map->n && strcmp(map->items[map->n - 2]->text, key) == 0) {
+		struct wm_y *k = map->items[map->n - 2], *v = map->items[map->n - 1];
+		memmove(&map->items[at + 2], &map->items[at], (map->n - 2 - at) * sizeof(*map->items));
+		map->items[at] = k;
+		map->items[at + 1] = v;
+	}
+	return value;
+}
+
+struct wm_y *wm_y_push(struct wm_yb *b, struct wm_y *seq, struct wm_y *value)
+{
+	if (!seq || !value) {
+		b->oom = b->oom || !value;
+		return NULL;
+	}
+	y_append(b, seq, value);
+	return value;
+}
+
+struct wm_y *wm_y_get(const struct wm_y *map, const char *key)
+{
+	for (size_t i = 0; map && map->type == WM_NODE_MAP && i + 1 < map->n; i += 2)
+		if (strcmp(map->items[i]->text, key) == 0)
+			return map->items[i + 1];
+	return NULL;
+}
+
+struct wm_y *wm_y_copy(struct wm_yb *b, const struct wm_node *n)
+{
+	struct wm_y *y;
+	if (n->type == WM_NODE_SCALAR) {
+		if ((y = wm_y_str(b, n->text)) != NULL) {
+			/* a plain true, 3 or null of a skeleton stays what it is; quoted text stays text */
+			y->typed = n->style == WM_PLAIN && !n->tag;
+			y->style = n->style == WM_BLOCK ? WM_Y_LITERAL : WM_Y_AUTO;
+		}
+		return y;
+	}
+	if (!(y = y_new(b, n->type)))
+		return NULL;
+	y->style = n->flow ? WM_Y_FLOW : WM_Y_AUTO;
+	for (size_t i = 0; i < n->n; i++) {
+		if (n->type == WM_NODE_SEQ) {
+			wm_y_push(b, y, wm_y_copy(b, n->items[i]));
+		} else {
+			struct wm_y *k = wm_y_str(b, n->pairs[i].key->text);
+			struct wm_y *v = wm_y_copy(b, n->pairs[i].value);
+			if (k && v) {
+				y_append(b, y, k);
+				y_append(b, y, v);
+			}
+		}
+	}
+	return y;
+}
+
+static bool ieq(const char *a, size_t len, const char *b)
+{
+	return strlen(b) == len && strncasecmp(a, b, len) == 0;
+}
+
+bool wm_y_needs_quotes(const char *s, size_t len)
+{
+	/* words that YAML 1.1 or 1.2 resolve to null or a boolean, in any case */
+	static const char *const words[] = { "null", "~", "true", "false", "yes", "no", "on", "off", "y", "n",
+		"<<", "=" };
+	const char *p = s, *end = s + len;
+	if (len == 0)
+		return true;
+	for (size_t i = 0; i < WM_ARRAY_SIZE(words); i++)
+		if (ieq(s, len, words[i]))
+			return true;
+	/* dates and timestamps: 2001-12-14, 2001-12-14T21:59:43.10-05:00 */
+	if (len >= 5 && isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[1]) &&
+			isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3]) && s[4] == '-')
+		return true;
+	/* numbers of either version: 012, 0o17, 0x1F, 0b101, 1_000, 1e3, 3.10, 1:20, .5, +.inf, -.NaN */
+	if (p < end && (*p == '+' || *p == '-'))
+		p++;
+	if (p < end && *p == '.' && (ieq(p + 1, (size_t)(end - p - 1), "inf") || ieq(p + 1, (size_t)(end - p - 1), "nan")))
+		return true;
+	if (p < end && (isdigit((unsigned char)*p) || (*p == '.' && p + 1 < end && isdigit((unsigned char)p[1])))) {
+		for (; p < end; p++)
+			if (!isxdigit((unsigned char)*p) && !strchr("xXoO_.:+-", *p))
+				return false;
+		return true;
+	}
+	return false;
+}
+
+static int y_write(void *data, unsigned char *buffer, size_t size)
+{
+	struct wm_buf *out = data;
+	wm_buf_add(out, (const char *)buffer, size);
+	return !out->oom;
+}
+
+static bool y_event(yaml_emitter_t *e, yaml_event_t *ev)
+{
+	return yaml_emitter_emit(e, ev) != 0;
+}
+
+/*
+ * NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR: line breaks to YAML 1.1 readers, and text to 1.2
+ * ones, which would read a literal or single-quoted value written with them raw differently.  In
+ * double quotes libyaml writes them escaped (\N, \L, \P), which both read alike.
+ */
+static bool unicode_break(const char *s, size_t len)
+{
+	for (size_t i = 0; i + 1 < len; i++)
+		if (((unsigned char)s[i] == 0xc2 && (unsigned char)s[i + 1] == 0x85) ||
+		    (i + 2 < len && (unsigned char)s[i] == 0xe2 && (unsigned char)s[i + 1] == 0x80 &&
+		     ((unsigned char)s[i + 2] == 0xa8 || (unsigned char)s[i + 2] == 0xa9)))
+			return true;
+	return false;
+}
+
+static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y)
+{
+	yaml_event_t ev;
+	if (y->type == WM_NODE_SCALAR) {
+		yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
+		if (unicode_break(y->text, y->len))
+			style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+		else if (y->style == WM_Y_LITERAL || memchr(y->text, '\n', y->len))
+			style = YAML_LITERAL_SCALAR_STYLE;
+		else if (!y->typed && wm_y_needs_quotes(y->text, y->len))
+			style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+		if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)y->text, (int)y->len, 1, 1, style))
+			return false;
+		return y_event(e, &ev);
+	}
+	if (y->type == WM_NODE_SEQ) {
+		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+				y->style == WM_Y_FLOW ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE) || !y_event(e, &ev))
+			return false;
+		for (size_t i = 0; i < y->n; i++)
+			if (!y_emit_node(e, y->items[i]))
+				return false;
+		return yaml_sequence_end_event_initialize(&ev) && y_event(e, &ev);
+	}
+	if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+			y->style == WM_Y_FLOW ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE) || !y_event(e, &ev))
+		return false;
+	for (size_t i = 0; i < y->n; i++)
+		if (!y_emit_node(e, y->items[i]))
+			return false;
+	return yaml_mapping_end_event_initialize(&ev) && y_event(e, &ev);
+}
+
+int wm_y_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *err)
+{
+	yaml_emitter_t e;
+	yaml_event_t ev;
+	bool ok;
+
+	if (!yaml_emitter_initialize(&e)) {
+		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
+		return WM_ENOMEM;
+	}
+	yaml_emitter_set_output(&e, y_write, out);
+	yaml_emitter_set_unicode(&e, 1);
+	yaml_emitter_set_width(&e, -1);
+	yaml_emitter_set_indent(&e, 2);
+	yaml_emitter_set_break(&e, YAML_LN_BREAK);
+	ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) && y_event(&e, &ev) &&
+		yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) && y_event(&e, &ev) &&
+		y_emit_node(&e, root) &&
+		yaml_document_end_event_initialize(&ev, 1) && y_event(&e, &ev) &&
+		yaml_stream_end_event_initialize(&ev) && y_event(&e, &ev) &&
+		yaml_emitter_flush(&e);
+	if (!ok) {
+		int code = out->oom ? WM_ENOMEM : WM_EINTERNAL;
+		wm_error_add(err, code, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot write YAML: %s",
+			e.problem ? e.problem : "out of memory");
+		yaml_emitter_delete(&e);
+		return code;
+	}
+	yaml_emitter_delete(&e);
+	return 0;
+}

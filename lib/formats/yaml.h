@@ -1,0 +1,113 @@
+/* yaml.h — YAML documents into our tree, and our trees out, through libyaml (its only user) (yaml.c). */
+#ifndef WM_FORMATS_YAML_H
+#define WM_FORMATS_YAML_H
+
+#include "util/common.h"
+#include "util/arena.h"
+#include "util/buf.h"
+enum wm_node_type { WM_NODE_SCALAR, WM_NODE_SEQ, WM_NODE_MAP };
+
+enum wm_scalar_style { WM_PLAIN, WM_QUOTED, WM_BLOCK };
+
+struct wm_node;
+
+struct wm_pair {
+	struct wm_node *key, *value;
+};
+
+/* A node of a parsed YAML document; aliases point at the anchored node itself. */
+struct wm_node {
+	enum wm_node_type type;
+	enum wm_scalar_style style;
+	unsigned line, column;          /* 1-based start */
+	unsigned end_line, end_column;  /* 1-based end (exclusive) */
+	const char *tag;                /* explicit tag, resolved ("tag:yaml.org,2002:str"), or NULL */
+	const char *text;               /* scalar: NUL-terminated text */
+	size_t len;
+	struct wm_node **items;         /* sequence */
+	struct wm_pair *pairs;          /* mapping, merge keys already applied */
+	size_t n;
+	uint64_t weight;                /* nodes reachable, aliases counted each time */
+	bool flow;                      /* a collection written in flow style: [a, b], {a: b} */
+};
+
+/* A parsed document with what diagnostics need. */
+struct wm_doc {
+	struct wm_arena arena;
+	const char *file;
+	const char *text;               /* the input, NUL-terminated, owned by the arena */
+	size_t len;
+	struct wm_node *root;           /* NULL for an empty document */
+};
+
+struct wm_yaml_limits {
+	size_t max_bytes;
+	unsigned max_depth;
+	uint64_t max_nodes;
+};
+
+/*
+ * Parses one YAML document into `doc` (which the caller releases with
+ * wm_yaml_release, also on failure).  Scalars stay text; duplicate keys,
+ * non-scalar keys, unknown anchors, alias bombs and excess depth are errors.
+ */
+int wm_yaml_parse(struct wm_doc *doc, const char *file, const char *text, size_t len,
+	const struct wm_yaml_limits *limits, struct wm_error *err);
+void wm_yaml_release(struct wm_doc *doc);
+
+/* Reading a tree. */
+/* A scalar written plain, or tagged `tag` ("tag:yaml.org,2002:int"). */
+bool wm_yaml_plain(const struct wm_node *n, const char *tag);
+bool wm_yaml_is_null(const struct wm_node *n);
+const char *wm_yaml_kind(const struct wm_node *n);  /* "a mapping", "a string", "null", ... */
+/* The characters a one-line scalar spans (1 for anything else), for a diagnostic's underline. */
+unsigned wm_yaml_span(const struct wm_node *n);
+/* The value of `key` in mapping `n`, or NULL (also when `n` is not a mapping). */
+const struct wm_node *wm_yaml_find(const struct wm_node *n, const char *key);
+const struct wm_pair *wm_yaml_find_pair(const struct wm_node *n, const char *key);
+
+/*
+ * Output trees for the YAML writer.  Scalars are text; the writer's resolver
+ * quotes any text that a YAML 1.1 or 1.2 reader would take for something else
+ * (3.10, on, null, 012, 1e3, 2001-12-14, ...), unless `typed` says the plain
+ * form is meant (true, 1).  Multi-line text is written as a literal block.
+ */
+enum wm_ystyle { WM_Y_AUTO, WM_Y_LITERAL, WM_Y_FLOW };
+
+struct wm_y {
+	enum wm_node_type type;
+	enum wm_ystyle style;
+	bool typed;              /* scalar: written plain even when it resolves to a bool or number */
+	const char *text;        /* scalar */
+	size_t len;
+	struct wm_y **items;     /* sequence: items; mapping: key, value, key, value, ... */
+	size_t n, cap;
+};
+
+/* Builds trees in an arena; an allocation failure sets `oom` and the calls go on harmlessly. */
+struct wm_yb {
+	struct wm_arena *arena;
+	bool oom;
+};
+
+struct wm_y *wm_y_str(struct wm_yb *b, const char *s);   /* not copied */
+struct wm_y *wm_y_strf(struct wm_yb *b, const char *fmt, ...) WM_PRINTF(2, 3);
+struct wm_y *wm_y_bool(struct wm_yb *b, bool v);
+struct wm_y *wm_y_literal(struct wm_yb *b, const char *s);
+struct wm_y *wm_y_map(struct wm_yb *b);
+struct wm_y *wm_y_seq(struct wm_yb *b);
+/* Sets `key` (copied; an existing key's value is replaced in place); returns `value`. */
+struct wm_y *wm_y_set(struct wm_yb *b, struct wm_y *map, const char *key, struct wm_y *value);
+/* The same, placing a new key just before `before` (at the end when there is none). */
+struct wm_y *wm_y_set_before(struct wm_yb *b, struct wm_y *map, const char *before, const char *key,
+	struct wm_y *value);
+struct wm_y *wm_y_push(struct wm_yb *b, struct wm_y *seq, struct wm_y *value);
+struct wm_y *wm_y_get(const struct wm_y *map, const char *key);
+/* A deep copy of a parsed tree (a skeleton from templates/), to be filled in. */
+struct wm_y *wm_y_copy(struct wm_yb *b, const struct wm_node *n);
+/* True when plain `s` would not read back as the same string under YAML 1.1 or 1.2. */
+bool wm_y_needs_quotes(const char *s, size_t len);
+/* Appends the document to `out`: block style, unlimited width, LF line ends, no header. */
+int wm_y_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *err);
+
+#endif

@@ -1,0 +1,177 @@
+/* wheelname.c — artifact file names: building the wheel and sdist names of a release, reading the index's. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/arena.h"
+#include "index/filename.h"
+
+/* The name part of a wheel or sdist file: PEP 503's name with `_` for its `-`. */
+void wm_filename_dist(char *out, const char *name)
+{
+	wm_name_normalize(out, name);
+	for (; *out; out++)
+		if (*out == '-')
+			*out = '_';
+}
+
+char *wm_filename_wheel(struct wm_arena *a, const char *dist, const char *version, const char *python_tag,
+	const char *abi_tag, const char *platform_tag)
+{
+	char *name = wm_arena_alloc(a, strlen(dist) + 1);
+	if (!name)
+		return NULL;
+	wm_filename_dist(name, dist);
+	return wm_arena_printf(a, "%s-%s-%s-%s-%s.whl", name, version, python_tag, abi_tag, platform_tag);
+}
+
+char *wm_filename_sdist(struct wm_arena *a, const char *dist, const char *version)
+{
+	char *name = wm_arena_alloc(a, strlen(dist) + 1);
+	if (!name)
+		return NULL;
+	wm_filename_dist(name, dist);
+	return wm_arena_printf(a, "%s-%s.tar.gz", name, version);
+}
+
+static bool ends_with(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+	return len >= n && strcmp(s + len - n, suffix) == 0;
+}
+
+int wm_filename_parse(struct wm_filename *out, struct wm_arena *a, const char *filename)
+{
+	size_t len = strlen(filename), n = 0;
+	char *stem, *parts[6], *p;
+
+	memset(out, 0, sizeof(*out));
+	out->kind = WM_FILE_OTHER;
+	if (ends_with(filename, len, ".whl")) {
+		if (!(stem = wm_arena_strndup(a, filename, len - 4)))
+			return WM_ENOMEM;
+		/* name-version[-build]-python-abi-platform; the name and the version hold no '-' */
+		for (p = stem; n < WM_ARRAY_SIZE(parts); ) {
+			parts[n++] = p;
+			if (!(p = strchr(p, '-')))
+				break;
+			*p++ = '\0';
+		}
+		if (p || n < 5)
+			return 0;
+		out->kind = WM_FILE_WHEEL;
+		out->name = parts[0];
+		out->version = parts[1];
+		out->build = n == 6 ? parts[2] : NULL;
+		out->python = parts[n - 3];
+		out->abi = parts[n - 2];
+		out->platform = parts[n - 1];
+		return 0;
+	}
+	{
+		static const char *const sdists[] = { ".tar.gz", ".zip", ".tar.bz2", ".tgz" };
+		for (size_t i = 0; i < WM_ARRAY_SIZE(sdists); i++) {
+			if (!ends_with(filename, len, sdists[i]))
+				continue;
+			if (!(stem = wm_arena_strndup(a, filename, len - strlen(sdists[i]))))
+				return WM_ENOMEM;
+			/* legacy sdists keep the dashes of the name: the version follows the last one */
+			if (!(p = strrchr(stem, '-')) || p == stem || !p[1])
+				return 0;
+			*p = '\0';
+			out->kind = WM_FILE_SDIST;
+			out->name = stem;
+			out->version = p + 1;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* Whether the '.'-separated tag set `set` contains `tag`. */
+static bool set_has(const char *set, const char *tag, bool (*same)(const char *, size_t, const char *))
+{
+	const char *p = set;
+	for (;;) {
+		const char *dot = strchr(p, '.');
+		size_t n = dot ? (size_t)(dot - p) : strlen(p);
+		if (same(p, n, tag))
+			return true;
+		if (!dot)
+			return false;
+		p = dot + 1;
+	}
+}
+
+static bool exact(const char *s, size_t n, const char *tag)
+{
+	return strlen(tag) == n && strncmp(s, tag, n) == 0;
+}
+
+/* The family and architecture of a platform tag: manylinux2014_x86_64 -> "manylinux", "x86_64". */
+static bool split_platform(const char *s, size_t n, char *family, size_t fsize, const char **arch, size_t *archlen)
+{
+	static const struct { const char *prefix, *family; } legacy[] = {
+		{ "manylinux1_", "manylinux" }, { "manylinux2010_", "manylinux" }, { "manylinux2014_", "manylinux" },
+	};
+	static const char *const versioned[] = { "manylinux_", "musllinux_", "macosx_" };
+	for (size_t i = 0; i < WM_ARRAY_SIZE(legacy); i++) {
+		size_t k = strlen(legacy[i].prefix);
+		if (n > k && strncmp(s, legacy[i].prefix, k) == 0) {
+			snprintf(family, fsize, "%s", legacy[i].family);
+			*arch = s + k;
+			*archlen = n - k;
+			return true;
+		}
+	}
+	for (size_t i = 0; i < WM_ARRAY_SIZE(versioned); i++) {
+		size_t k = strlen(versioned[i]);
+		const char *p = s + k, *end = s + n;
+		if (n <= k || strncmp(s, versioned[i], k) != 0)
+			continue;
+		/* _MAJOR_MINOR_ then the architecture */
+		for (int part = 0; part < 2; part++) {
+			if (p >= end || !isdigit((unsigned char)*p))
+				return false;
+			while (p < end && isdigit((unsigned char)*p))
+				p++;
+			if (p >= end || *p != '_')
+				return false;
+			p++;
+		}
+		if (p >= end)
+			return false;
+		snprintf(family, fsize, "%.*s", (int)(k - 1), s);
+		*arch = p;
+		*archlen = (size_t)(end - p);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Real platform tags vary where the build is the same: auditwheel and maturin
+ * write compressed sets (manylinux_2_17_x86_64.manylinux2014_x86_64), a
+ * manylinux or musllinux level may differ from the one asked for, and a macOS
+ * wheel carries the deployment target it was built with.  So Linux and macOS
+ * tags match on family and architecture; every other tag exactly.
+ */
+static bool platform_compatible(const char *s, size_t n, const char *expected)
+{
+	char f1[16], f2[16];
+	const char *a1, *a2;
+	size_t n1, n2;
+	if (exact(s, n, expected))
+		return true;
+	if (!split_platform(s, n, f1, sizeof(f1), &a1, &n1) ||
+	    !split_platform(expected, strlen(expected), f2, sizeof(f2), &a2, &n2))
+		return false;
+	return strcmp(f1, f2) == 0 && n1 == n2 && strncmp(a1, a2, n1) == 0;
+}
+
+bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
+	const char *platform_tag)
+{
+	return f->kind == WM_FILE_WHEEL && set_has(f->python, python_tag, exact) && set_has(f->abi, abi_tag, exact) &&
+		set_has(f->platform, platform_tag, platform_compatible);
+}

@@ -1,0 +1,36 @@
+/* net.h — a bounded, retried batch of GETs through libcurl (its only user) (net.c). */
+#ifndef WM_INDEX_NET_H
+#define WM_INDEX_NET_H
+
+#include "util/common.h"
+/* One GET of a batch (net.c).  Everything the caller reads is malloc'd and released with the request. */
+struct wm_net_request {
+	const char *url;           /* in: not copied */
+	long status;               /* the final HTTP status, 0 when no response came */
+	char *content_type;        /* NULL when the response had none */
+	char *body;                /* NUL-terminated */
+	size_t len;
+	char *error;               /* why the request failed after its retries, NULL when a response came */
+	unsigned attempts;
+	/* the fetcher's own state */
+	void *priv;
+};
+struct wm_net_options {
+	const char *accept;
+	unsigned jobs, retries;
+	long timeout_ms, connect_timeout_ms;
+	unsigned backoff_ms;
+	size_t max_bytes;
+	const char *cacert, *netrc, *username, *password;
+	void (*progress)(void *ctx, size_t done, size_t total);
+	void *progress_ctx;
+};
+/*
+ * Fetches every request, `jobs` at once, each retried on 429, 5xx and
+ * transient transport failures with exponential backoff (Retry-After
+ * honoured).  Returns 0, or WM_ENOMEM; failures are per request.
+ */
+int wm_net_fetch(struct wm_net_request *reqs, size_t n, const struct wm_net_options *o);
+void wm_net_request_release(struct wm_net_request *r);
+
+#endif

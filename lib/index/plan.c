@@ -1,0 +1,543 @@
+/* plan.c — release planning: the artifacts a version produces, checked against a simple index. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/text.h"
+#include "formats/pep440.h"
+#include "formats/toml.h"
+#include "model/project.h"
+#include "index/filename.h"
+#include "index/net.h"
+#include "index/plan.h"
+#include "index/simple.h"
+
+#define ACCEPT "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01"
+
+void wm_plan_options_init(struct wm_plan_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->jobs = 8;
+	o->retries = 3;
+	o->timeout_ms = 30000;
+	o->connect_timeout_ms = 10000;
+	o->backoff_ms = 500;
+	o->max_bytes = 32u << 20;
+}
+
+void wm_plan_free(struct wm_plan *p)
+{
+	if (!p)
+		return;
+	wm_arena_release(p->arena);
+	free(p->arena);
+	free(p);
+}
+
+/*
+ * The URL as reports may show it: without a user name or password, and with
+ * its query (a token, often) as `?<redacted>`; a fragment is never sent.
+ */
+static char *shown_url(struct wm_arena *a, const char *url)
+{
+	const char *end = url + strcspn(url, "?#"), *colon = memchr(url, ':', (size_t)(end - url));
+	const char *host = colon ? colon + 1 : url, *slash, *at = NULL;
+
+	/* the authority, also of a URL refused for its scheme ("http:/user:pass@host") */
+	while (host < end && *host == '/')
+		host++;
+	slash = host + strcspn(host, "/?#");
+	for (const char *p = host; p < slash; p++)
+		if (*p == '@')
+			at = p;
+	return wm_arena_printf(a, "%.*s%.*s%s", (int)(host - url), url, (int)(end - (at ? at + 1 : host)),
+		at ? at + 1 : host, *end == '?' ? "?<redacted>" : "");
+}
+
+/* Where the project's version is written, for a positioned error. */
+static const struct wm_toml_doc *version_doc(const struct wm_project *p, const struct wm_toml_value **v)
+{
+	static const struct { size_t doc; const char *path; } where[] = {
+		{ offsetof(struct wm_project, py), "project.version" },
+		{ offsetof(struct wm_project, cargo), "package.version" },
+		{ offsetof(struct wm_project, workspace), "workspace.package.version" },
+	};
+	for (size_t i = 0; i < WM_ARRAY_SIZE(where); i++) {
+		const struct wm_toml_doc *d = (const struct wm_toml_doc *)((const char *)p + where[i].doc);
+		if (d->file && p->version_file && strcmp(d->file, p->version_file) == 0 &&
+		    wm_toml_is_string(*v = wm_toml_get_path(d->root, where[i].path)))
+			return d;
+	}
+	*v = NULL;
+	return NULL;
+}
+
+static int plan_version(struct wm_plan *plan, const struct wm_matrix *m, const char *given, struct wm_error *err)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	const char *why = NULL, *v = given ? given : m->version;
+	int ret;
+
+	if (!v) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"no version to plan: %s; give it: wheelmatrix plan VERSION",
+			m->project ? "the project's pyproject.toml and Cargo.toml have none"
+				: "the matrix has no pyproject.toml beside it to take the version from");
+		return WM_EINVALID;
+	}
+	if ((ret = wm_pep440(&b, v, &why)) == 0) {
+		plan->version = wm_arena_strdup(plan->arena, b.ptr);
+		wm_buf_release(&b);
+		if (!plan->version) {
+			wm_error_code(err, WM_ENOMEM);
+			return WM_ENOMEM;
+		}
+		return 0;
+	}
+	wm_buf_release(&b);
+	if (ret != WM_EINVALID) {
+		wm_error_code(err, ret);
+		return ret;
+	}
+	if (!given && m->project) {
+		const struct wm_toml_value *val;
+		const struct wm_toml_doc *d = version_doc(m->project, &val);
+		if (d) {
+			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, d->file, d->text, d->len, val->span.line,
+				val->span.column, (unsigned)wm_utf8_len(d->text + val->span.start, val->span.end - val->span.start),
+				"version '%s' has no PEP 440 form: %s; give the version to plan: wheelmatrix plan VERSION",
+				v, why);
+			return WM_EINVALID;
+		}
+	}
+	wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "invalid version '%s': %s", v, why);
+	return WM_EINVALID;
+}
+
+/*
+ * The index: *query_base is the URL as given up to its query, which a
+ * project's path goes after, and plan->query the query ("?..." or "");
+ * *shown_base is what reports show of *query_base.
+ */
+static int plan_index(struct wm_plan *plan, const char *index, char **query_base, char **shown_base,
+	struct wm_error *err)
+{
+	const char *url = index ? index : WM_PLAN_INDEX;
+	size_t len = strcspn(url, "?#"), qlen = url[len] == '?' ? strcspn(url + len, "#") : 0;
+	const char *sep = len && url[len - 1] == '/' ? "" : "/";
+	char *shown = shown_url(plan->arena, url), *before = wm_arena_strndup(plan->arena, url, len);
+	if (!shown || !before) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	if (strncasecmp(url, "http://", 7) != 0 && strncasecmp(url, "https://", 8) != 0) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"invalid index URL '%s': a simple index is an http:// or https:// URL", shown);
+		return WM_EINVALID;
+	}
+	if (strcspn(url, " \t\r\n\"<>") != strlen(url)) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"invalid index URL '%s': spaces, quotes and angle brackets must be percent-encoded", shown);
+		return WM_EINVALID;
+	}
+	*query_base = wm_arena_printf(plan->arena, "%s%s", before, sep);
+	plan->query = wm_arena_strndup(plan->arena, url + len, qlen);
+	*shown_base = (before = shown_url(plan->arena, before)) ? wm_arena_printf(plan->arena, "%s%s", before, sep) : NULL;
+	plan->index = *shown_base ? wm_arena_printf(plan->arena, "%s%s", *shown_base, qlen ? "?<redacted>" : "") : NULL;
+	if (!*query_base || !plan->query || !plan->index) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	return 0;
+}
+
+static int init_dist(struct wm_plan *plan, struct wm_plan_dist *d, const char *name, const struct wm_backend *b,
+	size_t nartifacts)
+{
+	char *norm = wm_arena_alloc(plan->arena, strlen(name) + 1);
+	d->name = name;
+	d->backend = b;
+	d->state = WM_DIST_UNCHECKED;
+	if (!norm || !(d->artifacts = wm_arena_array(plan->arena, nartifacts, sizeof(*d->artifacts))))
+		return WM_ENOMEM;
+	wm_name_normalize(norm, name);
+	d->normalized = norm;
+	return 0;
+}
+
+static struct wm_artifact *add_artifact(struct wm_plan_dist *d)
+{
+	struct wm_artifact *a = &d->artifacts[d->nartifacts++];
+	a->state = WM_ART_UNCHECKED;
+	return a;
+}
+
+/* Every job's wheel, grouped by distribution in the order of the backends, and one sdist each. */
+static int plan_artifacts(struct wm_plan *plan, const struct wm_matrix *m)
+{
+	struct wm_arena *a = plan->arena;
+	struct wm_plan_dist **of = NULL;
+	size_t *count = NULL;
+	struct wm_expand it;
+	struct wm_job job;
+	bool meta = m->strategy == WM_STRATEGY_META;
+	int ret = WM_ENOMEM, more;
+
+	if (!(count = calloc(m->nbackends + 1, sizeof(*count))) || !(of = calloc(m->nbackends + 1, sizeof(*of))))
+		goto out;
+	if ((ret = wm_expand_init(&it, m, WM_EXPAND_JOBS)) < 0)
+		goto out;
+	while ((more = wm_expand_next(&it, &job)) > 0)
+		count[job.backend->index]++;
+	wm_expand_release(&it);
+	if ((ret = more) < 0)
+		goto out;
+	ret = WM_ENOMEM;
+	if (!(plan->dists = wm_arena_array(a, m->nbackends + 1, sizeof(*plan->dists))))
+		goto out;
+	if (meta) {
+		struct wm_plan_dist *d = &plan->dists[plan->ndists++];
+		struct wm_artifact *w;
+		if (init_dist(plan, d, m->name, NULL, 2) < 0)
+			goto out;
+		w = add_artifact(d);
+		w->pure = true;
+		if (!(w->filename = wm_filename_wheel(a, m->name, plan->version, "py3", "none", "any")))
+			goto out;
+	}
+	for (size_t i = 0; i < m->nbackends; i++) {
+		if (!count[i])
+			continue;
+		of[i] = &plan->dists[plan->ndists++];
+		if (init_dist(plan, of[i], m->backends[i]->dist, m->backends[i], count[i] + 1) < 0)
+			goto out;
+	}
+	if ((ret = wm_expand_init(&it, m, WM_EXPAND_JOBS)) < 0)
+		goto out;
+	while ((more = wm_expand_next(&it, &job)) > 0) {
+		struct wm_artifact *w = add_artifact(of[job.backend->index]);
+		w->platform = job.platform;
+		w->python = job.python;
+		w->job = wm_arena_strdup(a, job.id);
+		w->filename = wm_filename_wheel(a, job.backend->dist, plan->version, job.python->python_tag,
+			job.python->abi_tag, job.platform->platform_tag);
+		if (!w->job || !w->filename) {
+			more = WM_ENOMEM;
+			break;
+		}
+	}
+	wm_expand_release(&it);
+	if ((ret = more) < 0)
+		goto out;
+	for (size_t i = 0; i < plan->ndists; i++) {
+		struct wm_artifact *s = add_artifact(&plan->dists[i]);
+		s->sdist = true;
+		if (!(s->filename = wm_filename_sdist(a, plan->dists[i].name, plan->version))) {
+			ret = WM_ENOMEM;
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(count);
+	free(of);
+	return ret;
+}
+
+int wm_plan_new(struct wm_plan **out, const struct wm_matrix *m, const struct wm_plan_options *o,
+	struct wm_error *err)
+{
+	struct wm_plan *p = calloc(1, sizeof(*p));
+	char *base = NULL, *shown = NULL;
+	int ret = WM_ENOMEM;
+
+	*out = NULL;
+	if (!p || !(p->arena = malloc(sizeof(*p->arena)))) {
+		free(p);
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	wm_arena_init(p->arena);
+	p->matrix = m;
+	p->offline = o->offline;
+	p->first_release = o->first_release;
+	if ((ret = plan_version(p, m, o->version, err)) < 0)
+		goto fail;
+	if (!o->offline && (ret = plan_index(p, o->index, &base, &shown, err)) < 0)
+		goto fail;
+	if ((ret = plan_artifacts(p, m)) < 0) {
+		wm_error_code(err, ret);
+		goto fail;
+	}
+	for (size_t i = 0; base && i < p->ndists; i++) {
+		struct wm_plan_dist *d = &p->dists[i];
+		if (!(d->url = wm_arena_printf(p->arena, "%s%s/%s", shown, d->normalized, *p->query ? "?<redacted>" : ""))) {
+			ret = WM_ENOMEM;
+			wm_error_code(err, ret);
+			goto fail;
+		}
+	}
+	p->query_base = base;
+	*out = p;
+	return 0;
+fail:
+	wm_plan_free(p);
+	return ret;
+}
+
+/* ---- the answers ----------------------------------------------------------- */
+
+static void set_all(struct wm_plan_dist *d, enum wm_artifact_state s)
+{
+	for (size_t i = 0; i < d->nartifacts; i++)
+		d->artifacts[i].state = s;
+}
+
+static bool artifact_matches(const struct wm_artifact *a, const struct wm_filename *f)
+{
+	if (a->sdist)
+		return f->kind == WM_FILE_SDIST;
+	if (a->pure)
+		return wm_filename_matches_wheel(f, "py3", "none", "any");
+	return wm_filename_matches_wheel(f, a->python->python_tag, a->python->abi_tag, a->platform->platform_tag);
+}
+
+static size_t count_in(const struct wm_plan_dist *d, enum wm_artifact_state state);
+
+int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm_index_page *page)
+{
+	struct wm_filename *names = NULL;
+	bool *used = NULL;
+	size_t nversion = 0, nlarge = 0;
+	int ret = WM_ENOMEM;
+
+	d->nfiles = page->n;
+	if (page->n && (!(names = calloc(page->n, sizeof(*names))) || !(used = calloc(page->n, sizeof(*used)))))
+		goto out;
+	for (size_t i = 0; i < page->n; i++) {
+		if ((ret = wm_filename_parse(&names[i], plan->arena, page->files[i].filename)) < 0)
+			goto out;
+		if (names[i].kind != WM_FILE_OTHER && wm_pep440_equal(names[i].version, plan->version))
+			nversion++;
+		else if (page->files[i].size >= (int64_t)(WM_PLAN_FILE_LIMIT / 10 * 9))
+			nlarge++;
+		else
+			used[i] = true;  /* neither this version nor large: nothing to say about it */
+	}
+	set_all(d, WM_ART_MISSING);
+	for (int lenient = 0; lenient < 2; lenient++)
+		for (size_t k = 0; k < d->nartifacts; k++) {
+			struct wm_artifact *a = &d->artifacts[k];
+			for (size_t i = 0; a->state != WM_ART_PRESENT && i < page->n; i++) {
+				if (used[i] || names[i].kind == WM_FILE_OTHER || !wm_pep440_equal(names[i].version, plan->version))
+					continue;
+				if (lenient ? !artifact_matches(a, &names[i]) : strcmp(a->filename, page->files[i].filename) != 0)
+					continue;
+				a->state = WM_ART_PRESENT;
+				a->found = lenient ? page->files[i].filename : NULL;
+				used[i] = true;
+			}
+		}
+	ret = WM_ENOMEM;
+	if ((nversion && !(d->unexpected = wm_arena_array(plan->arena, nversion, sizeof(*d->unexpected)))) ||
+	    (nlarge && !(d->large = wm_arena_array(plan->arena, nlarge, sizeof(*d->large)))))
+		goto out;
+	for (size_t i = 0; i < page->n; i++) {
+		if (used[i])
+			continue;
+		if (names[i].kind != WM_FILE_OTHER && wm_pep440_equal(names[i].version, plan->version))
+			d->unexpected[d->nunexpected++] = page->files[i].filename;
+		else
+			d->large[d->nlarge++] = page->files[i];
+	}
+	/* the index takes new files for an existing version, never a file it has */
+	if (!nversion)
+		d->state = WM_DIST_READY;
+	else
+		d->state = count_in(d, WM_ART_PRESENT) == d->nartifacts ? WM_DIST_PUBLISHED : WM_DIST_PARTIAL;
+	ret = 0;
+out:
+	free(names);
+	free(used);
+	return ret;
+}
+
+static int answer(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm_net_request *r)
+{
+	struct wm_index_page page;
+	const char *why = NULL;
+	int ret;
+
+	d->attempts = r->attempts;
+	if (r->error) {
+		d->error = wm_arena_strdup(plan->arena, r->error);
+		goto failed;
+	}
+	if (r->status == 404 || r->status == 410) {
+		d->state = WM_DIST_NEW;
+		set_all(d, WM_ART_MISSING);
+		return 0;
+	}
+	if (r->status == 401 || r->status == 403) {
+		d->error = wm_arena_printf(plan->arena, "HTTP %ld: the index wants credentials (netrc, or "
+			"WHEELMATRIX_INDEX_USERNAME and WHEELMATRIX_INDEX_PASSWORD)", r->status);
+		goto failed;
+	}
+	if (r->status < 200 || r->status > 299) {
+		d->error = wm_arena_printf(plan->arena, "unexpected HTTP status %ld", r->status);
+		goto failed;
+	}
+	ret = wm_simple_parse(&page, plan->arena, r->content_type, r->body, r->len, &why);
+	if (ret == WM_ENOMEM)
+		return ret;
+	d->api = page.api;
+	if (ret < 0) {
+		d->error = why;
+		goto failed;
+	}
+	return wm_plan_compare(plan, d, &page);
+failed:
+	if (!d->error)
+		return WM_ENOMEM;
+	d->state = WM_DIST_FAILED;
+	set_all(d, WM_ART_UNKNOWN);
+	return 0;
+}
+
+int wm_plan_query(struct wm_plan *plan, const struct wm_plan_options *o, struct wm_error *err)
+{
+	struct wm_net_request *reqs = NULL;
+	struct wm_net_options no;
+	int ret;
+
+	if (plan->offline || plan->ndists == 0)
+		return 0;
+	if (o->cacert) {
+		FILE *f = fopen(o->cacert, "r");
+		if (!f) {
+			wm_error_add(err, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot read the CA file '%s': %s",
+				o->cacert, strerror(errno));
+			return WM_EREAD;
+		}
+		fclose(f);
+	}
+	if (!(reqs = calloc(plan->ndists, sizeof(*reqs)))) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	for (size_t i = 0; i < plan->ndists; i++)
+		if (!(reqs[i].url = wm_arena_printf(plan->arena, "%s%s/%s", plan->query_base, plan->dists[i].normalized,
+				plan->query))) {
+			free(reqs);
+			wm_error_code(err, WM_ENOMEM);
+			return WM_ENOMEM;
+		}
+	memset(&no, 0, sizeof(no));
+	no.accept = ACCEPT;
+	no.jobs = o->jobs;
+	no.retries = o->retries;
+	no.timeout_ms = o->timeout_ms;
+	no.connect_timeout_ms = o->connect_timeout_ms;
+	no.backoff_ms = o->backoff_ms;
+	no.max_bytes = o->max_bytes;
+	no.cacert = o->cacert;
+	no.netrc = o->netrc;
+	no.username = o->username;
+	no.password = o->password;
+	no.progress = o->progress;
+	no.progress_ctx = o->progress_ctx;
+	ret = wm_net_fetch(reqs, plan->ndists, &no);
+	for (size_t i = 0; ret == 0 && i < plan->ndists; i++)
+		ret = answer(plan, &plan->dists[i], &reqs[i]);
+	for (size_t i = 0; i < plan->ndists; i++)
+		wm_net_request_release(&reqs[i]);
+	free(reqs);
+	if (ret < 0)
+		wm_error_code(err, ret);
+	return ret;
+}
+
+enum wm_plan_verdict wm_plan_verdict(const struct wm_plan *p)
+{
+	enum wm_plan_verdict v = WM_PLAN_OK;
+	size_t new = 0;
+	for (size_t i = 0; i < p->ndists; i++) {
+		if (p->dists[i].state == WM_DIST_FAILED)
+			return WM_PLAN_INCOMPLETE;
+		new += p->dists[i].state == WM_DIST_NEW;
+		if (p->dists[i].state == WM_DIST_PUBLISHED)
+			v = WM_PLAN_FAIL;
+		else if (p->dists[i].state == WM_DIST_PARTIAL && v == WM_PLAN_OK)
+			v = WM_PLAN_PARTIAL;
+	}
+	/* an index where none of the projects exists: most likely not the index's simple URL */
+	if (!p->offline && p->ndists && new == p->ndists && !p->first_release)
+		return WM_PLAN_NOT_FOUND;
+	return v;
+}
+
+size_t wm_plan_count(const struct wm_plan *p, enum wm_artifact_state state)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->ndists; i++)
+		for (size_t k = 0; k < p->dists[i].nartifacts; k++)
+			n += p->dists[i].artifacts[k].state == state;
+	return n;
+}
+
+static size_t count_in(const struct wm_plan_dist *d, enum wm_artifact_state state)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < d->nartifacts; k++)
+		n += d->artifacts[k].state == state;
+	return n;
+}
+
+const char *wm_plan_dist_summary(const struct wm_plan *p, const struct wm_plan_dist *d)
+{
+	size_t n = d->nartifacts;
+	const char *files = n == 1 ? "file" : "files";
+	switch (d->state) {
+	case WM_DIST_UNCHECKED:
+		return wm_arena_printf(p->arena, "%zu %s to build (not checked against an index)", n, files);
+	case WM_DIST_FAILED:
+		return wm_arena_printf(p->arena, "query failed: %s", d->error);
+	case WM_DIST_NEW:
+		return wm_arena_printf(p->arena, "new project: %zu %s to upload; the first upload needs a pending "
+			"trusted publisher on the index", n, files);
+	case WM_DIST_READY:
+		return wm_arena_printf(p->arena, "%zu %s to upload", n, files);
+	case WM_DIST_PUBLISHED:
+		return wm_arena_printf(p->arena, "version %s already published (all %zu %s present): nothing to "
+			"upload", p->version, n, files);
+	case WM_DIST_PARTIAL: {
+		size_t missing = count_in(d, WM_ART_MISSING);
+		return wm_arena_printf(p->arena, "version %s partly published (%zu of %zu %s present): %zu %s still to "
+			"upload, and only %s: the index refuses a file it has", p->version, count_in(d, WM_ART_PRESENT), n,
+			files, missing, missing == 1 ? "file" : "files", missing == 1 ? "that one" : "those");
+	}
+	}
+	return "";
+}
+
+const char *wm_plan_artifact_state_name(enum wm_artifact_state s)
+{
+	static const char *const names[] = {
+		[WM_ART_UNCHECKED] = "unchecked", [WM_ART_UNKNOWN] = "unknown",
+		[WM_ART_MISSING] = "missing", [WM_ART_PRESENT] = "present",
+	};
+	return (size_t)s < WM_ARRAY_SIZE(names) ? names[s] : "?";
+}
+
+const char *wm_plan_dist_state_name(enum wm_dist_state s)
+{
+	static const char *const names[] = {
+		[WM_DIST_UNCHECKED] = "unchecked", [WM_DIST_FAILED] = "failed", [WM_DIST_NEW] = "new",
+		[WM_DIST_READY] = "ready", [WM_DIST_PUBLISHED] = "published", [WM_DIST_PARTIAL] = "partial",
+	};
+	return (size_t)s < WM_ARRAY_SIZE(names) ? names[s] : "?";
+}

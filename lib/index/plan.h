@@ -1,0 +1,19 @@
+/* plan.h — a release planned against package indexes (plan.c). */
+#ifndef WM_INDEX_PLAN_H
+#define WM_INDEX_PLAN_H
+
+#include "util/common.h"
+#include "index/simple.h"
+struct wm_plan;
+struct wm_plan_dist;
+/*
+ * plan.c: the index page's files of the planned version matched with distribution d's
+ * artifacts, exact names first, then by tags; sets the artifacts' and d's state and the
+ * unexpected and large files.  What plan does with each index's answer.
+ */
+int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm_index_page *page);
+/* "present", "missing", ...; "new", "published", ... (plan.c) */
+const char *wm_plan_artifact_state_name(enum wm_artifact_state s);
+const char *wm_plan_dist_state_name(enum wm_dist_state s);
+
+#endif

@@ -1,0 +1,530 @@
+/* report.c — a plan as a terminal table, Markdown for $GITHUB_STEP_SUMMARY, or a self-contained HTML page. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/buf.h"
+#include "util/sha256.h"
+#include "formats/json.h"
+#include "index/plan.h"
+#include "index/report.h"
+
+/* What each state means for the release: the legend and the Markdown table say it. */
+static const char *const state_meaning[] = {
+	[WM_ART_UNCHECKED] = "not checked against an index (--offline)",
+	[WM_ART_UNKNOWN] = "the query for its distribution failed",
+	[WM_ART_MISSING] = "not on the index: the release uploads it",
+	[WM_ART_PRESENT] = "already on the index: its upload would be refused",
+};
+
+static const enum wm_artifact_state report_order[] = { WM_ART_PRESENT, WM_ART_MISSING, WM_ART_UNKNOWN,
+	WM_ART_UNCHECKED };
+
+/* The closing sentence: what the plan means for the release. */
+static void verdict(struct wm_buf *b, const struct wm_plan *p)
+{
+	size_t failed = 0, published = 0, partial = 0;
+	for (size_t i = 0; i < p->ndists; i++) {
+		failed += p->dists[i].state == WM_DIST_FAILED;
+		published += p->dists[i].state == WM_DIST_PUBLISHED;
+		partial += p->dists[i].state == WM_DIST_PARTIAL;
+	}
+	if (p->offline) {
+		wm_buf_puts(b, "not checked against an index (--offline)");
+		return;
+	}
+	switch (wm_plan_verdict(p)) {
+	case WM_PLAN_INCOMPLETE:
+		wm_buf_printf(b, "incomplete: the query failed for %zu of %zu distributions", failed, p->ndists);
+		break;
+	case WM_PLAN_NOT_FOUND:
+		wm_buf_printf(b, "not checked: the index has none of the %zu projects, so its URL is probably wrong "
+			"(a simple index, such as https://pypi.org/simple/); for the first release of every one, "
+			"use --first-release", p->ndists);
+		break;
+	case WM_PLAN_FAIL:
+		wm_buf_printf(b, "the release would fail: version %s is already published for %zu of %zu distributions",
+			p->version, published, p->ndists);
+		if (partial)
+			wm_buf_printf(b, " and partly for %zu", partial);
+		break;
+	case WM_PLAN_PARTIAL:
+		wm_buf_printf(b, "the release would fail as a whole: version %s is partly published for %zu of %zu "
+			"distributions; upload only their missing files", p->version, partial, p->ndists);
+		break;
+	case WM_PLAN_OK:
+		wm_buf_puts(b, "the release can go ahead");
+		break;
+	}
+}
+
+/* "16 files: 2 present, 14 missing" */
+static void counts(struct wm_buf *b, const struct wm_plan *p)
+{
+	size_t total = 0;
+	bool first = true;
+	for (size_t i = 0; i < p->ndists; i++)
+		total += p->dists[i].nartifacts;
+	wm_buf_printf(b, "%zu %s", total, total == 1 ? "file" : "files");
+	for (size_t i = 0; i < WM_ARRAY_SIZE(report_order); i++) {
+		size_t n = wm_plan_count(p, report_order[i]);
+		if (!n)
+			continue;
+		wm_buf_printf(b, "%s%zu %s", first ? ": " : ", ", n, wm_plan_artifact_state_name(report_order[i]));
+		first = false;
+	}
+}
+
+static void size_text(struct wm_buf *b, int64_t size)
+{
+	wm_buf_printf(b, "%.1f MiB of the %llu MiB limit", (double)size / (1 << 20),
+		(unsigned long long)(WM_PLAN_FILE_LIMIT >> 20));
+}
+
+/* ---- table ------------------------------------------------------------------- */
+
+/*
+ * File names and messages can come from the index: a character a terminal
+ * must not get as it is (a C0 or C1 control, whose escape sequences it would
+ * run; a bidi control, which reorders what it shows; a byte that is not
+ * UTF-8) is written as `repl`, one for each, in every text format.  The JSON
+ * has them exactly, as \u escapes (wm_json_plan).
+ */
+static void put_char(struct wm_buf *b, const char **s, char repl)
+{
+	bool control;
+	size_t n = wm_utf8_next(*s, strnlen(*s, 4), &control);
+	if (control)
+		wm_buf_putc(b, repl);
+	else
+		wm_buf_add(b, *s, n);
+	*s += n;
+}
+
+static void plain(struct wm_buf *b, const char *s)
+{
+	while (*s)
+		put_char(b, &s, '?');
+}
+
+static void table(struct wm_buf *b, const struct wm_plan *p)
+{
+	wm_buf_printf(b, "version %s", p->version);
+	if (p->index) {
+		wm_buf_puts(b, " against ");
+		plain(b, p->index);
+	}
+	wm_buf_putc(b, '\n');
+	for (size_t i = 0; i < p->ndists; i++) {
+		const struct wm_plan_dist *d = &p->dists[i];
+		wm_buf_printf(b, "\n%s: ", d->name);
+		plain(b, wm_plan_dist_summary(p, d));
+		wm_buf_putc(b, '\n');
+		for (size_t k = 0; k < d->nartifacts; k++) {
+			const struct wm_artifact *a = &d->artifacts[k];
+			wm_buf_printf(b, "  %-10s  %s", wm_plan_artifact_state_name(a->state), a->filename);
+			if (a->found) {
+				wm_buf_puts(b, " (on the index as ");
+				plain(b, a->found);
+				wm_buf_putc(b, ')');
+			}
+			wm_buf_putc(b, '\n');
+		}
+		for (size_t k = 0; k < d->nunexpected; k++) {
+			wm_buf_printf(b, "  %-10s  ", "unexpected");
+			plain(b, d->unexpected[k]);
+			wm_buf_printf(b, " (of version %s, not produced by this release)\n", p->version);
+		}
+		for (size_t k = 0; k < d->nlarge; k++) {
+			wm_buf_printf(b, "  %-10s  ", "near limit");
+			plain(b, d->large[k].filename);
+			wm_buf_puts(b, " (");
+			size_text(b, d->large[k].size);
+			wm_buf_puts(b, ")\n");
+		}
+	}
+	wm_buf_putc(b, '\n');
+	counts(b, p);
+	wm_buf_puts(b, "; ");
+	verdict(b, p);
+	wm_buf_putc(b, '\n');
+}
+
+/* ---- Markdown ------------------------------------------------------------------- */
+
+/* Text in a table cell: `|` would end the cell, a newline the row. */
+static void md_text(struct wm_buf *b, const char *s)
+{
+	while (*s) {
+		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`' || *s == '<' || *s == '[') {
+			wm_buf_putc(b, '\\');
+			wm_buf_putc(b, *s++);
+		} else {
+			put_char(b, &s, ' ');
+		}
+	}
+}
+
+/* A code span: file names hold `_`, which Markdown would read as emphasis. */
+static void md_code(struct wm_buf *b, const char *s)
+{
+	wm_buf_putc(b, '`');
+	while (*s) {
+		if (*s == '`' || *s == '|') {
+			wm_buf_putc(b, '?');
+			s++;
+		} else {
+			put_char(b, &s, '?');
+		}
+	}
+	wm_buf_putc(b, '`');
+}
+
+static void markdown(struct wm_buf *b, const struct wm_plan *p)
+{
+	wm_buf_printf(b, "## Release plan: version %s\n\n", p->version);
+	if (p->index) {
+		wm_buf_puts(b, "Index: ");
+		md_code(b, p->index);
+		wm_buf_puts(b, "\n\n");
+	}
+	wm_buf_puts(b, "**");
+	verdict(b, p);
+	wm_buf_puts(b, "**; ");
+	counts(b, p);
+	wm_buf_puts(b, ".\n\n| distribution | state |\n|---|---|\n");
+	for (size_t i = 0; i < p->ndists; i++) {
+		wm_buf_puts(b, "| ");
+		md_code(b, p->dists[i].name);
+		wm_buf_puts(b, " | ");
+		md_text(b, wm_plan_dist_summary(p, &p->dists[i]));
+		wm_buf_puts(b, " |\n");
+	}
+	for (size_t i = 0; i < p->ndists; i++) {
+		const struct wm_plan_dist *d = &p->dists[i];
+		wm_buf_puts(b, "\n### ");
+		md_code(b, d->name);
+		wm_buf_puts(b, "\n\n| file | state | on the index as |\n|---|---|---|\n");
+		for (size_t k = 0; k < d->nartifacts; k++) {
+			const struct wm_artifact *a = &d->artifacts[k];
+			wm_buf_puts(b, "| ");
+			md_code(b, a->filename);
+			wm_buf_printf(b, " | %s | ", wm_plan_artifact_state_name(a->state));
+			if (a->found)
+				md_code(b, a->found);
+			wm_buf_puts(b, " |\n");
+		}
+		if (d->nunexpected) {
+			wm_buf_printf(b, "\nOn the index for version %s but not produced by this release:\n\n", p->version);
+			for (size_t k = 0; k < d->nunexpected; k++) {
+				wm_buf_puts(b, "- ");
+				md_code(b, d->unexpected[k]);
+				wm_buf_putc(b, '\n');
+			}
+		}
+		if (d->nlarge) {
+			wm_buf_puts(b, "\nEarlier files near the upload limit:\n\n");
+			for (size_t k = 0; k < d->nlarge; k++) {
+				wm_buf_puts(b, "- ");
+				md_code(b, d->large[k].filename);
+				wm_buf_puts(b, ": ");
+				size_text(b, d->large[k].size);
+				wm_buf_putc(b, '\n');
+			}
+		}
+	}
+	wm_buf_puts(b, "\n| state | meaning |\n|---|---|\n");
+	for (size_t i = 0; i < WM_ARRAY_SIZE(report_order); i++)
+		wm_buf_printf(b, "| %s | %s |\n", wm_plan_artifact_state_name(report_order[i]), state_meaning[report_order[i]]);
+}
+
+/* ---- HTML ------------------------------------------------------------------------ */
+
+/*
+ * The page loads nothing: one inline style sheet, allowed by its hash in a
+ * Content-Security-Policy of default-src 'none', and no script.  Colours
+ * are classes, never style attributes (a hash does not cover those).
+ */
+static const char style[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
+	"code{font:12px ui-monospace,monospace}"
+	"table{border-collapse:collapse;margin:1em 0}"
+	"th,td{border:1px solid #bbb;padding:3px 6px;text-align:left}"
+	"td.present{background:#f4b4b4}td.missing{background:#b9e4b9}"
+	"td.unknown{background:#f6d68c}td.unchecked{background:#cfd8e6}td.none{background:#f2f2f2;color:#888}"
+	"span.present,span.missing,span.unknown,span.unchecked,span.none{display:inline-block;width:1em;height:1em;"
+	"margin-right:.5em;vertical-align:middle;border:1px solid #888}"
+	"span.present{background:#f4b4b4}span.missing{background:#b9e4b9}span.unknown{background:#f6d68c}"
+	"span.unchecked{background:#cfd8e6}span.none{background:#f2f2f2}"
+	"ul.legend{list-style:none;padding:0}p.verdict{font-weight:bold}";
+
+void wm_report_base64(char *out, const unsigned char *data, size_t len)
+{
+	static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i = 0;
+	for (; i + 2 < len; i += 3) {
+		unsigned v = (unsigned)data[i] << 16 | (unsigned)data[i + 1] << 8 | data[i + 2];
+		*out++ = digits[v >> 18 & 63];
+		*out++ = digits[v >> 12 & 63];
+		*out++ = digits[v >> 6 & 63];
+		*out++ = digits[v & 63];
+	}
+	if (i < len) {
+		unsigned v = (unsigned)data[i] << 16 | (i + 1 < len ? (unsigned)data[i + 1] << 8 : 0);
+		*out++ = digits[v >> 18 & 63];
+		*out++ = digits[v >> 12 & 63];
+		*out++ = i + 1 < len ? digits[v >> 6 & 63] : '=';
+		*out++ = '=';
+	}
+	*out = '\0';
+}
+
+static void html_text(struct wm_buf *b, const char *s)
+{
+	while (*s) {
+		switch (*s) {
+		case '&': wm_buf_puts(b, "&amp;"); break;
+		case '<': wm_buf_puts(b, "&lt;"); break;
+		case '>': wm_buf_puts(b, "&gt;"); break;
+		case '"': wm_buf_puts(b, "&quot;"); break;
+		case '\'': wm_buf_puts(b, "&#39;"); break;
+		default: put_char(b, &s, '?'); continue;
+		}
+		s++;
+	}
+}
+
+/* A grid column: one platform and one Python entry, or the meta wheel, or the sdist. */
+struct column {
+	const struct wm_platform *platform;
+	const struct wm_python *python;
+	bool pure, sdist;
+	size_t order;
+};
+
+static size_t position(const struct wm_matrix *m, const struct wm_platform *pl, const struct wm_python *py)
+{
+	size_t p = m->nplatforms, y = m->npythons;
+	for (size_t i = 0; i < m->nplatforms; i++)
+		if (strcmp(m->platforms[i]->id, pl->id) == 0)
+			p = i;
+	for (size_t i = 0; i < m->npythons; i++)
+		if (strcmp(m->pythons[i]->tag, py->tag) == 0)
+			y = i;
+	return p * (m->npythons + 1) + y;
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct column *x = a, *y = b;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static bool same_column(const struct column *c, const struct wm_artifact *a)
+{
+	if (c->sdist || a->sdist)
+		return c->sdist && a->sdist;
+	if (c->pure || a->pure)
+		return c->pure && a->pure;
+	return strcmp(c->platform->id, a->platform->id) == 0 && strcmp(c->python->tag, a->python->tag) == 0;
+}
+
+/* The grid's columns in the matrix's order: platforms, then Python entries; the meta wheel and sdists last. */
+static struct column *grid_columns(const struct wm_plan *p, size_t *n)
+{
+	const struct wm_matrix *m = p->matrix;
+	size_t cap = 0, k = 0;
+	struct column *cols;
+	for (size_t i = 0; i < p->ndists; i++)
+		cap += p->dists[i].nartifacts;
+	if (!(cols = calloc(cap + 1, sizeof(*cols))))
+		return NULL;
+	for (size_t i = 0; i < p->ndists; i++)
+		for (size_t j = 0; j < p->dists[i].nartifacts; j++) {
+			const struct wm_artifact *a = &p->dists[i].artifacts[j];
+			size_t c = 0;
+			while (c < k && !same_column(&cols[c], a))
+				c++;
+			if (c < k)
+				continue;
+			cols[k].platform = a->platform;
+			cols[k].python = a->python;
+			cols[k].pure = a->pure;
+			cols[k].sdist = a->sdist;
+			cols[k].order = a->sdist ? SIZE_MAX : a->pure ? SIZE_MAX - 1 : position(m, a->platform, a->python);
+			k++;
+		}
+	qsort(cols, k, sizeof(*cols), by_order);
+	*n = k;
+	return cols;
+}
+
+static void html_grid(struct wm_buf *b, const struct wm_plan *p, const struct column *cols, size_t ncols)
+{
+	wm_buf_puts(b, "<table class=\"grid\">\n<thead>\n<tr><th rowspan=\"2\">distribution</th>");
+	for (size_t c = 0; c < ncols; ) {
+		size_t span = 1;
+		if (cols[c].sdist || cols[c].pure) {
+			wm_buf_printf(b, "<th rowspan=\"2\">%s</th>", cols[c].sdist ? "sdist" : "py3-none-any");
+			c++;
+			continue;
+		}
+		while (c + span < ncols && !cols[c + span].sdist && !cols[c + span].pure &&
+		       strcmp(cols[c + span].platform->id, cols[c].platform->id) == 0)
+			span++;
+		wm_buf_printf(b, "<th colspan=\"%zu\">", span);
+		html_text(b, cols[c].platform->id);
+		wm_buf_puts(b, "<br><code>");
+		html_text(b, cols[c].platform->platform_tag);
+		wm_buf_puts(b, "</code></th>");
+		c += span;
+	}
+	wm_buf_puts(b, "</tr>\n<tr>");
+	for (size_t c = 0; c < ncols; c++) {
+		if (cols[c].sdist || cols[c].pure)
+			continue;
+		wm_buf_puts(b, "<th><code>");
+		html_text(b, cols[c].python->python_tag);
+		wm_buf_putc(b, '-');
+		html_text(b, cols[c].python->abi_tag);
+		wm_buf_puts(b, "</code></th>");
+	}
+	wm_buf_puts(b, "</tr>\n</thead>\n<tbody>\n");
+	for (size_t i = 0; i < p->ndists; i++) {
+		const struct wm_plan_dist *d = &p->dists[i];
+		wm_buf_puts(b, "<tr><th>");
+		html_text(b, d->name);
+		wm_buf_puts(b, "</th>");
+		for (size_t c = 0; c < ncols; c++) {
+			const struct wm_artifact *a = NULL;
+			for (size_t k = 0; !a && k < d->nartifacts; k++)
+				if (same_column(&cols[c], &d->artifacts[k]))
+					a = &d->artifacts[k];
+			if (!a) {
+				wm_buf_puts(b, "<td class=\"none\">-</td>");
+				continue;
+			}
+			wm_buf_printf(b, "<td class=\"%s\" data-status=\"%s\" title=\"", wm_plan_artifact_state_name(a->state),
+				wm_plan_artifact_state_name(a->state));
+			html_text(b, a->filename);
+			if (a->found) {
+				wm_buf_puts(b, " (on the index as ");
+				html_text(b, a->found);
+				wm_buf_putc(b, ')');
+			}
+			wm_buf_printf(b, "\">%s</td>", wm_plan_artifact_state_name(a->state));
+		}
+		wm_buf_puts(b, "</tr>\n");
+	}
+	wm_buf_puts(b, "</tbody>\n</table>\n");
+}
+
+static void html_details(struct wm_buf *b, const struct wm_plan *p)
+{
+	wm_buf_puts(b, "<h2>Distributions</h2>\n<ul>\n");
+	for (size_t i = 0; i < p->ndists; i++) {
+		const struct wm_plan_dist *d = &p->dists[i];
+		wm_buf_puts(b, "<li><code>");
+		html_text(b, d->name);
+		wm_buf_puts(b, "</code>: ");
+		html_text(b, wm_plan_dist_summary(p, d));
+		if (d->nunexpected || d->nlarge)
+			wm_buf_puts(b, "\n<ul>\n");
+		for (size_t k = 0; k < d->nunexpected; k++) {
+			wm_buf_puts(b, "<li>unexpected: <code>");
+			html_text(b, d->unexpected[k]);
+			wm_buf_printf(b, "</code> (of version %s, not produced by this release)</li>\n", p->version);
+		}
+		for (size_t k = 0; k < d->nlarge; k++) {
+			wm_buf_puts(b, "<li>near the limit: <code>");
+			html_text(b, d->large[k].filename);
+			wm_buf_puts(b, "</code> (");
+			size_text(b, d->large[k].size);
+			wm_buf_puts(b, ")</li>\n");
+		}
+		if (d->nunexpected || d->nlarge)
+			wm_buf_puts(b, "</ul>\n");
+		wm_buf_puts(b, "</li>\n");
+	}
+	wm_buf_puts(b, "</ul>\n");
+}
+
+static int html(struct wm_buf *b, const struct wm_plan *p)
+{
+	struct wm_sha256 h;
+	unsigned char digest[32];
+	char hash[45];
+	struct wm_buf line = WM_BUF_INIT;
+	struct column *cols;
+	size_t ncols = 0;
+
+	if (!(cols = grid_columns(p, &ncols)))
+		return WM_ENOMEM;
+	wm_sha256_init(&h);
+	wm_sha256_update(&h, style, sizeof(style) - 1);
+	wm_sha256_final(&h, digest);
+	wm_report_base64(hash, digest, sizeof(digest));
+	wm_buf_printf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'sha256-%s'\">\n"
+		"<title>Release plan: version ", hash);
+	html_text(b, p->version);
+	wm_buf_printf(b, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>Release plan: version ", style);
+	html_text(b, p->version);
+	wm_buf_puts(b, "</h1>\n");
+	if (p->index) {
+		wm_buf_puts(b, "<p>Index: <code>");
+		html_text(b, p->index);
+		wm_buf_puts(b, "</code></p>\n");
+	}
+	verdict(&line, p);
+	wm_buf_puts(b, "<p class=\"verdict\">");
+	html_text(b, line.ptr ? line.ptr : "");
+	wm_buf_puts(b, "</p>\n<p class=\"counts\">");
+	wm_buf_clear(&line);
+	counts(&line, p);
+	html_text(b, line.ptr ? line.ptr : "");
+	wm_buf_puts(b, "</p>\n");
+	html_grid(b, p, cols, ncols);
+	wm_buf_puts(b, "<ul class=\"legend\">\n");
+	for (size_t i = 0; i < WM_ARRAY_SIZE(report_order); i++)
+		wm_buf_printf(b, "<li><span class=\"%s\"></span>%s: %s</li>\n", wm_plan_artifact_state_name(report_order[i]),
+			wm_plan_artifact_state_name(report_order[i]), state_meaning[report_order[i]]);
+	wm_buf_puts(b, "<li><span class=\"none\"></span>-: not built for this distribution</li>\n</ul>\n");
+	html_details(b, p);
+	wm_buf_puts(b, "</body>\n</html>\n");
+	wm_buf_release(&line);
+	free(cols);
+	return 0;
+}
+
+int wm_report_render(char **out, size_t *len, const struct wm_plan *p, enum wm_plan_format format)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	int ret = 0;
+
+	*out = NULL;
+	*len = 0;
+	switch (format) {
+	case WM_PLAN_TABLE:
+		table(&b, p);
+		break;
+	case WM_PLAN_MARKDOWN:
+		markdown(&b, p);
+		break;
+	case WM_PLAN_HTML:
+		ret = html(&b, p);
+		break;
+	case WM_PLAN_JSON:
+		ret = wm_json_plan(&b, p);
+		break;
+	}
+	if (ret == 0 && b.oom)
+		ret = WM_ENOMEM;
+	if (ret < 0) {
+		wm_buf_release(&b);
+		return ret;
+	}
+	*len = b.len;
+	if (!(*out = wm_buf_detach(&b)))
+		return WM_ENOMEM;
+	return 0;
+}

@@ -1,0 +1,442 @@
+/* project.c — what the matrix needs from pyproject.toml and Cargo.toml: names, version, features, abi3. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "formats/toml.h"
+#include "model/project.h"
+
+/* Joins a path relative to `dir` (both repository-relative) and removes `.` and `..` parts. */
+static char *join(struct wm_arena *a, const char *dir, const char *rel, bool *outside)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	const char *parts[256];
+	size_t n = 0, lens[256];
+	char *s;
+	const char *srcs[2] = { dir, rel };
+
+	*outside = false;
+	for (int k = 0; k < 2; k++) {
+		const char *p = srcs[k];
+		while (p && *p) {
+			const char *e = strchr(p, '/');
+			size_t len = e ? (size_t)(e - p) : strlen(p);
+			if (len == 2 && p[0] == '.' && p[1] == '.') {
+				if (n == 0)
+					*outside = true;
+				else
+					n--;
+			} else if (len && !(len == 1 && p[0] == '.') && n < 256) {
+				parts[n] = p;
+				lens[n++] = len;
+			}
+			p = e ? e + 1 : NULL;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			wm_buf_putc(&b, '/');
+		wm_buf_add(&b, parts[i], lens[i]);
+	}
+	s = b.oom ? NULL : wm_arena_strdup(a, b.ptr ? b.ptr : "");
+	wm_buf_release(&b);
+	return s;
+}
+
+static char *dir_of(struct wm_arena *a, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? wm_arena_strndup(a, path, (size_t)(slash - path)) : wm_arena_strdup(a, "");
+}
+
+/* Reads and parses one file; returns 1 when it does not exist (nothing reported). */
+static int load_toml(struct wm_toml_doc *doc, const struct wm_reader *r, const char *path, struct wm_error *err)
+{
+	char *data = NULL;
+	size_t len = 0;
+	int ret = r->read(r->ctx, path, &data, &len, err);
+	if (ret != 0) {
+		free(data);
+		return ret;
+	}
+	ret = wm_toml_parse(doc, path, data, len, err);
+	free(data);
+	return ret;
+}
+
+static const char *str_at(const struct wm_toml_table *t, const char *path)
+{
+	const struct wm_toml_value *v = wm_toml_get_path(t, path);
+	return wm_toml_is_string(v) ? v->str : NULL;
+}
+
+static void string_array(struct wm_arena *a, const struct wm_toml_value *v, struct wm_strlist *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!wm_toml_is_array(v) || !(out->items = wm_arena_array(a, v->array.n + 1, sizeof(char *))))
+		return;
+	for (size_t i = 0; i < v->array.n; i++)
+		if (wm_toml_is_string(v->array.items[i]))
+			out->items[out->n++] = v->array.items[i]->str;
+}
+
+/* The minor version of pyo3's "abi3-py3X" feature ("abi3-py38" 8, "abi3-py310" 10), or 0. */
+static unsigned abi3_py(const char *s)
+{
+	unsigned minor = 0;
+	const char *d;
+	if (strncmp(s, "abi3-py3", 8) != 0 || !s[8] || (s[8] == '0' && s[9]))
+		return 0;
+	for (d = s + 8; *d >= '0' && *d <= '9' && minor < 1000; d++)
+		minor = minor * 10 + (unsigned)(*d - '0');
+	return *d ? 0 : minor;
+}
+
+/*
+ * pyo3's abi3 features among `v`'s strings.  Each abi3-py3X feature of pyo3 turns on the next one
+ * up, so the lowest one enabled is the minimum, wherever it is enabled ("abi3-py310" with
+ * "abi3-py38" builds cp38-abi3, as maturin names it); plain "abi3" alone leaves the minimum to the
+ * interpreter that builds (abi3_minor stays 0).
+ */
+static void find_abi3(struct wm_project *p, const struct wm_toml_value *v, const char *prefix, const char *file,
+	const struct wm_toml_doc *doc)
+{
+	size_t plen = strlen(prefix);
+	for (size_t i = 0; wm_toml_is_array(v) && i < v->array.n; i++) {
+		const struct wm_toml_value *item = v->array.items[i];
+		const char *s;
+		unsigned minor;
+		if (!wm_toml_is_string(item) || strncmp(item->str, prefix, plen) != 0)
+			continue;
+		s = item->str + plen;
+		minor = abi3_py(s);
+		if (strcmp(s, "abi3") != 0 && minor == 0)
+			continue;
+		/* the feature that sets the minimum: the lowest abi3-py3X, else the first plain abi3 */
+		if (!p->abi3 || (minor && (!p->abi3_minor || minor < p->abi3_minor))) {
+			p->abi3_minor = minor;
+			p->abi3_feature = item->str;
+			p->abi3_file = file;
+			p->abi3_doc = doc;
+			p->abi3_span = item->span;
+		}
+		p->abi3 = true;
+	}
+}
+
+static void read_cargo(struct wm_project *p, struct wm_arena *a)
+{
+	const struct wm_toml_table *root = p->cargo.root;
+	const struct wm_toml_value *features = wm_toml_table_get(root, "features");
+	const struct wm_toml_value *deps = wm_toml_table_get(root, "dependencies");
+	const struct wm_toml_value *pyo3 = deps && wm_toml_is_table(deps) ? wm_toml_table_get(deps->table, "pyo3") : NULL;
+
+	p->crate_name = str_at(root, "package.name");
+	p->lib_name = str_at(root, "lib.name");
+	if (wm_toml_is_table(features) && (p->features = wm_arena_array(a, features->table->n + 1, sizeof(char *))))
+		for (size_t i = 0; i < features->table->n; i++)
+			p->features[p->nfeatures++] = features->table->entries[i].key;
+	if (wm_toml_is_table(deps) && (p->deps = wm_arena_array(a, deps->table->n + 1, sizeof(*p->deps))) &&
+			(p->deps_optional = wm_arena_array(a, deps->table->n + 1, sizeof(bool))))
+		for (size_t i = 0; i < deps->table->n; i++) {
+			const struct wm_toml_value *d = deps->table->entries[i].value;
+			const struct wm_toml_value *opt = wm_toml_is_table(d) ? wm_toml_table_get(d->table, "optional") : NULL;
+			p->deps_optional[p->ndeps] = wm_toml_is_bool(opt) && opt->boolean;
+			p->deps[p->ndeps++] = deps->table->entries[i].key;
+		}
+	if (wm_toml_is_table(pyo3))
+		find_abi3(p, wm_toml_table_get(pyo3->table, "features"), "", p->cargo_path, &p->cargo);
+}
+
+/* `version.workspace = true`: the version of the nearest workspace root above the manifest. */
+static int workspace_version(struct wm_project *p, const struct wm_reader *r, struct wm_arena *a, struct wm_error *err)
+{
+	char *dir = dir_of(a, p->cargo_path);
+	while (dir && *dir) {
+		bool outside;
+		char *up = join(a, dir, "..", &outside), *path;
+		int ret;
+		if (!up || outside)
+			break;
+		path = join(a, up, "Cargo.toml", &outside);
+		if (!path)
+			return WM_ENOMEM;
+		wm_toml_release(&p->workspace);
+		ret = load_toml(&p->workspace, r, path, err);
+		if (ret < 0)
+			return ret;
+		if (ret == 0 && wm_toml_table_get(p->workspace.root, "workspace")) {
+			p->version = str_at(p->workspace.root, "workspace.package.version");
+			p->version_file = path;
+			return 0;
+		}
+		dir = up;
+	}
+	return 0;
+}
+
+static void version_of(struct wm_project *p)
+{
+	const struct wm_toml_value *v = wm_toml_get_path(p->py.root, "project.version");
+	const struct wm_toml_value *cv = wm_toml_get_path(p->cargo.root, "package.version");
+	if (wm_toml_is_string(v)) {
+		p->version = v->str;
+		p->version_file = p->py_path;
+		return;
+	}
+	p->version_dynamic = true;
+	if (wm_toml_is_string(cv)) {
+		p->version = cv->str;
+		p->version_file = p->cargo_path;
+	}
+}
+
+/*
+ * maturin's requirement among [build-system].requires: "maturin>=1.9,<2.0",
+ * "maturin[zig] ~= 1.14", "maturin (>=1.0)"; its specifiers, up to a marker.
+ */
+static void read_maturin_requirement(struct wm_project *p, struct wm_arena *a)
+{
+	const struct wm_toml_value *v = wm_toml_get_path(p->py.root, "build-system.requires");
+	for (size_t i = 0; wm_toml_is_array(v) && i < v->array.n; i++) {
+		const struct wm_toml_value *item = v->array.items[i];
+		const char *s, *end;
+		char name[16];
+		size_t n = 0;
+		if (!wm_toml_is_string(item))
+			continue;
+		for (s = item->str; *s == ' '; s++)
+			;
+		for (; (isalnum((unsigned char)*s) || strchr("-_.", *s)) && *s; s++)
+			if (n + 1 < sizeof(name))
+				name[n++] = strchr("-_.", *s) ? '-' : (char)tolower((unsigned char)*s);
+		name[n] = '\0';
+		if (strcmp(name, "maturin") != 0)
+			continue;
+		while (*s == ' ')
+			s++;
+		if (*s == '[' && (end = strchr(s, ']')))
+			s = end + 1;
+		while (*s == ' ' || *s == '(')
+			s++;
+		end = s + strcspn(s, ";)");
+		while (end > s && end[-1] == ' ')
+			end--;
+		p->maturin_specs = wm_arena_strndup(a, s, (size_t)(end - s));
+		p->maturin_span = item->span;
+		return;
+	}
+}
+
+/* The lowest minor version `requires-python` admits (">=3.9", "~=3.10", ">3.8"); 0 when unknown. */
+static unsigned min_minor(const char *spec)
+{
+	const char *p = spec ? strstr(spec, "3.") : NULL;
+	unsigned minor;
+	if (!p)
+		return 0;
+	/* ">3.8" excludes 3.8.0 but admits 3.8.1: the same minor */
+	minor = (unsigned)atoi(p + 2);
+	return minor;
+}
+
+/* maturin's src layout: python-source is set, or src/<project name with '_'> is a directory. */
+static bool src_layout(const struct wm_project *p, const struct wm_reader *r, struct wm_arena *a, const char *dir)
+{
+	struct wm_paths files;
+	struct wm_error why;
+	bool outside, found;
+	char *name, *rel, *path;
+	if (p->python_source)
+		return true;
+	if (!p->name || !r->list || !(name = wm_arena_strdup(a, p->name)))
+		return false;
+	for (char *c = name; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	if (!(rel = wm_arena_printf(a, "src/%s", name)) || !(path = join(a, dir, rel, &outside)) || outside)
+		return false;
+	memset(&files, 0, sizeof(files));
+	wm_error_init(&why);
+	found = r->list(r->ctx, path, &files, &why) == 0;
+	wm_io_paths_free(&files);
+	wm_error_release(&why);
+	return found;
+}
+
+int wm_project_load(struct wm_project **out, const struct wm_reader *r, const char *pyproject,
+	const char *manifest, struct wm_error *err)
+{
+	struct wm_project *p = calloc(1, sizeof(*p));
+	struct wm_arena *a;
+	bool outside;
+	int ret;
+
+	*out = NULL;
+	if (!p)
+		return WM_ENOMEM;
+	wm_arena_init(&p->arena);
+	a = &p->arena;
+	p->py_path = wm_arena_strdup(a, pyproject);
+	if ((ret = load_toml(&p->py, r, pyproject, err)) != 0)
+		goto fail;
+	p->has_py = true;
+	{
+		const struct wm_toml_value *backend = wm_toml_get_path(p->py.root, "build-system.build-backend");
+		if (wm_toml_is_string(backend) && strcmp(backend->str, "maturin") != 0) {
+			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, pyproject, p->py.text, p->py.len, backend->span.line,
+				backend->span.column, (unsigned)(backend->span.end - backend->span.start),
+				"the project builds with '%s', not maturin: wheelmatrix builds maturin projects", backend->str);
+			ret = WM_EINVALID;
+			goto fail;
+		}
+	}
+	if (!wm_toml_table_get(p->py.root, "project")) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, pyproject, NULL, 0, 0, 0, 0,
+			"no [project] table: wheelmatrix builds projects that declare their name in [project]");
+		ret = WM_EINVALID;
+		goto fail;
+	}
+	p->name = str_at(p->py.root, "project.name");
+	p->requires_python = str_at(p->py.root, "project.requires-python");
+	p->min_minor = min_minor(p->requires_python);
+	p->module_name = str_at(p->py.root, "tool.maturin.module-name");
+	p->python_source = str_at(p->py.root, "tool.maturin.python-source");
+	p->manifest_setting = str_at(p->py.root, "tool.maturin.manifest-path");
+	p->bindings = str_at(p->py.root, "tool.maturin.bindings");
+	read_maturin_requirement(p, a);
+	string_array(a, wm_toml_get_path(p->py.root, "tool.maturin.features"), &p->maturin_features);
+	/*
+	 * The manifest: the matrix file's, else [tool.maturin].manifest-path, else maturin's src
+	 * layout (rust/Cargo.toml, when python-source is set or src/<name> is a directory), else
+	 * the Cargo.toml beside pyproject.toml.
+	 */
+	ret = 1;
+	/* maturin's src layout found through the project's name, which a variant changes */
+	p->src_layout_by_name = !p->python_source && src_layout(p, r, a, dir_of(a, pyproject));
+	if (manifest)
+		p->cargo_path = wm_arena_strdup(a, manifest);
+	else if (p->manifest_setting)
+		p->cargo_path = join(a, dir_of(a, pyproject), p->manifest_setting, &outside);
+	else {
+		outside = false;
+		if (src_layout(p, r, a, dir_of(a, pyproject)) &&
+				(p->cargo_path = join(a, dir_of(a, pyproject), "rust/Cargo.toml", &outside)) &&
+				(ret = load_toml(&p->cargo, r, p->cargo_path, err)) < 0)
+			goto fail;
+
+		if (ret == 1)
+			p->cargo_path = join(a, dir_of(a, pyproject), "Cargo.toml", &outside);
+	}
+	if (!p->cargo_path) {
+		ret = WM_ENOMEM;
+		goto fail;
+	}
+	if (!manifest && outside) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, pyproject, NULL, 0, 0, 0, 0,
+			"[tool.maturin].manifest-path '%s' leaves the repository", p->manifest_setting);
+		ret = WM_EINVALID;
+		goto fail;
+	}
+	if (ret == 1 && (ret = load_toml(&p->cargo, r, p->cargo_path, err)) < 0)
+		goto fail;
+	if (ret == 1) {
+		wm_error_add(err, WM_EREAD, WM_SEV_ERROR, p->cargo_path, NULL, 0, 0, 0, 0,
+			"no such file: the crate's manifest (set 'project.manifest' or [tool.maturin].manifest-path)");
+		ret = WM_EREAD;
+		goto fail;
+	}
+	p->has_cargo = true;
+	read_cargo(p, a);
+	/* maturin enables these as well: the lowest abi3-py3X of both places counts */
+	find_abi3(p, wm_toml_get_path(p->py.root, "tool.maturin.features"), "pyo3/", p->py_path, &p->py);
+	version_of(p);
+	if (!p->version) {
+		const struct wm_toml_value *ws = wm_toml_get_path(p->cargo.root, "package.version");
+		if (wm_toml_is_table(ws) && (ret = workspace_version(p, r, a, err)) < 0)
+			goto fail;
+	}
+	*out = p;
+	return 0;
+fail:
+	wm_project_free(p);
+	return ret;
+}
+
+void wm_project_free(struct wm_project *p)
+{
+	if (!p)
+		return;
+	wm_toml_release(&p->py);
+	wm_toml_release(&p->cargo);
+	wm_toml_release(&p->workspace);
+	wm_arena_release(&p->arena);
+	free(p);
+}
+
+unsigned wm_project_abi3_minor(const struct wm_project *p)
+{
+	if (p->abi3_minor)
+		return p->abi3_minor;
+	/* pyo3 with abi3 but no abi3-py3X builds for the interpreter's version: the one wheelmatrix builds with */
+	return p->min_minor > WM_ABI3_BUILD ? p->min_minor : WM_ABI3_BUILD;
+}
+
+/* maturin's rule: module-name, then [lib].name, then the project name with '-' as '_'. */
+const char *wm_project_module(struct wm_arena *a, const char *module_name, const char *lib_name, const char *name)
+{
+	char *m;
+	if (module_name)
+		return module_name;
+	if (lib_name)
+		return lib_name;
+	if (!name || !(m = wm_arena_strdup(a, name)))
+		return NULL;
+	for (char *c = m; *c; c++)
+		if (*c == '-' || *c == '.')
+			*c = '_';
+	return m;
+}
+
+bool wm_project_has_feature(const struct wm_project *p, const char *feature, const char **hint)
+{
+	const char *slash = strchr(feature, '/');
+	*hint = NULL;
+	if (strncmp(feature, "dep:", 4) == 0) {
+		for (size_t i = 0; i < p->ndeps; i++)
+			if (p->deps_optional[i] && strcmp(p->deps[i], feature + 4) == 0)
+				return true;
+		*hint = wm_text_suggest(feature + 4, p->deps, p->ndeps);
+		return false;
+	}
+	if (slash) {
+		/* dep/feature: an existing dependency (or a feature of ours, as Cargo allows) */
+		size_t n = (size_t)(slash - feature);
+		if (n && feature[n - 1] == '?')
+			n--;
+		for (size_t i = 0; i < p->ndeps; i++)
+			if (strlen(p->deps[i]) == n && strncmp(p->deps[i], feature, n) == 0)
+				return true;
+		for (size_t i = 0; i < p->nfeatures; i++)
+			if (strlen(p->features[i]) == n && strncmp(p->features[i], feature, n) == 0)
+				return true;
+		{
+			char dep[128];
+			snprintf(dep, sizeof(dep), "%.*s", (int)n, feature);
+			*hint = wm_text_suggest(dep, p->deps, p->ndeps);
+		}
+		return false;
+	}
+	for (size_t i = 0; i < p->nfeatures; i++)
+		if (strcmp(p->features[i], feature) == 0)
+			return true;
+	/* an optional dependency is a feature of its own name, unless dep: hides it */
+	for (size_t i = 0; i < p->ndeps; i++)
+		if (p->deps_optional[i] && strcmp(p->deps[i], feature) == 0)
+			return true;
+	*hint = wm_text_suggest(feature, p->features, p->nfeatures);
+	return false;
+}

@@ -1,0 +1,39 @@
+/* schema.h — typed reads of a YAML tree, with positioned diagnostics (schema.c). */
+#ifndef WM_MODEL_SCHEMA_H
+#define WM_MODEL_SCHEMA_H
+
+#include "util/common.h"
+#include "util/arena.h"
+#include "formats/yaml.h"
+struct wm_schema {
+	struct wm_doc *doc;
+	struct wm_error *err;
+	struct wm_arena *arena;  /* where validated values go */
+};
+
+struct wm_loc wm_schema_loc(const struct wm_schema *c, const struct wm_node *n);
+
+void wm_schema_error(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
+void wm_schema_note(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
+/* A warning: the load still succeeds, and the commands print it unless -q. */
+void wm_schema_warning(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
+void wm_schema_error_at(struct wm_schema *c, unsigned line, unsigned column, unsigned span,
+	const char *fmt, ...) WM_PRINTF(5, 6);
+
+/*
+ * A mapping's keys checked against `keys` (unknown keys are reported with a
+ * suggestion); returns false and reports when `n` is not a mapping.  `what`
+ * names the mapping in messages ("'python'").
+ */
+bool wm_schema_map(struct wm_schema *c, const struct wm_node *n, const char *what,
+	const char *const *keys, size_t nkeys);
+
+/* Scalars: each returns false (and reports) on a type error. */
+bool wm_schema_string(struct wm_schema *c, const struct wm_node *n, const char *what, const char **out);
+bool wm_schema_bool(struct wm_schema *c, const struct wm_node *n, const char *what, bool *out);
+bool wm_schema_uint(struct wm_schema *c, const struct wm_node *n, const char *what, unsigned *out);
+/* A list of strings; a single string is not accepted. */
+bool wm_schema_strlist(struct wm_schema *c, const struct wm_node *n, const char *what,
+	struct wm_strlist *out, const struct wm_node ***nodes);
+
+#endif

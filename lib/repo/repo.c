@@ -1,0 +1,701 @@
+/* repo.c — the git repository through libgit2 (its only user): discovery, filters, patches applied in memory. */
+/* realpath */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <git2.h>
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/io.h"
+#include "repo/repo.h"
+
+struct wm_repo {
+	git_repository *git;
+	const char *workdir;   /* with a final '/'; NULL for a bare repository */
+};
+
+/* Reports libgit2's last error as "<what>: <libgit2's message>". */
+static int git_fail(struct wm_error *err, enum wm_err code, const char *what)
+{
+	const git_error *e = git_error_last();
+	wm_error_add(err, code, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "%s: %s", what,
+		e && e->message ? e->message : "unknown libgit2 error");
+	return code;
+}
+
+int wm_repo_discover(struct wm_repo **out, const char *dir, struct wm_error *err)
+{
+	struct wm_repo *r;
+	git_repository *git = NULL;
+	int ret;
+
+	*out = NULL;
+	if (git_libgit2_init() < 0)
+		return git_fail(err, WM_EIO, "cannot initialise libgit2");
+	ret = git_repository_open_ext(&git, dir, 0, NULL);
+	if (ret == GIT_ENOTFOUND) {
+		git_libgit2_shutdown();
+		return 1;
+	}
+	if (ret < 0) {
+		ret = git_fail(err, WM_EIO, "cannot open the git repository");
+		git_libgit2_shutdown();
+		return ret;
+	}
+	if (!(r = calloc(1, sizeof(*r)))) {
+		git_repository_free(git);
+		git_libgit2_shutdown();
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	r->git = git;
+	r->workdir = git_repository_workdir(git);
+	*out = r;
+	return 0;
+}
+
+void wm_repo_free(struct wm_repo *r)
+{
+	if (!r)
+		return;
+	git_repository_free(r->git);
+	free(r);
+	git_libgit2_shutdown();
+}
+
+const char *wm_repo_workdir(const struct wm_repo *r)
+{
+	return r->workdir;
+}
+
+int wm_repo_filter(struct wm_buf *out, struct wm_repo *r, const char *path, bool to_worktree,
+	const char *data, size_t len, struct wm_error *err)
+{
+	git_filter_list *filters = NULL;
+	git_buf converted = { 0 };
+	int ret;
+
+	if (git_filter_list_load(&filters, r->git, NULL, path,
+			to_worktree ? GIT_FILTER_TO_WORKTREE : GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT) < 0)
+		return git_fail(err, WM_EIO, "cannot load the git filters");
+	if (!filters) {  /* no filter applies to the path */
+		wm_buf_add(out, data, len);
+		ret = 0;
+		goto out;
+	}
+	if (git_filter_list_apply_to_buffer(&converted, filters, data, len) < 0) {
+		ret = git_fail(err, WM_EIO, "cannot filter the file");
+		goto out;
+	}
+	wm_buf_add(out, converted.ptr, converted.size);
+	ret = 0;
+out:
+	if (out->oom) {
+		wm_error_code(err, WM_ENOMEM);
+		ret = WM_ENOMEM;
+	}
+	git_buf_dispose(&converted);
+	git_filter_list_free(filters);
+	return ret;
+}
+
+/* ---- patches, parsed and applied in memory ----------------------------------- */
+
+int wm_repo_patch_read(struct wm_repo_patch *out, const char *patch, size_t len, struct wm_error *err)
+{
+	git_diff *diff = NULL;
+	const git_diff_delta *d;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (git_libgit2_init() < 0)
+		return git_fail(err, WM_EIO, "cannot initialise libgit2");
+	if (git_diff_from_buffer(&diff, patch, len) < 0) {
+		ret = git_fail(err, WM_EINVALID, "not a patch");
+		goto out;
+	}
+	if (git_diff_num_deltas(diff) != 1) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"a variant patch changes one file, not %zu", git_diff_num_deltas(diff));
+		ret = WM_EINVALID;
+		goto out;
+	}
+	d = git_diff_get_delta(diff, 0);
+	if (d->status != GIT_DELTA_MODIFIED || !d->old_file.path || !d->new_file.path ||
+	    strcmp(d->old_file.path, d->new_file.path) != 0) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"a variant patch modifies one file in place");
+		ret = WM_EINVALID;
+		goto out;
+	}
+	if (!(out->path = strdup(d->old_file.path))) {
+		wm_error_code(err, WM_ENOMEM);
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	/* abbreviated ids cannot be compared: ours are always full */
+	out->full_ids = d->old_file.id_abbrev == GIT_OID_HEXSZ && d->new_file.id_abbrev == GIT_OID_HEXSZ;
+	git_oid_tostr(out->old_id, sizeof(out->old_id), &d->old_file.id);
+	git_oid_tostr(out->new_id, sizeof(out->new_id), &d->new_file.id);
+	ret = 0;
+out:
+	git_diff_free(diff);
+	git_libgit2_shutdown();
+	return ret;
+}
+
+void wm_repo_patch_release(struct wm_repo_patch *p)
+{
+	free(p->path);
+	p->path = NULL;
+}
+
+/*
+ * Writes a tree holding only `data` at `path` (subdirectories included)
+ * into the repository's object store.
+ */
+static int write_tree(git_oid *out, git_repository *repo, const char *path, const git_oid *blob)
+{
+	const char *slash = strchr(path, '/');
+	git_treebuilder *tb = NULL;
+	git_oid sub;
+	char *name = NULL;
+	int ret;
+
+	if (slash) {
+		if ((ret = write_tree(&sub, repo, slash + 1, blob)) < 0)
+			return ret;
+		if (!(name = strndup(path, (size_t)(slash - path))))
+			return -1;
+	}
+	ret = git_treebuilder_new(&tb, repo, NULL);
+	if (ret == 0)
+		ret = git_treebuilder_insert(NULL, tb, slash ? name : path, slash ? &sub : blob,
+			slash ? GIT_FILEMODE_TREE : GIT_FILEMODE_BLOB);
+	if (ret == 0)
+		ret = git_treebuilder_write(out, tb);
+	git_treebuilder_free(tb);
+	free(name);
+	return ret;
+}
+
+int wm_repo_patch_apply(struct wm_buf *out, const char *patch, size_t patchlen, const char *path,
+	const char *pre, size_t prelen, struct wm_error *err)
+{
+	git_odb *odb = NULL;
+	git_odb_backend *mempack = NULL;
+	git_repository *repo = NULL;
+	git_diff *diff = NULL;
+	git_tree *tree = NULL;
+	git_index *post = NULL;
+	git_blob *blob = NULL;
+	const git_index_entry *e;
+	git_oid id, tree_id;
+	int ret;
+
+	if (git_libgit2_init() < 0)
+		return git_fail(err, WM_EIO, "cannot initialise libgit2");
+	/* a repository of nothing but an in-memory object store: nothing reaches the disk */
+	if (git_odb_new(&odb) < 0 || git_mempack_new(&mempack) < 0) {
+		ret = git_fail(err, WM_EIO, "cannot create an in-memory object store");
+		goto out;
+	}
+	if (git_odb_add_backend(odb, mempack, 1) < 0) {
+		ret = git_fail(err, WM_EIO, "cannot create an in-memory object store");
+		mempack->free(mempack);
+		goto out;
+	}
+	if (git_repository_wrap_odb(&repo, odb) < 0 ||
+	    git_odb_write(&id, odb, pre, prelen, GIT_OBJECT_BLOB) < 0 ||
+	    write_tree(&tree_id, repo, path, &id) < 0 ||
+	    git_tree_lookup(&tree, repo, &tree_id) < 0) {
+		ret = git_fail(err, WM_EIO, "cannot store the file to patch");
+		goto out;
+	}
+	if (git_diff_from_buffer(&diff, patch, patchlen) < 0) {
+		ret = git_fail(err, WM_EINVALID, "not a patch");
+		goto out;
+	}
+	if (git_apply_to_tree(&post, repo, tree, diff, NULL) < 0) {
+		ret = git_fail(err, WM_ESTATE, "the patch does not apply");
+		goto out;
+	}
+	if (!(e = git_index_get_bypath(post, path, 0))) {
+		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"the patch does not apply: it removes '%s'", path);
+		ret = WM_ESTATE;
+		goto out;
+	}
+	if (git_blob_lookup(&blob, repo, &e->id) < 0) {
+		ret = git_fail(err, WM_EIO, "cannot read the patched file");
+		goto out;
+	}
+	wm_buf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	ret = 0;
+	if (out->oom) {
+		wm_error_code(err, WM_ENOMEM);
+		ret = WM_ENOMEM;
+	}
+out:
+	git_blob_free(blob);
+	git_index_free(post);
+	git_diff_free(diff);
+	git_tree_free(tree);
+	git_repository_free(repo);
+	git_odb_free(odb);
+	git_libgit2_shutdown();
+	return ret;
+}
+
+/* ---- the root below the working tree ------------------------------------------- */
+
+int wm_repo_prefix(char **out, const struct wm_repo *r, const char *root, struct wm_error *err)
+{
+	const char *wd = r->workdir;
+	char *real;
+	size_t n;
+
+	*out = NULL;
+	if (!wd) {  /* a bare repository: paths are the tree's */
+		if (!(*out = strdup("")))
+			goto oom;
+		return 0;
+	}
+	if (!(real = realpath(root, NULL)))
+		return 0;
+	n = strlen(wd);  /* wd ends in '/' */
+	if (strncmp(real, wd, n - 1) == 0 && (real[n - 1] == '\0' || real[n - 1] == '/')) {
+		const char *below = real[n - 1] ? real + n : "";
+		size_t len = strlen(below) + 2;
+		if ((*out = malloc(len)))
+			snprintf(*out, len, "%s%s", below, *below ? "/" : "");
+	} else {
+		free(real);
+		return 0;
+	}
+	free(real);
+	if (!*out)
+		goto oom;
+	return 0;
+oom:
+	wm_error_code(err, WM_ENOMEM);
+	return WM_ENOMEM;
+}
+
+/* ---- reading files from the index, a commit or the working tree ------------------ */
+
+struct source {
+	struct wm_repo *repo;
+	enum wm_source kind;
+	const char *root;      /* the directory paths are relative to, on disk */
+	char *prefix;          /* the same below the top of the repository: "" or "dir/" */
+	git_index *index;
+	git_tree *tree;
+};
+
+static int source_path(struct wm_buf *out, const struct source *s, const char *path)
+{
+	wm_buf_printf(out, "%s%s", s->prefix, path);
+	return out->oom ? WM_ENOMEM : 0;
+}
+
+/* Copies a blob's content, within the matrix size limit. */
+static int blob_data(char **data, size_t *len, git_repository *repo, const git_oid *id, const char *path,
+	struct wm_error *err)
+{
+	git_blob *blob = NULL;
+	git_object_size_t size;
+
+	if (git_blob_lookup(&blob, repo, id) < 0)
+		return git_fail(err, WM_EIO, "cannot read a blob");
+	size = git_blob_rawsize(blob);
+	if (size > WM_MATRIX_MAX_BYTES) {
+		git_blob_free(blob);
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+			"the file is larger than %u MiB", WM_MATRIX_MAX_BYTES >> 20);
+		return WM_EINVALID;
+	}
+	if (!(*data = malloc((size_t)size + 1))) {
+		git_blob_free(blob);
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	memcpy(*data, git_blob_rawcontent(blob), (size_t)size);
+	(*data)[size] = '\0';
+	*len = (size_t)size;
+	git_blob_free(blob);
+	return 0;
+}
+
+static int read_source(void *ctx, const char *path, char **data, size_t *len, struct wm_error *err)
+{
+	struct source *s = ctx;
+	struct wm_buf gitpath = WM_BUF_INIT, filtered = WM_BUF_INIT;
+	git_tree_entry *entry = NULL;
+	const git_index_entry *ie;
+	struct wm_reader tree;
+	int ret;
+
+	*data = NULL;
+	*len = 0;
+	if ((ret = source_path(&gitpath, s, path)) < 0) {
+		wm_error_code(err, ret);
+		goto out;
+	}
+	switch (s->kind) {
+	case WM_SOURCE_WORKTREE:
+		/* the file on disk, as `git add` would store it */
+		wm_io_tree_reader(&tree, s->root);
+		if ((ret = tree.read(tree.ctx, path, data, len, err)) != 0)
+			goto out;
+		if ((ret = wm_repo_filter(&filtered, s->repo, gitpath.ptr, false, *data, *len, err)) < 0)
+			goto out;
+		free(*data);
+		*len = filtered.len;
+		if (!(*data = wm_buf_detach(&filtered)) && !(*data = calloc(1, 1))) {
+			wm_error_code(err, ret = WM_ENOMEM);
+			goto out;
+		}
+		break;
+	case WM_SOURCE_INDEX:
+		if (!(ie = git_index_get_bypath(s->index, gitpath.ptr, 0))) {
+			ret = 1;
+			goto out;
+		}
+		ret = blob_data(data, len, s->repo->git, &ie->id, path, err);
+		break;
+	case WM_SOURCE_REV:
+		if ((ret = git_tree_entry_bypath(&entry, s->tree, gitpath.ptr)) == GIT_ENOTFOUND) {
+			ret = 1;
+			goto out;
+		}
+		if (ret < 0) {
+			ret = git_fail(err, WM_EIO, "cannot read the commit's tree");
+			goto out;
+		}
+		if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
+			wm_error_add(err, WM_EREAD, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0, "not a file in the commit");
+			ret = WM_EREAD;
+			goto out;
+		}
+		ret = blob_data(data, len, s->repo->git, git_tree_entry_id(entry), path, err);
+		break;
+	}
+out:
+	if (ret != 0) {
+		free(*data);
+		*data = NULL;
+		*len = 0;
+	}
+	git_tree_entry_free(entry);
+	wm_buf_release(&gitpath);
+	wm_buf_release(&filtered);
+	return ret;
+}
+
+struct walk {
+	struct wm_paths *out;
+	int ret;
+};
+
+static int walk_blob(const char *root, const git_tree_entry *entry, void *payload)
+{
+	struct walk *w = payload;
+	struct wm_buf path = WM_BUF_INIT;
+	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB || git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK)
+		return 0;
+	wm_buf_printf(&path, "%s%s", root, git_tree_entry_name(entry));
+	w->ret = path.oom ? WM_ENOMEM : wm_io_paths_add(w->out, path.ptr, path.len);
+	wm_buf_release(&path);
+	return w->ret < 0 ? -1 : 0;
+}
+
+static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct wm_error *err)
+{
+	struct source *s = ctx;
+	struct wm_buf gitdir = WM_BUF_INIT;
+	git_tree_entry *entry = NULL;
+	git_tree *tree = NULL;
+	struct wm_reader disk;
+	int ret = 0;
+
+	if (s->kind == WM_SOURCE_WORKTREE) {
+		wm_io_tree_reader(&disk, s->root);
+		return disk.list(disk.ctx, dir, out, err);
+	}
+	wm_buf_printf(&gitdir, "%s%s", s->prefix, dir);
+	while (gitdir.len && gitdir.ptr[gitdir.len - 1] == '/')
+		gitdir.ptr[--gitdir.len] = '\0';
+	if (gitdir.oom) {
+		ret = WM_ENOMEM;
+	} else if (s->kind == WM_SOURCE_INDEX) {
+		size_t pos = 0, n = git_index_entrycount(s->index);
+		if (gitdir.len)
+			wm_buf_putc(&gitdir, '/');
+		if (git_index_find_prefix(&pos, s->index, gitdir.ptr) < 0)
+			pos = n;
+		ret = 1;
+		for (; pos < n && ret >= 0; pos++) {
+			const git_index_entry *e = git_index_get_byindex(s->index, pos);
+			if (strncmp(e->path, gitdir.ptr, gitdir.len) != 0)
+				break;
+			if (ret == 1)
+				ret = 0;
+			if (GIT_INDEX_ENTRY_STAGE(e) == 0 && (e->mode == GIT_FILEMODE_BLOB ||
+					e->mode == GIT_FILEMODE_BLOB_EXECUTABLE))
+				ret = wm_io_paths_add(out, e->path + gitdir.len, strlen(e->path + gitdir.len));
+		}
+	} else if (git_tree_entry_bypath(&entry, s->tree, gitdir.ptr) < 0 ||
+			git_tree_entry_type(entry) != GIT_OBJECT_TREE) {
+		ret = 1;
+	} else if (git_tree_lookup(&tree, s->repo->git, git_tree_entry_id(entry)) < 0) {
+		ret = git_fail(err, WM_EIO, "cannot read the commit's tree");
+	} else {
+		struct walk w = { out, 0 };
+		if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_blob, &w) < 0)
+			ret = w.ret < 0 ? w.ret : git_fail(err, WM_EIO, "cannot read the commit's tree");
+	}
+	if (ret == WM_ENOMEM)
+		wm_error_code(err, ret);
+	if (ret < 0)
+		wm_io_paths_free(out);
+	else
+		wm_io_paths_sort(out);
+	git_tree_free(tree);
+	git_tree_entry_free(entry);
+	wm_buf_release(&gitdir);
+	return ret;
+}
+
+int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source kind, const char *rev,
+	const char *root, struct wm_error *err)
+{
+	struct source *s = calloc(1, sizeof(*s));
+	git_object *obj = NULL;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!s) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	s->repo = r;
+	s->kind = kind;
+	s->root = root;
+	if ((ret = wm_repo_prefix(&s->prefix, r, root, err)) < 0)
+		goto fail;
+	if (!s->prefix) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"'%s' is not inside the repository's working tree", root);
+		ret = WM_EINVALID;
+		goto fail;
+	}
+	if (kind != WM_SOURCE_REV && !r->workdir) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"a bare repository has no %s: check a commit with --rev",
+			kind == WM_SOURCE_INDEX ? "index" : "working tree");
+		ret = WM_EINVALID;
+		goto fail;
+	}
+	/* the index also says, for the working tree, what is tracked */
+	if (kind != WM_SOURCE_REV && git_repository_index(&s->index, r->git) < 0) {
+		ret = git_fail(err, WM_EIO, "cannot read the index");
+		goto fail;
+	}
+	if (kind == WM_SOURCE_REV) {
+		if (git_revparse_single(&obj, r->git, rev) < 0) {
+			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"unknown revision '%s'", rev);
+			ret = WM_EINVALID;
+			goto fail;
+		}
+		if (git_object_peel((git_object **)&s->tree, obj, GIT_OBJECT_TREE) < 0) {
+			git_object_free(obj);
+			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"'%s' is not a commit or a tree", rev);
+			ret = WM_EINVALID;
+			goto fail;
+		}
+		git_object_free(obj);
+	}
+	out->read = read_source;
+	out->list = list_source;
+	out->ctx = s;
+	return 0;
+fail:
+	free(s->prefix);
+	free(s);
+	return ret;
+}
+
+void wm_repo_source_close(struct wm_reader *r)
+{
+	struct source *s = r ? r->ctx : NULL;
+	if (!s)
+		return;
+	git_index_free(s->index);
+	git_tree_free(s->tree);
+	free(s->prefix);
+	free(s);
+	r->ctx = NULL;
+}
+
+int wm_repo_source_status(struct wm_repo_status *out, const struct wm_reader *src, const char *path,
+	struct wm_error *err)
+{
+	const struct source *s = src->ctx;
+	struct wm_buf gitpath = WM_BUF_INIT;
+	int ret, ignored = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->tracked = true;
+	if ((ret = source_path(&gitpath, s, path)) < 0) {
+		wm_error_code(err, ret);
+		goto out;
+	}
+	if (!s->repo->workdir)  /* a bare repository ignores nothing and tracks what its commits hold */
+		goto out;
+	if (git_ignore_path_is_ignored(&ignored, s->repo->git, gitpath.ptr) < 0) {
+		ret = git_fail(err, WM_EIO, "cannot read the ignore rules");
+		goto out;
+	}
+	out->ignored = ignored;
+	if (s->kind == WM_SOURCE_WORKTREE)
+		out->tracked = git_index_get_bypath(s->index, gitpath.ptr, 0) != NULL;
+out:
+	wm_buf_release(&gitpath);
+	return ret;
+}
+
+/* ---- the pre-commit hook ------------------------------------------------------ */
+
+#define HOOK_MARK "# wheelmatrix pre-commit hook"
+
+/* mkdir -p */
+static int mkdir_parents(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Where git runs hooks from: core.hooksPath (relative to the working tree's top), else the common hooks directory. */
+static int hooks_dir(struct wm_buf *out, struct wm_repo *r, struct wm_error *err)
+{
+	git_config *cfg = NULL;
+	git_buf path = { 0 };
+	int ret = 0;
+
+	if (git_repository_config_snapshot(&cfg, r->git) < 0)
+		return git_fail(err, WM_EIO, "cannot read the git configuration");
+	if (git_config_get_path(&path, cfg, "core.hooksPath") == 0) {
+		if (path.ptr[0] != '/')
+			wm_buf_puts(out, r->workdir);
+		wm_buf_puts(out, path.ptr);
+	} else {
+		git_buf_dispose(&path);
+		if (git_repository_item_path(&path, r->git, GIT_REPOSITORY_ITEM_HOOKS) < 0)
+			ret = git_fail(err, WM_EIO, "cannot find the hooks directory");
+		else
+			wm_buf_puts(out, path.ptr);
+	}
+	/* without its final '/' */
+	while (out->len > 1 && out->ptr[out->len - 1] == '/')
+		out->ptr[--out->len] = '\0';
+	git_buf_dispose(&path);
+	git_config_free(cfg);
+	return ret;
+}
+
+int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const char *matrix, bool force,
+	struct wm_error *err)
+{
+	struct wm_repo *r = NULL;
+	struct wm_buf dir = WM_BUF_INIT, hook = WM_BUF_INIT, target = WM_BUF_INIT;
+	char *prefix = NULL, *old = NULL;
+	size_t oldlen = 0;
+	struct stat st;
+	int ret;
+
+	*path = NULL;
+	*unchanged = false;
+	if ((ret = wm_repo_discover(&r, root, err)) != 0) {
+		if (ret == 1) {
+			wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"not a git repository (or any parent): %s", root);
+			ret = WM_EIO;
+		}
+		goto out;
+	}
+	if (!r->workdir) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"a bare repository has no commits made in it to check");
+		ret = WM_EINVALID;
+		goto out;
+	}
+	if ((ret = wm_repo_prefix(&prefix, r, root, err)) < 0 || (ret = hooks_dir(&dir, r, err)) < 0)
+		goto out;
+	/* git runs pre-commit at the top of the working tree */
+	wm_buf_puts(&hook, "#!/bin/sh\n" HOOK_MARK ": checks what is being committed "
+		"(written by 'wheelmatrix hook install').\n");
+	if (prefix && *prefix) {
+		wm_buf_puts(&hook, "cd -- ");
+		wm_buf_shell_word(&hook, prefix, false);
+		wm_buf_puts(&hook, " || exit 1\n");
+	}
+	wm_buf_puts(&hook, "WHEELMATRIX_HOOK=1 exec wheelmatrix");
+	if (strcmp(matrix, "wheelmatrix.yaml") != 0) {
+		wm_buf_puts(&hook, " -f ");
+		wm_buf_shell_word(&hook, matrix, false);
+	}
+	wm_buf_puts(&hook, " check --staged\n");
+	wm_buf_printf(&target, "%s/pre-commit", dir.ptr ? dir.ptr : "");
+	if (dir.oom || hook.oom || target.oom) {
+		wm_error_code(err, ret = WM_ENOMEM);
+		goto out;
+	}
+	if (mkdir_parents(dir.ptr) != 0) {
+		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"cannot create the hooks directory '%s': %s", dir.ptr, strerror(errno));
+		ret = WM_EIO;
+		goto out;
+	}
+	if (lstat(target.ptr, &st) != 0 && errno == ENOENT) {
+		ret = 0;  /* no hook yet */
+	} else if ((ret = wm_io_read(&old, &oldlen, target.ptr, 1u << 20, err)) < 0) {
+		goto out;
+	} else if (oldlen == hook.len && memcmp(old, hook.ptr, oldlen) == 0) {
+		*unchanged = true;
+	} else if (!force && !strstr(old, "\n" HOOK_MARK)) {
+		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"'%s' is a hook wheelmatrix did not write: not replacing it (use --force, or have it run "
+			"'wheelmatrix check --staged')", target.ptr);
+		ret = WM_ESTATE;
+		goto out;
+	}
+	if (!*unchanged && (ret = wm_io_write_atomic(target.ptr, target.ptr, hook.ptr, hook.len, 0755, err)) < 0)
+		goto out;
+	*path = wm_buf_detach(&target);
+	ret = *path ? 0 : WM_ENOMEM;
+out:
+	free(old);
+	free(prefix);
+	wm_buf_release(&dir);
+	wm_buf_release(&hook);
+	wm_buf_release(&target);
+	wm_repo_free(r);
+	return ret;
+}

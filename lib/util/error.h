@@ -1,0 +1,16 @@
+/* error.h — adding diagnostics to a report (error.c). */
+#ifndef WM_UTIL_ERROR_H
+#define WM_UTIL_ERROR_H
+
+#include "util/common.h"
+/* Appends a diagnostic; `source` is the whole input, used to copy the offending line. */
+void wm_error_add(struct wm_error *err, enum wm_err code, enum wm_severity sev,
+	const char *file, const char *source, size_t srclen,
+	unsigned line, unsigned column, unsigned span, const char *fmt, ...) WM_PRINTF(10, 11);
+void wm_error_vadd(struct wm_error *err, enum wm_err code, enum wm_severity sev,
+	const char *file, const char *source, size_t srclen,
+	unsigned line, unsigned column, unsigned span, const char *fmt, va_list ap);
+/* Records `code` as the report's code unless one is already set. */
+void wm_error_code(struct wm_error *err, enum wm_err code);
+
+#endif

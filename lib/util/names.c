@@ -1,0 +1,334 @@
+/* names.c — the grammars of identifiers: backend ids, Cargo features, PEP 508 names and requirements. */
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+#include "util/names.h"
+
+static bool is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+bool wm_name_backend_id(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 32 || !(s[0] >= 'a' && s[0] <= 'z'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return true;
+}
+
+/* PEP 508: ^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$, case-insensitively; returns the length matched. */
+static size_t distribution_prefix(const char *s)
+{
+	size_t i = 0, last_alnum = 0;
+	if (!is_alnum(s[0]))
+		return 0;
+	while (is_alnum(s[i]) || s[i] == '.' || s[i] == '_' || s[i] == '-') {
+		if (is_alnum(s[i]))
+			last_alnum = i + 1;
+		i++;
+	}
+	return last_alnum;
+}
+
+bool wm_name_distribution(const char *s)
+{
+	size_t n = strlen(s);
+	return n > 0 && distribution_prefix(s) == n;
+}
+
+void wm_name_normalize(char *out, const char *name)
+{
+	/* re.sub(r"[-_.]+", "-", name).lower() */
+	char *o = out;
+	for (const char *p = name; *p; p++) {
+		if (*p == '-' || *p == '_' || *p == '.') {
+			if (o == out || o[-1] != '-')
+				*o++ = '-';
+		} else {
+			*o++ = (char)tolower((unsigned char)*p);
+		}
+	}
+	*o = '\0';
+}
+
+static bool feature_name(const char *s, size_t n)
+{
+	if (n == 0 || !(is_alnum(s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(is_alnum(s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '+' || s[i] == '.'))
+			return false;
+	return true;
+}
+
+static bool crate_name(const char *s, size_t n)
+{
+	if (n == 0 || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(is_alnum(s[i]) || s[i] == '_' || s[i] == '-'))
+			return false;
+	return true;
+}
+
+bool wm_name_feature(const char *s, const char **why)
+{
+	const char *slash = strchr(s, '/');
+	if (strncmp(s, "dep:", 4) == 0) {
+		if (!crate_name(s + 4, strlen(s + 4))) {
+			*why = "'dep:' must be followed by a dependency name (letters, digits, '_' and '-')";
+			return false;
+		}
+		return true;
+	}
+	if (slash) {
+		size_t dep = (size_t)(slash - s);
+		if (dep > 0 && s[dep - 1] == '?')
+			dep--;  /* weak dependency feature: dep?/feature */
+		if (!crate_name(s, dep)) {
+			*why = "the part before '/' must be a dependency name (letters, digits, '_' and '-')";
+			return false;
+		}
+		if (!feature_name(slash + 1, strlen(slash + 1))) {
+			*why = "the part after '/' must be a feature name (letters, digits, '_', '-', '+' and '.')";
+			return false;
+		}
+		return true;
+	}
+	if (!feature_name(s, strlen(s))) {
+		*why = *s ? "a feature name is made of letters, digits, '_', '-', '+' and '.', "
+			"and starts with a letter, a digit or '_'"
+			: "a feature name cannot be empty";
+		return false;
+	}
+	return true;
+}
+
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+static const char *version_one(const char *p)
+{
+	static const char *const ops[] = { "===", "~=", "==", "!=", "<=", ">=", "<", ">" };
+	const char *start;
+	size_t i;
+	for (i = 0; i < WM_ARRAY_SIZE(ops); i++)
+		if (strncmp(p, ops[i], strlen(ops[i])) == 0)
+			break;
+	if (i == WM_ARRAY_SIZE(ops))
+		return NULL;
+	p = skip_ws(p + strlen(ops[i]));
+	start = p;
+	while (is_alnum(*p) || (*p && strchr("._*+!-", *p)))
+		p++;
+	return p > start ? p : NULL;
+}
+
+static const char *version_many(const char *p)
+{
+	for (;;) {
+		p = version_one(p);
+		if (!p)
+			return NULL;
+		p = skip_ws(p);
+		if (*p != ',')
+			return p;
+		p = skip_ws(p + 1);
+	}
+}
+
+/* Markers are checked for shape only: balanced parentheses and closed quotes. */
+static bool marker(const char *p)
+{
+	int depth = 0;
+	char quote = 0;
+	p = skip_ws(p);
+	if (!*p)
+		return false;
+	for (; *p; p++) {
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+		} else if (*p == '"' || *p == '\'') {
+			quote = *p;
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')' && --depth < 0) {
+			return false;
+		} else if ((unsigned char)*p < 0x20) {
+			return false;
+		}
+	}
+	return depth == 0 && !quote;
+}
+
+bool wm_name_requirement(const char *s, const char **why)
+{
+	const char *p = skip_ws(s);
+	size_t n = distribution_prefix(p);
+	if (n == 0) {
+		*why = "a requirement starts with a distribution name";
+		return false;
+	}
+	p = skip_ws(p + n);
+	if (*p == '[') {
+		p = skip_ws(p + 1);
+		while (*p != ']') {
+			size_t e = distribution_prefix(p);
+			if (e == 0) {
+				*why = "extras are names in brackets, separated by commas";
+				return false;
+			}
+			p = skip_ws(p + e);
+			if (*p == ',')
+				p = skip_ws(p + 1);
+			else if (*p != ']') {
+				*why = "extras are names in brackets, separated by commas";
+				return false;
+			}
+		}
+		p = skip_ws(p + 1);
+	}
+	if (*p == '@') {
+		const char *u = p = skip_ws(p + 1);
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		if (p == u || !memchr(u, ':', (size_t)(p - u))) {
+			*why = "'@' must be followed by a URL";
+			return false;
+		}
+		p = skip_ws(p);
+	} else if (*p == '(') {
+		p = version_many(skip_ws(p + 1));
+		if (!p || *(p = skip_ws(p)) != ')') {
+			*why = "a version specifier is an operator (==, >=, ~=, ...) and a version";
+			return false;
+		}
+		p = skip_ws(p + 1);
+	} else if (*p && *p != ';') {
+		p = version_many(p);
+		if (!p) {
+			*why = "a version specifier is an operator (==, >=, ~=, ...) and a version";
+			return false;
+		}
+		p = skip_ws(p);
+	}
+	if (*p == ';') {
+		if (!marker(p + 1)) {
+			*why = "an environment marker follows ';'";
+			return false;
+		}
+		return true;
+	}
+	if (*p) {
+		*why = "unexpected text after the version specifier";
+		return false;
+	}
+	return true;
+}
+
+bool wm_name_env(const char *s)
+{
+	if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_'))
+		return false;
+	for (const char *p = s + 1; *p; p++)
+		if (!(is_alnum(*p) || *p == '_'))
+			return false;
+	return true;
+}
+
+bool wm_name_module(const char *s)
+{
+	bool start = true;
+	for (const char *p = s;; p++) {
+		if (start) {
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_'))
+				return false;
+			start = false;
+		} else if (*p == '.') {
+			start = true;
+		} else if (*p == '\0') {
+			return true;
+		} else if (!(is_alnum(*p) || *p == '_')) {
+			return false;
+		}
+	}
+}
+
+bool wm_name_target(const char *s)
+{
+	if (!*s)
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' || *p == '.'))
+			return false;
+	return true;
+}
+
+bool wm_name_repo_path(const char *s, const char **why)
+{
+	const char *p = s;
+	if (!*s) {
+		*why = "the path is empty";
+		return false;
+	}
+	if (*s == '/' || (isalpha((unsigned char)s[0]) && s[1] == ':')) {
+		*why = "an absolute path leaves the repository: give a path relative to the repository root";
+		return false;
+	}
+	for (const char *q = s; *q; q++) {
+		if (*q == '\\') {
+			*why = "use '/' to separate directories";
+			return false;
+		}
+		const unsigned char *u = (const unsigned char *)q;
+		/* C0, DEL, C1, U+2028/U+2029 and the bidirectional controls: the path goes into a comment line */
+		if (u[0] < 0x20 || u[0] == 0x7f || (u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f) ||
+		    (u[0] == 0xe2 && ((u[1] == 0x80 && u[2] >= 0xa8 && u[2] <= 0xae) || (u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9)))) {
+			*why = "the path contains a control character";
+			return false;
+		}
+	}
+	while (*p) {
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (n == 0 || (n == 1 && *p == '.')) {
+			*why = "the path has an empty or '.' component";
+			return false;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			*why = "'..' leaves the repository";
+			return false;
+		}
+		if (n == 4 && strncasecmp(p, ".git", 4) == 0) {
+			*why = "nothing is written into '.git'";
+			return false;
+		}
+		if (!end)
+			break;
+		p = end + 1;
+		if (!*p) {
+			*why = "the path names a directory, not a file";
+			return false;
+		}
+	}
+	return true;
+}
+
+const char *wm_name_feature_leaf(const char *s)
+{
+	const char *slash = strrchr(s, '/');
+	if (slash)
+		return slash + 1;
+	if (strncmp(s, "dep:", 4) == 0)
+		return s + 4;
+	return s;
+}

@@ -1,0 +1,20 @@
+/* names.h — the grammars of names: backends, distributions, features, requirements, paths (names.c). */
+#ifndef WM_UTIL_NAMES_H
+#define WM_UTIL_NAMES_H
+
+#include "util/common.h"
+bool wm_name_backend_id(const char *s);      /* [a-z][a-z0-9_]*, at most 32 */
+bool wm_name_distribution(const char *s);    /* PEP 508 name */
+/* A Cargo feature, `dep/feature` or `dep:name`; on failure `why` says what is wrong. */
+bool wm_name_feature(const char *s, const char **why);
+/* A PEP 508 requirement; on failure `why` says what is wrong. */
+bool wm_name_requirement(const char *s, const char **why);
+bool wm_name_env(const char *s);             /* [A-Za-z_][A-Za-z0-9_]* */
+bool wm_name_module(const char *s);          /* dotted Python identifiers, ASCII */
+bool wm_name_target(const char *s);          /* a Rust target triple's characters */
+/* A relative path inside the repository: no absolute path, no `..`, no `.git`. */
+bool wm_name_repo_path(const char *s, const char **why);
+/* The leaf of a feature: `cublas` of `llm/cublas`, `cudarc` of `dep:cudarc`. */
+const char *wm_name_feature_leaf(const char *s);
+
+#endif
