@@ -1,0 +1,469 @@
+/*
+ * backends.c — the matrix's `backends` section (features, platforms, toolkits, dist, env, setup
+ * steps, dependencies, smoke) and the checks across backends: toolkits against platforms, the one
+ * default, distribution names.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/map.h"
+#include "util/names.h"
+#include "util/text.h"
+#include "formats/yaml.h"
+#include "model/backends.h"
+#include "model/catalog.h"
+#include "model/expr.h"
+#include "model/loader.h"
+#include "model/platforms.h"
+#include "model/project.h"
+#include "model/schema.h"
+#include "model/untrusted.h"
+
+static void load_features(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
+{
+	const struct wm_node **nodes;
+	if (!wm_schema_strlist(&l->c, n, "'features'", &b->features, &nodes))
+		return;
+	for (size_t i = 0; i < b->features.n; i++) {
+		const char *why;
+		if (!wm_name_feature(b->features.items[i], &why)) {
+			wm_schema_error(&l->c, nodes[i], "invalid Cargo feature '%s': %s", b->features.items[i], why);
+			continue;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(b->features.items[i], b->features.items[j]) == 0)
+				wm_schema_error(&l->c, nodes[i], "feature '%s' is listed twice", b->features.items[i]);
+		if (l->project) {
+			const struct wm_project *p = l->project;
+			const char *f = b->features.items[i], *hint, *slash = strchr(f, '/');
+			char did[96] = "";
+			if (wm_project_has_feature(p, f, &hint))
+				continue;
+			if (hint)
+				snprintf(did, sizeof(did), " (did you mean '%s'?)", hint);
+			if (strncmp(f, "dep:", 4) == 0)
+				wm_schema_error(&l->c, nodes[i], "feature '%s': '%s' is not an optional dependency in %s%s",
+					f, f + 4, p->cargo_path, did);
+			else if (slash)
+				wm_schema_error(&l->c, nodes[i], "feature '%s': '%.*s' is neither a dependency nor a feature "
+					"in %s%s", f, (int)(slash - f), f, p->cargo_path, did);
+			else
+				wm_schema_error(&l->c, nodes[i], "feature '%s' is not in %s [features]%s", f, p->cargo_path, did);
+		}
+	}
+}
+
+static void load_backend_platforms(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
+{
+	const struct wm_node **nodes;
+	struct wm_loc *locs;
+	if (!wm_schema_strlist(&l->c, n, "'platforms'", &b->platforms, &nodes)) {
+		l->backends_ok = false;
+		return;
+	}
+	if (b->platforms.n == 0) {
+		wm_schema_error(&l->c, n, "'platforms' is empty: omit it to build backend '%s' on every platform", b->id);
+		l->backends_ok = false;
+		return;
+	}
+	locs = wm_arena_array(l->c.arena, b->platforms.n, sizeof(*locs));
+	if (wm_loader_oom(l, locs))
+		return;
+	for (size_t i = 0; i < b->platforms.n; i++) {
+		locs[i] = wm_loader_loc(l, nodes[i]);
+		if (l->platforms_ok && !wm_platforms_pattern(l, nodes[i], "platform pattern"))
+			l->backends_ok = false;
+	}
+	b->platform_locs = locs;
+}
+
+static bool toolkit_declared(const struct wm_backend *b, const struct wm_toolkit *t)
+{
+	for (size_t i = 0; i < b->ntoolkits; i++)
+		if (b->toolkits[i].toolkit == t)
+			return true;
+	return false;
+}
+
+static void load_toolkit_use(struct wm_loader *l, struct wm_backend *b, const struct wm_pair *pair)
+{
+	const struct wm_toolkit *t = wm_catalog_toolkit(l->cat, pair->key->text);
+	const struct wm_node *v = pair->value, *ver = NULL;
+	struct wm_toolkit_use *u;
+
+	if (!t) {
+		const char *hint = wm_catalog_suggest_toolkit(l->cat, pair->key->text);
+		if (hint)
+			wm_schema_error(&l->c, pair->key, "unknown toolkit '%s' (did you mean '%s'?)", pair->key->text, hint);
+		else
+			wm_schema_error(&l->c, pair->key, "unknown toolkit '%s'", pair->key->text);
+		return;
+	}
+	u = &b->toolkits[b->ntoolkits++];
+	u->toolkit = t;
+	u->version = t->default_version;
+	u->loc = wm_loader_loc(l, pair->key);
+	if (v->type == WM_NODE_MAP) {
+		static const char *const keys[] = { "version" };
+		if (wm_schema_map(&l->c, v, "toolkit options", keys, WM_ARRAY_SIZE(keys)))
+			ver = wm_yaml_find(v, "version");
+	} else if (!wm_yaml_is_null(v)) {
+		ver = v;
+	}
+	if (!ver)
+		return;
+	if (ver->type != WM_NODE_SCALAR || wm_yaml_is_null(ver)) {
+		wm_schema_error(&l->c, ver, "a toolkit version must be a string such as \"%s\", not %s",
+			t->default_version ? t->default_version : "1.0", wm_yaml_kind(ver));
+		return;
+	}
+	if (t->versions.n == 0) {
+		wm_schema_error(&l->c, ver, "%s has no versions to choose from: write {%s: {}}", t->title, t->id);
+		return;
+	}
+	for (size_t i = 0; i < t->versions.n; i++)
+		if (strcmp(ver->text, t->versions.items[i]) == 0) {
+			u->version = ver->text;
+			return;
+		}
+	{
+		struct wm_buf known = WM_BUF_INIT;
+		for (size_t i = 0; i < t->versions.n; i++)
+			wm_buf_printf(&known, "%s%s", i ? ", " : "", t->versions.items[i]);
+		wm_schema_error(&l->c, ver, "unknown %s version '%s' (known: %s)", t->title, ver->text,
+			known.ptr ? known.ptr : "");
+		wm_buf_release(&known);
+	}
+}
+
+static void load_toolkits(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
+{
+	size_t cat_n = wm_catalog_toolkit_count(l->cat);
+	size_t declared = n && n->type == WM_NODE_MAP ? n->n : 0;
+
+	if (n && n->type != WM_NODE_MAP && !wm_yaml_is_null(n))
+		wm_schema_error(&l->c, n, "'toolkit' must be a mapping of toolkit names to versions, such as "
+			"{cuda: \"12.4\"}, not %s", wm_yaml_kind(n));
+	b->toolkits = wm_arena_array(l->c.arena, declared + cat_n + 1, sizeof(*b->toolkits));
+	if (wm_loader_oom(l, b->toolkits))
+		return;
+	for (size_t i = 0; i < declared; i++)
+		load_toolkit_use(l, b, &n->pairs[i]);
+	/* a feature such as `cublas` or `candle-core/cuda` needs its toolkit even when none is named */
+	for (size_t f = 0; f < b->features.n; f++) {
+		const char *leaf = wm_name_feature_leaf(b->features.items[f]);
+		for (size_t t = 0; t < cat_n; t++) {
+			const struct wm_toolkit *tk = wm_catalog_toolkit_at(l->cat, t);
+			for (size_t k = 0; k < tk->features.n; k++)
+				if (strcmp(leaf, tk->features.items[k]) == 0 && !toolkit_declared(b, tk)) {
+					struct wm_toolkit_use *u = &b->toolkits[b->ntoolkits++];
+					u->toolkit = tk;
+					u->version = tk->default_version;
+					u->implied = true;
+					u->loc = b->loc;
+				}
+		}
+	}
+}
+
+static void load_setup(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
+{
+	static const char *const providers[] = { "github", "gitlab" };
+	static const char *const oses[] = { "linux", "macos", "windows" };
+	if (!wm_schema_map(&l->c, n, "'setup'", providers, WM_ARRAY_SIZE(providers)))
+		return;
+	for (size_t i = 0; i < n->n; i++) {
+		const struct wm_node *per_os = n->pairs[i].value;
+		bool github = strcmp(n->pairs[i].key->text, "github") == 0;
+		char what[32];
+		snprintf(what, sizeof(what), "'setup.%s'", n->pairs[i].key->text);
+		if (!wm_schema_map(&l->c, per_os, what, oses, WM_ARRAY_SIZE(oses)))
+			continue;
+		for (size_t j = 0; j < per_os->n; j++) {
+			const struct wm_node *steps = per_os->pairs[j].value;
+			if (steps->type != WM_NODE_SEQ) {
+				wm_schema_error(&l->c, steps, "setup steps must be a list, not %s", wm_yaml_kind(steps));
+				continue;
+			}
+			for (size_t k = 0; k < steps->n; k++) {
+				const struct wm_node *step = steps->items[k];
+				if (github && step->type != WM_NODE_MAP)
+					wm_schema_error(&l->c, step, "a GitHub setup step must be a mapping such as "
+						"{run: ...} or {uses: ...}, not %s", wm_yaml_kind(step));
+				else if (!github && (step->type != WM_NODE_SCALAR || wm_yaml_is_null(step)))
+					wm_schema_error(&l->c, step, "a GitLab setup step must be a script line (a string), not %s",
+						wm_yaml_kind(step));
+				else
+					wm_untrusted_check(l, step, github);
+			}
+		}
+	}
+	b->setup = n;
+}
+
+static void load_dependencies(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
+{
+	const struct wm_node **nodes;
+	if (!wm_schema_strlist(&l->c, n, "'dependencies'", &b->dependencies, &nodes))
+		return;
+	for (size_t i = 0; i < b->dependencies.n; i++) {
+		const char *why;
+		if (!wm_name_requirement(b->dependencies.items[i], &why))
+			wm_schema_error(&l->c, nodes[i], "invalid requirement '%s': %s", b->dependencies.items[i], why);
+	}
+}
+
+static const char *const backend_keys[] = { "features", "platforms", "toolkit", "dist", "default", "env",
+	"setup", "before-script-linux", "dependencies", "smoke" };
+
+static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pair)
+{
+	struct wm_backend *b = wm_arena_alloc(l->c.arena, sizeof(*b));
+	const struct wm_node *n = pair->value, *v;
+	const char *id = pair->key->text;
+
+	if (wm_loader_oom(l, b))
+		return;
+	l->m->backends[i] = b;
+	l->backend_nodes[i] = pair->key;
+	b->id = id;
+	b->index = i;
+	b->loc = wm_loader_loc(l, pair->key);
+	if (!wm_name_backend_id(id)) {
+		char fixed[64];
+		size_t k = 0;
+		for (const char *p = id; *p && k < sizeof(fixed) - 1; p++)
+			fixed[k++] = *p == '-' || *p == '.' ? '_' : (*p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p);
+		fixed[k] = '\0';
+		if (strlen(id) < sizeof(fixed) && wm_name_backend_id(fixed))
+			wm_schema_error(&l->c, pair->key, "invalid backend id '%s': a backend id is [a-z][a-z0-9_]* "
+				"(it appears in job ids and import names) (did you mean '%s'?)", id, fixed);
+		else
+			wm_schema_error(&l->c, pair->key, "invalid backend id '%s': a backend id is [a-z][a-z0-9_]*, at "
+				"most 32 characters (it appears in job ids and import names)", id);
+		l->backends_ok = false;
+	}
+	if (wm_yaml_is_null(n))
+		n = NULL;
+	if (n) {
+		char what[64];
+		snprintf(what, sizeof(what), "backend '%s'", id);
+		if (!wm_schema_map(&l->c, n, what, backend_keys, WM_ARRAY_SIZE(backend_keys))) {
+			l->backends_ok = false;
+			n = NULL;
+		}
+	}
+	if (n && (v = wm_yaml_find(n, "features")))
+		load_features(l, b, v);
+	if (n && (v = wm_yaml_find(n, "platforms"))) {
+		l->platforms_nodes[i] = v;
+		load_backend_platforms(l, b, v);
+	}
+	load_toolkits(l, b, n ? wm_yaml_find(n, "toolkit") : NULL);
+	if (n && (v = wm_yaml_find(n, "dist")) && wm_schema_string(&l->c, v, "'dist'", &b->dist)) {
+		l->dist_nodes[i] = v;
+		b->dist_explicit = true;
+		if (!wm_name_distribution(b->dist)) {
+			wm_schema_error(&l->c, v, "invalid distribution name '%s': PEP 508 names are letters, digits, "
+				"'.', '-' and '_', beginning and ending with a letter or digit", b->dist);
+			b->dist = NULL;
+		}
+	}
+	if (n && (v = wm_yaml_find(n, "default")))
+		wm_schema_bool(&l->c, v, "'default'", &b->is_default);
+	if (n && (v = wm_yaml_find(n, "env")))
+		wm_untrusted_load_env(l, v, &b->env, &b->nenv);
+	if (n && (v = wm_yaml_find(n, "setup")))
+		load_setup(l, b, v);
+	if (n && (v = wm_yaml_find(n, "before-script-linux")) &&
+			wm_schema_string(&l->c, v, "'before-script-linux'", &b->before_script_linux)) {
+		struct wm_expr_fault f;
+		if (!wm_expr_check(v->text, wm_expr_setup_allowed, wm_expr_setup_nallowed, &f))
+			wm_untrusted_expr_error(l, v, &f, "'before-script-linux'", "set the value in the backend's 'env:' and use "
+				"the variable");
+	}
+	if (n && (v = wm_yaml_find(n, "dependencies")))
+		load_dependencies(l, b, v);
+	b->smoke = true;
+	for (size_t t = 0; t < b->ntoolkits; t++)
+		b->smoke = b->smoke && b->toolkits[t].toolkit->smoke;
+	if (n && (v = wm_yaml_find(n, "smoke")))
+		wm_schema_bool(&l->c, v, "'smoke'", &b->smoke);
+	if (wm_loader_bindings_bin(l)) {
+		/* a program, not a module: nothing to import */
+		if (b->smoke && n && (v = wm_yaml_find(n, "smoke")))
+			wm_schema_error(&l->c, v, "a bindings = \"bin\" project has no module to import: 'smoke' must be false");
+		b->smoke = false;
+	}
+}
+
+void wm_backends_load(struct wm_loader *l, const struct wm_node *n)
+{
+	struct wm_matrix *m = l->m;
+	size_t count = n && n->type == WM_NODE_MAP ? n->n : 1;
+
+	l->backends_ok = true;
+	m->backends = wm_arena_array(l->c.arena, count, sizeof(*m->backends));
+	l->backend_nodes = wm_arena_array(l->c.arena, count, sizeof(*l->backend_nodes));
+	l->dist_nodes = wm_arena_array(l->c.arena, count, sizeof(*l->dist_nodes));
+	l->platforms_nodes = wm_arena_array(l->c.arena, count, sizeof(*l->platforms_nodes));
+	if (wm_loader_oom(l, m->backends) || wm_loader_oom(l, l->backend_nodes) || wm_loader_oom(l, l->dist_nodes) ||
+			wm_loader_oom(l, l->platforms_nodes))
+		return;
+	if (!n || wm_yaml_is_null(n)) {
+		/* no backends: one plain build under the base name */
+		struct wm_backend *b = wm_arena_alloc(l->c.arena, sizeof(*b));
+		if (wm_loader_oom(l, b))
+			return;
+		b->id = "cpu";
+		b->is_default = true;
+		b->smoke = !wm_loader_bindings_bin(l);
+		b->loc = wm_loader_loc(l, l->root);
+		m->backends[m->nbackends++] = b;
+		return;
+	}
+	if (n->type != WM_NODE_MAP) {
+		wm_schema_error(&l->c, n, "'backends' must be a mapping of backend ids to settings, not %s", wm_yaml_kind(n));
+		l->backends_ok = false;
+		return;
+	}
+	if (n->n == 0) {
+		wm_schema_error(&l->c, n, "'backends' is empty: omit it for a single plain build, or name the backends");
+		l->backends_ok = false;
+		return;
+	}
+	for (size_t i = 0; i < n->n; i++)
+		load_backend(l, i, &n->pairs[i]);
+	m->nbackends = n->n;
+}
+
+/* Where a backend is said to build on `p`: the first pattern of its `platforms:` matching it. */
+static struct wm_loc backend_platform_loc(const struct wm_backend *b, const char *platform)
+{
+	for (size_t i = 0; i < b->platforms.n; i++)
+		if (wm_text_glob_match(b->platforms.items[i], platform))
+			return b->platform_locs[i];
+	return b->loc;
+}
+
+static bool backend_builds_on(const struct wm_backend *b, const char *platform)
+{
+	if (b->platforms.n == 0)
+		return true;
+	for (size_t i = 0; i < b->platforms.n; i++)
+		if (wm_text_glob_match(b->platforms.items[i], platform))
+			return true;
+	return false;
+}
+
+bool wm_backends_check_toolkit_platform(struct wm_loader *l, const struct wm_backend *b, const struct wm_platform *p,
+	struct wm_loc at)
+{
+	bool ok = true;
+	for (size_t t = 0; t < b->ntoolkits; t++) {
+		const struct wm_toolkit_use *u = &b->toolkits[t];
+		const struct wm_toolkit *tk = u->toolkit;
+		bool found = false;
+		char implied[96] = "";
+		for (size_t k = 0; k < tk->platforms.n && !found; k++)
+			found = strcmp(tk->platforms.items[k], p->id) == 0;
+		if (found)
+			continue;
+		if (u->implied)
+			for (size_t f = 0; f < b->features.n; f++)
+				for (size_t k = 0; k < tk->features.n; k++)
+					if (!implied[0] && strcmp(wm_name_feature_leaf(b->features.items[f]), tk->features.items[k]) == 0)
+						snprintf(implied, sizeof(implied), " (feature '%s')", b->features.items[f]);
+		wm_schema_error_at(&l->c, at.line, at.column, 1, "backend '%s' uses %s%s, which cannot be built on %s: "
+			"%s builds on %s only", b->id, tk->title, implied, p->id, tk->title, tk->platforms_text);
+		ok = false;
+	}
+	return ok;
+}
+
+void wm_backends_check_toolkits(struct wm_loader *l)
+{
+	const struct wm_matrix *m = l->m;
+	for (size_t i = 0; i < m->nbackends; i++) {
+		const struct wm_backend *b = m->backends[i];
+		for (size_t p = 0; p < m->nplatforms; p++)
+			if (backend_builds_on(b, m->platforms[p]->id))
+				wm_backends_check_toolkit_platform(l, b, m->platforms[p], backend_platform_loc(b, m->platforms[p]->id));
+	}
+}
+
+void wm_backends_check_defaults(struct wm_loader *l)
+{
+	struct wm_matrix *m = l->m;
+	for (size_t i = 0; i < m->nbackends; i++) {
+		struct wm_backend *b = m->backends[i];
+		if (!b->is_default)
+			continue;
+		if (m->default_backend) {
+			wm_schema_error(&l->c, l->backend_nodes[i], "backends '%s' and '%s' are both 'default': at most "
+				"one backend is the base build", m->default_backend->id, b->id);
+			wm_schema_note(&l->c, l->backend_nodes[m->default_backend->index], "'%s' is the default here",
+				m->default_backend->id);
+			continue;
+		}
+		m->default_backend = b;
+	}
+}
+
+void wm_backends_check_distributions(struct wm_loader *l)
+{
+	struct wm_matrix *m = l->m;
+	struct wm_map seen;
+	char *base_norm = NULL;
+
+	for (size_t i = 0; i < m->nbackends; i++) {
+		struct wm_backend *b = m->backends[i];
+		const struct wm_node *at = l->dist_nodes[i];
+		if (b->dist_explicit && !b->dist)
+			continue;
+		if (!b->dist_explicit)
+			b->dist = b->is_default && m->strategy == WM_STRATEGY_RENAME ? m->name :
+				wm_arena_printf(l->c.arena, "%s-%s", m->name, b->id);
+		else if (b->is_default && m->strategy == WM_STRATEGY_RENAME && strcmp(b->dist, m->name) != 0)
+			wm_schema_error(&l->c, at, "the default backend keeps the base name '%s' under strategy "
+				"'rename': remove 'dist' or make another backend the default", m->name);
+		wm_loader_oom(l, b->dist);
+	}
+	if (m->strategy == WM_STRATEGY_META && m->name) {
+		base_norm = wm_arena_alloc(l->c.arena, strlen(m->name) + 1);
+		if (wm_loader_oom(l, base_norm))
+			return;
+		wm_name_normalize(base_norm, m->name);
+	}
+	wm_map_init(&seen);
+	for (size_t i = 0; i < m->nbackends; i++) {
+		struct wm_backend *b = m->backends[i];
+		const struct wm_node *at = l->dist_nodes[i] ? l->dist_nodes[i] : l->backend_nodes[i];
+		const struct wm_backend *other;
+		char *norm;
+		if (!b->dist)
+			continue;
+		if ((norm = wm_arena_alloc(l->c.arena, strlen(b->dist) + 1)) == NULL) {
+			wm_loader_oom(l, NULL);
+			break;
+		}
+		wm_name_normalize(norm, b->dist);
+		if (base_norm && strcmp(norm, base_norm) == 0) {
+			wm_schema_error(&l->c, at, "distribution '%s' of backend '%s' collides with the meta package '%s' "
+				"(both normalise to '%s'): under strategy 'meta' the base name belongs to the meta package",
+				b->dist, b->id, m->name, norm);
+			continue;
+		}
+		if ((other = wm_map_get(&seen, norm, strlen(norm))) != NULL) {
+			wm_schema_error(&l->c, at, "distribution '%s' of backend '%s' collides with '%s' of backend '%s' "
+				"(both normalise to '%s')", b->dist, b->id, other->dist, other->id, norm);
+			wm_schema_note(&l->c, l->dist_nodes[other->index] ? l->dist_nodes[other->index] :
+				l->backend_nodes[other->index], "backend '%s' is defined here", other->id);
+			continue;
+		}
+		if (wm_map_put(&seen, norm, strlen(norm), b) < 0)
+			wm_loader_oom(l, NULL);
+	}
+	wm_map_release(&seen);
+}

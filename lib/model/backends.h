@@ -1,0 +1,21 @@
+/* backends.h — the matrix's `backends` section and the checks across backends (backends.c). */
+#ifndef WM_MODEL_BACKENDS_H
+#define WM_MODEL_BACKENDS_H
+
+#include "util/common.h"
+#include "formats/yaml.h"
+struct wm_loader;
+
+/* Loads `backends` (`n` NULL when the key is absent: one plain build, "cpu"). */
+void wm_backends_load(struct wm_loader *l, const struct wm_node *n);
+/* Reports each toolkit of `b` that cannot be built on `p`; `at` is where the job is asked for. */
+bool wm_backends_check_toolkit_platform(struct wm_loader *l, const struct wm_backend *b, const struct wm_platform *p,
+	struct wm_loc at);
+/* Reports each toolkit a backend uses that cannot be built on one of the platforms it builds on. */
+void wm_backends_check_toolkits(struct wm_loader *l);
+/* Takes the backend marked 'default' as the base build; reports a second one. */
+void wm_backends_check_defaults(struct wm_loader *l);
+/* Fills in default distribution names and reports names that collide after PEP 503 normalisation. */
+void wm_backends_check_distributions(struct wm_loader *l);
+
+#endif

@@ -1,0 +1,220 @@
+/*
+ * platforms.c — the matrix's `platforms` section: catalog platforms with their overrides (an
+ * include's too), and the platform patterns of backends and rules.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "util/arena.h"
+#include "util/names.h"
+#include "util/text.h"
+#include "formats/yaml.h"
+#include "model/catalog.h"
+#include "model/loader.h"
+#include "model/platforms.h"
+#include "model/schema.h"
+#include "model/untrusted.h"
+
+static const char *const default_platforms[] = { "linux-x86_64", "linux-aarch64", "macos-x86_64",
+	"macos-arm64", "windows-x86_64" };
+
+static bool label_valid(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/*
+ * Reports a '$' in a value GitLab expands before it picks a runner or pulls an image: an image
+ * of $CI_COMMIT_REF_NAME, or a runner tag of $CI_COMMIT_BRANCH, lets a branch name choose them.
+ */
+static bool gitlab_literal(struct wm_loader *l, const struct wm_node *n, const char *what)
+{
+	if (!strchr(n->text, '$'))
+		return true;
+	wm_schema_error(&l->c, n, "%s cannot hold '$': GitLab expands variables in it, so a branch or tag name "
+		"could choose it", what);
+	return false;
+}
+
+void wm_platforms_unknown(struct wm_loader *l, const struct wm_node *n, const char *id)
+{
+	const char *hint = wm_catalog_suggest_platform(l->cat, id);
+	if (hint)
+		wm_schema_error(&l->c, n, "unknown platform '%s' (did you mean '%s'?)", id, hint);
+	else
+		wm_schema_error(&l->c, n, "unknown platform '%s': see the platform catalog in docs/matrix.md", id);
+}
+
+struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const struct wm_platform *base,
+	const struct wm_node *o)
+{
+	struct wm_platform *p = wm_arena_alloc(l->c.arena, sizeof(*p));
+	const struct wm_node *v;
+	const char *s, *why;
+
+	if (wm_loader_oom(l, p))
+		return NULL;
+	*p = *base;
+	if (!o)
+		return p;
+	if ((v = wm_yaml_find(o, "runner")) && wm_schema_string(&l->c, v, "'runner'", &s)) {
+		if (!*s)
+			wm_schema_error(&l->c, v, "a runner label cannot be empty");
+		else if (!label_valid(s))
+			wm_schema_error(&l->c, v, "invalid runner label '%s': a label has no spaces", s);
+		else
+			wm_untrusted_expression_free(l, v, "a runner label");
+		p->runner = s;
+	}
+	if ((v = wm_yaml_find(o, "image")) && wm_schema_string(&l->c, v, "'image'", &s)) {
+		if (!label_valid(s))
+			wm_schema_error(&l->c, v, "invalid image '%s': an image reference has no spaces", s);
+		else if (wm_untrusted_expression_free(l, v, "an image"))
+			gitlab_literal(l, v, "an image");
+		p->gitlab_image = s;
+	}
+	if ((v = wm_yaml_find(o, "tags"))) {
+		struct wm_strlist tags;
+		const struct wm_node **nodes;
+		if (wm_schema_strlist(&l->c, v, "'tags'", &tags, &nodes)) {
+			for (size_t i = 0; i < tags.n; i++)
+				if (!*tags.items[i])
+					wm_schema_error(&l->c, nodes[i], "a runner tag cannot be empty");
+				else if (wm_untrusted_expression_free(l, nodes[i], "a runner tag"))
+					gitlab_literal(l, nodes[i], "a runner tag");
+			p->gitlab_tags = tags;
+			p->gitlab_hosted = tags.n > 0;
+		}
+	}
+	if ((v = wm_yaml_find(o, "manylinux")) && wm_schema_string(&l->c, v, "'manylinux'", &s)) {
+		if (!wm_catalog_level_valid(p, s, &why)) {
+			wm_schema_error(&l->c, v, "invalid level '%s' for %s: %s", s, p->id, why);
+		} else {
+			p->manylinux = s;
+			p->platform_tag = wm_catalog_platform_tag(l->c.arena, p);
+			wm_loader_oom(l, p->platform_tag);
+		}
+	}
+	if ((v = wm_yaml_find(o, "container")) && wm_schema_string(&l->c, v, "'container'", &s)) {
+		if (p->os != WM_OS_LINUX)
+			wm_schema_error(&l->c, v, "'container' applies to Linux platforms only: %s builds on the runner itself",
+				p->id);
+		else if (!label_valid(s))
+			wm_schema_error(&l->c, v, "invalid container image '%s': an image reference has no spaces", s);
+		else
+			wm_untrusted_expression_free(l, v, "a container image");
+		p->container = s;
+	}
+	if ((v = wm_yaml_find(o, "cross")) && wm_schema_bool(&l->c, v, "'cross'", &p->cross) && p->cross && !base->cross &&
+			!wm_yaml_find(o, "runner")) {
+		/* cross-built on the usual runner of the OS: x86_64 Linux and Windows, Apple silicon */
+		static const char *const runners[] = { "ubuntu-24.04", "macos-15", "windows-2022" };
+		p->runner = runners[p->os];
+	}
+	if ((v = wm_yaml_find(o, "target")) && wm_schema_string(&l->c, v, "'target'", &s)) {
+		if (!wm_name_target(s))
+			wm_schema_error(&l->c, v, "invalid Rust target '%s': a target triple such as x86_64-unknown-linux-gnu", s);
+		p->target = s;
+	}
+	return p;
+}
+
+static const char *const override_keys[] = { "runner", "image", "tags", "manylinux", "container", "cross", "target" };
+
+static void add_platform(struct wm_loader *l, const struct wm_node *key, const struct wm_node *o)
+{
+	struct wm_matrix *m = l->m;
+	const struct wm_platform *base;
+	struct wm_platform *p;
+
+	if (key->type != WM_NODE_SCALAR || wm_yaml_is_null(key)) {
+		wm_schema_error(&l->c, key, "a platform must be a platform id, not %s", wm_yaml_kind(key));
+		l->platforms_ok = false;
+		return;
+	}
+	if ((base = wm_catalog_platform(l->cat, key->text)) == NULL) {
+		wm_platforms_unknown(l, key, key->text);
+		l->platforms_ok = false;
+		return;
+	}
+	for (size_t i = 0; i < m->nplatforms; i++)
+		if (strcmp(m->platforms[i]->id, key->text) == 0) {
+			wm_schema_error(&l->c, key, "platform '%s' is listed twice (first at line %u)", key->text,
+				l->platform_nodes[i]->line);
+			return;
+		}
+	if (o && wm_yaml_is_null(o))
+		o = NULL;
+	if (o) {
+		char what[96];
+		snprintf(what, sizeof(what), "the overrides of '%s'", key->text);
+		if (!wm_schema_map(&l->c, o, what, override_keys, WM_ARRAY_SIZE(override_keys)))
+			o = NULL;
+	}
+	if ((p = wm_platforms_apply_overrides(l, base, o)) == NULL)
+		return;
+	p->loc = wm_loader_loc(l, key);
+	l->platform_nodes[m->nplatforms] = key;
+	m->platforms[m->nplatforms++] = p;
+}
+
+void wm_platforms_load(struct wm_loader *l, const struct wm_node *n)
+{
+	struct wm_matrix *m = l->m;
+	size_t cap = n && (n->type == WM_NODE_SEQ || n->type == WM_NODE_MAP) ? n->n : WM_ARRAY_SIZE(default_platforms);
+
+	l->platforms_ok = true;
+	m->platforms = wm_arena_array(l->c.arena, cap + 1, sizeof(*m->platforms));
+	l->platform_nodes = wm_arena_array(l->c.arena, cap + 1, sizeof(*l->platform_nodes));
+	if (wm_loader_oom(l, m->platforms) || wm_loader_oom(l, l->platform_nodes))
+		return;
+	if (!n || wm_yaml_is_null(n)) {
+		for (size_t i = 0; i < WM_ARRAY_SIZE(default_platforms); i++) {
+			const struct wm_platform *p = wm_catalog_platform(l->cat, default_platforms[i]);
+			if (p)
+				m->platforms[m->nplatforms++] = p;
+		}
+		return;
+	}
+	if (n->type == WM_NODE_SEQ) {
+		for (size_t i = 0; i < n->n; i++)
+			add_platform(l, n->items[i], NULL);
+	} else if (n->type == WM_NODE_MAP) {
+		for (size_t i = 0; i < n->n; i++)
+			add_platform(l, n->pairs[i].key, n->pairs[i].value);
+	} else {
+		wm_schema_error(&l->c, n, "'platforms' must be a list of platform ids or a mapping of ids to "
+			"overrides, not %s", wm_yaml_kind(n));
+		l->platforms_ok = false;
+		return;
+	}
+	if (n->n == 0) {
+		wm_schema_error(&l->c, n, "'platforms' is empty: list at least one platform");
+		l->platforms_ok = false;
+	}
+}
+
+bool wm_platforms_pattern(struct wm_loader *l, const struct wm_node *n, const char *what)
+{
+	const struct wm_matrix *m = l->m;
+	const char *s = n->text;
+	if (wm_text_is_glob(s)) {
+		for (size_t i = 0; i < m->nplatforms; i++)
+			if (wm_text_glob_match(s, m->platforms[i]->id))
+				return true;
+		wm_schema_error(&l->c, n, "%s '%s' matches none of the matrix's platforms", what, s);
+		return false;
+	}
+	for (size_t i = 0; i < m->nplatforms; i++)
+		if (strcmp(s, m->platforms[i]->id) == 0)
+			return true;
+	if (wm_catalog_platform(l->cat, s))
+		wm_schema_error(&l->c, n, "platform '%s' is not one of the matrix's 'platforms'", s);
+	else
+		wm_platforms_unknown(l, n, s);
+	return false;
+}

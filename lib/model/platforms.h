@@ -1,0 +1,22 @@
+/* platforms.h — the matrix's `platforms` section (platforms.c). */
+#ifndef WM_MODEL_PLATFORMS_H
+#define WM_MODEL_PLATFORMS_H
+
+#include "util/common.h"
+#include "formats/yaml.h"
+struct wm_loader;
+
+/* Loads `platforms` (`n` NULL when the key is absent: the default platforms). */
+void wm_platforms_load(struct wm_loader *l, const struct wm_node *n);
+/* Reports `id`, at `n`, as a platform the catalog does not have, with a suggestion. */
+void wm_platforms_unknown(struct wm_loader *l, const struct wm_node *n, const char *id);
+/*
+ * Applies the overrides in mapping `o` to a copy of `p`.  Shared by `platforms:`
+ * entries and `include` rules, whose other keys the caller has checked.
+ */
+struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const struct wm_platform *base,
+	const struct wm_node *o);
+/* The matrix platform a pattern names, or reports why none. */
+bool wm_platforms_pattern(struct wm_loader *l, const struct wm_node *n, const char *what);
+
+#endif

@@ -1,0 +1,265 @@
+/*
+ * python.c — the matrix's `python` section: its CPython versions and abi3 wheel, or the one py3 wheel
+ * of a bindings = "bin" project.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "util/arena.h"
+#include "util/error.h"
+#include "formats/yaml.h"
+#include "model/loader.h"
+#include "model/project.h"
+#include "model/python.h"
+#include "model/schema.h"
+
+static const char *const default_versions[] = { "3.10", "3.11", "3.12", "3.13", "3.14" };
+
+struct wm_python *wm_python_make(struct wm_loader *l, const char *version, unsigned minor, bool ft)
+{
+	struct wm_arena *a = l->c.arena;
+	struct wm_python *py = wm_arena_alloc(a, sizeof(*py));
+	if (wm_loader_oom(l, py))
+		return NULL;
+	py->version = version;
+	py->minor = minor;
+	py->freethreaded = ft;
+	py->python_tag = wm_arena_printf(a, "cp3%u", minor);
+	py->abi_tag = wm_arena_printf(a, "cp3%u%s", minor, ft ? "t" : "");
+	py->tag = py->abi_tag;
+	py->interpreter = wm_arena_printf(a, "python3.%u%s", minor, ft ? "t" : "");
+	if (wm_loader_oom(l, py->python_tag) || wm_loader_oom(l, py->abi_tag) || wm_loader_oom(l, py->interpreter))
+		return NULL;
+	return py;
+}
+
+bool wm_python_parse_version(struct wm_loader *l, const struct wm_node *n, const char *what,
+	unsigned lowest, bool allow_ft, unsigned *minor, bool *ft)
+{
+	const char *s = n->text, *p;
+	unsigned major = 0, mi = 0;
+	size_t digits = 0;
+
+	for (p = s; *p >= '0' && *p <= '9' && major < 1000; p++)
+		major = major * 10 + (unsigned)(*p - '0');
+	if (p == s || *p != '.')
+		goto grammar;
+	for (p++; *p >= '0' && *p <= '9' && mi < 1000; p++, digits++)
+		mi = mi * 10 + (unsigned)(*p - '0');
+	if (digits == 0 || (digits > 1 && p[-(long)digits] == '0'))
+		goto grammar;
+	*ft = *p == 't';
+	if (*ft)
+		p++;
+	if (*p)
+		goto grammar;
+	if (major != 3 || mi < lowest) {
+		wm_schema_error(&l->c, n, "Python %u.%u is not supported: %s start%s at 3.%u%s", major, mi, what,
+			strcmp(what, "versions") == 0 ? "" : "s", lowest,
+			major == 3 && mi == 1 ? " (did you mean '3.10'?)" : "");
+		return false;
+	}
+	if (mi > WM_PYTHON_MAX) {
+		wm_schema_error(&l->c, n, "Python 3.%u is not known: the newest version is 3.%u", mi, WM_PYTHON_MAX);
+		return false;
+	}
+	if (*ft && !allow_ft) {
+		wm_schema_error(&l->c, n, "%s has no free-threaded form: write '3.%u'", what, mi);
+		return false;
+	}
+	if (*ft && mi < WM_FT_MIN) {
+		wm_schema_error(&l->c, n, "Python 3.%u has no free-threaded build: free-threaded versions start at 3.%ut",
+			mi, WM_FT_MIN);
+		return false;
+	}
+	*minor = mi;
+	return true;
+grammar:
+	wm_schema_error(&l->c, n, "invalid Python version '%s': write 3.N such as \"3.12\", or 3.Nt for a "
+		"free-threaded build such as \"3.13t\"", s);
+	return false;
+}
+
+static int cmp_python(const void *pa, const void *pb)
+{
+	const struct wm_python *a = *(const struct wm_python *const *)pa, *b = *(const struct wm_python *const *)pb;
+	if (a->abi3 != b->abi3)
+		return a->abi3 ? -1 : 1;
+	if (a->minor != b->minor)
+		return a->minor < b->minor ? -1 : 1;
+	return (int)a->freethreaded - (int)b->freethreaded;
+}
+
+static void load_abi3(struct wm_loader *l, const struct wm_node *n)
+{
+	struct wm_matrix *m = l->m;
+	const struct wm_project *p = l->project;
+	struct wm_python *py;
+	unsigned minor;
+	bool ft;
+
+	if (!wm_schema_string(&l->c, n, "'python.abi3'", &m->abi3))
+		return;
+	if (!wm_python_parse_version(l, n, "'python.abi3'", 7, false, &minor, &ft)) {
+		m->abi3 = NULL;
+		return;
+	}
+	if (p && p->abi3 && p->abi3_minor && p->abi3_minor != minor) {
+		/* maturin tags the wheel with pyo3's minimum: any other name is a file that never exists */
+		wm_schema_error(&l->c, n, "'python.abi3' is \"%s\", but the crate builds its abi3 wheel for CPython 3.%u "
+			"and later (cp3%u-abi3): write \"3.%u\", or change pyo3's feature", m->abi3, p->abi3_minor,
+			p->abi3_minor, p->abi3_minor);
+		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->abi3_file, p->abi3_doc->text, p->abi3_doc->len,
+			p->abi3_span.line, p->abi3_span.column, (unsigned)(p->abi3_span.end - p->abi3_span.start),
+			"pyo3's feature '%s' sets the minimum", p->abi3_feature);
+		m->abi3 = NULL;
+		return;
+	}
+	l->abi3_node = n;
+	py = wm_python_make(l, "abi3", minor, false);
+	if (!py)
+		return;
+	py->abi3 = true;
+	py->abi_tag = "abi3";
+	py->tag = "abi3";
+	/*
+	 * Any interpreter at or above the minimum builds the same abi3 wheel: take one that every
+	 * runner and build image provides (macOS and Windows on arm64 have no 3.8 or 3.9).  A crate
+	 * with plain "abi3" and no abi3-py3X takes its minimum from the interpreter: build with the
+	 * minimum itself.
+	 */
+	py->interpreter = wm_arena_printf(l->c.arena, "python3.%u",
+		minor < WM_ABI3_BUILD && !(p && p->abi3 && !p->abi3_minor) ? WM_ABI3_BUILD : minor);
+	py->loc = wm_loader_loc(l, n);
+	m->pythons[m->npythons] = py;
+	l->python_nodes[m->npythons++] = n;
+}
+
+/*
+ * A `bindings = "bin"` project: its wheels carry a program, not a module,
+ * one py3-none wheel per platform for every Python, built by any interpreter.
+ */
+static void load_bin(struct wm_loader *l, const struct wm_node *n)
+{
+	struct wm_matrix *m = l->m;
+	struct wm_python *py;
+
+	if (n && !wm_yaml_is_null(n)) {
+		wm_schema_error(&l->c, n, "'python' does not apply: %s sets bindings = \"bin\", whose wheels hold a "
+			"program for every Python (one py3-none wheel per platform); remove it", l->project->py_path);
+		return;
+	}
+	m->pythons = wm_arena_array(l->c.arena, 2, sizeof(*m->pythons));
+	l->python_nodes = wm_arena_array(l->c.arena, 2, sizeof(*l->python_nodes));
+	if (wm_loader_oom(l, m->pythons) || wm_loader_oom(l, l->python_nodes) ||
+			!(py = wm_python_make(l, "py3", WM_ABI3_BUILD, false)))
+		return;
+	py->bin = true;
+	py->python_tag = py->tag = "py3";
+	py->abi_tag = "none";
+	m->pythons[m->npythons++] = py;
+}
+
+void wm_python_load(struct wm_loader *l, const struct wm_node *n)
+{
+	static const char *const keys[] = { "versions", "abi3" };
+	struct wm_matrix *m = l->m;
+	const struct wm_node *versions = n ? wm_yaml_find(n, "versions") : NULL;
+	const struct wm_node *abi3 = n ? wm_yaml_find(n, "abi3") : NULL;
+	size_t nversions = versions && versions->type == WM_NODE_SEQ ? versions->n : 0;
+	size_t start;
+
+	if (wm_loader_bindings_bin(l)) {
+		load_bin(l, n);
+		return;
+	}
+	if (n && !wm_yaml_is_null(n) && !wm_schema_map(&l->c, n, "'python'", keys, WM_ARRAY_SIZE(keys)))
+		return;
+	if (n && wm_yaml_is_null(n))
+		n = NULL;
+	if (!versions && !abi3)
+		nversions = WM_ARRAY_SIZE(default_versions);
+	m->pythons = wm_arena_array(l->c.arena, nversions + 2, sizeof(*m->pythons));
+	l->python_nodes = wm_arena_array(l->c.arena, nversions + 2, sizeof(*l->python_nodes));
+	if (wm_loader_oom(l, m->pythons) || wm_loader_oom(l, l->python_nodes))
+		return;
+	if (abi3)
+		load_abi3(l, abi3);
+	start = m->npythons;
+	if (!abi3 && l->project && l->project->abi3) {
+		/* an abi3 crate: one wheel per platform, from pyo3's minimum (free-threaded ones beside it) */
+		unsigned minor = wm_project_abi3_minor(l->project);
+		struct wm_python *py = wm_python_make(l, "abi3", minor, false);
+		if (!py)
+			return;
+		py->abi3 = true;
+		py->abi_tag = py->tag = "abi3";
+		py->interpreter = wm_arena_printf(l->c.arena, "python3.%u", minor < WM_ABI3_BUILD ? WM_ABI3_BUILD : minor);
+		m->abi3 = wm_arena_printf(l->c.arena, "3.%u", minor);
+		m->pythons[m->npythons++] = py;
+		start = m->npythons;
+		if (!versions)
+			return;
+	}
+	if (!versions && !abi3) {
+		/* the supported CPython releases, from the lowest that requires-python admits */
+		unsigned lowest = l->project && l->project->min_minor > 10 ? l->project->min_minor : 10;
+		for (size_t i = 0; i < WM_ARRAY_SIZE(default_versions); i++) {
+			struct wm_python *py;
+			if (10 + (unsigned)i < lowest)
+				continue;
+			if (!(py = wm_python_make(l, default_versions[i], 10 + (unsigned)i, false)))
+				return;
+			m->pythons[m->npythons++] = py;
+		}
+		return;
+	}
+	if (versions) {
+		struct wm_strlist list;
+		const struct wm_node **nodes;
+		if (!wm_schema_strlist(&l->c, versions, "'python.versions'", &list, &nodes))
+			return;
+		if (list.n == 0 && !abi3) {
+			wm_schema_error(&l->c, versions, "'python.versions' is empty: list at least one version, or set 'abi3'");
+			return;
+		}
+		for (size_t i = 0; i < list.n; i++) {
+			struct wm_python *py;
+			unsigned minor;
+			bool ft, dup = false;
+			if (!wm_python_parse_version(l, nodes[i], "versions", WM_PYTHON_MIN, true, &minor, &ft))
+				continue;
+			for (size_t j = start; j < m->npythons; j++)
+				if (m->pythons[j]->minor == minor && m->pythons[j]->freethreaded == ft) {
+					wm_schema_error(&l->c, nodes[i], "Python %s is listed twice (first at line %u, column %u)",
+						list.items[i], l->python_nodes[j]->line, l->python_nodes[j]->column);
+					dup = true;
+				}
+			if (dup)
+				continue;
+			if (!abi3 && !ft && l->project && l->project->abi3) {
+				const struct wm_project *p = l->project;
+				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed: the crate builds one abi3 wheel for "
+					"CPython %s and later; list only free-threaded versions (\"3.13t\"), or none",
+					list.items[i], m->abi3);
+				wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->abi3_file, p->abi3_doc->text,
+					p->abi3_doc->len, p->abi3_span.line, p->abi3_span.column,
+					(unsigned)(p->abi3_span.end - p->abi3_span.start),
+					"pyo3's feature '%s' makes it abi3", p->abi3_feature);
+				continue;
+			}
+			if (abi3 && l->abi3_node && !ft) {
+				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed with 'abi3': the abi3 wheel already "
+					"covers CPython %s and later; list only free-threaded versions (\"3.13t\") beside it",
+					list.items[i], m->abi3);
+				wm_schema_note(&l->c, l->abi3_node, "'abi3' is set here");
+				continue;
+			}
+			if ((py = wm_python_make(l, list.items[i], minor, ft)) == NULL)
+				return;
+			py->loc = wm_loader_loc(l, nodes[i]);
+			m->pythons[m->npythons] = py;
+			l->python_nodes[m->npythons++] = nodes[i];
+		}
+	}
+	qsort(m->pythons, m->npythons, sizeof(*m->pythons), cmp_python);
+}
