@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "formats/yaml.h"
+
 struct wm_loader;
 
 /* Loads `backends` (`n` NULL when the key is absent: one plain build, "cpu"). */

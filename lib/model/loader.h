@@ -11,6 +11,7 @@
 #include "formats/yaml.h"
 #include "model/project.h"
 #include "model/schema.h"
+
 /* One load of a matrix file: the typed reader, the matrix being filled, and the nodes that later checks point at. */
 struct wm_loader {
 	struct wm_schema c;

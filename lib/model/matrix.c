@@ -38,7 +38,7 @@ struct matrix_state {
 	struct wm_project *project;
 };
 
-/* ---- the rest of the file ------------------------------------------------------ */
+/* ---- the small top-level keys -------------------------------------------------- */
 
 static void load_version(struct wm_loader *l)
 {
@@ -386,6 +386,8 @@ static void check_gitlab_env(struct wm_loader *l)
 		for (size_t i = 0; i < includes->n; i++)
 			warn_gitlab_env(l, includes->items[i]);
 }
+
+/* ---- the whole file, and the entry points -------------------------------------- */
 
 static const char *const top_keys[] = { "wheelmatrix", "project", "python", "platforms", "backends",
 	"exclude", "include", "distribution", "ci", "actions", "publish" };

@@ -12,6 +12,9 @@
 #include "model/python.h"
 #include "model/schema.h"
 
+#define WM_PYTHON_MAX 15    /* newest it knows */
+#define WM_FT_MIN 13        /* first free-threaded CPython */
+
 static const char *const default_versions[] = { "3.10", "3.11", "3.12", "3.13", "3.14" };
 
 struct wm_python *wm_python_make(struct wm_loader *l, const char *version, unsigned minor, bool ft)

@@ -4,9 +4,8 @@
 
 #include "util/common.h"
 #include "formats/yaml.h"
+
 #define WM_PYTHON_MIN 8     /* oldest CPython wheelmatrix builds for */
-#define WM_PYTHON_MAX 15    /* newest it knows */
-#define WM_FT_MIN 13        /* first free-threaded CPython */
 
 struct wm_loader;
 

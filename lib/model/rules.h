@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "formats/yaml.h"
+
 struct wm_loader;
 
 /* Loads `exclude` (a present, non-null value) once backends, platforms and Python are loaded. */

@@ -5,6 +5,7 @@
 #include "util/common.h"
 #include "formats/yaml.h"
 #include "model/expr.h"
+
 struct wm_loader;
 
 /*
