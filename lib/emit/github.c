@@ -66,7 +66,7 @@ static bool build_in_container(const struct wm_group *grp, const char *exclude)
 
 static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, bool container)
 {
-	struct wm_expand it;
+	struct wm_expand *it = NULL;
 	struct wm_job job;
 	struct wm_arena *a = g->b.arena;
 	int ret;
@@ -77,9 +77,9 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 			return WM_ENOMEM;
 	if (!(e->includes = wm_arena_array(a, grp->njobs + 1, sizeof(*e->includes))))
 		return WM_ENOMEM;
-	if ((ret = wm_expand_init_group(&it, g->m, grp)) < 0)
+	if ((ret = wm_expand_new_group(&it, g->m, grp)) < 0)
 		return ret;
-	while (wm_expand_next(&it, &job) > 0 && e->n < grp->njobs) {
+	while (wm_expand_next(it, &job) > 0 && e->n < grp->njobs) {
 		const struct wm_platform *p = job.platform;
 		size_t i = e->n++;
 		unsigned minor = build_minor(&job);
@@ -108,7 +108,7 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 		if (!e->values[F_ID][i] || !e->values[F_PYTHON][i])
 			g->b.oom = true;
 	}
-	wm_expand_release(&it);
+	wm_expand_free(it);
 	for (int f = 0; f < F_COUNT; f++) {
 		e->same[f] = f != F_ID;
 		for (size_t i = 1; i < e->n && e->same[f]; i++) {

@@ -71,15 +71,15 @@ static bool gitlab_cross(const struct wm_platform *p)
 static int collect(struct gl *g)
 {
 	struct wm_arena *a = g->b.arena;
-	struct wm_expand it;
+	struct wm_expand *it = NULL;
 	struct wm_job job;
 	int ret;
 
 	if (!(g->jobs = wm_arena_array(a, g->m->njobs + 1, sizeof(*g->jobs))))
 		return WM_ENOMEM;
-	if ((ret = wm_expand_init(&it, g->m, WM_EXPAND_JOBS)) < 0)
+	if ((ret = wm_expand_new(&it, g->m, WM_EXPAND_JOBS)) < 0)
 		return ret;
-	while (wm_expand_next(&it, &job) > 0 && g->njobs < g->m->njobs) {
+	while (wm_expand_next(it, &job) > 0 && g->njobs < g->m->njobs) {
 		struct ljob *j = &g->jobs[g->njobs++];
 		j->id = wm_arena_strdup(a, job.id);
 		j->backend = job.backend;
@@ -90,7 +90,7 @@ static int collect(struct gl *g)
 		if (!j->id)
 			g->b.oom = true;
 	}
-	wm_expand_release(&it);
+	wm_expand_free(it);
 	return 0;
 }
 
