@@ -1,4 +1,4 @@
-/* emit_github.c — the GitHub Actions workflow: one build job per (backend, OS), sdist and publish jobs. */
+/* github.c — the GitHub Actions workflow: one build job per (backend, OS), sdist and publish jobs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* emit_gitlab.c — the GitLab CI file: build jobs per (backend, platform), smoke tests, sdist and publish jobs. */
+/* gitlab.c — the GitLab CI file: build jobs per (backend, platform), smoke tests, sdist and publish jobs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
