@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "util/buf.h"
+
 /*
  * Renders backend b's variant patch of m->project into `out`:
  * 1 when its pyproject.toml differs from the base, 0 when the variant

@@ -5,7 +5,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/text.h"
+#include "util/utf8.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
 #include "model/matrix.h"

@@ -11,6 +11,7 @@
 #include "util/io.h"
 #include "util/sha256.h"
 #include "util/text.h"
+#include "util/utf8.h"
 
 #define DEFAULT_MATRIX "wheelmatrix.yaml"
 

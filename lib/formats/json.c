@@ -3,7 +3,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "util/buf.h"
-#include "util/text.h"
+#include "util/utf8.h"
 #include "formats/json.h"
 
 /* struct wm_json is never defined: a pointer to one is a json_t. */

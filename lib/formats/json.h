@@ -3,6 +3,7 @@
 #define WM_FORMATS_JSON_H
 
 #include "util/common.h"
+
 #include "util/buf.h"
 
 /*

@@ -8,7 +8,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/map.h"
-#include "util/text.h"
+#include "util/utf8.h"
 #include "formats/yaml.h"
 
 #define TAG_PREFIX "tag:yaml.org,2002:"

@@ -5,6 +5,7 @@
 #include "util/common.h"
 #include "util/arena.h"
 #include "util/buf.h"
+
 enum wm_node_type { WM_NODE_SCALAR, WM_NODE_SEQ, WM_NODE_MAP };
 
 enum wm_scalar_style { WM_PLAIN, WM_QUOTED, WM_BLOCK };

@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "util/arena.h"
+
 /* The name part of a wheel or sdist file name (`_` for runs of -_., lower case) into `out`. */
 void wm_filename_dist(char *out, const char *name);
 char *wm_filename_wheel(struct wm_arena *a, const char *dist, const char *version, const char *python_tag,

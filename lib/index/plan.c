@@ -7,7 +7,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/text.h"
+#include "util/utf8.h"
 #include "formats/pep440.h"
 #include "formats/toml.h"
 #include "model/project.h"

@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "index/simple.h"
+
 struct wm_plan;
 struct wm_plan_dist;
 /*

@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "util/arena.h"
+
 /* A project page of a simple index: its files, in the arena. */
 struct wm_index_page {
 	struct wm_index_file *files;

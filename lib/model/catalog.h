@@ -5,6 +5,7 @@
 #include "util/common.h"
 #include "util/arena.h"
 #include "formats/yaml.h"
+
 /* The closest platform id or alias target for a misspelt id, or NULL. */
 const char *wm_catalog_suggest_platform(const struct wm_catalog *cat, const char *word);
 const char *wm_catalog_suggest_toolkit(const struct wm_catalog *cat, const char *word);

@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "formats/yaml.h"
+
 /* The parsed matrix file, for diagnostics with its source lines. */
 const struct wm_doc *wm_matrix_doc(const struct wm_matrix *m);
 /* wm_matrix_load_file reading the project through `r` (NULL: the tree below the file's directory). */

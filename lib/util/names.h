@@ -3,6 +3,7 @@
 #define WM_UTIL_NAMES_H
 
 #include "util/common.h"
+
 bool wm_name_backend_id(const char *s);      /* [a-z][a-z0-9_]*, at most 32 */
 bool wm_name_distribution(const char *s);    /* PEP 508 name */
 /* A Cargo feature, `dep/feature` or `dep:name`; on failure `why` says what is wrong. */

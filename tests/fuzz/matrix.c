@@ -1,6 +1,6 @@
 /* matrix.c — libFuzzer target: a matrix file through the loader, the expansion and generation of every file. */
 #include "fuzz.h"
-#include "util/text.h"
+#include "util/utf8.h"
 #include "formats/yaml.h"
 
 /*

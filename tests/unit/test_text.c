@@ -6,6 +6,7 @@
 #include "util/buf.h"
 #include "util/names.h"
 #include "util/text.h"
+#include "util/utf8.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
 
