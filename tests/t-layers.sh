@@ -7,8 +7,9 @@
 # repo and index (which do not call each other).  A module may call its own
 # folder or any lower floor; within a folder the calls form no circle.  Each
 # third-party library is called by one module only, every module is in the
-# module map of docs/design.md, and an included header is never above the
-# including file's floor.
+# module map of docs/design.md, an included header is never above the
+# including file's floor, and every name a module exports starts with the
+# module's (wm_expand_next in model/expand.c, wm_emit_github in emit/github.c).
 . "$ROOT/tests/lib.sh"
 
 obj=${WM%/*}/obj
@@ -24,8 +25,8 @@ for src in lib/*/*.c; do
 	nm --defined-only "$o" | awk -v m="$m" '$2 ~ /^[TDRB]$/ { print "def", m, $3 }'
 	nm --undefined-only "$o" | awk -v m="$m" '{ print "use", m, $2 }'
 done >"$tmp/symbols"
-# The embedded templates are part of model/catalog.
-nm --defined-only "$obj/build/templates.o" 2>/dev/null | awk '$2 ~ /^[TDRB]$/ { print "def", "model/catalog", $3 }' \
+# The embedded templates (generated) are part of model/catalog.
+nm --defined-only "$obj/build/templates.o" 2>/dev/null | awk '$2 ~ /^[TDRB]$/ { print "gen", "model/catalog", $3 }' \
 	>>"$tmp/symbols"
 
 python3 - "$tmp/symbols" docs/design.md lib >"$tmp/report" <<'PY' || fail "$(cat "$tmp/report")"
@@ -33,16 +34,18 @@ import os, re, sys
 
 floors = {"util": 0, "formats": 1, "model": 2, "emit": 3, "repo": 4, "index": 4}
 third_party = {"yaml_": "formats/yaml", "json_": "formats/json", "git_": "repo/repo", "curl_": "index/net"}
-defs, uses, modules = {}, [], set()
+defs, uses, modules, problems = {}, [], set(), []
 for line in open(sys.argv[1]):
     kind, module, sym = line.split()
     modules.add(module)
-    if kind == "def":
+    if kind == "def" and not (sym.startswith("wm_" + module.split("/")[1]) or
+                              sym.startswith("wm_" + module.replace("/", "_"))):
+        problems.append(f"lib/{module}.c exports {sym}: its name does not start with the module's")
+    if kind in ("def", "gen"):
         defs[sym] = module
     else:
         uses.append((module, sym))
 
-problems = []
 edges = {}
 for module, sym in uses:
     for prefix, owner in third_party.items():

@@ -8,7 +8,7 @@
 #include "util/error.h"
 #include "util/io.h"
 #include "util/map.h"
-#include "util/names.h"
+#include "util/name.h"
 #include "util/text.h"
 #include "formats/pep440.h"
 #include "formats/toml.h"

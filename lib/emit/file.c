@@ -1,4 +1,4 @@
-/* output.c — the files `generate` writes: a header recording the body's digest, and the state of the copy on disk. */
+/* file.c — the files `generate` writes: a header recording the body's digest, and the state of the copy on disk. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
-/* names.h — the grammars of names: backends, distributions, features, requirements, paths (names.c). */
-#ifndef WM_UTIL_NAMES_H
-#define WM_UTIL_NAMES_H
+/* name.h — the grammars of names: backends, distributions, features, requirements, paths (name.c). */
+#ifndef WM_UTIL_NAME_H
+#define WM_UTIL_NAME_H
 
 #include "util/common.h"
 
