@@ -60,7 +60,7 @@ int cmd_check(struct cli *cli)
 		goto out;
 	}
 	if (json) {
-		if ((ret = wm_json_findings(&text, &findings, diff)) < 0) {
+		if ((ret = wm_check_json(&text, &findings, diff)) < 0) {
 			cli_error("out of memory");
 			goto out;
 		}

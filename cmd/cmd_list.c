@@ -96,12 +96,12 @@ static void print_left_row(const struct wm_job *job, size_t id_width, size_t why
 static int each(const struct wm_matrix *m, unsigned flags,
 	int (*fn)(const struct wm_job *job, void *data), void *data)
 {
-	struct wm_expand it;
+	struct wm_expand *it = NULL;
 	struct wm_job job;
 	int ret, more;
-	if ((ret = wm_expand_init(&it, m, flags)) < 0)
+	if ((ret = wm_expand_new(&it, m, flags)) < 0)
 		return ret;
-	while ((more = wm_expand_next(&it, &job)) > 0) {
+	while ((more = wm_expand_next(it, &job)) > 0) {
 		if ((job.left_by != WM_KEPT) != (flags == WM_EXPAND_LEFT_OUT))
 			continue;
 		if ((ret = fn(&job, data)) < 0 || ferror(stdout))
@@ -109,7 +109,7 @@ static int each(const struct wm_matrix *m, unsigned flags,
 	}
 	if (more < 0)
 		ret = more;
-	wm_expand_release(&it);
+	wm_expand_free(it);
 	return ret;
 }
 
@@ -194,7 +194,7 @@ static int list_table(const struct wm_matrix *m, bool why)
 /* ---- JSON ----------------------------------------------------------------- */
 
 struct json_out {
-	struct wm_json *json;
+	struct wm_jobs *json;
 	enum format format;
 	size_t n;
 };
@@ -214,7 +214,7 @@ static int json_job(const struct wm_job *job, void *data)
 	struct json_out *o = data;
 	const char *text;
 	size_t len;
-	int ret = wm_json_job(o->json, job, &text, &len);
+	int ret = wm_jobs_encode(o->json, job, &text, &len);
 	if (ret == 0)
 		emit(o, text, len);
 	return ret;
@@ -225,13 +225,13 @@ static int json_left(const struct wm_job *job, void *data)
 	struct json_out *o = data;
 	const char *text;
 	size_t len;
-	int ret = wm_json_left_out(o->json, job, &text, &len);
+	int ret = wm_jobs_left_out(o->json, job, &text, &len);
 	if (ret == 0)
 		emit(o, text, len);
 	return ret;
 }
 
-static int list_json(const struct wm_matrix *m, struct wm_json *json, enum format format, bool why)
+static int list_json(const struct wm_matrix *m, struct wm_jobs *json, enum format format, bool why)
 {
 	struct json_out o = { json, format, 0 };
 	int ret;
@@ -243,12 +243,12 @@ static int list_json(const struct wm_matrix *m, struct wm_json *json, enum forma
 	return 0;
 }
 
-static int list_github(const struct wm_matrix *m, struct wm_json *json)
+static int list_github(const struct wm_matrix *m, struct wm_jobs *json)
 {
 	for (size_t i = 0; i < m->ngroups && !ferror(stdout); i++) {
 		const char *text;
 		size_t len;
-		int ret = wm_json_group_matrix(json, m, &m->groups[i], &text, &len);
+		int ret = wm_jobs_group_matrix(json, m, &m->groups[i], &text, &len);
 		if (ret < 0)
 			return ret;
 		printf("matrix-%s=", m->groups[i].name);
@@ -276,7 +276,7 @@ int cmd_list(struct cli *cli)
 	struct wm_catalog *cat = NULL;
 	struct wm_matrix *m = NULL;
 	char *applied = NULL;
-	struct wm_json *json = NULL;
+	struct wm_jobs *json = NULL;
 	int ret;
 
 	if (why && format == FORMAT_GITHUB) {
@@ -298,7 +298,7 @@ int cmd_list(struct cli *cli)
 		fprintf(stderr, "wheelmatrix: %s: %zu %s in %zu build %s\n", m->file, m->njobs,
 			m->njobs == 1 ? "job" : "jobs", m->ngroups, m->ngroups == 1 ? "job" : "jobs");
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	if (format != FORMAT_TABLE && (ret = wm_json_new(&json)) < 0)
+	if (format != FORMAT_TABLE && (ret = wm_jobs_new(&json)) < 0)
 		goto fail;
 	switch (format) {
 	case FORMAT_TABLE:
@@ -316,7 +316,7 @@ fail:
 	if (ret < 0)
 		cli_error("%s", ret == WM_ENOMEM ? "out of memory" : "cannot expand the matrix: internal error");
 out:
-	wm_json_free(json);
+	wm_jobs_free(json);
 	wm_matrix_free(m);
 	free(applied);
 	wm_catalog_free(cat);

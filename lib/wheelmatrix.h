@@ -353,45 +353,33 @@ enum {
 	WM_EXPAND_LEFT_OUT = 2,  /* yield the combinations that were left out, with `why` */
 };
 
-/* Iterates the jobs in the order of design §4 without materialising them. */
-struct wm_expand {
-	const struct wm_matrix *m;
-	unsigned flags;
-	const struct wm_group *only;       /* restrict to one group, or NULL */
-	size_t p, b, y, inc;               /* cursor: platform, backend, python, include */
-	size_t *group_seen;                /* jobs yielded so far per (backend, os) */
-	char idbuf[256];
-	char whybuf[512];
-};
+/*
+ * Iterates the jobs in the order of docs/design.md §4 without materialising
+ * them; the matrix must outlive it.
+ */
+struct wm_expand;
 
-int wm_expand_init(struct wm_expand *it, const struct wm_matrix *m, unsigned flags);
-/* Restricts the iteration to the jobs of one build job. */
-int wm_expand_init_group(struct wm_expand *it, const struct wm_matrix *m, const struct wm_group *g);
-/* Fills `out` with the next job; returns 1, or 0 at the end. */
+int wm_expand_new(struct wm_expand **out, const struct wm_matrix *m, unsigned flags);
+/* Only the jobs of one build job. */
+int wm_expand_new_group(struct wm_expand **out, const struct wm_matrix *m, const struct wm_group *g);
+/* Fills `out` with the next job (valid until the next call); returns 1, or 0 at the end. */
 int wm_expand_next(struct wm_expand *it, struct wm_job *out);
-void wm_expand_release(struct wm_expand *it);
+void wm_expand_free(struct wm_expand *it);
 
-/* ---- JSON -------------------------------------------------------------- */
+/* ---- jobs as JSON (emit/jobs.c) ------------------------------------------ */
 
 /* Encodes jobs as compact JSON objects, reusing its buffers between calls. */
-struct wm_json;
+struct wm_jobs;
 
-int wm_json_new(struct wm_json **out);
-void wm_json_free(struct wm_json *j);
+int wm_jobs_new(struct wm_jobs **out);
+void wm_jobs_free(struct wm_jobs *j);
 /* The job as one JSON object; the text stays valid until the next call. */
-int wm_json_job(struct wm_json *j, const struct wm_job *job, const char **text, size_t *len);
+int wm_jobs_encode(struct wm_jobs *j, const struct wm_job *job, const char **text, size_t *len);
 /* A left-out combination with its reason. */
-int wm_json_left_out(struct wm_json *j, const struct wm_job *job, const char **text, size_t *len);
+int wm_jobs_left_out(struct wm_jobs *j, const struct wm_job *job, const char **text, size_t *len);
 /* A group's `{"include":[...]}` matrix for GitHub's fromJSON. */
-int wm_json_group_matrix(struct wm_json *j, const struct wm_matrix *m, const struct wm_group *g,
+int wm_jobs_group_matrix(struct wm_jobs *j, const struct wm_matrix *m, const struct wm_group *g,
 	const char **text, size_t *len);
-
-/*
- * `check`'s findings (and its diff, or NULL) as one indented JSON object:
- * {"ok", "errors", "warnings", "findings": [{"file", "line", "column",
- * "severity", "message"}], "diff"}.  *out is malloc'd.
- */
-int wm_json_findings(char **out, const struct wm_error *findings, const char *diff);
 
 /* ---- generated files ----------------------------------------------------- */
 
@@ -505,6 +493,12 @@ struct wm_check_options {
 	bool diff;              /* put a diff of each stale or edited file into *diff */
 };
 
+/*
+ * `check`'s findings (and its diff, or NULL) as one indented JSON object:
+ * {"ok", "errors", "warnings", "findings": [{"file", "line", "column",
+ * "severity", "message"}], "diff"}.  *out is malloc'd.
+ */
+int wm_check_json(char **out, const struct wm_error *findings, const char *diff);
 /*
  * Checks the matrix file, the project and every generated file, all read
  * from one source of the repository that holds opts->root, against each

@@ -17,7 +17,7 @@ struct wm_y *wm_emit_piece(struct wm_yb *b, const struct wm_doc *skel, const cha
 		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, skel->file, NULL, 0, 0, 0, 0, "no piece '%s'", name);
 		return NULL;
 	}
-	return wm_y_copy(b, n);
+	return wm_yaml_copy(b, n);
 }
 
 const char *wm_emit_keep(struct wm_yb *b, struct wm_buf *out)

@@ -6,7 +6,8 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "formats/yaml.h"
-/* What both emitters share (emit.c); strings they return live in b's arena. */
+
+/* What both emitters share; strings they return live in b's arena. */
 /* A copy of the skeleton's top-level piece `name`, or NULL (reported as a bug). */
 struct wm_y *wm_emit_piece(struct wm_yb *b, const struct wm_doc *skel, const char *name, struct wm_error *err);
 /* Moves a built string into the arena and releases the buffer; NULL when it is empty (or out of memory). */

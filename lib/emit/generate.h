@@ -4,8 +4,9 @@
 
 #include "util/common.h"
 #include "util/buf.h"
+
 /*
- * Renders backend b's variant patch of m->project (generate.c) into `out`:
+ * Renders backend b's variant patch of m->project into `out`:
  * 1 when its pyproject.toml differs from the base, 0 when the variant
  * builds the base file as it is.
  */

@@ -1,4 +1,4 @@
-/* emit_github.c — the GitHub Actions workflow: one build job per (backend, OS), sdist and publish jobs. */
+/* github.c — the GitHub Actions workflow: one build job per (backend, OS), sdist and publish jobs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +66,7 @@ static bool build_in_container(const struct wm_group *grp, const char *exclude)
 
 static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, bool container)
 {
-	struct wm_expand it;
+	struct wm_expand *it = NULL;
 	struct wm_job job;
 	struct wm_arena *a = g->b.arena;
 	int ret;
@@ -77,9 +77,9 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 			return WM_ENOMEM;
 	if (!(e->includes = wm_arena_array(a, grp->njobs + 1, sizeof(*e->includes))))
 		return WM_ENOMEM;
-	if ((ret = wm_expand_init_group(&it, g->m, grp)) < 0)
+	if ((ret = wm_expand_new_group(&it, g->m, grp)) < 0)
 		return ret;
-	while (wm_expand_next(&it, &job) > 0 && e->n < grp->njobs) {
+	while (wm_expand_next(it, &job) > 0 && e->n < grp->njobs) {
 		const struct wm_platform *p = job.platform;
 		size_t i = e->n++;
 		unsigned minor = build_minor(&job);
@@ -108,7 +108,7 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 		if (!e->values[F_ID][i] || !e->values[F_PYTHON][i])
 			g->b.oom = true;
 	}
-	wm_expand_release(&it);
+	wm_expand_free(it);
 	for (int f = 0; f < F_COUNT; f++) {
 		e->same[f] = f != F_ID;
 		for (size_t i = 1; i < e->n && e->same[f]; i++) {
@@ -124,8 +124,8 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 static struct wm_y *value(struct gh *g, const struct entries *e, enum field f)
 {
 	if (e->same[f])
-		return e->values[f][0] ? wm_y_str(&g->b, e->values[f][0]) : NULL;
-	return wm_y_strf(&g->b, "${{ matrix.%s }}", field_names[f]);
+		return e->values[f][0] ? wm_yaml_str(&g->b, e->values[f][0]) : NULL;
+	return wm_yaml_strf(&g->b, "${{ matrix.%s }}", field_names[f]);
 }
 
 static bool all(const struct entries *e, enum field f, const char *v)
@@ -180,33 +180,33 @@ static size_t env_names(struct gh *g, const struct wm_backend *b, const struct e
 
 static struct wm_y *include_list(struct gh *g, const struct wm_backend *b, const struct entries *e)
 {
-	struct wm_y *list = wm_y_seq(&g->b);
+	struct wm_y *list = wm_yaml_seq(&g->b);
 	const char **names;
 	size_t nnames = env_names(g, b, e, &names);
 	for (size_t i = 0; i < e->n; i++) {
-		struct wm_y *entry = wm_y_push(&g->b, list, wm_y_map(&g->b));
+		struct wm_y *entry = wm_yaml_push(&g->b, list, wm_yaml_map(&g->b));
 		for (int f = 0; f < F_COUNT; f++) {
 			if (e->same[f] || !e->values[f][i])
 				continue;
 			if (f == F_SMOKE)
-				wm_y_set(&g->b, entry, field_names[f], wm_y_bool(&g->b, strcmp(e->values[f][i], "true") == 0));
+				wm_yaml_set(&g->b, entry, field_names[f], wm_yaml_bool(&g->b, strcmp(e->values[f][i], "true") == 0));
 			else
-				wm_y_set(&g->b, entry, field_names[f], wm_y_str(&g->b, e->values[f][i]));
+				wm_yaml_set(&g->b, entry, field_names[f], wm_yaml_str(&g->b, e->values[f][i]));
 		}
 		for (size_t k = 0; k < nnames; k++)
 			if (env_varies(b, e, names[k]))
-				wm_y_set(&g->b, entry, wm_arena_printf(g->b.arena, "env-%s", names[k]),
-					wm_y_str(&g->b, entry_env(b, e, i, names[k])));
+				wm_yaml_set(&g->b, entry, wm_arena_printf(g->b.arena, "env-%s", names[k]),
+					wm_yaml_str(&g->b, entry_env(b, e, i, names[k])));
 	}
 	return list;
 }
 
 static void add_env(struct gh *g, struct wm_y *step, const char *name, struct wm_y *v)
 {
-	struct wm_y *env = wm_y_get(step, "env");
+	struct wm_y *env = wm_yaml_get(step, "env");
 	if (!env)
-		env = wm_y_set_before(&g->b, step, "run", "env", wm_y_map(&g->b));
-	wm_y_set(&g->b, env, name, v);
+		env = wm_yaml_set_before(&g->b, step, "run", "env", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, env, name, v);
 }
 
 static void add_patch_step(struct gh *g, struct wm_y *steps, const struct wm_backend *b)
@@ -214,20 +214,20 @@ static void add_patch_step(struct gh *g, struct wm_y *steps, const struct wm_bac
 	struct wm_y *step;
 	if (!wm_emit_has_patch(g->m, g->patched, b))
 		return;
-	step = wm_y_push(&g->b, steps, piece(g, "apply-patch"));
-	add_env(g, step, "WM_PATCH", wm_y_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
+	step = wm_yaml_push(&g->b, steps, piece(g, "apply-patch"));
+	add_env(g, step, "WM_PATCH", wm_yaml_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
 }
 
 static void add_setup_python(struct gh *g, struct wm_y *steps, const struct entries *e, bool only_smoke)
 {
-	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "setup-python"));
+	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "setup-python"));
 	struct wm_y *with;
 	if (only_smoke && !e->same[F_SMOKE])
-		wm_y_set(&g->b, step, "if", wm_y_str(&g->b, "matrix.smoke"));
-	with = wm_y_set(&g->b, step, "with", wm_y_map(&g->b));
-	wm_y_set(&g->b, with, "python-version", value(g, e, F_PYTHON));
+		wm_yaml_set(&g->b, step, "if", wm_yaml_str(&g->b, "matrix.smoke"));
+	with = wm_yaml_set(&g->b, step, "with", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, with, "python-version", value(g, e, F_PYTHON));
 	if (e->values[F_ARCH][0])
-		wm_y_set(&g->b, with, "architecture", value(g, e, F_ARCH));
+		wm_yaml_set(&g->b, with, "architecture", value(g, e, F_ARCH));
 }
 
 /*
@@ -248,55 +248,55 @@ static const char *container_env(struct gh *g, const struct wm_backend *b, const
 
 static void add_build_step(struct gh *g, struct wm_y *steps, const struct wm_group *grp, const struct entries *e)
 {
-	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "build"));
-	struct wm_y *with = wm_y_get(step, "with"), *sccache = wm_y_get(with, "sccache");
+	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "build"));
+	struct wm_y *with = wm_yaml_get(step, "with"), *sccache = wm_yaml_get(with, "sccache");
 	const char *script, *dir = wm_emit_project_dir(g->b.arena, g->m), *out = wm_emit_out_dir(g->b.arena, g->m);
 	struct wm_y *container;
 
 	/* maturin-version first: the order people expect to read */
-	with = wm_y_set(&g->b, step, "with", wm_y_map(&g->b));
-	wm_y_set(&g->b, with, "maturin-version", wm_y_str(&g->b, g->m->maturin));
+	with = wm_yaml_set(&g->b, step, "with", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, with, "maturin-version", wm_yaml_str(&g->b, g->m->maturin));
 	if (dir && *dir)
-		wm_y_set(&g->b, with, "working-directory", wm_y_str(&g->b, dir));
-	wm_y_set(&g->b, with, "target", value(g, e, F_TARGET));
+		wm_yaml_set(&g->b, with, "working-directory", wm_yaml_str(&g->b, dir));
+	wm_yaml_set(&g->b, with, "target", value(g, e, F_TARGET));
 	if (grp->os == WM_OS_LINUX) {
 		const char *env = container_env(g, grp->backend, e, "--env ");
-		wm_y_set(&g->b, with, "manylinux", value(g, e, F_MANYLINUX));
+		wm_yaml_set(&g->b, with, "manylinux", value(g, e, F_MANYLINUX));
 		if (!all(e, F_CONTAINER, "") && (container = value(g, e, F_CONTAINER)))
-			wm_y_set(&g->b, with, "container", container);
+			wm_yaml_set(&g->b, with, "container", container);
 		if (env)
-			wm_y_set(&g->b, with, "docker-options", wm_y_str(&g->b, env));
+			wm_yaml_set(&g->b, with, "docker-options", wm_yaml_str(&g->b, env));
 		if ((script = wm_emit_before_script(&g->b, grp->backend, "github", "before-script")) != NULL)
-			wm_y_set(&g->b, with, "before-script-linux", wm_y_literal(&g->b, script));
+			wm_yaml_set(&g->b, with, "before-script-linux", wm_yaml_literal(&g->b, script));
 	}
 	/* the interpreter is python3.X: the same version setup-python installs */
-	wm_y_set(&g->b, with, "args", e->same[F_PYTHON] ?
-		wm_y_strf(&g->b, "--release --out %s -i python%s", out, e->values[F_PYTHON][0]) :
-		wm_y_strf(&g->b, "--release --out %s -i python${{ matrix.python-version }}", out));
+	wm_yaml_set(&g->b, with, "args", e->same[F_PYTHON] ?
+		wm_yaml_strf(&g->b, "--release --out %s -i python%s", out, e->values[F_PYTHON][0]) :
+		wm_yaml_strf(&g->b, "--release --out %s -i python${{ matrix.python-version }}", out));
 	if (sccache)
-		wm_y_set(&g->b, with, "sccache", sccache);
+		wm_yaml_set(&g->b, with, "sccache", sccache);
 }
 
 /* The build and the repair in the manylinux container (build_in_container). */
 static void add_container_step(struct gh *g, struct wm_y *steps, const struct wm_group *grp, const struct entries *e,
 	const char *exclude)
 {
-	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "build-container"));
+	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "build-container"));
 	const char *dir = wm_emit_project_dir(g->b.arena, g->m), *env = container_env(g, grp->backend, e, "");
 	const char *script = wm_emit_before_script(&g->b, grp->backend, "github", "before-script");
 
 	add_env(g, step, "WM_IMAGE", value(g, e, F_IMAGE));
-	add_env(g, step, "WM_PROJECT_DIR", wm_y_str(&g->b, dir && *dir ? dir : "."));
+	add_env(g, step, "WM_PROJECT_DIR", wm_yaml_str(&g->b, dir && *dir ? dir : "."));
 	add_env(g, step, "WM_PYTHON", value(g, e, F_PYTHON));
 	add_env(g, step, "WM_TARGET", value(g, e, F_TARGET));
 	add_env(g, step, "WM_COMPATIBILITY", value(g, e, F_COMPAT));
-	add_env(g, step, "WM_MATURIN", wm_y_str(&g->b, g->m->maturin));
-	add_env(g, step, "WM_AUDITWHEEL", wm_y_str(&g->b, wm_catalog_tool(g->cat, "auditwheel")));
-	add_env(g, step, "WM_REPAIR_EXCLUDE", wm_y_str(&g->b, exclude));
+	add_env(g, step, "WM_MATURIN", wm_yaml_str(&g->b, g->m->maturin));
+	add_env(g, step, "WM_AUDITWHEEL", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "auditwheel")));
+	add_env(g, step, "WM_REPAIR_EXCLUDE", wm_yaml_str(&g->b, exclude));
 	if (env)
-		add_env(g, step, "WM_CONTAINER_ENV", wm_y_str(&g->b, env));
+		add_env(g, step, "WM_CONTAINER_ENV", wm_yaml_str(&g->b, env));
 	if (script)
-		add_env(g, step, "WM_BEFORE_SCRIPT", wm_y_literal(&g->b, script));
+		add_env(g, step, "WM_BEFORE_SCRIPT", wm_yaml_literal(&g->b, script));
 }
 
 static void add_toolkit_steps(struct gh *g, struct wm_y *steps, const struct wm_backend *b, enum wm_os os)
@@ -304,9 +304,9 @@ static void add_toolkit_steps(struct gh *g, struct wm_y *steps, const struct wm_
 	for (size_t t = 0; t < b->ntoolkits; t++) {
 		const struct wm_node *list = wm_emit_recipe(&b->toolkits[t], "github", os, "steps");
 		for (size_t i = 0; list && i < list->n; i++) {
-			struct wm_y *step = wm_y_copy(&g->b, list->items[i]);
+			struct wm_y *step = wm_yaml_copy(&g->b, list->items[i]);
 			wm_emit_recipe_subst(&g->b, step, &b->toolkits[t]);
-			wm_y_push(&g->b, steps, step);
+			wm_yaml_push(&g->b, steps, step);
 		}
 	}
 }
@@ -315,7 +315,7 @@ static void add_setup_steps(struct gh *g, struct wm_y *steps, const struct wm_ba
 {
 	const struct wm_node *list = wm_yaml_find(wm_yaml_find(b->setup, "github"), wm_catalog_os_name(os));
 	for (size_t i = 0; list && i < list->n; i++)
-		wm_y_push(&g->b, steps, wm_y_copy(&g->b, list->items[i]));
+		wm_yaml_push(&g->b, steps, wm_yaml_copy(&g->b, list->items[i]));
 }
 
 static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp)
@@ -330,21 +330,21 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 
 	if ((ret = collect(g, grp, &e, build_in_container(grp, exclude))) < 0)
 		return ret;
-	job = wm_y_set(&g->b, jobs, grp->name, wm_y_map(&g->b));
-	wm_y_set(&g->b, job, "name", wm_y_str(&g->b, "build ${{ matrix.id }}"));
-	wm_y_set(&g->b, job, "runs-on", value(g, &e, F_RUNNER));
-	strategy = wm_y_set(&g->b, job, "strategy", wm_y_map(&g->b));
-	wm_y_set(&g->b, strategy, "fail-fast", wm_y_bool(&g->b, false));
-	matrix = wm_y_set(&g->b, strategy, "matrix", wm_y_map(&g->b));
-	wm_y_set(&g->b, matrix, "include", include_list(g, b, &e));
+	job = wm_yaml_set(&g->b, jobs, grp->name, wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, job, "name", wm_yaml_str(&g->b, "build ${{ matrix.id }}"));
+	wm_yaml_set(&g->b, job, "runs-on", value(g, &e, F_RUNNER));
+	strategy = wm_yaml_set(&g->b, job, "strategy", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, strategy, "fail-fast", wm_yaml_bool(&g->b, false));
+	matrix = wm_yaml_set(&g->b, strategy, "matrix", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, matrix, "include", include_list(g, b, &e));
 	if ((nnames = env_names(g, b, &e, &names)) > 0) {
-		struct wm_y *env = wm_y_set(&g->b, job, "env", wm_y_map(&g->b));
+		struct wm_y *env = wm_yaml_set(&g->b, job, "env", wm_yaml_map(&g->b));
 		for (size_t i = 0; i < nnames; i++)
-			wm_y_set(&g->b, env, names[i], env_varies(b, &e, names[i]) ?
-				wm_y_strf(&g->b, "${{ matrix.env-%s }}", names[i]) : wm_y_str(&g->b, entry_env(b, &e, 0, names[i])));
+			wm_yaml_set(&g->b, env, names[i], env_varies(b, &e, names[i]) ?
+				wm_yaml_strf(&g->b, "${{ matrix.env-%s }}", names[i]) : wm_yaml_str(&g->b, entry_env(b, &e, 0, names[i])));
 	}
-	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
-	wm_y_push(&g->b, steps, piece(g, "checkout"));
+	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
+	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
 	add_patch_step(g, steps, b);
 	add_setup_steps(g, steps, b, grp->os);
 	if (grp->os != WM_OS_LINUX)
@@ -355,28 +355,28 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	} else {
 		add_build_step(g, steps, grp, &e);
 		if (exclude && grp->os == WM_OS_WINDOWS) {
-			step = wm_y_push(&g->b, steps, piece(g, "repair-windows"));
-			add_env(g, step, "WM_REPAIR_EXCLUDE", wm_y_str(&g->b, exclude));
-			add_env(g, step, "WM_DELVEWHEEL", wm_y_str(&g->b, wm_catalog_tool(g->cat, "delvewheel")));
+			step = wm_yaml_push(&g->b, steps, piece(g, "repair-windows"));
+			add_env(g, step, "WM_REPAIR_EXCLUDE", wm_yaml_str(&g->b, exclude));
+			add_env(g, step, "WM_DELVEWHEEL", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "delvewheel")));
 		}
 	}
 	if (!all(&e, F_SMOKE, "false")) {
 		if (grp->os == WM_OS_LINUX)
 			add_setup_python(g, steps, &e, true);
-		step = wm_y_push(&g->b, steps, piece(g, "smoke"));
+		step = wm_yaml_push(&g->b, steps, piece(g, "smoke"));
 		if (!e.same[F_SMOKE])
-			wm_y_set_before(&g->b, step, "run", "if", wm_y_str(&g->b, "matrix.smoke"));
-		add_env(g, step, "WM_MODULE", wm_y_str(&g->b, wm_emit_module(g->b.arena, g->m, grp->backend)));
+			wm_yaml_set_before(&g->b, step, "run", "if", wm_yaml_str(&g->b, "matrix.smoke"));
+		add_env(g, step, "WM_MODULE", wm_yaml_str(&g->b, wm_emit_module(g->b.arena, g->m, grp->backend)));
 	}
-	step = wm_y_push(&g->b, steps, piece(g, "upload-wheels"));
-	wm_y_set(&g->b, wm_y_get(step, "with"), "name", wm_y_str(&g->b, "wheels-${{ matrix.id }}"));
+	step = wm_yaml_push(&g->b, steps, piece(g, "upload-wheels"));
+	wm_yaml_set(&g->b, wm_yaml_get(step, "with"), "name", wm_yaml_str(&g->b, "wheels-${{ matrix.id }}"));
 	/* name first: move `path` and `if-no-files-found` after it */
 	if (step) {
-		struct wm_y *with = wm_y_get(step, "with"), *ordered = wm_y_map(&g->b);
-		wm_y_set(&g->b, ordered, "name", wm_y_get(with, "name"));
-		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
-		wm_y_set(&g->b, ordered, "if-no-files-found", wm_y_get(with, "if-no-files-found"));
-		wm_y_set(&g->b, step, "with", ordered);
+		struct wm_y *with = wm_yaml_get(step, "with"), *ordered = wm_yaml_map(&g->b);
+		wm_yaml_set(&g->b, ordered, "name", wm_yaml_get(with, "name"));
+		wm_yaml_set(&g->b, ordered, "path", wm_yaml_get(with, "path"));
+		wm_yaml_set(&g->b, ordered, "if-no-files-found", wm_yaml_get(with, "if-no-files-found"));
+		wm_yaml_set(&g->b, step, "with", ordered);
 	}
 	return 0;
 }
@@ -388,32 +388,32 @@ static void sdist_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *
 	char name[64];
 	struct wm_y *job, *steps, *step, *with;
 	snprintf(name, sizeof(name), "sdist-%s", b->id);
-	job = wm_y_set(&g->b, jobs, name, wm_y_map(&g->b));
-	wm_y_set(&g->b, job, "name", wm_y_strf(&g->b, "sdist %s", b->dist));
-	wm_y_set(&g->b, job, "runs-on", wm_y_str(&g->b, "ubuntu-24.04"));
-	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
-	wm_y_push(&g->b, steps, piece(g, "checkout"));
+	job = wm_yaml_set(&g->b, jobs, name, wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "sdist %s", b->dist));
+	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
+	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
+	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
 	add_patch_step(g, steps, b);
-	step = wm_y_push(&g->b, steps, piece(g, "sdist"));
-	with = wm_y_get(step, "with");
+	step = wm_yaml_push(&g->b, steps, piece(g, "sdist"));
+	with = wm_yaml_get(step, "with");
 	if (step) {
-		struct wm_y *ordered = wm_y_map(&g->b);
+		struct wm_y *ordered = wm_yaml_map(&g->b);
 		const char *dir = wm_emit_project_dir(g->b.arena, g->m);
-		wm_y_set(&g->b, ordered, "maturin-version", wm_y_str(&g->b, g->m->maturin));
+		wm_yaml_set(&g->b, ordered, "maturin-version", wm_yaml_str(&g->b, g->m->maturin));
 		if (dir && *dir)
-			wm_y_set(&g->b, ordered, "working-directory", wm_y_str(&g->b, dir));
-		wm_y_set(&g->b, ordered, "command", wm_y_get(with, "command"));
-		wm_y_set(&g->b, ordered, "args", wm_y_strf(&g->b, "--out %s", wm_emit_out_dir(g->b.arena, g->m)));
-		wm_y_set(&g->b, step, "with", ordered);
+			wm_yaml_set(&g->b, ordered, "working-directory", wm_yaml_str(&g->b, dir));
+		wm_yaml_set(&g->b, ordered, "command", wm_yaml_get(with, "command"));
+		wm_yaml_set(&g->b, ordered, "args", wm_yaml_strf(&g->b, "--out %s", wm_emit_out_dir(g->b.arena, g->m)));
+		wm_yaml_set(&g->b, step, "with", ordered);
 	}
-	step = wm_y_push(&g->b, steps, piece(g, "upload-sdist"));
+	step = wm_yaml_push(&g->b, steps, piece(g, "upload-sdist"));
 	if (step) {
-		struct wm_y *ordered = wm_y_map(&g->b);
-		with = wm_y_get(step, "with");
-		wm_y_set(&g->b, ordered, "name", wm_y_str(&g->b, wm_arena_strdup(g->b.arena, name)));
-		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
-		wm_y_set(&g->b, ordered, "if-no-files-found", wm_y_get(with, "if-no-files-found"));
-		wm_y_set(&g->b, step, "with", ordered);
+		struct wm_y *ordered = wm_yaml_map(&g->b);
+		with = wm_yaml_get(step, "with");
+		wm_yaml_set(&g->b, ordered, "name", wm_yaml_str(&g->b, wm_arena_strdup(g->b.arena, name)));
+		wm_yaml_set(&g->b, ordered, "path", wm_yaml_get(with, "path"));
+		wm_yaml_set(&g->b, ordered, "if-no-files-found", wm_yaml_get(with, "if-no-files-found"));
+		wm_yaml_set(&g->b, step, "with", ordered);
 	}
 }
 
@@ -428,47 +428,47 @@ static struct wm_y *publish_base(struct gh *g, struct wm_y *jobs, const char *na
 	const struct wm_matrix *m = g->m;
 	struct wm_y *job, *env, *perms, *steps, *step;
 
-	job = wm_y_set(&g->b, jobs, wm_arena_strdup(g->b.arena, name), wm_y_map(&g->b));
-	wm_y_set(&g->b, job, "name", wm_y_strf(&g->b, "publish %s", dist));
-	wm_y_set(&g->b, job, "if", wm_y_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
-	*needs = wm_y_set(&g->b, job, "needs", wm_y_seq(&g->b));
-	wm_y_set(&g->b, job, "runs-on", wm_y_str(&g->b, "ubuntu-24.04"));
-	env = wm_y_set(&g->b, job, "environment", wm_y_map(&g->b));
-	wm_y_set(&g->b, env, "name", wm_y_str(&g->b, m->environment));
-	wm_y_set(&g->b, env, "url", wm_y_strf(&g->b, "https://pypi.org/p/%s", dist));
-	perms = wm_y_set(&g->b, job, "permissions", wm_y_map(&g->b));
-	wm_y_set(&g->b, perms, "contents", wm_y_str(&g->b, "read"));
+	job = wm_yaml_set(&g->b, jobs, wm_arena_strdup(g->b.arena, name), wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "publish %s", dist));
+	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
+	*needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
+	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
+	env = wm_yaml_set(&g->b, job, "environment", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, env, "name", wm_yaml_str(&g->b, m->environment));
+	wm_yaml_set(&g->b, env, "url", wm_yaml_strf(&g->b, "https://pypi.org/p/%s", dist));
+	perms = wm_yaml_set(&g->b, job, "permissions", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, perms, "contents", wm_yaml_str(&g->b, "read"));
 	if (m->trusted)
-		wm_y_set(&g->b, perms, "id-token", wm_y_str(&g->b, "write"));
-	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
-	wm_y_push(&g->b, steps, piece(g, "checkout"));
-	step = wm_y_push(&g->b, steps, piece(g, "check-version"));
-	wm_y_set(&g->b, step, "run", wm_y_literal(&g->b, wm_emit_check_version(&g->b)));
-	add_env(g, step, "WM_PYPROJECT", wm_y_str(&g->b, m->pyproject));
-	add_env(g, step, "WM_MANIFEST", wm_y_str(&g->b, m->manifest));
-	add_env(g, step, "WM_TAG", wm_y_str(&g->b, "${{ github.ref_name }}"));
+		wm_yaml_set(&g->b, perms, "id-token", wm_yaml_str(&g->b, "write"));
+	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
+	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
+	step = wm_yaml_push(&g->b, steps, piece(g, "check-version"));
+	wm_yaml_set(&g->b, step, "run", wm_yaml_literal(&g->b, wm_emit_check_version(&g->b)));
+	add_env(g, step, "WM_PYPROJECT", wm_yaml_str(&g->b, m->pyproject));
+	add_env(g, step, "WM_MANIFEST", wm_yaml_str(&g->b, m->manifest));
+	add_env(g, step, "WM_TAG", wm_yaml_str(&g->b, "${{ github.ref_name }}"));
 	return steps;
 }
 
 /* A download step of the piece `kind` with `key` (pattern or name) first. */
 static void add_download(struct gh *g, struct wm_y *steps, const char *kind, const char *key, struct wm_y *v)
 {
-	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, kind));
+	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, kind));
 	if (step) {
-		struct wm_y *with = wm_y_get(step, "with"), *ordered = wm_y_map(&g->b);
-		wm_y_set(&g->b, ordered, key, v);
-		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
-		if (wm_y_get(with, "merge-multiple"))
-			wm_y_set(&g->b, ordered, "merge-multiple", wm_y_get(with, "merge-multiple"));
-		wm_y_set(&g->b, step, "with", ordered);
+		struct wm_y *with = wm_yaml_get(step, "with"), *ordered = wm_yaml_map(&g->b);
+		wm_yaml_set(&g->b, ordered, key, v);
+		wm_yaml_set(&g->b, ordered, "path", wm_yaml_get(with, "path"));
+		if (wm_yaml_get(with, "merge-multiple"))
+			wm_yaml_set(&g->b, ordered, "merge-multiple", wm_yaml_get(with, "merge-multiple"));
+		wm_yaml_set(&g->b, step, "with", ordered);
 	}
 }
 
 static void add_publish(struct gh *g, struct wm_y *steps)
 {
-	struct wm_y *step = wm_y_push(&g->b, steps, piece(g, "publish"));
+	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "publish"));
 	if (!g->m->trusted)
-		wm_y_set(&g->b, wm_y_get(step, "with"), "password", wm_y_str(&g->b, "${{ secrets.PYPI_API_TOKEN }}"));
+		wm_yaml_set(&g->b, wm_yaml_get(step, "with"), "password", wm_yaml_str(&g->b, "${{ secrets.PYPI_API_TOKEN }}"));
 }
 
 static void publish_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *b)
@@ -481,10 +481,10 @@ static void publish_job(struct gh *g, struct wm_y *jobs, const struct wm_backend
 	steps = publish_base(g, jobs, name, b->dist, &needs);
 	for (size_t i = 0; i < m->ngroups; i++)
 		if (m->groups[i].backend == b)
-			wm_y_push(&g->b, needs, wm_y_str(&g->b, m->groups[i].name));
-	wm_y_push(&g->b, needs, wm_y_strf(&g->b, "sdist-%s", b->id));
-	add_download(g, steps, "download-wheels", "pattern", wm_y_strf(&g->b, "wheels-%s-*", b->id));
-	add_download(g, steps, "download-sdist", "name", wm_y_strf(&g->b, "sdist-%s", b->id));
+			wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, m->groups[i].name));
+	wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "sdist-%s", b->id));
+	add_download(g, steps, "download-wheels", "pattern", wm_yaml_strf(&g->b, "wheels-%s-*", b->id));
+	add_download(g, steps, "download-sdist", "name", wm_yaml_strf(&g->b, "sdist-%s", b->id));
 	add_publish(g, steps);
 }
 
@@ -499,31 +499,31 @@ static void meta_jobs(struct gh *g, struct wm_y *jobs, const bool *published)
 	const struct wm_matrix *m = g->m;
 	struct wm_y *job, *steps, *step, *with, *needs;
 
-	job = wm_y_set(&g->b, jobs, "meta-package", wm_y_map(&g->b));
-	wm_y_set(&g->b, job, "name", wm_y_strf(&g->b, "meta package %s", m->name));
-	wm_y_set(&g->b, job, "runs-on", wm_y_str(&g->b, "ubuntu-24.04"));
-	steps = wm_y_set(&g->b, job, "steps", wm_y_seq(&g->b));
-	wm_y_push(&g->b, steps, piece(g, "checkout"));
-	step = wm_y_push(&g->b, steps, piece(g, "setup-python"));
-	with = wm_y_set(&g->b, step, "with", wm_y_map(&g->b));
-	wm_y_set(&g->b, with, "python-version", wm_y_str(&g->b, "3.12"));
-	step = wm_y_push(&g->b, steps, piece(g, "meta-build"));
-	add_env(g, step, "WM_BUILD", wm_y_str(&g->b, wm_catalog_tool(g->cat, "build")));
-	step = wm_y_push(&g->b, steps, piece(g, "upload-meta"));
+	job = wm_yaml_set(&g->b, jobs, "meta-package", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "meta package %s", m->name));
+	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
+	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
+	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
+	step = wm_yaml_push(&g->b, steps, piece(g, "setup-python"));
+	with = wm_yaml_set(&g->b, step, "with", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, with, "python-version", wm_yaml_str(&g->b, "3.12"));
+	step = wm_yaml_push(&g->b, steps, piece(g, "meta-build"));
+	add_env(g, step, "WM_BUILD", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "build")));
+	step = wm_yaml_push(&g->b, steps, piece(g, "upload-meta"));
 	if (step) {
-		struct wm_y *ordered = wm_y_map(&g->b);
-		with = wm_y_get(step, "with");
-		wm_y_set(&g->b, ordered, "name", wm_y_str(&g->b, "meta-package"));
-		wm_y_set(&g->b, ordered, "path", wm_y_get(with, "path"));
-		wm_y_set(&g->b, ordered, "if-no-files-found", wm_y_get(with, "if-no-files-found"));
-		wm_y_set(&g->b, step, "with", ordered);
+		struct wm_y *ordered = wm_yaml_map(&g->b);
+		with = wm_yaml_get(step, "with");
+		wm_yaml_set(&g->b, ordered, "name", wm_yaml_str(&g->b, "meta-package"));
+		wm_yaml_set(&g->b, ordered, "path", wm_yaml_get(with, "path"));
+		wm_yaml_set(&g->b, ordered, "if-no-files-found", wm_yaml_get(with, "if-no-files-found"));
+		wm_yaml_set(&g->b, step, "with", ordered);
 	}
 	steps = publish_base(g, jobs, "publish-meta-package", m->name, &needs);
-	wm_y_push(&g->b, needs, wm_y_str(&g->b, "meta-package"));
+	wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, "meta-package"));
 	for (size_t i = 0; i < m->nbackends; i++)
 		if (published[i])
-			wm_y_push(&g->b, needs, wm_y_strf(&g->b, "publish-%s", m->backends[i]->id));
-	add_download(g, steps, "download-meta", "name", wm_y_str(&g->b, "meta-package"));
+			wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "publish-%s", m->backends[i]->id));
+	add_download(g, steps, "download-meta", "name", wm_yaml_str(&g->b, "meta-package"));
 	add_publish(g, steps);
 }
 
@@ -543,7 +543,7 @@ static void resolve_uses(struct gh *g, struct wm_y *y)
 				if (strcmp(g->m->actions[a].action, item->text) == 0)
 					ref = g->m->actions[a].ref;
 			if (ref) {
-				struct wm_y *v = wm_y_strf(&g->b, "%s@%s", item->text, ref);
+				struct wm_y *v = wm_yaml_strf(&g->b, "%s@%s", item->text, ref);
 				if (v)
 					y->items[i] = v;
 			}
@@ -572,7 +572,7 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	if ((ret = wm_catalog_template_parse(&g.skel, "github.yaml", err)) < 0)
 		goto out;
 	root = piece(&g, "workflow");
-	jobs = wm_y_set(&g.b, root, "jobs", wm_y_map(&g.b));
+	jobs = wm_yaml_set(&g.b, root, "jobs", wm_yaml_map(&g.b));
 	if (!(published = wm_arena_array(&arena, m->nbackends + 1, sizeof(*published)))) {
 		ret = WM_ENOMEM;
 		wm_error_code(err, ret);
@@ -605,7 +605,7 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 		goto out;
 	}
 	resolve_uses(&g, root);
-	ret = wm_y_emit(out, root, err);
+	ret = wm_yaml_emit(out, root, err);
 out:
 	wm_yaml_release(&g.skel);
 	wm_arena_release(&arena);

@@ -4,7 +4,8 @@
 
 #include "util/common.h"
 #include "util/buf.h"
-/* The body of the GitHub Actions workflow (emit_github.c); `patched[b]`: backend b has a variant patch. */
+
+/* The body of the GitHub Actions workflow; `patched[b]`: backend b has a variant patch. */
 int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
 	const bool *patched, struct wm_error *err);
 

@@ -1,11 +1,11 @@
-/* emit_gitlab.c — the GitLab CI file: build jobs per (backend, platform), smoke tests, sdist and publish jobs. */
+/* gitlab.c — the GitLab CI file: build jobs per (backend, platform), smoke tests, sdist and publish jobs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/text.h"
+#include "util/utf8.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
 #include "model/matrix.h"
@@ -57,7 +57,7 @@ static struct wm_y *piece(struct gl *g, const char *name)
 
 static struct wm_y *str(struct gl *g, const char *s)
 {
-	return wm_y_str(&g->b, s);
+	return wm_yaml_str(&g->b, s);
 }
 
 /* On GitLab, macos-x86_64 is cross-built on Apple silicon: no smoke test there. */
@@ -71,15 +71,15 @@ static bool gitlab_cross(const struct wm_platform *p)
 static int collect(struct gl *g)
 {
 	struct wm_arena *a = g->b.arena;
-	struct wm_expand it;
+	struct wm_expand *it = NULL;
 	struct wm_job job;
 	int ret;
 
 	if (!(g->jobs = wm_arena_array(a, g->m->njobs + 1, sizeof(*g->jobs))))
 		return WM_ENOMEM;
-	if ((ret = wm_expand_init(&it, g->m, WM_EXPAND_JOBS)) < 0)
+	if ((ret = wm_expand_new(&it, g->m, WM_EXPAND_JOBS)) < 0)
 		return ret;
-	while (wm_expand_next(&it, &job) > 0 && g->njobs < g->m->njobs) {
+	while (wm_expand_next(it, &job) > 0 && g->njobs < g->m->njobs) {
 		struct ljob *j = &g->jobs[g->njobs++];
 		j->id = wm_arena_strdup(a, job.id);
 		j->backend = job.backend;
@@ -90,7 +90,7 @@ static int collect(struct gl *g)
 		if (!j->id)
 			g->b.oom = true;
 	}
-	wm_expand_release(&it);
+	wm_expand_free(it);
 	return 0;
 }
 
@@ -226,13 +226,13 @@ static void add_lines(struct gl *g, struct wm_y *list, const char *name)
 {
 	struct wm_y *lines = piece(g, name);
 	for (size_t i = 0; lines && i < lines->n; i++)
-		wm_y_push(&g->b, list, lines->items[i]);
+		wm_yaml_push(&g->b, list, lines->items[i]);
 }
 
 /* The before_script of the build templates: the patch, Rust, and maturin (Linux) or Python (elsewhere). */
 static struct wm_y *base_before(struct gl *g, enum wm_os os)
 {
-	struct wm_y *list = wm_y_seq(&g->b);
+	struct wm_y *list = wm_yaml_seq(&g->b);
 	char name[32];
 	snprintf(name, sizeof(name), "patch-%s", shell_of(os));
 	add_lines(g, list, name);
@@ -253,17 +253,17 @@ static size_t add_backend_lines(struct gl *g, struct wm_y *list, const struct wm
 	const struct wm_node *setup = wm_yaml_find(wm_yaml_find(b->setup, "gitlab"), wm_catalog_os_name(os));
 	size_t n = 0;
 	for (size_t i = 0; setup && i < setup->n; i++, n++)
-		wm_y_push(&g->b, list, wm_y_copy(&g->b, setup->items[i]));
+		wm_yaml_push(&g->b, list, wm_yaml_copy(&g->b, setup->items[i]));
 	for (size_t t = 0; t < b->ntoolkits; t++) {
 		const struct wm_node *script = wm_emit_recipe(&b->toolkits[t], "gitlab", os, "script");
 		for (size_t i = 0; script && i < script->n; i++, n++) {
-			struct wm_y *line = wm_y_copy(&g->b, script->items[i]);
+			struct wm_y *line = wm_yaml_copy(&g->b, script->items[i]);
 			wm_emit_recipe_subst(&g->b, line, &b->toolkits[t]);
-			wm_y_push(&g->b, list, line);
+			wm_yaml_push(&g->b, list, line);
 		}
 	}
 	if (os == WM_OS_LINUX && b->before_script_linux) {
-		wm_y_push(&g->b, list, wm_y_literal(&g->b, b->before_script_linux));
+		wm_yaml_push(&g->b, list, wm_yaml_literal(&g->b, b->before_script_linux));
 		n++;
 	}
 	return n;
@@ -289,9 +289,9 @@ static void templates(struct gl *g, struct wm_y *root)
 			continue;
 		snprintf(name, sizeof(name), "build-%s", wm_catalog_os_name((enum wm_os)os));
 		job = piece(g, name);
-		wm_y_set_before(&g->b, job, "script", "before_script", base_before(g, (enum wm_os)os));
+		wm_yaml_set_before(&g->b, job, "script", "before_script", base_before(g, (enum wm_os)os));
 		snprintf(name, sizeof(name), ".wheelmatrix-build-%s", wm_catalog_os_name((enum wm_os)os));
-		wm_y_set(&g->b, root, name, job);
+		wm_yaml_set(&g->b, root, name, job);
 	}
 	for (int os = 0; os < WM_OS_COUNT; os++) {
 		char name[64];
@@ -300,30 +300,30 @@ static void templates(struct gl *g, struct wm_y *root)
 			continue;
 		job = piece(g, test_piece[os]);
 		if (os != WM_OS_LINUX) {
-			struct wm_y *list = wm_y_seq(&g->b);
+			struct wm_y *list = wm_yaml_seq(&g->b);
 			snprintf(name, sizeof(name), "python-%s", shell_of((enum wm_os)os));
 			add_lines(g, list, name);
-			wm_y_set_before(&g->b, job, "script", "before_script", list);
+			wm_yaml_set_before(&g->b, job, "script", "before_script", list);
 		}
 		snprintf(name, sizeof(name), ".wheelmatrix-test-%s", wm_catalog_os_name((enum wm_os)os));
-		wm_y_set(&g->b, root, name, job);
+		wm_yaml_set(&g->b, root, name, job);
 	}
 	if (any_sdist) {
 		struct wm_y *job = piece(g, "sdist");
-		struct wm_y *list = wm_y_seq(&g->b);
+		struct wm_y *list = wm_yaml_seq(&g->b);
 		add_lines(g, list, "patch-sh");
 		add_lines(g, list, "rust-sh");
 		add_lines(g, list, "maturin-sh");
-		wm_y_set_before(&g->b, job, "script", "before_script", list);
-		wm_y_set(&g->b, root, ".wheelmatrix-sdist", job);
+		wm_yaml_set_before(&g->b, job, "script", "before_script", list);
+		wm_yaml_set(&g->b, root, ".wheelmatrix-sdist", job);
 		job = piece(g, "publish");
-		wm_y_set_before(&g->b, job, "script", "before_script", wm_y_seq(&g->b));
+		wm_yaml_set_before(&g->b, job, "script", "before_script", wm_yaml_seq(&g->b));
 		if (job) {
 			/* the version check first: the script piece is the upload */
-			struct wm_y *before = wm_y_get(job, "before_script");
-			wm_y_push(&g->b, before, wm_y_literal(&g->b, wm_emit_check_version(&g->b)));
+			struct wm_y *before = wm_yaml_get(job, "before_script");
+			wm_yaml_push(&g->b, before, wm_yaml_literal(&g->b, wm_emit_check_version(&g->b)));
 		}
-		wm_y_set(&g->b, root, ".wheelmatrix-publish", job);
+		wm_yaml_set(&g->b, root, ".wheelmatrix-publish", job);
 	}
 }
 
@@ -336,19 +336,19 @@ static const char *compatibility(struct gl *g, const struct wm_platform *p)
 
 static void set_tags(struct gl *g, struct wm_y *job, const struct wm_platform *p)
 {
-	struct wm_y *tags = wm_y_set(&g->b, job, "tags", wm_y_seq(&g->b));
+	struct wm_y *tags = wm_yaml_set(&g->b, job, "tags", wm_yaml_seq(&g->b));
 	if (tags)
 		tags->style = WM_Y_FLOW;
 	for (size_t i = 0; i < p->gitlab_tags.n; i++)
-		wm_y_push(&g->b, tags, str(g, p->gitlab_tags.items[i]));
+		wm_yaml_push(&g->b, tags, str(g, p->gitlab_tags.items[i]));
 }
 
 /* The variables of the entries: WM_JOB_ID and WM_PYTHON. */
 static struct wm_y *entry(struct gl *g, const struct ljob *j)
 {
-	struct wm_y *e = wm_y_map(&g->b);
-	wm_y_set(&g->b, e, "WM_JOB_ID", str(g, j->id));
-	wm_y_set(&g->b, e, "WM_PYTHON", str(g, j->python));
+	struct wm_y *e = wm_yaml_map(&g->b);
+	wm_yaml_set(&g->b, e, "WM_JOB_ID", str(g, j->id));
+	wm_yaml_set(&g->b, e, "WM_PYTHON", str(g, j->python));
 	return e;
 }
 
@@ -366,22 +366,22 @@ static struct wm_y *add_entries(struct gl *g, struct wm_y *vars, const struct bu
 			if (!smoke_only || g->jobs[k->jobs[i]].smoke) {
 				struct wm_y *e = entry(g, &g->jobs[k->jobs[i]]);
 				for (size_t x = 0; e && x + 1 < e->n; x += 2)
-					wm_y_set(&g->b, vars, e->items[x]->text, e->items[x + 1]);
+					wm_yaml_set(&g->b, vars, e->items[x]->text, e->items[x + 1]);
 			}
 		return NULL;
 	}
-	parallel = wm_y_map(&g->b);
-	matrix = wm_y_set(&g->b, parallel, "matrix", wm_y_seq(&g->b));
+	parallel = wm_yaml_map(&g->b);
+	matrix = wm_yaml_set(&g->b, parallel, "matrix", wm_yaml_seq(&g->b));
 	for (size_t i = 0; i < k->n; i++)
 		if (!smoke_only || g->jobs[k->jobs[i]].smoke)
-			wm_y_push(&g->b, matrix, entry(g, &g->jobs[k->jobs[i]]));
+			wm_yaml_push(&g->b, matrix, entry(g, &g->jobs[k->jobs[i]]));
 	return parallel;
 }
 
 /* Variables first in a job's own order: the entry (explicit jobs), then what the job sets. */
 static struct wm_y *vars_of(struct gl *g, struct wm_y *job)
 {
-	return wm_y_set(&g->b, job, "variables", wm_y_map(&g->b));
+	return wm_yaml_set(&g->b, job, "variables", wm_yaml_map(&g->b));
 }
 
 /* WM_PROJECT_DIR, where maturin runs, for a pyproject.toml below the repository root. */
@@ -389,7 +389,7 @@ static void add_project_dir(struct gl *g, struct wm_y *vars)
 {
 	const char *dir = wm_emit_project_dir(g->b.arena, g->m);
 	if (dir && *dir)
-		wm_y_set(&g->b, vars, "WM_PROJECT_DIR", str(g, dir));
+		wm_yaml_set(&g->b, vars, "WM_PROJECT_DIR", str(g, dir));
 }
 
 /* A value of the matrix file's as GitLab reads it literally: it expands `$NAME` in `variables:`, and `$$` is a '$'. */
@@ -409,11 +409,11 @@ static void add_env(struct gl *g, struct wm_y *vars, const struct wm_backend *b,
 {
 	for (size_t i = 0; i < b->nenv; i++) {
 		const char *v = include ? wm_emit_env_value(include->env, include->nenv, b->env[i].name) : NULL;
-		wm_y_set(&g->b, vars, b->env[i].name, literal(g, v ? v : b->env[i].value));
+		wm_yaml_set(&g->b, vars, b->env[i].name, literal(g, v ? v : b->env[i].value));
 	}
 	for (size_t i = 0; include && i < include->nenv; i++)
 		if (!wm_emit_env_value(b->env, b->nenv, include->env[i].name))
-			wm_y_set(&g->b, vars, include->env[i].name, literal(g, include->env[i].value));
+			wm_yaml_set(&g->b, vars, include->env[i].name, literal(g, include->env[i].value));
 }
 
 /*
@@ -434,18 +434,18 @@ static void add_needs(struct gl *g, struct wm_y *job, const struct dep *deps, si
 	for (size_t i = 0; i < n; i++)
 		total += deps[i].instances;
 	if (total <= WM_GITLAB_MAX_NEEDS) {
-		list = wm_y_set(&g->b, job, "needs", wm_y_seq(&g->b));
+		list = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
 		for (size_t i = 0; i < n; i++) {
-			struct wm_y *need = wm_y_push(&g->b, list, wm_y_map(&g->b));
-			wm_y_set(&g->b, need, "job", str(g, deps[i].job));
-			wm_y_set(&g->b, need, "artifacts", wm_y_bool(&g->b, deps[i].artifacts));
+			struct wm_y *need = wm_yaml_push(&g->b, list, wm_yaml_map(&g->b));
+			wm_yaml_set(&g->b, need, "job", str(g, deps[i].job));
+			wm_yaml_set(&g->b, need, "artifacts", wm_yaml_bool(&g->b, deps[i].artifacts));
 		}
 		return;
 	}
-	list = wm_y_set(&g->b, job, "dependencies", wm_y_seq(&g->b));
+	list = wm_yaml_set(&g->b, job, "dependencies", wm_yaml_seq(&g->b));
 	for (size_t i = 0; i < n; i++)
 		if (deps[i].artifacts)
-			wm_y_push(&g->b, list, str(g, deps[i].job));
+			wm_yaml_push(&g->b, list, str(g, deps[i].job));
 }
 
 static const char *extends_build(struct gl *g, struct wm_y *root, const struct bucket *k)
@@ -458,14 +458,14 @@ static const char *extends_build(struct gl *g, struct wm_y *root, const struct b
 		g->b.oom = true;
 		return base;
 	}
-	if (wm_y_get(root, name))
+	if (wm_yaml_get(root, name))
 		return name;
 	list = base_before(g, os);
 	if (add_backend_lines(g, list, k->backend, os) == 0)
 		return base;
-	job = wm_y_set(&g->b, root, name, wm_y_map(&g->b));
-	wm_y_set(&g->b, job, "extends", str(g, base));
-	wm_y_set(&g->b, job, "before_script", list);
+	job = wm_yaml_set(&g->b, root, name, wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, job, "extends", str(g, base));
+	wm_yaml_set(&g->b, job, "before_script", list);
 	return name;
 }
 
@@ -475,33 +475,33 @@ static void build_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	const struct wm_backend *b = k->backend;
 	const char *exclude = p->os == WM_OS_MACOS ? NULL : wm_emit_repair_exclude(&g->b, b, p->os);
 	const char *extends = extends_build(g, root, k);
-	struct wm_y *job = wm_y_set(&g->b, root, k->name, wm_y_map(&g->b)), *vars, *parallel;
+	struct wm_y *job = wm_yaml_set(&g->b, root, k->name, wm_yaml_map(&g->b)), *vars, *parallel;
 
-	wm_y_set(&g->b, job, "extends", str(g, extends));
+	wm_yaml_set(&g->b, job, "extends", str(g, extends));
 	if (p->gitlab_image)
-		wm_y_set(&g->b, job, "image", str(g, p->gitlab_image));
+		wm_yaml_set(&g->b, job, "image", str(g, p->gitlab_image));
 	set_tags(g, job, p);
 	vars = vars_of(g, job);
 	parallel = add_entries(g, vars, k, false);
-	wm_y_set(&g->b, vars, "WM_TARGET", str(g, p->target));
+	wm_yaml_set(&g->b, vars, "WM_TARGET", str(g, p->target));
 	if (p->os == WM_OS_LINUX)
-		wm_y_set(&g->b, vars, "WM_COMPATIBILITY", str(g, compatibility(g, p)));
-	wm_y_set(&g->b, vars, "WM_MATURIN", str(g, g->m->maturin));
+		wm_yaml_set(&g->b, vars, "WM_COMPATIBILITY", str(g, compatibility(g, p)));
+	wm_yaml_set(&g->b, vars, "WM_MATURIN", str(g, g->m->maturin));
 	add_project_dir(g, vars);
 	if (p->os != WM_OS_LINUX)
-		wm_y_set(&g->b, vars, "WM_UV", str(g, wm_catalog_tool(g->cat, "uv")));
+		wm_yaml_set(&g->b, vars, "WM_UV", str(g, wm_catalog_tool(g->cat, "uv")));
 	if (wm_emit_has_patch(g->m, g->patched, b))
-		wm_y_set(&g->b, vars, "WM_PATCH", wm_y_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
+		wm_yaml_set(&g->b, vars, "WM_PATCH", wm_yaml_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
 	if (exclude) {
-		wm_y_set(&g->b, vars, "WM_REPAIR_EXCLUDE", str(g, exclude));
+		wm_yaml_set(&g->b, vars, "WM_REPAIR_EXCLUDE", str(g, exclude));
 		if (p->os == WM_OS_LINUX)
-			wm_y_set(&g->b, vars, "WM_AUDITWHEEL", str(g, wm_catalog_tool(g->cat, "auditwheel")));
+			wm_yaml_set(&g->b, vars, "WM_AUDITWHEEL", str(g, wm_catalog_tool(g->cat, "auditwheel")));
 		else
-			wm_y_set(&g->b, vars, "WM_DELVEWHEEL", str(g, wm_catalog_tool(g->cat, "delvewheel")));
+			wm_yaml_set(&g->b, vars, "WM_DELVEWHEEL", str(g, wm_catalog_tool(g->cat, "delvewheel")));
 	}
 	add_env(g, vars, b, k->include);
 	if (parallel)
-		wm_y_set(&g->b, job, "parallel", parallel);
+		wm_yaml_set(&g->b, job, "parallel", parallel);
 }
 
 static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
@@ -515,40 +515,40 @@ static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 		g->b.oom = true;
 		return;
 	}
-	job = wm_y_set(&g->b, root, name, wm_y_map(&g->b));
-	wm_y_set(&g->b, job, "extends", wm_y_strf(&g->b, ".wheelmatrix-test-%s", wm_catalog_os_name(p->os)));
+	job = wm_yaml_set(&g->b, root, name, wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, job, "extends", wm_yaml_strf(&g->b, ".wheelmatrix-test-%s", wm_catalog_os_name(p->os)));
 	if (p->gitlab_image)
-		wm_y_set(&g->b, job, "image", str(g, p->gitlab_image));
+		wm_yaml_set(&g->b, job, "image", str(g, p->gitlab_image));
 	set_tags(g, job, p);
 	vars = vars_of(g, job);
 	par = add_entries(g, vars, k, true);
-	wm_y_set(&g->b, vars, "WM_MODULE", str(g, wm_emit_module(g->b.arena, g->m, k->backend)));
+	wm_yaml_set(&g->b, vars, "WM_MODULE", str(g, wm_emit_module(g->b.arena, g->m, k->backend)));
 	if (p->os != WM_OS_LINUX)
-		wm_y_set(&g->b, vars, "WM_UV", str(g, wm_catalog_tool(g->cat, "uv")));
+		wm_yaml_set(&g->b, vars, "WM_UV", str(g, wm_catalog_tool(g->cat, "uv")));
 	add_env(g, vars, k->backend, k->include);
 	if (par)
-		wm_y_set(&g->b, job, "parallel", par);
+		wm_yaml_set(&g->b, job, "parallel", par);
 	add_needs(g, job, &dep, 1);
 }
 
 static void sdist_job(struct gl *g, struct wm_y *root, const struct wm_backend *b)
 {
 	const struct wm_platform *p = wm_catalog_platform(g->cat, "linux-x86_64");
-	struct wm_y *job = wm_y_set(&g->b, root, wm_arena_printf(g->b.arena, "sdist-%s", b->id), wm_y_map(&g->b));
+	struct wm_y *job = wm_yaml_set(&g->b, root, wm_arena_printf(g->b.arena, "sdist-%s", b->id), wm_yaml_map(&g->b));
 	struct wm_y *vars;
-	wm_y_set(&g->b, job, "extends", str(g, ".wheelmatrix-sdist"));
+	wm_yaml_set(&g->b, job, "extends", str(g, ".wheelmatrix-sdist"));
 	if (p) {
-		wm_y_set(&g->b, job, "image", str(g, p->gitlab_image));
+		wm_yaml_set(&g->b, job, "image", str(g, p->gitlab_image));
 		set_tags(g, job, p);
 	}
 	vars = vars_of(g, job);
-	wm_y_set(&g->b, vars, "WM_BACKEND", str(g, b->id));
-	wm_y_set(&g->b, vars, "WM_TARGET", str(g, p ? p->target : "x86_64-unknown-linux-gnu"));
-	wm_y_set(&g->b, vars, "WM_MATURIN", str(g, g->m->maturin));
-	wm_y_set(&g->b, vars, "WM_PYTHON", str(g, "3.12"));
+	wm_yaml_set(&g->b, vars, "WM_BACKEND", str(g, b->id));
+	wm_yaml_set(&g->b, vars, "WM_TARGET", str(g, p ? p->target : "x86_64-unknown-linux-gnu"));
+	wm_yaml_set(&g->b, vars, "WM_MATURIN", str(g, g->m->maturin));
+	wm_yaml_set(&g->b, vars, "WM_PYTHON", str(g, "3.12"));
 	add_project_dir(g, vars);
 	if (wm_emit_has_patch(g->m, g->patched, b))
-		wm_y_set(&g->b, vars, "WM_PATCH", wm_y_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
+		wm_yaml_set(&g->b, vars, "WM_PATCH", wm_yaml_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
 }
 
 /* A publish job of distribution `dist`, without its needs. */
@@ -557,19 +557,19 @@ static struct wm_y *publish_base(struct gl *g, struct wm_y *root, const char *na
 	const struct wm_matrix *m = g->m;
 	struct wm_y *job, *env, *vars;
 
-	job = wm_y_set(&g->b, root, name, wm_y_map(&g->b));
-	wm_y_set(&g->b, job, "extends", str(g, ".wheelmatrix-publish"));
-	env = wm_y_set(&g->b, job, "environment", wm_y_map(&g->b));
-	wm_y_set(&g->b, env, "name", str(g, m->environment));
-	wm_y_set(&g->b, env, "url", wm_y_strf(&g->b, "https://pypi.org/p/%s", dist));
+	job = wm_yaml_set(&g->b, root, name, wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, job, "extends", str(g, ".wheelmatrix-publish"));
+	env = wm_yaml_set(&g->b, job, "environment", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, env, "name", str(g, m->environment));
+	wm_yaml_set(&g->b, env, "url", wm_yaml_strf(&g->b, "https://pypi.org/p/%s", dist));
 	vars = vars_of(g, job);
-	wm_y_set(&g->b, vars, "WM_DIST", str(g, dist));
-	wm_y_set(&g->b, vars, "WM_PYPROJECT", str(g, m->pyproject));
-	wm_y_set(&g->b, vars, "WM_MANIFEST", str(g, m->manifest));
-	wm_y_set(&g->b, vars, "WM_TWINE", str(g, wm_catalog_tool(g->cat, "twine")));
+	wm_yaml_set(&g->b, vars, "WM_DIST", str(g, dist));
+	wm_yaml_set(&g->b, vars, "WM_PYPROJECT", str(g, m->pyproject));
+	wm_yaml_set(&g->b, vars, "WM_MANIFEST", str(g, m->manifest));
+	wm_yaml_set(&g->b, vars, "WM_TWINE", str(g, wm_catalog_tool(g->cat, "twine")));
 	if (m->trusted) {
-		struct wm_y *tokens = wm_y_set(&g->b, job, "id_tokens", wm_y_map(&g->b));
-		wm_y_set(&g->b, wm_y_set(&g->b, tokens, "PYPI_ID_TOKEN", wm_y_map(&g->b)), "aud", str(g, "pypi"));
+		struct wm_y *tokens = wm_yaml_set(&g->b, job, "id_tokens", wm_yaml_map(&g->b));
+		wm_yaml_set(&g->b, wm_yaml_set(&g->b, tokens, "PYPI_ID_TOKEN", wm_yaml_map(&g->b)), "aud", str(g, "pypi"));
 	}
 	return job;
 }
@@ -614,11 +614,11 @@ static void meta_jobs(struct gl *g, struct wm_y *root, const bool *published)
 		g->b.oom = true;
 		return;
 	}
-	wm_y_set(&g->b, root, "meta-package", job);
+	wm_yaml_set(&g->b, root, "meta-package", job);
 	if (p)
 		set_tags(g, job, p);
 	vars = vars_of(g, job);
-	wm_y_set(&g->b, vars, "WM_BUILD", str(g, wm_catalog_tool(g->cat, "build")));
+	wm_yaml_set(&g->b, vars, "WM_BUILD", str(g, wm_catalog_tool(g->cat, "build")));
 	job = publish_base(g, root, "publish-meta-package", m->name);
 	deps[n++] = (struct dep){ "meta-package", 1, true };
 	for (size_t i = 0; i < m->nbackends; i++)
@@ -636,11 +636,11 @@ static struct wm_y *pipeline(struct gl *g)
 	for (size_t i = 0; i < g->nbuckets; i++)
 		smoke |= g->buckets[i].nsmoke > 0;
 	if (root && !smoke) {
-		struct wm_y *stages = wm_y_seq(&g->b);
+		struct wm_y *stages = wm_yaml_seq(&g->b);
 		stages->style = WM_Y_FLOW;
-		wm_y_push(&g->b, stages, str(g, "build"));
-		wm_y_push(&g->b, stages, str(g, "publish"));
-		wm_y_set(&g->b, root, "stages", stages);
+		wm_yaml_push(&g->b, stages, str(g, "build"));
+		wm_yaml_push(&g->b, stages, str(g, "publish"));
+		wm_yaml_set(&g->b, root, "stages", stages);
 	}
 	return root;
 }
@@ -704,7 +704,7 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	}
 	if ((ret = wm_emit_gitlab_limits(root, err)) < 0)
 		goto out;
-	ret = wm_y_emit(out, root, err);
+	ret = wm_yaml_emit(out, root, err);
 out:
 	if (ret == WM_ENOMEM && !err->code)
 		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
@@ -756,9 +756,9 @@ static size_t permutations(const struct wm_y *matrix, size_t *longest)
 
 static size_t instances(const struct wm_y *root, const char *name)
 {
-	const struct wm_y *job = wm_y_get(root, name);
+	const struct wm_y *job = wm_yaml_get(root, name);
 	size_t longest;
-	const struct wm_y *matrix = wm_y_get(wm_y_get(job, "parallel"), "matrix");
+	const struct wm_y *matrix = wm_yaml_get(wm_yaml_get(job, "parallel"), "matrix");
 	return matrix ? permutations(matrix, &longest) : 1;
 }
 
@@ -767,8 +767,8 @@ int wm_emit_gitlab_limits(const struct wm_y *root, struct wm_error *err)
 	int ret = 0;
 	for (size_t i = 0; root && root->type == WM_NODE_MAP && i + 1 < root->n; i += 2) {
 		const char *name = root->items[i]->text;
-		const struct wm_y *job = root->items[i + 1], *needs = wm_y_get(job, "needs");
-		const struct wm_y *matrix = wm_y_get(wm_y_get(job, "parallel"), "matrix");
+		const struct wm_y *job = root->items[i + 1], *needs = wm_yaml_get(job, "needs");
+		const struct wm_y *matrix = wm_yaml_get(wm_yaml_get(job, "parallel"), "matrix");
 		size_t longest = 0, n = matrix ? permutations(matrix, &longest) : 1, len = wm_utf8_len(name, strlen(name));
 		size_t nneeds = 0;
 		if (reserved(name) || job->type != WM_NODE_MAP)
@@ -787,13 +787,13 @@ int wm_emit_gitlab_limits(const struct wm_y *root, struct wm_error *err)
 		}
 		for (size_t k = 0; needs && needs->type == WM_NODE_SEQ && k < needs->n; k++) {
 			const struct wm_y *need = needs->items[k];
-			const struct wm_y *sel = wm_y_get(wm_y_get(need, "parallel"), "matrix");
+			const struct wm_y *sel = wm_yaml_get(wm_yaml_get(need, "parallel"), "matrix");
 			size_t unused;
 			if (sel)
 				nneeds += permutations(sel, &unused);
 			else
 				nneeds += instances(root, need->type == WM_NODE_SCALAR ? need->text :
-					wm_y_get(need, "job") ? wm_y_get(need, "job")->text : "");
+					wm_yaml_get(need, "job") ? wm_yaml_get(need, "job")->text : "");
 		}
 		if (nneeds > WM_GITLAB_MAX_NEEDS) {
 			wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,

@@ -5,7 +5,8 @@
 #include "util/common.h"
 #include "util/buf.h"
 #include "formats/yaml.h"
-/* The body of the GitLab CI file (emit_gitlab.c); `patched` as for wm_emit_github. */
+
+/* The body of the GitLab CI file; `patched` as for wm_emit_github. */
 int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
 	const bool *patched, struct wm_error *err);
 

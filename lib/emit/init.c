@@ -4,7 +4,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/names.h"
+#include "util/name.h"
 #include "formats/yaml.h"
 #include "model/project.h"
 
@@ -58,54 +58,54 @@ static int render(struct wm_buf *out, const struct wm_reader *r, const char *pyp
 	wm_arena_init(&arena);
 	b.arena = &arena;
 	b.oom = false;
-	root = wm_y_map(&b);
-	if ((one = wm_y_str(&b, "1")) != NULL)
+	root = wm_yaml_map(&b);
+	if ((one = wm_yaml_str(&b, "1")) != NULL)
 		one->typed = true;  /* the format version is a number */
-	wm_y_set(&b, root, "wheelmatrix", one);
-	project = wm_y_set(&b, root, "project", wm_y_map(&b));
-	wm_y_set(&b, project, "name", wm_y_str(&b, p->name));
-	wm_y_set(&b, project, "module", wm_y_str(&b, wm_project_module(&arena, p->module_name, p->lib_name, p->name)));
+	wm_yaml_set(&b, root, "wheelmatrix", one);
+	project = wm_yaml_set(&b, root, "project", wm_yaml_map(&b));
+	wm_yaml_set(&b, project, "name", wm_yaml_str(&b, p->name));
+	wm_yaml_set(&b, project, "module", wm_yaml_str(&b, wm_project_module(&arena, p->module_name, p->lib_name, p->name)));
 	if (strcmp(p->py_path, "pyproject.toml") != 0)
-		wm_y_set(&b, project, "pyproject", wm_y_str(&b, p->py_path));
+		wm_yaml_set(&b, project, "pyproject", wm_yaml_str(&b, p->py_path));
 	if (p->abi3) {
-		struct wm_y *python = wm_y_set(&b, root, "python", wm_y_map(&b));
-		wm_y_set(&b, python, "abi3", wm_y_strf(&b, "3.%u", wm_project_abi3_minor(p)));
+		struct wm_y *python = wm_yaml_set(&b, root, "python", wm_yaml_map(&b));
+		wm_yaml_set(&b, python, "abi3", wm_yaml_strf(&b, "3.%u", wm_project_abi3_minor(p)));
 	}
-	list = wm_y_set(&b, root, "platforms", wm_y_seq(&b));
+	list = wm_yaml_set(&b, root, "platforms", wm_yaml_seq(&b));
 	if (list)
 		list->style = WM_Y_FLOW;
 	for (size_t i = 0; i < WM_ARRAY_SIZE(platforms); i++)
-		wm_y_push(&b, list, wm_y_str(&b, platforms[i]));
-	backends = wm_y_set(&b, root, "backends", wm_y_map(&b));
+		wm_yaml_push(&b, list, wm_yaml_str(&b, platforms[i]));
+	backends = wm_yaml_set(&b, root, "backends", wm_yaml_map(&b));
 	for (size_t i = 0; i < p->nfeatures; i++) {
 		const struct gpu *g = gpu_feature(p->features[i]);
 		struct wm_y *be, *features;
 		if (!g || !wm_name_backend_id(p->features[i]))
 			continue;
-		be = wm_y_set(&b, backends, p->features[i], wm_y_map(&b));
-		features = wm_y_set(&b, be, "features", wm_y_seq(&b));
+		be = wm_yaml_set(&b, backends, p->features[i], wm_yaml_map(&b));
+		features = wm_yaml_set(&b, be, "features", wm_yaml_seq(&b));
 		if (features)
 			features->style = WM_Y_FLOW;
-		wm_y_push(&b, features, wm_y_str(&b, p->features[i]));
+		wm_yaml_push(&b, features, wm_yaml_str(&b, p->features[i]));
 		if (g->platforms) {
-			struct wm_y *pl = wm_y_set(&b, be, "platforms", wm_y_seq(&b));
+			struct wm_y *pl = wm_yaml_set(&b, be, "platforms", wm_yaml_seq(&b));
 			if (pl)
 				pl->style = WM_Y_FLOW;
 			for (const char *const *s = g->platforms; *s; s++)
-				wm_y_push(&b, pl, wm_y_str(&b, *s));
+				wm_yaml_push(&b, pl, wm_yaml_str(&b, *s));
 		}
 	}
-	cpu = wm_y_set(&b, backends, wm_y_get(backends, "cpu") ? "base" : "cpu", wm_y_map(&b));
+	cpu = wm_yaml_set(&b, backends, wm_yaml_get(backends, "cpu") ? "base" : "cpu", wm_yaml_map(&b));
 	if (cpu)
 		cpu->style = WM_Y_FLOW;
-	wm_y_set(&b, cpu, "default", wm_y_bool(&b, true));
+	wm_yaml_set(&b, cpu, "default", wm_yaml_bool(&b, true));
 	if (b.oom || !root) {
 		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
 		ret = WM_ENOMEM;
 	} else {
 		wm_buf_puts(out, "# wheelmatrix.yaml: the build matrix of this project, written by `wheelmatrix init`.\n"
 			"# Edit it freely; docs/matrix.md in wheelmatrix describes every key.\n");
-		ret = wm_y_emit(out, root, err);
+		ret = wm_yaml_emit(out, root, err);
 	}
 	wm_arena_release(&arena);
 	wm_project_free(p);

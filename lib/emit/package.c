@@ -66,7 +66,7 @@ static int backend_markers(const char ***out, struct wm_arena *a, const struct w
 	struct clauses all = { wm_arena_array(a, nclauses, sizeof(char *)), 0 };
 	struct clauses *per = wm_arena_array(a, m->nbackends ? m->nbackends : 1, sizeof(*per));
 	const char **markers = wm_arena_array(a, m->nbackends ? m->nbackends : 1, sizeof(*markers));
-	struct wm_expand it;
+	struct wm_expand *it = NULL;
 	struct wm_job job;
 	int ret = 0, more;
 
@@ -82,12 +82,12 @@ static int backend_markers(const char ***out, struct wm_arena *a, const struct w
 	for (size_t i = 0; i < m->nplatforms; i++)
 		if ((ret = clause_add(&all, a, m->platforms[i])) < 0)
 			return ret;
-	if ((ret = wm_expand_init(&it, m, WM_EXPAND_JOBS)) < 0)
+	if ((ret = wm_expand_new(&it, m, WM_EXPAND_JOBS)) < 0)
 		return ret;
-	while ((more = wm_expand_next(&it, &job)) > 0)
+	while ((more = wm_expand_next(it, &job)) > 0)
 		if ((ret = clause_add(&per[job.backend->index], a, job.platform)) < 0)
 			break;
-	wm_expand_release(&it);
+	wm_expand_free(it);
 	if (more < 0)
 		return more;
 	if (ret < 0)

@@ -5,6 +5,7 @@
 #include "util/common.h"
 #include "util/buf.h"
 #include "formats/toml.h"
+
 /* What one build variant changes in the project's pyproject.toml; NULL or 0 leaves a part alone. */
 struct wm_patch_spec {
 	const char *name;           /* the variant's distribution name for [project].name, or NULL to keep */

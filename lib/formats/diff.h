@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "util/buf.h"
+
 /*
  * Appends a git-format diff turning `old` into `new` at `path`: the
  * `diff --git` header, an `index` line of full blob ids, and hunks

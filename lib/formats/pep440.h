@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "util/buf.h"
+
 /*
  * Appends `version` written as PEP 440 normalises it (Cargo's semver
  * included: 0.3.0-alpha.1 -> 0.3.0a1); WM_EINVALID with `why` set when it

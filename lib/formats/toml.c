@@ -9,6 +9,7 @@
 #include "util/error.h"
 #include "util/map.h"
 #include "util/text.h"
+#include "util/utf8.h"
 #include "formats/toml.h"
 
 struct parser {

@@ -5,6 +5,7 @@
 #include "util/common.h"
 #include "util/arena.h"
 #include "util/buf.h"
+
 /*
  * A TOML 1.0.0 document parsed for byte-exact edits of pyproject.toml and
  * Cargo.toml: every key, value, table header and comment keeps where it is

@@ -8,7 +8,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/map.h"
-#include "util/text.h"
+#include "util/utf8.h"
 #include "formats/yaml.h"
 
 #define TAG_PREFIX "tag:yaml.org,2002:"
@@ -585,7 +585,7 @@ static struct wm_y *y_new(struct wm_yb *b, enum wm_node_type type)
 	return y;
 }
 
-struct wm_y *wm_y_str(struct wm_yb *b, const char *s)
+struct wm_y *wm_yaml_str(struct wm_yb *b, const char *s)
 {
 	struct wm_y *y;
 	if (!s || !(y = y_new(b, WM_NODE_SCALAR)))
@@ -595,7 +595,7 @@ struct wm_y *wm_y_str(struct wm_yb *b, const char *s)
 	return y;
 }
 
-struct wm_y *wm_y_strf(struct wm_yb *b, const char *fmt, ...)
+struct wm_y *wm_yaml_strf(struct wm_yb *b, const char *fmt, ...)
 {
 	struct wm_buf buf = WM_BUF_INIT;
 	va_list ap;
@@ -609,31 +609,31 @@ struct wm_y *wm_y_strf(struct wm_yb *b, const char *fmt, ...)
 		b->oom = true;
 		return NULL;
 	}
-	return wm_y_str(b, s);
+	return wm_yaml_str(b, s);
 }
 
-struct wm_y *wm_y_bool(struct wm_yb *b, bool v)
+struct wm_y *wm_yaml_bool(struct wm_yb *b, bool v)
 {
-	struct wm_y *y = wm_y_str(b, v ? "true" : "false");
+	struct wm_y *y = wm_yaml_str(b, v ? "true" : "false");
 	if (y)
 		y->typed = true;
 	return y;
 }
 
-struct wm_y *wm_y_literal(struct wm_yb *b, const char *s)
+struct wm_y *wm_yaml_literal(struct wm_yb *b, const char *s)
 {
-	struct wm_y *y = wm_y_str(b, s);
+	struct wm_y *y = wm_yaml_str(b, s);
 	if (y)
 		y->style = WM_Y_LITERAL;
 	return y;
 }
 
-struct wm_y *wm_y_map(struct wm_yb *b)
+struct wm_y *wm_yaml_map(struct wm_yb *b)
 {
 	return y_new(b, WM_NODE_MAP);
 }
 
-struct wm_y *wm_y_seq(struct wm_yb *b)
+struct wm_y *wm_yaml_seq(struct wm_yb *b)
 {
 	return y_new(b, WM_NODE_SEQ);
 }
@@ -655,7 +655,7 @@ static void y_append(struct wm_yb *b, struct wm_y *parent, struct wm_y *child)
 	parent->items[parent->n++] = child;
 }
 
-struct wm_y *wm_y_set(struct wm_yb *b, struct wm_y *map, const char *key, struct wm_y *value)
+struct wm_y *wm_yaml_set(struct wm_yb *b, struct wm_y *map, const char *key, struct wm_y *value)
 {
 	struct wm_y *k;
 	if (!map || !value) {
@@ -667,7 +667,7 @@ struct wm_y *wm_y_set(struct wm_yb *b, struct wm_y *map, const char *key, struct
 			map->items[i + 1] = value;
 			return value;
 		}
-	if (!(k = wm_y_str(b, wm_arena_strdup(b->arena, key)))) {
+	if (!(k = wm_yaml_str(b, wm_arena_strdup(b->arena, key)))) {
 		b->oom = true;
 		return NULL;
 	}
@@ -676,11 +676,11 @@ struct wm_y *wm_y_set(struct wm_yb *b, struct wm_y *map, const char *key, struct
 	return value;
 }
 
-struct wm_y *wm_y_set_before(struct wm_yb *b, struct wm_y *map, const char *before, const char *key,
+struct wm_y *wm_yaml_set_before(struct wm_yb *b, struct wm_y *map, const char *before, const char *key,
 	struct wm_y *value)
 {
 	size_t at = SIZE_MAX;
-	if (!wm_y_set(b, map, key, value))
+	if (!wm_yaml_set(b, map, key, value))
 		return NULL;
 	for (size_t i = 0; i + 1 < map->n; i += 2)
 		if (strcmp(map->items[i]->text, before) == 0) {
@@ -697,7 +697,7 @@ struct wm_y *wm_y_set_before(struct wm_yb *b, struct wm_y *map, const char *befo
 	return value;
 }
 
-struct wm_y *wm_y_push(struct wm_yb *b, struct wm_y *seq, struct wm_y *value)
+struct wm_y *wm_yaml_push(struct wm_yb *b, struct wm_y *seq, struct wm_y *value)
 {
 	if (!seq || !value) {
 		b->oom = b->oom || !value;
@@ -707,7 +707,7 @@ struct wm_y *wm_y_push(struct wm_yb *b, struct wm_y *seq, struct wm_y *value)
 	return value;
 }
 
-struct wm_y *wm_y_get(const struct wm_y *map, const char *key)
+struct wm_y *wm_yaml_get(const struct wm_y *map, const char *key)
 {
 	for (size_t i = 0; map && map->type == WM_NODE_MAP && i + 1 < map->n; i += 2)
 		if (strcmp(map->items[i]->text, key) == 0)
@@ -715,11 +715,11 @@ struct wm_y *wm_y_get(const struct wm_y *map, const char *key)
 	return NULL;
 }
 
-struct wm_y *wm_y_copy(struct wm_yb *b, const struct wm_node *n)
+struct wm_y *wm_yaml_copy(struct wm_yb *b, const struct wm_node *n)
 {
 	struct wm_y *y;
 	if (n->type == WM_NODE_SCALAR) {
-		if ((y = wm_y_str(b, n->text)) != NULL) {
+		if ((y = wm_yaml_str(b, n->text)) != NULL) {
 			/* a plain true, 3 or null of a skeleton stays what it is; quoted text stays text */
 			y->typed = n->style == WM_PLAIN && !n->tag;
 			y->style = n->style == WM_BLOCK ? WM_Y_LITERAL : WM_Y_AUTO;
@@ -731,10 +731,10 @@ struct wm_y *wm_y_copy(struct wm_yb *b, const struct wm_node *n)
 	y->style = n->flow ? WM_Y_FLOW : WM_Y_AUTO;
 	for (size_t i = 0; i < n->n; i++) {
 		if (n->type == WM_NODE_SEQ) {
-			wm_y_push(b, y, wm_y_copy(b, n->items[i]));
+			wm_yaml_push(b, y, wm_yaml_copy(b, n->items[i]));
 		} else {
-			struct wm_y *k = wm_y_str(b, n->pairs[i].key->text);
-			struct wm_y *v = wm_y_copy(b, n->pairs[i].value);
+			struct wm_y *k = wm_yaml_str(b, n->pairs[i].key->text);
+			struct wm_y *v = wm_yaml_copy(b, n->pairs[i].value);
 			if (k && v) {
 				y_append(b, y, k);
 				y_append(b, y, v);
@@ -749,7 +749,7 @@ static bool ieq(const char *a, size_t len, const char *b)
 	return strlen(b) == len && strncasecmp(a, b, len) == 0;
 }
 
-bool wm_y_needs_quotes(const char *s, size_t len)
+bool wm_yaml_needs_quotes(const char *s, size_t len)
 {
 	/* words that YAML 1.1 or 1.2 resolve to null or a boolean, in any case */
 	static const char *const words[] = { "null", "~", "true", "false", "yes", "no", "on", "off", "y", "n",
@@ -814,7 +814,7 @@ static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y)
 			style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
 		else if (y->style == WM_Y_LITERAL || memchr(y->text, '\n', y->len))
 			style = YAML_LITERAL_SCALAR_STYLE;
-		else if (!y->typed && wm_y_needs_quotes(y->text, y->len))
+		else if (!y->typed && wm_yaml_needs_quotes(y->text, y->len))
 			style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
 		if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)y->text, (int)y->len, 1, 1, style))
 			return false;
@@ -838,7 +838,7 @@ static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y)
 	return yaml_mapping_end_event_initialize(&ev) && y_event(e, &ev);
 }
 
-int wm_y_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *err)
+int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *err)
 {
 	yaml_emitter_t e;
 	yaml_event_t ev;

@@ -5,6 +5,7 @@
 #include "util/common.h"
 #include "util/arena.h"
 #include "util/buf.h"
+
 enum wm_node_type { WM_NODE_SCALAR, WM_NODE_SEQ, WM_NODE_MAP };
 
 enum wm_scalar_style { WM_PLAIN, WM_QUOTED, WM_BLOCK };
@@ -90,24 +91,24 @@ struct wm_yb {
 	bool oom;
 };
 
-struct wm_y *wm_y_str(struct wm_yb *b, const char *s);   /* not copied */
-struct wm_y *wm_y_strf(struct wm_yb *b, const char *fmt, ...) WM_PRINTF(2, 3);
-struct wm_y *wm_y_bool(struct wm_yb *b, bool v);
-struct wm_y *wm_y_literal(struct wm_yb *b, const char *s);
-struct wm_y *wm_y_map(struct wm_yb *b);
-struct wm_y *wm_y_seq(struct wm_yb *b);
+struct wm_y *wm_yaml_str(struct wm_yb *b, const char *s);   /* not copied */
+struct wm_y *wm_yaml_strf(struct wm_yb *b, const char *fmt, ...) WM_PRINTF(2, 3);
+struct wm_y *wm_yaml_bool(struct wm_yb *b, bool v);
+struct wm_y *wm_yaml_literal(struct wm_yb *b, const char *s);
+struct wm_y *wm_yaml_map(struct wm_yb *b);
+struct wm_y *wm_yaml_seq(struct wm_yb *b);
 /* Sets `key` (copied; an existing key's value is replaced in place); returns `value`. */
-struct wm_y *wm_y_set(struct wm_yb *b, struct wm_y *map, const char *key, struct wm_y *value);
+struct wm_y *wm_yaml_set(struct wm_yb *b, struct wm_y *map, const char *key, struct wm_y *value);
 /* The same, placing a new key just before `before` (at the end when there is none). */
-struct wm_y *wm_y_set_before(struct wm_yb *b, struct wm_y *map, const char *before, const char *key,
+struct wm_y *wm_yaml_set_before(struct wm_yb *b, struct wm_y *map, const char *before, const char *key,
 	struct wm_y *value);
-struct wm_y *wm_y_push(struct wm_yb *b, struct wm_y *seq, struct wm_y *value);
-struct wm_y *wm_y_get(const struct wm_y *map, const char *key);
+struct wm_y *wm_yaml_push(struct wm_yb *b, struct wm_y *seq, struct wm_y *value);
+struct wm_y *wm_yaml_get(const struct wm_y *map, const char *key);
 /* A deep copy of a parsed tree (a skeleton from templates/), to be filled in. */
-struct wm_y *wm_y_copy(struct wm_yb *b, const struct wm_node *n);
+struct wm_y *wm_yaml_copy(struct wm_yb *b, const struct wm_node *n);
 /* True when plain `s` would not read back as the same string under YAML 1.1 or 1.2. */
-bool wm_y_needs_quotes(const char *s, size_t len);
+bool wm_yaml_needs_quotes(const char *s, size_t len);
 /* Appends the document to `out`: block style, unlimited width, LF line ends, no header. */
-int wm_y_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *err);
+int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *err);
 
 #endif

@@ -1,4 +1,4 @@
-/* wheelname.c — artifact file names: building the wheel and sdist names of a release, reading the index's. */
+/* filename.c — artifact file names: building the wheel and sdist names of a release, reading the index's. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,8 @@
 #define WM_INDEX_NET_H
 
 #include "util/common.h"
-/* One GET of a batch (net.c).  Everything the caller reads is malloc'd and released with the request. */
+
+/* One GET of a batch.  Everything the caller reads is malloc'd and released with the request. */
 struct wm_net_request {
 	const char *url;           /* in: not copied */
 	long status;               /* the final HTTP status, 0 when no response came */

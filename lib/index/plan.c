@@ -7,7 +7,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/text.h"
+#include "util/utf8.h"
 #include "formats/pep440.h"
 #include "formats/toml.h"
 #include "model/project.h"
@@ -182,18 +182,18 @@ static int plan_artifacts(struct wm_plan *plan, const struct wm_matrix *m)
 	struct wm_arena *a = plan->arena;
 	struct wm_plan_dist **of = NULL;
 	size_t *count = NULL;
-	struct wm_expand it;
+	struct wm_expand *it = NULL;
 	struct wm_job job;
 	bool meta = m->strategy == WM_STRATEGY_META;
 	int ret = WM_ENOMEM, more;
 
 	if (!(count = calloc(m->nbackends + 1, sizeof(*count))) || !(of = calloc(m->nbackends + 1, sizeof(*of))))
 		goto out;
-	if ((ret = wm_expand_init(&it, m, WM_EXPAND_JOBS)) < 0)
+	if ((ret = wm_expand_new(&it, m, WM_EXPAND_JOBS)) < 0)
 		goto out;
-	while ((more = wm_expand_next(&it, &job)) > 0)
+	while ((more = wm_expand_next(it, &job)) > 0)
 		count[job.backend->index]++;
-	wm_expand_release(&it);
+	wm_expand_free(it);
 	if ((ret = more) < 0)
 		goto out;
 	ret = WM_ENOMEM;
@@ -216,9 +216,9 @@ static int plan_artifacts(struct wm_plan *plan, const struct wm_matrix *m)
 		if (init_dist(plan, of[i], m->backends[i]->dist, m->backends[i], count[i] + 1) < 0)
 			goto out;
 	}
-	if ((ret = wm_expand_init(&it, m, WM_EXPAND_JOBS)) < 0)
+	if ((ret = wm_expand_new(&it, m, WM_EXPAND_JOBS)) < 0)
 		goto out;
-	while ((more = wm_expand_next(&it, &job)) > 0) {
+	while ((more = wm_expand_next(it, &job)) > 0) {
 		struct wm_artifact *w = add_artifact(of[job.backend->index]);
 		w->platform = job.platform;
 		w->python = job.python;
@@ -230,7 +230,7 @@ static int plan_artifacts(struct wm_plan *plan, const struct wm_matrix *m)
 			break;
 		}
 	}
-	wm_expand_release(&it);
+	wm_expand_free(it);
 	if ((ret = more) < 0)
 		goto out;
 	for (size_t i = 0; i < plan->ndists; i++) {

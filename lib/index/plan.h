@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "index/simple.h"
+
 struct wm_plan;
 struct wm_plan_dist;
 /*
@@ -12,7 +13,7 @@ struct wm_plan_dist;
  * unexpected and large files.  What plan does with each index's answer.
  */
 int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm_index_page *page);
-/* "present", "missing", ...; "new", "published", ... (plan.c) */
+/* "present", "missing", ...; "new", "published", ... */
 const char *wm_plan_artifact_state_name(enum wm_artifact_state s);
 const char *wm_plan_dist_state_name(enum wm_dist_state s);
 

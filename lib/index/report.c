@@ -87,7 +87,7 @@ static void size_text(struct wm_buf *b, int64_t size)
  * must not get as it is (a C0 or C1 control, whose escape sequences it would
  * run; a bidi control, which reorders what it shows; a byte that is not
  * UTF-8) is written as `repl`, one for each, in every text format.  The JSON
- * has them exactly, as \u escapes (wm_json_plan).
+ * has them exactly, as \u escapes (json()).
  */
 static void put_char(struct wm_buf *b, const char **s, char repl)
 {
@@ -496,6 +496,111 @@ static int html(struct wm_buf *b, const struct wm_plan *p)
 	return 0;
 }
 
+/* ---- JSON --------------------------------------------------------------------- */
+
+/* Sets key to `v` (taking it); a NULL `v` marks the object as incomplete through *bad. */
+static void put(struct wm_json *o, const char *key, struct wm_json *v, bool *bad)
+{
+	if (wm_json_set(o, key, v) < 0)
+		*bad = true;
+}
+
+static struct wm_json *plan_artifact(const struct wm_artifact *a, bool *bad)
+{
+	struct wm_json *o = wm_json_object();
+	if (!o) {
+		*bad = true;
+		return NULL;
+	}
+	put(o, "file", wm_json_string(a->filename), bad);
+	put(o, "kind", wm_json_string(a->sdist ? "sdist" : "wheel"), bad);
+	put(o, "job", wm_json_string(a->job), bad);
+	put(o, "platform", wm_json_string(a->platform ? a->platform->id : NULL), bad);
+	put(o, "python", wm_json_string(a->python ? a->python->version : NULL), bad);
+	put(o, "state", wm_json_string(wm_plan_artifact_state_name(a->state)), bad);
+	put(o, "found", wm_json_string(a->found), bad);
+	return o;
+}
+
+static struct wm_json *plan_dist(const struct wm_plan *p, const struct wm_plan_dist *d, bool *bad)
+{
+	struct wm_json *o = wm_json_object(), *arts = wm_json_array(), *unexpected = wm_json_array(), *large = wm_json_array();
+	if (!o || !arts || !unexpected || !large) {
+		wm_json_free(o);
+		wm_json_free(arts);
+		wm_json_free(unexpected);
+		wm_json_free(large);
+		*bad = true;
+		return NULL;
+	}
+	put(o, "name", wm_json_string(d->name), bad);
+	put(o, "normalized", wm_json_string(d->normalized), bad);
+	put(o, "backend", wm_json_string(d->backend ? d->backend->id : NULL), bad);
+	put(o, "url", wm_json_string(d->url), bad);
+	put(o, "state", wm_json_string(wm_plan_dist_state_name(d->state)), bad);
+	put(o, "summary", wm_json_string(wm_plan_dist_summary(p, d)), bad);
+	put(o, "error", wm_json_string(d->error), bad);
+	put(o, "api", wm_json_string(d->api), bad);
+	put(o, "attempts", wm_json_int(d->attempts), bad);
+	put(o, "files_on_index", wm_json_int((int64_t)d->nfiles), bad);
+	for (size_t k = 0; k < d->nartifacts; k++)
+		if (wm_json_push(arts, plan_artifact(&d->artifacts[k], bad)) < 0)
+			*bad = true;
+	for (size_t k = 0; k < d->nunexpected; k++)
+		if (wm_json_push(unexpected, wm_json_string(d->unexpected[k])) < 0)
+			*bad = true;
+	for (size_t k = 0; k < d->nlarge; k++) {
+		struct wm_json *f = wm_json_object();
+		if (f) {
+			put(f, "file", wm_json_string(d->large[k].filename), bad);
+			put(f, "size", wm_json_int((int64_t)d->large[k].size), bad);
+		}
+		if (wm_json_push(large, f) < 0)
+			*bad = true;
+	}
+	put(o, "artifacts", arts, bad);
+	put(o, "unexpected", unexpected, bad);
+	put(o, "near_limit", large, bad);
+	return o;
+}
+
+static int json(struct wm_buf *out, const struct wm_plan *p)
+{
+	static const char *const verdicts[] = { [WM_PLAN_OK] = "ok", [WM_PLAN_FAIL] = "fail",
+		[WM_PLAN_INCOMPLETE] = "incomplete", [WM_PLAN_PARTIAL] = "partial", [WM_PLAN_NOT_FOUND] = "not-found" };
+	static const enum wm_artifact_state states[] = { WM_ART_PRESENT, WM_ART_MISSING, WM_ART_UNKNOWN,
+		WM_ART_UNCHECKED };
+	struct wm_json *root = wm_json_object(), *dists = wm_json_array(), *count = wm_json_object();
+	bool bad = !root || !dists || !count;
+
+	if (bad) {
+		wm_json_free(root);
+		wm_json_free(dists);
+		wm_json_free(count);
+		return WM_ENOMEM;
+	}
+	put(root, "version", wm_json_string(p->version), &bad);
+	put(root, "index", wm_json_string(p->index), &bad);
+	put(root, "offline", wm_json_bool(p->offline), &bad);
+	put(root, "verdict", wm_json_string(p->offline ? "unchecked" : verdicts[wm_plan_verdict(p)]), &bad);
+	for (size_t i = 0; i < WM_ARRAY_SIZE(states); i++)
+		put(count, wm_plan_artifact_state_name(states[i]), wm_json_int((int64_t)wm_plan_count(p, states[i])), &bad);
+	put(root, "counts", count, &bad);
+	for (size_t i = 0; i < p->ndists; i++)
+		if (wm_json_push(dists, plan_dist(p, &p->dists[i], &bad)) < 0)
+			bad = true;
+	put(root, "distributions", dists, &bad);
+	/* every character outside ASCII as a \u escape: the names from the index stay exact, and none of
+	   their C1 or bidi controls reaches a terminal that shows the JSON */
+	if (!bad && wm_json_append(out, root, WM_JSON_INDENT | WM_JSON_ASCII) < 0)
+		bad = true;
+	wm_json_free(root);
+	if (bad)
+		return WM_ENOMEM;
+	wm_buf_putc(out, '\n');
+	return 0;
+}
+
 int wm_report_render(char **out, size_t *len, const struct wm_plan *p, enum wm_plan_format format)
 {
 	struct wm_buf b = WM_BUF_INIT;
@@ -514,7 +619,7 @@ int wm_report_render(char **out, size_t *len, const struct wm_plan *p, enum wm_p
 		ret = html(&b, p);
 		break;
 	case WM_PLAN_JSON:
-		ret = wm_json_plan(&b, p);
+		ret = json(&b, p);
 		break;
 	}
 	if (ret == 0 && b.oom)

@@ -1,4 +1,4 @@
-/* simple.c — a simple index's project page: PEP 691 JSON handed to json.c, PEP 503 HTML read here. */
+/* simple.c — a simple index's project page: PEP 691 JSON (read with formats/json.c) or PEP 503 HTML. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +7,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/text.h"
+#include "formats/json.h"
 #include "index/simple.h"
 
 /*
@@ -210,6 +211,67 @@ static int parse_html(struct wm_index_page *out, struct wm_arena *a, const char 
 	return 0;
 }
 
+/* ---- PEP 691 JSON -------------------------------------------------------------- */
+
+static int parse_json(struct wm_index_page *out, struct wm_arena *a, const char *body, size_t len,
+	const char **why)
+{
+	struct wm_json_error jerr;
+	struct wm_json *root, *meta, *api, *files;
+	int ret = wm_json_parse(&root, body, len, &jerr);
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	out->api = "json";
+	if (ret == WM_EINVALID) {
+		*why = wm_arena_printf(a, "malformed JSON at line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+		return *why ? WM_EINVALID : WM_ENOMEM;
+	}
+	if (ret < 0)
+		return ret;
+	ret = WM_EINVALID;
+	meta = wm_json_get(root, "meta");
+	api = wm_json_get(meta, "api-version");
+	files = wm_json_get(root, "files");
+	if (!wm_json_is_object(root) || !wm_json_is_string(api) || !wm_json_is_array(files)) {
+		*why = "the JSON is not a PEP 691 project page: it needs meta.api-version and a files array";
+		goto out;
+	}
+	if (strncmp(wm_json_str(api), "1.", 2) != 0) {
+		*why = wm_arena_printf(a, "unsupported PEP 691 api-version '%s': this version of wheelmatrix reads 1.x",
+			wm_json_str(api));
+		goto out;
+	}
+	n = wm_json_size(files);
+	if (n && !(out->files = wm_arena_array(a, n, sizeof(*out->files)))) {
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct wm_json *f = wm_json_at(files, i), *name = wm_json_get(f, "filename"),
+			*size = wm_json_get(f, "size"), *yanked = wm_json_get(f, "yanked");
+		struct wm_index_file *o = &out->files[out->n];
+		if (!wm_json_is_string(name) || !*wm_json_str(name)) {
+			*why = wm_arena_printf(a, "files[%zu] of the PEP 691 page has no filename", i);
+			goto out;
+		}
+		if (!(o->filename = wm_arena_strdup(a, wm_json_str(name)))) {
+			ret = WM_ENOMEM;
+			goto out;
+		}
+		o->size = wm_json_is_int(size) && wm_json_int_value(size) >= 0 ? (int64_t)wm_json_int_value(size) : -1;
+		/* `yanked` is false, or true, or the reason as a string */
+		o->yanked = wm_json_is_true(yanked) || (wm_json_is_string(yanked));
+		out->n++;
+	}
+	ret = 0;
+out:
+	if (ret == WM_EINVALID && !*why)
+		ret = WM_ENOMEM;
+	wm_json_free(root);
+	return ret;
+}
+
 int wm_simple_parse(struct wm_index_page *out, struct wm_arena *a, const char *content_type,
 	const char *body, size_t len, const char **why)
 {
@@ -225,7 +287,7 @@ int wm_simple_parse(struct wm_index_page *out, struct wm_arena *a, const char *c
 	}
 	for (size_t i = 0; i < WM_ARRAY_SIZE(json_types); i++)
 		if (media_type(content_type, json_types[i]))
-			return wm_json_simple_page(out, a, body, len, why);
+			return parse_json(out, a, body, len, why);
 	for (size_t i = 0; i < WM_ARRAY_SIZE(html_types); i++)
 		if (media_type(content_type, html_types[i]))
 			return parse_html(out, a, body, len, why);

@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "util/arena.h"
+
 /* A project page of a simple index: its files, in the arena. */
 struct wm_index_page {
 	struct wm_index_file *files;
@@ -12,13 +13,11 @@ struct wm_index_page {
 };
 
 /*
- * Reads a project page by its content type: PEP 691 JSON through Jansson
- * (json.c), PEP 503 HTML here.  WM_EINVALID with `why` (in the arena) when
+ * Reads a project page by its content type: PEP 691 JSON (through formats/json.c)
+ * or PEP 503 HTML.  WM_EINVALID with `why` (in the arena) when
  * the page is not one.
  */
 int wm_simple_parse(struct wm_index_page *out, struct wm_arena *a, const char *content_type,
 	const char *body, size_t len, const char **why);
-int wm_json_simple_page(struct wm_index_page *out, struct wm_arena *a, const char *body, size_t len,
-	const char **why);
 
 #endif

@@ -8,7 +8,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/map.h"
-#include "util/names.h"
+#include "util/name.h"
 #include "util/text.h"
 #include "formats/yaml.h"
 #include "model/backends.h"

@@ -5,6 +5,7 @@
 #include "util/common.h"
 #include "util/arena.h"
 #include "formats/yaml.h"
+
 /* The closest platform id or alias target for a misspelt id, or NULL. */
 const char *wm_catalog_suggest_platform(const struct wm_catalog *cat, const char *word);
 const char *wm_catalog_suggest_toolkit(const struct wm_catalog *cat, const char *word);
@@ -31,7 +32,7 @@ struct wm_template {
 extern const struct wm_template wm_templates[];
 extern const size_t wm_ntemplates;
 const struct wm_template *wm_template_get(const char *name);
-/* Parses the embedded templates/<name> (a catalog or an emitter's skeleton) into `doc` (catalog.c). */
+/* Parses the embedded templates/<name> (a catalog or an emitter's skeleton) into `doc`. */
 int wm_catalog_template_parse(struct wm_doc *doc, const char *name, struct wm_error *err);
 
 #endif

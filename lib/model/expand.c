@@ -302,31 +302,53 @@ nomem:
 
 /* ---- the iterator ---------------------------------------------------------------- */
 
-int wm_expand_init(struct wm_expand *it, const struct wm_matrix *m, unsigned flags)
+struct wm_expand {
+	const struct wm_matrix *m;
+	unsigned flags;
+	const struct wm_group *only;       /* restrict to one group, or NULL */
+	size_t p, b, y, inc;               /* cursor: platform, backend, python, include */
+	size_t *group_seen;                /* jobs yielded so far per (backend, os) */
+	char idbuf[256];
+	char whybuf[512];
+};
+
+/* An iterator with `nseen` counters of jobs per (backend, os). */
+static int expand_new(struct wm_expand **out, const struct wm_matrix *m, unsigned flags, size_t nseen)
 {
-	memset(it, 0, sizeof(*it));
+	struct wm_expand *it = calloc(1, sizeof(*it));
+	*out = NULL;
+	if (!it || !(it->group_seen = calloc(nseen, sizeof(*it->group_seen)))) {
+		free(it);
+		return WM_ENOMEM;
+	}
 	it->m = m;
 	it->flags = flags;
-	it->group_seen = calloc(m->nbackends * WM_OS_COUNT + 1, sizeof(*it->group_seen));
-	return it->group_seen ? 0 : WM_ENOMEM;
+	*out = it;
+	return 0;
 }
 
-int wm_expand_init_group(struct wm_expand *it, const struct wm_matrix *m, const struct wm_group *g)
+int wm_expand_new(struct wm_expand **out, const struct wm_matrix *m, unsigned flags)
 {
-	memset(it, 0, sizeof(*it));
-	it->m = m;
-	it->flags = WM_EXPAND_JOBS;
-	it->only = g;
-	it->b = g->backend->index;
+	return expand_new(out, m, flags, m->nbackends * WM_OS_COUNT + 1);
+}
+
+int wm_expand_new_group(struct wm_expand **out, const struct wm_matrix *m, const struct wm_group *g)
+{
 	/* one backend and OS: a single counter, indexed as if for backend 0 */
-	it->group_seen = calloc(WM_OS_COUNT, sizeof(*it->group_seen));
-	return it->group_seen ? 0 : WM_ENOMEM;
+	int ret = expand_new(out, m, WM_EXPAND_JOBS, WM_OS_COUNT);
+	if (ret == 0) {
+		(*out)->only = g;
+		(*out)->b = g->backend->index;
+	}
+	return ret;
 }
 
-void wm_expand_release(struct wm_expand *it)
+void wm_expand_free(struct wm_expand *it)
 {
+	if (!it)
+		return;
 	free(it->group_seen);
-	it->group_seen = NULL;
+	free(it);
 }
 
 static size_t *seen_counter(struct wm_expand *it, size_t b, enum wm_os os)

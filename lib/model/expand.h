@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "model/schema.h"
+
 /* Precomputes the expansion masks and groups of a validated matrix; fills njobs and groups. */
 int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c);
 /* True when (backend, platform, python) is in the base matrix (before includes). */

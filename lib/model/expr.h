@@ -3,6 +3,7 @@
 #define WM_MODEL_EXPR_H
 
 #include "util/common.h"
+
 /* Where an expression in a text is refused: `at`/`len` span the part in the text, `why` ("reads") what it does with it. */
 struct wm_expr_fault {
 	const char *at;

@@ -13,7 +13,7 @@
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/io.h"
-#include "util/names.h"
+#include "util/name.h"
 #include "formats/pep440.h"
 #include "formats/toml.h"
 #include "formats/yaml.h"

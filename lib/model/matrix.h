@@ -4,7 +4,8 @@
 
 #include "util/common.h"
 #include "formats/yaml.h"
-/* The parsed matrix file, for diagnostics with its source lines (matrix.c). */
+
+/* The parsed matrix file, for diagnostics with its source lines. */
 const struct wm_doc *wm_matrix_doc(const struct wm_matrix *m);
 /* wm_matrix_load_file reading the project through `r` (NULL: the tree below the file's directory). */
 int wm_matrix_load_path(struct wm_matrix **out, const struct wm_catalog *cat, const char *path,

@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "util/arena.h"
+
 #define WM_META_DIR ".wheelmatrix/meta"                /* the meta package */
 #define WM_META_BACKENDS_DIR ".wheelmatrix/backends"    /* each backend's python-source */
 

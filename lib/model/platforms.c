@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "util/arena.h"
-#include "util/names.h"
+#include "util/name.h"
 #include "util/text.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"

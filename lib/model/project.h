@@ -5,6 +5,7 @@
 #include "util/common.h"
 #include "util/arena.h"
 #include "formats/toml.h"
+
 /* What the matrix takes from pyproject.toml and Cargo.toml; strings point into the parsed files. */
 struct wm_project {
 	struct wm_arena arena;

@@ -5,6 +5,7 @@
 #include "util/common.h"
 #include "util/arena.h"
 #include "formats/yaml.h"
+
 struct wm_schema {
 	struct wm_doc *doc;
 	struct wm_error *err;

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 #include "util/arena.h"
-#include "util/names.h"
+#include "util/name.h"
 #include "formats/yaml.h"
 #include "model/expr.h"
 #include "model/loader.h"

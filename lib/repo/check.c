@@ -6,6 +6,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "formats/diff.h"
+#include "formats/json.h"
 #include "formats/pep440.h"
 #include "formats/toml.h"
 #include "model/meta.h"
@@ -597,3 +598,58 @@ out:
 	wm_repo_free(repo);
 	return ret;
 }
+
+/* ---- the findings as JSON ------------------------------------------------------- */
+
+static struct wm_json *diag_json(const struct wm_diag *d)
+{
+	static const char *const severities[] = { "error", "warning", "note" };
+	struct wm_json *o = wm_json_object();
+	if (!o)
+		return NULL;
+	if (wm_json_set(o, "file", wm_json_string(d->file)) ||
+	    wm_json_set(o, "line", wm_json_int(d->line)) ||
+	    wm_json_set(o, "column", wm_json_int(d->column)) ||
+	    wm_json_set(o, "severity", wm_json_string(severities[d->severity])) ||
+	    wm_json_set(o, "message", wm_json_string(d->message))) {
+		wm_json_free(o);
+		return NULL;
+	}
+	return o;
+}
+
+int wm_check_json(char **out, const struct wm_error *findings, const char *diff)
+{
+	struct wm_json *root = wm_json_object(), *list = wm_json_array();
+	struct wm_buf text = WM_BUF_INIT;
+	size_t warnings = 0;
+	int ret = WM_ENOMEM;
+
+	*out = NULL;
+	if (!root || !list)
+		goto out;
+	for (size_t i = 0; i < findings->ndiags; i++) {
+		struct wm_json *d = diag_json(&findings->diags[i]);
+		if (wm_json_push(list, d) < 0)
+			goto out;
+		warnings += findings->diags[i].severity == WM_SEV_WARNING;
+	}
+	if (wm_json_set(root, "ok", wm_json_bool(findings->nerrors == 0)) ||
+	    wm_json_set(root, "errors", wm_json_int((int64_t)findings->nerrors)) ||
+	    wm_json_set(root, "warnings", wm_json_int((int64_t)warnings)))
+		goto out;
+	ret = wm_json_set(root, "findings", list);
+	list = NULL;
+	if (ret < 0 || (diff && wm_json_set(root, "diff", wm_json_string(diff)) < 0) ||
+	    wm_json_append(&text, root, WM_JSON_INDENT) < 0) {
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	ret = (*out = wm_buf_detach(&text)) ? 0 : WM_ENOMEM;
+out:
+	wm_buf_release(&text);
+	wm_json_free(list);
+	wm_json_free(root);
+	return ret;
+}
+

@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "util/buf.h"
+
 struct wm_repo;
 
 /*

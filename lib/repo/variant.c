@@ -5,7 +5,7 @@
 #include <string.h>
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/names.h"
+#include "util/name.h"
 #include "util/sha1.h"
 #include "formats/diff.h"
 #include "model/matrix.h"

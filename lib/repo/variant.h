@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "util/buf.h"
+
 /*
  * When `data`, the content of `path` read through `r`, is what one of the
  * patches under .wheelmatrix/patches/ (read through `r` too) makes of a file,

@@ -3,6 +3,7 @@
 #define WM_UTIL_ARENA_H
 
 #include "util/common.h"
+
 /*
  * Bump allocation freed in one call.  Built with WM_ARENA_MALLOC (the
  * sanitizer build), every allocation is a real malloc so that the sanitizers

@@ -3,6 +3,7 @@
 #define WM_UTIL_BUF_H
 
 #include "util/common.h"
+
 struct wm_buf {
 	char *ptr;   /* always NUL-terminated once anything was added */
 	size_t len, cap;

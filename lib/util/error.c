@@ -4,7 +4,7 @@
 #include <string.h>
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/text.h"
+#include "util/utf8.h"
 
 void wm_error_init(struct wm_error *err)
 {

@@ -3,6 +3,7 @@
 #define WM_UTIL_ERROR_H
 
 #include "util/common.h"
+
 /* Appends a diagnostic; `source` is the whole input, used to copy the offending line. */
 void wm_error_add(struct wm_error *err, enum wm_err code, enum wm_severity sev,
 	const char *file, const char *source, size_t srclen,

@@ -13,7 +13,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/io.h"
-#include "util/names.h"
+#include "util/name.h"
 
 #define FILE_MAX_BYTES (16u << 20)  /* a file read below the root */
 

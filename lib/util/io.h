@@ -3,6 +3,7 @@
 #define WM_UTIL_IO_H
 
 #include "util/common.h"
+
 /* Reads a whole file ("-" = stdin) of at most `max` bytes; errors name the path. */
 int wm_io_read(char **out, size_t *len, const char *path, size_t max, struct wm_error *err);
 /*

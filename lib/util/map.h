@@ -3,6 +3,7 @@
 #define WM_UTIL_MAP_H
 
 #include "util/common.h"
+
 /* Open addressing from strings (not owned) to pointers. */
 struct wm_map {
 	struct wm_map_slot *slots;

@@ -3,6 +3,7 @@
 #define WM_UTIL_SHA256_H
 
 #include "util/common.h"
+
 /* An incremental SHA-256 (FIPS 180-4); final leaves the state wiped, ready for init. */
 struct wm_sha256 {
 	uint32_t h[8];

@@ -1,6 +1,6 @@
 /* matrix.c — libFuzzer target: a matrix file through the loader, the expansion and generation of every file. */
 #include "fuzz.h"
-#include "util/text.h"
+#include "util/utf8.h"
 #include "formats/yaml.h"
 
 /*
@@ -169,15 +169,15 @@ static void check_refusal(const struct wm_error *err, const char *what, const ch
 
 static void check_jobs(const struct wm_matrix *m)
 {
-	struct wm_json *json = NULL;
-	struct wm_expand it;
+	struct wm_jobs *json = NULL;
+	struct wm_expand *it = NULL;
 	struct wm_job job;
 	size_t n = 0;
 	int more;
 
-	FUZZ_CHECK(wm_json_new(&json) == 0, "wm_json_new");
-	FUZZ_CHECK(wm_expand_init(&it, m, WM_EXPAND_JOBS | WM_EXPAND_LEFT_OUT) == 0, "wm_expand_init");
-	while ((more = wm_expand_next(&it, &job)) > 0) {
+	FUZZ_CHECK(wm_jobs_new(&json) == 0, "wm_jobs_new");
+	FUZZ_CHECK(wm_expand_new(&it, m, WM_EXPAND_JOBS | WM_EXPAND_LEFT_OUT) == 0, "wm_expand_new");
+	while ((more = wm_expand_next(it, &job)) > 0) {
 		const char *text;
 		size_t len;
 		unsigned line, column;
@@ -185,18 +185,18 @@ static void check_jobs(const struct wm_matrix *m)
 		FUZZ_CHECK(job.id && *job.id, "a job without an id");
 		if (job.left_by == WM_KEPT) {
 			n++;
-			FUZZ_CHECK(wm_json_job(json, &job, &text, &len) == 0, "wm_json_job");
+			FUZZ_CHECK(wm_jobs_encode(json, &job, &text, &len) == 0, "wm_jobs_encode");
 		} else {
 			FUZZ_CHECK(job.why && *job.why, "a left-out job without a reason");
-			FUZZ_CHECK(wm_json_left_out(json, &job, &text, &len) == 0, "wm_json_left_out");
+			FUZZ_CHECK(wm_jobs_left_out(json, &job, &text, &len) == 0, "wm_jobs_left_out");
 		}
 		FUZZ_CHECK(wm_utf8_valid(text, len, &line, &column, &byte), "a job's JSON is not UTF-8");
 		fuzz_check_no_control("a job's JSON", text, len);
 	}
 	FUZZ_CHECK(more == 0, "wm_expand_next returned %d", more);
 	FUZZ_CHECK(n == m->njobs, "expansion yields %zu jobs, the matrix says %zu", n, m->njobs);
-	wm_expand_release(&it);
-	wm_json_free(json);
+	wm_expand_free(it);
+	wm_jobs_free(json);
 }
 
 static void check_yaml(const struct wm_file *f)

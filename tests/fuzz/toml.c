@@ -1,7 +1,7 @@
 /* toml.c — libFuzzer target: the TOML reader (toml.c) and the TOML string writer the patcher uses. */
 #include "fuzz.h"
 #include "util/buf.h"
-#include "util/text.h"
+#include "util/utf8.h"
 #include "formats/toml.h"
 
 /*

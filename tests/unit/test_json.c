@@ -1,128 +1,122 @@
-/* test_json.c — unit tests of the JSON encoder: member order, nulls, escaping, and the per-member cache. */
+/* test_json.c — unit tests of the wrapper over Jansson (formats/json.c): building, reading, parsing, writing. */
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
-#include "util/common.h"
+#include "util/buf.h"
+#include "formats/json.h"
 
-static const char *cuda_features[] = { "cublas", "pyo3/extension-module" };
-static const char *linux_tags[] = { "saas-linux-small-amd64" };
-static const char *windows_tags[] = { "saas-windows-medium-amd64", "windows" };
-
-static const struct wm_toolkit cuda = { .id = "cuda" };
-static const struct wm_toolkit clblast = { .id = "clblast" };
-static struct wm_toolkit_use cuda_uses[] = { { &cuda, "12.4", false, { NULL, 0, 0 } },
-	{ &clblast, NULL, false, { NULL, 0, 0 } } };
-
-static struct wm_backend cuda_backend = {
-	.id = "cuda", .dist = "llm-rs-cuda", .features = { cuda_features, 2 },
-	.toolkits = cuda_uses, .ntoolkits = 2, .smoke = false,
-};
-static struct wm_backend cpu_backend = { .id = "cpu", .dist = "llm-rs", .smoke = true };
-
-static const struct wm_platform linux_x86_64 = {
-	.id = "linux-x86_64", .os = WM_OS_LINUX, .arch = "x86_64", .family = "manylinux",
-	.target = "x86_64-unknown-linux-gnu", .wheel_arch = "x86_64", .manylinux = "2_28",
-	.platform_tag = "manylinux_2_28_x86_64", .runner = "ubuntu-24.04",
-	.gitlab_image = "quay.io/pypa/manylinux_2_28_x86_64", .gitlab_tags = { linux_tags, 1 },
-};
-/* a runner label that needs escaping, and a container */
-static const struct wm_platform windows_odd = {
-	.id = "windows-x86_64", .os = WM_OS_WINDOWS, .arch = "x86_64", .family = "win",
-	.target = "x86_64-pc-windows-msvc", .platform_tag = "win_amd64",
-	.runner = "self \"hosted\"\\caf\xc3\xa9\t1", .container = "ghcr.io/x/y:1", .cross = true,
-	.gitlab_tags = { windows_tags, 2 },
-};
-
-static const struct wm_python py312 = { .version = "3.12", .minor = 12, .python_tag = "cp312",
-	.abi_tag = "cp312", .tag = "cp312", .interpreter = "python3.12" };
-static const struct wm_python py313t = { .version = "3.13t", .minor = 13, .freethreaded = true,
-	.python_tag = "cp313", .abi_tag = "cp313t", .tag = "cp313t", .interpreter = "python3.13t" };
-
-static const struct wm_group cuda_linux = { .name = "build-cuda-linux" };
-
-static const char job1_text[] =
-	"{\"id\":\"cuda-linux-x86_64-cp312\",\"backend\":\"cuda\",\"platform\":\"linux-x86_64\","
-	"\"python\":\"3.12\",\"distribution\":\"llm-rs-cuda\",\"features\":[\"cublas\",\"pyo3/extension-module\"],"
-	"\"os\":\"linux\",\"arch\":\"x86_64\",\"target\":\"x86_64-unknown-linux-gnu\",\"runner\":\"ubuntu-24.04\","
-	"\"cross\":false,\"container\":null,\"manylinux\":\"2_28\",\"platform_tag\":\"manylinux_2_28_x86_64\","
-	"\"python_tag\":\"cp312\",\"abi_tag\":\"cp312\",\"interpreter\":\"python3.12\","
-	"\"gitlab_image\":\"quay.io/pypa/manylinux_2_28_x86_64\",\"gitlab_tags\":[\"saas-linux-small-amd64\"],"
-	"\"toolkits\":{\"cuda\":\"12.4\",\"clblast\":null},\"smoke\":false,\"build_job\":\"build-cuda-linux\"}";
-
-static const char job2_text[] =
-	"{\"id\":\"cpu-windows-x86_64-cp313t\",\"backend\":\"cpu\",\"platform\":\"windows-x86_64\","
-	"\"python\":\"3.13t\",\"distribution\":\"llm-rs\",\"features\":[],"
-	"\"os\":\"windows\",\"arch\":\"x86_64\",\"target\":\"x86_64-pc-windows-msvc\","
-	"\"runner\":\"self \\\"hosted\\\"\\\\caf\xc3\xa9\\t1\","
-	"\"cross\":true,\"container\":\"ghcr.io/x/y:1\",\"manylinux\":null,\"platform_tag\":\"win_amd64\","
-	"\"python_tag\":\"cp313\",\"abi_tag\":\"cp313t\",\"interpreter\":\"python3.13t\","
-	"\"gitlab_image\":null,\"gitlab_tags\":[\"saas-windows-medium-amd64\",\"windows\"],"
-	"\"toolkits\":{},\"smoke\":true,\"build_job\":null}";
-
-static void check_job(struct wm_json *j, const struct wm_job *job, const char *want)
+static char *text_of(const struct wm_json *v, unsigned flags)
 {
-	const char *text = NULL;
-	size_t len = 0;
-	CHECK(wm_json_job(j, job, &text, &len) == 0);
-	CHECK_STR(text, want);
-	CHECK(text && len == strlen(text));
+	struct wm_buf b = WM_BUF_INIT;
+	if (wm_json_append(&b, v, flags) < 0) {
+		wm_buf_release(&b);
+		return NULL;
+	}
+	return wm_buf_detach(&b);
 }
 
-static void test_jobs(void)
+static void test_build(void)
 {
-	struct wm_json *j = NULL;
-	char id[64];
-	struct wm_job job1 = { .id = id, .backend = &cuda_backend, .platform = &linux_x86_64,
-		.python = &py312, .group = &cuda_linux };
-	struct wm_job job2 = { .id = id, .backend = &cpu_backend, .platform = &windows_odd,
-		.python = &py313t, .group = NULL };
+	struct wm_json *o = wm_json_object(), *a = wm_json_array();
+	char *t;
 
-	CHECK(wm_json_new(&j) == 0 && j);
-	if (!j)
-		return;
-	/* the id lives in one buffer that changes between calls, as the iterator's does */
-	strcpy(id, "cuda-linux-x86_64-cp312");
-	check_job(j, &job1, job1_text);
-	strcpy(id, "cpu-windows-x86_64-cp313t");
-	check_job(j, &job2, job2_text);
-	/* every member goes back: nothing stale survives from the previous job */
-	strcpy(id, "cuda-linux-x86_64-cp312");
-	check_job(j, &job1, job1_text);
-	check_job(j, &job1, job1_text);
-	wm_json_free(j);
+	CHECK(o && a);
+	/* keys stay in insertion order, not sorted */
+	CHECK(wm_json_set(o, "z", wm_json_int(-3)) == 0);
+	CHECK(wm_json_set(o, "a", wm_json_bool(true)) == 0);
+	CHECK(wm_json_set(o, "m", wm_json_string(NULL)) == 0);
+	CHECK(wm_json_push(a, wm_json_string("x\"y")) == 0);
+	CHECK(wm_json_push(a, wm_json_string_trusted("caf\xc3\xa9", 5)) == 0);
+	CHECK(wm_json_set(o, "list", a) == 0);
+	/* a NULL value (a failed allocation) is refused, so calls can be chained */
+	CHECK(wm_json_set(o, "bad", NULL) == WM_ENOMEM);
+	CHECK(wm_json_push(a, NULL) == WM_ENOMEM);
+	t = text_of(o, WM_JSON_COMPACT);
+	CHECK_STR(t, "{\"z\":-3,\"a\":true,\"m\":null,\"list\":[\"x\\\"y\",\"caf\xc3\xa9\"]}");
+	free(t);
+	t = text_of(o, WM_JSON_COMPACT | WM_JSON_ASCII);
+	CHECK_STR(t, "{\"z\":-3,\"a\":true,\"m\":null,\"list\":[\"x\\\"y\",\"caf\\u00E9\"]}");
+	free(t);
+	t = text_of(o, WM_JSON_INDENT);
+	CHECK(t && strstr(t, "{\n  \"z\": -3,\n  \"a\": true,") == t);
+	free(t);
+	wm_json_free(o);
 	wm_json_free(NULL);
 }
 
-static void test_left_out(void)
+static void test_strings(void)
 {
-	struct wm_json *j = NULL;
-	const char *text = NULL;
-	size_t len = 0;
-	struct wm_job job = { .id = "cuda-linux-x86_64-cp312", .backend = &cuda_backend,
-		.platform = &linux_x86_64, .python = &py312, .left_by = WM_LEFT_BY_EXCLUDE,
-		.why = "excluded by exclude rule 1", .why_loc = { "m.yaml", 12, 5 } };
+	/* bytes that are not UTF-8 (a file name from an index) become U+FFFD */
+	struct wm_json *s = wm_json_string("a\xff" "b");
+	char *t = text_of(s, WM_JSON_COMPACT | WM_JSON_ASCII);
+	CHECK_STR(t, "\"a\\uFFFDb\"");
+	CHECK_STR(wm_json_str(s), "a\xef\xbf\xbd" "b");
+	free(t);
+	/* a string changed in place */
+	CHECK(wm_json_string_set(s, "new", 3) == 0);
+	CHECK_STR(wm_json_str(s), "new");
+	wm_json_free(s);
+	/* any value may be written, not only a document */
+	s = wm_json_int(42);
+	t = text_of(s, WM_JSON_COMPACT);
+	CHECK_STR(t, "42");
+	free(t);
+	wm_json_free(s);
+}
 
-	CHECK(wm_json_new(&j) == 0 && j);
-	if (!j)
-		return;
-	CHECK(wm_json_left_out(j, &job, &text, &len) == 0);
-	CHECK_STR(text, "{\"id\":\"cuda-linux-x86_64-cp312\",\"backend\":\"cuda\",\"platform\":\"linux-x86_64\","
-		"\"python\":\"3.12\",\"left_out\":true,\"reason\":\"excluded by exclude rule 1\","
-		"\"rule\":\"m.yaml:12:5\"}");
-	job.why_loc.line = 0;
-	CHECK(wm_json_left_out(j, &job, &text, &len) == 0);
-	CHECK(text && strstr(text, ",\"rule\":null}") != NULL);
-	/* a job after a left-out one is unaffected */
-	job.why_loc.line = 12;
-	job.group = &cuda_linux;
-	CHECK(wm_json_job(j, &job, &text, &len) == 0);
-	CHECK_STR(text, job1_text);
-	wm_json_free(j);
+static void test_write_size(void)
+{
+	struct wm_json *s = wm_json_string("hello");
+	char buf[4];
+	/* too small: the length it needs, and nothing past the buffer */
+	memset(buf, 'x', sizeof(buf));
+	CHECK(wm_json_write(s, buf, 2, WM_JSON_COMPACT) == 7);
+	CHECK(buf[2] == 'x' && buf[3] == 'x');
+	wm_json_free(s);
+}
+
+static void test_parse(void)
+{
+	static const char page[] = "{\"meta\": {\"api-version\": \"1.1\"}, \"files\": [{\"filename\": \"a.whl\", "
+		"\"size\": 12, \"yanked\": \"bad\"}, {\"filename\": \"b.tar.gz\", \"yanked\": true}]}";
+	struct wm_json_error e;
+	struct wm_json *v = NULL, *files, *value;
+
+	CHECK(wm_json_parse(&v, page, strlen(page), &e) == 0 && v);
+	CHECK(wm_json_is_object(v) && !wm_json_is_array(v));
+	CHECK_STR(wm_json_str(wm_json_get(wm_json_get(v, "meta"), "api-version")), "1.1");
+	files = wm_json_get(v, "files");
+	CHECK(wm_json_is_array(files) && wm_json_size(files) == 2);
+	CHECK(wm_json_is_int(wm_json_get(wm_json_at(files, 0), "size")));
+	CHECK(wm_json_int_value(wm_json_get(wm_json_at(files, 0), "size")) == 12);
+	CHECK(wm_json_is_string(wm_json_get(wm_json_at(files, 0), "yanked")));
+	CHECK(wm_json_is_true(wm_json_get(wm_json_at(files, 1), "yanked")));
+	CHECK(wm_json_is_bool(wm_json_get(wm_json_at(files, 1), "yanked")));
+	/* NULL and values of another type answer NULL, false or 0 */
+	CHECK(wm_json_get(files, "x") == NULL && wm_json_at(v, 0) == NULL && wm_json_str(files) == NULL);
+	CHECK(wm_json_get(NULL, "x") == NULL && wm_json_size(NULL) == 0 && !wm_json_is_null(NULL));
+	CHECK(wm_json_int_value(wm_json_get(v, "nothing")) == 0);
+	/* members in order */
+	CHECK_STR(wm_json_key_at(v, 0, &value), "meta");
+	CHECK(wm_json_is_object(value));
+	CHECK_STR(wm_json_key_at(v, 1, &value), "files");
+	CHECK(value == files);
+	CHECK(wm_json_key_at(v, 2, &value) == NULL && value == NULL);
+	CHECK(wm_json_key_at(files, 0, &value) == NULL);
+	wm_json_free(v);
+
+	/* a duplicate key and malformed text are errors with a position */
+	CHECK(wm_json_parse(&v, "{\"a\": 1,\n \"a\": 2}", 17, &e) == WM_EINVALID && v == NULL);
+	CHECK(e.line == 2 && strstr(e.text, "duplicate") != NULL);
+	CHECK(wm_json_parse(&v, "[1, 2", 5, &e) == WM_EINVALID && v == NULL);
+	CHECK(e.line == 1 && e.text[0] != '\0');
 }
 
 int main(void)
 {
-	test_jobs();
-	test_left_out();
+	test_build();
+	test_strings();
+	test_write_size();
+	test_parse();
 	return harness_done();
 }

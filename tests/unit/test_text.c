@@ -4,8 +4,9 @@
 #include <string.h>
 #include "harness.h"
 #include "util/buf.h"
-#include "util/names.h"
+#include "util/name.h"
 #include "util/text.h"
+#include "util/utf8.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
 

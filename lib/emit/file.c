@@ -1,4 +1,4 @@
-/* output.c — the files `generate` writes: a header recording the body's digest, and the state of the copy on disk. */
+/* file.c — the files `generate` writes: a header recording the body's digest, and the state of the copy on disk. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "util/io.h"
 #include "util/sha256.h"
 #include "util/text.h"
+#include "util/utf8.h"
 
 #define DEFAULT_MATRIX "wheelmatrix.yaml"
 

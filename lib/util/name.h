@@ -1,8 +1,9 @@
-/* names.h — the grammars of names: backends, distributions, features, requirements, paths (names.c). */
-#ifndef WM_UTIL_NAMES_H
-#define WM_UTIL_NAMES_H
+/* name.h — the grammars of names: backends, distributions, features, requirements, paths (name.c). */
+#ifndef WM_UTIL_NAME_H
+#define WM_UTIL_NAME_H
 
 #include "util/common.h"
+
 bool wm_name_backend_id(const char *s);      /* [a-z][a-z0-9_]*, at most 32 */
 bool wm_name_distribution(const char *s);    /* PEP 508 name */
 /* A Cargo feature, `dep/feature` or `dep:name`; on failure `why` says what is wrong. */

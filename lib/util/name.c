@@ -1,8 +1,8 @@
-/* names.c — the grammars of identifiers: backend ids, Cargo features, PEP 508 names and requirements. */
+/* name.c — the grammars of identifiers: backend ids, Cargo features, PEP 508 names and requirements. */
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
-#include "util/names.h"
+#include "util/name.h"
 
 static bool is_alnum(char c)
 {

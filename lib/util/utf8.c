@@ -1,0 +1,107 @@
+/* utf8.c — UTF-8 checked, measured, repaired, and read one character at a time with its controls found. */
+#include <stdint.h>
+#include <string.h>
+#include "util/buf.h"
+#include "util/utf8.h"
+
+/* Length of the valid UTF-8 sequence at `p` (at most `avail` bytes), 0 when it is not one. */
+static size_t utf8_seq(const unsigned char *p, size_t avail)
+{
+	unsigned char b = *p;
+	size_t n;
+	uint32_t cp, min;
+	if (b < 0x80)
+		return 1;
+	if ((b & 0xe0) == 0xc0) {
+		n = 2; cp = b & 0x1f; min = 0x80;
+	} else if ((b & 0xf0) == 0xe0) {
+		n = 3; cp = b & 0x0f; min = 0x800;
+	} else if ((b & 0xf8) == 0xf0) {
+		n = 4; cp = b & 0x07; min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (avail < n)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+bool wm_utf8_valid(const char *s, size_t len, unsigned *line, unsigned *column, unsigned char *byte)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	unsigned l = 1, c = 1;
+	while (p < end) {
+		size_t n = utf8_seq(p, (size_t)(end - p));
+		if (n == 0) {
+			*line = l;
+			*column = c;
+			*byte = *p;
+			return false;
+		}
+		if (*p == '\n') {
+			l++;
+			c = 1;
+		} else {
+			c++;
+		}
+		p += n;
+	}
+	return true;
+}
+
+void wm_utf8_sanitize(struct wm_buf *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	while (p < end) {
+		size_t n = utf8_seq(p, (size_t)(end - p));
+		if (n == 0) {
+			wm_buf_add(out, "\xef\xbf\xbd", 3);  /* U+FFFD, one character like the byte it replaces */
+			p++;
+		} else {
+			wm_buf_add(out, (const char *)p, n);
+			p += n;
+		}
+	}
+}
+
+size_t wm_utf8_len(const char *s, size_t len)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+size_t wm_utf8_next(const char *s, size_t avail, bool *control)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+	uint32_t cp;
+
+	*control = false;
+	if (avail == 0)
+		return 0;
+	if (*p < 0x80) {
+		*control = *p < 0x20 || *p == 0x7f;
+		return 1;
+	}
+	if ((n = utf8_seq(p, avail)) == 0) {
+		*control = true;
+		return 1;
+	}
+	if (n == 4)
+		return n;  /* no control above U+FFFF */
+	cp = n == 2 ? (uint32_t)(p[0] & 0x1f) << 6 | (p[1] & 0x3f) :
+		(uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+	*control = (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c || cp == 0x200e || cp == 0x200f ||
+		(cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+	return n;
+}

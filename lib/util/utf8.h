@@ -1,0 +1,16 @@
+/* utf8.h — UTF-8 checked, measured and repaired (utf8.c; wm_utf8_next is public). */
+#ifndef WM_UTIL_UTF8_H
+#define WM_UTIL_UTF8_H
+
+#include "util/common.h"
+
+#include "util/buf.h"
+
+/* Checks UTF-8; on failure gives the 1-based line and column (in characters) of the bad byte. */
+bool wm_utf8_valid(const char *s, size_t len, unsigned *line, unsigned *column, unsigned char *byte);
+/* Appends `s` with each byte that is not valid UTF-8 replaced by U+FFFD. */
+void wm_utf8_sanitize(struct wm_buf *out, const char *s, size_t len);
+/* Number of characters (not bytes) of a UTF-8 string. */
+size_t wm_utf8_len(const char *s, size_t len);
+
+#endif

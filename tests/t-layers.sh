@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# t-layers.sh — lib/'s modules keep to their floors (docs/design.md §5), with no circle.
+#
+# What each module calls is read from the built objects with nm, not from the
+# include lines: a module's undefined symbols are matched with the module that
+# defines them.  The floors, lowest first: util, formats, model, emit, then
+# repo and index (which do not call each other).  A module may call its own
+# folder or any lower floor; within a folder the calls form no circle.  Each
+# third-party library is called by one module only, every module is in the
+# module map of docs/design.md, an included header is never above the
+# including file's floor, and every name a module exports starts with the
+# module's (wm_expand_next in model/expand.c, wm_emit_github in emit/github.c).
+. "$ROOT/tests/lib.sh"
+
+obj=${WM%/*}/obj
+[[ -d $obj/lib ]] || { fail "no objects under $obj/lib: run 'make check'"; finish; }
+command -v nm >/dev/null || { fail "nm is missing: apt-get install binutils"; finish; }
+
+cd "$ROOT"
+for src in lib/*/*.c; do
+	o=$obj/${src%.c}.o
+	[[ -f $o ]] || { fail "$src has no object $o"; continue; }
+	m=${src#lib/}
+	m=${m%.c}
+	nm --defined-only "$o" | awk -v m="$m" '$2 ~ /^[TDRB]$/ { print "def", m, $3 }'
+	nm --undefined-only "$o" | awk -v m="$m" '{ print "use", m, $2 }'
+done >"$tmp/symbols"
+# The embedded templates (generated) are part of model/catalog.
+nm --defined-only "$obj/build/templates.o" 2>/dev/null | awk '$2 ~ /^[TDRB]$/ { print "gen", "model/catalog", $3 }' \
+	>>"$tmp/symbols"
+
+python3 - "$tmp/symbols" docs/design.md lib >"$tmp/report" <<'PY' || fail "$(cat "$tmp/report")"
+import os, re, sys
+
+floors = {"util": 0, "formats": 1, "model": 2, "emit": 3, "repo": 4, "index": 4}
+third_party = {"yaml_": "formats/yaml", "json_": "formats/json", "git_": "repo/repo", "curl_": "index/net"}
+defs, uses, modules, problems = {}, [], set(), []
+for line in open(sys.argv[1]):
+    kind, module, sym = line.split()
+    modules.add(module)
+    if kind == "def" and not (sym.startswith("wm_" + module.split("/")[1]) or
+                              sym.startswith("wm_" + module.replace("/", "_"))):
+        problems.append(f"lib/{module}.c exports {sym}: its name does not start with the module's")
+    if kind in ("def", "gen"):
+        defs[sym] = module
+    else:
+        uses.append((module, sym))
+
+edges = {}
+for module, sym in uses:
+    for prefix, owner in third_party.items():
+        if sym.startswith(prefix) and module != owner:
+            problems.append(f"{module} calls {sym}: only {owner} uses that library")
+    callee = defs.get(sym)
+    if callee and callee != module:
+        edges.setdefault(module, set()).add(callee)
+
+for a, callees in sorted(edges.items()):
+    fa = a.split("/")[0]
+    for b in sorted(callees):
+        fb = b.split("/")[0]
+        if fa != fb and floors[fb] >= floors[fa]:
+            problems.append(f"{a} calls {b}: {fb}/ is not below {fa}/")
+
+# circles, found by a depth-first search
+state = {}
+def visit(m, path):
+    state[m] = 1
+    for n in sorted(edges.get(m, ())):
+        if state.get(n) == 1:
+            problems.append("a circle: " + " -> ".join(path[path.index(n):] + [n]))
+        elif n not in state:
+            visit(n, path + [n])
+    state[m] = 2
+for m in sorted(modules):
+    if m not in state:
+        visit(m, [m])
+
+design = open(sys.argv[2]).read()
+for m in sorted(modules):
+    if f"`{m}.c`" not in design:
+        problems.append(f"lib/{m}.c is missing from the module map of docs/design.md")
+
+root = sys.argv[3]
+for folder in sorted(floors):
+    d = os.path.join(root, folder)
+    for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        if not name.endswith((".c", ".h")):
+            continue
+        for inc in re.findall(r'^#include "([a-z]+)/[a-z0-9_]+\.h"', open(os.path.join(d, name)).read(), re.M):
+            if inc != folder and floors[inc] >= floors[folder]:
+                problems.append(f"lib/{folder}/{name} includes a header of {inc}/, which is not below {folder}/")
+if re.search(r'^#include "[a-z]+/', open(os.path.join(root, "wheelmatrix.h")).read(), re.M):
+    problems.append("the public header includes a module's header")
+
+if len(modules) < 30 or len(edges) < 20:
+    problems.append(f"only {len(modules)} modules and {len(edges)} callers found: the objects are not what they seem")
+for p in problems:
+    print(p)
+sys.exit(1 if problems else 0)
+PY
+finish
