@@ -7,16 +7,13 @@
 #                             sets HTTP_PORT and HTTPS_PORT
 # stop_servers                stops what was started
 #
-# Sourcing it also makes the scratch directory $tmp, an EXIT trap that stops the servers and
-# removes it, and `fail MESSAGE`.
+# Source it after tests/lib.sh (its $tmp, `fail`, ...): the servers it starts are stopped at exit.
 #
 # Both servers bind 127.0.0.1 only.  The proxy variables are cleared and NO_PROXY
 # set so that loopback requests go straight to them.
 
-: "${ROOT:?}"
-tmp=$(mktemp -d)
-trap 'stop_servers; rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+: "${ROOT:?}" "${tmp:?source tests/lib.sh first}"
+at_exit stop_servers
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 server_pids=()
