@@ -23,6 +23,8 @@
 #
 #   fatal MESSAGE           a failed check the rest cannot go on without: "FAIL: MESSAGE", exit 1 now
 #   need COMMAND HOW        fatal unless COMMAND (a name on PATH or a path) can run; HOW installs it
+#   testdata PATH...        sets $data, where `make testdata` installs the toml-test suite and the
+#                           corpus; fatal unless that is complete and holds each PATH (relative to it)
 #   scratch_repo DIR        a git repository at DIR (empty, or around the files already there)
 #   commit_all DIR [MSG]    stages everything in the repository at DIR and commits it ("base")
 #   at_exit COMMAND         runs COMMAND (a function, no arguments) at exit, before $tmp is removed
@@ -59,6 +61,15 @@ fatal() {
 
 need() {
 	command -v "$1" >/dev/null 2>&1 || fatal "$1 is not installed: $2"
+}
+
+testdata() {
+	local p
+	data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+	for p in complete "$@"; do
+		[ -e "$data/$p" ] ||
+			fatal "the test data is not installed in $data (no $p): run 'make testdata' (tests/tools/install-testdata.sh)"
+	done
 }
 
 git() {

@@ -72,7 +72,7 @@ free_port() {
 }
 
 start_nginx() {
-	local dir=$1 root=$2 attempt pid user=
+	local dir=$1 www=$2 attempt pid user=
 	command -v nginx >/dev/null || PATH=$PATH:/usr/sbin
 	if ! command -v nginx >/dev/null; then
 		echo "nginx is not installed (.ci/run installs it: apt-get install nginx)"
@@ -111,12 +111,12 @@ http {
 		listen 127.0.0.1:$HTTPS_PORT ssl;
 		ssl_certificate $dir/server.pem;
 		ssl_certificate_key $dir/server.key;
-		root $root;
+		root $www;
 		location /simple/ { index \$simple_index; }
 		# an index that only speaks PEP 503 HTML
-		location /html/ { alias $root/simple/; index index.html; }
+		location /html/ { alias $www/simple/; index index.html; }
 		location /private/ {
-			alias $root/simple/;
+			alias $www/simple/;
 			index \$simple_index;
 			auth_basic "index";
 			auth_basic_user_file $dir/htpasswd;

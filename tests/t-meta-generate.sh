@@ -38,10 +38,8 @@ TOML
 # 1. the layouts: llm-rs itself (mixed, beside pyproject.toml), a pure-Rust crate in a subdirectory,
 #    and the src/ layout with the crate in rust/
 #    (llm-rs 0.2.15's sdist, from the corpus of tests/tools/corpus.txt: `make testdata` installs it)
-data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+testdata corpus/llm-rs-0.2.15/pyproject.toml
 llmrs=$data/corpus/llm-rs-0.2.15
-[ -f "$data/complete" ] && [ -f "$llmrs/pyproject.toml" ] ||
-	fatal "the corpus is not installed in $data: run 'make testdata' (tests/tools/install-testdata.sh)"
 cases=()
 r=$tmp/llm-rs
 mkdir -p "$r/llm_rs"

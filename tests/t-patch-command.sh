@@ -5,10 +5,8 @@
 # file committed with LF (checked out with CRLF) and on one committed with CRLF.
 . "$ROOT/tests/lib.sh"
 # llm-rs 0.2.15's sdist, from the corpus of tests/tools/corpus.txt (`make testdata` installs it)
-data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+testdata corpus/llm-rs-0.2.15/pyproject.toml
 corpus=$data/corpus/llm-rs-0.2.15
-[ -f "$data/complete" ] && [ -f "$corpus/pyproject.toml" ] ||
-	fatal "the corpus is not installed in $data: run 'make testdata' (tests/tools/install-testdata.sh)"
 
 # The project with its generated patches, committed: the base every case starts from.
 repo=$tmp/repo
