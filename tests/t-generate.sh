@@ -3,7 +3,6 @@
 . "$ROOT/tests/lib.sh"
 wf=.github/workflows/wheels.yml
 
-
 # 1. each example matches its reviewed workflow, and a second run writes the same bytes
 for example in "$ROOT"/matrices/*.yaml; do
 	name=$(basename "$example" .yaml)

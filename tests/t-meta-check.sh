@@ -74,7 +74,7 @@ check 0 --rev HEAD
 "$WM" -q -C "$r" generate
 git -C "$r" add -A
 check 0 --staged
-commit_all "$r" extra
+git -C "$r" commit -qm extra
 
 # 3. a changed stub is stale until regenerated
 printf 'def f() -> str: ...\n' >"$r/demo/demo.pyi"
