@@ -3,7 +3,7 @@
 . "$ROOT/tests/lib.sh"
 need python3 "make deps (apt-get install python3)"
 for m in llm-rs per-version large; do
-	[[ -f $ROOT/matrices/$m.yaml ]] || continue
+	[[ -f $ROOT/matrices/$m.yaml ]] || { fail "matrices/$m.yaml is missing"; continue; }
 	python3 - "$WM" "$ROOT/matrices/$m.yaml" <<'PY' || fail "matrices/$m.yaml (above)"
 import json, subprocess, sys
 
