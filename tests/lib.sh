@@ -12,21 +12,64 @@
 #
 #   fail MESSAGE            records a failed check ("FAIL: MESSAGE") and goes on
 #   wm ARGS...              runs the tool: exit status in $status, output in $tmp/out and $tmp/err
-#   expect_status N WHAT    fails unless the last `wm` exited with N (showing its output)
+#   run CMD...              runs any command as `wm` runs the tool
+#   expect_run N CMD...     runs CMD as `run` does and fails unless it exited N (showing its output)
+#   expect_status N WHAT    fails unless the last `wm` (or `run`) exited with N (showing its output)
 #   expect_err TEXT WHAT    fails unless the last `wm` wrote TEXT (fixed, not a pattern) on stderr
-#   expect_same WANT GOT WHAT  fails unless the files are the same (showing the diff)
-#   scratch_repo DIR        an empty git repository at DIR
+#   expect_same WANT GOT WHAT  fails unless the files are the same (showing the diff); WANT may be
+#                           `-`, standard input: `expect_same - "$tmp/err" WHAT <<EOF` for an exact stderr
+#
+# and these:
+#
+#   fatal MESSAGE           a failed check the rest cannot go on without: "FAIL: MESSAGE", exit 1 now
+#   need COMMAND HOW        fatal unless COMMAND (a name on PATH or a path) can run; HOW installs it
+#   testdata PATH...        sets $data, where `make testdata` installs the toml-test suite and the
+#                           corpus; fatal unless that is complete and holds each PATH (relative to it)
+#   scratch_repo DIR        a git repository at DIR (empty, or around the files already there)
+#   commit_all DIR [MSG]    stages everything in the repository at DIR and commits it ("base")
+#   at_exit COMMAND         runs COMMAND (a function, no arguments) at exit, before $tmp is removed
 #   finish                  ends the script: exit status 1 after any failed check, else 0
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
 
 tmp=$(mktemp -d)
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+exit_commands=()
+lib_exit() {
+	local c
+	for c in "${exit_commands[@]}"; do
+		"$c" || true
+	done
+	chmod -R u+w "$tmp" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap lib_exit EXIT
 failures=0
+
+at_exit() {
+	exit_commands+=("$1")
+}
 
 fail() {
 	echo "FAIL: $*"
 	failures=$((failures + 1))
+}
+
+fatal() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+need() {
+	command -v "$1" >/dev/null 2>&1 || fatal "$1 is not installed: $2"
+}
+
+testdata() {
+	local p
+	data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+	for p in complete "$@"; do
+		[ -e "$data/$p" ] ||
+			fatal "the test data is not installed in $data (no $p): run 'make testdata' (tests/tools/install-testdata.sh)"
+	done
 }
 
 git() {
@@ -34,9 +77,20 @@ git() {
 		-c protocol.file.allow=always "$@"
 }
 
-wm() {
+run() {
 	status=0
-	"$WM" "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
+	"$@" >"$tmp/out" 2>"$tmp/err" || status=$?
+}
+
+wm() {
+	run "$WM" "$@"
+}
+
+expect_run() {
+	local want=$1
+	shift
+	run "$@"
+	expect_status "$want" "$*"
 }
 
 expect_status() {
@@ -60,6 +114,11 @@ expect_same() {
 scratch_repo() {
 	mkdir -p "$1"
 	git -C "$1" init -q
+}
+
+commit_all() {
+	git -C "$1" add -A
+	git -C "$1" commit -qm "${2:-base}"
 }
 
 finish() {

@@ -7,16 +7,13 @@
 #                             sets HTTP_PORT and HTTPS_PORT
 # stop_servers                stops what was started
 #
-# Sourcing it also makes the scratch directory $tmp, an EXIT trap that stops the servers and
-# removes it, and `fail MESSAGE`.
+# Source it after tests/lib.sh (its $tmp, `fail`, ...): the servers it starts are stopped at exit.
 #
 # Both servers bind 127.0.0.1 only.  The proxy variables are cleared and NO_PROXY
 # set so that loopback requests go straight to them.
 
-: "${ROOT:?}"
-tmp=$(mktemp -d)
-trap 'stop_servers; rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+: "${ROOT:?}" "${tmp:?source tests/lib.sh first}"
+at_exit stop_servers
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 server_pids=()
@@ -75,7 +72,7 @@ free_port() {
 }
 
 start_nginx() {
-	local dir=$1 root=$2 attempt pid user=
+	local dir=$1 www=$2 attempt pid user=
 	command -v nginx >/dev/null || PATH=$PATH:/usr/sbin
 	if ! command -v nginx >/dev/null; then
 		echo "nginx is not installed (.ci/run installs it: apt-get install nginx)"
@@ -114,12 +111,12 @@ http {
 		listen 127.0.0.1:$HTTPS_PORT ssl;
 		ssl_certificate $dir/server.pem;
 		ssl_certificate_key $dir/server.key;
-		root $root;
+		root $www;
 		location /simple/ { index \$simple_index; }
 		# an index that only speaks PEP 503 HTML
-		location /html/ { alias $root/simple/; index index.html; }
+		location /html/ { alias $www/simple/; index index.html; }
 		location /private/ {
-			alias $root/simple/;
+			alias $www/simple/;
 			index \$simple_index;
 			auth_basic "index";
 			auth_basic_user_file $dir/htpasswd;

@@ -3,15 +3,10 @@
 # the GitHub workflow and the GitLab pipeline) turns Cargo's version into the PEP 440 version that
 # maturin publishes and that `plan` looks for.  The table is what maturin 1.16.0 wrote as `Version:`
 # in the PKG-INFO of `maturin sdist` for each Cargo version (versions it refused are marked so).
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
-"$py" -c 'import tomllib, yaml' 2>/dev/null || { echo "FAIL: $py lacks tomllib (3.11) or PyYAML"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
+"$py" -c 'import tomllib, yaml' 2>/dev/null || fatal "$py lacks tomllib (3.11) or PyYAML"
 
 r=$tmp/repo
 mkdir -p "$r/src"
@@ -47,7 +42,7 @@ for name, found in (("github", runs), ("gitlab", before)):
 PY
 for ci in github gitlab; do
 	cmp -s <(tail -n +2 "$ROOT/templates/check-version.py") "$tmp/check-$ci.py" ||
-		no "the $ci file does not carry templates/check-version.py"
+		fail "the $ci file does not carry templates/check-version.py"
 done
 
 # tagcheck CI TAG: runs that CI's script in the repository; output in $tmp/out
@@ -60,31 +55,31 @@ while read -r cargo_version want; do
 	if [ "$want" = refused ]; then
 		for ci in github gitlab; do
 			if tagcheck "$ci" "v$cargo_version"; then
-				no "$ci: Cargo $cargo_version, which maturin refuses, passed the tag check"
+				fail "$ci: Cargo $cargo_version, which maturin refuses, passed the tag check"
 			fi
 			grep -qF "::error::version $cargo_version is not a PEP 440 version" "$tmp/out" ||
-				no "$ci: Cargo $cargo_version: $(cat "$tmp/out")"
+				fail "$ci: Cargo $cargo_version: $(cat "$tmp/out")"
 		done
 		if "$WM" -C "$r" plan --offline >"$tmp/out" 2>&1; then
-			no "plan: Cargo $cargo_version, which maturin refuses, is planned: $(cat "$tmp/out")"
+			fail "plan: Cargo $cargo_version, which maturin refuses, is planned: $(cat "$tmp/out")"
 		fi
 		continue
 	fi
-	"$WM" -C "$r" plan --offline >"$tmp/out" 2>&1 || no "plan: Cargo $cargo_version: $(cat "$tmp/out")"
+	"$WM" -C "$r" plan --offline >"$tmp/out" 2>&1 || fail "plan: Cargo $cargo_version: $(cat "$tmp/out")"
 	got=$(sed -n '1s/^version //p' "$tmp/out")
-	[ "$got" = "$want" ] || no "plan: Cargo $cargo_version is '$got', maturin publishes '$want'"
-	grep -qF "vt-$want.tar.gz" "$tmp/out" || no "plan: no vt-$want.tar.gz for Cargo $cargo_version"
+	[ "$got" = "$want" ] || fail "plan: Cargo $cargo_version is '$got', maturin publishes '$want'"
+	grep -qF "vt-$want.tar.gz" "$tmp/out" || fail "plan: no vt-$want.tar.gz for Cargo $cargo_version"
 	for ci in github gitlab; do
 		for tag in "v$want" "$want" "v$cargo_version"; do
-			tagcheck "$ci" "$tag" || no "$ci: tag $tag, Cargo $cargo_version: $(cat "$tmp/out")"
+			tagcheck "$ci" "$tag" || fail "$ci: tag $tag, Cargo $cargo_version: $(cat "$tmp/out")"
 			grep -qx "publishing version $want" "$tmp/out" ||
-				no "$ci: tag $tag, Cargo $cargo_version: $(cat "$tmp/out"), not 'publishing version $want'"
+				fail "$ci: tag $tag, Cargo $cargo_version: $(cat "$tmp/out"), not 'publishing version $want'"
 		done
 		if tagcheck "$ci" "v$want.post9"; then
-			no "$ci: the tag v$want.post9 passed for Cargo $cargo_version"
+			fail "$ci: the tag v$want.post9 passed for Cargo $cargo_version"
 		fi
 		grep -qF "::error::the tag v$want.post9 does not match the project version $want" "$tmp/out" ||
-			no "$ci: a wrong tag for Cargo $cargo_version: $(cat "$tmp/out")"
+			fail "$ci: a wrong tag for Cargo $cargo_version: $(cat "$tmp/out")"
 	done
 done <<'TABLE'
 1.0.0 1.0.0
@@ -115,7 +110,7 @@ TABLE
 # A static [project].version is normalised too, and wins over the crate's.
 cargo 0.1.0
 sed -i 's/^dynamic = \["version"\]$/version = "2.0.0-rc.3"/' "$r/pyproject.toml"
-tagcheck github v2.0.0rc3 || no "a static version 2.0.0-rc.3: $(cat "$tmp/out")"
-"$WM" -C "$r" plan --offline >"$tmp/out" 2>&1 || no "plan with a static version: $(cat "$tmp/out")"
-grep -qx "version 2.0.0rc3" "$tmp/out" || no "plan with a static version: $(cat "$tmp/out")"
-exit $fail
+tagcheck github v2.0.0rc3 || fail "a static version 2.0.0-rc.3: $(cat "$tmp/out")"
+"$WM" -C "$r" plan --offline >"$tmp/out" 2>&1 || fail "plan with a static version: $(cat "$tmp/out")"
+grep -qx "version 2.0.0rc3" "$tmp/out" || fail "plan with a static version: $(cat "$tmp/out")"
+finish

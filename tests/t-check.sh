@@ -2,33 +2,20 @@
 # t-check.sh — `wheelmatrix check` on real repositories: each finding's exact text, the three sources
 # (working tree, --staged, --rev), bare and linked worktrees, submodules, a project in a subdirectory,
 # a read-only repository, and .git left exactly as it was.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
-tmp=$(mktemp -d)
+. "$ROOT/tests/lib.sh"
 chmod 755 "$tmp"
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
-git() { command git -c user.name=t -c user.email=t@example.com -c init.defaultBranch=main -c protocol.file.allow=always "$@"; }
 
 # check DIR EXIT ARGS...: runs `wheelmatrix -C DIR check ARGS`; the exit status must be EXIT.
 check() {
-	local dir=$1 want=$2 got=0
+	local dir=$1 want=$2
 	shift 2
-	"$WM" -C "$dir" check "$@" >"$tmp/out" 2>"$tmp/err" || got=$?
-	if [ "$got" != "$want" ]; then
-		no "check $* in ${dir#"$tmp"/}: exit $got, not $want"
-		sed 's/^/    /' "$tmp/out" "$tmp/err"
-		return 1
-	fi
+	wm -C "$dir" check "$@"
+	expect_status "$want" "check $* in ${dir#"$tmp"/}"
 }
 
 # says WHAT: stderr must be exactly the lines on standard input.
 says() {
-	if ! diff -u --label expected --label actual - "$tmp/err" >"$tmp/diff"; then
-		no "$1: stderr differs"
-		sed 's/^/    /' "$tmp/diff"
-	fi
+	expect_same - "$tmp/err" "$1: stderr"
 }
 
 # first_line A B: the first line below the three header lines where files A and B differ.
@@ -91,9 +78,8 @@ EOF
 
 new_repo() {
 	new_project "$1"
-	git -C "$1" init -q
-	git -C "$1" add -A
-	git -C "$1" commit -qm base
+	scratch_repo "$1"
+	commit_all "$1"
 }
 
 wf=.github/workflows/wheels.yml
@@ -108,7 +94,7 @@ for src in "" --staged --worktree "--rev HEAD" "--rev main"; do
 	check "$r" 0 $src && says "clean repository, check $src" </dev/null
 done
 PRE_COMMIT=1 check "$r" 0
-[ "$(snapshot "$r")" = "$before" ] || no "check wrote under .git"
+[ "$(snapshot "$r")" = "$before" ] || fail "check wrote under .git"
 
 # ---- a stale workflow, fixed in the working tree but not staged: --staged still fails --------------
 r=$tmp/staged
@@ -208,7 +194,7 @@ r=$tmp/invalid
 new_repo "$r"
 sed -i 's/features: \[cublas\]/features: [cublsa]/' "$r/wheelmatrix.yaml"
 check "$r" 2
-grep -q "^wheelmatrix.yaml:7:16: error: .*'cublsa'.*did you mean 'cublas'" "$tmp/err" || no "a misspelt feature says: $(cat "$tmp/err")"
+grep -q "^wheelmatrix.yaml:7:16: error: .*'cublsa'.*did you mean 'cublas'" "$tmp/err" || fail "a misspelt feature says: $(cat "$tmp/err")"
 
 # ---- no repository ---------------------------------------------------------------------------------
 mkdir "$tmp/plain"
@@ -229,9 +215,8 @@ r=$tmp/mono
 mkdir -p "$r"
 new_project "$r/python/demo"
 printf 'unrelated\n' >"$r/README"
-git -C "$r" init -q
-git -C "$r" add -A
-git -C "$r" commit -qm base
+scratch_repo "$r"
+commit_all "$r"
 check "$r/python/demo" 0 --staged && says "-C sub, index" </dev/null
 check "$r/python/demo" 0 --rev HEAD && says "-C sub, commit" </dev/null
 sed -i 's/^name: wheels$/name: wheels (mine)/' "$r/python/demo/$wf"
@@ -245,7 +230,7 @@ check "$tmp/linked" 0 --staged && says "a linked worktree" </dev/null
 sed -i 's/"3.13"\]/"3.13", "3.11"]/' "$tmp/linked/wheelmatrix.yaml"
 git -C "$tmp/linked" add wheelmatrix.yaml
 check "$tmp/linked" 1 --staged
-grep -q "^$wf:[0-9]*:1: error: out of date" "$tmp/err" || no "a linked worktree's own index is not read: $(cat "$tmp/err")"
+grep -q "^$wf:[0-9]*:1: error: out of date" "$tmp/err" || fail "a linked worktree's own index is not read: $(cat "$tmp/err")"
 check "$tmp/clean" 0 --staged && says "the main worktree, untouched by the linked one" </dev/null
 
 r=$tmp/super
@@ -259,7 +244,7 @@ check "$r" 0 --rev HEAD && says "a commit with a submodule" </dev/null
 r=$tmp/edits
 sed -i 's/^name: wheels$/name: wheels (mine)/' "$r/$wf"
 check "$r" 1 --format json --diff
-python3 - "$tmp/out" "$wf" <<'PY' || no "check --format json"
+python3 - "$tmp/out" "$wf" <<'PY' || fail "check --format json"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 assert doc["ok"] is False and doc["errors"] == 1 and doc["warnings"] == 0, doc
@@ -268,9 +253,9 @@ assert f["file"] == sys.argv[2] and f["line"] == 4 and f["column"] == 1 and f["s
 assert f["message"].startswith("edited by hand"), f
 assert "-name: wheels\n+name: wheels (mine)\n" in doc["diff"], doc["diff"]
 PY
-[ ! -s "$tmp/err" ] || no "check --format json wrote to stderr: $(cat "$tmp/err")"
+[ ! -s "$tmp/err" ] || fail "check --format json wrote to stderr: $(cat "$tmp/err")"
 check "$r" 1 --diff
-grep -qx -- "+name: wheels (mine)" "$tmp/out" || no "--diff does not show the edit"
+grep -qx -- "+name: wheels (mine)" "$tmp/out" || fail "--diff does not show the edit"
 git -C "$r" checkout -q -- .
 
 # ---- a read-only repository, checked by a user who cannot write to it ------------------------------------
@@ -282,18 +267,17 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chown -R 65534:65534 "$r"
 	chmod -R a-w "$r"
 	before=$(snapshot "$r")
+	cd "$r"
 	for src in --staged "--rev HEAD" --worktree; do
-		got=0
 		# shellcheck disable=SC2086
-		(cd "$r" && HOME=$tmp/nobody setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/wheelmatrix" check $src) \
-			>"$tmp/out" 2>"$tmp/err" || got=$?
-		if [ "$got" != 0 ] || [ -s "$tmp/err" ]; then
-			no "read-only repository, $src: exit $got: $(cat "$tmp/err")"
-		fi
+		HOME=$tmp/nobody run setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/wheelmatrix" check $src
+		expect_status 0 "read-only repository, $src"
+		[ -s "$tmp/err" ] && fail "read-only repository, $src: stderr: $(cat "$tmp/err")"
 	done
-	[ "$(snapshot "$r")" = "$before" ] || no "check changed a read-only repository"
+	cd - >/dev/null
+	[ "$(snapshot "$r")" = "$before" ] || fail "check changed a read-only repository"
 else
 	echo "note: the read-only repository case needs root and setpriv; not run"
 fi
 
-exit "$fail"
+finish

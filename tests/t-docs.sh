@@ -1,14 +1,8 @@
 #!/usr/bin/env bash
 # t-docs.sh — the options that --help shows (from the option tables) and the docs describe are the same.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 docs=$ROOT/docs
-if [[ ! -f $docs/wheelmatrix.md ]]; then
-	echo "FAIL: docs/wheelmatrix.md is missing"
-	exit 1
-fi
-bad=0
-complain() { echo "FAIL: $*"; bad=1; }
+[[ -f $docs/wheelmatrix.md ]] || fatal "docs/wheelmatrix.md is missing"
 
 # The long options of one --help section ("options" or "global options").
 options_of() {
@@ -18,21 +12,21 @@ options_of() {
 mapfile -t commands < <("$WM" help | sed -n '/^commands:$/,/^$/s/^  \([a-z]*\) .*/\1/p')
 help=$("$WM" help)
 for opt in $(options_of "$help" "global options"); do
-	grep -qF -- "\`$opt" "$docs/wheelmatrix.md" || complain "global option $opt is not in docs/wheelmatrix.md"
+	grep -qF -- "\`$opt" "$docs/wheelmatrix.md" || fail "global option $opt is not in docs/wheelmatrix.md"
 	[[ ! -f $docs/wheelmatrix.1 ]] || grep -qF -- "${opt//-/\\-}" "$docs/wheelmatrix.1" ||
-		complain "global option $opt is not in docs/wheelmatrix.1"
+		fail "global option $opt is not in docs/wheelmatrix.1"
 done
 for cmd in "${commands[@]}"; do
 	[[ $cmd == help ]] && continue
 	page=$docs/$cmd.md
 	if [[ ! -f $page ]]; then
-		complain "docs/$cmd.md is missing"
+		fail "docs/$cmd.md is missing"
 		continue
 	fi
 	help=$("$WM" "$cmd" --help)
 	for opt in $(options_of "$help" options); do
-		grep -qF -- "\`$opt" "$page" || complain "'$cmd $opt' is not in docs/$cmd.md"
-		grep -qF -- "${opt//-/\\-}" "$docs/wheelmatrix.1" || complain "'$cmd $opt' is not in docs/wheelmatrix.1"
+		grep -qF -- "\`$opt" "$page" || fail "'$cmd $opt' is not in docs/$cmd.md"
+		grep -qF -- "${opt//-/\\-}" "$docs/wheelmatrix.1" || fail "'$cmd $opt' is not in docs/wheelmatrix.1"
 	done
 	# and no option in the synopsis or the option list that the parser does not know
 	# (elsewhere the pages quote other tools' options, such as maturin's --release)
@@ -40,18 +34,18 @@ for cmd in "${commands[@]}"; do
 		grep -oE -- '^- `--[a-z-]+' "$page" | grep -oE -- '--[a-z-]+' || true; } | sort -u)
 	for opt in $documented; do
 		grep -qE -- "^  (-[a-zA-Z], )?$opt( |\$)" <<<"$help" ||
-			complain "docs/$cmd.md documents '$opt', which 'wheelmatrix $cmd --help' does not list"
+			fail "docs/$cmd.md documents '$opt', which 'wheelmatrix $cmd --help' does not list"
 	done
 done
 # every environment variable the commands read is in the manual page's ENVIRONMENT section
 environment=$(sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$docs/wheelmatrix.1")
 mapfile -t vars < <(grep -ohE '(getenv|env)\("[A-Z_]+"\)' "$ROOT"/cmd/*.c | grep -oE '[A-Z_]{2,}' | sort -u)
-((${#vars[@]} >= 5)) || complain "found only ${#vars[@]} environment variables in cmd/*.c (the pattern lost them)"
+((${#vars[@]} >= 5)) || fail "found only ${#vars[@]} environment variables in cmd/*.c (the pattern lost them)"
 for var in "${vars[@]}"; do
-	grep -qw -- "$var" <<<"$environment" || complain "environment variable $var is not in docs/wheelmatrix.1's ENVIRONMENT"
+	grep -qw -- "$var" <<<"$environment" || fail "environment variable $var is not in docs/wheelmatrix.1's ENVIRONMENT"
 done
 # and the page renders without a warning
 if ! out=$(LC_ALL=C.UTF-8 groff -ww -z -t -man "$docs/wheelmatrix.1" 2>&1) || [[ -n $out ]]; then
-	complain "groff warns about docs/wheelmatrix.1: $out"
+	fail "groff warns about docs/wheelmatrix.1: $out"
 fi
-exit "$bad"
+finish

@@ -14,19 +14,17 @@
 # the wheels are built on this Debian host, not in a manylinux container, so the platform tag is
 # the one auditwheel finds for this glibc, not the generated workflow's manylinux_2_28.
 # E2E_FIXTURES="llm-rs pure" limits the run to some fixtures.
-set -uo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
+# each build, install and check below is checked where it happens: a failed one does not end the script
+set +e
 # shellcheck source=tests/e2e-env.sh
 . "$ROOT/tests/e2e-env.sh"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export UV_CACHE_DIR=$tmp/uv-cache
-git() { command git -c user.name=t -c user.email=t@example.com -c init.defaultBranch=main "$@"; }
-failures=()
+problems=()
 bad() {  # bad FIXTURE/BACKEND WHAT [LOG]: a failed check, with the end of its log
-	failures+=("$1: $2")
-	echo "FAIL $1: $2"
+	problems+=("$1: $2")
+	fail "$1: $2"
 	[ -n "${3:-}" ] && [ -s "$3" ] && tail -n 25 "$3" | sed 's/^/    /'
 	return 1
 }
@@ -171,31 +169,31 @@ while read -r fx pydir module version tag backends; do
 	[ -n "$fx" ] || continue
 	[[ -z ${E2E_FIXTURES:-} || " $E2E_FIXTURES " == *" $fx "* ]] || continue
 	t0=$SECONDS
-	n=${#failures[@]}
+	n=${#problems[@]}
 	repo=$tmp/$fx
 	cp -RL "$ROOT/tests/fixtures/$fx" "$repo"
-	git -C "$repo" init -q && git -C "$repo" add -A && git -C "$repo" commit -qm fixture
+	scratch_repo "$repo" && commit_all "$repo" fixture
 	if ! "$WM" -q -C "$repo" generate >"$tmp/gen-$fx.log" 2>&1; then
 		bad "$fx" "wheelmatrix generate failed" "$tmp/gen-$fx.log"
 		continue
 	fi
-	git -C "$repo" add -A && git -C "$repo" commit -qm generated
+	commit_all "$repo" generated
 	"$WM" -C "$repo" list --format jsonl >"$tmp/list-$fx.jsonl" 2>"$tmp/list-$fx.log" || bad "$fx" "wheelmatrix list failed" "$tmp/list-$fx.log"
 	"$WM" -C "$repo" check >"$tmp/check-$fx.log" 2>&1 || bad "$fx" "wheelmatrix check fails on what generate wrote, committed" "$tmp/check-$fx.log"
 	IFS=, read -ra pairs <<<"$backends"
 	for pair in "${pairs[@]}"; do
 		variant "$fx" "$repo" "$pydir" "$module" "$version" "${tag//HOST/$host}" "${pair%%:*}" "${pair#*:}"
 	done
-	if [ ${#failures[@]} = "$n" ]; then
+	if [ ${#problems[@]} = "$n" ]; then
 		echo "ok   $fx ($((SECONDS - t0)) s)"
 	else
-		echo "FAILED $fx: $((${#failures[@]} - n)) failures ($((SECONDS - t0)) s)"
+		echo "FAILED $fx: $((${#problems[@]} - n)) failures ($((SECONDS - t0)) s)"
 	fi
 done <<<"$fixtures"
 
 echo "$((SECONDS - start)) s"
-if [ ${#failures[@]} -gt 0 ]; then
-	echo "${#failures[@]} failures:"
-	printf '  %s\n' "${failures[@]}"
-	exit 1
+if [ ${#problems[@]} -gt 0 ]; then
+	echo "${#problems[@]} failures:"
+	printf '  %s\n' "${problems[@]}"
 fi
+finish

@@ -4,27 +4,20 @@
 # patch and the meta wheel built by setuptools, installed into fresh virtual environments, where
 # `import llm_rs` is watched choosing, falling back, skipping, surviving an uninstall, and an
 # upgrade from the rename era (the cuda wheel of matrices/llm-rs.yaml).
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # shellcheck source=tests/e2e-env.sh
 . "$ROOT/tests/e2e-env.sh"
 unset LLM_RS_BACKEND
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export UV_CACHE_DIR=$tmp/uv-cache
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-git() { command git -c user.name=t -c user.email=t@example.com -c init.defaultBranch=main "$@"; }
 
 # project DIR MATRIX: the fixture as a git repository under MATRIX, with what generate writes committed
 project() {
 	cp -RL "$ROOT/tests/fixtures/llm-rs" "$1"
 	cp "$ROOT/matrices/$2" "$1/wheelmatrix.yaml"
-	git -C "$1" init -q
-	"$WM" -q -C "$1" generate >"$tmp/gen.log" 2>&1 || { cat "$tmp/gen.log"; exit 1; }
-	git -C "$1" add -A
-	git -C "$1" commit -qm fixture
+	scratch_repo "$1"
+	"$WM" -q -C "$1" generate >"$tmp/gen.log" 2>&1 || { cat "$tmp/gen.log"; fatal "generate failed in $1"; }
+	commit_all "$1" fixture
 }
 p=$tmp/llm-rs
 project "$p" llm-rs-meta.yaml
@@ -37,11 +30,11 @@ wheel() {
 	local out=$1 version=$2 patch=$3 s=$tmp/src$((n += 1))
 	cp -r "${4:-$p}" "$s"
 	if [ "$patch" != none ]; then
-		git -C "$s" apply ".wheelmatrix/patches/$patch.patch" || { bad "git apply $patch.patch failed"; return 1; }
+		git -C "$s" apply ".wheelmatrix/patches/$patch.patch" || { fail "git apply $patch.patch failed"; return 1; }
 	fi
 	sed -i "s/^version = .*/version = \"$version\"/" "$s/Cargo.toml"
 	if ! (cd "$s" && maturin build --release --out "$out" -i "$tools/bin/python") >"$tmp/build.log" 2>&1; then
-		bad "maturin build of $patch at $version failed"
+		fail "maturin build of $patch at $version failed"
 		tail -n 20 "$tmp/build.log"
 		exit 1
 	fi
@@ -66,7 +59,7 @@ wheel "$tmp/old" 0.2.14 cuda
 project "$tmp/rename-era" llm-rs.yaml
 wheel "$tmp/rename" 0.2.14 cuda "$tmp/rename-era"
 # 1. each wheel's RECORD names its own top-level directories only
-"$py" - "$tmp/wheels" <<'PY' || bad "the wheels' RECORD files share top-level directories"
+"$py" - "$tmp/wheels" <<'PY' || fail "the wheels' RECORD files share top-level directories"
 import csv, io, os, sys, zipfile
 owners, failed = {}, False
 for w in sorted(os.listdir(sys.argv[1])):
@@ -90,13 +83,13 @@ sys.exit(failed)
 PY
 
 venv() {  # venv NAME: a fresh virtual environment of $py
-	"$py" -m venv "$tmp/$1" || { bad "venv $1 failed"; return 1; }
+	"$py" -m venv "$tmp/$1" || { fail "venv $1 failed"; return 1; }
 }
 pipin() {  # pipin VENV ARGS...: pip install offline from the wheels
 	local v=$1
 	shift
 	if ! "$tmp/$v/bin/pip" install -q --no-index --find-links "$tmp/wheels" "$@" >"$tmp/pip.log" 2>&1; then
-		bad "pip install $* in $v failed"
+		fail "pip install $* in $v failed"
 		sed 's/^/    /' "$tmp/pip.log"
 		return 1
 	fi
@@ -104,7 +97,7 @@ pipin() {  # pipin VENV ARGS...: pip install offline from the wheels
 pipout() {  # pipout VENV ARGS...: pip uninstall
 	local v=$1
 	shift
-	"$tmp/$v/bin/pip" uninstall -q -y "$@" >"$tmp/pip.log" 2>&1 || { bad "pip uninstall $* in $v failed"; cat "$tmp/pip.log"; }
+	"$tmp/$v/bin/pip" uninstall -q -y "$@" >"$tmp/pip.log" 2>&1 || { fail "pip uninstall $* in $v failed"; cat "$tmp/pip.log"; }
 }
 dists() {  # dists VENV: the installed llm-rs distributions, one per line
 	"$tmp/$1/bin/pip" list --format=freeze 2>/dev/null | grep '^llm-rs' | tr '\n' ' ' | sed 's/ $//'
@@ -112,23 +105,17 @@ dists() {  # dists VENV: the installed llm-rs distributions, one per line
 # try VENV EXPECTED-EXIT CODE: runs CODE in VENV's python from an empty directory; stdout to
 # $tmp/out, stderr to $tmp/err
 try() {
-	local v=$1 want=$2 got
+	local v=$1 want=$2
 	shift 2
 	mkdir -p "$tmp/cwd"
-	set +e
-	(cd "$tmp/cwd" && "$tmp/$v/bin/python" -c "$1") >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	set -e
-	if [ "$got" != "$want" ]; then
-		bad "$v: python exited $got, not $want: $1"
-		sed 's/^/    /' "$tmp/err"
-	fi
+	run env -C "$tmp/cwd" "$tmp/$v/bin/python" -c "$1"
+	expect_status "$want" "$v: python -c '$1'"
 }
 says() {  # says FILE TEXT CONTEXT
-	grep -qF -- "$2" "$1" || { bad "$3: no '$2' in:"; sed 's/^/    /' "$1"; }
+	grep -qF -- "$2" "$1" || { fail "$3: no '$2' in:"; sed 's/^/    /' "$1"; }
 }
 quiet() {  # quiet CONTEXT: nothing on stderr
-	[ ! -s "$tmp/err" ] || { bad "$1: stderr not empty:"; sed 's/^/    /' "$tmp/err"; }
+	[ ! -s "$tmp/err" ] || { fail "$1: stderr not empty:"; sed 's/^/    /' "$tmp/err"; }
 }
 show='import llm_rs, llm_rs.models
 print(llm_rs.__backend__, "|", llm_rs.generate("hi"), "|", llm_rs.LLAMA, "|", llm_rs.models.LLAMA, "|", llm_rs.__doc__)
@@ -137,7 +124,7 @@ print(sorted(llm_rs.__backend_errors__.items()))'
 # 2. plain llm-rs: the default backend only; the mixed layout's own imports work through it
 venv a
 pipin a llm-rs
-[ "$(dists a)" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15" ] || bad "pip install llm-rs installed: $(dists a)"
+[ "$(dists a)" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15" ] || fail "pip install llm-rs installed: $(dists a)"
 try a 0 "$show"
 says "$tmp/out" "cpu | cpu: hi | llama on cpu | llama on cpu | llm-rs native module (cpu)" "plain llm-rs"
 says "$tmp/out" "('cuda', 'llm-rs-cuda is not installed (pip install \"llm-rs[cuda]==0.2.15\")')" "plain llm-rs"
@@ -145,7 +132,7 @@ quiet "plain llm-rs"
 
 # 3. llm-rs[cuda]: both; cuda first; LLM_RS_BACKEND chooses; a backend not installed or not in the matrix
 pipin a "llm-rs[cuda]"
-[ "$(dists a)" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15 llm-rs-cuda==0.2.15" ] || bad "llm-rs[cuda] installed: $(dists a)"
+[ "$(dists a)" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15 llm-rs-cuda==0.2.15" ] || fail "llm-rs[cuda] installed: $(dists a)"
 try a 0 "$show"
 says "$tmp/out" "cuda | cuda: hi | llama on cuda | llama on cuda" "llm-rs[cuda]"
 quiet "llm-rs[cuda]"
@@ -197,10 +184,10 @@ try b 0 'import llm_rs; print(llm_rs.generate("hi"))'
 says "$tmp/out" "cuda: hi" "rename-era llm-rs-cuda"
 # upgrading with the extra: pip replaces llm-rs-cuda (removing its llm_rs/ files) before it writes llm-rs
 pipin b "llm-rs[cuda]"
-[ "$(dists b)" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15 llm-rs-cuda==0.2.15" ] || bad "the upgrade installed: $(dists b)"
+[ "$(dists b)" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15 llm-rs-cuda==0.2.15" ] || fail "the upgrade installed: $(dists b)"
 try b 0 "$show"
 says "$tmp/out" "cuda | cuda: hi | llama on cuda" "upgrade with llm-rs[cuda]"
-ls "$(site b)"/llm_rs/*.so >/dev/null 2>&1 && bad "the upgrade left a native module in llm_rs/"
+ls "$(site b)"/llm_rs/*.so >/dev/null 2>&1 && fail "the upgrade left a native module in llm_rs/"
 # plain llm-rs beside it: the old native module stays in llm_rs/, shadows the dispatcher (an extension
 # module is found before a .py file), and uninstalling the old llm-rs-cuda removes files of llm_rs/
 venv c
@@ -209,7 +196,7 @@ pipin c llm-rs
 try c 0 'import llm_rs; print(getattr(llm_rs, "__backend__", "no dispatcher"), "|", llm_rs.generate("hi"))'
 says "$tmp/out" "no dispatcher | cuda: hi" "llm-rs over rename-era llm-rs-cuda"
 pipout c llm-rs-cuda
-[ -f "$(site c)/llm_rs/__init__.py" ] && bad "uninstalling the rename-era llm-rs-cuda kept llm_rs/__init__.py: the README is wrong"
+[ -f "$(site c)/llm_rs/__init__.py" ] && fail "uninstalling the rename-era llm-rs-cuda kept llm_rs/__init__.py: the README is wrong"
 try c 1 'import llm_rs; llm_rs.generate'
 says "$tmp/err" "AttributeError: module 'llm_rs' has no attribute 'generate'" "after uninstalling rename-era llm-rs-cuda"
 # the README's repair
@@ -224,28 +211,28 @@ pipin d "llm-rs[cuda]"
 try d 0 "$show"
 says "$tmp/out" "cuda | cuda: hi | llama on cuda" "migration"
 quiet "migration"
-grep -qF 'pip uninstall llm-rs-cuda' "$ROOT/README.md" || bad "README.md does not give the migration steps"
+grep -qF 'pip uninstall llm-rs-cuda' "$ROOT/README.md" || fail "README.md does not give the migration steps"
 
 # 8. uv installs the same wheels: llm-rs[cuda] gives cuda, plain llm-rs cpu
 for extra in "[cuda]" ""; do
 	rm -rf "$tmp/u"
 	if ! { uv venv -q --python "$py" "$tmp/u" &&
 		uv pip install -q --offline --no-index --find-links "$tmp/wheels" --python "$tmp/u/bin/python" "llm-rs$extra"; } >"$tmp/uv.log" 2>&1; then
-		bad "uv pip install llm-rs$extra failed"
+		fail "uv pip install llm-rs$extra failed"
 		sed 's/^/    /' "$tmp/uv.log"
 		continue
 	fi
 	got=$(uv pip freeze --python "$tmp/u/bin/python" 2>/dev/null | grep '^llm-rs' | tr '\n' ' ' | sed 's/ $//')
 	if [ -n "$extra" ]; then
-		[ "$got" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15 llm-rs-cuda==0.2.15" ] || bad "uv: llm-rs[cuda] installed: $got"
+		[ "$got" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15 llm-rs-cuda==0.2.15" ] || fail "uv: llm-rs[cuda] installed: $got"
 		try u 0 "$show"
 		says "$tmp/out" "cuda | cuda: hi | llama on cuda | llama on cuda | llm-rs native module (cuda)" "uv: llm-rs[cuda]"
 	else
-		[ "$got" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15" ] || bad "uv: llm-rs installed: $got"
+		[ "$got" = "llm-rs==0.2.15 llm-rs-cpu==0.2.15" ] || fail "uv: llm-rs installed: $got"
 		try u 0 "$show"
 		says "$tmp/out" "cpu | cpu: hi | llama on cpu | llama on cpu | llm-rs native module (cpu)" "uv: llm-rs"
 	fi
 	quiet "uv: llm-rs$extra"
 done
 
-exit "$fail"
+finish

@@ -16,23 +16,19 @@
 # names its distribution and carries the backend's features.  What is not the generated file's:
 # the manylinux level (WM_COMPATIBILITY, and the replay's) is this machine's glibc, since the
 # wheels are built here and not in the manylinux image; and the toolkits' dnf recipes do not run.
-set -uo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
+# each build, run and install below is checked where it happens: a failed one does not end the script
+set +e
 # shellcheck source=tests/e2e-env.sh
 . "$ROOT/tests/e2e-env.sh"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export UV_CACHE_DIR=$tmp/uv-cache
-git() { command git -c user.name=t -c user.email=t@example.com -c init.defaultBranch=main "$@"; }
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
 
 glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
-[ -x "$glci" ] || { echo "FAIL: gitlab-ci-local is not installed: run 'npm ci --prefix tests/external'"; exit 1; }
-command -v rsync >/dev/null 2>&1 || { echo "FAIL: rsync is missing (gitlab-ci-local copies the checkout with it): apt-get install rsync"; exit 1; }
+need "$glci" "run 'npm ci --prefix tests/external'"
+need rsync "apt-get install rsync (gitlab-ci-local copies the checkout with it)"
 glibc=$(ldd --version 2>/dev/null | sed -n '1s/.* \([0-9]*\)\.\([0-9]*\)$/\1_\2/p')
-[ -n "$glibc" ] || { echo "FAIL: cannot tell this machine's glibc version from 'ldd --version'"; exit 1; }
+[ -n "$glibc" ] || fatal "cannot tell this machine's glibc version from 'ldd --version'"
 host=manylinux_$glibc
 
 # interpreter MINOR: an interpreter of CPython 3.MINOR (the jobs' WM_PYTHON and setup-python)
@@ -48,7 +44,7 @@ interpreter() {
 # and auditwheel when TOOLS is given
 venv() {
 	local python
-	python=$(interpreter "$2") || { no "no CPython 3.$2 to run the jobs with: install it (apt-get install python3.$2, or pyenv install 3.$2)"; return 1; }
+	python=$(interpreter "$2") || { fail "no CPython 3.$2 to run the jobs with: install it (apt-get install python3.$2, or pyenv install 3.$2)"; return 1; }
 	uv venv -q --seed --python "$python" "$1" || return 1
 	[ -z "${3:-}" ] || uv pip install -q --python "$1/bin/python" --require-hashes --no-deps \
 		-r "$ROOT/tests/tools/requirements.txt" || return 1
@@ -60,8 +56,8 @@ installed() {
 	minor=$(basename "$1" | sed -n 's/.*-cp3\([0-9]*\)-.*/\1/p')
 	[ "${minor:-8}" -lt 11 ] && minor=12
 	venv "$env" "${minor:-12}" || return 1
-	uv pip install -q --python "$env/bin/python" "$1" || { no "$(basename "$1"): uv cannot install it"; return 1; }
-	(cd "$tmp" && "$env/bin/python" -I - "$2" "$3" "$4" <<'PY') || no "$(basename "$1"): not the $3 build of $2"
+	uv pip install -q --python "$env/bin/python" "$1" || { fail "$(basename "$1"): uv cannot install it"; return 1; }
+	(cd "$tmp" && "$env/bin/python" -I - "$2" "$3" "$4" <<'PY') || fail "$(basename "$1"): not the $3 build of $2"
 import importlib, importlib.metadata as md, sys
 dist, backend, module = sys.argv[1:]
 m = importlib.import_module(module)
@@ -73,7 +69,7 @@ PY
 
 # sdist_is TARBALL DIST FEATURE: the sdist names DIST and its pyproject.toml lists FEATURE
 sdist_is() {
-	"$py" - "$@" <<'PY' || no "$(basename "$1") is not the sdist of $2 with feature $3"
+	"$py" - "$@" <<'PY' || fail "$(basename "$1") is not the sdist of $2 with feature $3"
 import sys, tarfile, tomllib
 path, dist, feature = sys.argv[1:]
 with tarfile.open(path) as t:
@@ -99,16 +95,15 @@ while read -r name minor module backends; do
 	[ -n "$name" ] || continue
 	repo=$tmp/$name
 	cp -r "$ROOT/tests/fixtures/$name" "$repo"
-	git -C "$repo" init -q
+	scratch_repo "$repo"
 	git -C "$repo" remote add origin "https://gitlab.example/wheelmatrix/$name.git"
-	"$WM" -C "$repo" generate >/dev/null || { no "$name: generate failed"; continue; }
-	git -C "$repo" add -A
-	git -C "$repo" commit -qm "$name with its generated CI"
+	"$WM" -C "$repo" generate >/dev/null || { fail "$name: generate failed"; continue; }
+	commit_all "$repo" "$name with its generated CI"
 
 	# GitLab, with interpreters of both Python versions on PATH, maturin and auditwheel in each
 	gl=$tmp/$name-gl
 	if ! { venv "$gl-311" 11 tools && venv "$gl-312" 12 tools; }; then
-		no "$name: no environments for the GitLab jobs"
+		fail "$name: no environments for the GitLab jobs"
 		continue
 	fi
 	jobs=()
@@ -123,21 +118,21 @@ while read -r name minor module backends; do
 	echo "gitlab-ci-local: ${jobs[*]}"
 	if ! (cd "$repo" && PATH=$gl-312/bin:$gl-311/bin:$PATH "$glci" --force-shell-executor --shell-isolation \
 		--variable "WM_COMPATIBILITY=$host" "${jobs[@]}") >"$tmp/$name-gitlab.log" 2>&1; then
-		no "$name: gitlab-ci-local failed"
+		fail "$name: gitlab-ci-local failed"
 		grep -E 'FAIL|Error|error' "$tmp/$name-gitlab.log" | tail -n 20 | sed 's/^/    /'
 	fi
 	grep -E '^ (PASS|FAIL) ' "$tmp/$name-gitlab.log"
 	grep -q "^test-cpu-linux-x86_64.* > $module from $gl-3[0-9]*/lib/python3.[0-9]*/site-packages/" "$tmp/$name-gitlab.log" ||
-		no "$name: the GitLab smoke test did not import $module from the installed wheel"
+		fail "$name: the GitLab smoke test did not import $module from the installed wheel"
 	for spec in $backends; do
 		IFS=: read -r b dist feature <<<"$spec"
 		sdist=$(ls "$repo"/dist/"$(echo "$dist" | tr - _)"-*.tar.gz 2>/dev/null)
 		if grep -q "^sdist-$b:" "$repo/.gitlab-ci.yml"; then
-			if [ -f "$sdist" ]; then sdist_is "$sdist" "$dist" "$feature"; else no "$name: GitLab's sdist-$b made no sdist of $dist"; fi
+			if [ -f "$sdist" ]; then sdist_is "$sdist" "$dist" "$feature"; else fail "$name: GitLab's sdist-$b made no sdist of $dist"; fi
 		fi
 		[ "$feature" = - ] || continue
 		wheel=$(find "$repo/dist" -path "*/$b-linux-x86_64-*/*.whl" | head -n 1)
-		if [ -f "$wheel" ]; then installed "$wheel" "$dist" "$b" "$module"; else no "$name: GitLab's build-$b-linux-x86_64 made no wheel"; fi
+		if [ -f "$wheel" ]; then installed "$wheel" "$dist" "$b" "$module"; else fail "$name: GitLab's build-$b-linux-x86_64 made no wheel"; fi
 	done
 
 	# GitHub: each Linux x86_64 entry of each build job, and each sdist job, in a fresh clone
@@ -155,13 +150,13 @@ PY
 		clone=$tmp/gh-$name-$job-$id
 		git clone -q "$repo" "$clone"
 		pyminor=$(sed -n 's/.*-cp3\([0-9]*\)$/\1/p' <<<"$id")
-		venv "$clone.venv" "${pyminor:-$minor}" tools || { no "$name: no environment for $job"; continue; }
+		venv "$clone.venv" "${pyminor:-$minor}" tools || { fail "$name: no environment for $job"; continue; }
 		echo "replay: $name $job $id"
 		entry=()
 		[ "$id" = - ] || entry=("$id")
 		if ! (cd "$clone" && PATH=$clone.venv/bin:$PATH WM_REPLAY_MANYLINUX=$host \
 			"$py" "$ROOT/tests/replay-github.py" .github/workflows/wheels.yml "$job" "${entry[@]}") >"$clone.log" 2>&1; then
-			no "$name: the replay of $job $id failed"
+			fail "$name: the replay of $job $id failed"
 			tail -n 20 "$clone.log" | sed 's/^/    /'
 			continue
 		fi
@@ -172,14 +167,14 @@ PY
 		IFS=: read -r b dist feature <<<"$spec"
 		if [ "$id" = - ]; then
 			sdist=$(ls "$clone"/dist/*.tar.gz 2>/dev/null)
-			if [ -f "$sdist" ]; then sdist_is "$sdist" "$dist" "$feature"; else no "$name: $job made no sdist of $dist"; fi
+			if [ -f "$sdist" ]; then sdist_is "$sdist" "$dist" "$feature"; else fail "$name: $job made no sdist of $dist"; fi
 		else
 			grep -q "^$module from $clone.venv/lib/python3.[0-9]*/site-packages/" "$clone.log" || [ "$feature" != - ] ||
-				no "$name: $job's smoke test did not import $module from the installed wheel"
+				fail "$name: $job's smoke test did not import $module from the installed wheel"
 			wheel=$(ls "$clone"/dist/*.whl 2>/dev/null)
-			if [ "$(wc -w <<<"$wheel")" = 1 ]; then installed "$wheel" "$dist" "$b" "$module"; else no "$name: $job $id made no single wheel: $wheel"; fi
+			if [ "$(wc -w <<<"$wheel")" = 1 ]; then installed "$wheel" "$dist" "$b" "$module"; else fail "$name: $job $id made no single wheel: $wheel"; fi
 		fi
 	done <"$tmp/gh-jobs"
 done <<<"$fixtures"
 
-exit "$fail"
+finish

@@ -1,9 +1,8 @@
 #!/bin/bash
 # t-examples.sh — each example matrix expands to the job counts worked out by hand in its header.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # Counts per backend, from the arithmetic in each file's header comment (not from a golden file).
-python3 - "$WM" "$ROOT/matrices" <<'PY'
+python3 - "$WM" "$ROOT/matrices" <<'PY' || fail "the example matrices' job counts (above)"
 import collections, json, subprocess, sys
 wm, dir = sys.argv[1], sys.argv[2]
 expected = {
@@ -35,3 +34,4 @@ for name, want in expected.items():
         bad = 1
 sys.exit(bad)
 PY
+finish

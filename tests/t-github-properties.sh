@@ -10,17 +10,11 @@
 # - the properties of tests/wfcheck.py hold against `list --format jsonl`: build matrix ids are
 #   list's job ids exactly once each, artifact names are unique, each distribution has one sdist
 #   and one publish job, and a publish job downloads exactly its distribution's wheels and sdist.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
-if ! why=$("$py" "$ROOT/tests/wmlint.py" --missing); then
-	echo "FAIL: $why"
-	exit 1
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$py" - "$WM" "$ROOT" "$tmp" <<'PY'
+why=$("$py" "$ROOT/tests/wmlint.py" --missing) || fatal "$why"
+"$py" - "$WM" "$ROOT" "$tmp" <<'PY' || fail "the seeded and example matrices (above)"
 import glob, json, os, shutil, subprocess, sys
 wm, root, tmp = sys.argv[1:]
 sys.path.insert(0, os.path.join(root, "tests"))
@@ -92,3 +86,4 @@ for name, seed, text in cases:
 print("%d of %d matrices passed" % (len(cases) - len(failures), len(cases)))
 sys.exit(1 if failures else 0)
 PY
+finish

@@ -15,18 +15,11 @@
 # is each fixture project of tests/fixtures, in a copy of itself, and each golden case of
 # tests/golden whose matrix generates a workflow.  The
 # findings of zizmor's pedantic persona are printed, for information.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
 lint=$ROOT/tests/wmlint.py
-if ! why=$("$py" "$lint" --missing); then
-	echo "FAIL: $why"
-	exit 1
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failed=0
+why=$("$py" "$lint" --missing) || fatal "$why"
 
 mkdir "$tmp/canary"
 cat >"$tmp/canary/good.yml" <<'EOF'
@@ -182,7 +175,7 @@ jobs:
     steps:
       - run: echo
 EOF
-"$py" - "$ROOT/tests" "$tmp/canary" <<'PY' || failed=1
+"$py" - "$ROOT/tests" "$tmp/canary" <<'PY' || fail "the canaries: the validators do not find what they must (above)"
 import os, sys
 import yaml
 sys.path.insert(0, sys.argv[1])
@@ -312,30 +305,20 @@ EOF
 # workflow to `workflows`.
 workflows=()
 generate() {
-	local name=$1 repo=$tmp/repo-$1 wf status=0
+	local name=$1 repo=$tmp/repo-$1 wf
 	mkdir "$repo"
 	cp "$2" "$repo/wheelmatrix.yaml"
-	"$WM" -q -C "$repo" generate >"$tmp/out" 2>&1 || status=$?
-	if ((status != 0)); then
-		printf 'FAIL %s: generate exited %d:\n' "$name" "$status"
-		cat "$tmp/out"
-		failed=1
-		return
-	fi
+	wm -q -C "$repo" generate
+	expect_status 0 "$name: generate"
+	((status == 0)) || return 0
 	wf=$repo/$("$py" -c 'import sys, yaml; print(((yaml.safe_load(open(sys.argv[1])).get("ci") or {}).get("github") or {}).get("path") or ".github/workflows/wheels.yml")' "$repo/wheelmatrix.yaml")
 	if [[ ! -f $wf ]]; then
-		printf 'FAIL %s: generate wrote no %s\n' "$name" "${wf#"$repo"/}"
-		failed=1
-		return
+		fail "$name: generate wrote no ${wf#"$repo"/}"
+		return 0
 	fi
 	workflows+=("$wf")
-	status=0
-	"$WM" -q -C "$repo" generate --check >"$tmp/out" 2>&1 || status=$?
-	if ((status != 0)); then
-		printf 'FAIL %s: generate --check right after generate exited %d:\n' "$name" "$status"
-		cat "$tmp/out"
-		failed=1
-	fi
+	wm -q -C "$repo" generate --check
+	expect_status 0 "$name: generate --check right after generate"
 }
 
 # `pinned`: `everything` with every action of templates/actions.yaml pinned to a (made-up) commit
@@ -359,12 +342,12 @@ generate pinned "$tmp/pinned.yaml"
 for f in "$ROOT"/tests/fixtures/*/; do
 	name=fixture-$(basename "$f")
 	cp -r "$f" "$tmp/repo-$name"
-	if "$WM" -q -C "$tmp/repo-$name" generate >"$tmp/out" 2>&1 && [[ -f $tmp/repo-$name/.github/workflows/wheels.yml ]]; then
+	wm -q -C "$tmp/repo-$name" generate
+	expect_status 0 "$name: generate"
+	if [[ -f $tmp/repo-$name/.github/workflows/wheels.yml ]]; then
 		workflows+=("$tmp/repo-$name/.github/workflows/wheels.yml")
 	else
-		printf 'FAIL %s: generate failed or wrote no workflow:\n' "$name"
-		cat "$tmp/out"
-		failed=1
+		fail "$name: generate wrote no workflow"
 	fi
 done
 # every golden case of tests/golden whose matrix generates a GitHub workflow (edge cases the loader
@@ -375,25 +358,22 @@ for g in "$ROOT"/tests/golden/*/; do
 	mkdir "$tmp/repo-$name"
 	cp -r "$g". "$tmp/repo-$name/"
 	rm -f "$tmp/repo-$name"/{args,stdout,stderr,exit}
-	git -C "$tmp/repo-$name" init -q
+	scratch_repo "$tmp/repo-$name"
 	if "$WM" -q -C "$tmp/repo-$name" generate >/dev/null 2>&1 && [[ -f $tmp/repo-$name/.github/workflows/wheels.yml ]]; then
 		workflows+=("$tmp/repo-$name/.github/workflows/wheels.yml")
 		golden=$((golden + 1))
 	fi
 done
-if ((golden < 10)); then
-	echo "FAIL: only $golden golden cases generate a workflow (the loop lost them)"
-	failed=1
-fi
-if ((${#workflows[@]})) && ! "$py" "$lint" "${workflows[@]}" >"$tmp/out" 2>&1; then
-	echo "FAIL: generated workflows have findings:"
-	sed "s|$tmp/repo-||" "$tmp/out"
-	failed=1
+((golden >= 10)) || fail "only $golden golden cases generate a workflow (the loop lost them)"
+if ((${#workflows[@]})) && ! "$py" "$lint" "${workflows[@]}" >"$tmp/lint" 2>&1; then
+	fail "generated workflows have findings:"
+	sed "s|$tmp/repo-||" "$tmp/lint"
 fi
 # Every action of `pinned` is on a SHA, so zizmor audited it with its own defaults, no
 # configuration; and it uses every action of templates/actions.yaml.
+# shellcheck disable=SC2015  # no workflow is a failure too
 [[ -f $tmp/repo-pinned/.github/workflows/wheels.yml ]] &&
-	"$py" - "$ROOT/tests" "$tmp/repo-pinned/.github/workflows/wheels.yml" "$ROOT/templates/actions.yaml" <<'PY' || failed=1
+	"$py" - "$ROOT/tests" "$tmp/repo-pinned/.github/workflows/wheels.yml" "$ROOT/templates/actions.yaml" <<'PY' || fail "pinned (above, or it wrote no workflow)"
 import sys, yaml
 sys.path.insert(0, sys.argv[1])
 import wmlint
@@ -410,7 +390,7 @@ if unused:
 sys.exit(bad)
 PY
 # Information only: what zizmor's pedantic persona says about the generated workflows.
-"$py" - "$ROOT/tests" "${workflows[@]}" <<'PY' || failed=1
+"$py" - "$ROOT/tests" "${workflows[@]}" <<'PY' || fail "zizmor's pedantic persona did not run"
 import sys
 sys.path.insert(0, sys.argv[1])
 import wmlint
@@ -419,8 +399,9 @@ PY
 
 # `everything` covers the whole catalog (so a platform or toolkit added later is checked too), and
 # its action pins replace the default references everywhere they are used.
+# shellcheck disable=SC2015  # no workflow is a failure too
 [[ -f $tmp/repo-everything/.github/workflows/all-platforms.yml ]] &&
-	"$py" - "$tmp/repo-everything/.github/workflows/all-platforms.yml" "$tmp/everything.yaml" "$ROOT" <<'PY' || failed=1
+	"$py" - "$tmp/repo-everything/.github/workflows/all-platforms.yml" "$tmp/everything.yaml" "$ROOT" <<'PY' || fail "everything (above, or it wrote no workflow)"
 import os, sys, yaml
 doc = yaml.safe_load(open(sys.argv[1]))
 matrix = yaml.safe_load(open(sys.argv[2]))
@@ -446,4 +427,4 @@ for action in sorted(set(pins) - seen):
     bad = 1
 sys.exit(bad)
 PY
-exit "$failed"
+finish

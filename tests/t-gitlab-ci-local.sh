@@ -11,18 +11,14 @@
 # `needs` resolves; publish jobs run only on tags; GitLab.com's limits hold.  Publish jobs carry
 # an ID token for PyPI (audience pypi) exactly when trusted publishing is on.  Two workers share the
 # runs, since gitlab-ci-local takes a second or more to start.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
 if ! why=$("$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import glcheck; print(glcheck.missing() or "")' "$ROOT/tests") || [[ -n $why ]]; then
-	echo "FAIL: ${why:-cannot import tests/glcheck.py}"
-	exit 1
+	fatal "${why:-cannot import tests/glcheck.py}"
 fi
-command -v git >/dev/null || { echo "FAIL: git is not installed: make test-deps (apt-get install git)"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$py" - "$WM" "$ROOT" "$tmp" <<'PY'
+need git "make test-deps (apt-get install git)"
+"$py" - "$WM" "$ROOT" "$tmp" <<'PY' || fail "the GitLab files gitlab-ci-local reads (above)"
 import concurrent.futures, glob, json, os, subprocess, sys
 import yaml
 wm, root, tmp = sys.argv[1:]
@@ -129,3 +125,4 @@ for (name, seed, text), bad in zip(cases, results):
 print("%d of %d matrices passed" % (len(cases) - failed, len(cases)))
 sys.exit(1 if failed else 0)
 PY
+finish

@@ -1,26 +1,8 @@
 #!/bin/bash
 # t-gitlab-generate.sh — generate for GitLab: the reviewed files, determinism, --check, hand edits, paths, providers.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$ROOT/tests/lib.sh"
 gl=.gitlab-ci.yml
 
-# run CODE CMD...: runs a command, keeps its output in $tmp/out and $tmp/err, checks its exit code
-run() {
-	local want=$1 got
-	shift
-	set +e
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	set -e
-	if [ "$got" != "$want" ]; then
-		bad "'$*' exited $got, not $want"
-		sed 's/^/    /' "$tmp/err"
-	fi
-}
 
 # 1. each example matches its reviewed GitLab file; a second run writes the same bytes
 for example in "$ROOT"/matrices/*.yaml; do
@@ -28,44 +10,42 @@ for example in "$ROOT"/matrices/*.yaml; do
 	repo=$tmp/$name
 	mkdir -p "$repo"
 	cp "$example" "$repo/wheelmatrix.yaml"
-	run 0 "$WM" -C "$repo" generate
-	grep -qx "wrote $gl" "$tmp/out" || bad "$name: generate did not say it wrote $gl: $(cat "$tmp/out")"
-	[ -s "$tmp/err" ] && bad "$name: generate printed $(cat "$tmp/err")"
+	expect_run 0 "$WM" -C "$repo" generate
+	grep -qx "wrote $gl" "$tmp/out" || fail "$name: generate did not say it wrote $gl: $(cat "$tmp/out")"
+	[ -s "$tmp/err" ] && fail "$name: generate printed $(cat "$tmp/err")"
 	# WM_UPDATE=1 rewrites the reviewed file: read its diff before committing it
 	[ "${WM_UPDATE:-}" = 1 ] && cp "$repo/$gl" "$ROOT/tests/expected/gitlab/$name.yml"
-	if ! diff -u "$ROOT/tests/expected/gitlab/$name.yml" "$repo/$gl"; then
-		bad "$name: $gl differs from tests/expected/gitlab/$name.yml"
-	fi
+	expect_same "$ROOT/tests/expected/gitlab/$name.yml" "$repo/$gl" "$name: $gl (tests/expected/gitlab/$name.yml)"
 	cp "$repo/$gl" "$tmp/$name.yml"
-	run 0 "$WM" -q -C "$repo" generate
-	cmp -s "$tmp/$name.yml" "$repo/$gl" || bad "$name: a second run wrote different bytes"
-	run 0 "$WM" -q -C "$repo" generate --check
-	[ -s "$tmp/out" ] && bad "$name: --check printed $(cat "$tmp/out") for up-to-date files"
+	expect_run 0 "$WM" -q -C "$repo" generate
+	cmp -s "$tmp/$name.yml" "$repo/$gl" || fail "$name: a second run wrote different bytes"
+	expect_run 0 "$WM" -q -C "$repo" generate --check
+	[ -s "$tmp/out" ] && fail "$name: --check printed $(cat "$tmp/out") for up-to-date files"
 done
 expected=("$ROOT"/tests/expected/gitlab/*.yml) examples=("$ROOT"/matrices/*.yaml)
-[ "${#expected[@]}" = "${#examples[@]}" ] || bad "tests/expected/gitlab/ does not hold one file per example matrix"
+[ "${#expected[@]}" = "${#examples[@]}" ] || fail "tests/expected/gitlab/ does not hold one file per example matrix"
 
 repo=$tmp/llm-rs
 # 2. stale: --check names it; generate rewrites it
 sed -i 's/cuda: "12.4"/cuda: "12.6"/' "$repo/wheelmatrix.yaml"
-run 1 "$WM" -q -C "$repo" generate --check
-grep -qx "$gl: out of date" "$tmp/out" || bad "--check said '$(cat "$tmp/out")'"
-cmp -s "$tmp/llm-rs.yml" "$repo/$gl" || bad "--check wrote $gl"
-run 0 "$WM" -q -C "$repo" generate
-grep -q 'cuda-toolkit-12-6' "$repo/$gl" || bad "the rewritten $gl does not install CUDA 12.6"
+expect_run 1 "$WM" -q -C "$repo" generate --check
+grep -qx "$gl: out of date" "$tmp/out" || fail "--check said '$(cat "$tmp/out")'"
+cmp -s "$tmp/llm-rs.yml" "$repo/$gl" || fail "--check wrote $gl"
+expect_run 0 "$WM" -q -C "$repo" generate
+grep -q 'cuda-toolkit-12-6' "$repo/$gl" || fail "the rewritten $gl does not install CUDA 12.6"
 
 # 3. a hand edit is refused unless --force; a CRLF checkout is not a hand edit
 cp "$repo/$gl" "$tmp/current.yml"
 sed 's/$/\r/' "$tmp/current.yml" >"$repo/$gl"
-run 0 "$WM" -q -C "$repo" generate --check
+expect_run 0 "$WM" -q -C "$repo" generate --check
 sed -i 's/interruptible: true/interruptible: false/' "$repo/$gl"
 cp "$repo/$gl" "$tmp/edited.yml"
-run 1 "$WM" -q -C "$repo" generate
+expect_run 1 "$WM" -q -C "$repo" generate
 [ "$(cat "$tmp/err")" = "wheelmatrix: error: '$gl' was edited by hand since it was generated: not overwriting it (move the change into the matrix file, or use --force)" ] ||
-	bad "hand edit message: $(cat "$tmp/err")"
-cmp -s "$tmp/edited.yml" "$repo/$gl" || bad "the hand-edited $gl was changed"
-run 0 "$WM" -q -C "$repo" generate --force
-cmp -s "$tmp/current.yml" "$repo/$gl" || bad "--force did not restore $gl"
+	fail "hand edit message: $(cat "$tmp/err")"
+cmp -s "$tmp/edited.yml" "$repo/$gl" || fail "the hand-edited $gl was changed"
+expect_run 0 "$WM" -q -C "$repo" generate --force
+cmp -s "$tmp/current.yml" "$repo/$gl" || fail "--force did not restore $gl"
 
 # 4. ci.gitlab.path is honoured, inside the repository; without ci.gitlab nothing is written for GitLab
 mkdir -p "$tmp/path"
@@ -78,14 +58,14 @@ backends: {cpu: {default: true}}
 ci:
   gitlab: {path: ci/gitlab/pipeline.yml}
 YAML
-run 0 "$WM" -C "$tmp/path" generate
-[ "$(cat "$tmp/out")" = "wrote ci/gitlab/pipeline.yml" ] || bad "custom path: $(cat "$tmp/out")"
-[ -e "$tmp/path/.github" ] || [ -e "$tmp/path/$gl" ] && bad "files beside ci.gitlab.path were written"
+expect_run 0 "$WM" -C "$tmp/path" generate
+[ "$(cat "$tmp/out")" = "wrote ci/gitlab/pipeline.yml" ] || fail "custom path: $(cat "$tmp/out")"
+[ -e "$tmp/path/.github" ] || [ -e "$tmp/path/$gl" ] && fail "files beside ci.gitlab.path were written"
 sed -i 's|gitlab: {path: ci/gitlab/pipeline.yml}|github: {}|' "$tmp/path/wheelmatrix.yaml"
 rm -rf "$tmp/path/ci"
-run 0 "$WM" -C "$tmp/path" generate
-[ "$(cat "$tmp/out")" = "wrote .github/workflows/wheels.yml" ] || bad "without ci.gitlab: $(cat "$tmp/out")"
-[ -e "$tmp/path/ci" ] || [ -e "$tmp/path/$gl" ] && bad "a GitLab file was written without ci.gitlab"
+expect_run 0 "$WM" -C "$tmp/path" generate
+[ "$(cat "$tmp/out")" = "wrote .github/workflows/wheels.yml" ] || fail "without ci.gitlab: $(cat "$tmp/out")"
+[ -e "$tmp/path/ci" ] || [ -e "$tmp/path/$gl" ] && fail "a GitLab file was written without ci.gitlab"
 
 # 5. a platform GitLab cannot host is an error before anything is written, also for GitHub
 mkdir -p "$tmp/arm"
@@ -96,16 +76,16 @@ python: {versions: ["3.12"]}
 platforms: [linux-x86_64, windows-arm64]
 backends: {cpu: {default: true}}
 YAML
-run 2 "$WM" -C "$tmp/arm" generate
-[ "$(find "$tmp/arm" -mindepth 1 ! -name wheelmatrix.yaml | wc -l)" = 0 ] || bad "a matrix GitLab cannot build wrote files"
-grep -q "GitLab's hosted runners cannot build windows-arm64" "$tmp/err" || bad "windows-arm64 message: $(cat "$tmp/err")"
+expect_run 2 "$WM" -C "$tmp/arm" generate
+[ "$(find "$tmp/arm" -mindepth 1 ! -name wheelmatrix.yaml | wc -l)" = 0 ] || fail "a matrix GitLab cannot build wrote files"
+grep -q "GitLab's hosted runners cannot build windows-arm64" "$tmp/err" || fail "windows-arm64 message: $(cat "$tmp/err")"
 sed -i 's/platforms: \[linux-x86_64, windows-arm64\]/platforms: {linux-x86_64: {}, windows-arm64: {tags: [my-arm-runner]}}/' "$tmp/arm/wheelmatrix.yaml"
-run 0 "$WM" -q -C "$tmp/arm" generate
-grep -q 'tags: \[my-arm-runner\]' "$tmp/arm/$gl" || bad "the matrix file's runner tags are not used"
+expect_run 0 "$WM" -q -C "$tmp/arm" generate
+grep -q 'tags: \[my-arm-runner\]' "$tmp/arm/$gl" || fail "the matrix file's runner tags are not used"
 
 # 6. the sh scripts (Linux and macOS jobs) have no shellcheck warning; PowerShell is not checked
-if command -v shellcheck >/dev/null; then
-	python3 - "$tmp" <<'PY' || fail=1
+need shellcheck "make test-deps (apt-get install shellcheck)"
+python3 - "$tmp" <<'PY' || fail "shellcheck on the pipelines' scripts (above)"
 import glob, os, subprocess, sys, yaml
 bad, checked = 0, 0
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*", ".gitlab-ci.yml"))):
@@ -128,13 +108,11 @@ if checked < 10:
     bad = 1
 sys.exit(bad)
 PY
-else
-	echo "note: shellcheck is not installed: the scripts are not checked"
-fi
 
 # 7. past 50 needed jobs, a publish job relies on the stage order and names its artifacts in `dependencies`
+# shellcheck disable=SC2015  # no publish-cpu job is a failure too
 grep -q '^publish-cpu:' "$tmp/large/$gl" &&
-	python3 - "$tmp/large/$gl" "$tmp/llm-rs.yml" <<'PY' || fail=1
+	python3 - "$tmp/large/$gl" "$tmp/llm-rs.yml" <<'PY' || fail "large's publish-cpu job (above, or large has none)"
 import sys, yaml
 large = yaml.safe_load(open(sys.argv[1]))
 small = yaml.safe_load(open(sys.argv[2]))
@@ -147,4 +125,4 @@ if "needs" not in small["publish-cpu"] or "dependencies" in small["publish-cpu"]
     bad = 1
 sys.exit(bad)
 PY
-exit $fail
+finish

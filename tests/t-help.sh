@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
 # t-help.sh — every command of `wheelmatrix help` has a --help that follows the shared format.
-set -euo pipefail
-: "${WM:?}"
-fail() { echo "FAIL: $*"; exit 1; }
+. "$ROOT/tests/lib.sh"
 
 mapfile -t commands < <("$WM" help | sed -n '/^commands:$/,/^$/s/^  \([a-z]*\) .*/\1/p')
 [[ ${#commands[@]} == 8 ]] || fail "expected 8 commands, got: ${commands[*]}"
@@ -23,10 +21,9 @@ for cmd in "${commands[@]}"; do
 	done < <(sed -n '/^options:$/,/^$/{/^options:$/d;/^$/d;p}' <<<"$help")
 	if grep -q "(not built yet)" < <("$WM" help | grep "^  $cmd "); then
 		grep -qx 'Not built yet.' <<<"$help" || fail "'$cmd --help' does not say it is not built"
-		status=0
-		err=$("$WM" "$cmd" 2>&1 >/dev/null) || status=$?
-		[[ $status == 2 && $err == "wheelmatrix: error: '$cmd' is not built yet" ]] ||
-			fail "'$cmd': exit $status, '$err'"
+		wm "$cmd"
+		[[ $status == 2 && $(cat "$tmp/err") == "wheelmatrix: error: '$cmd' is not built yet" ]] ||
+			fail "'$cmd': exit $status, '$(cat "$tmp/err")'"
 	fi
 done
 
@@ -37,3 +34,4 @@ done
 "$WM" --color=never help >/dev/null || fail "--color=never"
 "$WM" --color always help >/dev/null || fail "--color always"
 "$WM" -f x.yaml -C . --file=x.yaml help >/dev/null || fail "-f, --file, -C"
+finish

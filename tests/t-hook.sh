@@ -2,25 +2,11 @@
 # t-hook.sh — `wheelmatrix hook install`: a real `git commit` is refused while the workflow is stale
 # and goes through after `wheelmatrix generate && git add`; core.hooksPath, linked worktrees, a project
 # in a subdirectory, and a hook someone else wrote (kept unless --force).
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
-export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
+. "$ROOT/tests/lib.sh"
 # the hook runs `wheelmatrix` from PATH, as an installed binary would be found
 mkdir "$tmp/bin"
 ln -s "$WM" "$tmp/bin/wheelmatrix"
 export PATH="$tmp/bin:$PATH"
-
-# run EXIT ARGS...: wheelmatrix ARGS must exit EXIT; output in $tmp/out, $tmp/err
-run() {
-	local want=$1 got=0
-	shift
-	wheelmatrix "$@" >"$tmp/out" 2>"$tmp/err" || got=$?
-	[ "$got" = "$want" ] || { no "wheelmatrix $*: exit $got, not $want: $(cat "$tmp/out" "$tmp/err")"; return 1; }
-}
 
 project() {
 	mkdir -p "$1"
@@ -32,21 +18,19 @@ project() {
 
 # commit_in DIR EXIT: `git commit` must exit EXIT
 commit_in() {
-	local got=0
-	git -C "$1" commit -qm change >"$tmp/out" 2>"$tmp/err" || got=$?
-	[ "$got" = "$2" ] || no "git commit in ${1#"$tmp"/}: exit $got, not $2: $(cat "$tmp/err")"
+	run git -C "$1" commit -qm change
+	expect_status "$2" "git commit in ${1#"$tmp"/}"
 }
 
 r=$tmp/repo
 project "$r"
-git -C "$r" init -q
-git -C "$r" add -A
-git -C "$r" commit -qm base
-run 0 -C "$r" hook install
-grep -qx "wrote $r/.git/hooks/pre-commit" "$tmp/out" || no "install says: $(cat "$tmp/out")"
-[ -x "$r/.git/hooks/pre-commit" ] || no "the hook is not executable"
-run 0 -C "$r" hook install
-grep -qx "unchanged $r/.git/hooks/pre-commit" "$tmp/out" || no "a second install says: $(cat "$tmp/out")"
+scratch_repo "$r"
+commit_all "$r"
+expect_run 0 wheelmatrix -C "$r" hook install
+grep -qx "wrote $r/.git/hooks/pre-commit" "$tmp/out" || fail "install says: $(cat "$tmp/out")"
+[ -x "$r/.git/hooks/pre-commit" ] || fail "the hook is not executable"
+expect_run 0 wheelmatrix -C "$r" hook install
+grep -qx "unchanged $r/.git/hooks/pre-commit" "$tmp/out" || fail "a second install says: $(cat "$tmp/out")"
 
 # the matrix changes, the workflow does not: refused, nothing committed
 sed -i 's/"3.12"\]/"3.12", "3.13"]/' "$r/wheelmatrix.yaml"
@@ -54,28 +38,28 @@ git -C "$r" add wheelmatrix.yaml
 head=$(git -C "$r" rev-parse HEAD)
 commit_in "$r" 1
 grep -q "^.github/workflows/wheels.yml:[0-9]*:1: error: out of date (the matrix or the project changed): run 'wheelmatrix generate'$" "$tmp/err" ||
-	no "the refused commit says: $(cat "$tmp/err")"
-[ "$(git -C "$r" rev-parse HEAD)" = "$head" ] || no "a stale commit went through"
+	fail "the refused commit says: $(cat "$tmp/err")"
+[ "$(git -C "$r" rev-parse HEAD)" = "$head" ] || fail "a stale commit went through"
 # regenerated in the working tree but not added: still refused, the index is what is committed
 wheelmatrix -q -C "$r" generate
 commit_in "$r" 1
 wheelmatrix -q -C "$r" generate && git -C "$r" add -A
 commit_in "$r" 0
-[ "$(git -C "$r" rev-parse HEAD)" != "$head" ] || no "the fixed commit did not go through"
+[ "$(git -C "$r" rev-parse HEAD)" != "$head" ] || fail "the fixed commit did not go through"
 
 # someone else's hook: kept unless --force
 printf '#!/bin/sh\necho mine\n' >"$r/.git/hooks/pre-commit"
-run 1 -C "$r" hook install
+expect_run 1 wheelmatrix -C "$r" hook install
 grep -qx "wheelmatrix: error: '$r/.git/hooks/pre-commit' is a hook wheelmatrix did not write: not replacing it (use --force, or have it run 'wheelmatrix check --staged')" "$tmp/err" ||
-	no "a foreign hook says: $(cat "$tmp/err")"
-grep -qx "echo mine" "$r/.git/hooks/pre-commit" || no "the foreign hook was changed"
-run 0 -C "$r" hook install --force
-grep -q "wheelmatrix check --staged" "$r/.git/hooks/pre-commit" || no "--force did not replace the hook"
+	fail "a foreign hook says: $(cat "$tmp/err")"
+grep -qx "echo mine" "$r/.git/hooks/pre-commit" || fail "the foreign hook was changed"
+expect_run 0 wheelmatrix -C "$r" hook install --force
+grep -q "wheelmatrix check --staged" "$r/.git/hooks/pre-commit" || fail "--force did not replace the hook"
 
 # core.hooksPath, relative to the top of the working tree
 git -C "$r" config core.hooksPath ci/hooks
-run 0 -C "$r" hook install
-grep -qx "wrote $r/ci/hooks/pre-commit" "$tmp/out" || no "core.hooksPath: $(cat "$tmp/out")"
+expect_run 0 wheelmatrix -C "$r" hook install
+grep -qx "wrote $r/ci/hooks/pre-commit" "$tmp/out" || fail "core.hooksPath: $(cat "$tmp/out")"
 sed -i 's/"3.13"\]/"3.13", "3.11"]/' "$r/wheelmatrix.yaml"
 git -C "$r" add wheelmatrix.yaml
 commit_in "$r" 1
@@ -85,8 +69,8 @@ git -C "$r" config --unset core.hooksPath
 # a linked worktree shares the repository's hooks
 git -C "$r" worktree add -q "$tmp/linked" -b linked
 rm "$r/.git/hooks/pre-commit"
-run 0 -C "$tmp/linked" hook install
-grep -qx "wrote $r/.git/hooks/pre-commit" "$tmp/out" || no "a linked worktree's hook: $(cat "$tmp/out")"
+expect_run 0 wheelmatrix -C "$tmp/linked" hook install
+grep -qx "wrote $r/.git/hooks/pre-commit" "$tmp/out" || fail "a linked worktree's hook: $(cat "$tmp/out")"
 sed -i 's/"3.13"\]/"3.13", "3.11"]/' "$tmp/linked/wheelmatrix.yaml"
 git -C "$tmp/linked" add wheelmatrix.yaml
 commit_in "$tmp/linked" 1
@@ -94,11 +78,10 @@ commit_in "$tmp/linked" 1
 # a project in a subdirectory: the hook changes into it
 m=$tmp/mono
 project "$m/py/demo"
-git -C "$m" init -q
-git -C "$m" add -A
-git -C "$m" commit -qm base
-run 0 -C "$m/py/demo" hook install
-grep -qx "cd -- 'py/demo/' || exit 1" "$m/.git/hooks/pre-commit" || no "the hook does not change into py/demo"
+scratch_repo "$m"
+commit_all "$m"
+expect_run 0 wheelmatrix -C "$m/py/demo" hook install
+grep -qx "cd -- 'py/demo/' || exit 1" "$m/.git/hooks/pre-commit" || fail "the hook does not change into py/demo"
 sed -i 's/"3.12"\]/"3.12", "3.13"]/' "$m/py/demo/wheelmatrix.yaml"
 git -C "$m" add -A
 commit_in "$m" 1
@@ -107,14 +90,14 @@ commit_in "$m" 0
 
 # no repository
 mkdir "$tmp/plain"
-run 3 -C "$tmp/plain" hook install
-grep -qx "wheelmatrix: error: not a git repository (or any parent): ." "$tmp/err" || no "no repository: $(cat "$tmp/err")"
-run 2 -C "$r" hook remove
+expect_run 3 wheelmatrix -C "$tmp/plain" hook install
+grep -qx "wheelmatrix: error: not a git repository (or any parent): ." "$tmp/err" || fail "no repository: $(cat "$tmp/err")"
+expect_run 2 wheelmatrix -C "$r" hook remove
 
 # the pre-commit framework's hook definition, and the README's local copy of it, say the same
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
-"$py" - "$ROOT/.pre-commit-hooks.yaml" "$ROOT/README.md" <<'PY' || no ".pre-commit-hooks.yaml"
+"$py" - "$ROOT/.pre-commit-hooks.yaml" "$ROOT/README.md" <<'PY' || fail ".pre-commit-hooks.yaml"
 import re, sys, yaml
 (hook,) = yaml.safe_load(open(sys.argv[1]))
 want = {"id": "wheelmatrix-check", "language": "system", "pass_filenames": False, "always_run": True,
@@ -125,4 +108,4 @@ local = [h for b in blocks if isinstance(b, dict) and "repos" in b for r in b["r
 assert local and all(local[0][k] == hook[k] for k in want), local
 PY
 
-exit "$fail"
+finish

@@ -29,13 +29,10 @@
 # untrusted or broken text: runner labels and environment names are literals, and an untrusted
 # context or a malformed expression in an env value must be refused.  Environment names are held
 # to letters, digits, ' ', '-', '_' and '.' (the loader's rule), so '#' and ': ' are refused there.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$py" - "$WM" "$ROOT" "$tmp" <<'PY'
+"$py" - "$WM" "$ROOT" "$tmp" <<'PY' || fail "hostile matrices (above)"
 import json, os, re, subprocess, sys
 import yaml
 wm, root, tmp = sys.argv[1:]
@@ -303,3 +300,4 @@ for f in failures:
 print("%d cases, %d failures" % (len(CASES), len(failures)))
 sys.exit(1 if failures else 0)
 PY
+finish

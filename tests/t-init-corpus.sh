@@ -5,42 +5,26 @@
 # The corpus is the sdists of real maturin projects pinned in tests/tools/corpus.txt, installed by
 # tests/tools/install-testdata.sh (`make testdata`, which `make check` runs); without it the test
 # fails and says how to install it.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
-data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+. "$ROOT/tests/lib.sh"
+testdata corpus
 corpus=$data/corpus
-if [ ! -f "$data/complete" ] || [ ! -d "$corpus" ]; then
-	echo "FAIL: the corpus is not installed in $data: run 'make testdata' (tests/tools/install-testdata.sh)"
-	exit 1
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 # project, pyproject.toml path, and what init must do: "ok BACKENDS" (the backends it proposes, from
 # the GPU features of that Cargo.toml, read by hand) or "error TEXT"
 while read -r project path outcome rest; do
 	[ -d "$tmp/$project" ] || cp -r "$corpus/$project" "$tmp/"
 	repo=$tmp/$project
 	rm -f "$repo/wheelmatrix.yaml"
-	set +e
-	"$WM" -q -C "$repo" init --pyproject "$path" >"$tmp/out" 2>"$tmp/err"
-	code=$?
-	set -e
+	wm -q -C "$repo" init --pyproject "$path"
 	if [ "$outcome" = error ]; then
-		if [ "$code" != 2 ] || ! grep -qF -- "$rest" "$tmp/err" || [ -e "$repo/wheelmatrix.yaml" ]; then
-			echo "FAIL $project/$path: exit $code, want 2 with '$rest'; stderr: $(cat "$tmp/err")"
-			fail=1
-		fi
+		expect_status 2 "$project/$path"
+		expect_err "$rest" "$project/$path"
+		[ ! -e "$repo/wheelmatrix.yaml" ] || fail "$project/$path: init wrote wheelmatrix.yaml"
 		continue
 	fi
-	if [ "$code" != 0 ]; then
-		echo "FAIL $project/$path: init exited $code: $(cat "$tmp/err")"
-		fail=1
-		continue
-	fi
+	expect_status 0 "$project/$path: init"
+	((status == 0)) || continue
 	if ! "$WM" -C "$repo" list --format jsonl >"$tmp/jobs" 2>"$tmp/err" || [ ! -s "$tmp/jobs" ]; then
-		echo "FAIL $project/$path: the matrix init wrote does not list jobs: $(cat "$tmp/err")"
-		fail=1
+		fail "$project/$path: the matrix init wrote does not list jobs: $(cat "$tmp/err")"
 		continue
 	fi
 	got=$(python3 -c 'import json, sys
@@ -50,10 +34,7 @@ for line in open(sys.argv[1]):
     if b not in seen:
         seen.append(b)
 print(" ".join(sorted(seen)))' "$tmp/jobs")
-	if [ "$got" != "$rest" ]; then
-		echo "FAIL $project/$path: backends '$got', want '$rest'"
-		fail=1
-	fi
+	[ "$got" = "$rest" ] || fail "$project/$path: backends '$got', want '$rest'"
 done <<'LIST'
 candle-nn-0.4.2 pyproject.toml ok cpu cuda
 jiter-0.16.0 pyproject.toml ok cpu
@@ -68,4 +49,4 @@ pydantic-core-2.41.5 pyproject.toml ok cpu
 rpds-py-2026.6.3 pyproject.toml ok cpu
 tokenizers-0.23.1 pyproject.toml ok cpu
 LIST
-exit $fail
+finish

@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # t-json.sh — the JSON formats of `list` parse, agree with each other and keep the documented member order.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
-command -v python3 >/dev/null || { echo "FAIL: python3 is not installed: make deps (apt-get install python3)"; exit 1; }
+. "$ROOT/tests/lib.sh"
+need python3 "make deps (apt-get install python3)"
 for m in llm-rs per-version large; do
-	[[ -f $ROOT/matrices/$m.yaml ]] || continue
-	python3 - "$WM" "$ROOT/matrices/$m.yaml" <<'PY'
+	[[ -f $ROOT/matrices/$m.yaml ]] || { fail "matrices/$m.yaml is missing"; continue; }
+	python3 - "$WM" "$ROOT/matrices/$m.yaml" <<'PY' || fail "matrices/$m.yaml (above)"
 import json, subprocess, sys
 
 wm, matrix = sys.argv[1], sys.argv[2]
@@ -63,3 +62,4 @@ for left in why[len(jobs):]:
 assert not {l["id"] for l in why[len(jobs):]} & {j["id"] for j in jobs}, "left out and kept differ"
 PY
 done
+finish

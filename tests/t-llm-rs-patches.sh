@@ -1,41 +1,28 @@
 #!/bin/bash
 # t-llm-rs-patches.sh — matrices/llm-rs.yaml on the real llm-rs project (its sdist from PyPI): generate writes patches
 # that git apply takes and that turn pyproject.toml into llm-rs-cuda, -opencl and -metal.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # llm-rs 0.2.15's sdist, from the corpus of tests/tools/corpus.txt (`make testdata` installs it)
-data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+testdata corpus/llm-rs-0.2.15/pyproject.toml
 corpus=$data/corpus/llm-rs-0.2.15
-if [ ! -f "$data/complete" ] || [ ! -f "$corpus/pyproject.toml" ]; then
-	echo "FAIL: the corpus is not installed in $data: run 'make testdata' (tests/tools/install-testdata.sh)"
-	exit 1
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 repo=$tmp/repo
 mkdir -p "$repo"
 cp "$corpus/pyproject.toml" "$corpus/Cargo.toml" "$repo/"
 cp "$ROOT/matrices/llm-rs.yaml" "$repo/wheelmatrix.yaml"
-git -C "$repo" init -q
-git -C "$repo" add -A
-git -C "$repo" -c user.name=t -c user.email=t@example.com commit -qm base
+scratch_repo "$repo"
+commit_all "$repo"
 "$WM" -q -C "$repo" generate
-fail=0
 base=$(git -C "$repo" hash-object pyproject.toml)
-[ ! -e "$repo/.wheelmatrix/patches/cpu.patch" ] || { echo "FAIL: the default backend builds the base file, yet has a patch"; fail=1; }
+[ ! -e "$repo/.wheelmatrix/patches/cpu.patch" ] || fail "the default backend builds the base file, yet has a patch"
 # backend, expected name, expected features (written here by hand from the matrix and pyproject.toml)
 while read -r backend name features; do
 	patch=.wheelmatrix/patches/$backend.patch
-	if ! grep -q "^index $base\.\." "$repo/$patch"; then
-		echo "FAIL: $patch does not start from pyproject.toml's blob $base"
-		fail=1
-	fi
+	grep -q "^index $base\.\." "$repo/$patch" || fail "$patch does not start from pyproject.toml's blob $base"
 	if ! git -C "$repo" apply --check "$patch" || ! git -C "$repo" apply "$patch"; then
-		echo "FAIL: git apply refused $patch"
-		fail=1
+		fail "git apply refused $patch"
 		continue
 	fi
-	python3 - "$repo/pyproject.toml" "$name" "$features" <<'PY' || fail=1
+	python3 - "$repo/pyproject.toml" "$name" "$features" <<'PY' || fail "$backend: the patched pyproject.toml (above)"
 import json, sys, tomllib
 doc = tomllib.load(open(sys.argv[1], "rb"))
 name, features = sys.argv[2], json.loads(sys.argv[3])
@@ -47,7 +34,7 @@ if got != (name, features, None):
 PY
 	# nothing but those two lines changed
 	changed=$(git -C "$repo" diff --numstat pyproject.toml | awk '{print $1 "+" $2 "-"}')
-	[ "$changed" = "2+2-" ] || { echo "FAIL: $backend: the patch changed $changed lines"; fail=1; }
+	[ "$changed" = "2+2-" ] || fail "$backend: the patch changed $changed lines"
 	git -C "$repo" checkout -q pyproject.toml
 done <<'EOF_LIST'
 cuda llm-rs-cuda ["pyo3/extension-module", "cublas"]
@@ -57,5 +44,5 @@ EOF_LIST
 # the workflow applies exactly the patches that exist
 grep -o '\.wheelmatrix/patches/[a-z_0-9]*\.patch' "$repo/.github/workflows/wheels.yml" | sort -u >"$tmp/used"
 (cd "$repo" && ls .wheelmatrix/patches/*.patch) | sort >"$tmp/have"
-diff -u "$tmp/have" "$tmp/used" || { echo "FAIL: the workflow and the patches disagree"; fail=1; }
-exit $fail
+expect_same "$tmp/have" "$tmp/used" "the patches the workflow applies (those that exist)"
+finish

@@ -1,29 +1,17 @@
 #!/bin/bash
 # t-meta-check.sh — `check` of a strategy meta project: the meta package's pins and extras, its copy of
 # the Python package as each source (working tree, --staged, --rev) holds it, and the meta patches.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
-git() { command git -c user.name=t -c user.email=t@example.com -c init.defaultBranch=main "$@"; }
+. "$ROOT/tests/lib.sh"
 
 check() {  # check EXIT ARGS...
-	local want=$1 got=0
+	local want=$1
 	shift
-	"$WM" -C "$r" check "$@" >"$tmp/out" 2>"$tmp/err" || got=$?
-	if [ "$got" != "$want" ]; then
-		no "check $*: exit $got, not $want"
-		sed 's/^/    /' "$tmp/out" "$tmp/err"
-	fi
+	wm -C "$r" check "$@"
+	expect_status "$want" "check $*"
 }
 
 says() {  # says WHAT: stderr is exactly standard input
-	if ! diff -u --label expected --label actual - "$tmp/err" >"$tmp/diff"; then
-		no "$1: stderr differs"
-		sed 's/^/    /' "$tmp/diff"
-	fi
+	expect_same - "$tmp/err" "$1: stderr"
 }
 
 r=$tmp/repo
@@ -65,10 +53,9 @@ ci: {}
 EOF
 printf 'from .demo import *\n' >"$r/demo/__init__.py"
 printf 'def f() -> int: ...\n' >"$r/demo/demo.pyi"
-git -C "$r" init -q
+scratch_repo "$r"
 "$WM" -q -C "$r" generate
-git -C "$r" add -A
-git -C "$r" commit -qm base
+commit_all "$r"
 
 # 1. generated and committed: all three sources agree
 check 0
@@ -116,9 +103,9 @@ check 0
 sed -i 's/^version = "1.2.0"/version = "1.3.0"/' "$r/pyproject.toml" "$r/Cargo.toml"
 check 1
 grep -q "^.wheelmatrix/meta/pyproject.toml:10:11: error: the meta package's version is '1.2.0', but the project's is 1.3.0 (pyproject.toml)" "$tmp/err" ||
-	no "a new version: $(cat "$tmp/err")"
+	fail "a new version: $(cat "$tmp/err")"
 grep -q "^.wheelmatrix/meta/pyproject.toml:[0-9]*:[0-9]*: error: the extra 'cuda' requires 'demo-cuda==1.2.0; sys_platform == \"linux\" and platform_machine == \"x86_64\"', but the project's version is 1.3.0" "$tmp/err" ||
-	no "a new version, the cuda pin: $(cat "$tmp/err")"
+	fail "a new version, the cuda pin: $(cat "$tmp/err")"
 git -C "$r" checkout -q -- .
 
 # 6. a meta patch whose python-source was edited away
@@ -126,7 +113,7 @@ patch=$r/.wheelmatrix/patches/cuda.patch
 sed -i 's|^+python-source = .*|+python-source = "python"|' "$patch"
 check 1
 grep -q "^.wheelmatrix/patches/cuda.patch:1:1: error: the patched pyproject.toml takes its Python sources from 'python', not '.wheelmatrix/backends/cuda': maturin would not put the native module into _demo_cuda" "$tmp/err" ||
-	no "python-source: $(cat "$tmp/err")"
+	fail "python-source: $(cat "$tmp/err")"
 git -C "$r" checkout -q -- .
 check 0
-exit $fail
+finish

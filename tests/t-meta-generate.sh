@@ -1,26 +1,8 @@
 #!/bin/bash
 # t-meta-generate.sh — strategy meta: the reviewed files of three layouts, the patches as git and tomllib
 # read them, the meta package as setuptools builds it, staleness when the Python package changes, and errors.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$ROOT/tests/lib.sh"
 py=/usr/bin/python3
-
-run() {
-	local want=$1 got
-	shift
-	set +e
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	set -e
-	if [ "$got" != "$want" ]; then
-		bad "'$*' exited $got, not $want"
-		sed 's/^/    /' "$tmp/err"
-	fi
-}
 
 matrix() {  # matrix DIR [PLATFORMS]: a meta matrix of two GPU backends and the default
 	cat >"$1/wheelmatrix.yaml" <<YAML
@@ -56,12 +38,8 @@ TOML
 # 1. the layouts: llm-rs itself (mixed, beside pyproject.toml), a pure-Rust crate in a subdirectory,
 #    and the src/ layout with the crate in rust/
 #    (llm-rs 0.2.15's sdist, from the corpus of tests/tools/corpus.txt: `make testdata` installs it)
-data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+testdata corpus/llm-rs-0.2.15/pyproject.toml
 llmrs=$data/corpus/llm-rs-0.2.15
-if [ ! -f "$data/complete" ] || [ ! -f "$llmrs/pyproject.toml" ]; then
-	echo "FAIL: the corpus is not installed in $data: run 'make testdata' (tests/tools/install-testdata.sh)"
-	exit 1
-fi
 cases=()
 r=$tmp/llm-rs
 mkdir -p "$r/llm_rs"
@@ -126,10 +104,9 @@ cases+=(src)
 
 for name in "${cases[@]}"; do
 	r=$tmp/$name
-	git -C "$r" init -q
-	git -C "$r" add -A
-	git -C "$r" -c user.name=t -c user.email=t@t commit -qm base
-	run 0 "$WM" -C "$r" generate
+	scratch_repo "$r"
+	commit_all "$r"
+	expect_run 0 "$WM" -C "$r" generate
 	# what generate says it wrote is exactly the reviewed tree, file for file
 	sed -n 's/^wrote //p' "$tmp/out" | sort >"$tmp/wrote"
 	# WM_UPDATE=1 rewrites the reviewed tree: read its diff before committing it
@@ -141,18 +118,18 @@ for name in "${cases[@]}"; do
 		done <"$tmp/wrote"
 	fi
 	(cd "$ROOT/tests/expected/meta/$name" && find . -type f | sed 's|^\./||' | sort) >"$tmp/want"
-	diff -u "$tmp/want" "$tmp/wrote" || bad "$name: generate wrote other files than tests/expected/meta/$name holds"
+	expect_same "$tmp/want" "$tmp/wrote" "$name: the files generate wrote (those of tests/expected/meta/$name)"
 	while read -r f; do
-		diff -u "$ROOT/tests/expected/meta/$name/$f" "$r/$f" || bad "$name: $f differs from tests/expected/meta/$name/$f"
+		expect_same "$ROOT/tests/expected/meta/$name/$f" "$r/$f" "$name: $f (tests/expected/meta/$name/$f)"
 	done <"$tmp/want"
-	run 0 "$WM" -q -C "$r" generate --check
+	expect_run 0 "$WM" -q -C "$r" generate --check
 	# each patch applies with git, and the result says what maturin needs
 	for patch in "$r"/.wheelmatrix/patches/*.patch; do
 		b=$(basename "$patch" .patch)
-		git -C "$r" apply --check "$patch" || bad "$name: git apply rejects $b.patch"
+		git -C "$r" apply --check "$patch" || fail "$name: git apply rejects $b.patch"
 		(cd "$r" && git apply "$patch")
 		pyproject=$(cd "$r" && git diff --name-only)
-		"$py" - "$r/$pyproject" "$b" "$r" <<'PY' || bad "$name: the $b variant is not what maturin needs"
+		"$py" - "$r/$pyproject" "$b" "$r" <<'PY' || fail "$name: the $b variant is not what maturin needs"
 import os, sys, tomllib
 path, backend, root = sys.argv[1:]
 t = tomllib.load(open(path, "rb"))
@@ -173,7 +150,7 @@ PY
 		cp -r "$r/.wheelmatrix/meta" "$tmp/metasrc"  # setuptools writes build/ and *.egg-info beside its input
 		if "$py" -m pip wheel -q --no-deps --no-build-isolation --no-index -w "$tmp/wheels" "$tmp/metasrc" \
 				>"$tmp/pip.log" 2>&1; then
-			"$py" - "$tmp"/wheels/*.whl "$name" <<'PY' || bad "$name: the meta wheel is not as expected"
+			"$py" - "$tmp"/wheels/*.whl "$name" <<'PY' || fail "$name: the meta wheel is not as expected"
 import sys, zipfile
 whl, name = sys.argv[1:]
 files = sorted(n for n in zipfile.ZipFile(whl).namelist() if ".dist-info/" not in n)
@@ -187,10 +164,10 @@ assert files == want, files
 assert whl.endswith("-py3-none-any.whl"), whl
 PY
 		else
-			bad "$name: pip wheel failed: $(tail -5 "$tmp/pip.log")"
+			fail "$name: pip wheel failed: $(tail -5 "$tmp/pip.log")"
 		fi
 	else
-		bad "$py lacks setuptools, wheel or pip to build the meta wheel; install them with: sudo apt-get install -y python3-setuptools python3-wheel python3-pip"
+		fail "$py lacks setuptools, wheel or pip to build the meta wheel; install them with: sudo apt-get install -y python3-setuptools python3-wheel python3-pip"
 	fi
 done
 
@@ -198,9 +175,9 @@ done
 r=$tmp/src
 echo 'VERSION = 2' >>"$r/src/geo_rs/__init__.py"
 printf 'X = 1\n' >"$r/src/geo_rs/extra.py"
-run 1 "$WM" -q -C "$r" generate --check
+expect_run 1 "$WM" -q -C "$r" generate --check
 [ "$(cat "$tmp/out")" = ".wheelmatrix/meta/geo_rs/__init__.py: out of date
-.wheelmatrix/meta/geo_rs/extra.py: missing" ] || bad "a changed package: --check said '$(cat "$tmp/out")'"
+.wheelmatrix/meta/geo_rs/extra.py: missing" ] || fail "a changed package: --check said '$(cat "$tmp/out")'"
 
 # 3. python-source as written by hand ("./python/") is maturin's python source: the package there is carried
 r=$tmp/pysrc
@@ -211,17 +188,17 @@ printf '[project]\nname = "pysrc"\nversion = "2.0"\n[tool.maturin]\npython-sourc
 printf 'from .pysrc import *\n' >"$r/python/pysrc/__init__.py"
 : >"$r/python/pysrc/sub/__init__.pyi"
 printf 'not the python source\n' >"$r/pysrc/__init__.py"
-run 0 "$WM" -C "$r" generate
+expect_run 0 "$WM" -C "$r" generate
 [ "$(grep '/meta/' "$tmp/out")" = "wrote .wheelmatrix/meta/pyproject.toml
 wrote .wheelmatrix/meta/pysrc/__init__.py
 wrote .wheelmatrix/meta/pysrc/sub/__init__.pyi
-wrote .wheelmatrix/meta/pysrc/pysrc.py" ] || bad "python-source: $(cat "$tmp/out")"
-grep -q '^packages = \["pysrc", "pysrc.sub"\]$' "$r/.wheelmatrix/meta/pyproject.toml" || bad "python-source: the packages are not listed"
-grep -qx 'from .pysrc import \*' "$r/.wheelmatrix/meta/pysrc/__init__.py" || bad "python-source: the wrong __init__.py was carried"
+wrote .wheelmatrix/meta/pysrc/pysrc.py" ] || fail "python-source: $(cat "$tmp/out")"
+grep -q '^packages = \["pysrc", "pysrc.sub"\]$' "$r/.wheelmatrix/meta/pyproject.toml" || fail "python-source: the packages are not listed"
+grep -qx 'from .pysrc import \*' "$r/.wheelmatrix/meta/pysrc/__init__.py" || fail "python-source: the wrong __init__.py was carried"
 printf '[project]\nname = "pysrc"\nversion = "2.0"\n[tool.maturin]\npython-source = "../elsewhere"\n' >"$r/pyproject.toml"
-run 2 "$WM" -C "$r" generate --check
+expect_run 2 "$WM" -C "$r" generate --check
 [ "$(cat "$tmp/err")" = "pyproject.toml: error: [tool.maturin].python-source '../elsewhere' is outside the repository" ] ||
-	bad "python-source outside: $(cat "$tmp/err")"
+	fail "python-source outside: $(cat "$tmp/err")"
 
 # 4. errors: no version to pin; an extra that takes a backend's name; a dotted module without a package
 r=$tmp/errors
@@ -229,17 +206,17 @@ mkdir -p "$r"
 matrix "$r"
 printf '[package]\nname = "nover"\nedition = "2021"\n[features]\ncublas = []\nmetal = []\n' >"$r/Cargo.toml"
 printf '[project]\nname = "nover"\ndynamic = ["version"]\n' >"$r/pyproject.toml"
-run 2 "$WM" -C "$r" generate
+expect_run 2 "$WM" -C "$r" generate
 [ "$(cat "$tmp/err")" = "pyproject.toml: error: strategy 'meta' pins every backend to the project's version, but neither [project].version nor Cargo.toml's package.version gives one" ] ||
-	bad "no version: $(cat "$tmp/err")"
+	fail "no version: $(cat "$tmp/err")"
 cargo "$r/Cargo.toml" nover
 printf '[project]\nname = "nover"\nversion = "1.0"\n\n[project.optional-dependencies]\nCUDA = ["cupy"]\n' >"$r/pyproject.toml"
-run 2 "$WM" -C "$r" generate
+expect_run 2 "$WM" -C "$r" generate
 grep -q "^pyproject.toml:6:8: error: the extra 'CUDA' has the name of the backend 'cuda'" "$tmp/err" ||
-	bad "extra collision: $(cat "$tmp/err")"
+	fail "extra collision: $(cat "$tmp/err")"
 printf '[project]\nname = "nover"\nversion = "1.0"\n[tool.maturin]\nmodule-name = "nover._core"\n' >"$r/pyproject.toml"
-run 2 "$WM" -C "$r" generate
+expect_run 2 "$WM" -C "$r" generate
 [ "$(cat "$tmp/err")" = "pyproject.toml: error: strategy 'meta' needs a Python package 'nover' for the module 'nover._core' (maturin's mixed layout), and the project has none" ] ||
-	bad "dotted pure module: $(cat "$tmp/err")"
-[ -e "$r/.wheelmatrix" ] && bad "a failed generate wrote files"
-exit $fail
+	fail "dotted pure module: $(cat "$tmp/err")"
+[ -e "$r/.wheelmatrix" ] && fail "a failed generate wrote files"
+finish

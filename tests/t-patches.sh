@@ -23,21 +23,13 @@
 # - only lines holding edits changed: difflib's changed lines of the original are the name line, the
 #   lines of the arrays and settings edited, and new lines only carry new values.
 # Without the installed corpus the test fails and says how to install it (`make testdata`).
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
-data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
-if [[ ! -f $data/complete || ! -d $data/corpus ]]; then
-	echo "FAIL: the corpus is not installed in $data: run 'make testdata' (tests/tools/install-testdata.sh)"
-	exit 1
-fi
+. "$ROOT/tests/lib.sh"
+testdata corpus
 driver=$(dirname "$WM")/tests/patch-apply
-if [[ ! -x $driver ]]; then
-	echo "FAIL: $driver is not built: run 'make check'"
-	exit 1
-fi
+[[ -x $driver ]] || fatal "$driver is not built: run 'make check'"
 export PYTHONDONTWRITEBYTECODE=1
 
-exec python3 - "$driver" "$ROOT" "$data/corpus" <<'PY'
+python3 - "$driver" "$ROOT" "$data/corpus" <<'PY' || fail "the patches (above)"
 import copy, difflib, os, re, subprocess, sys, tomllib
 
 driver, root, corpus = sys.argv[1:]
@@ -276,3 +268,4 @@ print(f"patches: {ngolden} golden cases, {ncorpus} corpus cases, {len(failures)}
 if failures or not ncorpus:
     sys.exit(1)
 PY
+finish

@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # t-plan-chromium.sh — the HTML report in headless Chromium: the states read back from the rendered DOM
 # are the JSON report's, the page breaks no rule of its Content-Security-Policy, and it loads nothing.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # shellcheck source=tests/plan-servers.sh
 source "$ROOT/tests/plan-servers.sh"
-browser=$(command -v chromium || true)
-[[ -n $browser ]] || fail "chromium is not installed (.ci/run installs it: apt-get install chromium)"
+need chromium ".ci/run installs it (apt-get install chromium)"
+browser=$(command -v chromium)
 
 python3 "$ROOT/tests/plan-index.py" "$tmp/www"
 start_nginx "$tmp" "$tmp/www"
@@ -34,7 +33,7 @@ requests() { wc -l <"$tmp/requests"; }
 render "$tmp/report.html"
 [[ $(violations "$tmp/report.html") == 0 ]] || fail "CSP violations: $(grep 'Content Security Policy' "$tmp/report.html.log")"
 [[ $(requests) == 0 ]] || fail "the report loaded: $(cat "$tmp/requests")"
-python3 - "$tmp/report.html.dom" "$tmp/report.json" <<'PY'
+python3 - "$tmp/report.html.dom" "$tmp/report.json" <<'PY' || fail "the rendered report's states are not the JSON report's (above)"
 import collections, html.parser, json, sys
 
 class Cells(html.parser.HTMLParser):
@@ -73,3 +72,4 @@ grep -q "Applying inline style violates" "$tmp/broken.html.log" || fail "a style
 sed -e '/Content-Security-Policy/d' "$tmp/broken.html" >"$tmp/open.html"
 render "$tmp/open.html"
 grep -q 'http://example.invalid/logo.png' "$tmp/requests" || fail "the proxy saw no request: $(cat "$tmp/requests")"
+finish

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # t-plan-faults.sh — plan against a misbehaving index (tests/index-server.py): each fault gets its
 # documented state and message, the other distributions are still reported, and proxies are honoured.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # shellcheck source=tests/plan-servers.sh
 source "$ROOT/tests/plan-servers.sh"
 
@@ -36,7 +35,7 @@ status=0
 [[ $status == 3 ]] || fail "a plan with failed queries exits $status, not 3"
 [[ ! -s $tmp/stderr ]] || fail "unexpected stderr: $(cat "$tmp/stderr")"
 
-python3 - "$tmp/report.json" "$tmp/log" <<'PY'
+python3 - "$tmp/report.json" "$tmp/log" <<'PY' || fail "the JSON report of the faults (above)"
 import json, sys
 report = json.load(open(sys.argv[1]))
 dists = {d["name"]: d for d in report["distributions"]}
@@ -125,3 +124,4 @@ python3 -c 'import json, sys; d = json.loads(sys.argv[1])["distributions"][0]; s
 out=$(env no_proxy=index.invalid http_proxy="http://127.0.0.1:$FAULT_PORT" \
 	"$WM" -f "$tmp/one.yaml" plan 1.0.0 --index http://index.invalid/simple/ --retries 0 2>&1) && fail "no_proxy: exit 0"
 grep -qx "good: query failed: cannot resolve the server's host name" <<<"$out" || fail "no_proxy: $out"
+finish

@@ -3,12 +3,9 @@
 # controls (CSI, OSC, also as a raw 8-bit byte) and bidi controls reach no output as they are, in
 # any format, while the JSON keeps the exact names; an index URL with a query string is queried
 # with the project's path before the query, and the query and credentials are shown nowhere.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # shellcheck source=tests/plan-servers.sh
 source "$ROOT/tests/plan-servers.sh"
-bad=0
-no() { echo "FAIL: $*"; bad=1; }
 
 cat >"$tmp/wheelmatrix.yaml" <<'YAML'
 wheelmatrix: 1
@@ -26,10 +23,10 @@ index="http://127.0.0.1:$FAULT_PORT/simple/"
 for format in table markdown html json; do
 	status=0
 	"$WM" -C "$tmp" plan 1.0.0 --index "$index" --format "$format" >"$tmp/$format" 2>"$tmp/$format.err" || status=$?
-	[[ $status == 1 ]] || no "$format: exit $status, not 1 (a partly published release)"
-	[[ ! -s $tmp/$format.err ]] || no "$format: stderr: $(cat "$tmp/$format.err")"
+	[[ $status == 1 ]] || fail "$format: exit $status, not 1 (a partly published release)"
+	[[ ! -s $tmp/$format.err ]] || fail "$format: stderr: $(cat "$tmp/$format.err")"
 done
-python3 - "$tmp" <<'PY' || bad=1
+python3 - "$tmp" <<'PY' || fail "the outputs of a hostile index (above)"
 import json, sys
 tmp = sys.argv[1]
 fail = []
@@ -81,14 +78,14 @@ secret="http://user:PASSWORD-5e1@127.0.0.1:$FAULT_PORT/simple/?token=SECRET-7d1&
 for format in table markdown html json; do
 	status=0
 	"$WM" -v -C "$tmp" plan 1.0.0 --index "$secret" --format "$format" >"$tmp/q.$format" 2>"$tmp/q.$format.err" || status=$?
-	[[ $status == 1 ]] || no "query string, $format: exit $status, not 1: $(cat "$tmp/q.$format.err")"
+	[[ $status == 1 ]] || fail "query string, $format: exit $status, not 1: $(cat "$tmp/q.$format.err")"
 done
 # the project's path goes before the query, which is sent as given
-grep -q '^[0-9.]* /simple/hostile/?token=SECRET-7d1&x=1 ' "$tmp/log" || no "the index got: $(cut -d' ' -f2 "$tmp/log")"
-grep -q '^[0-9.]* /simple/hostile-html/?token=SECRET-7d1&x=1 ' "$tmp/log" || no "the index got: $(cut -d' ' -f2 "$tmp/log")"
+grep -q '^[0-9.]* /simple/hostile/?token=SECRET-7d1&x=1 ' "$tmp/log" || fail "the index got: $(cut -d' ' -f2 "$tmp/log")"
+grep -q '^[0-9.]* /simple/hostile-html/?token=SECRET-7d1&x=1 ' "$tmp/log" || fail "the index got: $(cut -d' ' -f2 "$tmp/log")"
 grep -qx "version 1.0.0 against http://127.0.0.1:$FAULT_PORT/simple/?<redacted>" "$tmp/q.table" ||
-	no "the table names the index as: $(head -n 1 "$tmp/q.table")"
-python3 - "$tmp/q.json" "$FAULT_PORT" <<'PY' || bad=1
+	fail "the table names the index as: $(head -n 1 "$tmp/q.table")"
+python3 - "$tmp/q.json" "$FAULT_PORT" <<'PY' || fail "the JSON report of an index URL with a query string (above)"
 import json, sys
 r = json.load(open(sys.argv[1]))
 base = "http://127.0.0.1:%s/simple/" % sys.argv[2]
@@ -101,13 +98,13 @@ PY
 status=0
 "$WM" -C "$tmp" plan 1.0.0 --index "ftp://user:PASSWORD-5e1@127.0.0.1/simple/?token=SECRET-7d1" \
 	>"$tmp/q.ftp" 2>"$tmp/q.ftp.err" || status=$?
-[[ $status == 2 ]] || no "ftp: exit $status, not 2"
-grep -qF "invalid index URL 'ftp://127.0.0.1/simple/?<redacted>'" "$tmp/q.ftp.err" || no "ftp: $(cat "$tmp/q.ftp.err")"
+[[ $status == 2 ]] || fail "ftp: exit $status, not 2"
+grep -qF "invalid index URL 'ftp://127.0.0.1/simple/?<redacted>'" "$tmp/q.ftp.err" || fail "ftp: $(cat "$tmp/q.ftp.err")"
 status=0
 "$WM" -C "$tmp" plan 1.0.0 --index "http:/user:PASSWORD-5e1@127.0.0.1/simple/" >"$tmp/q.slash" 2>"$tmp/q.slash.err" || status=$?
-[[ $status == 2 ]] || no "http:/: exit $status, not 2"
-grep -qF "invalid index URL 'http:/127.0.0.1/simple/'" "$tmp/q.slash.err" || no "http:/: $(cat "$tmp/q.slash.err")"
+[[ $status == 2 ]] || fail "http:/: exit $status, not 2"
+grep -qF "invalid index URL 'http:/127.0.0.1/simple/'" "$tmp/q.slash.err" || fail "http:/: $(cat "$tmp/q.slash.err")"
 if grep -l -e SECRET-7d1 -e PASSWORD-5e1 "$tmp"/q.*; then
-	no "the query string or the password is in the output"
+	fail "the query string or the password is in the output"
 fi
-exit "$bad"
+finish

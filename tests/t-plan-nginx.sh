@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # t-plan-nginx.sh — plan for matrices/llm-rs.yaml against nginx serving a static index: the exact report
 # in each format (tests/expected/plan/), PEP 503 HTML as the fallback, TLS with a test CA, credentials.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # shellcheck source=tests/plan-servers.sh
 source "$ROOT/tests/plan-servers.sh"
 expected=$ROOT/tests/expected/plan
@@ -29,7 +28,7 @@ for format in table json markdown html; do
 	plan --index "$http/simple/" --format "$format" || status=$?
 	[[ $status == 1 ]] || fail "--format $format exits $status, not 1: $(cat "$tmp/err")"
 	[[ ! -s $tmp/err ]] || fail "--format $format: stderr $(cat "$tmp/err")"
-	diff -u "$expected/llm-rs.$format" "$tmp/out" || fail "--format $format differs from tests/expected/plan/llm-rs.$format"
+	expect_same "$expected/llm-rs.$format" "$tmp/out" "--format $format (tests/expected/plan/llm-rs.$format)"
 done
 # the table is the default
 plan --index "$http/simple/" || true
@@ -40,7 +39,7 @@ grep -q '"api": "json"' "$expected/llm-rs.json" || fail "the expected report is 
 # 2. an index that speaks only PEP 503 HTML: the same states, from HTML (which gives no sizes)
 plan --index "$http/html/" --format json || true
 cp "$tmp/out" "$tmp/html.json"
-python3 - "$expected/llm-rs.json" "$tmp/html.json" <<'PY'
+python3 - "$expected/llm-rs.json" "$tmp/html.json" <<'PY' || fail "the report from PEP 503 HTML (above)"
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:])
 def states(r):
@@ -154,3 +153,4 @@ llm-rs-cuda: version 0.2.0 partly published (2 of 3 files present): 1 file still
 EOF
 [[ $(tail -n 1 "$tmp/out") == "16 files: 4 present, 12 missing; the release would fail as a whole: version 0.2.0 is partly published for 2 of 4 distributions; upload only their missing files" ]] ||
 	fail "0.2.0: $(cat "$tmp/out")"
+finish

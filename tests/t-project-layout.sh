@@ -4,13 +4,7 @@
 # Cargo.toml beside pyproject.toml; init, list and check read the same manifest.  And which version
 # check compares: a static [project].version is what maturin publishes, whatever the crate says (the
 # pyca/cryptography layout).
-set -euo pipefail
-: "${WM:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
-git() { command git -c user.name=t -c user.email=t@example.com -c init.defaultBranch=main "$@"; }
+. "$ROOT/tests/lib.sh"
 
 # crate DIR NAME VERSION ABI3: a Cargo.toml whose pyo3 feature tells which one was read
 crate() {
@@ -48,15 +42,14 @@ TOML
 expect() {
 	local dir=$1 what=$2 want=$3 got
 	rm -f "$dir/wheelmatrix.yaml"
-	if ! "$WM" -q -C "$dir" init >"$tmp/out" 2>"$tmp/err"; then
-		no "$what: init failed: $(cat "$tmp/err")"
-		return
-	fi
+	wm -q -C "$dir" init
+	expect_status 0 "$what: init"
+	((status == 0)) || return 0
 	grep -qx "  abi3: \"3.$want\"" "$dir/wheelmatrix.yaml" ||
-		no "$what: init wrote no 'abi3: \"3.$want\"': $(cat "$dir/wheelmatrix.yaml")"
+		fail "$what: init wrote no 'abi3: \"3.$want\"': $(cat "$dir/wheelmatrix.yaml")"
 	got=$("$WM" -C "$dir" list --format jsonl 2>"$tmp/err" | python3 -c 'import json, sys
 print(" ".join(sorted({json.loads(l)["python_tag"] for l in sys.stdin})))') || true
-	[ "$got" = "cp3$want" ] || no "$what: list gives '$got', not cp3$want: $(cat "$tmp/err")"
+	[ "$got" = "cp3$want" ] || fail "$what: list gives '$got', not cp3$want: $(cat "$tmp/err")"
 }
 
 # ---- python-pendulum: src/pendulum/ and rust/Cargo.toml, nothing at the root ------------------------
@@ -85,19 +78,17 @@ crate "$r/rust/Cargo.toml" demo-rs 1.0.0 abi3-py310
 crate "$r/Cargo.toml" demo-root 1.0.0 abi3-py38
 expect "$r" "a flat layout beside rust/" 8
 rm "$r/Cargo.toml"
-if "$WM" -q -C "$r" init --force >"$tmp/out" 2>"$tmp/err"; then
-	no "a flat layout without Cargo.toml: init succeeded"
-fi
-grep -qF "Cargo.toml: error: no such file" "$tmp/err" || no "a flat layout without Cargo.toml: $(cat "$tmp/err")"
+wm -q -C "$r" init --force
+((status != 0)) || fail "a flat layout without Cargo.toml: init succeeded"
+expect_err "Cargo.toml: error: no such file" "a flat layout without Cargo.toml"
 
 # ---- check reads the same manifest from a commit -------------------------------------------------------
 r=$tmp/pendulum
 "$WM" -q -C "$r" generate
-git -C "$r" init -q
-git -C "$r" add -A
-git -C "$r" commit -qm base
-"$WM" -C "$r" check >"$tmp/out" 2>&1 || no "check on the pendulum layout: $(cat "$tmp/out")"
-"$WM" -C "$r" check --rev HEAD >"$tmp/out" 2>&1 || no "check --rev HEAD on the pendulum layout: $(cat "$tmp/out")"
+scratch_repo "$r"
+commit_all "$r"
+"$WM" -C "$r" check >"$tmp/out" 2>&1 || fail "check on the pendulum layout: $(cat "$tmp/out")"
+"$WM" -C "$r" check --rev HEAD >"$tmp/out" 2>&1 || fail "check --rev HEAD on the pendulum layout: $(cat "$tmp/out")"
 
 # ---- pyca/cryptography: version 45.0.1 in pyproject.toml, 0.1.0 in src/rust/Cargo.toml ---------------
 r=$tmp/cryptography
@@ -122,11 +113,10 @@ TOML
 crate "$r/src/rust/Cargo.toml" cryptography-rust 0.1.0 abi3
 printf 'wheelmatrix: 1\nplatforms: [linux-x86_64]\n' >"$r/wheelmatrix.yaml"
 "$WM" -q -C "$r" generate
-git -C "$r" init -q
-git -C "$r" add -A
-git -C "$r" commit -qm base
-"$WM" -C "$r" check >"$tmp/out" 2>&1 || no "check with a static version: $(cat "$tmp/out")"
-"$WM" -C "$r" plan --offline >"$tmp/out" 2>&1 || no "plan with a static version: $(cat "$tmp/out")"
-grep -qx "version 45.0.1" "$tmp/out" || no "plan does not take the static version: $(cat "$tmp/out")"
-grep -qF "cryptography-45.0.1-cp37-abi3-manylinux_2_28_x86_64.whl" "$tmp/out" || no "plan: $(cat "$tmp/out")"
-exit $fail
+scratch_repo "$r"
+commit_all "$r"
+"$WM" -C "$r" check >"$tmp/out" 2>&1 || fail "check with a static version: $(cat "$tmp/out")"
+"$WM" -C "$r" plan --offline >"$tmp/out" 2>&1 || fail "plan with a static version: $(cat "$tmp/out")"
+grep -qx "version 45.0.1" "$tmp/out" || fail "plan does not take the static version: $(cat "$tmp/out")"
+grep -qF "cryptography-45.0.1-cp37-abi3-manylinux_2_28_x86_64.whl" "$tmp/out" || fail "plan: $(cat "$tmp/out")"
+finish

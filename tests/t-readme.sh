@@ -1,9 +1,6 @@
 #!/bin/bash
 # t-readme.sh — the examples in README.md are real: its matrix gives exactly the output shown.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$ROOT/tests/lib.sh"
 # the first ```yaml block is the matrix; the block after it that starts with "$ wheelmatrix list" is the output
 python3 - "$ROOT/README.md" "$tmp" <<'PY'
 import re, sys
@@ -19,9 +16,12 @@ command, output = plan.split("\n", 1)
 open(sys.argv[2] + "/plan-args", "w").write("\n".join(command.split()[2:]) + "\n")
 open(sys.argv[2] + "/plan-want", "w").write(output)
 PY
-"$WM" -C "$tmp" list >"$tmp/got"
-diff -u "$tmp/want" "$tmp/got"
+wm -C "$tmp" list
+expect_status 0 "the README's list example"
+expect_same "$tmp/want" "$tmp/out" "the README's list example"
 mapfile -t args <"$tmp/plan-args"
-[[ " ${args[*]} " == *" --offline "* ]] || { echo "the README's plan example needs the network"; exit 1; }
-"$WM" -C "$tmp" "${args[@]}" >"$tmp/plan-got"
-diff -u "$tmp/plan-want" "$tmp/plan-got"
+[[ " ${args[*]} " == *" --offline "* ]] || fatal "the README's plan example needs the network"
+wm -C "$tmp" "${args[@]}"
+expect_status 0 "the README's plan example"
+expect_same "$tmp/plan-want" "$tmp/out" "the README's plan example"
+finish

@@ -5,25 +5,9 @@
 # pin follows [build-system].requires (and check reports a pin outside it), and Python versions a
 # platform's runners cannot build for are refused; a bindings = "bin" project builds one py3-none wheel per platform;
 # and every workflow written passes the validators of tests/wmlint.py.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
-git() { command git -c user.name=t -c user.email=t@example.com -c init.defaultBranch=main "$@"; }
-
-run() {  # run EXIT ARGS...: output in $tmp/out and $tmp/err
-	local want=$1 got=0
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err" || got=$?
-	if [ "$got" != "$want" ]; then
-		no "$*: exit $got, not $want"
-		sed 's/^/    /' "$tmp/out" "$tmp/err"
-	fi
-}
 
 # project REPO REQUIRES: a Cargo workspace with the Python project in python/ (delta-rs' layout)
 project() {
@@ -80,14 +64,14 @@ backends:
     smoke: true
   cpu: {default: true}
 EOF
-	git -C "$r" init -q
+	scratch_repo "$r"
 }
 
 # 1. a project in python/: every maturin run is there, and every output reaches the root's dist/
 r=$tmp/sub
 project "$r" "maturin>=1.0,<1.14"
-run 0 "$WM" -C "$r" generate
-"$py" - "$r/.github/workflows/wheels.yml" "$r/.gitlab-ci.yml" <<'PY' || no "the generated CI does not build in python/"
+expect_run 0 "$WM" -C "$r" generate
+"$py" - "$r/.github/workflows/wheels.yml" "$r/.gitlab-ci.yml" <<'PY' || fail "the generated CI does not build in python/"
 import sys, yaml
 gh, gl = (yaml.safe_load(open(p)) for p in sys.argv[1:])
 bad = []
@@ -146,9 +130,9 @@ PY
 pin() {  # pin REQUIRES WANT
 	local r=$tmp/pin$RANDOM
 	project "$r" "$1"
-	run 0 "$WM" -C "$r" generate
+	expect_run 0 "$WM" -C "$r" generate
 	got=$(sed -n 's/^ *maturin-version: "\(.*\)"$/\1/p' "$r/.github/workflows/wheels.yml" | sort -u)
-	[ "$got" = "$2" ] || no "requires $1: pins '$got', not $2"
+	[ "$got" = "$2" ] || fail "requires $1: pins '$got', not $2"
 }
 pin "maturin>=1.0,<1.14" 1.13.3
 pin "maturin>=1.14" "$(sed -n 's/^  maturin: "\(.*\)"$/\1/p' "$ROOT/templates/actions.yaml")"
@@ -159,30 +143,29 @@ pin "maturin!=1.16.0,<1.17,>=1.15" 1.15.0
 
 r=$tmp/nopin
 project "$r" "maturin>=3.0"
-run 2 "$WM" -C "$r" generate
+expect_run 2 "$WM" -C "$r" generate
 grep -q "^python/pyproject.toml:2:13: error: no maturin release that the generated CI can pin satisfies 'maturin>=3.0'" "$tmp/err" ||
-	no "an unsatisfiable maturin requirement: $(cat "$tmp/err")"
-[ -e "$r/.github" ] && no "an unsatisfiable maturin requirement wrote files"
+	fail "an unsatisfiable maturin requirement: $(cat "$tmp/err")"
+[ -e "$r/.github" ] && fail "an unsatisfiable maturin requirement wrote files"
 r=$tmp/badpin
 project "$r" "maturin>=1.*"
-run 2 "$WM" -C "$r" generate
+expect_run 2 "$WM" -C "$r" generate
 grep -q "^python/pyproject.toml:2:13: error: cannot read the maturin requirement '>=1.\*'" "$tmp/err" ||
-	no "an unreadable maturin requirement: $(cat "$tmp/err")"
+	fail "an unreadable maturin requirement: $(cat "$tmp/err")"
 
 # check: a committed workflow whose pin the requirement no longer admits is named with the line
 r=$tmp/sub
-git -C "$r" add -A
-git -C "$r" commit -qm base
-run 0 "$WM" -C "$r" check
+commit_all "$r"
+expect_run 0 "$WM" -C "$r" check
 sed -i 's/maturin>=1.0,<1.14/maturin>=1.14/' "$r/python/pyproject.toml"
 git -C "$r" add -A
-run 1 "$WM" -C "$r" check --staged
+expect_run 1 "$WM" -C "$r" check --staged
 line=$(grep -n 'maturin-version: "1.13.3"' "$r/.github/workflows/wheels.yml" | head -1 | cut -d: -f1)
 grep -q "^.github/workflows/wheels.yml:$line:1: error: pins maturin 1.13.3, which python/pyproject.toml's \[build-system\].requires ('maturin>=1.14') does not admit" "$tmp/err" ||
-	no "check does not report the pin outside the requirement: $(cat "$tmp/err")"
+	fail "check does not report the pin outside the requirement: $(cat "$tmp/err")"
 line=$(grep -n 'WM_MATURIN: "1.13.3"' "$r/.gitlab-ci.yml" | head -1 | cut -d: -f1)
 grep -q "^.gitlab-ci.yml:$line:1: error: pins maturin 1.13.3" "$tmp/err" ||
-	no "check does not report the GitLab pin outside the requirement"
+	fail "check does not report the GitLab pin outside the requirement"
 
 # 7. Python versions a platform's runners cannot build for
 m=$tmp/arm.yaml
@@ -193,24 +176,24 @@ python: {versions: ["3.10", "3.11", "3.12"]}
 platforms: [linux-x86_64, windows-arm64]
 backends: {cpu: {default: true}}
 EOF
-run 2 "$WM" -f "$m" list
+expect_run 2 "$WM" -f "$m" list
 cat >"$tmp/want" <<EOF
 $m:3:21: error: Python 3.10 cannot be built for windows-arm64: python.org ships Windows arm64 interpreters from 3.11; leave it out there with an exclude such as {platform: windows-arm64, python: "3.10"}
     3 | python: {versions: ["3.10", "3.11", "3.12"]}
       |                     ^~~~
 EOF
-diff -u "$tmp/want" "$tmp/err" || no "3.10 on windows-arm64 is not refused as expected"
+expect_same "$tmp/want" "$tmp/err" "3.10 on windows-arm64: the refusal"
 printf 'exclude:\n  - {platform: windows-arm64, python: "3.10"}\n' >>"$m"
-run 0 "$WM" -f "$m" list
-[ "$(tail -n 1 "$tmp/out")" = "5 jobs" ] || no "the exclude does not leave 5 jobs: $(tail -n 1 "$tmp/out")"
+expect_run 0 "$WM" -f "$m" list
+[ "$(tail -n 1 "$tmp/out")" = "5 jobs" ] || fail "the exclude does not leave 5 jobs: $(tail -n 1 "$tmp/out")"
 sed -i '3d;/^exclude/,$d' "$m"
-run 0 "$WM" -f "$m" list --format jsonl
+expect_run 0 "$WM" -f "$m" list --format jsonl
 "$py" -c '
 import json, sys
 jobs = [json.loads(l) for l in open(sys.argv[1])]
 arm = sorted(j["python"] for j in jobs if j["platform"] == "windows-arm64")
 sys.exit(0 if arm and min(arm, key=lambda v: int(v.split(".")[1].rstrip("t"))) >= "3.11" else 1)' "$tmp/out" ||
-	no "the default versions build windows-arm64 below 3.11"
+	fail "the default versions build windows-arm64 below 3.11"
 
 # 8. bindings = "bin": one py3-none wheel per platform, no import test, no Python axis
 r=$tmp/bin
@@ -235,33 +218,33 @@ backends:
   fast: {env: {FAST: "1"}}
   cpu: {default: true}
 EOF
-git -C "$r" init -q
-run 0 "$WM" -C "$r" list --format jsonl
+scratch_repo "$r"
+expect_run 0 "$WM" -C "$r" list --format jsonl
 "$py" -c '
 import json, sys
 jobs = [json.loads(l) for l in open(sys.argv[1])]
 tags = sorted({(j["python_tag"], j["abi_tag"]) for j in jobs})
 sys.exit(0 if len(jobs) == 6 and tags == [("py3", "none")] and not any(j["smoke"] for j in jobs) else 1)' "$tmp/out" ||
-	no "bindings = bin: not one py3-none wheel per platform and backend without smoke: $(cat "$tmp/out")"
-run 0 "$WM" -C "$r" plan --offline
-grep -q "hello_bin-0.1.0-py3-none-win_amd64.whl" "$tmp/out" || no "bindings = bin: plan does not name py3-none wheels"
-run 0 "$WM" -C "$r" generate
-grep -q "Import the module" "$r/.github/workflows/wheels.yml" && no "bindings = bin: GitHub imports a module that does not exist"
-grep -q "wheelmatrix-test-" "$r/.gitlab-ci.yml" && no "bindings = bin: GitLab imports a module that does not exist"
+	fail "bindings = bin: not one py3-none wheel per platform and backend without smoke: $(cat "$tmp/out")"
+expect_run 0 "$WM" -C "$r" plan --offline
+grep -q "hello_bin-0.1.0-py3-none-win_amd64.whl" "$tmp/out" || fail "bindings = bin: plan does not name py3-none wheels"
+expect_run 0 "$WM" -C "$r" generate
+grep -q "Import the module" "$r/.github/workflows/wheels.yml" && fail "bindings = bin: GitHub imports a module that does not exist"
+grep -q "wheelmatrix-test-" "$r/.gitlab-ci.yml" && fail "bindings = bin: GitLab imports a module that does not exist"
 printf 'python: {versions: ["3.12"]}\n' >>"$r/wheelmatrix.yaml"
-run 2 "$WM" -C "$r" list
+expect_run 2 "$WM" -C "$r" list
 grep -q "^wheelmatrix.yaml:6:9: error: 'python' does not apply: pyproject.toml sets bindings = \"bin\"" "$tmp/err" ||
-	no "bindings = bin with python versions: $(cat "$tmp/err")"
+	fail "bindings = bin with python versions: $(cat "$tmp/err")"
 sed -i '$d' "$r/wheelmatrix.yaml"
 printf 'distribution: {strategy: meta}\n' >>"$r/wheelmatrix.yaml"
-run 2 "$WM" -C "$r" list
-grep -q "error: strategy 'meta' dispatches between backends' modules" "$tmp/err" || no "bindings = bin under meta: $(cat "$tmp/err")"
+expect_run 2 "$WM" -C "$r" list
+grep -q "error: strategy 'meta' dispatches between backends' modules" "$tmp/err" || fail "bindings = bin under meta: $(cat "$tmp/err")"
 
 # every workflow written here passes actionlint, zizmor, action-validator and shellcheck
 shopt -s nullglob
 workflows=("$tmp"/*/.github/workflows/wheels.yml)
-((${#workflows[@]} >= 3)) || no "only ${#workflows[@]} workflows to lint"
-"$py" "$ROOT/tests/wmlint.py" "${workflows[@]}" >"$tmp/lint" 2>&1 || no "the workflows have findings:
+((${#workflows[@]} >= 3)) || fail "only ${#workflows[@]} workflows to lint"
+"$py" "$ROOT/tests/wmlint.py" "${workflows[@]}" >"$tmp/lint" 2>&1 || fail "the workflows have findings:
 $(sed "s|$tmp/||" "$tmp/lint")"
 
-exit "$fail"
+finish

@@ -21,34 +21,25 @@
 # (build/tests/toml-decode); `make check` builds it.  These cases run in a few batch processes
 # (toml-decode FILE...), which keeps the sanitizer build fast, and a sample also through stdin,
 # the way toml-test's own runner calls a decoder, which must give the same answers.
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
-data=$("$ROOT/tests/tools/install-testdata.sh" --dir)
+. "$ROOT/tests/lib.sh"
+testdata toml-test/files-toml-1.0.0 bin/toml-test
 suite=$data/toml-test
-if [[ ! -f $data/complete || ! -f $suite/files-toml-1.0.0 || ! -x $data/bin/toml-test ]]; then
-	echo "FAIL: the toml-test suite is not installed in $data: run 'make testdata' (tests/tools/install-testdata.sh)"
-	exit 1
-fi
+need "$data/bin/toml-test" "run 'make testdata' (tests/tools/install-testdata.sh)"
 decoder=$(dirname "$WM")/tests/toml-decode
-if [[ ! -x $decoder ]]; then
-	echo "FAIL: $decoder is not built: run 'make check'"
-	exit 1
-fi
+[[ -x $decoder ]] || fatal "$decoder is not built: run 'make check'"
 
 # The runner: a generous time per case (the sanitizer build is slow), no colour, every failure listed.
-if ! NO_COLOR=1 "$data/bin/toml-test" test -toml 1.0 -timeout 30s -parallel 2 -decoder "$decoder" >runner.out 2>&1; then
-	cat runner.out
-	echo "FAIL: toml-test's runner rejects the decoder"
-	exit 1
+if ! NO_COLOR=1 "$data/bin/toml-test" test -toml 1.0 -timeout 30s -parallel 2 -decoder "$decoder" >"$tmp/runner.out" 2>&1; then
+	cat "$tmp/runner.out"
+	fatal "toml-test's runner rejects the decoder"
 fi
-if ! grep -q '^  valid tests: [1-9][0-9]* passed,  0 failed$' runner.out ||
-	! grep -q '^invalid tests: [1-9][0-9]* passed,  0 failed$' runner.out; then
-	cat runner.out
-	echo "FAIL: toml-test's runner did not report passing valid and invalid cases"
-	exit 1
+if ! grep -q '^  valid tests: [1-9][0-9]* passed,  0 failed$' "$tmp/runner.out" ||
+	! grep -q '^invalid tests: [1-9][0-9]* passed,  0 failed$' "$tmp/runner.out"; then
+	cat "$tmp/runner.out"
+	fatal "toml-test's runner did not report passing valid and invalid cases"
 fi
 
-exec python3 - "$decoder" "$suite" <<'PY'
+python3 - "$decoder" "$suite" <<'PY' || fail "the toml-test cases (above)"
 import concurrent.futures, json, os, re, subprocess, sys
 
 decoder, suite = sys.argv[1:]
@@ -234,3 +225,4 @@ print(f"toml-test 1.0.0: valid {valid_ok}/{len(valid)}, invalid {invalid_ok}/{le
       + (f" ({allowed} allowed)" if allowed else ""))
 sys.exit(1 if failures else 0)
 PY
+finish

@@ -1,9 +1,6 @@
 #!/bin/bash
 # t-unquoted-versions.sh — `3.10` written without quotes stays "3.10" (not 3.1) through to the jobs.
-set -euo pipefail
-: "${WM:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$ROOT/tests/lib.sh"
 cat >"$tmp/wheelmatrix.yaml" <<'YAML'
 wheelmatrix: 1
 project: {name: demo}
@@ -11,8 +8,9 @@ python:
   versions: [3.10, 3.9, 3.14t, 3.12]
 platforms: [linux-x86_64]
 YAML
-"$WM" -C "$tmp" list --format jsonl >"$tmp/out"
-python3 - "$tmp/out" <<'PY'
+wm -C "$tmp" list --format jsonl
+expect_status 0 "list"
+python3 - "$tmp/out" <<'PY' || fail "unquoted versions (above)"
 import json, sys
 jobs = [json.loads(line) for line in open(sys.argv[1])]
 got = [(j["python"], j["id"], j["interpreter"], j["abi_tag"]) for j in jobs]
@@ -24,3 +22,4 @@ if got != want:
     print("FAIL: got", got)
     sys.exit(1)
 PY
+finish

@@ -10,13 +10,10 @@
 #   resolve its plain text as null, bool, int or float, and its text is the value;
 # - a value with NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR is double-quoted, where they are escaped;
 # - the workflow passes actionlint, zizmor, action-validator and shellcheck (tests/wmlint.py).
-set -euo pipefail
-: "${WM:?}" "${ROOT:?}"
+. "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$py" - "$WM" "$ROOT" "$tmp" <<'PY'
+"$py" - "$WM" "$ROOT" "$tmp" <<'PY' || fail "tricky env values (above)"
 import json, os, re, subprocess, sys
 import yaml
 wm, root, tmp = sys.argv[1:]
@@ -108,3 +105,4 @@ for b in bad:
     print("FAIL " + b)
 sys.exit(1 if bad else 0)
 PY
+finish
