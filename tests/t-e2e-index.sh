@@ -11,7 +11,7 @@
 # (--index-url main --extra-index-url cuda) and uv (the same, and a project with an explicit
 # [[tool.uv.index]] as the source of llm-rs, `uv sync`) install the builds each pin or source asks
 # for; each is imported from an empty directory and answers backend() and its version with the
-# local label. pip refuses a file one byte of which was changed after the page was written. The
+# local label. pip and uv refuse a file one byte of which was changed after the page was written. The
 # script refuses files of another project, names that are not wheels or sdists or could leave
 # their directory, hostile index entries and a --previous index it cannot read, and escapes what
 # it writes.
@@ -69,10 +69,9 @@ PY
 }
 
 t0=$SECONDS
-build cpu "$version" "" &&
-	build cuda "$version+cuda" cublas &&
-	build cuda-next "$next+cuda" cublas ||
+if ! { build cpu "$version" "" && build cuda "$version+cuda" cublas && build cuda-next "$next+cuda" cublas; }; then
 	fatal "the builds failed (above)"
+fi
 echo "builds: $((SECONDS - t0)) s"
 cpu=$(ls "$wheels"/cpu/*.whl) sdist=$(ls "$wheels"/cpu/*.tar.gz)
 cuda=$(ls "$wheels"/cuda/*.whl) cuda_next=$(ls "$wheels"/cuda-next/*.whl)
@@ -138,7 +137,8 @@ if llm_rs.backend() != backend:
 print("; ".join(problems))
 sys.exit(bool(problems))
 PY
-	) && echo "ok   $1" || fail "$1: $out"
+	) || { fail "$1: $out"; return; }
+	echo "ok   $1"
 }
 n=0
 # pip_install VERSION BACKEND INDEX-ARGS... -- REQUIREMENT: a fresh environment, pip install, the check
@@ -214,16 +214,19 @@ else
 	show "$tmp/sync.log"
 fi
 
-# One byte of a served file changed after the page was written: pip refuses it
+# One byte of a served file changed after the page was written, the wheel still a valid zip (the
+# first entry's modification time): pip and uv refuse it for its sha256
 mkdir -p "$www2/tampered"
 cp -R "$site2/main" "$www2/tampered/main"
-"$py" - "$www2/tampered/main/llm-rs/${cpu##*/}" <<'PY'
-import os, sys
+"$py" - "$www2/tampered/main/llm-rs/${cpu##*/}" <<'PY' || fail "changing a byte of the wheel"
+import sys, zipfile
 with open(sys.argv[1], "r+b") as f:
-    f.seek(os.path.getsize(sys.argv[1]) // 2)
-    b = f.read(1)
-    f.seek(-1, 1)
-    f.write(bytes([b[0] ^ 0x01]))
+    head = f.read(30)
+    assert head[:4] == b"PK\x03\x04", head
+    f.seek(10)
+    f.write(bytes([head[10] ^ 0x01]))
+with zipfile.ZipFile(sys.argv[1]) as z:
+    assert z.testzip() is None
 PY
 venv=$tmp/venv-tampered
 "$py" -m venv --without-pip "$venv"
@@ -231,6 +234,14 @@ if "$tools/bin/python" -m pip --python "$venv/bin/python" install --only-binary 
 	fail "pip installed a wheel whose sha256 is not its page's"
 elif ! grep -q "Expected sha256 $(sha256sum "$cpu" | cut -d' ' -f1)" "$venv.log"; then
 	fail "pip failed on the changed wheel, but not for its sha256"
+	show "$venv.log"
+fi
+venv=$tmp/venv-tampered-uv
+uv venv -q --python "$py" "$venv"
+if uv pip install --python "$venv/bin/python" --index-url "$u2/tampered/main/" llm-rs >"$venv.log" 2>&1; then
+	fail "uv installed a wheel whose sha256 is not its page's"
+elif ! grep -qF "sha256:$(sha256sum "$cpu" | cut -d' ' -f1)" "$venv.log" || ! grep -qF "Hash mismatch" "$venv.log"; then
+	fail "uv failed on the changed wheel, but not for its sha256"
 	show "$venv.log"
 fi
 
