@@ -14,6 +14,7 @@
 #include "emit/generate.h"
 #include "emit/github.h"
 #include "emit/gitlab.h"
+#include "emit/install.h"
 #include "emit/package.h"
 #include "emit/patch.h"
 
@@ -164,7 +165,8 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 		if ((ret = add(out, path, matrix_file, &body, err)) < 0)
 			goto out;
 	}
-	if ((ret = wm_package_generate(out, m, matrix_file, err)) < 0)
+	if ((ret = wm_package_generate(out, m, matrix_file, err)) < 0 ||
+			(ret = wm_install_generate(out, m, matrix_file, err)) < 0)
 		goto out;
 	if (m->github.enabled) {
 		wm_buf_clear(&body);
