@@ -577,17 +577,16 @@ static int set_version(struct patcher *p, const struct wm_toml_table *project, s
 	struct wm_buf b = WM_BUF_INIT;
 	int ret;
 
-	if (v) {
-		if (v->type != WM_TOML_STRING)
-			return fail(p, WM_EINVALID, &v->span, "[project].version is %s, expected a string", kind(v));
-		return replace_string(p, v, p->spec->version);
-	}
+	if (v && v->type != WM_TOML_STRING)
+		return fail(p, WM_EINVALID, &v->span, "[project].version is %s, expected a string", kind(v));
 	for (size_t k = 0; wm_toml_is_array(d) && k < d->array.n; k++) {
 		const struct wm_toml_value *item = d->array.items[k];
 		if (item->type == WM_TOML_STRING && strcmp(item->str, "version") == 0 &&
 				(ret = remove_item(p, &d->array, k)) < 0)
 			return ret;
 	}
+	if (v)
+		return replace_string(p, v, p->spec->version);
 	wm_toml_put_string(&b, p->spec->version, strlen(p->spec->version), WM_TOML_BASIC);
 	keys[*n].key = "version";
 	keys[*n].value = b.oom ? NULL : wm_arena_strndup(&p->arena, b.ptr, b.len);

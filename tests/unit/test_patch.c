@@ -396,6 +396,9 @@ static void test_version(void)
 		"project = { name = \"a\", dynamic = [], version = \"1+c\" }\n", .version = "1+c");
 	PATCH("project.name = \"a\"\nproject.version = \"1\"\n", "project.name = \"a\"\nproject.version = \"1+c\"\n",
 		.version = "1+c");
+	/* both (which PEP 621 forbids): the string replaced, and out of `dynamic` */
+	PATCH("[project]\nname = \"a\"\nversion = \"1\"\ndynamic = [\"version\"]\n",
+		"[project]\nname = \"a\"\nversion = \"1+c\"\ndynamic = []\n", .version = "1+c");
 	/* neither: added */
 	PATCH("[project]\nname = \"a\"\n", "[project]\nname = \"a\"\nversion = \"1+c\"\n", .version = "1+c");
 	PATCH("[project]\nname = \"a\"\nversion = 1\n", "error: 3:11: [project].version is an integer, expected a string",
