@@ -173,6 +173,7 @@ struct wm_backend {
 	const struct wm_loc *platform_locs;
 	const char *dist;                /* distribution name */
 	bool dist_explicit;
+	const char *local;               /* strategy index with local labels: the version label, else NULL */
 	bool is_default;
 	bool smoke;
 	struct wm_toolkit_use *toolkits;
@@ -198,7 +199,7 @@ struct wm_rule {
 	size_t nenv;
 };
 
-enum wm_strategy { WM_STRATEGY_RENAME, WM_STRATEGY_META };
+enum wm_strategy { WM_STRATEGY_RENAME, WM_STRATEGY_META, WM_STRATEGY_INDEX };
 
 struct wm_output {
 	bool enabled;
@@ -247,6 +248,9 @@ struct wm_matrix {
 
 	enum wm_strategy strategy;
 	const struct wm_meta *meta;      /* strategy meta with a project: its layout and files, else NULL */
+	const char *index_url;           /* strategy index: the backends' indexes are <index_url>/<backend>/ */
+	bool index_local;                /* strategy index: a backend's version gains the label +<backend> */
+	struct wm_loc index_loc;
 	struct wm_output github, gitlab;
 	struct wm_action_ref *actions;
 	size_t nactions;
@@ -603,6 +607,8 @@ struct wm_plan_dist {
 	const char *normalized;          /* PEP 503 */
 	const struct wm_backend *backend;  /* NULL for the meta package */
 	const char *url;                 /* the project page queried, without credentials */
+	const char *version;             /* its files' version: the plan's, with the backend's local label */
+	const char *own_index;           /* strategy index: the page on the backend's own index, else NULL */
 	struct wm_artifact *artifacts;
 	size_t nartifacts;
 	enum wm_dist_state state;

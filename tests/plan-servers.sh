@@ -121,6 +121,12 @@ http {
 			auth_basic "index";
 			auth_basic_user_file $dir/htpasswd;
 		}
+		# the backends' own indexes of strategy index, behind the same password
+		location /private-whl/ {
+			alias $www/whl/;
+			auth_basic "index";
+			auth_basic_user_file $dir/htpasswd;
+		}
 	}
 }
 CONF

@@ -38,6 +38,8 @@ defs, uses, modules, problems = {}, [], set(), []
 for line in open(sys.argv[1]):
     kind, module, sym = line.split()
     modules.add(module)
+    if sym.startswith("__"):
+        continue  # the compiler's own (the sanitizers' __odr_asan.*, __asan_*)
     if kind == "def" and not (sym.startswith("wm_" + module.split("/")[1]) or
                               sym.startswith("wm_" + module.replace("/", "_"))):
         problems.append(f"lib/{module}.c exports {sym}: its name does not start with the module's")

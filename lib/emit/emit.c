@@ -100,7 +100,7 @@ bool wm_emit_has_patch(const struct wm_matrix *m, const bool *patched, const str
 		return patched[b->index];
 	/* no pyproject.toml was read: any variant that differs from the base build has one */
 	return m->strategy == WM_STRATEGY_META || b->features.n > 0 || b->dependencies.n > 0 ||
-		strcmp(b->dist, m->name) != 0;
+		b->local || strcmp(b->dist, m->name) != 0;
 }
 
 const char *wm_emit_module(struct wm_arena *a, const struct wm_matrix *m, const struct wm_backend *b)

@@ -6,12 +6,15 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "formats/diff.h"
+#include "formats/pep440.h"
 #include "formats/toml.h"
+#include "model/matrix.h"
 #include "model/meta.h"
 #include "model/project.h"
 #include "emit/generate.h"
 #include "emit/github.h"
 #include "emit/gitlab.h"
+#include "emit/install.h"
 #include "emit/package.h"
 #include "emit/patch.h"
 
@@ -52,6 +55,20 @@ static int variant_spec(struct wm_patch_spec *spec, struct wm_arena *a, const st
 	spec->nfeatures = b->features.n;
 	spec->dependencies = b->dependencies.items;
 	spec->ndependencies = b->dependencies.n;
+	/* strategy index: <version>+<label>, the version as PEP 440 writes it (the loader checked it can be) */
+	if (b->local) {
+		struct wm_buf v = WM_BUF_INIT;
+		const char *why;
+		if (wm_pep440(&v, m->version, &why) < 0 || v.oom) {
+			wm_buf_release(&v);
+			return WM_ENOMEM;
+		}
+		wm_buf_printf(&v, "+%s", b->local);
+		spec->version = v.oom ? NULL : wm_arena_strdup(a, v.ptr);
+		wm_buf_release(&v);
+		if (!spec->version)
+			return WM_ENOMEM;
+	}
 	/* maturin names the module after the project unless module-name or [lib].name pins it */
 	if (spec->name && !p->module_name && !p->lib_name)
 		spec->module_name = m->module;
@@ -126,6 +143,15 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
+	if (m->strategy == WM_STRATEGY_INDEX && (m->github.enabled || m->gitlab.enabled)) {
+		const struct wm_doc *doc = wm_matrix_doc(m);
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, m->file, doc ? doc->text : NULL, doc ? doc->len : 0,
+			m->index_loc.line, m->index_loc.column, 1, "this version of wheelmatrix does not write the CI of "
+			"strategy 'index' (each backend published to its own index): 'ci: {}' writes the variant patches "
+			"alone, which 'wheelmatrix patch BACKEND' applies for a local build");
+		free(patched);
+		return WM_EINVALID;
+	}
 	/* the variant patches first: the workflow applies only those that exist */
 	for (size_t i = 0; m->project && i < m->nbackends; i++) {
 		char path[96];
@@ -139,7 +165,8 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 		if ((ret = add(out, path, matrix_file, &body, err)) < 0)
 			goto out;
 	}
-	if ((ret = wm_package_generate(out, m, matrix_file, err)) < 0)
+	if ((ret = wm_package_generate(out, m, matrix_file, err)) < 0 ||
+			(ret = wm_install_generate(out, m, matrix_file, err)) < 0)
 		goto out;
 	if (m->github.enabled) {
 		wm_buf_clear(&body);

@@ -551,11 +551,58 @@ static bool dynamic_has(const struct wm_toml_table *project, const char *key)
 	return wm_toml_is_array(d) && array_has(&d->array, key);
 }
 
+/* Removes item k of array `a`, with the separator that goes with it. */
+static int remove_item(struct patcher *p, const struct wm_toml_array *a, size_t k)
+{
+	struct wm_buf none = WM_BUF_INIT;
+	size_t start = a->items[k]->span.start, end = a->items[k]->span.end;
+	if (k + 1 < a->n)
+		end = a->items[k + 1]->span.start;      /* "k", "next" -> "next" */
+	else if (k > 0)
+		start = a->items[k - 1]->span.end;      /* "prev", "k" -> "prev" */
+	else if (a->trailing_comma)
+		end = a->comma.end;                     /* ["k",] -> [] */
+	return splice(p, start, end, &none);
+}
+
+/*
+ * [project].version becomes spec->version: the string replaced, or, when the
+ * version is dynamic (maturin takes Cargo's), "version" leaves `dynamic` and
+ * the key is added (into *keys).
+ */
+static int set_version(struct patcher *p, const struct wm_toml_table *project, struct newkey *keys, size_t *n)
+{
+	const struct wm_toml_value *v = wm_toml_table_get(project, "version");
+	const struct wm_toml_value *d = wm_toml_table_get(project, "dynamic");
+	struct wm_buf b = WM_BUF_INIT;
+	int ret;
+
+	if (v && v->type != WM_TOML_STRING)
+		return fail(p, WM_EINVALID, &v->span, "[project].version is %s, expected a string", kind(v));
+	for (size_t k = 0; wm_toml_is_array(d) && k < d->array.n; k++) {
+		const struct wm_toml_value *item = d->array.items[k];
+		if (item->type == WM_TOML_STRING && strcmp(item->str, "version") == 0 &&
+				(ret = remove_item(p, &d->array, k)) < 0)
+			return ret;
+	}
+	if (v)
+		return replace_string(p, v, p->spec->version);
+	wm_toml_put_string(&b, p->spec->version, strlen(p->spec->version), WM_TOML_BASIC);
+	keys[*n].key = "version";
+	keys[*n].value = b.oom ? NULL : wm_arena_strndup(&p->arena, b.ptr, b.len);
+	wm_buf_release(&b);
+	if (!keys[(*n)++].value)
+		return oom(p);
+	return 0;
+}
+
 static int patch_project(struct patcher *p)
 {
 	const struct wm_patch_spec *spec = p->spec;
 	const struct wm_toml_value *project = wm_toml_table_get(p->doc->root, "project");
 	const struct wm_toml_value *name, *deps, *optional;
+	struct newkey keys[2];
+	size_t nkeys = 0;
 	const char *old;
 	int ret;
 
@@ -566,6 +613,8 @@ static int patch_project(struct patcher *p)
 		return fail(p, WM_EINVALID, &name->span, "[project].name is %s, expected a string", kind(name));
 	old = spec->old_name ? spec->old_name : name->str;
 	if (spec->name && (ret = replace_string(p, name, spec->name)) < 0)
+		return ret;
+	if (spec->version && (ret = set_version(p, project->table, keys, &nkeys)) < 0)
 		return ret;
 
 	deps = wm_toml_table_get(project->table, "dependencies");
@@ -578,25 +627,25 @@ static int patch_project(struct patcher *p)
 			return ret;
 	}
 
-	if (spec->ndependencies == 0)
-		return 0;
-	if (dynamic_has(project->table, "dependencies"))
+	if (spec->ndependencies > 0 && dynamic_has(project->table, "dependencies"))
 		return fail(p, WM_EINVALID, &wm_toml_table_get(project->table, "dynamic")->span,
 			"[project].dependencies is dynamic: the variant's dependencies cannot be added");
-	if (!deps) {
+	if (spec->ndependencies > 0 && !deps) {
 		struct wm_buf b = WM_BUF_INIT;
-		struct newkey key = { "dependencies", NULL };
 		put_array(&b, spec->dependencies, spec->ndependencies);
-		key.value = b.oom ? NULL : wm_arena_strndup(&p->arena, b.ptr, b.len);
+		keys[nkeys].key = "dependencies";
+		keys[nkeys].value = b.oom ? NULL : wm_arena_strndup(&p->arena, b.ptr, b.len);
 		wm_buf_release(&b);
-		if (!key.value)
+		if (!keys[nkeys++].value)
 			return oom(p);
-		return insert_keys(p, project->table, &key, 1);
+	} else if (spec->ndependencies > 0) {
+		if (!wm_toml_is_array(deps) || deps->array.aot)
+			return fail(p, WM_EINVALID, &deps->span, "[project].dependencies is %s, expected an array of strings",
+				kind(deps));
+		if ((ret = append_items(p, deps, spec->dependencies, spec->ndependencies)) < 0)
+			return ret;
 	}
-	if (!wm_toml_is_array(deps) || deps->array.aot)
-		return fail(p, WM_EINVALID, &deps->span, "[project].dependencies is %s, expected an array of strings",
-			kind(deps));
-	return append_items(p, deps, spec->dependencies, spec->ndependencies);
+	return insert_keys(p, project->table, keys, nkeys);
 }
 
 /* ---- [tool.maturin] ------------------------------------------------------ */

@@ -16,6 +16,7 @@ struct wm_patch_spec {
 	const char *python_source;  /* pin [tool.maturin].python-source, or NULL */
 	const char *manifest_path;  /* pin [tool.maturin].manifest-path, or NULL */
 	const char *const *dependencies; size_t ndependencies;  /* PEP 508 strings appended to [project].dependencies */
+	const char *version;        /* [project].version, or NULL to keep */
 };
 
 /*
@@ -31,6 +32,8 @@ struct wm_patch_spec {
  *     appended in the array's layout (one line per item in a multi-line array,
  *     indented and comma'd like its last item); the key is added when missing;
  *   - module-name, python-source, manifest-path: the value replaced or the key added;
+ *   - version: the string replaced; a dynamic version (maturin's from Cargo.toml)
+ *     leaves [project].dynamic and the key is added;
  *   - keys are added at the table's append offset (with its dotted prefix when
  *     dotted keys made it), or as `, key = value` after the last pair of an
  *     inline table; without a [tool.maturin] table, `maturin = {...}` goes into

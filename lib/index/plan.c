@@ -161,11 +161,18 @@ static int init_dist(struct wm_plan *plan, struct wm_plan_dist *d, const char *n
 	char *norm = wm_arena_alloc(plan->arena, strlen(name) + 1);
 	d->name = name;
 	d->backend = b;
+	d->version = plan->version;
 	d->state = WM_DIST_UNCHECKED;
 	if (!norm || !(d->artifacts = wm_arena_array(plan->arena, nartifacts, sizeof(*d->artifacts))))
 		return WM_ENOMEM;
 	wm_name_normalize(norm, name);
 	d->normalized = norm;
+	if (b && b->local && !(d->version = wm_arena_printf(plan->arena, "%s+%s", plan->version, b->local)))
+		return WM_ENOMEM;
+	/* strategy index: every backend but the default is on <url>/<backend>/ */
+	if (b && plan->matrix->strategy == WM_STRATEGY_INDEX && !b->is_default &&
+			!(d->own_index = wm_arena_printf(plan->arena, "%s/%s/%s/", plan->matrix->index_url, b->id, norm)))
+		return WM_ENOMEM;
 	return 0;
 }
 
@@ -223,7 +230,7 @@ static int plan_artifacts(struct wm_plan *plan, const struct wm_matrix *m)
 		w->platform = job.platform;
 		w->python = job.python;
 		w->job = wm_arena_strdup(a, job.id);
-		w->filename = wm_filename_wheel(a, job.backend->dist, plan->version, job.python->python_tag,
+		w->filename = wm_filename_wheel(a, job.backend->dist, of[job.backend->index]->version, job.python->python_tag,
 			job.python->abi_tag, job.platform->platform_tag);
 		if (!w->job || !w->filename) {
 			more = WM_ENOMEM;
@@ -236,7 +243,7 @@ static int plan_artifacts(struct wm_plan *plan, const struct wm_matrix *m)
 	for (size_t i = 0; i < plan->ndists; i++) {
 		struct wm_artifact *s = add_artifact(&plan->dists[i]);
 		s->sdist = true;
-		if (!(s->filename = wm_filename_sdist(a, plan->dists[i].name, plan->version))) {
+		if (!(s->filename = wm_filename_sdist(a, plan->dists[i].name, plan->dists[i].version))) {
 			ret = WM_ENOMEM;
 			goto out;
 		}
@@ -275,7 +282,9 @@ int wm_plan_new(struct wm_plan **out, const struct wm_matrix *m, const struct wm
 	}
 	for (size_t i = 0; base && i < p->ndists; i++) {
 		struct wm_plan_dist *d = &p->dists[i];
-		if (!(d->url = wm_arena_printf(p->arena, "%s%s/%s", shown, d->normalized, *p->query ? "?<redacted>" : ""))) {
+		if (d->own_index)
+			d->url = d->own_index;
+		else if (!(d->url = wm_arena_printf(p->arena, "%s%s/%s", shown, d->normalized, *p->query ? "?<redacted>" : ""))) {
 			ret = WM_ENOMEM;
 			wm_error_code(err, ret);
 			goto fail;
@@ -321,7 +330,7 @@ int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct w
 	for (size_t i = 0; i < page->n; i++) {
 		if ((ret = wm_filename_parse(&names[i], plan->arena, page->files[i].filename)) < 0)
 			goto out;
-		if (names[i].kind != WM_FILE_OTHER && wm_pep440_equal(names[i].version, plan->version))
+		if (names[i].kind != WM_FILE_OTHER && wm_pep440_equal(names[i].version, d->version))
 			nversion++;
 		else if (page->files[i].size >= (int64_t)(WM_PLAN_FILE_LIMIT / 10 * 9))
 			nlarge++;
@@ -333,7 +342,7 @@ int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct w
 		for (size_t k = 0; k < d->nartifacts; k++) {
 			struct wm_artifact *a = &d->artifacts[k];
 			for (size_t i = 0; a->state != WM_ART_PRESENT && i < page->n; i++) {
-				if (used[i] || names[i].kind == WM_FILE_OTHER || !wm_pep440_equal(names[i].version, plan->version))
+				if (used[i] || names[i].kind == WM_FILE_OTHER || !wm_pep440_equal(names[i].version, d->version))
 					continue;
 				if (lenient ? !artifact_matches(a, &names[i]) : strcmp(a->filename, page->files[i].filename) != 0)
 					continue;
@@ -349,7 +358,7 @@ int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct w
 	for (size_t i = 0; i < page->n; i++) {
 		if (used[i])
 			continue;
-		if (names[i].kind != WM_FILE_OTHER && wm_pep440_equal(names[i].version, plan->version))
+		if (names[i].kind != WM_FILE_OTHER && wm_pep440_equal(names[i].version, d->version))
 			d->unexpected[d->nunexpected++] = page->files[i].filename;
 		else
 			d->large[d->nlarge++] = page->files[i];
@@ -408,6 +417,35 @@ failed:
 	return 0;
 }
 
+/* Fetches the requests of the dists on the backends' own indexes (`own`) or on the index, in place. */
+static int fetch_batch(struct wm_plan *plan, struct wm_net_request *reqs, bool own, struct wm_net_options *no,
+	const struct wm_plan_options *o)
+{
+	struct wm_net_request *batch;
+	size_t n = 0;
+	int ret;
+
+	for (size_t i = 0; i < plan->ndists; i++)
+		n += (plan->dists[i].own_index != NULL) == own;
+	if (n == 0)
+		return 0;
+	if (!(batch = calloc(n, sizeof(*batch))))
+		return WM_ENOMEM;
+	n = 0;
+	for (size_t i = 0; i < plan->ndists; i++)
+		if ((plan->dists[i].own_index != NULL) == own)
+			batch[n++] = reqs[i];
+	no->username = own ? NULL : o->username;
+	no->password = own ? NULL : o->password;
+	ret = wm_net_fetch(batch, n, no);
+	n = 0;
+	for (size_t i = 0; i < plan->ndists; i++)
+		if ((plan->dists[i].own_index != NULL) == own)
+			reqs[i] = batch[n++];
+	free(batch);
+	return ret;
+}
+
 int wm_plan_query(struct wm_plan *plan, const struct wm_plan_options *o, struct wm_error *err)
 {
 	struct wm_net_request *reqs = NULL;
@@ -429,13 +467,16 @@ int wm_plan_query(struct wm_plan *plan, const struct wm_plan_options *o, struct 
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
-	for (size_t i = 0; i < plan->ndists; i++)
-		if (!(reqs[i].url = wm_arena_printf(plan->arena, "%s%s/%s", plan->query_base, plan->dists[i].normalized,
-				plan->query))) {
+	for (size_t i = 0; i < plan->ndists; i++) {
+		const struct wm_plan_dist *d = &plan->dists[i];
+		reqs[i].url = d->own_index ? d->own_index :
+			wm_arena_printf(plan->arena, "%s%s/%s", plan->query_base, d->normalized, plan->query);
+		if (!reqs[i].url) {
 			free(reqs);
 			wm_error_code(err, WM_ENOMEM);
 			return WM_ENOMEM;
 		}
+	}
 	memset(&no, 0, sizeof(no));
 	no.accept = ACCEPT;
 	no.jobs = o->jobs;
@@ -446,11 +487,15 @@ int wm_plan_query(struct wm_plan *plan, const struct wm_plan_options *o, struct 
 	no.max_bytes = o->max_bytes;
 	no.cacert = o->cacert;
 	no.netrc = o->netrc;
-	no.username = o->username;
-	no.password = o->password;
 	no.progress = o->progress;
 	no.progress_ctx = o->progress_ctx;
-	ret = wm_net_fetch(reqs, plan->ndists, &no);
+	/*
+	 * The index's user and password go to the index alone: the backends' own indexes
+	 * (strategy index, hosts of their own) are asked in a second batch without them.
+	 */
+	ret = fetch_batch(plan, reqs, false, &no, o);
+	if (ret == 0)
+		ret = fetch_batch(plan, reqs, true, &no, o);
 	for (size_t i = 0; ret == 0 && i < plan->ndists; i++)
 		ret = answer(plan, &plan->dists[i], &reqs[i]);
 	for (size_t i = 0; i < plan->ndists; i++)
@@ -513,11 +558,11 @@ const char *wm_plan_dist_summary(const struct wm_plan *p, const struct wm_plan_d
 		return wm_arena_printf(p->arena, "%zu %s to upload", n, files);
 	case WM_DIST_PUBLISHED:
 		return wm_arena_printf(p->arena, "version %s already published (all %zu %s present): nothing to "
-			"upload", p->version, n, files);
+			"upload", d->version, n, files);
 	case WM_DIST_PARTIAL: {
 		size_t missing = count_in(d, WM_ART_MISSING);
 		return wm_arena_printf(p->arena, "version %s partly published (%zu of %zu %s present): %zu %s still to "
-			"upload, and only %s: the index refuses a file it has", p->version, count_in(d, WM_ART_PRESENT), n,
+			"upload, and only %s: the index refuses a file it has", d->version, count_in(d, WM_ART_PRESENT), n,
 			files, missing, missing == 1 ? "file" : "files", missing == 1 ? "that one" : "those");
 	}
 	}

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/arena.h"
 #include "util/buf.h"
 #include "util/sha256.h"
 #include "formats/json.h"
@@ -82,6 +83,15 @@ static void size_text(struct wm_buf *b, int64_t size)
 
 /* ---- table ------------------------------------------------------------------- */
 
+/* A distribution's heading: its name, and under strategy index, where every backend has the name, the backend. */
+static const char *title(const struct wm_plan *p, const struct wm_plan_dist *d)
+{
+	const char *t = NULL;
+	if (p->matrix->strategy == WM_STRATEGY_INDEX && d->backend)
+		t = wm_arena_printf(p->arena, "%s (%s)", d->name, d->backend->id);
+	return t ? t : d->name;
+}
+
 /*
  * File names and messages can come from the index: a character a terminal
  * must not get as it is (a C0 or C1 control, whose escape sequences it would
@@ -116,7 +126,7 @@ static void table(struct wm_buf *b, const struct wm_plan *p)
 	wm_buf_putc(b, '\n');
 	for (size_t i = 0; i < p->ndists; i++) {
 		const struct wm_plan_dist *d = &p->dists[i];
-		wm_buf_printf(b, "\n%s: ", d->name);
+		wm_buf_printf(b, "\n%s: ", title(p, d));
 		plain(b, wm_plan_dist_summary(p, d));
 		wm_buf_putc(b, '\n');
 		for (size_t k = 0; k < d->nartifacts; k++) {
@@ -202,7 +212,7 @@ static void markdown(struct wm_buf *b, const struct wm_plan *p)
 	for (size_t i = 0; i < p->ndists; i++) {
 		const struct wm_plan_dist *d = &p->dists[i];
 		wm_buf_puts(b, "\n### ");
-		md_code(b, d->name);
+		md_code(b, title(p, d));
 		wm_buf_puts(b, "\n\n| file | state | on the index as |\n|---|---|---|\n");
 		for (size_t k = 0; k < d->nartifacts; k++) {
 			const struct wm_artifact *a = &d->artifacts[k];
@@ -392,7 +402,7 @@ static void html_grid(struct wm_buf *b, const struct wm_plan *p, const struct co
 	for (size_t i = 0; i < p->ndists; i++) {
 		const struct wm_plan_dist *d = &p->dists[i];
 		wm_buf_puts(b, "<tr><th>");
-		html_text(b, d->name);
+		html_text(b, title(p, d));
 		wm_buf_puts(b, "</th>");
 		for (size_t c = 0; c < ncols; c++) {
 			const struct wm_artifact *a = NULL;
@@ -424,7 +434,7 @@ static void html_details(struct wm_buf *b, const struct wm_plan *p)
 	for (size_t i = 0; i < p->ndists; i++) {
 		const struct wm_plan_dist *d = &p->dists[i];
 		wm_buf_puts(b, "<li><code>");
-		html_text(b, d->name);
+		html_text(b, title(p, d));
 		wm_buf_puts(b, "</code>: ");
 		html_text(b, wm_plan_dist_summary(p, d));
 		if (d->nunexpected || d->nlarge)
@@ -534,6 +544,7 @@ static struct wm_json *plan_dist(const struct wm_plan *p, const struct wm_plan_d
 		return NULL;
 	}
 	put(o, "name", wm_json_string(d->name), bad);
+	put(o, "version", wm_json_string(d->version), bad);
 	put(o, "normalized", wm_json_string(d->normalized), bad);
 	put(o, "backend", wm_json_string(d->backend ? d->backend->id : NULL), bad);
 	put(o, "url", wm_json_string(d->url), bad);

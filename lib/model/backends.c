@@ -10,6 +10,7 @@
 #include "util/map.h"
 #include "util/name.h"
 #include "util/text.h"
+#include "formats/pep440.h"
 #include "formats/yaml.h"
 #include "model/backends.h"
 #include "model/catalog.h"
@@ -411,12 +412,63 @@ void wm_backends_check_defaults(struct wm_loader *l)
 	}
 }
 
+/*
+ * Strategy index: every backend keeps the project's name; with local labels,
+ * each backend but the default builds <version>+<label>, the label being its
+ * id as PEP 440 writes it (`_` becomes `.`).
+ */
+static void check_index_versions(struct wm_loader *l)
+{
+	struct wm_matrix *m = l->m;
+	for (size_t i = 0; i < m->nbackends; i++) {
+		struct wm_backend *b = m->backends[i];
+		char *label;
+		if (b->dist_explicit) {
+			if (b->dist)
+				wm_schema_error(&l->c, l->dist_nodes[i], "under strategy 'index' every backend keeps the "
+					"project's name '%s' and is told apart by its index: remove 'dist'", m->name);
+			continue;
+		}
+		b->dist = m->name;
+		if (!m->index_local || b->is_default)
+			continue;
+		if (wm_loader_oom(l, label = wm_arena_strdup(l->c.arena, b->id)))
+			return;
+		for (char *c = label; *c; c++)
+			if (*c == '_')
+				*c = '.';
+		b->local = label;
+	}
+	if (m->index_local && !m->version && m->project)
+		wm_schema_error_at(&l->c, m->index_loc.line, m->index_loc.column, 1, "local version labels need the "
+			"project's version, and neither %s nor its Cargo.toml gives one: set [project].version, or "
+			"'local: false'", m->project->py_path);
+	if (m->index_local && m->version) {
+		struct wm_buf v = WM_BUF_INIT;
+		const char *why;
+		if (wm_pep440(&v, m->version, &why) == WM_EINVALID)
+			wm_schema_error_at(&l->c, m->index_loc.line, m->index_loc.column, 1, "local version labels need "
+				"a PEP 440 version, and the project's '%s' is not one: %s", m->version, why);
+		else if (v.oom)
+			wm_loader_oom(l, NULL);
+		else if (strchr(v.ptr, '+'))
+			wm_schema_error_at(&l->c, m->index_loc.line, m->index_loc.column, 1, "the project's version '%s' "
+				"has a local label already: a backend's label cannot be added ('local: false' keeps the "
+				"version as it is)", m->version);
+		wm_buf_release(&v);
+	}
+}
+
 void wm_backends_check_distributions(struct wm_loader *l)
 {
 	struct wm_matrix *m = l->m;
 	struct wm_map seen;
 	char *base_norm = NULL;
 
+	if (m->strategy == WM_STRATEGY_INDEX) {
+		check_index_versions(l);
+		return;
+	}
 	for (size_t i = 0; i < m->nbackends; i++) {
 		struct wm_backend *b = m->backends[i];
 		const struct wm_node *at = l->dist_nodes[i];

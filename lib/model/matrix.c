@@ -178,11 +178,44 @@ static void load_project(struct wm_loader *l, const struct wm_node *n)
 		m->module = wm_project_module(l->c.arena, NULL, NULL, m->name);
 }
 
+/* distribution.index: where the backends' indexes are, and whether their versions carry a label. */
+static void load_index(struct wm_loader *l, const struct wm_node *n)
+{
+	static const char *const keys[] = { "url", "local" };
+	struct wm_matrix *m = l->m;
+	const struct wm_node *v;
+	const char *s, *why;
+	size_t len;
+
+	m->index_loc = wm_loader_loc(l, n);
+	m->index_local = true;
+	if (!wm_schema_map(&l->c, n, "'distribution.index'", keys, WM_ARRAY_SIZE(keys)))
+		return;
+	if ((v = wm_yaml_find(n, "local")))
+		wm_schema_bool(&l->c, v, "'distribution.index.local'", &m->index_local);
+	if (!(v = wm_yaml_find(n, "url"))) {
+		wm_schema_error(&l->c, n, "'distribution.index' needs a 'url': the base URL the backends' indexes "
+			"are served under (<url>/<backend>/)");
+		return;
+	}
+	if (!wm_schema_string(&l->c, v, "'distribution.index.url'", &s))
+		return;
+	if (!wm_name_index_url(s, &why)) {
+		wm_schema_error(&l->c, v, "invalid index URL '%s': %s", s, why);
+		return;
+	}
+	/* the indexes are <url>/<backend>/: no final '/' of its own */
+	for (len = strlen(s); len > 0 && s[len - 1] == '/'; len--)
+		;
+	m->index_url = wm_arena_strndup(l->c.arena, s, len);
+	wm_loader_oom(l, m->index_url);
+}
+
 static void load_distribution(struct wm_loader *l, const struct wm_node *n)
 {
-	static const char *const keys[] = { "strategy" };
+	static const char *const keys[] = { "strategy", "index" };
 	static const char *const strategies[] = { "rename", "meta", "index" };
-	const struct wm_node *v;
+	const struct wm_node *v, *index = wm_yaml_find(n, "index");
 	const char *s;
 	if (!wm_schema_map(&l->c, n, "'distribution'", keys, WM_ARRAY_SIZE(keys)))
 		return;
@@ -196,14 +229,23 @@ static void load_distribution(struct wm_loader *l, const struct wm_node *n)
 			wm_schema_error(&l->c, v, "strategy 'meta' dispatches between backends' modules at import, and %s "
 				"sets bindings = \"bin\" (a program, no module): use 'rename'", l->project->py_path);
 	} else if (strcmp(s, "index") == 0) {
-		wm_schema_error(&l->c, v, "distribution strategy 'index' is not supported yet: use 'rename' or 'meta'");
+		l->m->strategy = WM_STRATEGY_INDEX;
+		if (!index)
+			wm_schema_error(&l->c, v, "strategy 'index' needs 'distribution.index' with the 'url' its "
+				"backends' indexes are served under");
+		else
+			load_index(l, index);
+		return;
 	} else {
-		const char *hint = wm_text_suggest(s, strategies, 2);
+		const char *hint = wm_text_suggest(s, strategies, WM_ARRAY_SIZE(strategies));
 		if (hint)
 			wm_schema_error(&l->c, v, "unknown distribution strategy '%s' (did you mean '%s'?)", s, hint);
 		else
-			wm_schema_error(&l->c, v, "unknown distribution strategy '%s': use 'rename' or 'meta'", s);
+			wm_schema_error(&l->c, v, "unknown distribution strategy '%s': use 'rename', 'meta' or 'index'", s);
+		return;
 	}
+	if (index)
+		wm_schema_error(&l->c, index, "'distribution.index' belongs to strategy 'index', not '%s'", s);
 }
 
 static void load_output(struct wm_loader *l, const struct wm_node *n, const char *provider, struct wm_output *out)

@@ -332,3 +332,60 @@ const char *wm_name_feature_leaf(const char *s)
 		return s + 4;
 	return s;
 }
+
+static bool url_char(char c, const char *extra)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (c && strchr(extra, c));
+}
+
+bool wm_name_index_url(const char *s, const char **why)
+{
+	const char *host, *p;
+	bool loopback;
+
+	if (strncmp(s, "https://", 8) == 0) {
+		host = s + 8;
+	} else if (strncmp(s, "http://", 7) == 0) {
+		host = s + 7;
+	} else {
+		*why = "the URL must start with https://";
+		return false;
+	}
+	for (p = host; *p && *p != '/'; p++)
+		if (*p == '@') {
+			*why = "the URL must not hold a user or password";
+			return false;
+		}
+	for (p = host; url_char(*p, ".-"); p++)
+		;
+	if (p == host || *host == '.' || *host == '-' || p[-1] == '.' || p[-1] == '-') {
+		*why = "the URL needs a host name of letters, digits, '.' and '-'";
+		return false;
+	}
+	loopback = ((size_t)(p - host) == 9 && strncmp(host, "localhost", 9) == 0) ||
+		((size_t)(p - host) == 9 && strncmp(host, "127.0.0.1", 9) == 0);
+	if (host == s + 7 && !loopback) {
+		*why = "the URL must use https:// (http:// only for localhost and 127.0.0.1)";
+		return false;
+	}
+	if (*p == ':') {
+		const char *digits = ++p;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (p == digits || p - digits > 5) {
+			*why = "the port must be a number";
+			return false;
+		}
+	}
+	for (; url_char(*p, "-._~/"); p++)
+		if (p[0] == '/' && p[1] == '.' && (p[2] == '/' || !p[2] || (p[2] == '.' && (p[3] == '/' || !p[3])))) {
+			*why = "the path must not have '.' or '..' segments";
+			return false;
+		}
+	if (*p) {
+		*why = *p == '?' ? "the URL must not hold a query" : *p == '#' ? "the URL must not hold a fragment" :
+			"the URL may hold only letters, digits and -._~/ after the host";
+		return false;
+	}
+	return true;
+}

@@ -15,6 +15,13 @@ bool wm_name_module(const char *s);          /* dotted Python identifiers, ASCII
 bool wm_name_target(const char *s);          /* a Rust target triple's characters */
 /* A relative path inside the repository: no absolute path, no `..`, no `.git`. */
 bool wm_name_repo_path(const char *s, const char **why);
+/*
+ * An index's base URL: https://host[:port][/path], or http:// on the loopback
+ * (localhost, 127.0.0.1) for tests; a host of letters, digits, '.' and '-', a
+ * path of letters, digits and -._~/ only: no user, query, fragment or escape,
+ * nothing a shell, YAML or HTML would read differently.  `why` says what is wrong.
+ */
+bool wm_name_index_url(const char *s, const char **why);
 /* The leaf of a feature: `cublas` of `llm/cublas`, `cudarc` of `dep:cudarc`. */
 const char *wm_name_feature_leaf(const char *s);
 

@@ -11,7 +11,8 @@
 /*
  * Input: a pyproject.toml.  Each of the variant specs below (a rename; a
  * rename with features and pinned maturin settings; dependencies with a
- * self-reference renamed; features only) is applied to it.
+ * self-reference renamed; features only; a labelled version with features
+ * and dependencies) is applied to it.
  *
  * Properties, for a document the TOML reader accepts:
  *   1. wm_patch_pyproject returns 0 or WM_EINVALID (never WM_EINTERNAL: two
@@ -21,6 +22,7 @@
  *      the old one when the spec keeps it); [tool.maturin].features holds
  *      every feature asked for, [project].dependencies every dependency;
  *      module-name, python-source and manifest-path are the pinned values;
+ *      [project].version is the version asked for, no longer dynamic;
  *   3. patching is idempotent: the spec applied to the patched text changes
  *      nothing more;
  *   4. the git-format diff of the edit (the variant patch `generate` writes)
@@ -40,6 +42,8 @@ static const struct wm_patch_spec specs[] = {
 	  .python_source = ".wheelmatrix/python/cuda", .manifest_path = "Cargo.toml" },
 	{ .name = "llm-rs-metal", .old_name = "llm-rs", .dependencies = deps_a, .ndependencies = 2 },
 	{ .features = features_b, .nfeatures = 1 },
+	/* strategy index: the labelled version, with the features and the dependencies a variant adds */
+	{ .features = features_b, .nfeatures = 1, .dependencies = deps_a, .ndependencies = 2, .version = "0.2.15+cuda" },
 };
 
 static void fail_errors(const struct wm_error *err, const char *what)
@@ -133,6 +137,11 @@ static void check_spec(const struct wm_toml_doc *doc, const struct wm_patch_spec
 	for (size_t i = 0; i < spec->ndependencies; i++)
 		FUZZ_CHECK(array_has(wm_toml_get_path(patched.root, "project.dependencies"), spec->dependencies[i]),
 			"dependency '%s' is not in [project].dependencies", spec->dependencies[i]);
+	if (spec->version) {
+		check_string(patched.root, "project.version", spec->version);
+		FUZZ_CHECK(!array_has(wm_toml_get_path(patched.root, "project.dynamic"), "version"),
+			"the version is still in [project].dynamic");
+	}
 	if (spec->module_name)
 		check_string(patched.root, "tool.maturin.module-name", spec->module_name);
 	if (spec->python_source)

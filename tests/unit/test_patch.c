@@ -37,8 +37,15 @@ static char *run(const char *text, const struct wm_patch_spec *spec)
 	} else {
 		const struct wm_toml_value *name = wm_toml_get_path(again.root, "project.name");
 		const struct wm_toml_value *features = wm_toml_get_path(again.root, "tool.maturin.features");
+		const struct wm_toml_value *version = wm_toml_get_path(again.root, "project.version");
+		const struct wm_toml_value *dynamic = wm_toml_get_path(again.root, "project.dynamic");
 		if (spec->name && !(wm_toml_is_string(name) && !strcmp(name->str, spec->name)))
 			wm_buf_puts(&out, "\n-- [project].name is not the new name");
+		if (spec->version && !(wm_toml_is_string(version) && !strcmp(version->str, spec->version)))
+			wm_buf_puts(&out, "\n-- [project].version is not the new version");
+		for (size_t j = 0; spec->version && wm_toml_is_array(dynamic) && j < dynamic->array.n; j++)
+			if (dynamic->array.items[j]->type == WM_TOML_STRING && !strcmp(dynamic->array.items[j]->str, "version"))
+				wm_buf_puts(&out, "\n-- the version is still dynamic");
 		for (size_t i = 0; i < spec->nfeatures; i++) {
 			bool found = false;
 			for (size_t j = 0; wm_toml_is_array(features) && j < features->array.n; j++)
@@ -358,6 +365,46 @@ static void test_dependencies(void)
 		"error: 3:16: [project].dependencies is a string, expected an array of strings", .dependencies = LIST("d"));
 }
 
+/* ---- [project].version (strategy index's local labels) --------------------- */
+
+static void test_version(void)
+{
+	/* a static version: the string replaced, its quotes kept */
+	PATCH("[project]\nname = \"a\"\nversion = '1.0'\n", "[project]\nname = \"a\"\nversion = '1.0+cuda'\n",
+		.version = "1.0+cuda");
+	PATCH("[project]\nname = \"a\"\nversion = \"1.0+cuda\"\n", "[project]\nname = \"a\"\nversion = \"1.0+cuda\"\n",
+		.version = "1.0+cuda");
+	/* dynamic (maturin takes Cargo's): out of `dynamic`, wherever it is in the array, and added */
+	PATCH("[project]\nname = \"a\"\ndynamic = [\"version\"]\n",
+		"[project]\nname = \"a\"\ndynamic = []\nversion = \"2.0+rocm.6\"\n", .version = "2.0+rocm.6");
+	PATCH("[project]\nname = \"a\"\ndynamic = [\"version\",]\n",
+		"[project]\nname = \"a\"\ndynamic = []\nversion = \"2+x\"\n", .version = "2+x");
+	PATCH("[project]\nname = \"a\"\ndynamic = [\"version\", \"readme\"]\n",
+		"[project]\nname = \"a\"\ndynamic = [\"readme\"]\nversion = \"2+x\"\n", .version = "2+x");
+	PATCH("[project]\nname = \"a\"\ndynamic = [\"readme\", \"version\"]\n",
+		"[project]\nname = \"a\"\ndynamic = [\"readme\"]\nversion = \"2+x\"\n", .version = "2+x");
+	PATCH("[project]\nname = \"a\"\ndynamic = [\n  \"readme\",\n  \"version\",\n]\n",
+		"[project]\nname = \"a\"\ndynamic = [\n  \"readme\",\n]\nversion = \"2+x\"\n", .version = "2+x");
+	PATCH("[project]\nname = \"a\"\ndynamic = [\n  \"version\",\n  \"readme\",\n]\n",
+		"[project]\nname = \"a\"\ndynamic = [\n  \"readme\",\n]\nversion = \"2+x\"\n", .version = "2+x");
+	/* with the dependencies a variant adds: both keys in one place */
+	PATCH("[project]\nname = \"a\"\ndynamic = [\"version\"]\n\n[tool.maturin]\n",
+		"[project]\nname = \"a\"\ndynamic = []\nversion = \"1+c\"\ndependencies = [\"d\"]\n\n[tool.maturin]\n",
+		.version = "1+c", .dependencies = LIST("d"));
+	/* inline and dotted forms */
+	PATCH("project = { name = \"a\", dynamic = [\"version\"] }\n",
+		"project = { name = \"a\", dynamic = [], version = \"1+c\" }\n", .version = "1+c");
+	PATCH("project.name = \"a\"\nproject.version = \"1\"\n", "project.name = \"a\"\nproject.version = \"1+c\"\n",
+		.version = "1+c");
+	/* both (which PEP 621 forbids): the string replaced, and out of `dynamic` */
+	PATCH("[project]\nname = \"a\"\nversion = \"1\"\ndynamic = [\"version\"]\n",
+		"[project]\nname = \"a\"\nversion = \"1+c\"\ndynamic = []\n", .version = "1+c");
+	/* neither: added */
+	PATCH("[project]\nname = \"a\"\n", "[project]\nname = \"a\"\nversion = \"1+c\"\n", .version = "1+c");
+	PATCH("[project]\nname = \"a\"\nversion = 1\n", "error: 3:11: [project].version is an integer, expected a string",
+		.version = "1+c");
+}
+
 /* ---- the contract: codes, diagnostics, the caller's buffer ---------------- */
 
 static void test_contract(void)
@@ -411,6 +458,7 @@ int main(void)
 	test_crlf();
 	test_pins();
 	test_dependencies();
+	test_version();
 	test_contract();
 	return harness_done();
 }
