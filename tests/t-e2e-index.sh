@@ -16,8 +16,10 @@
 # their directory, hostile index entries and a --previous index it cannot read, and escapes what
 # it writes.
 #
-# The version and the Cargo feature are set by editing a copy of the fixture's pyproject.toml,
-# as `wheelmatrix patch` does for the other strategies. The tools are tests/tools/requirements.txt's.
+# The fixture's matrix says strategy index (its URL the second site's): `wheelmatrix patch cuda`
+# sets the labelled version and the feature for the build, and what generate writes for users
+# (.wheelmatrix/index/: requirements-<backend>.txt, a uv project of an extra per backend) installs
+# the builds with pip and uv too. The tools are tests/tools/requirements.txt's.
 . "$ROOT/tests/lib.sh"
 # each step below is checked where it happens: a failed one does not end the script
 set +e
@@ -40,51 +42,78 @@ show() {  # show FILE: a log, indented
 	sed 's/^/    /' "$1"
 }
 
-# build NAME VERSION FEATURE: the fixture built with maturin into $wheels/NAME/ (and its sdist for
-# the default build), the version and feature set in a copy of pyproject.toml; auditwheel repair
+# The two sites' servers, nginx on loopback: www1 (the deployed site, and the "release assets")
+# and www2 (a fresh deploy), whose URL is the matrix's index URL
+www1=$tmp/www1 site1=$tmp/www1/simple www2=$tmp/www2 site2=$tmp/www2/simple
+mkdir -p "$tmp/n1" "$tmp/n2" "$www1/releases/v$version" "$www1/releases/v$next" "$www2"
+start_nginx "$tmp/n1" "$www1" || fatal "nginx (above)"
+u1=http://127.0.0.1:$HTTP_PORT
+start_nginx "$tmp/n2" "$www2" || fatal "nginx (above)"
+u2=http://127.0.0.1:$HTTP_PORT
+
+# The fixture in a git repository with strategy index: `wheelmatrix generate` writes the variant
+# patch (the version with its label, the feature) and the install files of .wheelmatrix/index/
+repo=$tmp/llm-rs
+cp -RL "$ROOT/tests/fixtures/llm-rs" "$repo"
+printf '%s\n' "wheelmatrix: 1" "project: {name: llm-rs, module: llm_rs}" 'python: {abi3: "3.8"}' \
+	"platforms: [linux-x86_64]" "backends:" "  cuda: {features: [cublas]}" "  cpu: {default: true}" \
+	"distribution:" "  strategy: index" "  index: {url: \"$u2/simple\", local: true}" "ci: {}" >"$repo/wheelmatrix.yaml"
+scratch_repo "$repo" && commit_all "$repo" fixture
+generate() {
+	"$WM" -q -C "$repo" generate >"$tmp/generate.log" 2>&1 || { show "$tmp/generate.log"; fatal "wheelmatrix generate"; }
+	commit_all "$repo" generated
+}
+generate
+
+# build NAME BACKEND: the fixture built with maturin into $wheels/NAME/ (and its sdist for the
+# default build), BACKEND's patch applied with `wheelmatrix patch` and reverted; auditwheel repair
 # gives it its manylinux tag
 build() {
-	local name=$1 v=$2 feature=$3 d=$tmp/build-$1
-	cp -RL "$ROOT/tests/fixtures/llm-rs" "$d"
-	if [ "$v" != "$version" ] || [ -n "$feature" ]; then
-		"$py" - "$d/pyproject.toml" "$v" "$feature" <<'PY' || { fail "$name: editing pyproject.toml"; return 1; }
-import sys
-path, version, feature = sys.argv[1:]
-text = open(path).read()
-edited = text.replace('dynamic = ["version"]', 'version = "%s"' % version)
-if feature:
-    edited = edited.replace('features = ["pyo3/extension-module"]', 'features = ["pyo3/extension-module", "%s"]' % feature)
-if edited.count(version) != 1 or feature not in edited:
-    sys.exit("the fixture's pyproject.toml changed: no dynamic version or no features to edit")
-open(path, "w").write(edited)
-PY
+	local name=$1 backend=$2 d=$tmp/build-$1
+	mkdir -p "$d"
+	if [ "$backend" != cpu ]; then
+		"$WM" -q -C "$repo" patch "$backend" >"$d/patch.log" 2>&1 || { fail "$name: wheelmatrix patch $backend"; show "$d/patch.log"; return 1; }
 	fi
-	(cd "$d" && maturin build --release --locked --out "$d/dist" -i "$tools/bin/python" --auditwheel skip) >"$d/build.log" 2>&1 ||
-		{ fail "$name: maturin build failed"; show "$d/build.log"; return 1; }
+	(cd "$repo" && maturin build --release --locked --out "$d/dist" -i "$tools/bin/python" --auditwheel skip) >"$d/build.log" 2>&1 ||
+		{ fail "$name: maturin build failed"; show "$d/build.log"; }
+	if [ "$backend" = cpu ]; then
+		(cd "$repo" && maturin sdist --out "$wheels/$name") >"$d/sdist.log" 2>&1 || { fail "$name: maturin sdist failed"; show "$d/sdist.log"; }
+	else
+		"$WM" -q -C "$repo" patch --revert "$backend" >"$d/patch.log" 2>&1 || { fail "$name: wheelmatrix patch --revert $backend"; show "$d/patch.log"; }
+	fi
+	[ -z "$(git -C "$repo" status --porcelain)" ] || { fail "$name: the checkout is not as committed after the build"; git -C "$repo" status --short; }
 	auditwheel repair --wheel-dir "$wheels/$name" "$d"/dist/*.whl >"$d/repair.log" 2>&1 ||
 		{ fail "$name: auditwheel repair failed"; show "$d/repair.log"; return 1; }
-	if [ -z "$feature" ]; then
-		(cd "$d" && maturin sdist --out "$wheels/$name") >"$d/sdist.log" 2>&1 || { fail "$name: maturin sdist failed"; show "$d/sdist.log"; }
-	fi
 }
 
 t0=$SECONDS
-if ! { build cpu "$version" "" && build cuda "$version+cuda" cublas && build cuda-next "$next+cuda" cublas; }; then
+if ! { build cpu cpu && build cuda cuda; }; then
 	fatal "the builds failed (above)"
 fi
+cp -R "$repo/.wheelmatrix/index" "$tmp/install-$version"
+# the next version, Cargo's: generate writes the patch of 0.2.16+cuda
+"$py" - "$repo" "$version" "$next" <<'PY' || fatal "setting the version $next"
+import sys
+repo, old, new = sys.argv[1:]
+for name, before in (("Cargo.toml", 'version = "%s"'), ("Cargo.lock", 'name = "llm-rs"\nversion = "%s"')):
+    path = repo + "/" + name
+    text = open(path).read()
+    assert text.count(before % old) == 1, (name, before % old)
+    open(path, "w").write(text.replace(before % old, before % new))
+PY
+commit_all "$repo" "version $next"
+generate
+build cuda-next cuda || fatal "the build of $next failed (above)"
 echo "builds: $((SECONDS - t0)) s"
 cpu=$(ls "$wheels"/cpu/*.whl) sdist=$(ls "$wheels"/cpu/*.tar.gz)
 cuda=$(ls "$wheels"/cuda/*.whl) cuda_next=$(ls "$wheels"/cuda-next/*.whl)
 [[ ${cuda##*/} == "llm_rs-$version+cuda-cp38-abi3-manylinux"*.whl ]] || fail "the cuda build is ${cuda##*/}, not llm_rs-$version+cuda-cp38-abi3-manylinux*"
+[[ ${cuda_next##*/} == "llm_rs-$next+cuda-cp38-abi3-manylinux"*.whl ]] || fail "the next cuda build is ${cuda_next##*/}, not llm_rs-$next+cuda-*"
 
-# The first site, served by nginx: main/ with the CPU wheel copied in, cuda/ with 0.2.15+cuda
-# served from releases/v0.2.15/
-www1=$tmp/www1 site1=$tmp/www1/simple
-mkdir -p "$tmp/n1" "$www1/releases/v$version" "$www1/releases/v$next"
+# The first site: main/ with the CPU wheel copied in, cuda/ with 0.2.15+cuda served from
+# releases/v0.2.15/
 cp "$cuda" "$www1/releases/v$version/"
 cp "$cuda_next" "$www1/releases/v$next/"
-start_nginx "$tmp/n1" "$www1" || fatal "nginx (above)"
-u1=http://127.0.0.1:$HTTP_PORT
 pages --site "$site1" --backend main --project llm-rs "$cpu" || { fail "index-pages main"; show "$tmp/pages.log"; }
 cp -R "$site1/main" "$tmp/main-once"
 pages --site "$site1" --backend main --project llm-rs "$cpu" || { fail "index-pages main, again"; show "$tmp/pages.log"; }
@@ -95,10 +124,6 @@ pages --site "$site1" --backend cuda --project llm-rs --files-url "$u1/releases/
 
 # The second site, a fresh deploy: --previous keeps what the first one serves (the copied CPU
 # wheel downloaded), the sdist and 0.2.16+cuda are added
-www2=$tmp/www2 site2=$tmp/www2/simple
-mkdir -p "$tmp/n2" "$www2"
-start_nginx "$tmp/n2" "$www2" || fatal "nginx (above)"
-u2=http://127.0.0.1:$HTTP_PORT
 pages --site "$site2" --backend main --project llm-rs --previous "$u1/simple" "$sdist" ||
 	{ fail "index-pages main --previous"; show "$tmp/pages.log"; }
 grep -qF "index.json: 1 files kept" "$tmp/pages.log" || { fail "main --previous did not say it kept the deployed file"; show "$tmp/pages.log"; }
@@ -213,6 +238,24 @@ else
 	fail "uv sync llm-rs==$version+cuda failed"
 	show "$tmp/sync.log"
 fi
+
+# What generate wrote for users: the requirements files with pip and uv, the uv project of one
+# extra per backend with `uv sync --extra` (the default index main, as PyPI would be)
+gen=$tmp/install-$version
+pip_install "$version+cuda" cuda --index-url "$main" -r "$gen/requirements-cuda.txt"
+pip_install "$version" cpu --index-url "$main" -r "$gen/requirements-cpu.txt"
+uv_install "$version+cuda" cuda --index-url "$main" -r "$gen/requirements-cuda.txt"
+for extra in cuda:"$next+cuda" cpu:"$version"; do
+	proj=$tmp/backends-${extra%%:*}
+	mkdir -p "$proj"
+	cp "$repo/.wheelmatrix/index/pyproject.toml" "$proj/"
+	if (cd "$proj" && env -u UV_NO_CONFIG XDG_CONFIG_HOME="$tmp/xdg" UV_DEFAULT_INDEX="$main" uv sync -q --python "$py" --extra "${extra%%:*}") >"$proj.log" 2>&1; then
+		installed "uv sync --extra ${extra%%:*} (.wheelmatrix/index/pyproject.toml)" "$proj/.venv" "${extra#*:}" "${extra%%:*}"
+	else
+		fail "uv sync --extra ${extra%%:*} of .wheelmatrix/index/pyproject.toml failed"
+		show "$proj.log"
+	fi
+done
 
 # One byte of a served file changed after the page was written, the wheel still a valid zip (the
 # first entry's modification time): pip and uv refuse it for its sha256
