@@ -41,6 +41,10 @@ pages() {
 show() {  # show FILE: a log, indented
 	sed 's/^/    /' "$1"
 }
+# the job embeds it in a `python3 - <<'PY'` heredoc and runs the runner's python3: 3.8 at least
+! grep -qx PY "$script" || fail "a line of $script ends the heredoc it is embedded in"
+"$py" -c 'import ast, sys; ast.parse(open(sys.argv[1]).read(), feature_version=(3, 8))' "$script" ||
+	fail "$script is not Python 3.8"
 
 # The two sites' servers, nginx on loopback: www1 (the deployed site, and the "release assets")
 # and www2 (a fresh deploy), whose URL is the matrix's index URL
