@@ -23,8 +23,11 @@ with open(os.path.join(root, "templates", "actions.yaml"), encoding="utf-8") as 
     catalog = yaml.safe_load(f)
 attest_ref = "actions/attest-build-provenance@" + catalog["actions"]["actions/attest-build-provenance"]
 problems = []
+
+
 def bad(case, message):
     problems.append("%s: %s" % (case, message))
+
 
 def generate(case, example, release, trusted):
     with open(os.path.join(root, "matrices", example + ".yaml"), encoding="utf-8") as f:
@@ -45,8 +48,10 @@ def generate(case, example, release, trusted):
         return None
     return repo
 
+
 def uses(step):
     return str(step.get("uses", "")).partition("@")[0]
+
 
 def artifacts(doc):
     """Each artifact the workflow uploads: name -> the files it holds (by its upload path)."""
@@ -61,6 +66,7 @@ def artifacts(doc):
                 out[n] = {"dist/*.whl": [n + ".whl"], "dist/*.tar.gz": [n + ".tar.gz"],
                           "dist/*": [n + "-1.0-py3-none-any.whl", n + "-1.0.tar.gz"]}[path]
     return out
+
 
 def download(workspace, step, uploaded):
     """Writes into `workspace` what a download-artifact step writes; returns the files' paths."""
@@ -78,6 +84,7 @@ def download(workspace, step, uploaded):
             open(os.path.join(d, f), "w").close()
             written.add(os.path.relpath(os.path.join(d, f), workspace))
     return written
+
 
 def check_github(case, repo, release, trusted):
     with open(os.path.join(repo, ".github", "workflows", "wheels.yml"), encoding="utf-8") as f:
@@ -158,6 +165,7 @@ def check_github(case, repo, release, trusted):
         bad(case, "release job credentials: %r" % (runs[-1].get("env") if runs else None))
     return doc
 
+
 def check_gitlab(case, repo, trusted, plain):
     with open(os.path.join(repo, ".gitlab-ci.yml"), encoding="utf-8") as f:
         text = f.read()
@@ -178,6 +186,7 @@ def check_gitlab(case, repo, trusted, plain):
         if pin != (catalog["tools"]["pypi-attestations"] if trusted else None):
             bad(case, "%s: WM_PYPI_ATTESTATIONS %r" % (name, pin))
     return text
+
 
 workflows = []
 for example in ("llm-rs", "llm-rs-meta"):
