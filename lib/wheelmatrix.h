@@ -256,6 +256,7 @@ struct wm_matrix {
 	size_t nactions;
 	bool trusted;
 	const char *environment;
+	bool github_release;   /* publish.github-release: a GitHub release per tag with every file */
 
 	/* derived by expansion: */
 	size_t njobs;

@@ -4,13 +4,13 @@
 # First the wrapper (tests/wmlint.py) is shown able to fail: a hand-written workflow using the
 # newest runner labels (macos-15-intel, windows-11-arm) passes, and so does one with a custom
 # label when the label is declared, as a repository declares its own runners; workflows with an
-# expression injection, an undefined matrix property, an undeclared label, a shellcheck finding,
-# a schema error, a checkout that keeps its credentials, an action on a tag outside
+# expression injection, an undefined matrix property, an undeclared label, a wrong permission
+# value, a shellcheck finding, a schema error, a checkout that keeps its credentials, an action on a tag outside
 # templates/actions.yaml, a cache on a release build and a dangerous trigger each fail with that
 # finding, and a workflow whose actions are all pinned to a commit SHA passes zizmor with no
 # configuration at all.  Then each example matrix (matrices/*.yaml) and three matrices written
 # here — every platform of the catalog with abi3 and free-threaded builds and every toolkit, a
-# per-version matrix publishing with a token, and a matrix pinning every action to a SHA (zizmor's
+# per-version matrix publishing with a token and making a GitHub release, and a matrix pinning every action to a SHA (zizmor's
 # default policy, no configuration) — are generated in a scratch repository and checked, and so
 # is each fixture project of tests/fixtures, in a copy of itself, and each golden case of
 # tests/golden whose matrix generates a workflow.  The
@@ -48,8 +48,23 @@ jobs:
           path: dist
   build-cpu-windows:
     runs-on: windows-11-arm
+    permissions:
+      contents: read
+      attestations: write
     steps:
       - run: echo "${{ runner.temp }}"
+EOF
+cat >"$tmp/canary/permission.yml" <<'EOF'
+name: canary
+on: [push]
+permissions: {}
+jobs:
+  a:
+    runs-on: ubuntu-24.04
+    permissions:
+      attestations: writ
+    steps:
+      - run: echo
 EOF
 cat >"$tmp/canary/injection.yml" <<'EOF'
 name: canary
@@ -184,6 +199,7 @@ expect = {"good": None, "injection": '"github.event.issue.title" is potentially 
           "property": 'property "python" is not defined', "label": 'label "macos-12-intel" is unknown',
           "custom-label": None, "undeclared-label": 'label "gpu-box" is unknown',
           "artipacked": "zizmor [artipacked]", "unpinned": "zizmor [unpinned-uses]",
+          "permission": 'actionlint [permissions] "writ" is invalid as permission of scope "attestations"',
           "cache": "zizmor [cache-poisoning]", "trigger": "zizmor [dangerous-triggers]", "pinned": None,
           "shellcheck": ("actionlint [shellcheck] shellcheck reported issue in this script: SC2045", "shellcheck SC2045"), "schema": "action-validator"}
 paths = [os.path.join(sys.argv[2], name + ".yml") for name in expect]
@@ -299,6 +315,7 @@ exclude:
 ci: {github: {}}
 publish:
   pypi: {trusted: false}
+  github-release: true
 EOF
 
 # generate NAME MATRIX: generates MATRIX in the scratch repository $tmp/repo-NAME; adds its

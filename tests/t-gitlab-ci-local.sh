@@ -9,7 +9,9 @@
 # with tests/glcheck.py: gitlab-ci-local --list-json accepts the file, with and without a tag; its
 # build jobs (parallel:matrix instances read from their names) are list's jobs one to one; every
 # `needs` resolves; publish jobs run only on tags; GitLab.com's limits hold.  Publish jobs carry
-# an ID token for PyPI (audience pypi) exactly when trusted publishing is on.  Two workers share the
+# an ID token for PyPI (audience pypi) and one for Sigstore (audience sigstore, which signs the PEP
+# 740 attestations, with pypi-attestations at the pin of templates/actions.yaml) exactly when
+# trusted publishing is on.  Two workers share the
 # runs, since gitlab-ci-local takes a second or more to start.
 . "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
@@ -24,6 +26,8 @@ import yaml
 wm, root, tmp = sys.argv[1:]
 sys.path.insert(0, os.path.join(root, "tests"))
 import gen_matrix, glcheck
+with open(os.path.join(root, "templates", "actions.yaml"), encoding="utf-8") as f:
+    want_attestations = yaml.safe_load(f)["tools"]["pypi-attestations"]
 
 def gitlab(m):
     """A generated matrix with GitLab instead of GitHub, windows-arm64 on a self-hosted runner."""
@@ -106,10 +110,14 @@ def one(n, name, seed, text):
     for job_name, job in doc.items():
         if job_name.startswith("publish-"):
             tokens = job.get("id_tokens")
-            if trusted and tokens != {"PYPI_ID_TOKEN": {"aud": "pypi"}}:
+            if trusted and tokens != {"PYPI_ID_TOKEN": {"aud": "pypi"}, "SIGSTORE_ID_TOKEN": {"aud": "sigstore"}}:
                 bad.append("%s: id_tokens %r with trusted publishing" % (job_name, tokens))
             if not trusted and tokens is not None:
                 bad.append("%s: id_tokens %r in token mode" % (job_name, tokens))
+            # the attestations' signer is pinned exactly when there is a token to sign them with
+            pin = (job.get("variables") or {}).get("WM_PYPI_ATTESTATIONS")
+            if trusted != (pin == want_attestations):
+                bad.append("%s: WM_PYPI_ATTESTATIONS %r (trusted publishing %s)" % (job_name, pin, trusted))
     return bad
 
 with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:

@@ -19,7 +19,12 @@ Properties (issue 3, design section 5):
   build entries plus its sdist, and it `needs` every job that uploads them;
 - under strategy meta (`--meta NAME`): one `meta-package` job uploads the artifact `meta-package`,
   which no backend's download matches, and `publish-meta-package` runs on tags only, downloads
-  exactly that artifact and `needs` it and every backend's publish job.
+  exactly that artifact and `needs` it and every backend's publish job;
+- provenance: every publish job downloads into `dist` only, then runs
+  actions/attest-build-provenance with `subject-path` `dist/*.whl` and `dist/*.tar.gz` (every
+  wheel and sdist it downloaded), then pypa/gh-action-pypi-publish; it asks for exactly
+  contents: read, id-token: write and attestations: write; no other job asks for id-token or
+  attestations, and only a `github-release` job (on tags only) for contents: write.
 """
 
 import fnmatch
@@ -188,6 +193,35 @@ def check(text, listed, meta=None):
         if late:
             bad.append("%s downloads artifacts of jobs it does not need: %s" % (pub, late))
     bad += _check_meta(jobs, uploads, backends, meta)
+    bad += _check_provenance(jobs)
+    return bad
+
+
+def _check_provenance(jobs):
+    bad = []
+    for name, job in jobs.items():
+        if not isinstance(job, dict):
+            continue
+        perms = job.get("permissions")
+        if not name.startswith("publish-"):
+            if name == "github-release" and (perms != {"contents": "write"} or "refs/tags/" not in str(job.get("if", ""))):
+                bad.append("%s: permissions %r, if %r" % (name, perms, job.get("if")))
+            elif name != "github-release" and perms is not None:
+                bad.append("%s: asks for permissions %r" % (name, perms))
+            continue
+        if perms != {"contents": "read", "id-token": "write", "attestations": "write"}:
+            bad.append("%s: permissions %r" % (name, perms))
+        steps = job.get("steps") or []
+        order = ("actions/download-artifact", "actions/attest-build-provenance", "pypa/gh-action-pypi-publish")
+        kinds = [a for step in steps for a in order if uses(step, a)]
+        if kinds != sorted(kinds, key=order.index) or kinds.count(order[1]) != 1 or kinds.count(order[2]) != 1:
+            bad.append("%s: downloads, attestation and upload out of order: %r" % (name, kinds))
+        for step in steps:
+            w = step.get("with") or {}
+            if uses(step, "actions/download-artifact") and w.get("path") != "dist":
+                bad.append("%s: downloads into %r, which the attestation does not cover" % (name, w.get("path")))
+            if uses(step, "actions/attest-build-provenance") and str(w.get("subject-path", "")).split() != ["dist/*.whl", "dist/*.tar.gz"]:
+                bad.append("%s: attests %r, not every wheel and sdist" % (name, w.get("subject-path")))
     return bad
 
 

@@ -28,7 +28,10 @@ tool.  Any finding of either is a problem, and nothing is passed over:
   information only: `pedantic()` counts them for the tests to print.
 
 action-validator (@action-validator/cli, npm, pinned in tests/external) checks the workflow against
-the JSON schema and must report no error.  Every `run:` script whose shell is bash (the workflow
+the JSON schema and must report no error.  Its schema (0.6.0, the newest release) predates
+GitHub's `attestations` permission, which the publish jobs need to store build provenance: it
+gets the workflow with each `attestations:` entry of a `permissions:` block left out (nothing
+else), and actionlint, which knows that permission and its values, checks those entries.  Every `run:` script whose shell is bash (the workflow
 default), and every `before-script-linux` of PyO3/maturin-action (a bash script too), also goes
 through `shellcheck -s bash` here, with each ${{ ... }} expression replaced by a placeholder
 variable quoted for its context, and must have no finding at all.
@@ -240,11 +243,28 @@ def pedantic(paths):
     return out
 
 
+def without_attestations(text):
+    """The workflow text without the `attestations:` entries of its block-style `permissions:`
+    mappings, which action-validator's schema does not know (see above)."""
+    out, block = [], None
+    for line in text.splitlines(keepends=True):
+        indent = len(line) - len(line.lstrip(" "))
+        if block is not None and line.strip() and indent <= block:
+            block = None
+        if block is not None and re.fullmatch(r" *attestations: *(read|write|none) *\n?", line):
+            continue
+        if re.fullmatch(r" *permissions: *\n?", line):
+            block = indent
+        out.append(line)
+    return "".join(out)
+
+
 def action_validator(path):
     """Runs action-validator on one file; returns its errors (empty when the workflow is valid)."""
     with tempfile.TemporaryDirectory(prefix="wmlint.") as tmp:
         copy = os.path.join(tmp, "workflow.yml")
-        shutil.copyfile(path, copy)
+        with open(path, encoding="utf-8") as f, open(copy, "w", encoding="utf-8") as g:
+            g.write(without_attestations(f.read()))
         proc = subprocess.run([os.path.join(BIN, "action-validator"), copy], env=_env(), capture_output=True, text=True)
     if proc.returncode == 0 and not proc.stdout.strip() and not proc.stderr.strip():
         return []

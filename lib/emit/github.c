@@ -1,4 +1,4 @@
-/* github.c — the GitHub Actions workflow: one build job per (backend, OS), sdist and publish jobs. */
+/* github.c — the GitHub Actions workflow: one build job per (backend, OS), sdist, publish and release jobs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,10 +436,12 @@ static struct wm_y *publish_base(struct gh *g, struct wm_y *jobs, const char *na
 	env = wm_yaml_set(&g->b, job, "environment", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, env, "name", wm_yaml_str(&g->b, m->environment));
 	wm_yaml_set(&g->b, env, "url", wm_yaml_strf(&g->b, "https://pypi.org/p/%s", dist));
+	/* the OIDC token signs the build provenance (and, trusted, logs in to PyPI and signs the
+	 * PEP 740 attestations); attestations: write stores the provenance */
 	perms = wm_yaml_set(&g->b, job, "permissions", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, perms, "contents", wm_yaml_str(&g->b, "read"));
-	if (m->trusted)
-		wm_yaml_set(&g->b, perms, "id-token", wm_yaml_str(&g->b, "write"));
+	wm_yaml_set(&g->b, perms, "id-token", wm_yaml_str(&g->b, "write"));
+	wm_yaml_set(&g->b, perms, "attestations", wm_yaml_str(&g->b, "write"));
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
 	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
 	step = wm_yaml_push(&g->b, steps, piece(g, "check-version"));
@@ -464,11 +466,21 @@ static void add_download(struct gh *g, struct wm_y *steps, const char *kind, con
 	}
 }
 
+/*
+ * The provenance of the downloaded files, then their upload: with PEP 740
+ * attestations under trusted publishing; with the token, without them (PyPI
+ * takes attestations from a trusted publisher only).
+ */
 static void add_publish(struct gh *g, struct wm_y *steps)
 {
-	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "publish"));
+	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "attest")), *with;
+	with = wm_yaml_set(&g->b, step, "with", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, with, "subject-path", wm_yaml_literal(&g->b, "dist/*.whl\ndist/*.tar.gz\n"));
+	step = wm_yaml_push(&g->b, steps, piece(g, "publish"));
+	with = wm_yaml_get(step, "with");
 	if (!g->m->trusted)
-		wm_yaml_set(&g->b, wm_yaml_get(step, "with"), "password", wm_yaml_str(&g->b, "${{ secrets.PYPI_API_TOKEN }}"));
+		wm_yaml_set(&g->b, with, "password", wm_yaml_str(&g->b, "${{ secrets.PYPI_API_TOKEN }}"));
+	wm_yaml_set(&g->b, with, "attestations", wm_yaml_bool(&g->b, g->m->trusted));
 }
 
 static void publish_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *b)
@@ -525,6 +537,33 @@ static void meta_jobs(struct gh *g, struct wm_y *jobs, const bool *published)
 			wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "publish-%s", m->backends[i]->id));
 	add_download(g, steps, "download-meta", "name", wm_yaml_str(&g->b, "meta-package"));
 	add_publish(g, steps);
+}
+
+/*
+ * publish.github-release: on tags, once every publish job has succeeded, a
+ * release of the tag with every distribution's files; the job's token may
+ * write the repository's contents (the release) and nothing else.
+ */
+static void release_job(struct gh *g, struct wm_y *jobs, const bool *published)
+{
+	const struct wm_matrix *m = g->m;
+	struct wm_y *job, *needs, *perms, *steps;
+
+	job = wm_yaml_set(&g->b, jobs, "github-release", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, job, "name", wm_yaml_str(&g->b, "GitHub release"));
+	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
+	needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
+	for (size_t i = 0; i < m->nbackends; i++)
+		if (published[i])
+			wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "publish-%s", m->backends[i]->id));
+	if (m->strategy == WM_STRATEGY_META)
+		wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, "publish-meta-package"));
+	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
+	perms = wm_yaml_set(&g->b, job, "permissions", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, perms, "contents", wm_yaml_str(&g->b, "write"));
+	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
+	wm_yaml_push(&g->b, steps, piece(g, "download-all"));
+	wm_yaml_push(&g->b, steps, piece(g, "github-release"));
 }
 
 /* ---- action references ---------------------------------------------------------------- */
@@ -593,6 +632,8 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	}
 	if (ret == 0 && m->strategy == WM_STRATEGY_META && m->ngroups)
 		meta_jobs(&g, jobs, published);
+	if (ret == 0 && m->github_release && m->ngroups)
+		release_job(&g, jobs, published);
 	if (ret < 0)
 		goto out;
 	if (err->code) {

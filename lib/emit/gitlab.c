@@ -567,9 +567,12 @@ static struct wm_y *publish_base(struct gl *g, struct wm_y *root, const char *na
 	wm_yaml_set(&g->b, vars, "WM_PYPROJECT", str(g, m->pyproject));
 	wm_yaml_set(&g->b, vars, "WM_MANIFEST", str(g, m->manifest));
 	wm_yaml_set(&g->b, vars, "WM_TWINE", str(g, wm_catalog_tool(g->cat, "twine")));
+	/* trusted publishing: a token for PyPI, and one for Sigstore that signs the PEP 740 attestations */
 	if (m->trusted) {
 		struct wm_y *tokens = wm_yaml_set(&g->b, job, "id_tokens", wm_yaml_map(&g->b));
+		wm_yaml_set(&g->b, vars, "WM_PYPI_ATTESTATIONS", str(g, wm_catalog_tool(g->cat, "pypi-attestations")));
 		wm_yaml_set(&g->b, wm_yaml_set(&g->b, tokens, "PYPI_ID_TOKEN", wm_yaml_map(&g->b)), "aud", str(g, "pypi"));
+		wm_yaml_set(&g->b, wm_yaml_set(&g->b, tokens, "SIGSTORE_ID_TOKEN", wm_yaml_map(&g->b)), "aud", str(g, "sigstore"));
 	}
 	return job;
 }

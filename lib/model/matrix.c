@@ -367,14 +367,17 @@ static bool environment_valid(const char *s)
 
 static void load_publish(struct wm_loader *l, const struct wm_node *n)
 {
-	static const char *const keys[] = { "pypi" };
+	static const char *const keys[] = { "pypi", "github-release" };
 	static const char *const pypi_keys[] = { "trusted", "environment" };
 	struct wm_matrix *m = l->m;
 	const struct wm_node *p, *v;
 	m->trusted = true;
 	m->environment = "pypi";
+	m->github_release = false;
 	if (!n || !wm_schema_map(&l->c, n, "'publish'", keys, WM_ARRAY_SIZE(keys)))
 		return;
+	if ((v = wm_yaml_find(n, "github-release")) && !wm_yaml_is_null(v))
+		wm_schema_bool(&l->c, v, "'publish.github-release'", &m->github_release);
 	if (!(p = wm_yaml_find(n, "pypi")) || wm_yaml_is_null(p))
 		return;
 	if (!wm_schema_map(&l->c, p, "'publish.pypi'", pypi_keys, WM_ARRAY_SIZE(pypi_keys)))

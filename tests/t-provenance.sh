@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# t-provenance.sh — publish jobs attest every file they upload, with the least permissions; the GitHub release job is on tags only.
+#
+# The example matrices llm-rs (strategy rename) and llm-rs-meta (strategy meta) are generated in
+# scratch repositories as they are, with `publish.github-release: true`, and with that and
+# `publish.pypi.trusted: false`.  In each GitHub workflow (PyYAML reads it):
+# - the workflow grants `contents: read` and only the publish jobs and the release job ask for
+#   more: a publish job exactly contents: read, id-token: write, attestations: write; the release
+#   job exactly contents: write; no other job has a `permissions:` block;
+# - each publish job, after its downloads, runs actions/attest-build-provenance (at the reference
+#   of templates/actions.yaml) before pypa/gh-action-pypi-publish, and its `subject-path` globs,
+#   run against a workspace holding what the job's downloads write (each build job's artifact,
+#   wheels-<matrix id>, holds a wheel, sdist-<backend> an sdist, meta-package one of each, as
+#   their upload paths say), match exactly the downloaded files: every wheel, sdist and meta
+#   package file gets its provenance, and nothing is left out;
+# - the publish step asks for PEP 740 attestations under trusted publishing, and with a token
+#   passes the secret and asks for none (PyPI takes them from trusted publishers only);
+# - the `github-release` job exists exactly when the key is true, runs only on tags, needs every
+#   publish job, downloads every artifact into dist/ and attaches dist/* with `gh release create`
+#   for the tag (--verify-tag), with the job's own token and no secret;
+# - actionlint, zizmor and action-validator (tests/wmlint.py) have no finding.
+# In each GitLab file: the publish jobs carry an ID token for Sigstore next to PyPI's and sign
+# with pypi-attestations exactly under trusted publishing, and `github-release` changes nothing.
+. "$ROOT/tests/lib.sh"
+# shellcheck source=tests/python-env.sh
+. "$ROOT/tests/python-env.sh"
+why=$("$py" "$ROOT/tests/wmlint.py" --missing) || fatal "$why"
+"$py" "$ROOT/tests/provcheck.py" "$WM" "$tmp" || fail "provenance and release jobs (above)"
+finish
