@@ -183,3 +183,24 @@ const char *wm_emit_before_script(struct wm_yb *b, const struct wm_backend *be, 
 	}
 	return wm_emit_keep(b, &out);
 }
+
+int wm_emit_add(struct wm_files *out, const char *path, const char *matrix_file, const char *data, size_t len,
+	struct wm_error *err)
+{
+	int ret = path && (data || len == 0) ? wm_files_add(out, path, matrix_file, data, len) : WM_ENOMEM;
+	if (ret == WM_EINVALID)
+		wm_error_add(err, ret, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"the path of a generated file or the matrix file's name holds a control character: "
+			"it cannot go into the file's header comment");
+	else if (ret < 0)
+		wm_error_code(err, ret);
+	return ret;
+}
+
+int wm_emit_add_buf(struct wm_files *out, const char *path, const char *matrix_file, const struct wm_buf *body,
+	struct wm_error *err)
+{
+	if (body->oom)
+		path = NULL;
+	return wm_emit_add(out, path, matrix_file, body->ptr ? body->ptr : "", body->len, err);
+}

@@ -1,4 +1,4 @@
-/* emit.h — what the GitHub and GitLab emitters share (emit.c). */
+/* emit.h — what the emitters share (emit.c). */
 #ifndef WM_EMIT_EMIT_H
 #define WM_EMIT_EMIT_H
 
@@ -40,5 +40,14 @@ const char *wm_emit_out_dir(struct wm_arena *a, const struct wm_matrix *m);
  */
 const char *wm_emit_before_script(struct wm_yb *b, const struct wm_backend *be, const char *provider,
 	const char *key);
+/*
+ * Adds a generated file to `out` (wm_files_add), reporting why it cannot be; a
+ * NULL `path` (or `data` with a length) is an allocation that failed (WM_ENOMEM).  The _buf form
+ * takes a built string, incomplete when its allocation failed.
+ */
+int wm_emit_add(struct wm_files *out, const char *path, const char *matrix_file, const char *data, size_t len,
+	struct wm_error *err);
+int wm_emit_add_buf(struct wm_files *out, const char *path, const char *matrix_file, const struct wm_buf *body,
+	struct wm_error *err);
 
 #endif

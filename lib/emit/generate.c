@@ -11,6 +11,7 @@
 #include "model/matrix.h"
 #include "model/meta.h"
 #include "model/project.h"
+#include "emit/emit.h"
 #include "emit/generate.h"
 #include "emit/github.h"
 #include "emit/gitlab.h"
@@ -119,19 +120,6 @@ out:
 	return ret;
 }
 
-static int add(struct wm_files *out, const char *path, const char *matrix_file, struct wm_buf *body,
-	struct wm_error *err)
-{
-	int ret = body->oom ? WM_ENOMEM : wm_files_add(out, path, matrix_file, body->ptr ? body->ptr : "", body->len);
-	if (ret == WM_EINVALID)
-		wm_error_add(err, ret, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-			"the path of a generated file or the matrix file's name holds a control character: "
-			"it cannot go into the file's header comment");
-	else if (ret < 0)
-		wm_error_code(err, ret);
-	return ret;
-}
-
 int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm_catalog *cat,
 	const char *matrix_file, struct wm_error *err)
 {
@@ -162,7 +150,7 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 			continue;
 		patched[i] = true;
 		snprintf(path, sizeof(path), ".wheelmatrix/patches/%s.patch", m->backends[i]->id);
-		if ((ret = add(out, path, matrix_file, &body, err)) < 0)
+		if ((ret = wm_emit_add_buf(out, path, matrix_file, &body, err)) < 0)
 			goto out;
 	}
 	if ((ret = wm_package_generate(out, m, matrix_file, err)) < 0 ||
@@ -171,13 +159,13 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 	if (m->github.enabled) {
 		wm_buf_clear(&body);
 		if ((ret = wm_emit_github(&body, m, cat, m->project ? patched : NULL, err)) < 0 ||
-				(ret = add(out, m->github.path, matrix_file, &body, err)) < 0)
+				(ret = wm_emit_add_buf(out, m->github.path, matrix_file, &body, err)) < 0)
 			goto out;
 	}
 	if (m->gitlab.enabled) {
 		wm_buf_clear(&body);
 		if ((ret = wm_emit_gitlab(&body, m, cat, m->project ? patched : NULL, err)) < 0 ||
-				(ret = add(out, m->gitlab.path, matrix_file, &body, err)) < 0)
+				(ret = wm_emit_add_buf(out, m->gitlab.path, matrix_file, &body, err)) < 0)
 			goto out;
 	}
 out:

@@ -14,21 +14,10 @@
 #include "formats/pep440.h"
 #include "formats/toml.h"
 #include "model/project.h"
+#include "emit/emit.h"
 #include "emit/install.h"
 
 #define INDEX_DIR ".wheelmatrix/index"
-
-static int add(struct wm_files *out, const char *path, const char *matrix_file, struct wm_buf *body,
-	struct wm_error *err)
-{
-	int ret = body->oom || !path ? WM_ENOMEM : wm_files_add(out, path, matrix_file, body->ptr, body->len);
-	if (ret == WM_EINVALID)
-		wm_error_add(err, ret, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
-			"this path cannot be named in a generated file's header");
-	else if (ret < 0)
-		wm_error_code(err, ret);
-	return ret;
-}
 
 /* An extra's name as PEP 685 writes it: rocm_6 -> rocm-6. */
 static const char *extra_name(struct wm_arena *a, const char *id)
@@ -168,13 +157,13 @@ int wm_install_generate(struct wm_files *out, const struct wm_matrix *m, const c
 	for (size_t i = 0; ret == 0 && i < m->nbackends; i++) {
 		wm_buf_clear(&b);
 		requirements(&b, m, m->backends[i], version);
-		ret = add(out, wm_arena_printf(&a, INDEX_DIR "/requirements-%s.txt", m->backends[i]->id), matrix_file,
+		ret = wm_emit_add_buf(out, wm_arena_printf(&a, INDEX_DIR "/requirements-%s.txt", m->backends[i]->id), matrix_file,
 			&b, err);
 	}
 	if (ret == 0) {
 		wm_buf_clear(&b);
 		uv_project(&b, &a, m);
-		ret = add(out, INDEX_DIR "/pyproject.toml", matrix_file, &b, err);
+		ret = wm_emit_add_buf(out, INDEX_DIR "/pyproject.toml", matrix_file, &b, err);
 	}
 	wm_buf_release(&b);
 	wm_buf_release(&v);

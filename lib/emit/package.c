@@ -14,6 +14,7 @@
 #include "model/catalog.h"
 #include "model/meta.h"
 #include "model/project.h"
+#include "emit/emit.h"
 #include "emit/package.h"
 
 /* ---- environment markers -------------------------------------------------- */
@@ -347,18 +348,6 @@ static int dispatcher(struct wm_buf *out, const struct wm_matrix *m, struct wm_a
 	return ret;
 }
 
-static int add(struct wm_files *out, const char *path, const char *matrix_file, const char *data, size_t len,
-	struct wm_error *err)
-{
-	int ret = path ? wm_files_add(out, path, matrix_file, data, len) : WM_ENOMEM;
-	if (ret == WM_EINVALID)
-		wm_error_add(err, ret, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
-			"this path cannot be named in a generated file's header");
-	else if (ret < 0)
-		wm_error_code(err, ret);
-	return ret;
-}
-
 int wm_package_generate(struct wm_files *out, const struct wm_matrix *m, const char *matrix_file,
 	struct wm_error *err)
 {
@@ -376,21 +365,21 @@ int wm_package_generate(struct wm_files *out, const struct wm_matrix *m, const c
 		wm_buf_printf(&b, "\"\"\"The %s backend of %s %s: import %s, which loads the backend that fits.\"\"\"\n",
 			be->id, m->name, meta->version, m->module);
 		/* beside pyproject.toml: maturin's sdist takes python-source only from below its directory */
-		ret = b.oom ? WM_ENOMEM : add(out, wm_meta_path(&a, meta->project_dir, wm_arena_printf(&a, WM_META_BACKENDS_DIR
+		ret = b.oom ? WM_ENOMEM : wm_emit_add(out, wm_meta_path(&a, meta->project_dir, wm_arena_printf(&a, WM_META_BACKENDS_DIR
 			"/%s/%s/__init__.py", be->id, wm_meta_import(&a, m, be))), matrix_file, b.ptr, b.len, err);
 	}
 	if (ret == 0) {
 		wm_buf_clear(&b);
 		if ((ret = meta_pyproject(&b, m, &a, err)) == 0)
-			ret = add(out, WM_META_DIR "/pyproject.toml", matrix_file, b.ptr, b.len, err);
+			ret = wm_emit_add(out, WM_META_DIR "/pyproject.toml", matrix_file, b.ptr, b.len, err);
 	}
 	for (size_t i = 0; i < meta->nfiles && ret == 0; i++)
-		ret = add(out, wm_arena_printf(&a, WM_META_DIR "/%s", meta->files[i].to), matrix_file,
+		ret = wm_emit_add(out, wm_arena_printf(&a, WM_META_DIR "/%s", meta->files[i].to), matrix_file,
 			meta->files[i].data, meta->files[i].len, err);
 	if (ret == 0) {
 		wm_buf_clear(&b);
 		if ((ret = dispatcher(&b, m, &a)) == 0)
-			ret = add(out, wm_arena_printf(&a, WM_META_DIR "/%s", meta->dispatcher), matrix_file, b.ptr, b.len, err);
+			ret = wm_emit_add(out, wm_arena_printf(&a, WM_META_DIR "/%s", meta->dispatcher), matrix_file, b.ptr, b.len, err);
 		else
 			wm_error_code(err, ret);
 	}
