@@ -66,7 +66,9 @@ build() {
 	cp "$art/wheels-$b-linux-x86_64-abi3"/* "$art/sdist-$b"/* "$rel/"
 }
 t0=$SECONDS
-build cuda && build opencl || fatal "the builds failed (above)"
+if ! { build cuda && build opencl; }; then
+	fatal "the builds failed (above)"
+fi
 echo "builds: $((SECONDS - t0)) s"
 
 # replay LOG PAGES-URL PAGES-DIR: the index-pages job in a fresh workspace
@@ -74,7 +76,7 @@ n=0
 replay() {
 	local ws=$tmp/workspace-$((n += 1))
 	mkdir -p "$ws" "$3"
-	(cd "$ws" && env GITHUB_REPOSITORY=owner/llm-rs GITHUB_REF_NAME=$tag GITHUB_SERVER_URL=$u \
+	(cd "$ws" && env GITHUB_REPOSITORY=owner/llm-rs GITHUB_REF_NAME="$tag" GITHUB_SERVER_URL="$u" \
 		WM_REPLAY_ARTIFACTS="$art" WM_REPLAY_PAGES_URL="$2" WM_REPLAY_PAGES_DIR="$3" \
 		"$py" "$ROOT/tests/replay-github.py" "$workflow" index-pages) >"$1" 2>&1
 }
