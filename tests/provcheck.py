@@ -87,6 +87,28 @@ def download(workspace, step, uploaded):
     return written
 
 
+def attested(case, name, steps, a, uploaded):
+    """Checks the attestation step steps[a] of job `name`: at the pinned reference, after every
+    download, its subject-path matching exactly what the downloads before it wrote; returns those
+    files and the job's workspace."""
+    kinds = [uses(s) for s in steps]
+    if not max(i for i, k in enumerate(kinds) if k == "actions/download-artifact") < a:
+        bad(case, "%s: the attestation is not after the downloads: %r" % (name, kinds))
+    if steps[a]["uses"] != attest_ref:
+        bad(case, "%s: %s, not %s" % (name, steps[a]["uses"], attest_ref))
+    workspace = os.path.join(tmp, "ws-%s-%s" % (case, name))
+    os.makedirs(workspace)
+    files = set()
+    for s in steps[:a]:
+        if uses(s) == "actions/download-artifact":
+            files |= download(workspace, s, uploaded)
+    patterns = str(steps[a]["with"]["subject-path"]).split()
+    matched = {os.path.relpath(f, workspace) for pat in patterns for f in glob.glob(os.path.join(workspace, pat))}
+    if matched != files:
+        bad(case, "%s: subject-path %r attests %r, the job downloaded %r" % (name, patterns, sorted(matched), sorted(files)))
+    return files
+
+
 def check_github(case, repo, release, trusted):
     with open(os.path.join(repo, ".github", "workflows", "wheels.yml"), encoding="utf-8") as f:
         doc = yaml.safe_load(f)
@@ -123,24 +145,12 @@ def check_github(case, repo, release, trusted):
             bad(case, "%s: steps %r" % (name, kinds))
             continue
         a, p = kinds.index("actions/attest-build-provenance"), kinds.index("pypa/gh-action-pypi-publish")
-        last_download = max(i for i, k in enumerate(kinds) if k == "actions/download-artifact")
-        if not last_download < a < p:
-            bad(case, "%s: the attestation is not between the downloads and the upload: %r" % (name, kinds))
-        if steps[a]["uses"] != attest_ref:
-            bad(case, "%s: %s, not %s" % (name, steps[a]["uses"], attest_ref))
-        workspace = os.path.join(tmp, "ws-%s-%s" % (case, name))
-        os.makedirs(workspace)
-        files = set()
-        for s in steps[:a]:
-            if uses(s) == "actions/download-artifact":
-                files |= download(workspace, s, uploaded)
+        if not a < p:
+            bad(case, "%s: the attestation is not before the upload: %r" % (name, kinds))
+        files = attested(case, name, steps, a, uploaded)
         kinds_seen = {"whl" if f.endswith(".whl") else "tar.gz" if f.endswith(".tar.gz") else f for f in files}
         if kinds_seen != {"whl", "tar.gz"}:
             bad(case, "%s: downloads %r, not wheels and an sdist" % (name, sorted(files)))
-        patterns = str(steps[a]["with"]["subject-path"]).split()
-        matched = {os.path.relpath(f, workspace) for pat in patterns for f in glob.glob(os.path.join(workspace, pat))}
-        if matched != files:
-            bad(case, "%s: subject-path %r attests %r, the job downloaded %r" % (name, patterns, sorted(matched), sorted(files)))
         w = steps[p]["with"]
         if trusted and (w.get("attestations") is not True or "password" in w):
             bad(case, "%s: trusted publishing, publish inputs %r" % (name, w))
@@ -195,26 +205,11 @@ def check_index_job(case, name, job, uploaded):
     if kinds.count("actions/attest-build-provenance") != 1 or kinds[-1] != "release":
         bad(case, "%s: steps %r" % (name, kinds))
         return
-    a = kinds.index("actions/attest-build-provenance")
-    last_download = max(i for i, k in enumerate(kinds) if k == "actions/download-artifact")
-    if not last_download < a:
-        bad(case, "%s: the attestation is not after the downloads: %r" % (name, kinds))
-    if steps[a]["uses"] != attest_ref:
-        bad(case, "%s: %s, not %s" % (name, steps[a]["uses"], attest_ref))
-    workspace = os.path.join(tmp, "ws-%s-%s" % (case, name))
-    os.makedirs(workspace)
-    files = set()
-    for s in steps[:a]:
-        if uses(s) == "actions/download-artifact":
-            files |= download(workspace, s, uploaded)
+    files = attested(case, name, steps, kinds.index("actions/attest-build-provenance"), uploaded)
     own = {os.path.join("dist", f) for art, fs in uploaded.items() for f in fs
            if art.startswith("wheels-%s-" % backend) or art == "sdist-" + backend}
     if files != own or not own:
         bad(case, "%s: downloads %r, not its backend's files %r" % (name, sorted(files), sorted(own)))
-    patterns = str(steps[a]["with"]["subject-path"]).split()
-    matched = {os.path.relpath(f, workspace) for pat in patterns for f in glob.glob(os.path.join(workspace, pat))}
-    if matched != files:
-        bad(case, "%s: subject-path %r attests %r, the job downloaded %r" % (name, patterns, sorted(matched), sorted(files)))
     script, env = steps[-1]["run"], steps[-1].get("env") or {}
     if (not script.rstrip().endswith("dist/*") or '"$GITHUB_REF_NAME-$WM_BACKEND"' not in script
             or env.get("GH_TOKEN") != "${{ github.token }}" or env.get("WM_BACKEND") != backend
