@@ -32,7 +32,8 @@ def bad(case, message):
 def generate(case, example, release, trusted):
     with open(os.path.join(root, "matrices", example + ".yaml"), encoding="utf-8") as f:
         m = yaml.safe_load(f)
-    m["ci"] = {"github": None, "gitlab": None}
+    # strategy index: the GitHub workflow alone (generate does not write its GitLab file)
+    m["ci"] = {"github": None} if example.endswith("-index") else {"github": None, "gitlab": None}
     publish = m.setdefault("publish", {}) or {}
     publish.setdefault("pypi", {})["trusted"] = trusted
     if release is not None:
@@ -86,6 +87,28 @@ def download(workspace, step, uploaded):
     return written
 
 
+def attested(case, name, steps, a, uploaded):
+    """Checks the attestation step steps[a] of job `name`: at the pinned reference, after every
+    download, its subject-path matching exactly what the downloads before it wrote; returns those
+    files and the job's workspace."""
+    kinds = [uses(s) for s in steps]
+    if not max(i for i, k in enumerate(kinds) if k == "actions/download-artifact") < a:
+        bad(case, "%s: the attestation is not after the downloads: %r" % (name, kinds))
+    if steps[a]["uses"] != attest_ref:
+        bad(case, "%s: %s, not %s" % (name, steps[a]["uses"], attest_ref))
+    workspace = os.path.join(tmp, "ws-%s-%s" % (case, name))
+    os.makedirs(workspace)
+    files = set()
+    for s in steps[:a]:
+        if uses(s) == "actions/download-artifact":
+            files |= download(workspace, s, uploaded)
+    patterns = str(steps[a]["with"]["subject-path"]).split()
+    matched = {os.path.relpath(f, workspace) for pat in patterns for f in glob.glob(os.path.join(workspace, pat))}
+    if matched != files:
+        bad(case, "%s: subject-path %r attests %r, the job downloaded %r" % (name, patterns, sorted(matched), sorted(files)))
+    return files
+
+
 def check_github(case, repo, release, trusted):
     with open(os.path.join(repo, ".github", "workflows", "wheels.yml"), encoding="utf-8") as f:
         doc = yaml.safe_load(f)
@@ -93,12 +116,22 @@ def check_github(case, repo, release, trusted):
     if doc.get("permissions") != {"contents": "read"}:
         bad(case, "workflow permissions %r" % doc.get("permissions"))
     publish = [j for j in jobs if j.startswith("publish-")]
+    index = sorted(j for j in jobs if j.startswith("index-") and j != "index-pages")
     if not publish:
         bad(case, "no publish job")
     for name, job in jobs.items():
         perms = job.get("permissions")
         if name in publish:
             if perms != {"contents": "read", "id-token": "write", "attestations": "write"}:
+                bad(case, "%s: permissions %r" % (name, perms))
+        elif name in index:
+            if perms != {"contents": "write", "id-token": "write", "attestations": "write"}:
+                bad(case, "%s: permissions %r" % (name, perms))
+        elif name == "index-pages":
+            if perms != {"contents": "read"}:
+                bad(case, "%s: permissions %r" % (name, perms))
+        elif name == "deploy-pages":
+            if perms != {"pages": "write", "id-token": "write"}:
                 bad(case, "%s: permissions %r" % (name, perms))
         elif name == "github-release":
             if perms != {"contents": "write"}:
@@ -112,29 +145,19 @@ def check_github(case, repo, release, trusted):
             bad(case, "%s: steps %r" % (name, kinds))
             continue
         a, p = kinds.index("actions/attest-build-provenance"), kinds.index("pypa/gh-action-pypi-publish")
-        last_download = max(i for i, k in enumerate(kinds) if k == "actions/download-artifact")
-        if not last_download < a < p:
-            bad(case, "%s: the attestation is not between the downloads and the upload: %r" % (name, kinds))
-        if steps[a]["uses"] != attest_ref:
-            bad(case, "%s: %s, not %s" % (name, steps[a]["uses"], attest_ref))
-        workspace = os.path.join(tmp, "ws-%s-%s" % (case, name))
-        os.makedirs(workspace)
-        files = set()
-        for s in steps[:a]:
-            if uses(s) == "actions/download-artifact":
-                files |= download(workspace, s, uploaded)
+        if not a < p:
+            bad(case, "%s: the attestation is not before the upload: %r" % (name, kinds))
+        files = attested(case, name, steps, a, uploaded)
         kinds_seen = {"whl" if f.endswith(".whl") else "tar.gz" if f.endswith(".tar.gz") else f for f in files}
         if kinds_seen != {"whl", "tar.gz"}:
             bad(case, "%s: downloads %r, not wheels and an sdist" % (name, sorted(files)))
-        patterns = str(steps[a]["with"]["subject-path"]).split()
-        matched = {os.path.relpath(f, workspace) for pat in patterns for f in glob.glob(os.path.join(workspace, pat))}
-        if matched != files:
-            bad(case, "%s: subject-path %r attests %r, the job downloaded %r" % (name, patterns, sorted(matched), sorted(files)))
         w = steps[p]["with"]
         if trusted and (w.get("attestations") is not True or "password" in w):
             bad(case, "%s: trusted publishing, publish inputs %r" % (name, w))
         if not trusted and (w.get("attestations") is not False or w.get("password") != "${{ secrets.PYPI_API_TOKEN }}"):
             bad(case, "%s: token publishing, publish inputs %r" % (name, w))
+    for name in index:
+        check_index_job(case, name, jobs[name], uploaded)
     job = jobs.get("github-release")
     if bool(release) != (job is not None):
         bad(case, "github-release %r, release job %r" % (release, job))
@@ -152,6 +175,11 @@ def check_github(case, repo, release, trusted):
         if uses(s) == "actions/download-artifact":
             files |= download(workspace, s, uploaded)
     every = {os.path.join("dist", f) for fs in uploaded.values() for f in fs}
+    if index:
+        # strategy index: the default backend's files (publish-<id>); the others have releases of their own
+        own = [p[len("publish-"):] for p in publish]
+        every = {os.path.join("dist", f) for a, fs in uploaded.items() for f in fs
+                 if any(a.startswith("wheels-%s-" % b) or a == "sdist-" + b for b in own)}
     if files != every:
         bad(case, "release job downloads %r, not every artifact's files %r" % (sorted(files), sorted(every)))
     runs = [s for s in steps if "run" in s]
@@ -164,6 +192,29 @@ def check_github(case, repo, release, trusted):
     if (runs[-1].get("env") if runs else None) != {"GH_TOKEN": "${{ github.token }}"} or "secrets." in yaml.safe_dump(job):
         bad(case, "release job credentials: %r" % (runs[-1].get("env") if runs else None))
     return doc
+
+
+def check_index_job(case, name, job, uploaded):
+    """Strategy index: a backend's release job attests exactly the files it downloads (its own
+    backend's), before the release step, which runs with the job's token and names them all."""
+    backend = name[len("index-"):]
+    if job.get("if") != "startsWith(github.ref, 'refs/tags/')":
+        bad(case, "%s: if %r" % (name, job.get("if")))
+    steps = job["steps"]
+    kinds = [uses(s) or ("release" if "gh release create" in s.get("run", "") else "run") for s in steps]
+    if kinds.count("actions/attest-build-provenance") != 1 or kinds[-1] != "release":
+        bad(case, "%s: steps %r" % (name, kinds))
+        return
+    files = attested(case, name, steps, kinds.index("actions/attest-build-provenance"), uploaded)
+    own = {os.path.join("dist", f) for art, fs in uploaded.items() for f in fs
+           if art.startswith("wheels-%s-" % backend) or art == "sdist-" + backend}
+    if files != own or not own:
+        bad(case, "%s: downloads %r, not its backend's files %r" % (name, sorted(files), sorted(own)))
+    script, env = steps[-1]["run"], steps[-1].get("env") or {}
+    if (not script.rstrip().endswith("dist/*") or '"$GITHUB_REF_NAME-$WM_BACKEND"' not in script
+            or env.get("GH_TOKEN") != "${{ github.token }}" or env.get("WM_BACKEND") != backend
+            or "secrets." in yaml.safe_dump(job)):
+        bad(case, "%s: release step %r" % (name, steps[-1]))
 
 
 def check_gitlab(case, repo, trusted, plain):
@@ -189,7 +240,7 @@ def check_gitlab(case, repo, trusted, plain):
 
 
 workflows = []
-for example in ("llm-rs", "llm-rs-meta"):
+for example in ("llm-rs", "llm-rs-meta", "llm-rs-index"):
     plain = None
     for release, trusted in ((None, True), (True, True), (True, False), (False, True)):
         case = "%s-%s-%s" % (example, {None: "default", True: "release", False: "norelease"}[release],
@@ -198,9 +249,10 @@ for example in ("llm-rs", "llm-rs-meta"):
         if repo is None:
             continue
         check_github(case, repo, release, trusted)
-        text = check_gitlab(case, repo, trusted, plain if trusted else None)
-        if release is None:
-            plain = text
+        if not example.endswith("-index"):
+            text = check_gitlab(case, repo, trusted, plain if trusted else None)
+            if release is None:
+                plain = text
         workflows.append(os.path.join(repo, ".github", "workflows", "wheels.yml"))
         if "meta" in example:
             jobs = yaml.safe_load(open(workflows[-1], encoding="utf-8"))["jobs"]

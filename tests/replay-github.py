@@ -15,7 +15,15 @@ in a value the replay uses is an error).  What it does per step:
 - `PyO3/maturin-action` — `maturin COMMAND ARGS` in `working-directory`, adding `--target` and
   `--compatibility manylinux_X` as the action does for `build`, after running
   `before-script-linux` with bash; checks that `maturin --version` is `maturin-version`;
-- `actions/upload-artifact` — checks that `path` matches a file (`if-no-files-found: error`).
+- `actions/upload-artifact` — checks that `path` matches a file (`if-no-files-found: error`);
+- `actions/download-artifact` — copies the artifacts of WM_REPLAY_ARTIFACTS (a directory holding
+  one directory per artifact, named as the artifact) that its `name` or `pattern` selects into
+  `path` (each into `path/<artifact>` when a pattern is not merged, as the action does);
+- `actions/configure-pages` — its outputs `base_url`, `origin`, `host` and `base_path` are those of
+  WM_REPLAY_PAGES_URL (the Pages site's URL), and `${{ steps.<id>.outputs.<name> }}` reads them
+  in the steps after it;
+- `actions/upload-pages-artifact` — checks that `path` is a directory and copies its contents into
+  WM_REPLAY_PAGES_DIR, where the test serves them.
 
 What it does not emulate, and says so on stderr: containers (maturin-action's manylinux
 container and the `docker run` of a build that repairs its wheel there run on this machine:
@@ -25,13 +33,16 @@ toolkit recipes of a container build (WM_BEFORE_SCRIPT is emptied: they install 
 AlmaLinux image), other operating systems, sccache and every other action (an error).
 """
 
+import fnmatch
 import glob
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 
 import yaml
 
@@ -46,8 +57,11 @@ def note(msg):
     print("replay: " + msg, file=sys.stderr, flush=True)
 
 
+OUTPUTS = {}   # "steps.<id>.outputs.<name>" -> value, of the steps replayed so far
+
+
 def substitute(value, matrix):
-    """`value` with ${{ matrix.NAME }} replaced; any other expression is an error."""
+    """`value` with ${{ matrix.NAME }} (and a replayed step's output) replaced; any other expression is an error."""
     if not isinstance(value, str):
         return "true" if value is True else "false" if value is False else str(value)
 
@@ -56,6 +70,8 @@ def substitute(value, matrix):
         if expr.startswith("matrix.") and expr[7:] in matrix:
             v = matrix[expr[7:]]
             return "true" if v is True else "false" if v is False else str(v)
+        if expr in OUTPUTS:
+            return OUTPUTS[expr]
         fail(f"an expression the replay cannot evaluate: ${{{{ {expr} }}}}")
     return EXPR.sub(one, value)
 
@@ -113,7 +129,10 @@ def main():
     with open(os.path.join(shim, "docker"), "w") as f:
         f.write(DOCKER_SHIM)
     os.chmod(os.path.join(shim, "docker"), 0o755)
-    manylinux = os.environ.get("WM_REPLAY_MANYLINUX") or fail("WM_REPLAY_MANYLINUX is not set (this machine's manylinux level)")
+    manylinux = os.environ.get("WM_REPLAY_MANYLINUX")
+    if not manylinux and any("docker run" in str(s.get("run", "")) or str(s.get("uses", "")).startswith("PyO3/maturin-action")
+                             for s in job["steps"]):
+        fail("WM_REPLAY_MANYLINUX is not set (this machine's manylinux level)")
     base = dict(os.environ, GITHUB_WORKSPACE=workspace, RUNNER_TEMP=runner_temp, CI="true",
                 PATH=shim + os.pathsep + os.environ["PATH"])
     for k, v in (job.get("env") or {}).items():
@@ -178,6 +197,37 @@ def main():
             if not files and with_.get("if-no-files-found") == "error":
                 fail(f"step {i}: no file matches {with_['path']}")
             note(f"artifact {with_.get('name')}: " + " ".join(os.path.relpath(f, workspace) for f in sorted(files)))
+        elif action == "actions/download-artifact":
+            store = os.environ.get("WM_REPLAY_ARTIFACTS") or fail(f"step {i}: WM_REPLAY_ARTIFACTS is not set")
+            if "name" in with_:
+                chosen, merge = [with_["name"]], True
+            else:
+                chosen = sorted(a for a in os.listdir(store) if fnmatch.fnmatchcase(a, with_.get("pattern", "*")))
+                merge = with_.get("merge-multiple") == "true"
+            if not chosen or not all(os.path.isdir(os.path.join(store, a)) for a in chosen):
+                fail(f"step {i}: no artifact {with_.get('name') or with_.get('pattern')} in {store}")
+            for a in chosen:
+                dest = os.path.join(workspace, with_.get("path", "."), "" if merge else a)
+                os.makedirs(dest, exist_ok=True)
+                for f in sorted(os.listdir(os.path.join(store, a))):
+                    shutil.copy(os.path.join(store, a, f), os.path.join(dest, f))
+                note(f"artifact {a} into {os.path.relpath(dest, workspace)}: " + " ".join(sorted(os.listdir(os.path.join(store, a)))))
+        elif action == "actions/configure-pages":
+            url = os.environ.get("WM_REPLAY_PAGES_URL") or fail(f"step {i}: WM_REPLAY_PAGES_URL is not set")
+            parts = urllib.parse.urlsplit(url)
+            outputs = {"base_url": url, "origin": f"{parts.scheme}://{parts.netloc}", "host": parts.netloc,
+                       "base_path": parts.path.rstrip("/")}
+            for k, v in outputs.items():
+                if step.get("id"):
+                    OUTPUTS[f"steps.{step['id']}.outputs.{k}"] = v
+            note(f"configure-pages: base_url {url}")
+        elif action == "actions/upload-pages-artifact":
+            site = os.path.join(workspace, with_.get("path", "_site/"))
+            out = os.environ.get("WM_REPLAY_PAGES_DIR") or fail(f"step {i}: WM_REPLAY_PAGES_DIR is not set")
+            if not os.path.isdir(site):
+                fail(f"step {i}: {with_.get('path')} is not a directory")
+            shutil.copytree(site, out, dirs_exist_ok=True)
+            note(f"the Pages site {with_.get('path')} copied to {out}")
         else:
             fail(f"step {i}: the action {uses} is not replayed")
     print(f"replayed {sys.argv[2]} {matrix.get('id', '')}".rstrip())

@@ -9,7 +9,9 @@
 #   pedantic findings are printed, for information);
 # - the properties of tests/wfcheck.py hold against `list --format jsonl`: build matrix ids are
 #   list's job ids exactly once each, artifact names are unique, each distribution has one sdist
-#   and one publish job, and a publish job downloads exactly its distribution's wheels and sdist.
+#   and one publish job, and a publish job downloads exactly its distribution's wheels and sdist
+#   (under strategy index the default backend's; each other backend's index job and the Pages
+#   jobs as wfcheck.py says).
 . "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
@@ -64,10 +66,12 @@ for n, (name, seed, text) in enumerate(cases):
         fail(name, "no workflow: %s" % e)
         continue
     spec = yaml.safe_load(text)
-    meta = None
+    meta = index = None
     if (spec.get("distribution") or {}).get("strategy") == "meta":
         meta = (spec.get("project") or {}).get("name")
-    for problem in wfcheck.check(wtext, listed, meta):
+    if (spec.get("distribution") or {}).get("strategy") == "index":
+        index = "".join(b for b, v in (spec.get("backends") or {}).items() if (v or {}).get("default"))
+    for problem in wfcheck.check(wtext, listed, meta, index):
         fail(name, problem)
     workflows[wf] = name
 

@@ -10,8 +10,8 @@
 # finding, and a workflow whose actions are all pinned to a commit SHA passes zizmor with no
 # configuration at all.  Then each example matrix (matrices/*.yaml) and three matrices written
 # here — every platform of the catalog with abi3 and free-threaded builds and every toolkit, a
-# per-version matrix publishing with a token and making a GitHub release, and a matrix pinning every action to a SHA (zizmor's
-# default policy, no configuration) — are generated in a scratch repository and checked, and so
+# per-version matrix publishing with a token and making a GitHub release, and two matrices pinning every action to a SHA (zizmor's
+# default policy, no configuration; the second is llm-rs-index.yaml, which uses the Pages actions) — are generated in a scratch repository and checked, and so
 # is each fixture project of tests/fixtures, in a copy of itself, and each golden case of
 # tests/golden whose matrix generates a workflow.  The
 # findings of zizmor's pedantic persona are printed, for information.
@@ -348,6 +348,16 @@ matrix["actions"] = {a: hashlib.sha1(a.encode()).hexdigest() for a in actions}
 matrix["ci"] = {"github": None}
 yaml.safe_dump(matrix, open(sys.argv[3], "w"), sort_keys=False)
 PY
+# `pinned-index`: matrices/llm-rs-index.yaml (strategy index: the Pages actions) pinned the same
+# way, with the default backend's GitHub release too
+"$py" - "$ROOT/matrices/llm-rs-index.yaml" "$ROOT/templates/actions.yaml" "$tmp/pinned-index.yaml" <<'PY'
+import hashlib, sys, yaml
+matrix = yaml.safe_load(open(sys.argv[1]))
+actions = yaml.safe_load(open(sys.argv[2]))["actions"]
+matrix["actions"] = {a: hashlib.sha1(a.encode()).hexdigest() for a in actions}
+matrix["publish"]["github-release"] = True
+yaml.safe_dump(matrix, open(sys.argv[3], "w"), sort_keys=False)
+PY
 
 for m in "$ROOT"/matrices/*.yaml; do
 	generate "$(basename "$m" .yaml)" "$m"
@@ -355,6 +365,7 @@ done
 generate everything "$tmp/everything.yaml"
 generate token "$tmp/token.yaml"
 generate pinned "$tmp/pinned.yaml"
+generate pinned-index "$tmp/pinned-index.yaml"
 # the fixture projects of tests/fixtures, each generated in a copy of itself (the layouts matter)
 for f in "$ROOT"/tests/fixtures/*/; do
 	name=fixture-$(basename "$f")
@@ -386,23 +397,26 @@ if ((${#workflows[@]})) && ! "$py" "$lint" "${workflows[@]}" >"$tmp/lint" 2>&1; 
 	fail "generated workflows have findings:"
 	sed "s|$tmp/repo-||" "$tmp/lint"
 fi
-# Every action of `pinned` is on a SHA, so zizmor audited it with its own defaults, no
-# configuration; and it uses every action of templates/actions.yaml.
+# Every action of `pinned` and `pinned-index` is on a SHA, so zizmor audited them with its own
+# defaults, no configuration; and together they use every action of templates/actions.yaml.
 # shellcheck disable=SC2015  # no workflow is a failure too
-[[ -f $tmp/repo-pinned/.github/workflows/wheels.yml ]] &&
-	"$py" - "$ROOT/tests" "$tmp/repo-pinned/.github/workflows/wheels.yml" "$ROOT/templates/actions.yaml" <<'PY' || fail "pinned (above, or it wrote no workflow)"
+[[ -f $tmp/repo-pinned/.github/workflows/wheels.yml && -f $tmp/repo-pinned-index/.github/workflows/wheels.yml ]] &&
+	"$py" - "$ROOT/tests" "$ROOT/templates/actions.yaml" "$tmp/repo-pinned/.github/workflows/wheels.yml" \
+		"$tmp/repo-pinned-index/.github/workflows/wheels.yml" <<'PY' || fail "pinned (above, or it wrote no workflow)"
 import sys, yaml
 sys.path.insert(0, sys.argv[1])
 import wmlint
-doc = yaml.safe_load(open(sys.argv[2]))
-actions = yaml.safe_load(open(sys.argv[3]))["actions"]
-bad = 0
-if wmlint.zizmor_mode(doc) is not None:
-    print("FAIL pinned: some action is not on a SHA: %s" % sorted(set(wmlint.uses_refs(doc))))
-    bad = 1
-unused = sorted(set(actions) - {a for a, _ in wmlint.uses_refs(doc)})
+actions = yaml.safe_load(open(sys.argv[2]))["actions"]
+bad, used = 0, set()
+for path in sys.argv[3:]:
+    doc = yaml.safe_load(open(path))
+    if wmlint.zizmor_mode(doc) is not None:
+        print("FAIL %s: some action is not on a SHA: %s" % (path, sorted(set(wmlint.uses_refs(doc)))))
+        bad = 1
+    used |= {a for a, _ in wmlint.uses_refs(doc)}
+unused = sorted(set(actions) - used)
 if unused:
-    print("FAIL pinned: the workflow does not use %s" % unused)
+    print("FAIL pinned: the workflows do not use %s" % unused)
     bad = 1
 sys.exit(bad)
 PY

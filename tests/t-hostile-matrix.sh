@@ -21,7 +21,9 @@
 #   action-ref   an action's reference is a tag, branch or SHA, never a path or expression;
 #   env-name     the generated jobs' own, the CI providers' and the code-running names are reserved;
 #   gitlab-env, gitlab-image, gitlab-tag  GitLab expands '$': written '$$' in values, refused in
-#       an image or runner tag; a GitHub expression copied to GitLab draws a warning.
+#       an image or runner tag; a GitHub expression copied to GitLab draws a warning;
+#   index-url    strategy index: the URL is held to letters, digits and -._~/ after the host, and
+#       reaches the index-<backend> and index-pages jobs as WM_INDEX_URL, never a run: script.
 # The repository-side cases (a symbolic link into a nested .git, a meta package file linked out of
 # the repository, an index's control characters and query string) have their own tests:
 # t-nested-git, t-meta-symlink, t-plan-hostile.
@@ -130,6 +132,12 @@ CASES = [
     ("gitlab-include-secret", "gitlab-include-env", E + " vars.CUDA_ARCH }}", "warn", None),
     ("gitlab-image", "gitlab-image", "$CI_COMMIT_REF_NAME", "reject", ("'$'",)),
     ("gitlab-tag", "gitlab-tag", "$CI_COMMIT_BRANCH", "reject", ("'$'",)),
+    # 5. strategy index: the index URL reaches the release and Pages jobs through env: only
+    ("index-url-shell", "index-url", "https://owner.github.io/x/$(touch pwned)", "reject", ("$(touch pwned)",)),
+    ("index-url-expression", "index-url", "https://owner.github.io/" + E + " github.head_ref }}", "reject", (E,)),
+    ("index-url-quote", "index-url", "https://owner.github.io/x'y", "reject", ("x'y",)),
+    ("index-url-dotdot", "index-url", "https://owner.github.io/a/../whl", "reject", ("'..'",)),
+    ("index-url-punctuation", "index-url", "https://owner.github.io/~a/b.c_d-e/whl", "intact", None),
 ]
 
 
@@ -156,6 +164,8 @@ def matrix(place, value):
             lines += ["          - uses: actions/github-script@60a0d83039c74a4aee543508d2ffcb1c3799cdea", "            with: {script: %s}" % q]
         else:
             lines += ['          - run: echo "$HOSTILE_VALUE"', "            env: {HOSTILE_VALUE: %s}" % q]
+    if place == "index-url":
+        lines += ["  cuda: {features: [gpu]}", "distribution:", "  strategy: index", "  index: {url: %s}" % q]
     gitlab = place.startswith("gitlab") or place == "image"
     lines += ["ci: {github: {}%s}" % (", gitlab: {}" if gitlab else "")]
     if place == "environment":
@@ -203,6 +213,11 @@ def found(doc, listed, place, value=None, gitlab=None):
             if name.startswith("publish-"):
                 env = job.get("environment")
                 out.append((name + " environment", env.get("name") if isinstance(env, dict) else env))
+    elif place == "index-url":
+        out = [("%s step %d env" % (name, i), s["env"]["WM_INDEX_URL"]) for name, job in jobs.items()
+               for i, s in enumerate(job.get("steps") or []) if "WM_INDEX_URL" in (s.get("env") or {})]
+        if sorted(w.split()[0] for w, _ in out) != ["index-cuda", "index-pages"]:
+            out.append(("the jobs that read it", sorted(w for w, _ in out)))
     elif place == "image":
         out = [("list gitlab_image of " + j["id"], j.get("gitlab_image")) for j in listed if j["platform"] == "linux-x86_64"]
     elif place == "setup-run":

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # t-index-files.sh — strategy index: generate writes each backend's patch with its local label, the
 # install files of .wheelmatrix/index/ (read back by Python's tomllib and as pip requirements), and
-# check agrees; the CI files are refused with a located error.
+# check agrees; the GitLab CI file is refused with a located error, the GitHub workflow alone is written.
 . "$ROOT/tests/lib.sh"
 
 project=$tmp/project
@@ -91,7 +91,31 @@ EOF
 sed -i '/^ci: {}$/d' "$project/wheelmatrix.yaml"
 wm -C "$project" generate
 expect_status 2 "generate with CI files"
-expect_err "wheelmatrix.yaml:11:10: error: this version of wheelmatrix does not write the CI of strategy 'index'" \
+expect_err "wheelmatrix.yaml:11:10: error: this version of wheelmatrix does not write the GitLab CI file of strategy 'index'" \
 	"the refusal"
 [[ ! -e $project/.github && ! -e $project/.gitlab-ci.yml ]] || fail "CI files were written"
+# the GitHub workflow alone is written
+printf 'ci: {github: {}}\n' >>"$project/wheelmatrix.yaml"
+wm -q -C "$project" generate
+expect_status 0 "generate with the GitHub workflow alone"
+[[ -f $project/.github/workflows/wheels.yml && ! -e $project/.gitlab-ci.yml ]] ||
+	fail "ci: {github: {}} did not write the GitHub workflow alone"
+# without a default backend every backend gets a release and an index, nothing goes to PyPI, and
+# publish.github-release has no files of its own to attach: tests/wfcheck.py's properties hold
+sed -i -e 's/^  cpu: {default: true}$/  cpu: {}/' "$project/wheelmatrix.yaml"
+printf 'publish: {github-release: true}\n' >>"$project/wheelmatrix.yaml"
+wm -q -C "$project" generate
+expect_status 0 "generate without a default backend"
+wm -q -C "$project" list --format jsonl
+cp "$tmp/out" "$tmp/list.jsonl"
+python3 "$ROOT/tests/wfcheck.py" "$project/.github/workflows/wheels.yml" "$tmp/list.jsonl" --index "" ||
+	fail "the workflow without a default backend (above)"
+python3 - "$project/.github/workflows/wheels.yml" <<'PY' || fail "the workflow without a default backend (above)"
+import sys, yaml
+jobs = yaml.safe_load(open(sys.argv[1]))["jobs"]
+odd = sorted(j for j in jobs if j.startswith("publish-") or j == "github-release")
+want = ["index-cpu", "index-cuda", "index-rocm_6"]
+if odd or sorted(jobs["index-pages"]["needs"]) != want:
+    sys.exit("publish or release jobs %s; index-pages needs %s, not %s" % (odd, jobs["index-pages"]["needs"], want))
+PY
 finish

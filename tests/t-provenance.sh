@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # t-provenance.sh — publish jobs attest every file they upload, with the least permissions; the GitHub release job is on tags only.
 #
-# The example matrices llm-rs (strategy rename) and llm-rs-meta (strategy meta) are generated in
+# The example matrices llm-rs (strategy rename), llm-rs-meta (strategy meta) and llm-rs-index
+# (strategy index, its GitHub workflow alone) are generated in
 # scratch repositories as they are, with `publish.github-release: true`, and with that and
 # `publish.pypi.trusted: false`.  In each GitHub workflow (PyYAML reads it):
 # - the workflow grants `contents: read` and only the publish jobs and the release job ask for
@@ -18,6 +19,12 @@
 # - the `github-release` job exists exactly when the key is true, runs only on tags, needs every
 #   publish job, downloads every artifact into dist/ and attaches dist/* with `gh release create`
 #   for the tag (--verify-tag), with the job's own token and no secret;
+# - under strategy index the publish job is the default backend's; each other backend's
+#   `index-<backend>` job asks for exactly contents: write, id-token: write, attestations: write,
+#   runs on tags only, attests exactly the files it downloads (its backend's wheels and sdist)
+#   and then creates the release "$GITHUB_REF_NAME-$WM_BACKEND" with them, with the job's own
+#   token; `index-pages` asks for contents: read and `deploy-pages` for pages: write and
+#   id-token: write; the `github-release` job attaches the default backend's files only;
 # - actionlint, zizmor and action-validator (tests/wmlint.py) have no finding.
 # In each GitLab file: the publish jobs carry an ID token for Sigstore next to PyPI's and sign
 # with pypi-attestations exactly under trusted publishing, and `github-release` changes nothing.

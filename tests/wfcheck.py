@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """wfcheck.py — the structural properties of a generated GitHub workflow, checked against `wheelmatrix list`.
 
-usage: python3 tests/wfcheck.py WORKFLOW LIST.jsonl [--meta NAME]   (exit 0 when every property holds, 1 otherwise)
+usage: python3 tests/wfcheck.py WORKFLOW LIST.jsonl [--meta NAME | --index DEFAULT-BACKEND]
+       (exit 0 when every property holds, 1 otherwise; DEFAULT-BACKEND "" when there is none)
 
 Properties (issue 3, design section 5):
 - the file starts with the three header comment lines, the last `# wheelmatrix-digest: sha256:<hex>`;
@@ -25,6 +26,18 @@ Properties (issue 3, design section 5):
   wheel and sdist it downloaded), then pypa/gh-action-pypi-publish; it asks for exactly
   contents: read, id-token: write and attestations: write; no other job asks for id-token or
   attestations, and only a `github-release` job (on tags only) for contents: write.
+- under strategy index (`--index DEFAULT`): the default backend has a publish job and no other; every
+  other backend has no publish job but `index-<backend>`, on tags only, which downloads exactly
+  that backend's wheels and sdist into `dist`, attests them as a publish job does, then creates the
+  release `"$GITHUB_REF_NAME-$WM_BACKEND"` at `--target "$GITHUB_SHA"` with GH_TOKEN from
+  github.token and WM_BACKEND the backend, asking for exactly contents: write, id-token: write and
+  attestations: write; `index-pages`, on tags only, asks for contents: read, needs every
+  index-<backend> job, downloads each such backend's wheels and sdist into `dist/<backend>` (and
+  nothing else), runs actions/configure-pages before its script and uploads with
+  actions/upload-pages-artifact; `deploy-pages`, on tags only, needs index-pages, asks for exactly
+  pages: write and id-token: write, runs in the environment github-pages and deploys with
+  actions/deploy-pages; no `run:` script of these jobs (nor of a release job) holds a `${{`
+  expression: values reach them through `env:`.
 """
 
 import fnmatch
@@ -77,9 +90,10 @@ def _needs(jobs, name):
     return seen
 
 
-def check(text, listed, meta=None):
+def check(text, listed, meta=None, index=None):
     """Returns the list of violated properties (strings) of workflow `text` for `list`'s jobs `listed`;
-    `meta` is the meta package's name under strategy meta."""
+    `meta` is the meta package's name under strategy meta, `index` the default backend's id under
+    strategy index ("" without one)."""
     bad = []
     lines = text.split("\n")
     if len(lines) < 4 or not all(l.startswith("# ") for l in lines[:3]) or not _HEADER_DIGEST.fullmatch(lines[2]):
@@ -148,7 +162,14 @@ def check(text, listed, meta=None):
             bad.append("%s: entry %s uploads %r, not 'wheels-%s'" % (job, eid, art, eid))
 
     for backend, dist in backends.items():
-        for kind in ("sdist", "publish"):
+        kinds = ("sdist", "publish")
+        if index is not None and backend != index:
+            kinds = ("sdist", "index")
+            if "publish-" + backend in jobs:
+                bad.append("strategy index: backend %s is not the default, but has a publish job" % backend)
+        elif index is not None and "index-" + backend in jobs:
+            bad.append("strategy index: the default backend %s has an index job" % backend)
+        for kind in kinds:
             found = [n for n in jobs if n == "%s-%s" % (kind, backend)]
             if len(found) != 1:
                 bad.append("distribution %s (backend %s) has %d %s jobs" % (dist, backend, len(found), kind))
@@ -161,7 +182,7 @@ def check(text, listed, meta=None):
         bad.append("sdist or publish jobs for no distribution: %s" % extra_jobs)
 
     for backend in backends:
-        pub = "publish-" + backend
+        pub = ("index-" if index is not None and backend != index else "publish-") + backend
         job = jobs.get(pub)
         if not isinstance(job, dict):
             continue
@@ -193,27 +214,104 @@ def check(text, listed, meta=None):
         if late:
             bad.append("%s downloads artifacts of jobs it does not need: %s" % (pub, late))
     bad += _check_meta(jobs, uploads, backends, meta)
-    bad += _check_provenance(jobs)
+    bad += _check_provenance(jobs, index is not None)
+    if index is not None:
+        bad += _check_index(jobs, uploads, listed, [b for b in backends if b != index])
+    elif any(n in jobs for n in ("index-pages", "deploy-pages")) or any(n.startswith("index-") for n in jobs):
+        bad.append("index jobs under another strategy: %s" % sorted(n for n in jobs if n.startswith("index-")))
     return bad
 
 
-def _check_provenance(jobs):
+def _downloads(job, uploads):
+    """(path, artifact names) of each download-artifact step of `job`."""
+    out = []
+    for step in job.get("steps") or []:
+        if uses(step, "actions/download-artifact"):
+            w = step.get("with") or {}
+            out.append((w.get("path"), {u[2] for u in uploads if u[2] == str(w.get("name")) or
+                                        ("pattern" in w and fnmatch.fnmatchcase(u[2], str(w["pattern"])))}))
+    return out
+
+
+def _check_index(jobs, uploads, listed, indexed):
+    """Strategy index: the Pages jobs, and no expression in a release or Pages script."""
+    bad = []
+    tags_only = "startsWith(github.ref, 'refs/tags/')"
+    for name in ["index-" + b for b in indexed] + ["index-pages", "deploy-pages", "github-release"]:
+        job = jobs.get(name)
+        if not isinstance(job, dict):
+            if name != "github-release" and (indexed or name.startswith("index-")):
+                bad.append("strategy index: no %s job" % name)
+            continue
+        if job.get("if") != tags_only:
+            bad.append("%s: does not run on tags only (if: %r)" % (name, job.get("if")))
+        for n, step in enumerate(job.get("steps") or [], 1):
+            if "${{" in str(step.get("run", "")):
+                bad.append("%s step %d: an expression in its run: script" % (name, n))
+    for b in indexed:
+        job = jobs.get("index-" + b) or {}
+        runs = [s for s in job.get("steps") or [] if "run" in s]
+        release = runs[-1] if runs else {}
+        script, env = str(release.get("run", "")), release.get("env") or {}
+        if ('gh release create "$GITHUB_REF_NAME-$WM_BACKEND"' not in script or '--target "$GITHUB_SHA"' not in script
+                or env.get("WM_BACKEND") != b or env.get("GH_TOKEN") != "${{ github.token }}"):
+            bad.append("index-%s: the release step %r" % (b, release))
+        steps = job.get("steps") or []
+        if not steps or release is not steps[-1]:
+            bad.append("index-%s: the release is not its last step" % b)
+    if not indexed:
+        return bad
+    pages = jobs.get("index-pages") or {}
+    needs = pages.get("needs") or []
+    if sorted(needs) != sorted("index-" + b for b in indexed):
+        bad.append("index-pages needs %r, not every index job" % needs)
+    if pages.get("permissions") != {"contents": "read"}:
+        bad.append("index-pages: permissions %r" % pages.get("permissions"))
+    got = {}
+    for path, names in _downloads(pages, uploads):
+        got.setdefault(path, set()).update(names)
+    want = {"dist/" + b: {"wheels-" + j["id"] for j in listed if j["backend"] == b} | {"sdist-" + b} for b in indexed}
+    if got != want:
+        bad.append("index-pages downloads %r, not %r" % (got, want))
+    steps = pages.get("steps") or []
+    kinds = ["configure" if uses(s, "actions/configure-pages") else "upload" if uses(s, "actions/upload-pages-artifact")
+             else "run" if "run" in s else None for s in steps]
+    kinds = [k for k in kinds if k]
+    if kinds != ["configure", "run", "upload"]:
+        bad.append("index-pages: steps %r, not configure-pages, the script, upload-pages-artifact" % kinds)
+    deploy = jobs.get("deploy-pages") or {}
+    if deploy.get("needs") != ["index-pages"] or deploy.get("permissions") != {"pages": "write", "id-token": "write"}:
+        bad.append("deploy-pages: needs %r, permissions %r" % (deploy.get("needs"), deploy.get("permissions")))
+    if (deploy.get("environment") or {}) != {"name": "github-pages", "url": "${{ steps.deploy.outputs.page_url }}"}:
+        bad.append("deploy-pages: environment %r" % deploy.get("environment"))
+    if [s.get("id") for s in deploy.get("steps") or [] if uses(s, "actions/deploy-pages")] != ["deploy"]:
+        bad.append("deploy-pages: no step `deploy` using actions/deploy-pages")
+    return bad
+
+
+def _check_provenance(jobs, index=False):
     bad = []
     for name, job in jobs.items():
         if not isinstance(job, dict):
             continue
         perms = job.get("permissions")
-        if not name.startswith("publish-"):
+        release = index and name.startswith("index-") and name != "index-pages"
+        if not name.startswith("publish-") and not release:
             if name == "github-release" and (perms != {"contents": "write"} or "refs/tags/" not in str(job.get("if", ""))):
                 bad.append("%s: permissions %r, if %r" % (name, perms, job.get("if")))
+            elif index and name in ("index-pages", "deploy-pages"):
+                pass  # _check_index
             elif name != "github-release" and perms is not None:
                 bad.append("%s: asks for permissions %r" % (name, perms))
             continue
-        if perms != {"contents": "read", "id-token": "write", "attestations": "write"}:
+        want = {"contents": "write" if release else "read", "id-token": "write", "attestations": "write"}
+        if perms != want:
             bad.append("%s: permissions %r" % (name, perms))
         steps = job.get("steps") or []
         order = ("actions/download-artifact", "actions/attest-build-provenance", "pypa/gh-action-pypi-publish")
-        kinds = [a for step in steps for a in order if uses(step, a)]
+        if release:
+            order = order[:2] + ("gh release create",)
+        kinds = [a for step in steps for a in order if uses(step, a) or a in str(step.get("run", ""))]
         if kinds != sorted(kinds, key=order.index) or kinds.count(order[1]) != 1 or kinds.count(order[2]) != 1:
             bad.append("%s: downloads, attestation and upload out of order: %r" % (name, kinds))
         for step in steps:
@@ -260,17 +358,19 @@ def _check_meta(jobs, uploads, backends, meta):
 
 
 def main(argv):
-    meta = None
+    meta = index = None
     if len(argv) == 5 and argv[3] == "--meta":
         meta, argv = argv[4], argv[:3]
+    elif len(argv) == 5 and argv[3] == "--index":
+        index, argv = argv[4], argv[:3]
     if len(argv) != 3:
-        print("usage: wfcheck.py WORKFLOW LIST.jsonl [--meta NAME]", file=sys.stderr)
+        print("usage: wfcheck.py WORKFLOW LIST.jsonl [--meta NAME | --index DEFAULT-BACKEND]", file=sys.stderr)
         return 2
     with open(argv[1], encoding="utf-8") as f:
         text = f.read()
     with open(argv[2], encoding="utf-8") as f:
         listed = [json.loads(line) for line in f if line.strip()]
-    bad = check(text, listed, meta)
+    bad = check(text, listed, meta, index)
     for b in bad:
         print("%s: %s" % (argv[1], b))
     return 1 if bad else 0

@@ -128,6 +128,18 @@ const char *wm_emit_check_version(struct wm_yb *b)
 	return wm_arena_printf(b->arena, "python3 - <<'PY'\n%.*sPY\n", (int)(t->data + t->len - script), script);
 }
 
+const char *wm_emit_index_pages(struct wm_yb *b, const char *args)
+{
+	const struct wm_template *t = wm_template_get("index-pages.py");
+	const char *script;
+	if (!t)
+		return NULL;
+	/* its title comment is not part of the script; its usage comment stays */
+	script = memchr(t->data, '\n', t->len);
+	script = script ? script + 1 : t->data + t->len;
+	return wm_arena_printf(b->arena, "python3 - %s <<'PY'\n%.*sPY\n", args, (int)(t->data + t->len - script), script);
+}
+
 bool wm_emit_runnable(const struct wm_platform *p, bool cross)
 {
 	if (cross)

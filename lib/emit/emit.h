@@ -29,6 +29,8 @@ const char *wm_emit_env_value(const struct wm_env *env, size_t n, const char *na
 bool wm_emit_runnable(const struct wm_platform *p, bool cross);
 /* The publish jobs' version check, templates/check-version.py, as a `python3 -` heredoc. */
 const char *wm_emit_check_version(struct wm_yb *b);
+/* Strategy index: templates/index-pages.py as a `python3 - ARGS <<'PY'` heredoc (ARGS shell words). */
+const char *wm_emit_index_pages(struct wm_yb *b, const char *args);
 /* pyproject.toml's directory, where maturin runs: "" at the repository root, else "python" (no '/'). */
 const char *wm_emit_project_dir(struct wm_arena *a, const struct wm_matrix *m);
 /* The repository root's dist/ as seen from that directory: "dist", "../dist", "../../dist", ... */

@@ -7,6 +7,7 @@
 #include "util/error.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
+#include "model/matrix.h"
 #include "emit/emit.h"
 #include "emit/github.h"
 
@@ -417,6 +418,18 @@ static void sdist_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *
 	}
 }
 
+/* The checkout and the check that the tag names the project's version. */
+static void add_version_check(struct gh *g, struct wm_y *steps)
+{
+	struct wm_y *step;
+	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
+	step = wm_yaml_push(&g->b, steps, piece(g, "check-version"));
+	wm_yaml_set(&g->b, step, "run", wm_yaml_literal(&g->b, wm_emit_check_version(&g->b)));
+	add_env(g, step, "WM_PYPROJECT", wm_yaml_str(&g->b, g->m->pyproject));
+	add_env(g, step, "WM_MANIFEST", wm_yaml_str(&g->b, g->m->manifest));
+	add_env(g, step, "WM_TAG", wm_yaml_str(&g->b, "${{ github.ref_name }}"));
+}
+
 /*
  * A publish job of distribution `dist` up to its downloads: on tags only, in
  * the environment, the tag checked against the project's version.  Its
@@ -426,7 +439,7 @@ static struct wm_y *publish_base(struct gh *g, struct wm_y *jobs, const char *na
 	struct wm_y **needs)
 {
 	const struct wm_matrix *m = g->m;
-	struct wm_y *job, *env, *perms, *steps, *step;
+	struct wm_y *job, *env, *perms, *steps;
 
 	job = wm_yaml_set(&g->b, jobs, wm_arena_strdup(g->b.arena, name), wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "publish %s", dist));
@@ -443,27 +456,36 @@ static struct wm_y *publish_base(struct gh *g, struct wm_y *jobs, const char *na
 	wm_yaml_set(&g->b, perms, "id-token", wm_yaml_str(&g->b, "write"));
 	wm_yaml_set(&g->b, perms, "attestations", wm_yaml_str(&g->b, "write"));
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
-	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
-	step = wm_yaml_push(&g->b, steps, piece(g, "check-version"));
-	wm_yaml_set(&g->b, step, "run", wm_yaml_literal(&g->b, wm_emit_check_version(&g->b)));
-	add_env(g, step, "WM_PYPROJECT", wm_yaml_str(&g->b, m->pyproject));
-	add_env(g, step, "WM_MANIFEST", wm_yaml_str(&g->b, m->manifest));
-	add_env(g, step, "WM_TAG", wm_yaml_str(&g->b, "${{ github.ref_name }}"));
+	add_version_check(g, steps);
 	return steps;
 }
 
-/* A download step of the piece `kind` with `key` (pattern or name) first. */
-static void add_download(struct gh *g, struct wm_y *steps, const char *kind, const char *key, struct wm_y *v)
+/* A download step of the piece `kind` with `key` (pattern or name) first, into `path` (NULL: the piece's). */
+static void add_download_to(struct gh *g, struct wm_y *steps, const char *kind, const char *key, struct wm_y *v,
+	struct wm_y *path)
 {
 	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, kind));
 	if (step) {
 		struct wm_y *with = wm_yaml_get(step, "with"), *ordered = wm_yaml_map(&g->b);
 		wm_yaml_set(&g->b, ordered, key, v);
-		wm_yaml_set(&g->b, ordered, "path", wm_yaml_get(with, "path"));
+		wm_yaml_set(&g->b, ordered, "path", path ? path : wm_yaml_get(with, "path"));
 		if (wm_yaml_get(with, "merge-multiple"))
 			wm_yaml_set(&g->b, ordered, "merge-multiple", wm_yaml_get(with, "merge-multiple"));
 		wm_yaml_set(&g->b, step, "with", ordered);
 	}
+}
+
+static void add_download(struct gh *g, struct wm_y *steps, const char *kind, const char *key, struct wm_y *v)
+{
+	add_download_to(g, steps, kind, key, v, NULL);
+}
+
+/* The provenance of every wheel and sdist in dist/ (`actions/attest-build-provenance`). */
+static void add_attest(struct gh *g, struct wm_y *steps)
+{
+	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "attest")), *with;
+	with = wm_yaml_set(&g->b, step, "with", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, with, "subject-path", wm_yaml_literal(&g->b, "dist/*.whl\ndist/*.tar.gz\n"));
 }
 
 /*
@@ -473,9 +495,8 @@ static void add_download(struct gh *g, struct wm_y *steps, const char *kind, con
  */
 static void add_publish(struct gh *g, struct wm_y *steps)
 {
-	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "attest")), *with;
-	with = wm_yaml_set(&g->b, step, "with", wm_yaml_map(&g->b));
-	wm_yaml_set(&g->b, with, "subject-path", wm_yaml_literal(&g->b, "dist/*.whl\ndist/*.tar.gz\n"));
+	struct wm_y *step, *with;
+	add_attest(g, steps);
 	step = wm_yaml_push(&g->b, steps, piece(g, "publish"));
 	with = wm_yaml_get(step, "with");
 	if (!g->m->trusted)
@@ -483,18 +504,23 @@ static void add_publish(struct gh *g, struct wm_y *steps)
 	wm_yaml_set(&g->b, with, "attestations", wm_yaml_bool(&g->b, g->m->trusted));
 }
 
+/* A backend's build jobs and its sdist job, into `needs`. */
+static void add_build_needs(struct gh *g, struct wm_y *needs, const struct wm_backend *b)
+{
+	for (size_t i = 0; i < g->m->ngroups; i++)
+		if (g->m->groups[i].backend == b)
+			wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, g->m->groups[i].name));
+	wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "sdist-%s", b->id));
+}
+
 static void publish_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *b)
 {
-	const struct wm_matrix *m = g->m;
 	char name[64];
 	struct wm_y *needs, *steps;
 
 	snprintf(name, sizeof(name), "publish-%s", b->id);
 	steps = publish_base(g, jobs, name, b->dist, &needs);
-	for (size_t i = 0; i < m->ngroups; i++)
-		if (m->groups[i].backend == b)
-			wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, m->groups[i].name));
-	wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "sdist-%s", b->id));
+	add_build_needs(g, needs, b);
 	add_download(g, steps, "download-wheels", "pattern", wm_yaml_strf(&g->b, "wheels-%s-*", b->id));
 	add_download(g, steps, "download-sdist", "name", wm_yaml_strf(&g->b, "sdist-%s", b->id));
 	add_publish(g, steps);
@@ -562,8 +588,146 @@ static void release_job(struct gh *g, struct wm_y *jobs, const bool *published)
 	perms = wm_yaml_set(&g->b, job, "permissions", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, perms, "contents", wm_yaml_str(&g->b, "write"));
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
-	wm_yaml_push(&g->b, steps, piece(g, "download-all"));
+	if (m->strategy == WM_STRATEGY_INDEX) {
+		/* the default backend's files alone: the others are in releases of their own (index_job) */
+		const char *id = m->default_backend->id;
+		add_download(g, steps, "download-wheels", "pattern", wm_yaml_strf(&g->b, "wheels-%s-*", id));
+		add_download(g, steps, "download-sdist", "name", wm_yaml_strf(&g->b, "sdist-%s", id));
+	} else {
+		wm_yaml_push(&g->b, steps, piece(g, "download-all"));
+	}
 	wm_yaml_push(&g->b, steps, piece(g, "github-release"));
+}
+
+/* ---- strategy index ---------------------------------------------------------------------- */
+
+/*
+ * A backend other than the default, on tags: its wheels and sdist, their
+ * build provenance, and a GitHub release of their own, tag <tag>-<backend>
+ * created at the workflow's commit.  The job may write the repository's
+ * contents (the release) and sign and store the provenance, nothing else.
+ */
+static void index_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *b)
+{
+	const struct wm_matrix *m = g->m;
+	struct wm_y *job, *needs, *perms, *steps, *step;
+
+	job = wm_yaml_set(&g->b, jobs, wm_arena_printf(g->b.arena, "index-%s", b->id), wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "release %s %s", m->name, b->id));
+	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
+	needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
+	add_build_needs(g, needs, b);
+	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
+	perms = wm_yaml_set(&g->b, job, "permissions", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, perms, "contents", wm_yaml_str(&g->b, "write"));
+	wm_yaml_set(&g->b, perms, "id-token", wm_yaml_str(&g->b, "write"));
+	wm_yaml_set(&g->b, perms, "attestations", wm_yaml_str(&g->b, "write"));
+	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
+	add_version_check(g, steps);
+	add_download(g, steps, "download-wheels", "pattern", wm_yaml_strf(&g->b, "wheels-%s-*", b->id));
+	add_download(g, steps, "download-sdist", "name", wm_yaml_strf(&g->b, "sdist-%s", b->id));
+	add_attest(g, steps);
+	step = wm_yaml_push(&g->b, steps, piece(g, "index-release"));
+	add_env(g, step, "WM_BACKEND", wm_yaml_str(&g->b, b->id));
+	add_env(g, step, "WM_PROJECT", wm_yaml_str(&g->b, m->name));
+	add_env(g, step, "WM_INDEX_URL", wm_yaml_str(&g->b, m->index_url));
+}
+
+/* The step's `run` with the line holding `marker` from the marker on replaced by `text`. */
+static void replace_marker(struct gh *g, struct wm_y *step, const char *marker, const char *text)
+{
+	struct wm_y *run = wm_yaml_get(step, "run");
+	const char *at = run && run->text && text ? strstr(run->text, marker) : NULL;
+	const char *rest;
+	if (!at) {
+		wm_error_add(g->err, WM_EINTERNAL, WM_SEV_ERROR, g->skel.file, NULL, 0, 0, 0, 0,
+			"no '%s' in the piece's run", marker);
+		return;
+	}
+	rest = at + strlen(marker);
+	if (*rest == '\n')
+		rest++;
+	wm_yaml_set(&g->b, step, "run", wm_yaml_literal(&g->b, wm_arena_printf(g->b.arena, "%.*s%s%s",
+		(int)(at - run->text), run->text, text, rest)));
+}
+
+/*
+ * After every index-<backend> job: the indexes of those backends laid out by
+ * templates/index-pages.py below the Pages site's base URL, where
+ * distribution.index.url says, uploaded as the Pages artifact (the job reads
+ * the repository and nothing else); then its deployment, in the github-pages
+ * environment, with the permissions Pages asks for.
+ */
+static void index_pages_jobs(struct gh *g, struct wm_y *jobs, const bool *indexed)
+{
+	const struct wm_matrix *m = g->m;
+	struct wm_y *job, *needs, *perms, *steps, *step, *env;
+	struct wm_buf ids = WM_BUF_INIT;
+
+	job = wm_yaml_set(&g->b, jobs, "index-pages", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "package indexes of %s", m->name));
+	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
+	needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
+	for (size_t i = 0; i < m->nbackends; i++)
+		if (indexed[i]) {
+			wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "index-%s", m->backends[i]->id));
+			wm_buf_printf(&ids, "%s%s", ids.len ? " " : "", m->backends[i]->id);
+		}
+	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
+	perms = wm_yaml_set(&g->b, job, "permissions", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, perms, "contents", wm_yaml_str(&g->b, "read"));
+	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
+	wm_yaml_push(&g->b, steps, piece(g, "configure-pages"));
+	for (size_t i = 0; i < m->nbackends; i++)
+		if (indexed[i]) {
+			const char *id = m->backends[i]->id;
+			struct wm_y *dir = wm_yaml_strf(&g->b, "dist/%s", id);
+			add_download_to(g, steps, "download-wheels", "pattern", wm_yaml_strf(&g->b, "wheels-%s-*", id), dir);
+			add_download_to(g, steps, "download-sdist", "name", wm_yaml_strf(&g->b, "sdist-%s", id), dir);
+		}
+	step = wm_yaml_push(&g->b, steps, piece(g, "index-pages"));
+	if (step)
+		replace_marker(g, step, "@index-pages@", wm_emit_index_pages(&g->b,
+			"--site \"$site\" --backend \"$backend\" --project \"$WM_PROJECT\" --files-url \"$files_url\" \\\n"
+			"  --previous \"$index\" \"${files[@]}\""));
+	add_env(g, step, "WM_INDEX_URL", wm_yaml_str(&g->b, m->index_url));
+	add_env(g, step, "WM_PROJECT", wm_yaml_str(&g->b, m->name));
+	add_env(g, step, "WM_BACKENDS", wm_yaml_str(&g->b, wm_emit_keep(&g->b, &ids)));
+	wm_yaml_push(&g->b, steps, piece(g, "upload-pages"));
+
+	job = wm_yaml_set(&g->b, jobs, "deploy-pages", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, job, "name", wm_yaml_str(&g->b, "deploy the package indexes"));
+	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
+	needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
+	wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, "index-pages"));
+	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
+	env = wm_yaml_set(&g->b, job, "environment", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, env, "name", wm_yaml_str(&g->b, "github-pages"));
+	wm_yaml_set(&g->b, env, "url", wm_yaml_str(&g->b, "${{ steps.deploy.outputs.page_url }}"));
+	/* pages: write deploys; the OIDC token proves the deployment comes from this workflow */
+	perms = wm_yaml_set(&g->b, job, "permissions", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, perms, "pages", wm_yaml_str(&g->b, "write"));
+	wm_yaml_set(&g->b, perms, "id-token", wm_yaml_str(&g->b, "write"));
+	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
+	wm_yaml_push(&g->b, steps, piece(g, "deploy-pages"));
+}
+
+/* Strategy index: a backend named `pages` would give its release job the Pages job's name. */
+static int index_names(struct gh *g)
+{
+	const struct wm_matrix *m = g->m;
+	for (size_t i = 0; m->strategy == WM_STRATEGY_INDEX && i < m->nbackends; i++) {
+		const struct wm_backend *b = m->backends[i];
+		if (!b->is_default && strcmp(b->id, "pages") == 0) {
+			const struct wm_doc *doc = wm_matrix_doc(m);
+			wm_error_add(g->err, WM_EINVALID, WM_SEV_ERROR, m->file, doc ? doc->text : NULL, doc ? doc->len : 0,
+				b->loc.line, b->loc.column, 1, "under strategy 'index' the GitHub workflow's job 'index-pages' "
+				"lays out the package indexes, so no backend but the default can be called 'pages': "
+				"rename the backend");
+			return WM_EINVALID;
+		}
+	}
+	return 0;
 }
 
 /* ---- action references ---------------------------------------------------------------- */
@@ -598,7 +762,8 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	struct wm_arena arena;
 	struct gh g;
 	struct wm_y *root, *jobs;
-	bool *published = NULL;
+	bool *published = NULL, *indexed = NULL;
+	size_t nindexed = 0;
 	int ret = 0;
 
 	wm_arena_init(&arena);
@@ -612,7 +777,10 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 		goto out;
 	root = piece(&g, "workflow");
 	jobs = wm_yaml_set(&g.b, root, "jobs", wm_yaml_map(&g.b));
-	if (!(published = wm_arena_array(&arena, m->nbackends + 1, sizeof(*published)))) {
+	if ((ret = index_names(&g)) < 0)
+		goto out;
+	if (!(published = wm_arena_array(&arena, m->nbackends + 1, sizeof(*published))) ||
+			!(indexed = wm_arena_array(&arena, m->nbackends + 1, sizeof(*indexed)))) {
 		ret = WM_ENOMEM;
 		wm_error_code(err, ret);
 		goto out;
@@ -626,13 +794,23 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 			}
 		if (any && ret == 0) {
 			sdist_job(&g, jobs, m->backends[b]);
-			publish_job(&g, jobs, m->backends[b]);
-			published[b] = true;
+			if (m->strategy == WM_STRATEGY_INDEX && !m->backends[b]->is_default) {
+				index_job(&g, jobs, m->backends[b]);
+				indexed[b] = true;
+				nindexed++;
+			} else {
+				publish_job(&g, jobs, m->backends[b]);
+				published[b] = true;
+			}
 		}
 	}
 	if (ret == 0 && m->strategy == WM_STRATEGY_META && m->ngroups)
 		meta_jobs(&g, jobs, published);
-	if (ret == 0 && m->github_release && m->ngroups)
+	if (ret == 0 && nindexed)
+		index_pages_jobs(&g, jobs, indexed);
+	/* under strategy index the release holds the default backend's files: none without one */
+	if (ret == 0 && m->github_release && m->ngroups &&
+			(m->strategy != WM_STRATEGY_INDEX || (m->default_backend && published[m->default_backend->index])))
 		release_job(&g, jobs, published);
 	if (ret < 0)
 		goto out;
