@@ -4,8 +4,14 @@
 gl=.gitlab-ci.yml
 
 
-# 1. each example matches its reviewed GitLab file; a second run writes the same bytes
-for example in "$ROOT"/matrices/*.yaml; do
+# 1. each example matches its reviewed GitLab file; a second run writes the same bytes (the
+# examples: matrices/*.yaml, and tests/matrices-index/*.yaml, GitLab-only matrices of strategy
+# index, those of a name matrices/ does not have)
+examples=("$ROOT"/matrices/*.yaml)
+for example in "$ROOT"/tests/matrices-index/*.yaml; do
+	[ -e "$ROOT/matrices/${example##*/}" ] || examples+=("$example")
+done
+for example in "${examples[@]}"; do
 	name=$(basename "$example" .yaml)
 	repo=$tmp/$name
 	mkdir -p "$repo"
@@ -22,7 +28,7 @@ for example in "$ROOT"/matrices/*.yaml; do
 	expect_run 0 "$WM" -q -C "$repo" generate --check
 	[ -s "$tmp/out" ] && fail "$name: --check printed $(cat "$tmp/out") for up-to-date files"
 done
-expected=("$ROOT"/tests/expected/gitlab/*.yml) examples=("$ROOT"/matrices/*.yaml)
+expected=("$ROOT"/tests/expected/gitlab/*.yml)
 [ "${#expected[@]}" = "${#examples[@]}" ] || fail "tests/expected/gitlab/ does not hold one file per example matrix"
 
 repo=$tmp/llm-rs

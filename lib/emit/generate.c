@@ -131,12 +131,13 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
-	if (m->strategy == WM_STRATEGY_INDEX && (m->github.enabled || m->gitlab.enabled)) {
+	if (m->strategy == WM_STRATEGY_INDEX && m->github.enabled) {
 		const struct wm_doc *doc = wm_matrix_doc(m);
 		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, m->file, doc ? doc->text : NULL, doc ? doc->len : 0,
-			m->index_loc.line, m->index_loc.column, 1, "this version of wheelmatrix does not write the CI of "
-			"strategy 'index' (each backend published to its own index): 'ci: {}' writes the variant patches "
-			"alone, which 'wheelmatrix patch BACKEND' applies for a local build");
+			m->index_loc.line, m->index_loc.column, 1, "this version of wheelmatrix does not write the GitHub "
+			"workflow of strategy 'index' (each backend published to its own index): leave 'github' out of 'ci' "
+			"('ci: {gitlab: {}}' writes the GitLab CI file, 'ci: {}' the variant patches alone, which "
+			"'wheelmatrix patch BACKEND' applies for a local build)");
 		free(patched);
 		return WM_EINVALID;
 	}
