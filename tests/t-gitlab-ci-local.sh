@@ -44,6 +44,10 @@ for path in sorted(glob.glob(os.path.join(root, "matrices", "*.yaml"))):
         text = f.read()
     if "gitlab" in (yaml.safe_load(text).get("ci") or {"gitlab": None}):
         cases.append((os.path.basename(path), None, text))
+for path in sorted(glob.glob(os.path.join(root, "tests", "matrices-index", "*.yaml"))):
+    if not os.path.exists(os.path.join(root, "matrices", os.path.basename(path))):
+        with open(path, encoding="utf-8") as f:
+            cases.append((os.path.basename(path), None, f.read()))
 cases.append(("overrides", None, """wheelmatrix: 1
 project: {name: overpkg, module: overpkg}
 python:
@@ -102,8 +106,10 @@ def one(n, name, seed, text):
             return bad + ["%s failed: %s" % (" ".join(cmd), r.stderr)]
     path = ((yaml.safe_load(text).get("ci") or {}).get("gitlab") or {}).get("path") or ".gitlab-ci.yml"
     spec = yaml.safe_load(text)
-    meta = (spec.get("project") or {}).get("name") if (spec.get("distribution") or {}).get("strategy") == "meta" else None
-    bad += glcheck.check_repo(repo, listed, path=path, meta=meta)
+    strategy = (spec.get("distribution") or {}).get("strategy")
+    meta = (spec.get("project") or {}).get("name") if strategy == "meta" else None
+    index = [b for b, v in spec["backends"].items() if not (v or {}).get("default")] if strategy == "index" else None
+    bad += glcheck.check_repo(repo, listed, path=path, meta=meta, index=index)
     with open(os.path.join(repo, path), encoding="utf-8") as f:
         doc = yaml.safe_load(f)
     trusted = ((yaml.safe_load(text).get("publish") or {}).get("pypi") or {}).get("trusted", True)

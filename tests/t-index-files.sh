@@ -91,7 +91,13 @@ EOF
 sed -i '/^ci: {}$/d' "$project/wheelmatrix.yaml"
 wm -C "$project" generate
 expect_status 2 "generate with CI files"
-expect_err "wheelmatrix.yaml:11:10: error: this version of wheelmatrix does not write the CI of strategy 'index'" \
+expect_err "wheelmatrix.yaml:11:10: error: this version of wheelmatrix does not write the GitHub workflow of strategy 'index'" \
 	"the refusal"
 [[ ! -e $project/.github && ! -e $project/.gitlab-ci.yml ]] || fail "CI files were written"
+# GitLab alone is written
+printf 'ci: {gitlab: {}}\n' >>"$project/wheelmatrix.yaml"
+wm -C "$project" generate
+expect_status 0 "generate with the GitLab CI file"
+[[ -f $project/.gitlab-ci.yml && ! -e $project/.github ]] || fail "ci: {gitlab: {}} did not write the GitLab file alone"
+grep -qx "pages:" "$project/.gitlab-ci.yml" || fail "the GitLab file has no pages job"
 finish
