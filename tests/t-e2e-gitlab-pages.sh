@@ -92,42 +92,31 @@ cp -R "$repo/public/." "$www/llm-rs/"
 "$py" "$ROOT/tests/index-pages-check.py" "$index_url/cuda/" llm-rs ">=3.8" "${wheel#./}" "${sdist#./}" >"$tmp/check.log" 2>&1 ||
 	{ fail "the pages at $index_url/cuda/"; show "$tmp/check.log"; }
 
-# installed LABEL VENV VERSION BACKEND: llm-rs VERSION from VENV, imported from an empty directory
+# installed LABEL VENV VERSION BACKEND: llm-rs VERSION from VENV, imported from an empty directory,
+# answers backend() BACKEND
 installed() {
-	local out
-	out=$(cd "$tmp/cwd" && "$2/bin/python" -I - "$3" "$4" 2>&1 <<'PY'
-import importlib.metadata as md, os, sys
-version, backend = sys.argv[1:]
-import llm_rs
-problems = []
-if md.version("llm-rs") != version:
-    problems.append("llm-rs %s, not %s" % (md.version("llm-rs"), version))
-if not os.path.realpath(llm_rs.__file__).startswith(os.path.realpath(sys.prefix) + os.sep):
-    problems.append("llm_rs came from %s" % llm_rs.__file__)
-if llm_rs.backend() != backend:
-    problems.append("backend() is %r, not %r" % (llm_rs.backend(), backend))
-print("; ".join(problems))
-sys.exit(bool(problems))
-PY
-	) || { fail "$1: $out"; return; }
-	echo "ok   $1"
+	local got want="llm-rs $3, backend $4, from $2"
+	got=$(cd "$tmp/cwd" && "$2/bin/python" -I -c 'import importlib.metadata as md, os, sys, llm_rs
+inside = os.path.realpath(llm_rs.__file__).startswith(os.path.realpath(sys.prefix) + os.sep)
+print("llm-rs %s, backend %s, from %s" % (md.version("llm-rs"), llm_rs.backend(), sys.argv[1] if inside else llm_rs.__file__))' "$2" 2>&1)
+	[ "$got" = "$want" ] || { fail "$1: $got, not $want"; return; }
+	echo "ok   $1: $got"
 }
 n=0
-pip_install() {  # pip_install VERSION BACKEND PIP-ARGS...
-	local want=$1 backend=$2 venv=$tmp/venv-$((n += 1))
-	shift 2
+# from_cuda VERSION REQUIREMENT: pip installs REQUIREMENT into a fresh environment with the cuda
+# index as an extra index, the main index (PyPI for users) an empty directory here: only the
+# backend's index has llm-rs; that build of VERSION answers
+from_cuda() {
+	local venv=$tmp/venv-$((n += 1))
 	"$py" -m venv --without-pip "$venv"
-	if "$tools/bin/python" -m pip --python "$venv/bin/python" install -q --only-binary :all: "$@" >"$venv.log" 2>&1; then
-		installed "pip install $*" "$venv" "$want" "$backend"
-	else
-		fail "pip install $* failed"
-		show "$venv.log"
-	fi
+	"$tools/bin/python" -m pip --python "$venv/bin/python" install -q --only-binary :all: \
+		--index-url "http://127.0.0.1:$HTTP_PORT/main/" --extra-index-url "$index_url/cuda/" "$2" >"$venv.log" 2>&1 ||
+		{ fail "pip install $2 --extra-index-url $index_url/cuda/ failed"; show "$venv.log"; return; }
+	installed "pip install $2 --extra-index-url $index_url/cuda/" "$venv" "$1" cuda
 }
-# the main index (PyPI for users) an empty directory here: only the backend's index has llm-rs
 mkdir -p "$www/main"
-pip_install 0.2.15+cuda cuda --index-url "http://127.0.0.1:$HTTP_PORT/main/" --extra-index-url "$index_url/cuda/" "llm-rs==0.2.15+cuda"
-pip_install 0.2.15+cuda cuda --index-url "http://127.0.0.1:$HTTP_PORT/main/" --extra-index-url "$index_url/cuda/" llm-rs
+from_cuda 0.2.15+cuda "llm-rs==0.2.15+cuda"
+from_cuda 0.2.15+cuda llm-rs
 
 # A second tag on a fresh checkout, the first deploy live: --previous keeps its files
 "$py" - "$repo" <<'PY' || fatal "setting the version 0.2.16"
@@ -148,8 +137,8 @@ rm -rf "$www/llm-rs" && mkdir -p "$www/llm-rs" && cp -R "$repo/public/." "$www/l
 wheel2=$(cd "$repo/public/whl/cuda/llm-rs" 2>/dev/null && ls ./*0.2.16*.whl)
 "$py" "$ROOT/tests/index-pages-check.py" "$index_url/cuda/" llm-rs ">=3.8" "${wheel#./}" "${sdist#./}" "${wheel2#./}" \
 	llm_rs-0.2.16+cuda.tar.gz >"$tmp/check.log" 2>&1 || { fail "the pages at $index_url/cuda/ after 0.2.16"; show "$tmp/check.log"; }
-pip_install 0.2.15+cuda cuda --index-url "http://127.0.0.1:$HTTP_PORT/main/" --extra-index-url "$index_url/cuda/" "llm-rs==0.2.15+cuda"
-pip_install 0.2.16+cuda cuda --index-url "http://127.0.0.1:$HTTP_PORT/main/" --extra-index-url "$index_url/cuda/" llm-rs
+from_cuda 0.2.15+cuda "llm-rs==0.2.15+cuda"
+from_cuda 0.2.16+cuda llm-rs
 
 # The pages job alone (the artifacts of the run above) refuses what GitLab Pages cannot serve
 refused() {  # refused WHAT TAG PAGES-URL TEXT
