@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # t-gitlab-ci-local.sh — generated GitLab CI files, listed by gitlab-ci-local, match `wheelmatrix list`.
 #
-# For each example matrix (matrices/*.yaml with GitLab enabled), a matrix of overrides written
+# For each example matrix (matrices/*.yaml with GitLab enabled, and tests/matrices-index/*.yaml of
+# strategy index, whose `pages` job glcheck checks too), a matrix of overrides written
 # here (image and tags per platform and per include, include env, setup lines, token mode, a
 # custom path, windows-arm64 on a self-hosted runner), and for seeds 1-6 of
 # tests/gen_matrix.py (turned into GitLab matrices: `ci: {gitlab: {}}`, and runner tags for
