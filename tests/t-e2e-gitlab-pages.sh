@@ -67,18 +67,22 @@ for p in "$(command -v python3.12 2>/dev/null)" /usr/bin/python3.12 "$HOME"/.pye
 	[ -x "$p" ] && "$p" -c 'import venv' 2>/dev/null && { python=$p; break; }
 done
 [ -n "$python" ] || fatal "no CPython 3.12 to run the jobs with: install it (apt-get install python3.12, or pyenv install 3.12)"
-uv venv -q --seed --python "$python" "$env312" && uv pip install -q --python "$env312/bin/python" --require-hashes --no-deps \
-	-r "$ROOT/tests/tools/requirements.txt" || fatal "the jobs' environment"
+if ! { uv venv -q --seed --python "$python" "$env312" &&
+	uv pip install -q --python "$env312/bin/python" --require-hashes --no-deps -r "$ROOT/tests/tools/requirements.txt"; }; then
+	fatal "the jobs' environment"
+fi
 jobs=(build-cpu-linux-x86_64 test-cpu-linux-x86_64 sdist-cuda sdist-cpu pages)
 # prebuild: build-cuda-linux-x86_64's wheel, as that job builds it, where gitlab-ci-local keeps that
 # job's artifacts (.gitlab-ci-local/artifacts/<job>/<path>), which it gives the jobs that need it
 prebuild() {
 	local out=$repo/.gitlab-ci-local/artifacts/build-cuda-linux-x86_64/dist/cuda-linux-x86_64-abi3
-	"$WM" -q -C "$repo" patch cuda >"$tmp/prebuild.log" 2>&1 &&
+	if ! { "$WM" -q -C "$repo" patch cuda &&
 		(cd "$repo" && PATH=$env312/bin:$PATH python3.12 -m maturin build --release --out "$out" -i python3.12 \
-			--target x86_64-unknown-linux-gnu --compatibility "manylinux_$glibc") >>"$tmp/prebuild.log" 2>&1 &&
-		"$WM" -q -C "$repo" patch --revert cuda >>"$tmp/prebuild.log" 2>&1 ||
-		{ show "$tmp/prebuild.log"; fatal "the cuda wheel"; }
+			--target x86_64-unknown-linux-gnu --compatibility "manylinux_$glibc") &&
+		"$WM" -q -C "$repo" patch --revert cuda; } >"$tmp/prebuild.log" 2>&1; then
+		show "$tmp/prebuild.log"
+		fatal "the cuda wheel"
+	fi
 	[ -z "$(git -C "$repo" status --porcelain --untracked-files=no)" ] || fatal "the checkout is not as committed after the cuda build"
 }
 prebuild
@@ -100,10 +104,10 @@ grep -q "^pages .*the indexes <$index_url>/<backend>/ go to public/whl/" "$tmp/r
 grep -q "^pages .*publishing version 0.2.15" "$tmp/run1.log" || fail "the pages job did not check the tag against the version"
 # files BACKEND: the files of the index BACKEND in public/, one a line
 files() {
-	(cd "$repo/public/whl/$1/llm-rs" 2>/dev/null && ls | LC_ALL=C sort)
+	find "$repo/public/whl/$1/llm-rs" -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | LC_ALL=C sort
 }
 for b in cuda cpu; do
-	got=$(files $b | sed "s/-manylinux_$glibc[^-]*_x86_64\.whl$/-manylinux.whl/" | tr '\n' ' ')
+	got=$(files $b | sed "s/-manylinux_${glibc}_x86_64\.whl$/-manylinux.whl/" | tr '\n' ' ')
 	[ "$got" = "index.html index.json llm_rs-0.2.15+$b-cp38-abi3-manylinux.whl llm_rs-0.2.15+$b.tar.gz " ] ||
 		fail "public/whl/$b/llm-rs/ holds $got"
 done
@@ -112,9 +116,10 @@ done
 cp -R "$repo/public/." "$site/"
 # check_pages: tests/index-pages-check.py reads each backend's index, with the files public/ has
 check_pages() {
-	local b
+	local b names
 	for b in cuda cpu; do
-		"$py" "$ROOT/tests/index-pages-check.py" "$index_url/$b/" llm-rs ">=3.8" $(files $b | grep -v '^index\.') >"$tmp/check.log" 2>&1 ||
+		mapfile -t names < <(files $b | grep -v '^index\.')
+		"$py" "$ROOT/tests/index-pages-check.py" "$index_url/$b/" llm-rs ">=3.8" "${names[@]}" >"$tmp/check.log" 2>&1 ||
 			{ fail "the pages at $index_url/$b/"; show "$tmp/check.log"; }
 	done
 }
