@@ -21,6 +21,10 @@ lists its jobs twice, without a tag and with `--variable CI_COMMIT_TAG=v<VERSION
 - under strategy meta (`meta` = the meta package's name): a `meta-package` job in stage build, and
   `publish-meta-package`, `when: never` without a tag and run with one, publishing that name,
   with the artifacts of `meta-package` only, after every backend's publish job;
+- under strategy index (`index` = the backends served from their own index, all but the default):
+  no publish job for those; one `pages` job, `when: never` without a tag and run with one, in
+  stage publish, that downloads exactly their build and sdist jobs (and needs their smoke
+  tests), keeps `public` as its artifact, and gets their ids in WM_BACKENDS;
 - no job id or distribution name is written into a script line: values come from `variables:`.
 """
 
@@ -86,7 +90,7 @@ def _scripts(job):
             yield str(line)
 
 
-def check(doc, listed, plain, tagged, meta=None):
+def check(doc, listed, plain, tagged, meta=None, index=None):
     """Problems (strings) of the parsed file `doc` for list's jobs `listed`, given both listings."""
     bad = []
     jobs = {k: v for k, v in doc.items() if isinstance(v, dict) and not k.startswith(".") and k != "default"}
@@ -187,10 +191,12 @@ def check(doc, listed, plain, tagged, meta=None):
     # publish jobs
     dists = {}
     for j in listed:
-        dists.setdefault(j["backend"], j["distribution"])
+        if j["backend"] not in (index or ()):
+            dists.setdefault(j["backend"], j["distribution"])
     publish = {base(j["name"]): j for j in plain if j["stage"] == "publish"}
     publish_tagged = {base(j["name"]): j for j in tagged if j["stage"] == "publish"}
     meta_jobs = ["publish-meta-package"] if meta else []
+    meta_jobs += ["pages"] if index else []
     if sorted(publish) != sorted(["publish-" + b for b in dists] + meta_jobs):
         bad.append("publish jobs %s, want one per distribution %s" % (sorted(publish), sorted(dists)))
     for b, dist in dists.items():
@@ -218,6 +224,7 @@ def check(doc, listed, plain, tagged, meta=None):
             if others:
                 bad.append("%s downloads %s, which builds %s" % (name, n, others))
     bad += _check_meta(jobs, stage_of, publish, publish_tagged, dists, meta)
+    bad += _check_pages(jobs, by_id, publish, publish_tagged, index)
     plain_rest = sorted((j["name"], j["when"]) for j in plain if j["stage"] != "publish")
     tagged_rest = sorted((j["name"], j["when"]) for j in tagged if j["stage"] != "publish")
     if plain_rest != tagged_rest:
@@ -248,6 +255,39 @@ def _check_meta(jobs, stage_of, publish, publish_tagged, dists, meta):
     return bad
 
 
+def _check_pages(jobs, by_id, publish, publish_tagged, index):
+    if not index:
+        return ["pages job under a strategy other than index"] if "pages" in jobs else []
+    bad = []
+    name = "pages"
+    if name not in publish:
+        return ["no pages job in stage publish"]
+    if publish[name]["when"] != "never":
+        bad.append("pages runs without a tag (when: %s)" % publish[name]["when"])
+    if publish_tagged.get(name, {}).get("when") != "on_success":
+        bad.append("pages does not run on a tag")
+    job = jobs[name]
+    if (job.get("artifacts") or {}).get("paths") != ["public"]:
+        bad.append("pages keeps %r, not public" % (job.get("artifacts") or {}).get("paths"))
+    if ((job.get("variables") or {}).get("WM_BACKENDS") or "").split() != list(index):
+        bad.append("pages serves WM_BACKENDS %r, not %s" % ((job.get("variables") or {}).get("WM_BACKENDS"), list(index)))
+    if "needs" in job:
+        got = {n["job"] for n in job["needs"] if n.get("artifacts", True)}
+        tests = {n["job"] for n in job["needs"] if not n.get("artifacts", True)}
+    else:
+        got, tests = set(job.get("dependencies") or []), None
+    want = {n for n in jobs if n.startswith("build-") and
+            any(by_id[i]["backend"] in index for i in _ids_of(n, jobs[n]))}
+    want |= {"sdist-" + b for b in index}
+    if got != want:
+        bad.append("pages downloads from %s, want %s" % (sorted(got), sorted(want)))
+    want_tests = {n for n in jobs if n.startswith("test-") and
+                  any(by_id[i]["backend"] in index for i in _ids_of(n, jobs[n]) if i in by_id)}
+    if tests is not None and tests != want_tests:
+        bad.append("pages needs the smoke tests %s, want %s" % (sorted(tests), sorted(want_tests)))
+    return bad
+
+
 def _ids_of(name, job):
     matrix = (job.get("parallel") or {}).get("matrix")
     if matrix:
@@ -255,7 +295,7 @@ def _ids_of(name, job):
     return [(job.get("variables") or {}).get("WM_JOB_ID")]
 
 
-def check_repo(repo, listed, version="0.1.0", path=".gitlab-ci.yml", meta=None):
+def check_repo(repo, listed, version="0.1.0", path=".gitlab-ci.yml", meta=None, index=None):
     with open(os.path.join(repo, path), encoding="utf-8") as f:
         text = f.read()
     lines = text.split("\n")
@@ -269,7 +309,7 @@ def check_repo(repo, listed, version="0.1.0", path=".gitlab-ci.yml", meta=None):
     tagged, err = list_jobs(repo, "v" + version, path)
     if err:
         return bad + [err]
-    return bad + check(yaml.safe_load(text), listed, plain, tagged, meta)
+    return bad + check(yaml.safe_load(text), listed, plain, tagged, meta, index)
 
 
 def main(argv):

@@ -87,15 +87,23 @@ llm-rs==0.2.15
 EOF
 ! grep -q '^+version' "$project/.wheelmatrix/patches/cuda.patch" || fail "local: false still sets a version"
 
-# the CI files are refused, at the index's line, and nothing is written
+# with no `ci:`, both CI files are written: the GitHub workflow with its release and Pages jobs,
+# the GitLab file with its pages job
 sed -i '/^ci: {}$/d' "$project/wheelmatrix.yaml"
-wm -C "$project" generate
-expect_status 2 "generate with CI files"
-expect_err "wheelmatrix.yaml:11:10: error: this version of wheelmatrix does not write the GitLab CI file of strategy 'index'" \
-	"the refusal"
-[[ ! -e $project/.github && ! -e $project/.gitlab-ci.yml ]] || fail "CI files were written"
-# the GitHub workflow alone is written
-printf 'ci: {github: {}}\n' >>"$project/wheelmatrix.yaml"
+wm -q -C "$project" generate
+expect_status 0 "generate with both CI files"
+[[ -f $project/.github/workflows/wheels.yml && -f $project/.gitlab-ci.yml ]] || fail "both CI files were not written"
+grep -qx "  index-pages:" "$project/.github/workflows/wheels.yml" || fail "the workflow has no index-pages job"
+grep -qx "pages:" "$project/.gitlab-ci.yml" || fail "the GitLab file has no pages job"
+# the GitLab file alone
+rm -r "$project/.github" "$project/.gitlab-ci.yml"
+printf 'ci: {gitlab: {}}\n' >>"$project/wheelmatrix.yaml"
+wm -q -C "$project" generate
+expect_status 0 "generate with the GitLab CI file alone"
+[[ -f $project/.gitlab-ci.yml && ! -e $project/.github ]] || fail "ci: {gitlab: {}} did not write the GitLab file alone"
+# the GitHub workflow alone
+rm "$project/.gitlab-ci.yml"
+sed -i 's/^ci: {gitlab: {}}$/ci: {github: {}}/' "$project/wheelmatrix.yaml"
 wm -q -C "$project" generate
 expect_status 0 "generate with the GitHub workflow alone"
 [[ -f $project/.github/workflows/wheels.yml && ! -e $project/.gitlab-ci.yml ]] ||

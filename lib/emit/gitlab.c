@@ -66,6 +66,12 @@ static bool gitlab_cross(const struct wm_platform *p)
 	return p->cross || p->gitlab_cross;
 }
 
+/* Strategy index: every backend but the default is served from its own index by GitLab Pages. */
+static bool on_pages(const struct wm_matrix *m, const struct wm_backend *b)
+{
+	return m->strategy == WM_STRATEGY_INDEX && !b->is_default;
+}
+
 /* ---- the jobs and their grouping ------------------------------------------------- */
 
 static int collect(struct gl *g)
@@ -277,6 +283,15 @@ static bool os_used(const struct gl *g, enum wm_os os, bool smoke)
 	return false;
 }
 
+/* Whether some build job's backend is served by GitLab Pages (strategy index). */
+static bool any_pages(const struct gl *g)
+{
+	for (size_t i = 0; i < g->nbuckets; i++)
+		if (on_pages(g->m, g->buckets[i].backend))
+			return true;
+	return false;
+}
+
 /* The hidden templates, those that some job extends. */
 static void templates(struct gl *g, struct wm_y *root)
 {
@@ -316,6 +331,10 @@ static void templates(struct gl *g, struct wm_y *root)
 		add_lines(g, list, "maturin-sh");
 		wm_yaml_set_before(&g->b, job, "script", "before_script", list);
 		wm_yaml_set(&g->b, root, ".wheelmatrix-sdist", job);
+		if (any_pages(g)) {
+			job = wm_yaml_set(&g->b, root, ".wheelmatrix-sdist-index", piece(g, "sdist-index"));
+			wm_yaml_set_before(&g->b, job, "script", "extends", str(g, ".wheelmatrix-sdist"));
+		}
 		job = piece(g, "publish");
 		wm_yaml_set_before(&g->b, job, "script", "before_script", wm_yaml_seq(&g->b));
 		if (job) {
@@ -536,7 +555,7 @@ static void sdist_job(struct gl *g, struct wm_y *root, const struct wm_backend *
 	const struct wm_platform *p = wm_catalog_platform(g->cat, "linux-x86_64");
 	struct wm_y *job = wm_yaml_set(&g->b, root, wm_arena_printf(g->b.arena, "sdist-%s", b->id), wm_yaml_map(&g->b));
 	struct wm_y *vars;
-	wm_yaml_set(&g->b, job, "extends", str(g, ".wheelmatrix-sdist"));
+	wm_yaml_set(&g->b, job, "extends", str(g, on_pages(g->m, b) ? ".wheelmatrix-sdist-index" : ".wheelmatrix-sdist"));
 	if (p) {
 		wm_yaml_set(&g->b, job, "image", str(g, p->gitlab_image));
 		set_tags(g, job, p);
@@ -630,6 +649,78 @@ static void meta_jobs(struct gl *g, struct wm_y *root, const bool *published)
 	add_needs(g, job, deps, n);
 }
 
+/*
+ * Strategy index: templates/index-pages.py in the pages piece's heredoc, in
+ * place of its line @index-pages.py@, the script's title line left out.
+ */
+static const char *embed_index_pages(struct gl *g, const char *text)
+{
+	const struct wm_template *t = wm_template_get("index-pages.py");
+	const char *mark = strstr(text, "@index-pages.py@\n"), *script;
+	if (!t || !mark) {
+		wm_error_add(g->err, WM_EINTERNAL, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"no index-pages.py, or no @index-pages.py@ line in the pages piece");
+		return text;
+	}
+	script = memchr(t->data, '\n', t->len);
+	script = script ? script + 1 : t->data + t->len;
+	return wm_arena_printf(g->b.arena, "%.*s%.*s%s", (int)(mark - text), text,
+		(int)(t->data + t->len - script), script, mark + strlen("@index-pages.py@\n"));
+}
+
+/*
+ * Strategy index: the `pages` job (GitLab Pages deploys the job of that
+ * name), on tags, after the builds, smoke tests and sdists of every backend
+ * but the default, which lays their indexes out under public/.
+ */
+static void pages_job(struct gl *g, struct wm_y *root)
+{
+	const struct wm_matrix *m = g->m;
+	struct wm_y *job = piece(g, "pages"), *vars, *script;
+	struct dep *deps = wm_arena_array(g->b.arena, 2 * g->nbuckets + m->nbackends + 1, sizeof(*deps));
+	struct wm_buf ids = WM_BUF_INIT;
+	const char *backends;
+	size_t n = 0;
+
+	if (!deps || !job) {
+		g->b.oom = true;
+		return;
+	}
+	for (size_t b = 0; b < m->nbackends; b++) {
+		const struct wm_backend *be = m->backends[b];
+		bool any = false;
+		for (size_t i = 0; i < g->nbuckets; i++)
+			if (g->buckets[i].backend == be && on_pages(m, be)) {
+				deps[n++] = (struct dep){ g->buckets[i].name, g->buckets[i].n, true };
+				any = true;
+			}
+		for (size_t i = 0; i < g->nbuckets; i++)
+			if (g->buckets[i].backend == be && on_pages(m, be) && g->buckets[i].nsmoke)
+				deps[n++] = (struct dep){ wm_arena_printf(g->b.arena, "test-%s", g->buckets[i].suffix),
+					g->buckets[i].nsmoke, false };
+		if (any) {
+			deps[n++] = (struct dep){ wm_arena_printf(g->b.arena, "sdist-%s", be->id), 1, true };
+			wm_buf_printf(&ids, "%s%s", ids.len ? " " : "", be->id);
+		}
+	}
+	backends = wm_emit_keep(&g->b, &ids);
+	wm_yaml_set(&g->b, root, "pages", job);
+	wm_yaml_set_before(&g->b, job, "script", "before_script", wm_yaml_seq(&g->b));
+	/* the version check first, as in the publish jobs */
+	wm_yaml_push(&g->b, wm_yaml_get(job, "before_script"), wm_yaml_literal(&g->b, wm_emit_check_version(&g->b)));
+	vars = wm_yaml_get(job, "variables");
+	wm_yaml_set(&g->b, vars, "WM_PYPROJECT", str(g, m->pyproject));
+	wm_yaml_set(&g->b, vars, "WM_MANIFEST", str(g, m->manifest));
+	wm_yaml_set(&g->b, vars, "WM_PROJECT", str(g, m->name));
+	wm_yaml_set(&g->b, vars, "WM_INDEX_URL", literal(g, m->index_url));
+	wm_yaml_set(&g->b, vars, "WM_BACKENDS", str(g, backends ? backends : ""));
+	script = wm_yaml_get(job, "script");
+	for (size_t i = 0; script && i < script->n; i++)
+		if (script->items[i]->type == WM_NODE_SCALAR && strstr(script->items[i]->text, "@index-pages.py@\n"))
+			script->items[i] = wm_yaml_literal(&g->b, embed_index_pages(g, script->items[i]->text));
+	add_needs(g, job, deps, n);
+}
+
 /* ---- the file -------------------------------------------------------------------------- */
 
 static struct wm_y *pipeline(struct gl *g)
@@ -691,12 +782,16 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 				test_job(&g, root, &g.buckets[i]);
 		if (any) {
 			sdist_job(&g, root, m->backends[b]);
-			publish_job(&g, root, m->backends[b]);
-			published[b] = true;
+			if (!on_pages(m, m->backends[b])) {
+				publish_job(&g, root, m->backends[b]);
+				published[b] = true;
+			}
 		}
 	}
 	if (m->strategy == WM_STRATEGY_META && g.nbuckets)
 		meta_jobs(&g, root, published);
+	if (any_pages(&g))
+		pages_job(&g, root);
 	if (err->code) {
 		ret = err->code;
 		goto out;
