@@ -174,6 +174,8 @@ struct wm_backend {
 	const char *dist;                /* distribution name */
 	bool dist_explicit;
 	const char *local;               /* strategy index with local labels: the version label, else NULL */
+	const char *variant_label;       /* strategy variants: the label in its wheels' names; "null" for the default */
+	struct wm_strlist variant_properties; /* strategy variants: "namespace :: feature :: value", as written */
 	bool is_default;
 	bool smoke;
 	struct wm_toolkit_use *toolkits;
@@ -199,7 +201,16 @@ struct wm_rule {
 	size_t nenv;
 };
 
-enum wm_strategy { WM_STRATEGY_RENAME, WM_STRATEGY_META, WM_STRATEGY_INDEX };
+enum wm_strategy { WM_STRATEGY_RENAME, WM_STRATEGY_META, WM_STRATEGY_INDEX, WM_STRATEGY_VARIANTS };
+
+/* Strategy variants: the provider plugin of one variant namespace (`distribution.providers`). */
+struct wm_provider {
+	const char *ns;                  /* the namespace: [a-z0-9_]+ */
+	struct wm_strlist requires;      /* PEP 508 requirements that install the plugin */
+	const char *plugin_api;          /* `module:attribute`, or NULL: the first requirement's name */
+	bool optional;                   /* the installer asks the plugin only when the user enables it */
+	struct wm_loc loc;
+};
 
 struct wm_output {
 	bool enabled;
@@ -248,9 +259,12 @@ struct wm_matrix {
 
 	enum wm_strategy strategy;
 	const struct wm_meta *meta;      /* strategy meta with a project: its layout and files, else NULL */
-	const char *index_url;           /* strategy index: the backends' indexes are <index_url>/<backend>/ */
+	const char *index_url;           /* strategy index: the backends' indexes are <index_url>/<backend>/;
+	                                    strategy variants: the one index of every variant */
 	bool index_local;                /* strategy index: a backend's version gains the label +<backend> */
 	struct wm_loc index_loc;
+	struct wm_provider *providers;   /* strategy variants: in priority order */
+	size_t nproviders;
 	struct wm_output github, gitlab;
 	struct wm_action_ref *actions;
 	size_t nactions;
@@ -580,6 +594,7 @@ struct wm_artifact {
 	const char *filename;
 	bool sdist;
 	bool pure;                          /* the meta package's py3-none-any wheel */
+	bool variants_json;                 /* strategy variants: the variant index's <name>-<version>-variants.json */
 	const struct wm_platform *platform; /* a native wheel's; NULL otherwise */
 	const struct wm_python *python;
 	const char *job;                    /* the job id that builds it, NULL for an sdist or the meta wheel */
@@ -609,7 +624,9 @@ struct wm_plan_dist {
 	const struct wm_backend *backend;  /* NULL for the meta package */
 	const char *url;                 /* the project page queried, without credentials */
 	const char *version;             /* its files' version: the plan's, with the backend's local label */
-	const char *own_index;           /* strategy index: the page on the backend's own index, else NULL */
+	const char *own_index;           /* strategy index: the page on the backend's own index; strategy
+	                                    variants: the page on the variant index; else NULL */
+	const char *variant;             /* strategy variants: the label of its wheels on the variant index */
 	struct wm_artifact *artifacts;
 	size_t nartifacts;
 	enum wm_dist_state state;

@@ -56,6 +56,11 @@ static int variant_spec(struct wm_patch_spec *spec, struct wm_arena *a, const st
 	spec->nfeatures = b->features.n;
 	spec->dependencies = b->dependencies.items;
 	spec->ndependencies = b->dependencies.n;
+	/* strategy variants: every backend's pyproject.toml carries the same [variant] table */
+	if (m->strategy == WM_STRATEGY_VARIANTS) {
+		spec->providers = m->providers;
+		spec->nproviders = m->nproviders;
+	}
 	/* strategy index: <version>+<label>, the version as PEP 440 writes it (the loader checked it can be) */
 	if (b->local) {
 		struct wm_buf v = WM_BUF_INIT;

@@ -22,13 +22,13 @@
 enum job_member {
 	J_ID, J_BACKEND, J_PLATFORM, J_PYTHON, J_DISTRIBUTION, J_FEATURES, J_OS, J_ARCH, J_TARGET,
 	J_RUNNER, J_CROSS, J_CONTAINER, J_MANYLINUX, J_PLATFORM_TAG, J_PYTHON_TAG, J_ABI_TAG,
-	J_INTERPRETER, J_GITLAB_IMAGE, J_GITLAB_TAGS, J_TOOLKITS, J_SMOKE, J_BUILD_JOB, J_COUNT
+	J_INTERPRETER, J_GITLAB_IMAGE, J_GITLAB_TAGS, J_TOOLKITS, J_SMOKE, J_BUILD_JOB, J_VARIANT_LABEL, J_COUNT
 };
 
 static const char *const job_keys[J_COUNT] = {
 	"id", "backend", "platform", "python", "distribution", "features", "os", "arch", "target",
 	"runner", "cross", "container", "manylinux", "platform_tag", "python_tag", "abi_tag",
-	"interpreter", "gitlab_image", "gitlab_tags", "toolkits", "smoke", "build_job",
+	"interpreter", "gitlab_image", "gitlab_tags", "toolkits", "smoke", "build_job", "variant_label",
 };
 
 enum left_member { L_ID, L_BACKEND, L_PLATFORM, L_PYTHON, L_LEFT_OUT, L_REASON, L_RULE, L_COUNT };
@@ -265,6 +265,7 @@ static int update_job(struct member *mb, const struct wm_job *job)
 	ret |= set_toolkits(&mb[J_TOOLKITS], b);
 	ret |= set_bool(&mb[J_SMOKE], b->smoke);
 	ret |= set_string(&mb[J_BUILD_JOB], job->group ? job->group->name : NULL);
+	ret |= set_string(&mb[J_VARIANT_LABEL], b->variant_label);
 	return ret ? WM_ENOMEM : 0;
 }
 
@@ -272,7 +273,8 @@ int wm_jobs_encode(struct wm_jobs *j, const struct wm_job *job, const char **tex
 {
 	if (update_job(j->job, job) < 0)
 		return WM_ENOMEM;
-	return assemble(j, j->job, J_COUNT, text, len);
+	/* variant_label only under strategy variants, where every backend has one */
+	return assemble(j, j->job, job->backend->variant_label ? J_COUNT : J_VARIANT_LABEL, text, len);
 }
 
 int wm_jobs_left_out(struct wm_jobs *j, const struct wm_job *job, const char **text, size_t *len)

@@ -1,4 +1,7 @@
-/* patch.c — the surgical edit of a pyproject.toml for one build variant: rename, merge features, pin maturin settings. */
+/*
+ * patch.c — the surgical edit of a pyproject.toml for one build variant: rename, merge features, pin maturin
+ * settings, set the version, add the [variant] table of wheel variants.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include "util/arena.h"
@@ -761,6 +764,56 @@ static int patch_maturin(struct patcher *p)
 	return add_maturin(p, tool, keys, n);
 }
 
+/* ---- the [variant] table ------------------------------------------------ */
+
+static int patch_variant(struct patcher *p)
+{
+	const struct wm_patch_spec *spec = p->spec;
+	const struct wm_toml_doc *doc = p->doc;
+	const struct wm_toml_value *own = wm_toml_table_get(doc->root, "variant");
+	size_t start = doc->bom ? 3 : 0;
+	struct wm_buf b = WM_BUF_INIT;
+	int ret;
+
+	if (spec->nproviders == 0)
+		return 0;
+	if (own)
+		return fail(p, WM_EINVALID, &own->span, "the project has a [variant] table of its own, and the matrix's "
+			"'distribution.providers' writes it: remove one of them");
+	if (needs_newline(doc, doc->len) && doc->len > start)
+		wm_buf_puts(&b, p->nl);
+	if (doc->len > start && !after_blank_line(doc, doc->len))
+		wm_buf_puts(&b, p->nl);
+	wm_buf_printf(&b, "[variant.default-priorities]%snamespace = [", p->nl);
+	for (size_t i = 0; i < spec->nproviders; i++) {
+		wm_buf_puts(&b, i ? ", " : "");
+		wm_toml_put_string(&b, spec->providers[i].ns, strlen(spec->providers[i].ns), WM_TOML_BASIC);
+	}
+	wm_buf_printf(&b, "]%s", p->nl);
+	for (size_t i = 0; i < spec->nproviders; i++) {
+		const struct wm_provider *pr = &spec->providers[i];
+		wm_buf_printf(&b, "%s[variant.providers.", p->nl);
+		wm_toml_put_key(&b, pr->ns, strlen(pr->ns));
+		wm_buf_printf(&b, "]%srequires = ", p->nl);
+		put_array(&b, pr->requires.items, pr->requires.n);
+		wm_buf_puts(&b, p->nl);
+		if (pr->plugin_api) {
+			wm_buf_puts(&b, "plugin-api = ");
+			wm_toml_put_string(&b, pr->plugin_api, strlen(pr->plugin_api), WM_TOML_BASIC);
+			wm_buf_puts(&b, p->nl);
+		}
+		if (pr->optional)
+			wm_buf_printf(&b, "optional = true%s", p->nl);
+	}
+	if (!doc->final_newline && doc->len > start) {
+		/* the document's last line had no newline: neither has ours */
+		b.len -= strlen(p->nl);
+	}
+	ret = splice(p, doc->len, doc->len, &b);
+	wm_buf_release(&b);
+	return ret;
+}
+
 /* ---- the entry point ----------------------------------------------------- */
 
 int wm_patch_pyproject(struct wm_buf *out, const struct wm_toml_doc *doc, const struct wm_patch_spec *spec,
@@ -775,7 +828,7 @@ int wm_patch_pyproject(struct wm_buf *out, const struct wm_toml_doc *doc, const 
 	p.err = err;
 	p.nl = doc->crlf ? "\r\n" : "\n";
 	wm_arena_init(&p.arena);
-	if ((ret = patch_project(&p)) < 0 || (ret = patch_maturin(&p)) < 0)
+	if ((ret = patch_project(&p)) < 0 || (ret = patch_maturin(&p)) < 0 || (ret = patch_variant(&p)) < 0)
 		goto out;
 	ret = apply(&p, out);
 out:

@@ -4,6 +4,7 @@
 
 #include "util/common.h"
 #include "util/buf.h"
+#include "wheelmatrix.h"
 #include "formats/toml.h"
 
 /* What one build variant changes in the project's pyproject.toml; NULL or 0 leaves a part alone. */
@@ -17,6 +18,7 @@ struct wm_patch_spec {
 	const char *manifest_path;  /* pin [tool.maturin].manifest-path, or NULL */
 	const char *const *dependencies; size_t ndependencies;  /* PEP 508 strings appended to [project].dependencies */
 	const char *version;        /* [project].version, or NULL to keep */
+	const struct wm_provider *providers; size_t nproviders;  /* strategy variants: the [variant] table */
 };
 
 /*
@@ -34,13 +36,18 @@ struct wm_patch_spec {
  *   - module-name, python-source, manifest-path: the value replaced or the key added;
  *   - version: the string replaced; a dynamic version (maturin's from Cargo.toml)
  *     leaves [project].dynamic and the key is added;
+ *   - providers: a [variant] table (PEP 817/825 drafts, as variantlib reads it) at
+ *     the end, after a blank line: [variant.default-priorities] namespace = the
+ *     providers' namespaces in order, then one [variant.providers.<namespace>]
+ *     each with requires, plugin-api and optional = true as given;
  *   - keys are added at the table's append offset (with its dotted prefix when
  *     dotted keys made it), or as `, key = value` after the last pair of an
  *     inline table; without a [tool.maturin] table, `maturin = {...}` goes into
  *     an inline `tool`, else a new [tool.maturin] section at the end, after a
  *     blank line.
  * Errors (WM_EINVALID, positioned in doc->file): no [project].name, a value of
- * the wrong type, dependencies to add that [project].dynamic lists;
+ * the wrong type, dependencies to add that [project].dynamic lists, a
+ * [variant] table of the project's own when providers are given;
  * WM_EINTERNAL if two edits overlapped (a bug).  `out` is the caller's;
  * nothing is added to it on failure, except on WM_ENOMEM.
  */

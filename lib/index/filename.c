@@ -34,6 +34,24 @@ char *wm_filename_sdist(struct wm_arena *a, const char *dist, const char *versio
 	return wm_arena_printf(a, "%s-%s.tar.gz", name, version);
 }
 
+char *wm_filename_variant_wheel(struct wm_arena *a, const char *dist, const char *version, const char *python_tag,
+	const char *abi_tag, const char *platform_tag, const char *label)
+{
+	char *wheel = wm_filename_wheel(a, dist, version, python_tag, abi_tag, platform_tag);
+	if (!wheel)
+		return NULL;
+	return wm_arena_printf(a, "%.*s-%s.whl", (int)(strlen(wheel) - 4), wheel, label);
+}
+
+char *wm_filename_variants_json(struct wm_arena *a, const char *dist, const char *version)
+{
+	char *name = wm_arena_alloc(a, strlen(dist) + 1);
+	if (!name)
+		return NULL;
+	wm_filename_dist(name, dist);
+	return wm_arena_printf(a, "%s-%s-variants.json", name, version);
+}
+
 static bool ends_with(const char *s, size_t len, const char *suffix)
 {
 	size_t n = strlen(suffix);
@@ -43,14 +61,15 @@ static bool ends_with(const char *s, size_t len, const char *suffix)
 int wm_filename_parse(struct wm_filename *out, struct wm_arena *a, const char *filename)
 {
 	size_t len = strlen(filename), n = 0;
-	char *stem, *parts[6], *p;
+	char *stem, *parts[7], *p;
 
 	memset(out, 0, sizeof(*out));
 	out->kind = WM_FILE_OTHER;
 	if (ends_with(filename, len, ".whl")) {
 		if (!(stem = wm_arena_strndup(a, filename, len - 4)))
 			return WM_ENOMEM;
-		/* name-version[-build]-python-abi-platform; the name and the version hold no '-' */
+		/* name-version[-build]-python-abi-platform[-label]; the name and the version hold no '-' */
+		bool label;
 		for (p = stem; n < WM_ARRAY_SIZE(parts); ) {
 			parts[n++] = p;
 			if (!(p = strchr(p, '-')))
@@ -59,13 +78,27 @@ int wm_filename_parse(struct wm_filename *out, struct wm_arena *a, const char *f
 		}
 		if (p || n < 5)
 			return 0;
+		label = n == 7 || (n == 6 && !isdigit((unsigned char)parts[2][0]));
 		out->kind = WM_FILE_WHEEL;
 		out->name = parts[0];
 		out->version = parts[1];
-		out->build = n == 6 ? parts[2] : NULL;
+		out->build = n == 7 || (n == 6 && !label) ? parts[2] : NULL;
+		out->variant = label ? parts[n - 1] : NULL;
+		n -= label;
 		out->python = parts[n - 3];
 		out->abi = parts[n - 2];
 		out->platform = parts[n - 1];
+		return 0;
+	}
+	if (ends_with(filename, len, "-variants.json")) {
+		if (!(stem = wm_arena_strndup(a, filename, len - strlen("-variants.json"))))
+			return WM_ENOMEM;
+		if (!(p = strrchr(stem, '-')) || p == stem || !p[1])
+			return 0;
+		*p = '\0';
+		out->kind = WM_FILE_VARIANTS_JSON;
+		out->name = stem;
+		out->version = p + 1;
 		return 0;
 	}
 	{

@@ -156,7 +156,7 @@ static int plan_index(struct wm_plan *plan, const char *index, char **query_base
 }
 
 static int init_dist(struct wm_plan *plan, struct wm_plan_dist *d, const char *name, const struct wm_backend *b,
-	size_t nartifacts)
+	size_t nartifacts, bool variant)
 {
 	char *norm = wm_arena_alloc(plan->arena, strlen(name) + 1);
 	d->name = name;
@@ -173,6 +173,10 @@ static int init_dist(struct wm_plan *plan, struct wm_plan_dist *d, const char *n
 	if (b && plan->matrix->strategy == WM_STRATEGY_INDEX && !b->is_default &&
 			!(d->own_index = wm_arena_printf(plan->arena, "%s/%s/%s/", plan->matrix->index_url, b->id, norm)))
 		return WM_ENOMEM;
+	/* strategy variants: every backend's variant wheels on <url>/<project>/ */
+	if (variant && (!(d->own_index = wm_arena_printf(plan->arena, "%s/%s/", plan->matrix->index_url, norm)) ||
+			!(d->variant = b->variant_label)))
+		return WM_ENOMEM;
 	return 0;
 }
 
@@ -187,14 +191,15 @@ static struct wm_artifact *add_artifact(struct wm_plan_dist *d)
 static int plan_artifacts(struct wm_plan *plan, const struct wm_matrix *m)
 {
 	struct wm_arena *a = plan->arena;
-	struct wm_plan_dist **of = NULL;
+	struct wm_plan_dist **of = NULL, **vof = NULL;
 	size_t *count = NULL;
 	struct wm_expand *it = NULL;
 	struct wm_job job;
-	bool meta = m->strategy == WM_STRATEGY_META;
+	bool meta = m->strategy == WM_STRATEGY_META, variants = m->strategy == WM_STRATEGY_VARIANTS;
 	int ret = WM_ENOMEM, more;
 
-	if (!(count = calloc(m->nbackends + 1, sizeof(*count))) || !(of = calloc(m->nbackends + 1, sizeof(*of))))
+	if (!(count = calloc(m->nbackends + 1, sizeof(*count))) || !(of = calloc(m->nbackends + 1, sizeof(*of))) ||
+			!(vof = calloc(m->nbackends + 1, sizeof(*vof))))
 		goto out;
 	if ((ret = wm_expand_new(&it, m, WM_EXPAND_JOBS)) < 0)
 		goto out;
@@ -204,37 +209,61 @@ static int plan_artifacts(struct wm_plan *plan, const struct wm_matrix *m)
 	if ((ret = more) < 0)
 		goto out;
 	ret = WM_ENOMEM;
-	if (!(plan->dists = wm_arena_array(a, m->nbackends + 1, sizeof(*plan->dists))))
+	if (!(plan->dists = wm_arena_array(a, 2 * m->nbackends + 1, sizeof(*plan->dists))))
 		goto out;
 	if (meta) {
 		struct wm_plan_dist *d = &plan->dists[plan->ndists++];
 		struct wm_artifact *w;
-		if (init_dist(plan, d, m->name, NULL, 2) < 0)
+		if (init_dist(plan, d, m->name, NULL, 2, false) < 0)
 			goto out;
 		w = add_artifact(d);
 		w->pure = true;
 		if (!(w->filename = wm_filename_wheel(a, m->name, plan->version, "py3", "none", "any")))
 			goto out;
 	}
+	/* under strategy variants, PyPI gets the default backend's wheels; the variant index every backend's */
 	for (size_t i = 0; i < m->nbackends; i++) {
-		if (!count[i])
+		if (!count[i] || (variants && !m->backends[i]->is_default))
 			continue;
 		of[i] = &plan->dists[plan->ndists++];
-		if (init_dist(plan, of[i], m->backends[i]->dist, m->backends[i], count[i] + 1) < 0)
+		if (init_dist(plan, of[i], m->backends[i]->dist, m->backends[i], count[i] + 1, false) < 0)
+			goto out;
+	}
+	for (size_t i = 0; variants && i < m->nbackends; i++) {
+		if (!count[i])
+			continue;
+		vof[i] = &plan->dists[plan->ndists++];
+		if (init_dist(plan, vof[i], m->backends[i]->dist, m->backends[i], count[i] + 1, true) < 0)
 			goto out;
 	}
 	if ((ret = wm_expand_new(&it, m, WM_EXPAND_JOBS)) < 0)
 		goto out;
 	while ((more = wm_expand_next(it, &job)) > 0) {
-		struct wm_artifact *w = add_artifact(of[job.backend->index]);
-		w->platform = job.platform;
-		w->python = job.python;
-		w->job = wm_arena_strdup(a, job.id);
-		w->filename = wm_filename_wheel(a, job.backend->dist, of[job.backend->index]->version, job.python->python_tag,
-			job.python->abi_tag, job.platform->platform_tag);
-		if (!w->job || !w->filename) {
-			more = WM_ENOMEM;
-			break;
+		struct wm_plan_dist *d = of[job.backend->index], *vd = vof[job.backend->index];
+		struct wm_artifact *w;
+		if (d) {
+			w = add_artifact(d);
+			w->platform = job.platform;
+			w->python = job.python;
+			w->job = wm_arena_strdup(a, job.id);
+			w->filename = wm_filename_wheel(a, job.backend->dist, d->version, job.python->python_tag,
+				job.python->abi_tag, job.platform->platform_tag);
+			if (!w->job || !w->filename) {
+				more = WM_ENOMEM;
+				break;
+			}
+		}
+		if (vd) {
+			w = add_artifact(vd);
+			w->platform = job.platform;
+			w->python = job.python;
+			w->job = wm_arena_strdup(a, job.id);
+			w->filename = wm_filename_variant_wheel(a, job.backend->dist, vd->version, job.python->python_tag,
+				job.python->abi_tag, job.platform->platform_tag, vd->variant);
+			if (!w->job || !w->filename) {
+				more = WM_ENOMEM;
+				break;
+			}
 		}
 	}
 	wm_expand_free(it);
@@ -242,8 +271,19 @@ static int plan_artifacts(struct wm_plan *plan, const struct wm_matrix *m)
 		goto out;
 	for (size_t i = 0; i < plan->ndists; i++) {
 		struct wm_artifact *s = add_artifact(&plan->dists[i]);
-		s->sdist = true;
-		if (!(s->filename = wm_filename_sdist(a, plan->dists[i].name, plan->dists[i].version))) {
+		/* the null variant's row has the release's variants.json; the variant index has no sdist */
+		if (plan->dists[i].variant) {
+			if (strcmp(plan->dists[i].variant, "null") != 0) {
+				plan->dists[i].nartifacts--;
+				continue;
+			}
+			s->variants_json = true;
+			s->filename = wm_filename_variants_json(a, plan->dists[i].name, plan->dists[i].version);
+		} else {
+			s->sdist = true;
+			s->filename = wm_filename_sdist(a, plan->dists[i].name, plan->dists[i].version);
+		}
+		if (!s->filename) {
 			ret = WM_ENOMEM;
 			goto out;
 		}
@@ -252,6 +292,7 @@ static int plan_artifacts(struct wm_plan *plan, const struct wm_matrix *m)
 out:
 	free(count);
 	free(of);
+	free(vof);
 	return ret;
 }
 
@@ -306,16 +347,41 @@ static void set_all(struct wm_plan_dist *d, enum wm_artifact_state s)
 		d->artifacts[i].state = s;
 }
 
-static bool artifact_matches(const struct wm_artifact *a, const struct wm_filename *f)
+static bool artifact_matches(const struct wm_plan_dist *d, const struct wm_artifact *a, const struct wm_filename *f)
 {
 	if (a->sdist)
 		return f->kind == WM_FILE_SDIST;
+	if (a->variants_json)
+		return f->kind == WM_FILE_VARIANTS_JSON;
+	if (f->kind != WM_FILE_WHEEL || (d->variant ? !f->variant || strcmp(f->variant, d->variant) != 0 : f->variant != NULL))
+		return false;
 	if (a->pure)
 		return wm_filename_matches_wheel(f, "py3", "none", "any");
 	return wm_filename_matches_wheel(f, a->python->python_tag, a->python->abi_tag, a->platform->platform_tag);
 }
 
 static size_t count_in(const struct wm_plan_dist *d, enum wm_artifact_state state);
+
+/*
+ * A file of the variant index page that variant row d answers for: its label's wheels, and for the
+ * null row the release's variants.json and the wheels of labels no backend has.  The plain wheels and sdist that the index may also serve
+ * (for installers without variant support) are PyPI's row's business.
+ */
+static bool variant_file_of(const struct wm_plan *plan, const struct wm_plan_dist *d, const struct wm_filename *f)
+{
+	bool null = strcmp(d->variant, "null") == 0;
+	if (f->kind == WM_FILE_WHEEL && f->variant) {
+		const struct wm_matrix *m = plan->matrix;
+		if (strcmp(f->variant, d->variant) == 0)
+			return true;
+		/* a label no backend has: the null row reports it */
+		for (size_t i = 0; null && i < m->nbackends; i++)
+			if (m->backends[i]->variant_label && strcmp(m->backends[i]->variant_label, f->variant) == 0)
+				return false;
+		return null;
+	}
+	return f->kind == WM_FILE_VARIANTS_JSON && null;
+}
 
 int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm_index_page *page)
 {
@@ -330,6 +396,11 @@ int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct w
 	for (size_t i = 0; i < page->n; i++) {
 		if ((ret = wm_filename_parse(&names[i], plan->arena, page->files[i].filename)) < 0)
 			goto out;
+		/* the variant index's page: each row of the release looks at its own label's files */
+		if (d->variant && !variant_file_of(plan, d, &names[i])) {
+			used[i] = true;
+			continue;
+		}
 		if (names[i].kind != WM_FILE_OTHER && wm_pep440_equal(names[i].version, d->version))
 			nversion++;
 		else if (page->files[i].size >= (int64_t)(WM_PLAN_FILE_LIMIT / 10 * 9))
@@ -344,7 +415,7 @@ int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct w
 			for (size_t i = 0; a->state != WM_ART_PRESENT && i < page->n; i++) {
 				if (used[i] || names[i].kind == WM_FILE_OTHER || !wm_pep440_equal(names[i].version, d->version))
 					continue;
-				if (lenient ? !artifact_matches(a, &names[i]) : strcmp(a->filename, page->files[i].filename) != 0)
+				if (lenient ? !artifact_matches(d, a, &names[i]) : strcmp(a->filename, page->files[i].filename) != 0)
 					continue;
 				a->state = WM_ART_PRESENT;
 				a->found = lenient ? page->files[i].filename : NULL;

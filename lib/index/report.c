@@ -89,6 +89,8 @@ static const char *title(const struct wm_plan *p, const struct wm_plan_dist *d)
 	const char *t = NULL;
 	if (p->matrix->strategy == WM_STRATEGY_INDEX && d->backend)
 		t = wm_arena_printf(p->arena, "%s (%s)", d->name, d->backend->id);
+	else if (d->variant)
+		t = wm_arena_printf(p->arena, "%s (variant %s)", d->name, d->variant);
 	return t ? t : d->name;
 }
 
@@ -204,7 +206,7 @@ static void markdown(struct wm_buf *b, const struct wm_plan *p)
 	wm_buf_puts(b, ".\n\n| distribution | state |\n|---|---|\n");
 	for (size_t i = 0; i < p->ndists; i++) {
 		wm_buf_puts(b, "| ");
-		md_code(b, p->dists[i].name);
+		md_code(b, title(p, &p->dists[i]));
 		wm_buf_puts(b, " | ");
 		md_text(b, wm_plan_dist_summary(p, &p->dists[i]));
 		wm_buf_puts(b, " |\n");
@@ -303,11 +305,11 @@ static void html_text(struct wm_buf *b, const char *s)
 	}
 }
 
-/* A grid column: one platform and one Python entry, or the meta wheel, or the sdist. */
+/* A grid column: one platform and one Python entry, or the meta wheel, or the sdist, or variants.json. */
 struct column {
 	const struct wm_platform *platform;
 	const struct wm_python *python;
-	bool pure, sdist;
+	bool pure, sdist, vjson;
 	size_t order;
 };
 
@@ -333,6 +335,8 @@ static bool same_column(const struct column *c, const struct wm_artifact *a)
 {
 	if (c->sdist || a->sdist)
 		return c->sdist && a->sdist;
+	if (c->vjson || a->variants_json)
+		return c->vjson && a->variants_json;
 	if (c->pure || a->pure)
 		return c->pure && a->pure;
 	return strcmp(c->platform->id, a->platform->id) == 0 && strcmp(c->python->tag, a->python->tag) == 0;
@@ -360,7 +364,9 @@ static struct column *grid_columns(const struct wm_plan *p, size_t *n)
 			cols[k].python = a->python;
 			cols[k].pure = a->pure;
 			cols[k].sdist = a->sdist;
-			cols[k].order = a->sdist ? SIZE_MAX : a->pure ? SIZE_MAX - 1 : position(m, a->platform, a->python);
+			cols[k].vjson = a->variants_json;
+			cols[k].order = a->sdist ? SIZE_MAX : a->variants_json ? SIZE_MAX - 2 : a->pure ? SIZE_MAX - 1 :
+				position(m, a->platform, a->python);
 			k++;
 		}
 	qsort(cols, k, sizeof(*cols), by_order);
@@ -373,12 +379,13 @@ static void html_grid(struct wm_buf *b, const struct wm_plan *p, const struct co
 	wm_buf_puts(b, "<table class=\"grid\">\n<thead>\n<tr><th rowspan=\"2\">distribution</th>");
 	for (size_t c = 0; c < ncols; ) {
 		size_t span = 1;
-		if (cols[c].sdist || cols[c].pure) {
-			wm_buf_printf(b, "<th rowspan=\"2\">%s</th>", cols[c].sdist ? "sdist" : "py3-none-any");
+		if (cols[c].sdist || cols[c].pure || cols[c].vjson) {
+			wm_buf_printf(b, "<th rowspan=\"2\">%s</th>", cols[c].sdist ? "sdist" : cols[c].vjson ? "variants.json" :
+				"py3-none-any");
 			c++;
 			continue;
 		}
-		while (c + span < ncols && !cols[c + span].sdist && !cols[c + span].pure &&
+		while (c + span < ncols && !cols[c + span].sdist && !cols[c + span].pure && !cols[c + span].vjson &&
 		       strcmp(cols[c + span].platform->id, cols[c].platform->id) == 0)
 			span++;
 		wm_buf_printf(b, "<th colspan=\"%zu\">", span);
@@ -390,7 +397,7 @@ static void html_grid(struct wm_buf *b, const struct wm_plan *p, const struct co
 	}
 	wm_buf_puts(b, "</tr>\n<tr>");
 	for (size_t c = 0; c < ncols; c++) {
-		if (cols[c].sdist || cols[c].pure)
+		if (cols[c].sdist || cols[c].pure || cols[c].vjson)
 			continue;
 		wm_buf_puts(b, "<th><code>");
 		html_text(b, cols[c].python->python_tag);
@@ -523,7 +530,7 @@ static struct wm_json *plan_artifact(const struct wm_artifact *a, bool *bad)
 		return NULL;
 	}
 	put(o, "file", wm_json_string(a->filename), bad);
-	put(o, "kind", wm_json_string(a->sdist ? "sdist" : "wheel"), bad);
+	put(o, "kind", wm_json_string(a->sdist ? "sdist" : a->variants_json ? "variants.json" : "wheel"), bad);
 	put(o, "job", wm_json_string(a->job), bad);
 	put(o, "platform", wm_json_string(a->platform ? a->platform->id : NULL), bad);
 	put(o, "python", wm_json_string(a->python ? a->python->version : NULL), bad);
@@ -547,6 +554,8 @@ static struct wm_json *plan_dist(const struct wm_plan *p, const struct wm_plan_d
 	put(o, "version", wm_json_string(d->version), bad);
 	put(o, "normalized", wm_json_string(d->normalized), bad);
 	put(o, "backend", wm_json_string(d->backend ? d->backend->id : NULL), bad);
+	if (d->variant)
+		put(o, "variant", wm_json_string(d->variant), bad);
 	put(o, "url", wm_json_string(d->url), bad);
 	put(o, "state", wm_json_string(wm_plan_dist_state_name(d->state)), bad);
 	put(o, "summary", wm_json_string(wm_plan_dist_summary(p, d)), bad);

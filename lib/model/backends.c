@@ -20,6 +20,7 @@
 #include "model/project.h"
 #include "model/schema.h"
 #include "model/untrusted.h"
+#include "model/variants.h"
 
 static void load_features(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
 {
@@ -216,7 +217,7 @@ static void load_dependencies(struct wm_loader *l, struct wm_backend *b, const s
 }
 
 static const char *const backend_keys[] = { "features", "platforms", "toolkit", "dist", "default", "env",
-	"setup", "before-script-linux", "dependencies", "smoke" };
+	"setup", "before-script-linux", "dependencies", "smoke", "variant" };
 
 static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pair)
 {
@@ -286,6 +287,8 @@ static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pa
 	}
 	if (n && (v = wm_yaml_find(n, "dependencies")))
 		load_dependencies(l, b, v);
+	if (n && (v = wm_yaml_find(n, "variant")))
+		wm_variants_load_backend(l, b, v);
 	b->smoke = true;
 	for (size_t t = 0; t < b->ntoolkits; t++)
 		b->smoke = b->smoke && b->toolkits[t].toolkit->smoke;
@@ -309,8 +312,9 @@ void wm_backends_load(struct wm_loader *l, const struct wm_node *n)
 	l->backend_nodes = wm_arena_array(l->c.arena, count, sizeof(*l->backend_nodes));
 	l->dist_nodes = wm_arena_array(l->c.arena, count, sizeof(*l->dist_nodes));
 	l->platforms_nodes = wm_arena_array(l->c.arena, count, sizeof(*l->platforms_nodes));
+	l->variant_nodes = wm_arena_array(l->c.arena, count, sizeof(*l->variant_nodes));
 	if (wm_loader_oom(l, m->backends) || wm_loader_oom(l, l->backend_nodes) || wm_loader_oom(l, l->dist_nodes) ||
-			wm_loader_oom(l, l->platforms_nodes))
+			wm_loader_oom(l, l->platforms_nodes) || wm_loader_oom(l, l->variant_nodes))
 		return;
 	if (!n || wm_yaml_is_null(n)) {
 		/* no backends: one plain build under the base name */
@@ -469,6 +473,8 @@ void wm_backends_check_distributions(struct wm_loader *l)
 		check_index_versions(l);
 		return;
 	}
+	if (m->strategy == WM_STRATEGY_VARIANTS)
+		return;  /* variants.c: every backend keeps the project's name */
 	for (size_t i = 0; i < m->nbackends; i++) {
 		struct wm_backend *b = m->backends[i];
 		const struct wm_node *at = l->dist_nodes[i];

@@ -22,6 +22,8 @@ struct wm_loader {
 	const struct wm_node **backend_nodes;  /* each backend's key */
 	const struct wm_node **dist_nodes;     /* each backend's `dist:` value, or NULL */
 	const struct wm_node **platforms_nodes; /* each backend's `platforms:` value, or NULL */
+	const struct wm_node **variant_nodes;  /* each backend's `variant:` value, or NULL */
+	const struct wm_node *providers_node;  /* `distribution.providers`, or NULL */
 	const struct wm_node **python_nodes;   /* each axis entry's node (NULL for defaults) */
 	const struct wm_node **platform_nodes; /* each matrix platform's node */
 	bool platforms_ok, backends_ok, python_ok;

@@ -29,6 +29,7 @@
 #include "model/rules.h"
 #include "model/schema.h"
 #include "model/untrusted.h"
+#include "model/variants.h"
 
 /* The matrix and everything it points into: the parsed tree stays alive for the emitters. */
 struct matrix_state {
@@ -188,14 +189,23 @@ static void load_index(struct wm_loader *l, const struct wm_node *n)
 	size_t len;
 
 	m->index_loc = wm_loader_loc(l, n);
-	m->index_local = true;
+	m->index_local = m->strategy == WM_STRATEGY_INDEX;
 	if (!wm_schema_map(&l->c, n, "'distribution.index'", keys, WM_ARRAY_SIZE(keys)))
 		return;
-	if ((v = wm_yaml_find(n, "local")))
-		wm_schema_bool(&l->c, v, "'distribution.index.local'", &m->index_local);
+	if ((v = wm_yaml_find(n, "local"))) {
+		if (m->strategy == WM_STRATEGY_INDEX)
+			wm_schema_bool(&l->c, v, "'distribution.index.local'", &m->index_local);
+		else
+			wm_schema_error(&l->c, v, "'distribution.index.local' belongs to strategy 'index': under "
+				"'variants' every variant has the project's version, told apart by its variant label");
+	}
 	if (!(v = wm_yaml_find(n, "url"))) {
-		wm_schema_error(&l->c, n, "'distribution.index' needs a 'url': the base URL the backends' indexes "
-			"are served under (<url>/<backend>/)");
+		if (m->strategy == WM_STRATEGY_INDEX)
+			wm_schema_error(&l->c, n, "'distribution.index' needs a 'url': the base URL the backends' indexes "
+				"are served under (<url>/<backend>/)");
+		else
+			wm_schema_error(&l->c, n, "'distribution.index' needs a 'url': the simple index that serves "
+				"every variant (<url>/<project>/)");
 		return;
 	}
 	if (!wm_schema_string(&l->c, v, "'distribution.index.url'", &s))
@@ -213,12 +223,14 @@ static void load_index(struct wm_loader *l, const struct wm_node *n)
 
 static void load_distribution(struct wm_loader *l, const struct wm_node *n)
 {
-	static const char *const keys[] = { "strategy", "index" };
-	static const char *const strategies[] = { "rename", "meta", "index" };
-	const struct wm_node *v, *index = wm_yaml_find(n, "index");
+	static const char *const keys[] = { "strategy", "index", "providers" };
+	static const char *const strategies[] = { "rename", "meta", "index", "variants" };
+	const struct wm_node *v, *index = wm_yaml_find(n, "index"), *providers = wm_yaml_find(n, "providers");
 	const char *s;
 	if (!wm_schema_map(&l->c, n, "'distribution'", keys, WM_ARRAY_SIZE(keys)))
 		return;
+	if (providers)
+		wm_variants_load_providers(l, providers);
 	if (!(v = wm_yaml_find(n, "strategy")) || !wm_schema_string(&l->c, v, "'distribution.strategy'", &s))
 		return;
 	if (strcmp(s, "rename") == 0) {
@@ -236,16 +248,29 @@ static void load_distribution(struct wm_loader *l, const struct wm_node *n)
 		else
 			load_index(l, index);
 		return;
+	} else if (strcmp(s, "variants") == 0) {
+		l->m->strategy = WM_STRATEGY_VARIANTS;
+		if (wm_loader_bindings_bin(l))
+			wm_schema_error(&l->c, v, "strategy 'variants' needs wheels an installer can tell apart by their "
+				"variant properties, and %s sets bindings = \"bin\": use 'rename'", l->project->py_path);
+		if (!index)
+			wm_schema_error(&l->c, v, "strategy 'variants' needs 'distribution.index' with the 'url' of the "
+				"index that serves every variant (PyPI does not serve variant wheels yet)");
+		else
+			load_index(l, index);
+		return;
 	} else {
 		const char *hint = wm_text_suggest(s, strategies, WM_ARRAY_SIZE(strategies));
 		if (hint)
 			wm_schema_error(&l->c, v, "unknown distribution strategy '%s' (did you mean '%s'?)", s, hint);
 		else
-			wm_schema_error(&l->c, v, "unknown distribution strategy '%s': use 'rename', 'meta' or 'index'", s);
+			wm_schema_error(&l->c, v, "unknown distribution strategy '%s': use 'rename', 'meta', 'index' or "
+				"'variants'", s);
 		return;
 	}
 	if (index)
-		wm_schema_error(&l->c, index, "'distribution.index' belongs to strategy 'index', not '%s'", s);
+		wm_schema_error(&l->c, index, "'distribution.index' belongs to strategies 'index' and 'variants', not "
+			"'%s'", s);
 }
 
 static void load_output(struct wm_loader *l, const struct wm_node *n, const char *provider, struct wm_output *out)
@@ -467,6 +492,8 @@ static void load_root(struct wm_loader *l)
 	wm_backends_check_defaults(l);
 	if (l->m->name)
 		wm_backends_check_distributions(l);
+	if (l->backends_ok)
+		wm_variants_check(l);
 }
 
 int wm_matrix_load(struct wm_matrix **out, const struct wm_catalog *cat,

@@ -125,7 +125,31 @@ static void test_names(void)
 	CHECK_STR(f.version, "0.2.0");
 	CHECK(wm_filename_parse(&f, &a, "x-1.0.zip") == 0 && f.kind == WM_FILE_SDIST);
 	CHECK(wm_filename_parse(&f, &a, "x-1.0-py3.whl") == 0 && f.kind == WM_FILE_OTHER);
-	CHECK(wm_filename_parse(&f, &a, "a-b-c-d-e-f-g.whl") == 0 && f.kind == WM_FILE_OTHER);
+	CHECK(wm_filename_parse(&f, &a, "a-b-c-d-e-f-g-h.whl") == 0 && f.kind == WM_FILE_OTHER);
+	/* PEP 825 variant wheels: a label after the platform tag, a build tag only when the third part starts with a digit */
+	CHECK(wm_filename_parse(&f, &a, "llm_rs-0.2.15-cp38-abi3-manylinux_2_28_x86_64-cu124.whl") == 0);
+	CHECK(f.kind == WM_FILE_WHEEL && f.build == NULL);
+	CHECK_STR(f.variant, "cu124");
+	CHECK_STR(f.python, "cp38");
+	CHECK_STR(f.platform, "manylinux_2_28_x86_64");
+	CHECK(wm_filename_matches_wheel(&f, "cp38", "abi3", "manylinux_2_28_x86_64"));
+	CHECK(wm_filename_parse(&f, &a, "x-1.0-2-cp38-abi3-win_amd64-null.whl") == 0);
+	CHECK(f.kind == WM_FILE_WHEEL);
+	CHECK_STR(f.build, "2");
+	CHECK_STR(f.variant, "null");
+	CHECK_STR(f.abi, "abi3");
+	CHECK(wm_filename_parse(&f, &a, "x-1.0-2-cp38-abi3-win_amd64.whl") == 0);
+	CHECK(f.variant == NULL);
+	CHECK_STR(f.build, "2");
+	/* the variant index's file of a release */
+	CHECK(wm_filename_parse(&f, &a, "llm_rs-0.2.15-variants.json") == 0);
+	CHECK(f.kind == WM_FILE_VARIANTS_JSON);
+	CHECK_STR(f.name, "llm_rs");
+	CHECK_STR(f.version, "0.2.15");
+	CHECK(wm_filename_parse(&f, &a, "variants.json") == 0 && f.kind == WM_FILE_OTHER);
+	CHECK_STR(wm_filename_variant_wheel(&a, "llm-rs", "0.2.15", "cp38", "abi3", "win_amd64", "cu124"),
+		"llm_rs-0.2.15-cp38-abi3-win_amd64-cu124.whl");
+	CHECK_STR(wm_filename_variants_json(&a, "LLM.rs", "0.2.15"), "llm_rs-0.2.15-variants.json");
 	CHECK(wm_filename_parse(&f, &a, "x-1.0.exe") == 0 && f.kind == WM_FILE_OTHER);
 	wm_arena_release(&a);
 }
