@@ -276,4 +276,9 @@ refuse "is a variant wheel (PEP 825, label '$label')" "a variant wheel without -
 refuse "a variant wheel, without the NAME-VERSION-variants.json of version $version" "a variant wheel without its variants.json" --variants "$first_var"
 refuse "gives label '$label' other properties than its variant.json" "a variants.json of other properties" --variants "$first_var" "$tmp/bad/${first_json##*/}"
 refuse "neither a wheel" "a variants.json without --variants" --backend cuda "$first_json"
+bad_name=${first_var##*/}
+cp "$first_var" "$tmp/bad/${bad_name%-"$label".whl}-CU124.whl"
+cp "$first_var" "$tmp/bad/${bad_name/-cp38-/-x1-cp38-}"
+refuse "the variant label 'CU124' is not of 0-9, a-z, '_' and '.'" "a label in capitals" --variants "$tmp/bad/${bad_name%-"$label".whl}-CU124.whl" "$first_json"
+refuse "(a build tag starts with a digit)" "a build tag not starting with a digit" --variants "$tmp/bad/${bad_name/-cp38-/-x1-cp38-}" "$first_json"
 finish
