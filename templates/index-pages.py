@@ -395,7 +395,7 @@ def main(argv):
     p.add_argument("--project", required=True, help="the project's name")
     p.add_argument("--files-url", help="where the files are served (URL/FILE); without it they are copied into the index")
     p.add_argument("--previous", help="the deployed site, whose index of this backend is kept")
-    p.add_argument("files", nargs="+", metavar="FILE", help="wheels and sdists of the project")
+    p.add_argument("files", nargs="+", metavar="FILE", help="wheels and sdists of the project (with --variants: also variant wheels and NAME-VERSION-variants.json)")
     args = p.parse_args(argv)
     if args.backend is None and not args.variants:
         p.error("--backend is required (without --variants)")
