@@ -2,6 +2,8 @@
 #
 # usage: python3 index-pages.py --site SITE --backend ID --project NAME [--files-url URL]
 #                               [--previous URL] FILE...
+#        python3 index-pages.py --variants --site SITE [--backend ID] --project NAME [--files-url URL]
+#                               [--previous URL] FILE...
 #
 # Writes, for the wheels and sdists FILE... of project NAME (each file's name must parse as a wheel
 # or an sdist of NAME, compared normalized; anything else is an error):
@@ -18,6 +20,14 @@
 # URL/ID/NAME/index.json first, its relative files downloaded and checked against their sha256
 # (a 404 means no index yet; any other failure stops the job).  A file of the same name is
 # replaced.  Output is sorted by filename; each file is written to a temporary name and renamed.
+#
+# --variants (strategy variants, wheel variants of PEP 825): the index of all the variants of a
+# release, SITE/NAME/ (SITE/ID/NAME/ with --backend), also takes variant wheels
+# (NAME-VERSION[-BUILD]-PY-ABI-PLATFORM-LABEL.whl, LABEL of [0-9a-z_.], "null" for the null
+# variant) and each version's NAME-VERSION-variants.json (variantlib generate-index-json), listed
+# like the other files (without requires-python).  A variant wheel must come with the
+# variants.json of its version among FILE..., which must give its label the properties of the
+# wheel's *.dist-info/variant.json.  Without --variants a variant wheel is refused.
 # Exit status: 0, 1 on an error (a "::error::" line), 2 on a bad argument.
 import argparse, email.parser, hashlib, html, json, os, re, shutil, sys, tarfile, tempfile
 import urllib.error, urllib.parse, urllib.request, zipfile
@@ -44,6 +54,8 @@ PEP440 = re.compile(r"""v?(?:(?P<epoch>\d+)!)?(?P<release>\d+(?:\.\d+)*)
     (?:[-_.]?(?P<dev>dev)[-_.]?(?P<dev_n>\d+)?)?
     (?:\+(?P<local>[a-z\d]+(?:[-_.][a-z\d]+)*))?""", re.VERBOSE | re.IGNORECASE)
 HEX64 = re.compile(r"[0-9a-f]{64}")
+LABEL = re.compile(r"[0-9a-z_.]+")
+VARIANTS_JSON = "-variants.json"
 
 
 def normalize(name):
@@ -77,14 +89,34 @@ def safe_filename(filename, where):
         fail("%s: %r is not a plain file name" % (where, filename))
 
 
-def parse_filename(filename, project, where):
-    """(kind, version) of a wheel or sdist of project, whose normalized name is given."""
+def wheel_label(filename):
+    """The variant label of a wheel's name (PEP 825), None for a wheel without one."""
+    parts = filename[:-4].split("-")
+    if len(parts) == 7 or (len(parts) == 6 and parts[2][:1] and not parts[2][0].isdigit()):
+        return parts[-1]
+    return None
+
+
+def parse_filename(filename, project, where, variants=False):
+    """(kind, version) of a wheel, sdist or (with variants) variants.json of project, whose normalized name is given."""
     safe_filename(filename, where)
     if filename.endswith(".whl"):
         parts = filename[:-4].split("-")
-        if len(parts) not in (5, 6) or not all(parts):
+        if len(parts) not in (5, 6, 7) or not all(parts):
             fail("%s: %s is not a wheel's name (NAME-VERSION[-BUILD]-PYTHON-ABI-PLATFORM.whl)" % (where, filename))
+        label = wheel_label(filename)
+        if label is not None:
+            if not variants:
+                fail("%s: %s is a variant wheel (PEP 825, label %r): only an index of strategy variants (--variants) lists one"
+                     % (where, filename, label))
+            if len(parts) == 7 and not parts[2][0].isdigit():
+                fail("%s: %s is not a wheel's name (a build tag starts with a digit)" % (where, filename))
+            if not LABEL.fullmatch(label):
+                fail("%s: %s: the variant label %r is not of 0-9, a-z, '_' and '.'" % (where, filename, label))
         name, version, kind = parts[0], parts[1], "bdist_wheel"
+    elif variants and filename.endswith(VARIANTS_JSON):
+        name, _, version = filename[:-len(VARIANTS_JSON)].rpartition("-")
+        kind = "variants"
     else:
         for ext in (".tar.gz", ".zip"):
             if filename.endswith(ext):
@@ -111,6 +143,9 @@ def read_member(archive, member, size, where):
 def metadata(path, filename, kind, version, project):
     """The Requires-Python of the file's core metadata (None without one), after checking its name and version."""
     where = filename
+    if kind == "variants":
+        variants_file(path, filename)
+        return None
     try:
         if kind == "bdist_wheel":
             with zipfile.ZipFile(path) as z:
@@ -141,6 +176,38 @@ def metadata(path, filename, kind, version, project):
     return " ".join(requires.split()) if requires else None
 
 
+def read_json(raw, where):
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        fail("%s: not JSON: %s" % (where, e))
+    if (not isinstance(doc, dict) or not isinstance(doc.get("variants"), dict)
+            or not all(isinstance(k, str) and LABEL.fullmatch(k) and isinstance(v, dict) for k, v in doc["variants"].items())):
+        fail("%s: not variant metadata (PEP 825): no object 'variants' of labels" % where)
+    return doc
+
+
+def variants_file(path, filename):
+    """The variant metadata of a NAME-VERSION-variants.json."""
+    if os.path.getsize(path) > MAX_METADATA:
+        fail("%s: larger than %d bytes" % (filename, MAX_METADATA))
+    with open(path, "rb") as f:
+        return read_json(f.read(), filename)
+
+
+def wheel_variant(path, filename):
+    """The variant metadata of a variant wheel: its *.dist-info/variant.json."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            found = [i for i in z.infolist() if re.fullmatch(r"[^/]+\.dist-info/variant\.json", i.filename)]
+            if len(found) != 1:
+                fail("%s: the variant wheel holds %d .dist-info/variant.json files, not one" % (filename, len(found)))
+            raw = read_member(z.open, found[0].filename, found[0].file_size, filename)
+    except (OSError, zipfile.BadZipFile, EOFError) as e:
+        fail("%s: cannot read its variant.json: %s" % (filename, e))
+    return read_json(raw, filename + ": " + found[0].filename)
+
+
 def sha256(path):
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -164,7 +231,7 @@ def relative_name(url):
     return urllib.parse.unquote(parts.path)
 
 
-def check_entries(doc, project, where):
+def check_entries(doc, project, where, variants=False):
     """The files of a PEP 691 project page, checked; relative URLs kept as they are."""
     if not isinstance(doc, dict) or not isinstance(doc.get("files"), list):
         fail("%s: not a PEP 691 project page (no files list)" % where)
@@ -177,7 +244,7 @@ def check_entries(doc, project, where):
     for f in doc["files"]:
         if not isinstance(f, dict) or not isinstance(f.get("filename"), str) or not isinstance(f.get("url"), str):
             fail("%s: a file without a filename or url" % where)
-        parse_filename(f["filename"], project, where)
+        parse_filename(f["filename"], project, where, variants)
         hashes = f.get("hashes")
         if not isinstance(hashes, dict) or not isinstance(hashes.get("sha256"), str) or not HEX64.fullmatch(hashes["sha256"]):
             fail("%s: %s has no sha256 hash" % (where, f["filename"]))
@@ -240,9 +307,9 @@ def copy_atomic(src, path):
     write_atomic(path, data)
 
 
-def previous_entries(base, backend, project, directory):
+def previous_entries(base, backend, project, directory, variants=False):
     """The files of the deployed index, their relative files downloaded into directory."""
-    index_url = "%s/%s/%s/" % (base, backend, project)
+    index_url = "%s/%s/%s/" % (base, backend, project) if backend else "%s/%s/" % (base, project)
     body = fetch(index_url + "index.json", JSON_TYPE)
     if body is None:
         print("%sindex.json: none yet" % index_url)
@@ -251,7 +318,7 @@ def previous_entries(base, backend, project, directory):
         doc = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
         fail("%sindex.json: not JSON: %s" % (index_url, e))
-    entries = check_entries(doc, project, index_url + "index.json")
+    entries = check_entries(doc, project, index_url + "index.json", variants)
     for name, entry in sorted(entries.items()):
         if relative_name(entry["url"]) is None:
             continue
@@ -293,16 +360,46 @@ def root_pages(names):
     return "\n".join(lines).encode("utf-8"), (json.dumps(doc, indent=1, sort_keys=True) + "\n").encode("utf-8")
 
 
+def check_variants(new, project):
+    """Each new variant wheel against its version's variants.json among the new files."""
+    docs = {}
+    for filename, (path, _) in new.items():
+        kind, version = parse_filename(filename, project, path, True)
+        if kind == "variants":
+            if pep440(version) in docs:
+                fail("%s: a second variants.json of version %s" % (filename, version))
+            docs[pep440(version)] = (filename, variants_file(path, filename))
+    for filename, (path, _) in sorted(new.items()):
+        label = wheel_label(filename) if filename.endswith(".whl") else None
+        if label is None:
+            continue
+        version = pep440(parse_filename(filename, project, path, True)[1])
+        if version not in docs:
+            fail("%s: a variant wheel, without the NAME-VERSION-variants.json of version %s among the files" % (filename, version))
+        json_name, doc = docs[version]
+        own = wheel_variant(path, filename)["variants"]
+        if list(own) != [label]:
+            fail("%s: its variant.json describes the variants %s, not %r alone" % (filename, sorted(own), label))
+        if label not in doc["variants"]:
+            fail("%s: %s does not list its label %r" % (filename, json_name, label))
+        if doc["variants"][label] != own[label]:
+            fail("%s: %s gives label %r other properties than its variant.json" % (filename, json_name, label))
+
+
 def main(argv):
     p = argparse.ArgumentParser(prog="index-pages.py", description="Lays out or updates one backend's static simple index (PEP 503 and PEP 691).")
     p.add_argument("--site", required=True, help="the site's directory")
-    p.add_argument("--backend", required=True, help="the backend's identifier: the index is SITE/ID/")
+    p.add_argument("--backend", help="the backend's identifier: the index is SITE/ID/ (without it, with --variants: SITE/)")
+    p.add_argument("--variants", action="store_true",
+                   help="the index of strategy variants: also variant wheels (PEP 825) and NAME-VERSION-variants.json")
     p.add_argument("--project", required=True, help="the project's name")
     p.add_argument("--files-url", help="where the files are served (URL/FILE); without it they are copied into the index")
     p.add_argument("--previous", help="the deployed site, whose index of this backend is kept")
-    p.add_argument("files", nargs="+", metavar="FILE", help="wheels and sdists of the project")
+    p.add_argument("files", nargs="+", metavar="FILE", help="wheels and sdists of the project (with --variants: also variant wheels and NAME-VERSION-variants.json)")
     args = p.parse_args(argv)
-    if not BACKEND.fullmatch(args.backend):
+    if args.backend is None and not args.variants:
+        p.error("--backend is required (without --variants)")
+    if args.backend is not None and not BACKEND.fullmatch(args.backend):
         p.error("--backend %r: letters, digits, '-' and '_', starting with a letter or digit" % args.backend)
     if not NAME.fullmatch(args.project):
         p.error("--project %r is not a valid project name" % args.project)
@@ -317,13 +414,13 @@ def main(argv):
         setattr(args, option, url.rstrip("/"))
 
     project = normalize(args.project)
-    backend_dir = os.path.join(args.site, args.backend)
+    backend_dir = os.path.join(args.site, args.backend) if args.backend is not None else args.site
     directory = os.path.join(backend_dir, project)
 
     new = {}
     for path in args.files:
         filename = os.path.basename(path)
-        kind, version = parse_filename(filename, project, path)
+        kind, version = parse_filename(filename, project, path, args.variants)
         if filename in new:
             fail("%s: given twice" % filename)
         if not os.path.isfile(path):
@@ -334,11 +431,13 @@ def main(argv):
         if requires:
             entry["requires-python"] = requires
         new[filename] = (path, entry)
+    if args.variants:
+        check_variants(new, project)
 
     os.makedirs(directory, exist_ok=True)
     entries = {}
     if args.previous:
-        entries.update(previous_entries(args.previous, args.backend, project, directory))
+        entries.update(previous_entries(args.previous, args.backend, project, directory, args.variants))
     existing = os.path.join(directory, "index.json")
     if os.path.exists(existing):
         try:
@@ -346,7 +445,7 @@ def main(argv):
                 doc = json.loads(f.read().decode("utf-8"))
         except (OSError, UnicodeDecodeError, ValueError) as e:
             fail("%s: %s" % (existing, e))
-        entries.update(check_entries(doc, project, existing))
+        entries.update(check_entries(doc, project, existing, args.variants))
     for name, entry in entries.items():
         if name not in new and relative_name(entry["url"]) is not None and not os.path.isfile(os.path.join(directory, name)):
             fail("%s lists %s, which is not in %s" % (existing, name, directory))
@@ -358,7 +457,7 @@ def main(argv):
         entries[filename] = entry
 
     files = [entries[n] for n in sorted(entries)]
-    versions = sorted({pep440(parse_filename(e["filename"], project, existing)[1]) for e in files})
+    versions = sorted({pep440(parse_filename(e["filename"], project, existing, args.variants)[1]) for e in files})
     doc = {"meta": {"api-version": API}, "name": project, "versions": versions, "files": files}
     write_atomic(existing, (json.dumps(doc, indent=1, sort_keys=True) + "\n").encode("utf-8"))
     write_atomic(os.path.join(directory, "index.html"), project_html(project, files))

@@ -6,7 +6,8 @@ BASE is an index served with PEP 691 content negotiation under BASE/simple/... a
 under BASE/html/... (tests/plan-servers.sh's nginx), followed by the backend: for
 http://127.0.0.1:P/ and cuda, BASE is http://127.0.0.1:P/simple/cuda/ (the HTML pages are found
 by replacing /simple/ with /html/).  FILE... are the file names the project's page must list,
-exactly.  Checked: the root pages (JSON and HTML) list PROJECT; the project's JSON page
+exactly; a NAME-VERSION-variants.json among them (strategy variants) is listed without
+requires-python.  Checked: the root pages (JSON and HTML) list PROJECT; the project's JSON page
 (api-version 1.1, PEP 700's versions and sizes) and HTML page (PEP 503 anchors with
 #sha256=, data-requires-python, PEP 629's repository version) list the same files, sorted by
 name; every file URL, resolved against its page, serves bytes whose sha256 and size are the
@@ -96,13 +97,17 @@ def main(base, project, requires, files):
         if not isinstance(f.get("hashes"), dict) or not re.fullmatch(r"[0-9a-f]{64}", f["hashes"].get("sha256", "")):
             problems.append("%s: hashes %r" % (label, f.get("hashes")))
             continue
-        if f.get("requires-python") != requires:
+        variants_json = f["filename"].endswith("-variants.json")
+        if f.get("requires-python") != (None if variants_json else requires):
             problems.append("%s: requires-python %r, not %r" % (label, f.get("requires-python"), requires))
         _, data = get(urllib.parse.urljoin(page, f["url"]))
         if hashlib.sha256(data).hexdigest() != f["hashes"]["sha256"]:
             problems.append("%s: the file at %s does not have the page's sha256" % (label, f["url"]))
         if f.get("size") != len(data):
             problems.append("%s: size %r, the file has %d bytes" % (label, f.get("size"), len(data)))
+        if variants_json:
+            versions.add(f["filename"][:-len("-variants.json")].rpartition("-")[2])
+            continue
         stem = f["filename"][:-4] if f["filename"].endswith(".whl") else f["filename"].rsplit(".tar.gz", 1)[0]
         versions.add(stem.split("-")[1] if f["filename"].endswith(".whl") else stem.rpartition("-")[2])
     if doc.get("versions") != sorted(versions):
