@@ -10,11 +10,11 @@
 # The backends, as the matrix declares them:
 #   cpu:  {default: true}                       the null variant (variantlib --null-variant)
 #   cuda: {features: [cublas], variant: {properties: ["nvidia :: cuda_version_lower_bound :: 12.4"], label: cu124}}
-#   distribution: {strategy: variants, providers: {nvidia: {requires: [nvidia-variant-provider>=0.0.1,<1],
+#   distribution: {strategy: variants, providers: {nvidia: {requires: [nvidia-variant-provider>=0.0.1,<1.0.0],
 #                  plugin-api: "nvidia_variant_provider.plugin:NvidiaVariantPlugin"}}}
 # Each build's pyproject.toml gets the [variant] table (variantlib's pyproject format: the providers'
 # default priorities and each provider's requires and plugin-api) and the cuda build its Cargo
-# feature: variant_patch below writes them as the variant patch does.  maturin builds each backend,
+# feature: `wheelmatrix patch` writes them from matrices/llm-rs-variants.yaml.  maturin builds each backend,
 # auditwheel repairs it; `variantlib make-variant` makes the cpu wheel the null variant and the cuda
 # wheel the variant cu124 (its property validated by the provider plugin); `variantlib
 # generate-index-json` writes llm_rs-0.2.15-variants.json.  tests/variant-check.py checks every
@@ -60,31 +60,31 @@ variantlib() {
 	"$pv/bin/python" -c 'from variantlib.commands.main import main; main()' "$@"
 }
 
-# The fixture, and what the variant patch writes into its pyproject.toml
+# The fixture under matrices/llm-rs-variants.yaml (its CI files left out): generate writes each
+# backend's variant patch, features and [variant] table, which `wheelmatrix patch` applies
 repo=$tmp/llm-rs
-cp -RL "$ROOT/tests/fixtures/llm-rs" "$repo"
-cp "$repo/pyproject.toml" "$tmp/pyproject.orig"
-variant_patch() {  # variant_patch BACKEND: the pyproject.toml of BACKEND's build
-	local features='"pyo3/extension-module"'
-	[ "$1" = cuda ] && features+=', "cublas"'
-	sed "s|^features = \\[\"pyo3/extension-module\"\\]\$|features = [$features]|" "$tmp/pyproject.orig" >"$repo/pyproject.toml"
-	cat >>"$repo/pyproject.toml" <<'TOML'
-
-[variant.default-priorities]
-namespace = ["nvidia"]
-
-[variant.providers.nvidia]
-requires = ["nvidia-variant-provider>=0.0.1,<1"]
-plugin-api = "nvidia_variant_provider.plugin:NvidiaVariantPlugin"
-TOML
-	grep -qF "features = [$features]" "$repo/pyproject.toml" || fatal "variant_patch $1: no features line in $repo/pyproject.toml"
+scratch_repo "$repo"
+cp -RL "$ROOT/tests/fixtures/llm-rs/." "$repo/"
+sed '/^ci:/,/^$/d' "$ROOT/matrices/llm-rs-variants.yaml" >"$repo/wheelmatrix.yaml"
+printf 'ci: {}\n' >>"$repo/wheelmatrix.yaml"
+commit_all "$repo"
+"$WM" -q -C "$repo" generate >"$tmp/generate.log" 2>&1 || { show "$tmp/generate.log"; fatal "wheelmatrix generate"; }
+commit_all "$repo" generated
+applied=
+variant_patch() {  # variant_patch BACKEND: the pyproject.toml of BACKEND's build, by `wheelmatrix patch`
+	if [ -n "$applied" ]; then
+		"$WM" -C "$repo" patch --revert "$applied" >"$tmp/patch.log" 2>&1 ||
+			{ show "$tmp/patch.log"; fatal "wheelmatrix patch --revert $applied"; }
+	fi
+	"$WM" -C "$repo" patch "$1" >"$tmp/patch.log" 2>&1 || { show "$tmp/patch.log"; fatal "wheelmatrix patch $1"; }
+	applied=$1
 	cp "$repo/pyproject.toml" "$tmp/pyproject-$1.toml"
 }
 # what variant.json and variants.json must say
 cat >"$tmp/expected.json" <<JSON
 {"default-priorities": {"namespace": ["nvidia"]},
  "providers": {"nvidia": {"plugin-api": "nvidia_variant_provider.plugin:NvidiaVariantPlugin",
-                          "requires": ["nvidia-variant-provider>=0.0.1,<1"]}},
+                          "requires": ["nvidia-variant-provider>=0.0.1,<1.0.0"]}},
  "variants": {"null": {}, "$label": {"nvidia": {"cuda_version_lower_bound": ["12.4"]}}}}
 JSON
 
