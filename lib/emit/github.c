@@ -588,8 +588,9 @@ static void release_job(struct gh *g, struct wm_y *jobs, const bool *published)
 	perms = wm_yaml_set(&g->b, job, "permissions", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, perms, "contents", wm_yaml_str(&g->b, "write"));
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
-	if (m->strategy == WM_STRATEGY_INDEX) {
-		/* the default backend's files alone: the others are in releases of their own (index_job) */
+	if (m->strategy == WM_STRATEGY_INDEX || m->strategy == WM_STRATEGY_VARIANTS) {
+		/* the default backend's files alone: the others are in releases of their own (index_job,
+		 * variants_job) */
 		const char *id = m->default_backend->id;
 		add_download(g, steps, "download-wheels", "pattern", wm_yaml_strf(&g->b, "wheels-%s-*", id));
 		add_download(g, steps, "download-sdist", "name", wm_yaml_strf(&g->b, "sdist-%s", id));
@@ -665,30 +666,48 @@ static void index_pages_jobs(struct gh *g, struct wm_y *jobs, const bool *indexe
 	struct wm_buf ids = WM_BUF_INIT;
 
 	job = wm_yaml_set(&g->b, jobs, "index-pages", wm_yaml_map(&g->b));
-	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "package indexes of %s", m->name));
+	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, indexed ? "package indexes of %s" : "variant index of %s",
+		m->name));
 	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
 	needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
-	for (size_t i = 0; i < m->nbackends; i++)
+	for (size_t i = 0; indexed && i < m->nbackends; i++)
 		if (indexed[i]) {
 			wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "index-%s", m->backends[i]->id));
 			wm_buf_printf(&ids, "%s%s", ids.len ? " " : "", m->backends[i]->id);
 		}
+	if (!indexed) {
+		/* strategy variants: one index, <path>/<project>/, of the files in the release <tag>-variants */
+		wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, "variants"));
+		wm_buf_puts(&ids, "variants");
+	}
 	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
 	perms = wm_yaml_set(&g->b, job, "permissions", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, perms, "contents", wm_yaml_str(&g->b, "read"));
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
 	wm_yaml_push(&g->b, steps, piece(g, "configure-pages"));
-	for (size_t i = 0; i < m->nbackends; i++)
+	for (size_t i = 0; indexed && i < m->nbackends; i++)
 		if (indexed[i]) {
 			const char *id = m->backends[i]->id;
 			struct wm_y *dir = wm_yaml_strf(&g->b, "dist/%s", id);
 			add_download_to(g, steps, "download-wheels", "pattern", wm_yaml_strf(&g->b, "wheels-%s-*", id), dir);
 			add_download_to(g, steps, "download-sdist", "name", wm_yaml_strf(&g->b, "sdist-%s", id), dir);
 		}
+	if (!indexed) {
+		add_download_to(g, steps, "download-sdist", "name", wm_yaml_str(&g->b, "variants"),
+			wm_yaml_str(&g->b, "dist/variants"));
+		if (steps && steps->n)
+			wm_yaml_set(&g->b, steps->items[steps->n - 1], "name", wm_yaml_str(&g->b, "Download the variant wheels"));
+	}
 	step = wm_yaml_push(&g->b, steps, piece(g, "index-pages"));
-	if (step)
+	if (step && !indexed)
+		wm_yaml_set(&g->b, step, "name", wm_yaml_str(&g->b, "Lay out the variant index"));
+	if (step && indexed)
 		replace_marker(g, step, "@index-pages@", wm_emit_index_pages(&g->b,
 			"--site \"$site\" --backend \"$backend\" --project \"$WM_PROJECT\" --files-url \"$files_url\" \\\n"
+			"  --previous \"$index\" \"${files[@]}\""));
+	else if (step)
+		replace_marker(g, step, "@index-pages@", wm_emit_index_pages(&g->b,
+			"--variants --site \"$site\" --project \"$WM_PROJECT\" --files-url \"$files_url\" \\\n"
 			"  --previous \"$index\" \"${files[@]}\""));
 	add_env(g, step, "WM_INDEX_URL", wm_yaml_str(&g->b, m->index_url));
 	add_env(g, step, "WM_PROJECT", wm_yaml_str(&g->b, m->name));
@@ -710,6 +729,90 @@ static void index_pages_jobs(struct gh *g, struct wm_y *jobs, const bool *indexe
 	wm_yaml_set(&g->b, perms, "id-token", wm_yaml_str(&g->b, "write"));
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
 	wm_yaml_push(&g->b, steps, piece(g, "deploy-pages"));
+}
+
+/* ---- strategy variants ------------------------------------------------------------------- */
+
+/* A backend's variant properties for `variantlib make-variant --property`: `ns::feature::value`, space-separated. */
+static const char *variant_properties(struct gh *g, const struct wm_backend *b)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	const char *s;
+	for (size_t i = 0; i < b->variant_properties.n; i++) {
+		if (i)
+			wm_buf_putc(&out, ' ');
+		for (const char *c = b->variant_properties.items[i]; *c; c++)
+			if (*c != ' ')
+				wm_buf_putc(&out, *c);
+	}
+	s = wm_emit_keep(&g->b, &out);
+	return s ? s : "";  /* the null variant has none */
+}
+
+/*
+ * On tags, after every build job and the default backend's sdist: each backend's wheels made
+ * variant wheels with variantlib (the default's the null variant), the release's variants.json,
+ * the default backend's plain wheels and sdist beside them, their build provenance, and a GitHub
+ * release of their own, tag <tag>-variants; the files also go to the artifact `variants` for the
+ * Pages job.  The job may write the repository's contents (the release) and sign and store the
+ * provenance, nothing else.  No backend id has a '-', so no backend's artifact is `variants`.
+ */
+static void variants_job(struct gh *g, struct wm_y *jobs)
+{
+	const struct wm_matrix *m = g->m;
+	const struct wm_backend *def = m->default_backend;
+	struct wm_y *job, *needs, *perms, *steps, *step, *with;
+
+	job = wm_yaml_set(&g->b, jobs, "variants", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "variant wheels of %s", m->name));
+	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
+	needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
+	for (size_t i = 0; i < m->ngroups; i++)
+		wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, m->groups[i].name));
+	wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "sdist-%s", def->id));
+	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
+	perms = wm_yaml_set(&g->b, job, "permissions", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, perms, "contents", wm_yaml_str(&g->b, "write"));
+	wm_yaml_set(&g->b, perms, "id-token", wm_yaml_str(&g->b, "write"));
+	wm_yaml_set(&g->b, perms, "attestations", wm_yaml_str(&g->b, "write"));
+	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
+	add_version_check(g, steps);
+	/* every backend's patch writes the same [variant] table: the default's gives make-variant its pyproject.toml */
+	add_patch_step(g, steps, def);
+	step = wm_yaml_push(&g->b, steps, piece(g, "setup-python"));
+	with = wm_yaml_set(&g->b, step, "with", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, with, "python-version", wm_yaml_str(&g->b, "3.12"));
+	step = wm_yaml_push(&g->b, steps, piece(g, "install-variantlib"));
+	add_env(g, step, "WM_VARIANTLIB", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "variantlib")));
+	for (size_t i = 0; i < m->nbackends; i++) {
+		const struct wm_backend *b = m->backends[i];
+		bool built = false;
+		for (size_t k = 0; k < m->ngroups && !built; k++)
+			built = m->groups[k].backend == b;
+		if (!built)
+			continue;
+		add_download_to(g, steps, "download-wheels", "pattern", wm_yaml_strf(&g->b, "wheels-%s-*", b->id),
+			wm_yaml_strf(&g->b, "dist/%s", b->id));
+		step = wm_yaml_push(&g->b, steps, piece(g, "make-variant"));
+		wm_yaml_set(&g->b, step, "name", wm_yaml_strf(&g->b, "Make the variant wheels of %s (%s)", b->id,
+			b->variant_label));
+		add_env(g, step, "WM_BACKEND", wm_yaml_str(&g->b, b->id));
+		add_env(g, step, "WM_VARIANT_LABEL", wm_yaml_str(&g->b, b->variant_label));
+		add_env(g, step, "WM_VARIANT_PROPERTIES", wm_yaml_str(&g->b, variant_properties(g, b)));
+		add_env(g, step, "WM_PYPROJECT", wm_yaml_str(&g->b, m->pyproject));
+	}
+	add_download_to(g, steps, "download-wheels", "pattern", wm_yaml_strf(&g->b, "wheels-%s-*", def->id),
+		wm_yaml_str(&g->b, "dist/plain"));
+	add_download_to(g, steps, "download-sdist", "name", wm_yaml_strf(&g->b, "sdist-%s", def->id),
+		wm_yaml_str(&g->b, "dist/plain"));
+	wm_yaml_push(&g->b, steps, piece(g, "variants-json"));
+	step = wm_yaml_push(&g->b, steps, piece(g, "attest"));
+	with = wm_yaml_set(&g->b, step, "with", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, with, "subject-path", wm_yaml_literal(&g->b, "variants/*\n"));
+	step = wm_yaml_push(&g->b, steps, piece(g, "variants-release"));
+	add_env(g, step, "WM_PROJECT", wm_yaml_str(&g->b, m->name));
+	add_env(g, step, "WM_INDEX_URL", wm_yaml_str(&g->b, m->index_url));
+	wm_yaml_push(&g->b, steps, piece(g, "upload-variants"));
 }
 
 /* Strategy index: a backend named `pages` would give its release job the Pages job's name. */
@@ -792,7 +895,14 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 				ret = build_job(&g, jobs, &m->groups[i]);
 				any = true;
 			}
-		if (any && ret == 0) {
+		if (any && ret == 0 && m->strategy == WM_STRATEGY_VARIANTS) {
+			/* the variants job takes every backend's wheels; PyPI gets the default's */
+			if (m->backends[b]->is_default) {
+				sdist_job(&g, jobs, m->backends[b]);
+				publish_job(&g, jobs, m->backends[b]);
+				published[b] = true;
+			}
+		} else if (any && ret == 0) {
 			sdist_job(&g, jobs, m->backends[b]);
 			if (m->strategy == WM_STRATEGY_INDEX && !m->backends[b]->is_default) {
 				index_job(&g, jobs, m->backends[b]);
@@ -806,11 +916,16 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	}
 	if (ret == 0 && m->strategy == WM_STRATEGY_META && m->ngroups)
 		meta_jobs(&g, jobs, published);
+	if (ret == 0 && m->strategy == WM_STRATEGY_VARIANTS && m->ngroups && published[m->default_backend->index]) {
+		variants_job(&g, jobs);
+		index_pages_jobs(&g, jobs, NULL);
+	}
 	if (ret == 0 && nindexed)
 		index_pages_jobs(&g, jobs, indexed);
 	/* under strategy index the release holds the default backend's files: none without one */
 	if (ret == 0 && m->github_release && m->ngroups &&
-			(m->strategy != WM_STRATEGY_INDEX || (m->default_backend && published[m->default_backend->index])))
+			((m->strategy != WM_STRATEGY_INDEX && m->strategy != WM_STRATEGY_VARIANTS) ||
+			(m->default_backend && published[m->default_backend->index])))
 		release_job(&g, jobs, published);
 	if (ret < 0)
 		goto out;
