@@ -56,7 +56,9 @@ endif
 
 # pkg-config runs once per make, and only when a rule needs its answer (not for `clean`).
 PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null))$(PKG_CFLAGS)
-PKG_LIBS = $(eval PKG_LIBS := $$(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null))$(PKG_LIBS)
+# libcurl is not linked: lib/index/net.c loads it with dlopen when `plan` needs it (only its
+# headers are used at build time), so no other command pays for loading it and its 20 libraries.
+PKG_LIBS = $(eval PKG_LIBS := $$(shell $(PKG_CONFIG) --libs $(filter-out libcurl,$(PKGS)) 2>/dev/null))$(PKG_LIBS)
 
 ALL_CFLAGS = $(WM_CFLAGS) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(WM_LDFLAGS) $(LDFLAGS)

@@ -67,7 +67,7 @@ for files in "${sizes[@]}"; do
 	status_rss=$(cd "$repo" && "$tmp/peak" git status)
 	t=${target[$files]:-}
 	for mode in --staged --worktree; do
-		read -r a b ratio rss_a rss_b < <(cd "$repo" && python3 "$here/pair.py" --runs "$runs" -- \
+		read -r a b ratio _ _ < <(cd "$repo" && python3 "$here/pair.py" --runs "$runs" -- \
 			"$wm" check "$mode" -- git status)
 		rss=$(cd "$repo" && "$tmp/peak" "$wm" check "$mode")
 		awk -v m="$mode" -v a="$a" -v b="$b" -v r="$ratio" -v ka="$rss" -v kb="$status_rss" 'BEGIN {

@@ -104,6 +104,16 @@ out:
 	return ret;
 }
 
+bool wm_repo_filter_stores_as_is(const char *data, size_t len)
+{
+	if (memchr(data, '\r', len))
+		return false;
+	for (const char *p = data; (p = memchr(p, '$', len - (size_t)(p - data))) != NULL; p++)
+		if (len - (size_t)(p - data) >= 3 && p[1] == 'I' && p[2] == 'd')
+			return false;
+	return true;
+}
+
 /* ---- patches, parsed and applied in memory ----------------------------------- */
 
 int wm_repo_patch_read(struct wm_repo_patch *out, const char *patch, size_t len, struct wm_error *err)
