@@ -56,11 +56,17 @@ endif
 
 # pkg-config runs once per make, and only when a rule needs its answer (not for `clean`).
 PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null))$(PKG_CFLAGS)
-# libcurl is not linked: lib/index/net.c loads it with dlopen when `plan` needs it (only its
-# headers are used at build time), so no other command pays for loading it and its 20 libraries.
-PKG_LIBS = $(eval PKG_LIBS := $$(shell $(PKG_CONFIG) --libs $(filter-out libcurl,$(PKGS)) 2>/dev/null))$(PKG_LIBS)
+# libcurl and libgit2 are not linked: lib/index/net.c loads libcurl with dlopen when `plan` needs
+# it, lib/repo/repo.c libgit2 when a command needs the repository (only their headers are used
+# at build time), so no command pays for loading them and the 30 libraries they need unless it
+# uses them.  libgit2's soname changes with each minor version: it is read from the library
+# pkg-config names, the one the headers came with.
+DLOPEN_PKGS = libcurl libgit2
+PKG_LIBS = $(eval PKG_LIBS := $$(shell $(PKG_CONFIG) --libs $(filter-out $(DLOPEN_PKGS),$(PKGS)) 2>/dev/null))$(PKG_LIBS)
+LIBGIT2_SONAME = $(eval LIBGIT2_SONAME := $$(shell objdump -p "$$$$($(PKG_CONFIG) --variable=libdir libgit2 2>/dev/null)/libgit2.so" \
+	2>/dev/null | awk '$$$$1 == "SONAME" { print $$$$2 }'))$(LIBGIT2_SONAME)
 
-ALL_CFLAGS = $(WM_CFLAGS) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(WM_CFLAGS) -DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"' $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(WM_LDFLAGS) $(LDFLAGS)
 
 ifeq ($(V),1)
@@ -81,8 +87,8 @@ obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_OBJS = $(call obj,$(LIB_SRCS))
 CMD_OBJS = $(call obj,$(CMD_SRCS))
 UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
-# Programs the test scripts run: the toml-test decoder, the variant patch driver.
-TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply
+# Programs the test scripts run: the toml-test decoder, the variant patch driver, the split index dump.
+TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply $(B)/tests/index-dump
 LIB = $(B)/libwheelmatrix.a
 TOOL = $(B)/wheelmatrix
 
@@ -98,6 +104,10 @@ FLAGS_TEXT = $(CC) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(PKG_LIBS)
 $(B)/flags: FORCE
 	@if ! $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null; then \
 		echo "Makefile: pkg-config does not find $(PKGS); 'make deps' installs the build dependencies" >&2; \
+		exit 1; \
+	fi
+	@if [ -z '$(LIBGIT2_SONAME)' ]; then \
+		echo "Makefile: cannot read the soname of $$($(PKG_CONFIG) --variable=libdir libgit2)/libgit2.so with objdump (binutils)" >&2; \
 		exit 1; \
 	fi
 	@mkdir -p $(B)
@@ -140,6 +150,12 @@ $(B)/tests/%: $(B)/obj/tests/unit/%.o $(LIB)
 
 # The toml-test decoder (tests/t-toml-test.sh) reads TOML and writes the suite's JSON with Jansson.
 $(B)/tests/toml-decode: $(B)/obj/tests/toml-decode.o $(LIB)
+	$(quiet) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+# The split index dump (tests/t-split-index.sh) prints what repo/gitindex.c reads.
+$(B)/tests/index-dump: $(B)/obj/tests/index-dump.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
@@ -246,7 +262,7 @@ FUZZ_SRCS = $(sort $(wildcard tests/fuzz/*.c))
 FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRCS))
 FUZZ_BINS = $(patsubst %,$(FB)/fuzz-%,$(FUZZ_TARGETS))
 FUZZ_SAN = address,undefined
-FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Ilib -g -O1 -DWM_ARENA_MALLOC \
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Ilib -g -O1 -DWM_ARENA_MALLOC -DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"' \
 	-fsanitize=fuzzer-no-link,$(FUZZ_SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer $(PKG_CFLAGS)
 fobj = $(patsubst %.c,$(FB)/obj/%.o,$(1))
 FUZZ_LIB = $(FB)/libwheelmatrix.a

@@ -1,7 +1,9 @@
 /* repo.c — the git repository through libgit2 (its only user): discovery, filters, patches applied in memory. */
 /* realpath */
 #define _XOPEN_SOURCE 700
+#include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,9 +11,11 @@
 #include <git2.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
+#include <git2/sys/repository.h>
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/io.h"
+#include "repo/gitindex.h"
 #include "repo/repo.h"
 
 struct wm_repo {
@@ -19,10 +23,90 @@ struct wm_repo {
 	const char *workdir;   /* with a final '/'; NULL for a bare repository */
 };
 
+/*
+ * libgit2 is loaded here, by dlopen, the first time a command needs it, and
+ * not linked into the program: linked, the dynamic loader would load and
+ * relocate it and the libraries it needs (mbedTLS, libssh2, Kerberos,
+ * OpenSSL's libcrypto, PCRE2...) when any command starts, some 4 ms that
+ * `list` and most runs of `generate` have no use for.  Its functions are
+ * called through the pointers of `lg`, of the types git2.h gives them;
+ * WM_LIBGIT2_SONAME is the soname of the library the headers came with
+ * (the Makefile reads it from the library pkg-config names).
+ */
+#ifndef WM_LIBGIT2_SONAME
+#error "WM_LIBGIT2_SONAME, the soname of libgit2 (libgit2.so.1.5 for Debian 12's), is not defined"
+#endif
+#define LIBGIT2_FUNCTIONS(X) \
+	X(git_apply_to_tree) X(git_blob_free) X(git_blob_lookup) X(git_blob_rawcontent) \
+	X(git_blob_rawsize) X(git_buf_dispose) X(git_config_free) X(git_config_get_path) \
+	X(git_diff_free) X(git_diff_from_buffer) X(git_diff_get_delta) X(git_diff_num_deltas) \
+	X(git_error_last) X(git_filter_list_apply_to_buffer) X(git_filter_list_free) \
+	X(git_filter_list_load) X(git_ignore_path_is_ignored) X(git_index_entrycount) \
+	X(git_index_find_prefix) X(git_index_free) X(git_index_get_byindex) X(git_index_get_bypath) \
+	X(git_index_new) X(git_index_add) X(git_repository_path) X(git_repository_set_index) \
+	X(git_libgit2_init) X(git_libgit2_shutdown) X(git_mempack_new) X(git_object_free) \
+	X(git_object_peel) X(git_odb_add_backend) X(git_odb_free) X(git_odb_new) X(git_odb_write) \
+	X(git_oid_tostr) X(git_repository_config_snapshot) X(git_repository_free) \
+	X(git_repository_index) X(git_repository_item_path) X(git_repository_open_ext) \
+	X(git_repository_workdir) X(git_repository_wrap_odb) X(git_revparse_single) \
+	X(git_tree_entry_bypath) X(git_tree_entry_filemode) X(git_tree_entry_free) \
+	X(git_tree_entry_id) X(git_tree_entry_name) X(git_tree_entry_type) X(git_tree_free) \
+	X(git_tree_lookup) X(git_tree_walk) X(git_treebuilder_free) X(git_treebuilder_insert) \
+	X(git_treebuilder_new) X(git_treebuilder_write)
+
+static struct {
+	void *handle;
+#define X(f) __typeof__(f) *f;
+	LIBGIT2_FUNCTIONS(X)
+#undef X
+} lg;
+
+/* Loads libgit2 (once) and starts it: 0, or WM_EIO with the reason; stop it with lg.git_libgit2_shutdown. */
+static int start(struct wm_error *err)
+{
+	static const struct { const char *name; size_t offset; } fns[] = {
+#define X(f) { #f, offsetof(__typeof__(lg), f) },
+		LIBGIT2_FUNCTIONS(X)
+#undef X
+	};
+	const git_error *e;
+	void *h;
+
+	if (!lg.handle) {
+		if (!(h = dlopen(WM_LIBGIT2_SONAME, RTLD_NOW | RTLD_LOCAL))) {
+			const char *why = dlerror();
+			wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"cannot load libgit2 (%s): install the libgit2 this program was built with, %s",
+				why ? why : WM_LIBGIT2_SONAME, WM_LIBGIT2_SONAME);
+			return WM_EIO;
+		}
+		for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+			void *f = dlsym(h, fns[i].name);
+			if (!f) {
+				wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+					"cannot load libgit2: %s has no %s", WM_LIBGIT2_SONAME, fns[i].name);
+				dlclose(h);
+				return WM_EIO;
+			}
+			/* POSIX: a function's address converts to and from void * through dlsym */
+			memcpy((char *)&lg + fns[i].offset, &f, sizeof(f));
+		}
+		lg.handle = h;
+	}
+	if (lg.git_libgit2_init() < 0) {
+		e = lg.git_error_last();
+		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot initialise libgit2: %s",
+			e && e->message ? e->message : "unknown libgit2 error");
+		return WM_EIO;
+	}
+	return 0;
+}
+
+
 /* Reports libgit2's last error as "<what>: <libgit2's message>". */
 static int git_fail(struct wm_error *err, enum wm_err code, const char *what)
 {
-	const git_error *e = git_error_last();
+	const git_error *e = lg.git_error_last();
 	wm_error_add(err, code, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "%s: %s", what,
 		e && e->message ? e->message : "unknown libgit2 error");
 	return code;
@@ -35,26 +119,26 @@ int wm_repo_discover(struct wm_repo **out, const char *dir, struct wm_error *err
 	int ret;
 
 	*out = NULL;
-	if (git_libgit2_init() < 0)
-		return git_fail(err, WM_EIO, "cannot initialise libgit2");
-	ret = git_repository_open_ext(&git, dir, 0, NULL);
+	if ((ret = start(err)) < 0)
+		return ret;
+	ret = lg.git_repository_open_ext(&git, dir, 0, NULL);
 	if (ret == GIT_ENOTFOUND) {
-		git_libgit2_shutdown();
+		lg.git_libgit2_shutdown();
 		return 1;
 	}
 	if (ret < 0) {
 		ret = git_fail(err, WM_EIO, "cannot open the git repository");
-		git_libgit2_shutdown();
+		lg.git_libgit2_shutdown();
 		return ret;
 	}
 	if (!(r = calloc(1, sizeof(*r)))) {
-		git_repository_free(git);
-		git_libgit2_shutdown();
+		lg.git_repository_free(git);
+		lg.git_libgit2_shutdown();
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
 	r->git = git;
-	r->workdir = git_repository_workdir(git);
+	r->workdir = lg.git_repository_workdir(git);
 	*out = r;
 	return 0;
 }
@@ -63,9 +147,9 @@ void wm_repo_free(struct wm_repo *r)
 {
 	if (!r)
 		return;
-	git_repository_free(r->git);
+	lg.git_repository_free(r->git);
 	free(r);
-	git_libgit2_shutdown();
+	lg.git_libgit2_shutdown();
 }
 
 const char *wm_repo_workdir(const struct wm_repo *r)
@@ -80,7 +164,7 @@ int wm_repo_filter(struct wm_buf *out, struct wm_repo *r, const char *path, bool
 	git_buf converted = { 0 };
 	int ret;
 
-	if (git_filter_list_load(&filters, r->git, NULL, path,
+	if (lg.git_filter_list_load(&filters, r->git, NULL, path,
 			to_worktree ? GIT_FILTER_TO_WORKTREE : GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT) < 0)
 		return git_fail(err, WM_EIO, "cannot load the git filters");
 	if (!filters) {  /* no filter applies to the path */
@@ -88,7 +172,7 @@ int wm_repo_filter(struct wm_buf *out, struct wm_repo *r, const char *path, bool
 		ret = 0;
 		goto out;
 	}
-	if (git_filter_list_apply_to_buffer(&converted, filters, data, len) < 0) {
+	if (lg.git_filter_list_apply_to_buffer(&converted, filters, data, len) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot filter the file");
 		goto out;
 	}
@@ -99,8 +183,8 @@ out:
 		wm_error_code(err, WM_ENOMEM);
 		ret = WM_ENOMEM;
 	}
-	git_buf_dispose(&converted);
-	git_filter_list_free(filters);
+	lg.git_buf_dispose(&converted);
+	lg.git_filter_list_free(filters);
 	return ret;
 }
 
@@ -123,19 +207,19 @@ int wm_repo_patch_read(struct wm_repo_patch *out, const char *patch, size_t len,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (git_libgit2_init() < 0)
-		return git_fail(err, WM_EIO, "cannot initialise libgit2");
-	if (git_diff_from_buffer(&diff, patch, len) < 0) {
+	if ((ret = start(err)) < 0)
+		return ret;
+	if (lg.git_diff_from_buffer(&diff, patch, len) < 0) {
 		ret = git_fail(err, WM_EINVALID, "not a patch");
 		goto out;
 	}
-	if (git_diff_num_deltas(diff) != 1) {
+	if (lg.git_diff_num_deltas(diff) != 1) {
 		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-			"a variant patch changes one file, not %zu", git_diff_num_deltas(diff));
+			"a variant patch changes one file, not %zu", lg.git_diff_num_deltas(diff));
 		ret = WM_EINVALID;
 		goto out;
 	}
-	d = git_diff_get_delta(diff, 0);
+	d = lg.git_diff_get_delta(diff, 0);
 	if (d->status != GIT_DELTA_MODIFIED || !d->old_file.path || !d->new_file.path ||
 	    strcmp(d->old_file.path, d->new_file.path) != 0) {
 		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
@@ -150,12 +234,12 @@ int wm_repo_patch_read(struct wm_repo_patch *out, const char *patch, size_t len,
 	}
 	/* abbreviated ids cannot be compared: ours are always full */
 	out->full_ids = d->old_file.id_abbrev == GIT_OID_HEXSZ && d->new_file.id_abbrev == GIT_OID_HEXSZ;
-	git_oid_tostr(out->old_id, sizeof(out->old_id), &d->old_file.id);
-	git_oid_tostr(out->new_id, sizeof(out->new_id), &d->new_file.id);
+	lg.git_oid_tostr(out->old_id, sizeof(out->old_id), &d->old_file.id);
+	lg.git_oid_tostr(out->new_id, sizeof(out->new_id), &d->new_file.id);
 	ret = 0;
 out:
-	git_diff_free(diff);
-	git_libgit2_shutdown();
+	lg.git_diff_free(diff);
+	lg.git_libgit2_shutdown();
 	return ret;
 }
 
@@ -183,13 +267,13 @@ static int write_tree(git_oid *out, git_repository *repo, const char *path, cons
 		if (!(name = strndup(path, (size_t)(slash - path))))
 			return -1;
 	}
-	ret = git_treebuilder_new(&tb, repo, NULL);
+	ret = lg.git_treebuilder_new(&tb, repo, NULL);
 	if (ret == 0)
-		ret = git_treebuilder_insert(NULL, tb, slash ? name : path, slash ? &sub : blob,
+		ret = lg.git_treebuilder_insert(NULL, tb, slash ? name : path, slash ? &sub : blob,
 			slash ? GIT_FILEMODE_TREE : GIT_FILEMODE_BLOB);
 	if (ret == 0)
-		ret = git_treebuilder_write(out, tb);
-	git_treebuilder_free(tb);
+		ret = lg.git_treebuilder_write(out, tb);
+	lg.git_treebuilder_free(tb);
 	free(name);
 	return ret;
 }
@@ -208,57 +292,57 @@ int wm_repo_patch_apply(struct wm_buf *out, const char *patch, size_t patchlen, 
 	git_oid id, tree_id;
 	int ret;
 
-	if (git_libgit2_init() < 0)
-		return git_fail(err, WM_EIO, "cannot initialise libgit2");
+	if ((ret = start(err)) < 0)
+		return ret;
 	/* a repository of nothing but an in-memory object store: nothing reaches the disk */
-	if (git_odb_new(&odb) < 0 || git_mempack_new(&mempack) < 0) {
+	if (lg.git_odb_new(&odb) < 0 || lg.git_mempack_new(&mempack) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot create an in-memory object store");
 		goto out;
 	}
-	if (git_odb_add_backend(odb, mempack, 1) < 0) {
+	if (lg.git_odb_add_backend(odb, mempack, 1) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot create an in-memory object store");
 		mempack->free(mempack);
 		goto out;
 	}
-	if (git_repository_wrap_odb(&repo, odb) < 0 ||
-	    git_odb_write(&id, odb, pre, prelen, GIT_OBJECT_BLOB) < 0 ||
+	if (lg.git_repository_wrap_odb(&repo, odb) < 0 ||
+	    lg.git_odb_write(&id, odb, pre, prelen, GIT_OBJECT_BLOB) < 0 ||
 	    write_tree(&tree_id, repo, path, &id) < 0 ||
-	    git_tree_lookup(&tree, repo, &tree_id) < 0) {
+	    lg.git_tree_lookup(&tree, repo, &tree_id) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot store the file to patch");
 		goto out;
 	}
-	if (git_diff_from_buffer(&diff, patch, patchlen) < 0) {
+	if (lg.git_diff_from_buffer(&diff, patch, patchlen) < 0) {
 		ret = git_fail(err, WM_EINVALID, "not a patch");
 		goto out;
 	}
-	if (git_apply_to_tree(&post, repo, tree, diff, NULL) < 0) {
+	if (lg.git_apply_to_tree(&post, repo, tree, diff, NULL) < 0) {
 		ret = git_fail(err, WM_ESTATE, "the patch does not apply");
 		goto out;
 	}
-	if (!(e = git_index_get_bypath(post, path, 0))) {
+	if (!(e = lg.git_index_get_bypath(post, path, 0))) {
 		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
 			"the patch does not apply: it removes '%s'", path);
 		ret = WM_ESTATE;
 		goto out;
 	}
-	if (git_blob_lookup(&blob, repo, &e->id) < 0) {
+	if (lg.git_blob_lookup(&blob, repo, &e->id) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot read the patched file");
 		goto out;
 	}
-	wm_buf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	wm_buf_add(out, lg.git_blob_rawcontent(blob), (size_t)lg.git_blob_rawsize(blob));
 	ret = 0;
 	if (out->oom) {
 		wm_error_code(err, WM_ENOMEM);
 		ret = WM_ENOMEM;
 	}
 out:
-	git_blob_free(blob);
-	git_index_free(post);
-	git_diff_free(diff);
-	git_tree_free(tree);
-	git_repository_free(repo);
-	git_odb_free(odb);
-	git_libgit2_shutdown();
+	lg.git_blob_free(blob);
+	lg.git_index_free(post);
+	lg.git_diff_free(diff);
+	lg.git_tree_free(tree);
+	lg.git_repository_free(repo);
+	lg.git_odb_free(odb);
+	lg.git_libgit2_shutdown();
 	return ret;
 }
 
@@ -321,24 +405,24 @@ static int blob_data(char **data, size_t *len, git_repository *repo, const git_o
 	git_blob *blob = NULL;
 	git_object_size_t size;
 
-	if (git_blob_lookup(&blob, repo, id) < 0)
+	if (lg.git_blob_lookup(&blob, repo, id) < 0)
 		return git_fail(err, WM_EIO, "cannot read a blob");
-	size = git_blob_rawsize(blob);
+	size = lg.git_blob_rawsize(blob);
 	if (size > WM_MATRIX_MAX_BYTES) {
-		git_blob_free(blob);
+		lg.git_blob_free(blob);
 		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
 			"the file is larger than %u MiB", WM_MATRIX_MAX_BYTES >> 20);
 		return WM_EINVALID;
 	}
 	if (!(*data = malloc((size_t)size + 1))) {
-		git_blob_free(blob);
+		lg.git_blob_free(blob);
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
-	memcpy(*data, git_blob_rawcontent(blob), (size_t)size);
+	memcpy(*data, lg.git_blob_rawcontent(blob), (size_t)size);
 	(*data)[size] = '\0';
 	*len = (size_t)size;
-	git_blob_free(blob);
+	lg.git_blob_free(blob);
 	return 0;
 }
 
@@ -373,14 +457,14 @@ static int read_source(void *ctx, const char *path, char **data, size_t *len, st
 		}
 		break;
 	case WM_SOURCE_INDEX:
-		if (!(ie = git_index_get_bypath(s->index, gitpath.ptr, 0))) {
+		if (!(ie = lg.git_index_get_bypath(s->index, gitpath.ptr, 0))) {
 			ret = 1;
 			goto out;
 		}
 		ret = blob_data(data, len, s->repo->git, &ie->id, path, err);
 		break;
 	case WM_SOURCE_REV:
-		if ((ret = git_tree_entry_bypath(&entry, s->tree, gitpath.ptr)) == GIT_ENOTFOUND) {
+		if ((ret = lg.git_tree_entry_bypath(&entry, s->tree, gitpath.ptr)) == GIT_ENOTFOUND) {
 			ret = 1;
 			goto out;
 		}
@@ -388,12 +472,12 @@ static int read_source(void *ctx, const char *path, char **data, size_t *len, st
 			ret = git_fail(err, WM_EIO, "cannot read the commit's tree");
 			goto out;
 		}
-		if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
+		if (lg.git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
 			wm_error_add(err, WM_EREAD, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0, "not a file in the commit");
 			ret = WM_EREAD;
 			goto out;
 		}
-		ret = blob_data(data, len, s->repo->git, git_tree_entry_id(entry), path, err);
+		ret = blob_data(data, len, s->repo->git, lg.git_tree_entry_id(entry), path, err);
 		break;
 	}
 out:
@@ -402,7 +486,7 @@ out:
 		*data = NULL;
 		*len = 0;
 	}
-	git_tree_entry_free(entry);
+	lg.git_tree_entry_free(entry);
 	wm_buf_release(&gitpath);
 	wm_buf_release(&filtered);
 	return ret;
@@ -417,9 +501,9 @@ static int walk_blob(const char *root, const git_tree_entry *entry, void *payloa
 {
 	struct walk *w = payload;
 	struct wm_buf path = WM_BUF_INIT;
-	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB || git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK)
+	if (lg.git_tree_entry_type(entry) != GIT_OBJECT_BLOB || lg.git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK)
 		return 0;
-	wm_buf_printf(&path, "%s%s", root, git_tree_entry_name(entry));
+	wm_buf_printf(&path, "%s%s", root, lg.git_tree_entry_name(entry));
 	w->ret = path.oom ? WM_ENOMEM : wm_io_paths_add(w->out, path.ptr, path.len);
 	wm_buf_release(&path);
 	return w->ret < 0 ? -1 : 0;
@@ -444,14 +528,14 @@ static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct 
 	if (gitdir.oom) {
 		ret = WM_ENOMEM;
 	} else if (s->kind == WM_SOURCE_INDEX) {
-		size_t pos = 0, n = git_index_entrycount(s->index);
+		size_t pos = 0, n = lg.git_index_entrycount(s->index);
 		if (gitdir.len)
 			wm_buf_putc(&gitdir, '/');
-		if (git_index_find_prefix(&pos, s->index, gitdir.ptr) < 0)
+		if (lg.git_index_find_prefix(&pos, s->index, gitdir.ptr) < 0)
 			pos = n;
 		ret = 1;
 		for (; pos < n && ret >= 0; pos++) {
-			const git_index_entry *e = git_index_get_byindex(s->index, pos);
+			const git_index_entry *e = lg.git_index_get_byindex(s->index, pos);
 			if (strncmp(e->path, gitdir.ptr, gitdir.len) != 0)
 				break;
 			if (ret == 1)
@@ -460,14 +544,14 @@ static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct 
 					e->mode == GIT_FILEMODE_BLOB_EXECUTABLE))
 				ret = wm_io_paths_add(out, e->path + gitdir.len, strlen(e->path + gitdir.len));
 		}
-	} else if (git_tree_entry_bypath(&entry, s->tree, gitdir.ptr) < 0 ||
-			git_tree_entry_type(entry) != GIT_OBJECT_TREE) {
+	} else if (lg.git_tree_entry_bypath(&entry, s->tree, gitdir.ptr) < 0 ||
+			lg.git_tree_entry_type(entry) != GIT_OBJECT_TREE) {
 		ret = 1;
-	} else if (git_tree_lookup(&tree, s->repo->git, git_tree_entry_id(entry)) < 0) {
+	} else if (lg.git_tree_lookup(&tree, s->repo->git, lg.git_tree_entry_id(entry)) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot read the commit's tree");
 	} else {
 		struct walk w = { out, 0 };
-		if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_blob, &w) < 0)
+		if (lg.git_tree_walk(tree, GIT_TREEWALK_PRE, walk_blob, &w) < 0)
 			ret = w.ret < 0 ? w.ret : git_fail(err, WM_EIO, "cannot read the commit's tree");
 	}
 	if (ret == WM_ENOMEM)
@@ -476,10 +560,69 @@ static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct 
 		wm_io_paths_free(out);
 	else
 		wm_io_paths_sort(out);
-	git_tree_free(tree);
-	git_tree_entry_free(entry);
+	lg.git_tree_free(tree);
+	lg.git_tree_entry_free(entry);
 	wm_buf_release(&gitdir);
 	return ret;
+}
+
+/*
+ * The index when libgit2 could not read it: a split index (which libgit2
+ * 1.5 refuses) read by repo/gitindex.c into an index in memory, which the
+ * repository then uses too; else libgit2's reason.
+ */
+static int split_index(git_index **out, struct wm_repo *r, struct wm_error *err)
+{
+	const git_error *e = lg.git_error_last();
+	struct wm_error quiet;
+	struct wm_gitindex ix;
+	char *why = strdup(e && e->message ? e->message : "unknown libgit2 error");
+	int ret;
+
+	*out = NULL;
+	if (!why) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	wm_error_init(&quiet);
+	ret = wm_gitindex_read_split(&ix, lg.git_repository_path(r->git), &quiet);
+	if (ret != 0) {
+		/* not a split index that could be read: libgit2's reason, and ours when there is one */
+		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot read the index: %s%s%s", why,
+			ret < 0 && quiet.ndiags ? "; " : "", ret < 0 && quiet.ndiags ? quiet.diags[0].message : "");
+		wm_error_release(&quiet);
+		free(why);
+		return ret == WM_ENOMEM ? ret : WM_EIO;
+	}
+	wm_error_release(&quiet);
+	free(why);
+	if (lg.git_index_new(out) < 0) {
+		wm_gitindex_free(&ix);
+		return git_fail(err, WM_EIO, "cannot read the index");
+	}
+	for (size_t i = 0; i < ix.n; i++) {
+		git_index_entry e;
+		memset(&e, 0, sizeof(e));
+		e.path = ix.entries[i].path;
+		e.mode = ix.entries[i].mode;
+		e.flags = (uint16_t)(ix.entries[i].stage << GIT_INDEX_ENTRY_STAGESHIFT);
+		memcpy(e.id.id, ix.entries[i].id, 20);
+		if (lg.git_index_add(*out, &e) < 0) {
+			ret = git_fail(err, WM_EIO, "cannot read the index");
+			lg.git_index_free(*out);
+			*out = NULL;
+			wm_gitindex_free(&ix);
+			return ret;
+		}
+	}
+	wm_gitindex_free(&ix);
+	/* libgit2's own readers of the index (the filters' .gitattributes) read this one */
+	if (lg.git_repository_set_index(r->git, *out) < 0) {
+		lg.git_index_free(*out);
+		*out = NULL;
+		return git_fail(err, WM_EIO, "cannot read the index");
+	}
+	return 0;
 }
 
 int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source kind, const char *rev,
@@ -513,25 +656,24 @@ int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source
 		goto fail;
 	}
 	/* the index also says, for the working tree, what is tracked */
-	if (kind != WM_SOURCE_REV && git_repository_index(&s->index, r->git) < 0) {
-		ret = git_fail(err, WM_EIO, "cannot read the index");
+	if (kind != WM_SOURCE_REV && lg.git_repository_index(&s->index, r->git) < 0 &&
+	    (ret = split_index(&s->index, r, err)) < 0)
 		goto fail;
-	}
 	if (kind == WM_SOURCE_REV) {
-		if (git_revparse_single(&obj, r->git, rev) < 0) {
+		if (lg.git_revparse_single(&obj, r->git, rev) < 0) {
 			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
 				"unknown revision '%s'", rev);
 			ret = WM_EINVALID;
 			goto fail;
 		}
-		if (git_object_peel((git_object **)&s->tree, obj, GIT_OBJECT_TREE) < 0) {
-			git_object_free(obj);
+		if (lg.git_object_peel((git_object **)&s->tree, obj, GIT_OBJECT_TREE) < 0) {
+			lg.git_object_free(obj);
 			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
 				"'%s' is not a commit or a tree", rev);
 			ret = WM_EINVALID;
 			goto fail;
 		}
-		git_object_free(obj);
+		lg.git_object_free(obj);
 	}
 	out->read = read_source;
 	out->list = list_source;
@@ -548,8 +690,8 @@ void wm_repo_source_close(struct wm_reader *r)
 	struct source *s = r ? r->ctx : NULL;
 	if (!s)
 		return;
-	git_index_free(s->index);
-	git_tree_free(s->tree);
+	lg.git_index_free(s->index);
+	lg.git_tree_free(s->tree);
 	free(s->prefix);
 	free(s);
 	r->ctx = NULL;
@@ -570,13 +712,13 @@ int wm_repo_source_status(struct wm_repo_status *out, const struct wm_reader *sr
 	}
 	if (!s->repo->workdir)  /* a bare repository ignores nothing and tracks what its commits hold */
 		goto out;
-	if (git_ignore_path_is_ignored(&ignored, s->repo->git, gitpath.ptr) < 0) {
+	if (lg.git_ignore_path_is_ignored(&ignored, s->repo->git, gitpath.ptr) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot read the ignore rules");
 		goto out;
 	}
 	out->ignored = ignored;
 	if (s->kind == WM_SOURCE_WORKTREE)
-		out->tracked = git_index_get_bypath(s->index, gitpath.ptr, 0) != NULL;
+		out->tracked = lg.git_index_get_bypath(s->index, gitpath.ptr, 0) != NULL;
 out:
 	wm_buf_release(&gitpath);
 	return ret;
@@ -609,15 +751,15 @@ static int hooks_dir(struct wm_buf *out, struct wm_repo *r, struct wm_error *err
 	git_buf path = { 0 };
 	int ret = 0;
 
-	if (git_repository_config_snapshot(&cfg, r->git) < 0)
+	if (lg.git_repository_config_snapshot(&cfg, r->git) < 0)
 		return git_fail(err, WM_EIO, "cannot read the git configuration");
-	if (git_config_get_path(&path, cfg, "core.hooksPath") == 0) {
+	if (lg.git_config_get_path(&path, cfg, "core.hooksPath") == 0) {
 		if (path.ptr[0] != '/')
 			wm_buf_puts(out, r->workdir);
 		wm_buf_puts(out, path.ptr);
 	} else {
-		git_buf_dispose(&path);
-		if (git_repository_item_path(&path, r->git, GIT_REPOSITORY_ITEM_HOOKS) < 0)
+		lg.git_buf_dispose(&path);
+		if (lg.git_repository_item_path(&path, r->git, GIT_REPOSITORY_ITEM_HOOKS) < 0)
 			ret = git_fail(err, WM_EIO, "cannot find the hooks directory");
 		else
 			wm_buf_puts(out, path.ptr);
@@ -625,8 +767,8 @@ static int hooks_dir(struct wm_buf *out, struct wm_repo *r, struct wm_error *err
 	/* without its final '/' */
 	while (out->len > 1 && out->ptr[out->len - 1] == '/')
 		out->ptr[--out->len] = '\0';
-	git_buf_dispose(&path);
-	git_config_free(cfg);
+	lg.git_buf_dispose(&path);
+	lg.git_config_free(cfg);
 	return ret;
 }
 
