@@ -63,7 +63,7 @@ printf 'new\n' >"$r/src/d0/f0a.rs"
 printf 'new\n' >"$r/src/aaa.rs"
 printf 'new\n' >"$r/zzz.txt"
 git -C "$r" add -A
-[[ -n $(git -C "$r" ls-files --stage | grep aaa.rs) ]] || fail "the added file is not staged"
+git -C "$r" ls-files --error-unmatch src/aaa.rs >/dev/null 2>&1 || fail "the added file is not staged"
 same_as_git "$r" "replaced, deleted and added entries"
 same_check "$r" 0 "check --staged after changes" --staged
 
