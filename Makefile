@@ -87,7 +87,7 @@ obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_OBJS = $(call obj,$(LIB_SRCS))
 CMD_OBJS = $(call obj,$(CMD_SRCS))
 UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
-# Programs the test scripts run: the toml-test decoder, the variant patch driver, the split index dump.
+# Programs the test scripts run: the toml-test decoder, the variant patch driver, the index dump.
 TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply $(B)/tests/index-dump
 LIB = $(B)/libwheelmatrix.a
 TOOL = $(B)/wheelmatrix
@@ -154,11 +154,12 @@ $(B)/tests/toml-decode: $(B)/obj/tests/toml-decode.o $(LIB)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
-# The split index dump (tests/t-split-index.sh) prints what repo/gitindex.c reads.
+# The index dump (tests/t-git-index.sh) prints what repo/gitindex.c reads, or (linked with
+# libgit2) what libgit2 reads.
 $(B)/tests/index-dump: $(B)/obj/tests/index-dump.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(shell $(PKG_CONFIG) --libs libgit2)
 
 # The variant patch driver (tests/t-patches.sh) applies a spec file to a pyproject.toml.
 $(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)

@@ -7,8 +7,8 @@
 # repo and index (which do not call each other).  A module may call its own
 # folder or any lower floor; within a folder the calls form no circle.  Each
 # third-party library is called by one module only (linked, or loaded with
-# dlopen: then the library's soname and its functions' names are strings of
-# the module's object, which no other object holds), every module is in the
+# dlopen: then only that module calls dlopen and dlsym, and names the
+# library's soname), every module is in the
 # module map of docs/design.md, an included header is never above the
 # including file's floor, and every name a module exports starts with the
 # module's (wm_expand_next in model/expand.c, wm_emit_github in emit/github.c).
@@ -28,11 +28,10 @@ for src in lib/*/*.c; do
 	m=${m%.c}
 	nm --defined-only "$o" | awk -v m="$m" '$2 ~ /^[TDRB]$/ { print "def", m, $3 }'
 	nm --undefined-only "$o" | awk -v m="$m" '{ print "use", m, $2 }'
-	# a library loaded with dlopen: its soname and the names dlsym looks up are strings of the object
-	# (without the debugging information, which names the types of every header included)
+	# a library loaded with dlopen: its soname is a string of the object (the debugging
+	# information, and UBSan's type descriptors, name the types of every header included)
 	strip --strip-debug -o "$tmp/nodebug.o" "$o"
-	strings -a "$tmp/nodebug.o" | awk -v m="$m" \
-		'/^(lib(curl|git2|yaml|jansson)[.-]so|(curl|git|yaml|json)_[a-z0-9_]+$)/ { print "str", m, $1 }'
+	strings -a "$tmp/nodebug.o" | awk -v m="$m" '/^lib(curl|git2|yaml|jansson)[.-]so/ { print "str", m, $1 }'
 done >"$tmp/symbols"
 # The embedded templates (generated) are part of model/catalog.
 nm --defined-only "$obj/build/templates.o" 2>/dev/null | awk '$2 ~ /^[TDRB]$/ { print "gen", "model/catalog", $3 }' \
@@ -63,7 +62,7 @@ for line in open(sys.argv[1]):
 # libraries loaded with dlopen: only their owner names them, and only an owner calls dlopen
 sonames = {"libcurl": "index/net", "libgit2": "repo/repo", "libyaml": "formats/yaml", "libjansson": "formats/json"}
 for module, s in strings:
-    for prefix, owner in list(third_party.items()) + list(sonames.items()):
+    for prefix, owner in sonames.items():
         if s.startswith(prefix) and module != owner:
             problems.append(f"{module} names {s}: only {owner} uses that library")
 for module, sym in uses:

@@ -18,7 +18,6 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/io.h"
-#include "util/sha1.h"
 #include "repo/gitindex.h"
 
 #define MAX_INDEX_BYTES ((size_t)1 << 31)
@@ -92,8 +91,6 @@ static int add_path(struct wm_gitindex *ix, const char *p, size_t len, size_t *o
 static int read_file(struct file *f, struct wm_gitindex *ix, const char *path, struct wm_error *err)
 {
 	const unsigned char *p, *end;
-	unsigned char sum[20];
-	static const unsigned char zeros[20];
 	uint32_t version, count;
 	size_t prev_off = 0, prev_len = 0;
 	char *data = NULL;
@@ -105,12 +102,7 @@ static int read_file(struct file *f, struct wm_gitindex *ix, const char *path, s
 	f->data = (unsigned char *)data;
 	if (f->len < 12 + 20)
 		return corrupt(err, f, "too short");
-	f->len -= 20;
-	if (memcmp(f->data + f->len, zeros, 20) != 0) {
-		wm_sha1(sum, f->data, f->len);
-		if (memcmp(sum, f->data + f->len, 20) != 0)
-			return corrupt(err, f, "its checksum does not match");
-	}
+	f->len -= 20;  /* the checksum, not verified: git does not either when it reads the index */
 	if (memcmp(f->data, "DIRC", 4) != 0)
 		return corrupt(err, f, "no DIRC signature");
 	version = be32(f->data + 4);
@@ -304,7 +296,28 @@ static int by_path_seq(const void *a, const void *b)
 	return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-int wm_gitindex_read_split(struct wm_gitindex *out, const char *gitdir, struct wm_error *err)
+/* The entries of an index that is not split, as they are in the file: git writes them sorted. */
+static int take_entries(struct wm_gitindex *out, const struct file *f, struct wm_error *err)
+{
+	if (!(out->entries = calloc(f->n + 1, sizeof(*out->entries)))) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	sort_paths = out->paths;
+	for (size_t i = 0; i < f->n; i++) {
+		struct wm_gitindex_entry *e = &out->entries[i];
+		if (i && by_path(&f->entries[i - 1], &f->entries[i]) >= 0)
+			return corrupt(err, f, "its entries are not sorted");
+		e->path = out->paths + f->entries[i].path;
+		e->mode = f->entries[i].mode;
+		e->stage = f->entries[i].stage;
+		memcpy(e->id, f->entries[i].id, 20);
+	}
+	out->n = f->n;
+	return 0;
+}
+
+int wm_gitindex_read(struct wm_gitindex *out, const char *gitdir, struct wm_error *err)
 {
 	struct file split = { 0 }, base = { 0 };
 	struct merge m = { &base, &split, 0 };
@@ -319,10 +332,15 @@ int wm_gitindex_read_split(struct wm_gitindex *out, const char *gitdir, struct w
 	snprintf(path, dirlen + 64, "%s%sindex", gitdir, dirlen && gitdir[dirlen - 1] != '/' ? "/" : "");
 	if ((ret = read_file(&split, out, path, err)) != 0)
 		goto out;
-	if (!split.linked || split.unsupported) {
+	if (split.unsupported) {
 		ret = 1;
 		goto out;
 	}
+	if (!split.linked) {
+		ret = take_entries(out, &split, err);
+		goto out;
+	}
+	out->split = true;
 	for (int i = 0; i < 20; i++)
 		snprintf(hex + 2 * i, 3, "%02x", split.shared[i]);
 	snprintf(path, dirlen + 64, "%s%ssharedindex.%s", gitdir, dirlen && gitdir[dirlen - 1] != '/' ? "/" : "", hex);
@@ -395,6 +413,26 @@ out:
 	wm_buf_release(&split.v4path);
 	wm_buf_release(&base.v4path);
 	return ret;
+}
+
+size_t wm_gitindex_lower_bound(const struct wm_gitindex *ix, const char *prefix)
+{
+	size_t lo = 0, hi = ix->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(ix->entries[mid].path, prefix) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct wm_gitindex_entry *wm_gitindex_find(const struct wm_gitindex *ix, const char *path)
+{
+	size_t i = wm_gitindex_lower_bound(ix, path);
+	/* the stages of a path follow each other, stage 0 (when there is one) first */
+	return i < ix->n && strcmp(ix->entries[i].path, path) == 0 && ix->entries[i].stage == 0 ? &ix->entries[i] : NULL;
 }
 
 void wm_gitindex_free(struct wm_gitindex *ix)

@@ -44,6 +44,7 @@ struct wm_repo {
 	X(git_filter_list_load) X(git_ignore_path_is_ignored) X(git_index_entrycount) \
 	X(git_index_find_prefix) X(git_index_free) X(git_index_get_byindex) X(git_index_get_bypath) \
 	X(git_index_new) X(git_index_add) X(git_repository_path) X(git_repository_set_index) \
+	X(git_config_get_bool) \
 	X(git_libgit2_init) X(git_libgit2_shutdown) X(git_mempack_new) X(git_object_free) \
 	X(git_object_peel) X(git_odb_add_backend) X(git_odb_free) X(git_odb_new) X(git_odb_write) \
 	X(git_oid_tostr) X(git_repository_config_snapshot) X(git_repository_free) \
@@ -388,7 +389,9 @@ struct source {
 	enum wm_source kind;
 	const char *root;      /* the directory paths are relative to, on disk */
 	char *prefix;          /* the same below the top of the repository: "" or "dir/" */
-	git_index *index;
+	git_index *index;      /* libgit2's reading of the index, or a split index in memory */
+	struct wm_gitindex ix; /* repo/gitindex.c's reading of it */
+	bool direct;           /* lookups in ix, not index */
 	git_tree *tree;
 };
 
@@ -396,6 +399,97 @@ static int source_path(struct wm_buf *out, const struct source *s, const char *p
 {
 	wm_buf_printf(out, "%s%s", s->prefix, path);
 	return out->oom ? WM_ENOMEM : 0;
+}
+
+/* A split index, handed to libgit2 as an index in memory, which the repository then uses too. */
+static int split_index(git_index **out, struct wm_repo *r, const struct wm_gitindex *ix, struct wm_error *err)
+{
+	int ret;
+
+	if (lg.git_index_new(out) < 0)
+		return git_fail(err, WM_EIO, "cannot read the index");
+	for (size_t i = 0; i < ix->n; i++) {
+		git_index_entry e;
+		memset(&e, 0, sizeof(e));
+		e.path = ix->entries[i].path;
+		e.mode = ix->entries[i].mode;
+		e.flags = (uint16_t)(ix->entries[i].stage << GIT_INDEX_ENTRY_STAGESHIFT);
+		memcpy(e.id.id, ix->entries[i].id, 20);
+		if (lg.git_index_add(*out, &e) < 0)
+			goto fail;
+	}
+	/* libgit2's own readers of the index (the filters' .gitattributes) read this one */
+	if (lg.git_repository_set_index(r->git, *out) < 0)
+		goto fail;
+	return 0;
+fail:
+	ret = git_fail(err, WM_EIO, "cannot read the index");
+	lg.git_index_free(*out);
+	*out = NULL;
+	return ret;
+}
+
+/*
+ * Opens the index of a source: read by repo/gitindex.c, which is several
+ * times faster than libgit2's reading (which verifies the file's SHA-1 with
+ * collision detection and checks every path) and reads a split index,
+ * which libgit2 1.5 refuses; or by libgit2, when the index has what
+ * gitindex.c does not read (a sparse index, another extension that must be
+ * understood, another version), or under core.ignorecase, whose lookups
+ * ignore case.
+ */
+static int open_index(struct source *s, struct wm_error *err)
+{
+	git_config *cfg = NULL;
+	struct wm_error quiet;
+	int ret, icase = 0;
+
+	if (lg.git_repository_config_snapshot(&cfg, s->repo->git) < 0)
+		return git_fail(err, WM_EIO, "cannot read the git configuration");
+	if (lg.git_config_get_bool(&icase, cfg, "core.ignorecase") < 0)
+		icase = 0;
+	lg.git_config_free(cfg);
+	wm_error_init(&quiet);
+	ret = icase ? 1 : wm_gitindex_read(&s->ix, lg.git_repository_path(s->repo->git), &quiet);
+	if (ret == 0 && !s->ix.split) {
+		s->direct = true;
+	} else if (ret == 0) {
+		if ((ret = split_index(&s->index, s->repo, &s->ix, err)) == 0)
+			s->direct = true;
+	} else if (ret != WM_ENOMEM && lg.git_repository_index(&s->index, s->repo->git) < 0) {
+		/* libgit2's reason, and this reader's when it had one */
+		const git_error *e = lg.git_error_last();
+		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot read the index: %s%s%s",
+			e && e->message ? e->message : "unknown libgit2 error",
+			ret < 0 && quiet.ndiags ? "; " : "", ret < 0 && quiet.ndiags ? quiet.diags[0].message : "");
+		ret = WM_EIO;
+	} else {
+		if (ret == WM_ENOMEM)
+			wm_error_code(err, ret);
+		else
+			ret = 0;
+	}
+	wm_error_release(&quiet);
+	return ret;
+}
+
+/* The stage 0 entry of `path` in the index: 1 with its id and mode, 0 when there is none. */
+static int index_find(const struct source *s, const char *path, git_oid *id, uint32_t *mode)
+{
+	if (s->direct) {
+		const struct wm_gitindex_entry *e = wm_gitindex_find(&s->ix, path);
+		if (!e)
+			return 0;
+		memcpy(id->id, e->id, 20);
+		*mode = e->mode;
+	} else {
+		const git_index_entry *e = lg.git_index_get_bypath(s->index, path, 0);
+		if (!e)
+			return 0;
+		*id = e->id;
+		*mode = e->mode;
+	}
+	return 1;
 }
 
 /* Copies a blob's content, within the matrix size limit. */
@@ -431,7 +525,8 @@ static int read_source(void *ctx, const char *path, char **data, size_t *len, st
 	struct source *s = ctx;
 	struct wm_buf gitpath = WM_BUF_INIT, filtered = WM_BUF_INIT;
 	git_tree_entry *entry = NULL;
-	const git_index_entry *ie;
+	git_oid id;
+	uint32_t mode;
 	struct wm_reader tree;
 	int ret;
 
@@ -457,11 +552,11 @@ static int read_source(void *ctx, const char *path, char **data, size_t *len, st
 		}
 		break;
 	case WM_SOURCE_INDEX:
-		if (!(ie = lg.git_index_get_bypath(s->index, gitpath.ptr, 0))) {
+		if (!index_find(s, gitpath.ptr, &id, &mode)) {
 			ret = 1;
 			goto out;
 		}
-		ret = blob_data(data, len, s->repo->git, &ie->id, path, err);
+		ret = blob_data(data, len, s->repo->git, &id, path, err);
 		break;
 	case WM_SOURCE_REV:
 		if ((ret = lg.git_tree_entry_bypath(&entry, s->tree, gitpath.ptr)) == GIT_ENOTFOUND) {
@@ -527,6 +622,20 @@ static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct 
 		gitdir.ptr[--gitdir.len] = '\0';
 	if (gitdir.oom) {
 		ret = WM_ENOMEM;
+	} else if (s->kind == WM_SOURCE_INDEX && s->direct) {
+		size_t pos;
+		if (gitdir.len)
+			wm_buf_putc(&gitdir, '/');
+		ret = 1;
+		for (pos = wm_gitindex_lower_bound(&s->ix, gitdir.ptr); pos < s->ix.n && ret >= 0; pos++) {
+			const struct wm_gitindex_entry *e = &s->ix.entries[pos];
+			if (strncmp(e->path, gitdir.ptr, gitdir.len) != 0)
+				break;
+			if (ret == 1)
+				ret = 0;
+			if (e->stage == 0 && (e->mode == GIT_FILEMODE_BLOB || e->mode == GIT_FILEMODE_BLOB_EXECUTABLE))
+				ret = wm_io_paths_add(out, e->path + gitdir.len, strlen(e->path + gitdir.len));
+		}
 	} else if (s->kind == WM_SOURCE_INDEX) {
 		size_t pos = 0, n = lg.git_index_entrycount(s->index);
 		if (gitdir.len)
@@ -566,65 +675,6 @@ static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct 
 	return ret;
 }
 
-/*
- * The index when libgit2 could not read it: a split index (which libgit2
- * 1.5 refuses) read by repo/gitindex.c into an index in memory, which the
- * repository then uses too; else libgit2's reason.
- */
-static int split_index(git_index **out, struct wm_repo *r, struct wm_error *err)
-{
-	const git_error *e = lg.git_error_last();
-	struct wm_error quiet;
-	struct wm_gitindex ix;
-	char *why = strdup(e && e->message ? e->message : "unknown libgit2 error");
-	int ret;
-
-	*out = NULL;
-	if (!why) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
-	wm_error_init(&quiet);
-	ret = wm_gitindex_read_split(&ix, lg.git_repository_path(r->git), &quiet);
-	if (ret != 0) {
-		/* not a split index that could be read: libgit2's reason, and ours when there is one */
-		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot read the index: %s%s%s", why,
-			ret < 0 && quiet.ndiags ? "; " : "", ret < 0 && quiet.ndiags ? quiet.diags[0].message : "");
-		wm_error_release(&quiet);
-		free(why);
-		return ret == WM_ENOMEM ? ret : WM_EIO;
-	}
-	wm_error_release(&quiet);
-	free(why);
-	if (lg.git_index_new(out) < 0) {
-		wm_gitindex_free(&ix);
-		return git_fail(err, WM_EIO, "cannot read the index");
-	}
-	for (size_t i = 0; i < ix.n; i++) {
-		git_index_entry e;
-		memset(&e, 0, sizeof(e));
-		e.path = ix.entries[i].path;
-		e.mode = ix.entries[i].mode;
-		e.flags = (uint16_t)(ix.entries[i].stage << GIT_INDEX_ENTRY_STAGESHIFT);
-		memcpy(e.id.id, ix.entries[i].id, 20);
-		if (lg.git_index_add(*out, &e) < 0) {
-			ret = git_fail(err, WM_EIO, "cannot read the index");
-			lg.git_index_free(*out);
-			*out = NULL;
-			wm_gitindex_free(&ix);
-			return ret;
-		}
-	}
-	wm_gitindex_free(&ix);
-	/* libgit2's own readers of the index (the filters' .gitattributes) read this one */
-	if (lg.git_repository_set_index(r->git, *out) < 0) {
-		lg.git_index_free(*out);
-		*out = NULL;
-		return git_fail(err, WM_EIO, "cannot read the index");
-	}
-	return 0;
-}
-
 int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source kind, const char *rev,
 	const char *root, struct wm_error *err)
 {
@@ -656,8 +706,7 @@ int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source
 		goto fail;
 	}
 	/* the index also says, for the working tree, what is tracked */
-	if (kind != WM_SOURCE_REV && lg.git_repository_index(&s->index, r->git) < 0 &&
-	    (ret = split_index(&s->index, r, err)) < 0)
+	if (kind != WM_SOURCE_REV && (ret = open_index(s, err)) < 0)
 		goto fail;
 	if (kind == WM_SOURCE_REV) {
 		if (lg.git_revparse_single(&obj, r->git, rev) < 0) {
@@ -680,6 +729,8 @@ int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source
 	out->ctx = s;
 	return 0;
 fail:
+	lg.git_index_free(s->index);
+	wm_gitindex_free(&s->ix);
 	free(s->prefix);
 	free(s);
 	return ret;
@@ -691,6 +742,7 @@ void wm_repo_source_close(struct wm_reader *r)
 	if (!s)
 		return;
 	lg.git_index_free(s->index);
+	wm_gitindex_free(&s->ix);
 	lg.git_tree_free(s->tree);
 	free(s->prefix);
 	free(s);
@@ -702,6 +754,8 @@ int wm_repo_source_status(struct wm_repo_status *out, const struct wm_reader *sr
 {
 	const struct source *s = src->ctx;
 	struct wm_buf gitpath = WM_BUF_INIT;
+	git_oid id;
+	uint32_t mode;
 	int ret, ignored = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -718,7 +772,7 @@ int wm_repo_source_status(struct wm_repo_status *out, const struct wm_reader *sr
 	}
 	out->ignored = ignored;
 	if (s->kind == WM_SOURCE_WORKTREE)
-		out->tracked = lg.git_index_get_bypath(s->index, gitpath.ptr, 0) != NULL;
+		out->tracked = index_find(s, gitpath.ptr, &id, &mode);
 out:
 	wm_buf_release(&gitpath);
 	return ret;
