@@ -58,7 +58,7 @@ int wm_net_init(struct wm_error *err)
 
 	if (cu.handle)
 		return 0;
-	if (!(h = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL))) {
+	if (!(h = dlopen(CURL_SONAME, RTLD_LAZY | RTLD_LOCAL))) {
 		const char *why = dlerror();
 		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
 			"cannot load libcurl (%s): install it (Debian: apt-get install libcurl4)", why ? why : CURL_SONAME);

@@ -74,7 +74,7 @@ static int start(struct wm_error *err)
 	void *h;
 
 	if (!lg.handle) {
-		if (!(h = dlopen(WM_LIBGIT2_SONAME, RTLD_NOW | RTLD_LOCAL))) {
+		if (!(h = dlopen(WM_LIBGIT2_SONAME, RTLD_LAZY | RTLD_LOCAL))) {
 			const char *why = dlerror();
 			wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
 				"cannot load libgit2 (%s): install the libgit2 this program was built with, %s",
@@ -165,6 +165,15 @@ int wm_repo_filter(struct wm_buf *out, struct wm_repo *r, const char *path, bool
 	git_buf converted = { 0 };
 	int ret;
 
+	/* not even the filters are loaded (they read the attributes, and the index for them) */
+	if (!to_worktree && wm_repo_filter_stores_as_is(data, len)) {
+		wm_buf_add(out, data, len);
+		if (out->oom) {
+			wm_error_code(err, WM_ENOMEM);
+			return WM_ENOMEM;
+		}
+		return 0;
+	}
 	if (lg.git_filter_list_load(&filters, r->git, NULL, path,
 			to_worktree ? GIT_FILTER_TO_WORKTREE : GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT) < 0)
 		return git_fail(err, WM_EIO, "cannot load the git filters");
