@@ -70,10 +70,10 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < ix.n; i++) {
 		const struct wm_gitindex_entry *e = &ix.entries[i];
-		printf("%06o ", (unsigned)e->mode);
+		printf("%06o ", (unsigned)wm_gitindex_mode(e));
 		for (int k = 0; k < 20; k++)
-			printf("%02x", e->id[k]);
-		printf(" %u\t%s\n", e->stage, e->path);
+			printf("%02x", wm_gitindex_id(e)[k]);
+		printf(" %u\t%s\n", wm_gitindex_stage(e), e->path);
 	}
 	wm_gitindex_free(&ix);
 	return ferror(stdout) ? 1 : 0;

@@ -12,15 +12,26 @@
  * entries, without names, replace the shared entries of the replace bitmap's bits in order; the
  * rest are added (git's split-index.c, merge_base_index).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/io.h"
 #include "repo/gitindex.h"
 
+/*
+ * The files are mapped, not read: an entry is a pointer to its record and
+ * one to its path, which in versions 2 and 3 is the record's own (ended by
+ * its padding's first NUL).  Nothing of a large index is copied.
+ */
+
 #define MAX_INDEX_BYTES ((size_t)1 << 31)
+#define DELETED 0x80000000u   /* in seq, while a split index is merged */
 
 static uint32_t be32(const unsigned char *p)
 {
@@ -32,33 +43,33 @@ static uint64_t be64(const unsigned char *p)
 	return (uint64_t)be32(p) << 32 | be32(p + 4);
 }
 
-/* qsort has no context: the paths the entries being sorted point into */
-static const char *sort_paths;
+uint32_t wm_gitindex_mode(const struct wm_gitindex_entry *e)
+{
+	return be32(e->rec + 24);
+}
 
-/* An entry while the index is read: its path is an offset into the paths, as they move while they grow. */
-struct raw {
-	size_t path;     /* offset into ix->paths */
-	size_t len;
-	uint32_t mode;
-	unsigned stage;
-	unsigned char id[20];
-	bool deleted;
-	size_t seq;      /* the order in which entries were merged: a later one replaces an earlier */
-};
+unsigned wm_gitindex_stage(const struct wm_gitindex_entry *e)
+{
+	return (e->rec[60] >> 4) & 3;
+}
+
+const unsigned char *wm_gitindex_id(const struct wm_gitindex_entry *e)
+{
+	return e->rec + 40;
+}
 
 struct file {
 	const char *name;        /* for messages */
-	unsigned char *data;
+	const unsigned char *data;
 	size_t len;              /* without the checksum */
-	struct raw *entries;
+	struct wm_gitindex_entry *entries;
 	size_t n;
 	/* the link extension, in a split index */
 	bool linked;
-	unsigned char shared[20];
+	const unsigned char *shared;      /* the shared index's id */
 	const unsigned char *del, *rep;   /* the two EWAH bitmaps, NULL when absent */
 	size_t del_len, rep_len;
 	bool unsupported;        /* a mandatory extension other than link */
-	struct wm_buf v4path;    /* a version 4 path while it is put together */
 };
 
 static int corrupt(struct wm_error *err, const struct file *f, const char *why)
@@ -68,71 +79,85 @@ static int corrupt(struct wm_error *err, const struct file *f, const char *why)
 	return WM_EINVALID;
 }
 
-static int add_path(struct wm_gitindex *ix, const char *p, size_t len, size_t *off)
+/* Maps `path` into slot k of ix. */
+static int map_file(struct file *f, struct wm_gitindex *ix, int k, const char *path, struct wm_error *err)
 {
-	if (ix->paths_len + len + 1 > ix->paths_cap) {
-		size_t cap = ix->paths_cap ? ix->paths_cap : 4096;
-		char *np;
-		while (cap < ix->paths_len + len + 1)
-			cap *= 2;
-		if (!(np = realloc(ix->paths, cap)))
-			return WM_ENOMEM;
-		ix->paths = np;
-		ix->paths_cap = cap;
+	struct stat st;
+	void *map;
+	int fd;
+
+	f->name = path;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &st) < 0) {
+		wm_error_add(err, WM_EREAD, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0, "cannot read the index: %s",
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return WM_EREAD;
 	}
-	memcpy(ix->paths + ix->paths_len, p, len);
-	ix->paths[ix->paths_len + len] = '\0';
-	*off = ix->paths_len;
-	ix->paths_len += len + 1;
+	if (!S_ISREG(st.st_mode) || st.st_size < 12 + 20 || (size_t)st.st_size > MAX_INDEX_BYTES) {
+		close(fd);
+		return corrupt(err, f, S_ISREG(st.st_mode) ? "too short or too large" : "not a file");
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		wm_error_add(err, WM_EREAD, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0, "cannot read the index: %s",
+			strerror(errno));
+		return WM_EREAD;
+	}
+	ix->map[k] = map;
+	ix->maplen[k] = (size_t)st.st_size;
+	f->data = map;
+	f->len = (size_t)st.st_size - 20;  /* the checksum, not verified: git does not either when it reads */
 	return 0;
 }
 
-/* Reads one index file: its entries (paths into ix) and what its link extension says. */
-static int read_file(struct file *f, struct wm_gitindex *ix, const char *path, struct wm_error *err)
+/* Reads one index file (mapped into slot k): its entries and what its link extension says. */
+static int read_file(struct file *f, struct wm_gitindex *ix, int k, const char *path, struct wm_error *err)
 {
 	const unsigned char *p, *end;
+	struct wm_buf v4 = WM_BUF_INIT;   /* version 4: the paths put together, each after the last */
+	struct wm_buf last = WM_BUF_INIT; /* version 4: the previous path */
+	size_t prev_len = 0;
 	uint32_t version, count;
-	size_t prev_off = 0, prev_len = 0;
-	char *data = NULL;
 	int ret;
 
-	f->name = path;
-	if ((ret = wm_io_read(&data, &f->len, path, MAX_INDEX_BYTES, err)) < 0)
+	if ((ret = map_file(f, ix, k, path, err)) < 0)
 		return ret;
-	f->data = (unsigned char *)data;
-	if (f->len < 12 + 20)
-		return corrupt(err, f, "too short");
-	f->len -= 20;  /* the checksum, not verified: git does not either when it reads the index */
 	if (memcmp(f->data, "DIRC", 4) != 0)
 		return corrupt(err, f, "no DIRC signature");
 	version = be32(f->data + 4);
 	count = be32(f->data + 8);
 	if (version < 2 || version > 4)
 		return 1;
-	if (count > f->len / 62 || !(f->entries = calloc((size_t)count + 1, sizeof(*f->entries))))
-		return count > f->len / 62 ? corrupt(err, f, "more entries than bytes") : WM_ENOMEM;
+	if (count > f->len / 62)
+		return corrupt(err, f, "more entries than bytes");
+	if (!(f->entries = malloc(((size_t)count + 1) * sizeof(*f->entries)))) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
 	p = f->data + 12;
 	end = f->data + f->len;
 	for (uint32_t i = 0; i < count; i++) {
-		struct raw *e = &f->entries[f->n];
+		struct wm_gitindex_entry *e = &f->entries[f->n];
 		const unsigned char *name, *nul;
 		unsigned flags;
 		size_t fixed, len;
 
 		if ((size_t)(end - p) < 62)
-			return corrupt(err, f, "an entry is cut short");
-		e->mode = be32(p + 24);
-		memcpy(e->id, p + 40, 20);
+			goto short_entry;
 		flags = (unsigned)p[60] << 8 | p[61];
-		e->stage = (flags >> 12) & 3;
 		fixed = 62;
 		if (flags & 0x4000) {  /* extended flags */
-			if (version < 3)
-				return corrupt(err, f, "an extended entry in a version 2 index");
+			if (version < 3) {
+				ret = corrupt(err, f, "an extended entry in a version 2 index");
+				goto out;
+			}
 			fixed = 64;
 		}
 		if ((size_t)(end - p) < fixed)
-			return corrupt(err, f, "an entry is cut short");
+			goto short_entry;
+		e->rec = p;
 		name = p + fixed;
 		if (version == 4) {
 			/* the number of bytes to drop from the end of the previous path: git's varint */
@@ -140,73 +165,104 @@ static int read_file(struct file *f, struct wm_gitindex *ix, const char *path, s
 			unsigned char c;
 			do {
 				if (name >= end || drop > (SIZE_MAX >> 8))
-					return corrupt(err, f, "an entry is cut short");
+					goto short_entry;
 				c = *name++;
 				drop = (drop << 7) | (c & 0x7f);
 				if (c & 0x80)
 					drop++;
 			} while (c & 0x80);
-			if (drop > prev_len || !(nul = memchr(name, '\0', (size_t)(end - name))))
-				return corrupt(err, f, "a path cannot be decoded");
-			wm_buf_clear(&f->v4path);
-			wm_buf_add(&f->v4path, ix->paths + prev_off, prev_len - drop);
-			wm_buf_add(&f->v4path, (const char *)name, (size_t)(nul - name));
-			if (f->v4path.oom)
-				return WM_ENOMEM;
-			len = f->v4path.len;
-			if ((ret = add_path(ix, f->v4path.ptr ? f->v4path.ptr : "", len, &e->path)) < 0)
-				return ret;
+			if (drop > prev_len || !(nul = memchr(name, '\0', (size_t)(end - name)))) {
+				ret = corrupt(err, f, "a path cannot be decoded");
+				goto out;
+			}
+			len = prev_len - drop + (size_t)(nul - name);
+			if (last.ptr)
+				last.len = prev_len - drop;
+			wm_buf_add(&last, (const char *)name, (size_t)(nul - name));
+			/* offsets into v4 until it is complete */
+			e->path = (const char *)(uintptr_t)v4.len;
+			wm_buf_add(&v4, last.ptr ? last.ptr : "", len);
+			wm_buf_putc(&v4, '\0');
+			if (v4.oom || last.oom) {
+				wm_error_code(err, ret = WM_ENOMEM);
+				goto out;
+			}
 			p = nul + 1;
 		} else {
-			if (!(nul = memchr(name, '\0', (size_t)(end - name))))
-				return corrupt(err, f, "a path is not terminated");
+			if (!(nul = memchr(name, '\0', (size_t)(end - name)))) {
+				ret = corrupt(err, f, "a path is not terminated");
+				goto out;
+			}
 			len = (size_t)(nul - name);
-			if ((ret = add_path(ix, (const char *)name, len, &e->path)) < 0)
-				return ret;
+			e->path = (const char *)name;
 			/* padded with 1 to 8 NULs to a multiple of 8 */
 			if ((size_t)(end - p) < ((fixed + len + 8) & ~(size_t)7))
-				return corrupt(err, f, "an entry is cut short");
+				goto short_entry;
 			p += (fixed + len + 8) & ~(size_t)7;
 		}
-		e->len = len;
-		prev_off = e->path;
+		if (len > UINT32_MAX / 2) {
+			ret = corrupt(err, f, "a path is too long");
+			goto out;
+		}
+		e->len = (uint32_t)len;
+		e->seq = 0;
 		prev_len = len;
 		f->n++;
+	}
+	if (version == 4) {
+		for (size_t i = 0; i < f->n; i++)
+			f->entries[i].path = v4.ptr + (uintptr_t)f->entries[i].path;
+		ix->paths[k] = wm_buf_detach(&v4);
 	}
 	/* the extensions */
 	while (p < end) {
 		uint32_t size;
-		if ((size_t)(end - p) < 8 || (size = be32(p + 4)) > (size_t)(end - p) - 8)
-			return corrupt(err, f, "an extension is cut short");
+		if ((size_t)(end - p) < 8 || (size = be32(p + 4)) > (size_t)(end - p) - 8) {
+			ret = corrupt(err, f, "an extension is cut short");
+			goto out;
+		}
 		if (memcmp(p, "link", 4) == 0) {
 			const unsigned char *q = p + 8, *qend = p + 8 + size;
-			if (size < 20)
-				return corrupt(err, f, "the link extension is cut short");
+			if (size < 20) {
+				ret = corrupt(err, f, "the link extension is cut short");
+				goto out;
+			}
 			f->linked = true;
-			memcpy(f->shared, q, 20);
+			f->shared = q;
 			q += 20;
 			if (q < qend) {
 				/* two EWAH bitmaps: bits, words, the words (64-bit), the last marker's position */
-				for (int k = 0; k < 2; k++) {
+				for (int b = 0; b < 2; b++) {
 					size_t words, blen;
-					if ((size_t)(qend - q) < 8 || (words = be32(q + 4)) > ((size_t)(qend - q) - 12) / 8)
-						return corrupt(err, f, "a bitmap of the link extension is cut short");
+					if ((size_t)(qend - q) < 12 || (words = be32(q + 4)) > ((size_t)(qend - q) - 12) / 8) {
+						ret = corrupt(err, f, "a bitmap of the link extension is cut short");
+						goto out;
+					}
 					blen = 12 + words * 8;
-					if (k == 0)
+					if (b == 0)
 						f->del = q, f->del_len = blen;
 					else
 						f->rep = q, f->rep_len = blen;
 					q += blen;
 				}
-				if (q != qend)
-					return corrupt(err, f, "the link extension is longer than its bitmaps");
+				if (q != qend) {
+					ret = corrupt(err, f, "the link extension is longer than its bitmaps");
+					goto out;
+				}
 			}
 		} else if (p[0] < 'A' || p[0] > 'Z') {
 			f->unsupported = true;  /* a mandatory extension: sdir (a sparse index), or one unknown */
 		}
 		p += 8 + (size_t)size;
 	}
-	return 0;
+	ret = 0;
+	goto out;
+short_entry:
+	ret = corrupt(err, f, "an entry is cut short");
+out:
+	wm_buf_release(&v4);
+	wm_buf_release(&last);
+	return ret;
 }
 
 /*
@@ -255,16 +311,14 @@ struct merge {
 static int replace_bit(void *ctx, size_t bit)
 {
 	struct merge *m = ctx;
-	struct raw *dst, *src;
+	struct wm_gitindex_entry *dst, *src;
 	if (bit >= m->base->n || m->next >= m->split->n)
 		return -1;
 	dst = &m->base->entries[bit];
 	src = &m->split->entries[m->next++];
 	if (src->len != 0)
 		return -1;  /* a replacement has no name of its own */
-	src->path = dst->path;
-	src->len = dst->len;
-	*dst = *src;
+	dst->rec = src->rec;  /* the path stays */
 	return 0;
 }
 
@@ -273,78 +327,66 @@ static int delete_bit(void *ctx, size_t bit)
 	struct merge *m = ctx;
 	if (bit >= m->base->n)
 		return -1;
-	m->base->entries[bit].deleted = true;
+	m->base->entries[bit].seq |= DELETED;
 	return 0;
 }
 
-static int by_path(const void *a, const void *b)
+/* git's order: the paths' bytes, then the stage */
+static int by_path(const struct wm_gitindex_entry *x, const struct wm_gitindex_entry *y)
 {
-	const struct raw *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(sort_paths + x->path, sort_paths + y->path, n);
+	int c = memcmp(x->path, y->path, (x->len < y->len ? x->len : y->len));
 	if (c)
 		return c;
 	if (x->len != y->len)
 		return x->len < y->len ? -1 : 1;
-	return (int)x->stage - (int)y->stage;
+	return (int)wm_gitindex_stage(x) - (int)wm_gitindex_stage(y);
 }
 
 static int by_path_seq(const void *a, const void *b)
 {
-	const struct raw *x = a, *y = b;
-	int c = by_path(a, b);
+	const struct wm_gitindex_entry *x = a, *y = b;
+	int c = by_path(x, y);
 	return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* The entries of an index that is not split, as they are in the file: git writes them sorted. */
-static int take_entries(struct wm_gitindex *out, const struct file *f, struct wm_error *err)
-{
-	if (!(out->entries = calloc(f->n + 1, sizeof(*out->entries)))) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
-	sort_paths = out->paths;
-	for (size_t i = 0; i < f->n; i++) {
-		struct wm_gitindex_entry *e = &out->entries[i];
-		if (i && by_path(&f->entries[i - 1], &f->entries[i]) >= 0)
-			return corrupt(err, f, "its entries are not sorted");
-		e->path = out->paths + f->entries[i].path;
-		e->mode = f->entries[i].mode;
-		e->stage = f->entries[i].stage;
-		memcpy(e->id, f->entries[i].id, 20);
-	}
-	out->n = f->n;
-	return 0;
 }
 
 int wm_gitindex_read(struct wm_gitindex *out, const char *gitdir, struct wm_error *err)
 {
 	struct file split = { 0 }, base = { 0 };
 	struct merge m = { &base, &split, 0 };
-	struct raw *all = NULL;
+	struct wm_gitindex_entry *all = NULL;
 	char *path = NULL, hex[41];
 	size_t n = 0, dirlen = strlen(gitdir);
+	const char *sep = dirlen && gitdir[dirlen - 1] != '/' ? "/" : "";
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (!(path = malloc(dirlen + 64)))
 		goto oom;
-	snprintf(path, dirlen + 64, "%s%sindex", gitdir, dirlen && gitdir[dirlen - 1] != '/' ? "/" : "");
-	if ((ret = read_file(&split, out, path, err)) != 0)
+	snprintf(path, dirlen + 64, "%s%sindex", gitdir, sep);
+	if ((ret = read_file(&split, out, 0, path, err)) != 0)
 		goto out;
 	if (split.unsupported) {
 		ret = 1;
 		goto out;
 	}
 	if (!split.linked) {
-		ret = take_entries(out, &split, err);
+		/* git writes the entries sorted: so they are taken, once that is checked */
+		for (size_t i = 1; i < split.n; i++)
+			if (by_path(&split.entries[i - 1], &split.entries[i]) >= 0) {
+				ret = corrupt(err, &split, "its entries are not sorted");
+				goto out;
+			}
+		out->entries = split.entries;
+		out->n = split.n;
+		split.entries = NULL;
+		ret = 0;
 		goto out;
 	}
 	out->split = true;
 	for (int i = 0; i < 20; i++)
 		snprintf(hex + 2 * i, 3, "%02x", split.shared[i]);
-	snprintf(path, dirlen + 64, "%s%ssharedindex.%s", gitdir, dirlen && gitdir[dirlen - 1] != '/' ? "/" : "", hex);
-	if ((ret = read_file(&base, out, path, err)) != 0) {
+	snprintf(path, dirlen + 64, "%s%ssharedindex.%s", gitdir, sep, hex);
+	if ((ret = read_file(&base, out, 1, path, err)) != 0) {
 		if (ret == 1)
 			ret = corrupt(err, &base, "not an index of version 2, 3 or 4");
 		goto out;
@@ -362,40 +404,34 @@ int wm_gitindex_read(struct wm_gitindex *out, const char *gitdir, struct wm_erro
 		ret = corrupt(err, &split, "the link extension's bitmaps do not fit the shared index");
 		goto out;
 	}
-	if (!(all = calloc(base.n + split.n + 1, sizeof(*all))))
+	if (base.n + split.n >= DELETED || !(all = malloc((base.n + split.n + 1) * sizeof(*all))))
 		goto oom;
 	for (size_t i = 0; i < base.n; i++)
-		if (!base.entries[i].deleted)
-			all[n] = base.entries[i], all[n].seq = n, n++;
+		if (!(base.entries[i].seq & DELETED))
+			all[n] = base.entries[i], all[n].seq = (uint32_t)n, n++;
 	for (size_t i = m.next; i < split.n; i++) {
 		if (split.entries[i].len == 0) {
 			ret = corrupt(err, &split, "an entry added to the shared index has no name");
 			goto out;
 		}
-		all[n] = split.entries[i], all[n].seq = n, n++;
+		all[n] = split.entries[i], all[n].seq = (uint32_t)n, n++;
 	}
 	/*
 	 * An added entry takes the place of a shared one of the same path and
 	 * stage, and a merged one (stage 0) that of its conflict's stages, as
 	 * git's add_index_entry does.
 	 */
-	sort_paths = out->paths;
 	qsort(all, n, sizeof(*all), by_path_seq);
-	if (!(out->entries = calloc(n + 1, sizeof(*out->entries))))
-		goto oom;
+	out->entries = all;
 	for (size_t i = 0; i < n; i++) {
-		struct wm_gitindex_entry *e;
 		if (i + 1 < n && by_path(&all[i], &all[i + 1]) == 0)
 			continue;  /* the later one wins */
-		if (all[i].stage && out->n && out->entries[out->n - 1].stage == 0 &&
-		    strcmp(out->entries[out->n - 1].path, out->paths + all[i].path) == 0)
+		if (wm_gitindex_stage(&all[i]) && out->n && wm_gitindex_stage(&all[out->n - 1]) == 0 &&
+		    all[out->n - 1].len == all[i].len && memcmp(all[out->n - 1].path, all[i].path, all[i].len) == 0)
 			continue;
-		e = &out->entries[out->n++];
-		e->path = out->paths + all[i].path;
-		e->mode = all[i].mode;
-		e->stage = all[i].stage;
-		memcpy(e->id, all[i].id, 20);
+		all[out->n++] = all[i];
 	}
+	all = NULL;
 	ret = 0;
 	goto out;
 oom:
@@ -406,12 +442,8 @@ out:
 		wm_gitindex_free(out);
 	free(all);
 	free(path);
-	free(split.data);
 	free(split.entries);
-	free(base.data);
 	free(base.entries);
-	wm_buf_release(&split.v4path);
-	wm_buf_release(&base.v4path);
 	return ret;
 }
 
@@ -432,12 +464,17 @@ const struct wm_gitindex_entry *wm_gitindex_find(const struct wm_gitindex *ix, c
 {
 	size_t i = wm_gitindex_lower_bound(ix, path);
 	/* the stages of a path follow each other, stage 0 (when there is one) first */
-	return i < ix->n && strcmp(ix->entries[i].path, path) == 0 && ix->entries[i].stage == 0 ? &ix->entries[i] : NULL;
+	return i < ix->n && strcmp(ix->entries[i].path, path) == 0 && wm_gitindex_stage(&ix->entries[i]) == 0 ?
+		&ix->entries[i] : NULL;
 }
 
 void wm_gitindex_free(struct wm_gitindex *ix)
 {
 	free(ix->entries);
-	free(ix->paths);
+	for (int k = 0; k < 2; k++) {
+		if (ix->map[k])
+			munmap(ix->map[k], ix->maplen[k]);
+		free(ix->paths[k]);
+	}
 	memset(ix, 0, sizeof(*ix));
 }

@@ -4,20 +4,27 @@
 
 #include "util/common.h"
 
+/* An entry: its path and its record in the index file (mapped), read with the functions below. */
 struct wm_gitindex_entry {
-	const char *path;         /* NUL-terminated, owned by the index */
-	uint32_t mode;            /* 0100644, 0100755, 0120000, 0160000 */
-	unsigned stage;           /* 0, or 1 to 3 in a conflict */
-	unsigned char id[20];     /* the blob's SHA-1 */
+	const char *path;           /* NUL-terminated */
+	const unsigned char *rec;   /* the entry's record in the file */
+	uint32_t len;               /* the path's length */
+	uint32_t seq;               /* the reader's own */
 };
 struct wm_gitindex {
 	struct wm_gitindex_entry *entries;  /* sorted as git sorts them: by path (bytes), then stage */
 	size_t n;
 	bool split;               /* a split index, merged with its shared index */
-	/* the reader's own */
-	char *paths;
-	size_t paths_len, paths_cap;
+	/* the reader's own: the files mapped, the paths of version 4 put together */
+	void *map[2];
+	size_t maplen[2];
+	char *paths[2];
 };
+
+/* An entry's mode (0100644, 0100755, 0120000, 0160000), stage (0, or 1 to 3 in a conflict) and SHA-1. */
+uint32_t wm_gitindex_mode(const struct wm_gitindex_entry *e);
+unsigned wm_gitindex_stage(const struct wm_gitindex_entry *e);
+const unsigned char *wm_gitindex_id(const struct wm_gitindex_entry *e);
 
 /*
  * Reads `gitdir`/index, of version 2, 3 or 4; a split one (`git

@@ -421,9 +421,9 @@ static int split_index(git_index **out, struct wm_repo *r, const struct wm_gitin
 		git_index_entry e;
 		memset(&e, 0, sizeof(e));
 		e.path = ix->entries[i].path;
-		e.mode = ix->entries[i].mode;
-		e.flags = (uint16_t)(ix->entries[i].stage << GIT_INDEX_ENTRY_STAGESHIFT);
-		memcpy(e.id.id, ix->entries[i].id, 20);
+		e.mode = wm_gitindex_mode(&ix->entries[i]);
+		e.flags = (uint16_t)(wm_gitindex_stage(&ix->entries[i]) << GIT_INDEX_ENTRY_STAGESHIFT);
+		memcpy(e.id.id, wm_gitindex_id(&ix->entries[i]), 20);
 		if (lg.git_index_add(*out, &e) < 0)
 			goto fail;
 	}
@@ -489,8 +489,8 @@ static int index_find(const struct source *s, const char *path, git_oid *id, uin
 		const struct wm_gitindex_entry *e = wm_gitindex_find(&s->ix, path);
 		if (!e)
 			return 0;
-		memcpy(id->id, e->id, 20);
-		*mode = e->mode;
+		memcpy(id->id, wm_gitindex_id(e), 20);
+		*mode = wm_gitindex_mode(e);
 	} else {
 		const git_index_entry *e = lg.git_index_get_bypath(s->index, path, 0);
 		if (!e)
@@ -642,7 +642,8 @@ static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct 
 				break;
 			if (ret == 1)
 				ret = 0;
-			if (e->stage == 0 && (e->mode == GIT_FILEMODE_BLOB || e->mode == GIT_FILEMODE_BLOB_EXECUTABLE))
+			uint32_t m = wm_gitindex_mode(e);
+			if (wm_gitindex_stage(e) == 0 && (m == GIT_FILEMODE_BLOB || m == GIT_FILEMODE_BLOB_EXECUTABLE))
 				ret = wm_io_paths_add(out, e->path + gitdir.len, strlen(e->path + gitdir.len));
 		}
 	} else if (s->kind == WM_SOURCE_INDEX) {
