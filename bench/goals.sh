@@ -31,6 +31,11 @@ git -C "$seed" add -A
 git -C "$seed" commit -qm seed
 "$wm" -C "$seed" generate --check
 read -r a b _ _ _ < <(cd "$seed" && python3 "$here/pair.py" --runs "$runs" -- "$wm" generate -- "$wm" generate --check)
+# what any process costs under the same harness, for scale
+printf 'int main(void) { return 0; }\n' >"$tmp/empty.c"
+cc -O2 -o "$tmp/empty" "$tmp/empty.c"
+read -r e _ _ _ _ < <(python3 "$here/pair.py" --runs "$runs" -- "$tmp/empty" -- "$tmp/empty")
+awk -v s="$e" 'BEGIN { printf "(a process that does nothing: median %.2f ms, started the same way)\n", s * 1000 }'
 for pair in "generate:$a" "generate --check:$b"; do
 	awk -v w="${pair%%:*}" -v s="${pair#*:}" -v t="$gen_target_ms" 'BEGIN {
 		printf "goal: %s  %s on the seed example: median %.2f ms (target under %d ms)\n",
