@@ -9,6 +9,7 @@
 #   make testdata             install the pinned test data: the toml-test suite and the real-project
 #                             corpus (tests/tools/install-testdata.sh)
 #   make DEVELOPER=1          warnings are errors, and more of them
+#   make LIBGIT2=nohttps      load a libgit2 built without HTTPS from Debian's pinned source (bench/README.md)
 #   make SANITIZE=address,undefined
 #                             AddressSanitizer and UBSan; arena allocations become real mallocs
 #   make V=1                  show the commands
@@ -56,9 +57,31 @@ endif
 
 # pkg-config runs once per make, and only when a rule needs its answer (not for `clean`).
 PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null))$(PKG_CFLAGS)
-PKG_LIBS = $(eval PKG_LIBS := $$(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null))$(PKG_LIBS)
+# libcurl and libgit2 are not linked: lib/index/net.c loads libcurl with dlopen when `plan` needs
+# it, lib/repo/repo.c libgit2 when a command needs the repository (only their headers are used
+# at build time), so no command pays for loading them and the 30 libraries they need unless it
+# uses them.  libgit2's soname changes with each minor version: it is read from the library
+# pkg-config names, the one the headers came with.
+DLOPEN_PKGS = libcurl libgit2
+PKG_LIBS = $(eval PKG_LIBS := $$(shell $(PKG_CONFIG) --libs $(filter-out $(DLOPEN_PKGS),$(PKGS)) 2>/dev/null))$(PKG_LIBS)
+LIBGIT2_SONAME = $(eval LIBGIT2_SONAME := $$(shell objdump -p "$$$$($(PKG_CONFIG) --variable=libdir libgit2 2>/dev/null)/libgit2.so" \
+	2>/dev/null | awk '$$$$1 == "SONAME" { print $$$$2 }'))$(LIBGIT2_SONAME)
+# make LIBGIT2=nohttps: the program loads, by its path, Debian 12's libgit2 1.5.1 built from its
+# pinned source package without HTTPS and SSH (bench/libgit2-nohttps.sh, made once under
+# ~/.cache/wheelmatrix), whose start-up does not parse the CA bundle (bench/README.md).  The
+# headers are Debian's libgit2-dev, of the same version.
+.DEFAULT_GOAL := all
+ifeq ($(LIBGIT2),nohttps)
+LIBGIT2_NOHTTPS = $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wheelmatrix/libgit2-nohttps
+LIBGIT2_SONAME := $(LIBGIT2_NOHTTPS)/lib/libgit2.so.1.5
+$(B)/flags: $(LIBGIT2_SONAME)
+$(LIBGIT2_SONAME):
+	@bench/libgit2-nohttps.sh $(LIBGIT2_NOHTTPS)
+else ifneq ($(LIBGIT2),)
+$(error LIBGIT2 is 'nohttps' or unset, not '$(LIBGIT2)')
+endif
 
-ALL_CFLAGS = $(WM_CFLAGS) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(WM_CFLAGS) -DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"' $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(WM_LDFLAGS) $(LDFLAGS)
 
 ifeq ($(V),1)
@@ -79,8 +102,8 @@ obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_OBJS = $(call obj,$(LIB_SRCS))
 CMD_OBJS = $(call obj,$(CMD_SRCS))
 UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
-# Programs the test scripts run: the toml-test decoder, the variant patch driver.
-TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply
+# Programs the test scripts run: the toml-test decoder, the variant patch driver, the index dump.
+TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply $(B)/tests/index-dump
 LIB = $(B)/libwheelmatrix.a
 TOOL = $(B)/wheelmatrix
 
@@ -96,6 +119,10 @@ FLAGS_TEXT = $(CC) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(PKG_LIBS)
 $(B)/flags: FORCE
 	@if ! $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null; then \
 		echo "Makefile: pkg-config does not find $(PKGS); 'make deps' installs the build dependencies" >&2; \
+		exit 1; \
+	fi
+	@if [ -z '$(LIBGIT2_SONAME)' ]; then \
+		echo "Makefile: cannot read the soname of $$($(PKG_CONFIG) --variable=libdir libgit2)/libgit2.so with objdump (binutils)" >&2; \
 		exit 1; \
 	fi
 	@mkdir -p $(B)
@@ -141,6 +168,13 @@ $(B)/tests/toml-decode: $(B)/obj/tests/toml-decode.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+# The index dump (tests/t-git-index.sh) prints what repo/gitindex.c reads, or (linked with
+# libgit2) what libgit2 reads.
+$(B)/tests/index-dump: $(B)/obj/tests/index-dump.o $(LIB)
+	$(quiet) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(shell $(PKG_CONFIG) --libs libgit2)
 
 # The variant patch driver (tests/t-patches.sh) applies a spec file to a pyproject.toml.
 $(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)
@@ -244,7 +278,7 @@ FUZZ_SRCS = $(sort $(wildcard tests/fuzz/*.c))
 FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRCS))
 FUZZ_BINS = $(patsubst %,$(FB)/fuzz-%,$(FUZZ_TARGETS))
 FUZZ_SAN = address,undefined
-FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Ilib -g -O1 -DWM_ARENA_MALLOC \
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Ilib -g -O1 -DWM_ARENA_MALLOC -DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"' \
 	-fsanitize=fuzzer-no-link,$(FUZZ_SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer $(PKG_CFLAGS)
 fobj = $(patsubst %.c,$(FB)/obj/%.o,$(1))
 FUZZ_LIB = $(FB)/libwheelmatrix.a

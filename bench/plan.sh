@@ -5,6 +5,7 @@
 # Usage: bench/plan.sh           (RUNS=N for N runs per concurrency, default 5;
 #                                 WHEELMATRIX=PATH to time another binary instead of building)
 # Reported, not asserted: the script fails only when a command fails or the plan is not the expected one.
+# The last line, starting with "goal:", says whether the target is met (bench/goals.sh).
 set -euo pipefail
 
 dists=50
@@ -53,4 +54,5 @@ done
 awk -v a="${seconds[1]}" -v b="${seconds[8]}" -v t="$target" 'BEGIN {
 	r = a / b
 	printf "\nratio (--jobs 1 / --jobs 8): %.2fx (%s the %dx target)\n", r, (r >= t ? "meets" : "DOES NOT meet"), t
+	printf "goal: %s  plan --jobs 8: %.2fx faster than --jobs 1 (target at least %dx)\n", (r >= t ? "met" : "NOT met"), r, t
 }'

@@ -6,7 +6,9 @@
 # defines them.  The floors, lowest first: util, formats, model, emit, then
 # repo and index (which do not call each other).  A module may call its own
 # folder or any lower floor; within a folder the calls form no circle.  Each
-# third-party library is called by one module only, every module is in the
+# third-party library is called by one module only (linked, or loaded with
+# dlopen: then only that module calls dlopen and dlsym, and names the
+# library's soname), every module is in the
 # module map of docs/design.md, an included header is never above the
 # including file's floor, and every name a module exports starts with the
 # module's (wm_expand_next in model/expand.c, wm_emit_github in emit/github.c).
@@ -14,7 +16,9 @@
 
 obj=${WM%/*}/obj
 [[ -d $obj/lib ]] || { fail "no objects under $obj/lib: run 'make check'"; finish; }
-command -v nm >/dev/null || { fail "nm is missing: apt-get install binutils"; finish; }
+for tool in nm strip strings; do
+	command -v $tool >/dev/null || { fail "$tool is missing: apt-get install binutils"; finish; }
+done
 
 cd "$ROOT"
 for src in lib/*/*.c; do
@@ -24,6 +28,10 @@ for src in lib/*/*.c; do
 	m=${m%.c}
 	nm --defined-only "$o" | awk -v m="$m" '$2 ~ /^[TDRB]$/ { print "def", m, $3 }'
 	nm --undefined-only "$o" | awk -v m="$m" '{ print "use", m, $2 }'
+	# a library loaded with dlopen: its soname is a string of the object (the debugging
+	# information, and UBSan's type descriptors, name the types of every header included)
+	strip --strip-debug -o "$tmp/nodebug.o" "$o"
+	strings -a "$tmp/nodebug.o" | awk -v m="$m" '/^lib(curl|git2|yaml|jansson)[.-]so/ { print "str", m, $1 }'
 done >"$tmp/symbols"
 # The embedded templates (generated) are part of model/catalog.
 nm --defined-only "$obj/build/templates.o" 2>/dev/null | awk '$2 ~ /^[TDRB]$/ { print "gen", "model/catalog", $3 }' \
@@ -34,10 +42,13 @@ import os, re, sys
 
 floors = {"util": 0, "formats": 1, "model": 2, "emit": 3, "repo": 4, "index": 4}
 third_party = {"yaml_": "formats/yaml", "json_": "formats/json", "git_": "repo/repo", "curl_": "index/net"}
-defs, uses, modules, problems = {}, [], set(), []
+defs, uses, modules, problems, strings = {}, [], set(), [], []
 for line in open(sys.argv[1]):
     kind, module, sym = line.split()
     modules.add(module)
+    if kind == "str":
+        strings.append((module, sym))
+        continue
     if sym.startswith("__"):
         continue  # the compiler's own (the sanitizers' __odr_asan.*, __asan_*)
     if kind == "def" and not (sym.startswith("wm_" + module.split("/")[1]) or
@@ -47,6 +58,20 @@ for line in open(sys.argv[1]):
         defs[sym] = module
     else:
         uses.append((module, sym))
+
+# libraries loaded with dlopen: only their owner names them, and only an owner calls dlopen
+sonames = {"libcurl": "index/net", "libgit2": "repo/repo", "libyaml": "formats/yaml", "libjansson": "formats/json"}
+for module, s in strings:
+    for prefix, owner in sonames.items():
+        if s.startswith(prefix) and module != owner:
+            problems.append(f"{module} names {s}: only {owner} uses that library")
+for module, sym in uses:
+    if sym in ("dlopen", "dlsym") and module not in sonames.values():
+        problems.append(f"{module} calls {sym}: only the modules of the third-party libraries load them")
+for module, sym in uses:
+    for lib, owner in sonames.items():
+        if sym == "dlopen" and module == owner and not any(m == owner and s.startswith(lib + ".so") for m, s in strings):
+            problems.append(f"{module} calls dlopen but names no {lib}.so: the check cannot see what it loads")
 
 edges = {}
 for module, sym in uses:

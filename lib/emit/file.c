@@ -200,6 +200,9 @@ enum wm_file_state wm_file_compare(const struct wm_file *f, const char *existing
 
 	if (!existing)
 		return WM_FILE_MISSING;
+	/* what would be written (CRLF read as LF): its header is valid and its digest right, unread */
+	if (equal_lf(existing, len, f->data, f->len))
+		return WM_FILE_CURRENT;
 	if (!header_line(existing, len, &pos, &line, &n) || !starts_with(line, n, HEAD_GENERATED) ||
 	    !header_line(existing, len, &pos, &line, &n) || !starts_with(line, n, HEAD_REGENERATE) ||
 	    !header_line(existing, len, &pos, &line, &n) || !parse_digest(recorded, line, n))
@@ -207,9 +210,7 @@ enum wm_file_state wm_file_compare(const struct wm_file *f, const char *existing
 	digest_lf(actual, existing + pos, len - pos);
 	if (memcmp(actual, recorded, sizeof(actual)) != 0)
 		return WM_FILE_EDITED;
-	/* the whole file, header included: a renamed matrix file makes it stale too */
-	if (equal_lf(existing, len, f->data, f->len))
-		return WM_FILE_CURRENT;
+	/* not the whole file, header included: a renamed matrix file makes it stale too */
 	return WM_FILE_STALE;
 }
 

@@ -1,4 +1,6 @@
 /* net.c — the one module that uses libcurl: a batch of GETs through the multi interface, bounded and retried. */
+#include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,7 +8,76 @@
 #include <time.h>
 #include <curl/curl.h>
 #include "util/buf.h"
+#include "util/error.h"
 #include "index/net.h"
+
+/*
+ * libcurl is loaded here, by dlopen, when the first batch is fetched, and
+ * not linked into the program: linked, the dynamic loader would load and
+ * relocate it and the 20 libraries it needs (TLS, HTTP/2, LDAP, Kerberos,
+ * SSH...) when any command starts, some 5 ms that only `plan` has a use for.
+ * Its functions are called through the pointers below; curl.h gives their
+ * types and constants.  The library is the one of curl.h's ABI, soname
+ * libcurl.so.4 (Debian's libcurl4 package, installed with libcurl4-*-dev).
+ */
+#define CURL_SONAME "libcurl.so.4"
+
+static struct {
+	void *handle;
+	CURLcode (*global_init)(long flags);
+	void (*global_cleanup)(void);
+	CURL *(*easy_init)(void);
+	void (*easy_reset)(CURL *e);
+	void (*easy_cleanup)(CURL *e);
+	CURLcode (*easy_setopt)(CURL *e, CURLoption option, ...);
+	CURLcode (*easy_getinfo)(CURL *e, CURLINFO info, ...);
+	const char *(*easy_strerror)(CURLcode code);
+	CURLM *(*multi_init)(void);
+	CURLMcode (*multi_cleanup)(CURLM *m);
+	CURLMcode (*multi_setopt)(CURLM *m, CURLMoption option, ...);
+	CURLMcode (*multi_add_handle)(CURLM *m, CURL *e);
+	CURLMcode (*multi_remove_handle)(CURLM *m, CURL *e);
+	CURLMcode (*multi_perform)(CURLM *m, int *running);
+	CURLMcode (*multi_poll)(CURLM *m, struct curl_waitfd extra[], unsigned n, int timeout_ms, int *ret);
+	CURLMsg *(*multi_info_read)(CURLM *m, int *left);
+	struct curl_slist *(*slist_append)(struct curl_slist *list, const char *s);
+	void (*slist_free_all)(struct curl_slist *list);
+} cu;
+
+int wm_net_init(struct wm_error *err)
+{
+	static const struct { const char *name; size_t offset; } fns[] = {
+#define FN(f) { "curl_" #f, offsetof(__typeof__(cu), f) }
+		FN(global_init), FN(global_cleanup), FN(easy_init), FN(easy_reset), FN(easy_cleanup),
+		FN(easy_setopt), FN(easy_getinfo), FN(easy_strerror), FN(multi_init), FN(multi_cleanup),
+		FN(multi_setopt), FN(multi_add_handle), FN(multi_remove_handle), FN(multi_perform),
+		FN(multi_poll), FN(multi_info_read), FN(slist_append), FN(slist_free_all),
+#undef FN
+	};
+	void *h;
+
+	if (cu.handle)
+		return 0;
+	if (!(h = dlopen(CURL_SONAME, RTLD_LAZY | RTLD_LOCAL))) {
+		const char *why = dlerror();
+		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"cannot load libcurl (%s): install it (Debian: apt-get install libcurl4)", why ? why : CURL_SONAME);
+		return WM_EIO;
+	}
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		void *f = dlsym(h, fns[i].name);
+		if (!f) {
+			wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"cannot load libcurl: %s has no %s (libcurl 7.85 or later is needed)", CURL_SONAME, fns[i].name);
+			dlclose(h);
+			return WM_EIO;
+		}
+		/* POSIX: a function's address converts to and from void * through dlsym */
+		memcpy((char *)&cu + fns[i].offset, &f, sizeof(f));
+	}
+	cu.handle = h;
+	return 0;
+}
 
 /*
  * Every request of a batch is an easy handle on one multi handle, at most
@@ -69,40 +140,40 @@ static int setup(struct wm_net_request *r, struct sink *sink, const struct wm_ne
 	CURL *e = st->easy;
 	int bad = 0;
 
-	curl_easy_reset(e);
+	cu.easy_reset(e);
 	wm_buf_clear(&st->body);
 	st->too_big = false;
 	st->errbuf[0] = '\0';
 	sink->req = r;
 	sink->st = st;
 	sink->max = o->max_bytes;
-	bad |= curl_easy_setopt(e, CURLOPT_URL, r->url);
-	bad |= curl_easy_setopt(e, CURLOPT_PRIVATE, (void *)r);
-	bad |= curl_easy_setopt(e, CURLOPT_ERRORBUFFER, st->errbuf);
-	bad |= curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	bad |= curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-	bad |= curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	bad |= curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-	bad |= curl_easy_setopt(e, CURLOPT_MAXREDIRS, (long)MAX_REDIRECTS);
-	bad |= curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
-	bad |= curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
-	bad |= curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_bytes);
-	bad |= curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-	bad |= curl_easy_setopt(e, CURLOPT_USERAGENT, "wheelmatrix/" WM_VERSION);
-	bad |= curl_easy_setopt(e, CURLOPT_HTTPHEADER, st->headers);
-	bad |= curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body_capped);
-	bad |= curl_easy_setopt(e, CURLOPT_WRITEDATA, (void *)sink);
-	bad |= curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
-	bad |= curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
-	bad |= curl_easy_setopt(e, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+	bad |= cu.easy_setopt(e, CURLOPT_URL, r->url);
+	bad |= cu.easy_setopt(e, CURLOPT_PRIVATE, (void *)r);
+	bad |= cu.easy_setopt(e, CURLOPT_ERRORBUFFER, st->errbuf);
+	bad |= cu.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	bad |= cu.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	bad |= cu.easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	bad |= cu.easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
+	bad |= cu.easy_setopt(e, CURLOPT_MAXREDIRS, (long)MAX_REDIRECTS);
+	bad |= cu.easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
+	bad |= cu.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
+	bad |= cu.easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_bytes);
+	bad |= cu.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	bad |= cu.easy_setopt(e, CURLOPT_USERAGENT, "wheelmatrix/" WM_VERSION);
+	bad |= cu.easy_setopt(e, CURLOPT_HTTPHEADER, st->headers);
+	bad |= cu.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body_capped);
+	bad |= cu.easy_setopt(e, CURLOPT_WRITEDATA, (void *)sink);
+	bad |= cu.easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
+	bad |= cu.easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
+	bad |= cu.easy_setopt(e, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 	if (o->netrc)
-		bad |= curl_easy_setopt(e, CURLOPT_NETRC_FILE, o->netrc);
+		bad |= cu.easy_setopt(e, CURLOPT_NETRC_FILE, o->netrc);
 	if (o->username)
-		bad |= curl_easy_setopt(e, CURLOPT_USERNAME, o->username);
+		bad |= cu.easy_setopt(e, CURLOPT_USERNAME, o->username);
 	if (o->password)
-		bad |= curl_easy_setopt(e, CURLOPT_PASSWORD, o->password);
+		bad |= cu.easy_setopt(e, CURLOPT_PASSWORD, o->password);
 	if (o->cacert)
-		bad |= curl_easy_setopt(e, CURLOPT_CAINFO, o->cacert);
+		bad |= cu.easy_setopt(e, CURLOPT_CAINFO, o->cacert);
 	return bad ? WM_EINTERNAL : 0;
 }
 
@@ -186,7 +257,7 @@ static void describe(struct wm_buf *b, CURLcode code, const struct state *st, co
 		wm_buf_puts(b, "a redirect to a URL that is neither http nor https");
 		break;
 	default:
-		wm_buf_printf(b, "%s%s%s", curl_easy_strerror(code), st->errbuf[0] ? ": " : "", st->errbuf);
+		wm_buf_printf(b, "%s%s%s", cu.easy_strerror(code), st->errbuf[0] ? ": " : "", st->errbuf);
 		break;
 	}
 	free(t);
@@ -203,9 +274,9 @@ static int finish(struct wm_net_request *r, CURLcode code, const struct wm_net_o
 	bool retry_status;
 	char *ct = NULL;
 
-	curl_easy_getinfo(st->easy, CURLINFO_RESPONSE_CODE, &status);
+	cu.easy_getinfo(st->easy, CURLINFO_RESPONSE_CODE, &status);
 	retry_status = code == CURLE_OK && (status == 429 || (status >= 500 && status <= 599));
-	if (retry_status && curl_easy_getinfo(st->easy, CURLINFO_RETRY_AFTER, &after) != CURLE_OK)
+	if (retry_status && cu.easy_getinfo(st->easy, CURLINFO_RETRY_AFTER, &after) != CURLE_OK)
 		after = 0;
 	if ((retry_status || transient(code)) && r->attempts <= o->retries) {
 		long wait = (long)o->backoff_ms << (r->attempts - 1 < 16 ? r->attempts - 1 : 16);
@@ -229,7 +300,7 @@ static int finish(struct wm_net_request *r, CURLcode code, const struct wm_net_o
 		if (after > MAX_WAIT_MS / 1000)
 			wm_buf_printf(&msg, ": the server asks to wait more than %ld s before a retry", MAX_WAIT_MS / 1000);
 	} else {
-		if (curl_easy_getinfo(st->easy, CURLINFO_CONTENT_TYPE, &ct) == CURLE_OK && ct)
+		if (cu.easy_getinfo(st->easy, CURLINFO_CONTENT_TYPE, &ct) == CURLE_OK && ct)
 			r->content_type = strdup(ct);
 		r->len = st->body.len;
 		r->body = wm_buf_detach(&st->body);
@@ -253,8 +324,8 @@ static void release_state(struct wm_net_request *r)
 	if (!st)
 		return;
 	if (st->easy)
-		curl_easy_cleanup(st->easy);
-	curl_slist_free_all(st->headers);
+		cu.easy_cleanup(st->easy);
+	cu.slist_free_all(st->headers);
 	wm_buf_release(&st->body);
 	free(st);
 	r->priv = NULL;
@@ -278,11 +349,13 @@ int wm_net_fetch(struct wm_net_request *reqs, size_t n, const struct wm_net_opti
 	int ret = WM_ENOMEM;
 	unsigned jobs = o->jobs ? o->jobs : 1;
 
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+	if (!cu.handle)
+		return WM_EINTERNAL;  /* wm_net_init first */
+	if (cu.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return WM_ENOMEM;
-	if (!(multi = curl_multi_init()) || !(sinks = calloc(n + 1, sizeof(*sinks))))
+	if (!(multi = cu.multi_init()) || !(sinks = calloc(n + 1, sizeof(*sinks))))
 		goto out;
-	curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)jobs);
+	cu.multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)jobs);
 	if (o->accept && !(accept = malloc(strlen(o->accept) + 9)))
 		goto out;
 	if (accept)
@@ -291,9 +364,9 @@ int wm_net_fetch(struct wm_net_request *reqs, size_t n, const struct wm_net_opti
 		struct state *st = calloc(1, sizeof(*st));
 		reqs[i].priv = st;
 		reqs[i].attempts = 0;
-		if (!st || !(st->easy = curl_easy_init()))
+		if (!st || !(st->easy = cu.easy_init()))
 			goto out;
-		if (accept && !(st->headers = curl_slist_append(NULL, accept)))
+		if (accept && !(st->headers = cu.slist_append(NULL, accept)))
 			goto out;
 	}
 	while (done < n) {
@@ -316,23 +389,23 @@ int wm_net_fetch(struct wm_net_request *reqs, size_t n, const struct wm_net_opti
 				goto out;
 			st->ready_at = UINT64_MAX;  /* running */
 			reqs[i].attempts++;
-			if (curl_multi_add_handle(multi, st->easy) != CURLM_OK) {
+			if (cu.multi_add_handle(multi, st->easy) != CURLM_OK) {
 				ret = WM_ENOMEM;
 				goto out;
 			}
 			active++;
 			next = i + 1;
 		}
-		if (curl_multi_perform(multi, &running) != CURLM_OK) {
+		if (cu.multi_perform(multi, &running) != CURLM_OK) {
 			ret = WM_ENOMEM;
 			goto out;
 		}
-		while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
+		while ((msg = cu.multi_info_read(multi, &left)) != NULL) {
 			struct wm_net_request *r = NULL;
 			if (msg->msg != CURLMSG_DONE)
 				continue;
-			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&r);
-			curl_multi_remove_handle(multi, msg->easy_handle);
+			cu.easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&r);
+			cu.multi_remove_handle(multi, msg->easy_handle);
 			active--;
 			if ((ret = finish(r, msg->data.result, o)) < 0)
 				goto out;
@@ -355,7 +428,7 @@ int wm_net_fetch(struct wm_net_request *reqs, size_t n, const struct wm_net_opti
 		}
 		if (wake != UINT64_MAX)
 			timeout = wake <= now ? 0 : wake - now < 1000 ? (int)(wake - now) : 1000;
-		if (active && curl_multi_poll(multi, NULL, 0, timeout, NULL) != CURLM_OK) {
+		if (active && cu.multi_poll(multi, NULL, 0, timeout, NULL) != CURLM_OK) {
 			ret = WM_ENOMEM;
 			goto out;
 		}
@@ -369,13 +442,13 @@ out:
 	for (size_t i = 0; i < n; i++) {
 		struct state *st = reqs[i].priv;
 		if (st && st->easy && multi)
-			curl_multi_remove_handle(multi, st->easy);
+			cu.multi_remove_handle(multi, st->easy);
 		release_state(&reqs[i]);
 	}
 	if (multi)
-		curl_multi_cleanup(multi);
+		cu.multi_cleanup(multi);
 	free(sinks);
 	free(accept);
-	curl_global_cleanup();
+	cu.global_cleanup();
 	return ret;
 }

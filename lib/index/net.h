@@ -27,6 +27,11 @@ struct wm_net_options {
 	void *progress_ctx;
 };
 /*
+ * Loads libcurl (once): 0, or WM_EIO when it cannot be loaded.  Call it
+ * before wm_net_fetch, which is WM_EINTERNAL without it.
+ */
+int wm_net_init(struct wm_error *err);
+/*
  * Fetches every request, `jobs` at once, each retried on 429, 5xx and
  * transient transport failures with exponential backoff (Retry-After
  * honoured).  Returns 0, or WM_ENOMEM; failures are per request.

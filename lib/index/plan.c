@@ -534,6 +534,8 @@ int wm_plan_query(struct wm_plan *plan, const struct wm_plan_options *o, struct 
 		}
 		fclose(f);
 	}
+	if ((ret = wm_net_init(err)) < 0)
+		return ret;
 	if (!(reqs = calloc(plan->ndists, sizeof(*reqs)))) {
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;

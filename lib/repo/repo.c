@@ -1,7 +1,9 @@
 /* repo.c — the git repository through libgit2 (its only user): discovery, filters, patches applied in memory. */
 /* realpath */
 #define _XOPEN_SOURCE 700
+#include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,9 +11,11 @@
 #include <git2.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
+#include <git2/sys/repository.h>
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/io.h"
+#include "repo/gitindex.h"
 #include "repo/repo.h"
 
 struct wm_repo {
@@ -19,10 +23,91 @@ struct wm_repo {
 	const char *workdir;   /* with a final '/'; NULL for a bare repository */
 };
 
+/*
+ * libgit2 is loaded here, by dlopen, the first time a command needs it, and
+ * not linked into the program: linked, the dynamic loader would load and
+ * relocate it and the libraries it needs (mbedTLS, libssh2, Kerberos,
+ * OpenSSL's libcrypto, PCRE2...) when any command starts, some 4 ms that
+ * `list` and most runs of `generate` have no use for.  Its functions are
+ * called through the pointers of `lg`, of the types git2.h gives them;
+ * WM_LIBGIT2_SONAME is the soname of the library the headers came with
+ * (the Makefile reads it from the library pkg-config names).
+ */
+#ifndef WM_LIBGIT2_SONAME
+#error "WM_LIBGIT2_SONAME, the soname of libgit2 (libgit2.so.1.5 for Debian 12's), is not defined"
+#endif
+#define LIBGIT2_FUNCTIONS(X) \
+	X(git_apply_to_tree) X(git_blob_free) X(git_blob_lookup) X(git_blob_rawcontent) \
+	X(git_blob_rawsize) X(git_buf_dispose) X(git_config_free) X(git_config_get_path) \
+	X(git_diff_free) X(git_diff_from_buffer) X(git_diff_get_delta) X(git_diff_num_deltas) \
+	X(git_error_last) X(git_filter_list_apply_to_buffer) X(git_filter_list_free) \
+	X(git_filter_list_load) X(git_ignore_path_is_ignored) X(git_index_entrycount) \
+	X(git_index_find_prefix) X(git_index_free) X(git_index_get_byindex) X(git_index_get_bypath) \
+	X(git_index_new) X(git_index_add) X(git_repository_path) X(git_repository_set_index) \
+	X(git_config_get_bool) \
+	X(git_libgit2_init) X(git_libgit2_shutdown) X(git_mempack_new) X(git_object_free) \
+	X(git_object_peel) X(git_odb_add_backend) X(git_odb_free) X(git_odb_new) X(git_odb_write) \
+	X(git_oid_tostr) X(git_repository_config_snapshot) X(git_repository_free) \
+	X(git_repository_index) X(git_repository_item_path) X(git_repository_open_ext) \
+	X(git_repository_workdir) X(git_repository_wrap_odb) X(git_revparse_single) \
+	X(git_tree_entry_bypath) X(git_tree_entry_filemode) X(git_tree_entry_free) \
+	X(git_tree_entry_id) X(git_tree_entry_name) X(git_tree_entry_type) X(git_tree_free) \
+	X(git_tree_lookup) X(git_tree_walk) X(git_treebuilder_free) X(git_treebuilder_insert) \
+	X(git_treebuilder_new) X(git_treebuilder_write)
+
+static struct {
+	void *handle;
+#define X(f) __typeof__(f) *f;
+	LIBGIT2_FUNCTIONS(X)
+#undef X
+} lg;
+
+/* Loads libgit2 (once) and starts it: 0, or WM_EIO with the reason; stop it with lg.git_libgit2_shutdown. */
+static int start(struct wm_error *err)
+{
+	static const struct { const char *name; size_t offset; } fns[] = {
+#define X(f) { #f, offsetof(__typeof__(lg), f) },
+		LIBGIT2_FUNCTIONS(X)
+#undef X
+	};
+	const git_error *e;
+	void *h;
+
+	if (!lg.handle) {
+		if (!(h = dlopen(WM_LIBGIT2_SONAME, RTLD_LAZY | RTLD_LOCAL))) {
+			const char *why = dlerror();
+			wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"cannot load libgit2 (%s): install the libgit2 this program was built with, %s",
+				why ? why : WM_LIBGIT2_SONAME, WM_LIBGIT2_SONAME);
+			return WM_EIO;
+		}
+		for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+			void *f = dlsym(h, fns[i].name);
+			if (!f) {
+				wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+					"cannot load libgit2: %s has no %s", WM_LIBGIT2_SONAME, fns[i].name);
+				dlclose(h);
+				return WM_EIO;
+			}
+			/* POSIX: a function's address converts to and from void * through dlsym */
+			memcpy((char *)&lg + fns[i].offset, &f, sizeof(f));
+		}
+		lg.handle = h;
+	}
+	if (lg.git_libgit2_init() < 0) {
+		e = lg.git_error_last();
+		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot initialise libgit2: %s",
+			e && e->message ? e->message : "unknown libgit2 error");
+		return WM_EIO;
+	}
+	return 0;
+}
+
+
 /* Reports libgit2's last error as "<what>: <libgit2's message>". */
 static int git_fail(struct wm_error *err, enum wm_err code, const char *what)
 {
-	const git_error *e = git_error_last();
+	const git_error *e = lg.git_error_last();
 	wm_error_add(err, code, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "%s: %s", what,
 		e && e->message ? e->message : "unknown libgit2 error");
 	return code;
@@ -35,26 +120,26 @@ int wm_repo_discover(struct wm_repo **out, const char *dir, struct wm_error *err
 	int ret;
 
 	*out = NULL;
-	if (git_libgit2_init() < 0)
-		return git_fail(err, WM_EIO, "cannot initialise libgit2");
-	ret = git_repository_open_ext(&git, dir, 0, NULL);
+	if ((ret = start(err)) < 0)
+		return ret;
+	ret = lg.git_repository_open_ext(&git, dir, 0, NULL);
 	if (ret == GIT_ENOTFOUND) {
-		git_libgit2_shutdown();
+		lg.git_libgit2_shutdown();
 		return 1;
 	}
 	if (ret < 0) {
 		ret = git_fail(err, WM_EIO, "cannot open the git repository");
-		git_libgit2_shutdown();
+		lg.git_libgit2_shutdown();
 		return ret;
 	}
 	if (!(r = calloc(1, sizeof(*r)))) {
-		git_repository_free(git);
-		git_libgit2_shutdown();
+		lg.git_repository_free(git);
+		lg.git_libgit2_shutdown();
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
 	r->git = git;
-	r->workdir = git_repository_workdir(git);
+	r->workdir = lg.git_repository_workdir(git);
 	*out = r;
 	return 0;
 }
@@ -63,9 +148,9 @@ void wm_repo_free(struct wm_repo *r)
 {
 	if (!r)
 		return;
-	git_repository_free(r->git);
+	lg.git_repository_free(r->git);
 	free(r);
-	git_libgit2_shutdown();
+	lg.git_libgit2_shutdown();
 }
 
 const char *wm_repo_workdir(const struct wm_repo *r)
@@ -80,7 +165,16 @@ int wm_repo_filter(struct wm_buf *out, struct wm_repo *r, const char *path, bool
 	git_buf converted = { 0 };
 	int ret;
 
-	if (git_filter_list_load(&filters, r->git, NULL, path,
+	/* not even the filters are loaded (they read the attributes, and the index for them) */
+	if (!to_worktree && wm_repo_filter_stores_as_is(data, len)) {
+		wm_buf_add(out, data, len);
+		if (out->oom) {
+			wm_error_code(err, WM_ENOMEM);
+			return WM_ENOMEM;
+		}
+		return 0;
+	}
+	if (lg.git_filter_list_load(&filters, r->git, NULL, path,
 			to_worktree ? GIT_FILTER_TO_WORKTREE : GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT) < 0)
 		return git_fail(err, WM_EIO, "cannot load the git filters");
 	if (!filters) {  /* no filter applies to the path */
@@ -88,7 +182,7 @@ int wm_repo_filter(struct wm_buf *out, struct wm_repo *r, const char *path, bool
 		ret = 0;
 		goto out;
 	}
-	if (git_filter_list_apply_to_buffer(&converted, filters, data, len) < 0) {
+	if (lg.git_filter_list_apply_to_buffer(&converted, filters, data, len) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot filter the file");
 		goto out;
 	}
@@ -99,9 +193,19 @@ out:
 		wm_error_code(err, WM_ENOMEM);
 		ret = WM_ENOMEM;
 	}
-	git_buf_dispose(&converted);
-	git_filter_list_free(filters);
+	lg.git_buf_dispose(&converted);
+	lg.git_filter_list_free(filters);
 	return ret;
+}
+
+bool wm_repo_filter_stores_as_is(const char *data, size_t len)
+{
+	if (memchr(data, '\r', len))
+		return false;
+	for (const char *p = data; (p = memchr(p, '$', len - (size_t)(p - data))) != NULL; p++)
+		if (len - (size_t)(p - data) >= 3 && p[1] == 'I' && p[2] == 'd')
+			return false;
+	return true;
 }
 
 /* ---- patches, parsed and applied in memory ----------------------------------- */
@@ -113,19 +217,19 @@ int wm_repo_patch_read(struct wm_repo_patch *out, const char *patch, size_t len,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (git_libgit2_init() < 0)
-		return git_fail(err, WM_EIO, "cannot initialise libgit2");
-	if (git_diff_from_buffer(&diff, patch, len) < 0) {
+	if ((ret = start(err)) < 0)
+		return ret;
+	if (lg.git_diff_from_buffer(&diff, patch, len) < 0) {
 		ret = git_fail(err, WM_EINVALID, "not a patch");
 		goto out;
 	}
-	if (git_diff_num_deltas(diff) != 1) {
+	if (lg.git_diff_num_deltas(diff) != 1) {
 		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-			"a variant patch changes one file, not %zu", git_diff_num_deltas(diff));
+			"a variant patch changes one file, not %zu", lg.git_diff_num_deltas(diff));
 		ret = WM_EINVALID;
 		goto out;
 	}
-	d = git_diff_get_delta(diff, 0);
+	d = lg.git_diff_get_delta(diff, 0);
 	if (d->status != GIT_DELTA_MODIFIED || !d->old_file.path || !d->new_file.path ||
 	    strcmp(d->old_file.path, d->new_file.path) != 0) {
 		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
@@ -140,12 +244,12 @@ int wm_repo_patch_read(struct wm_repo_patch *out, const char *patch, size_t len,
 	}
 	/* abbreviated ids cannot be compared: ours are always full */
 	out->full_ids = d->old_file.id_abbrev == GIT_OID_HEXSZ && d->new_file.id_abbrev == GIT_OID_HEXSZ;
-	git_oid_tostr(out->old_id, sizeof(out->old_id), &d->old_file.id);
-	git_oid_tostr(out->new_id, sizeof(out->new_id), &d->new_file.id);
+	lg.git_oid_tostr(out->old_id, sizeof(out->old_id), &d->old_file.id);
+	lg.git_oid_tostr(out->new_id, sizeof(out->new_id), &d->new_file.id);
 	ret = 0;
 out:
-	git_diff_free(diff);
-	git_libgit2_shutdown();
+	lg.git_diff_free(diff);
+	lg.git_libgit2_shutdown();
 	return ret;
 }
 
@@ -173,13 +277,13 @@ static int write_tree(git_oid *out, git_repository *repo, const char *path, cons
 		if (!(name = strndup(path, (size_t)(slash - path))))
 			return -1;
 	}
-	ret = git_treebuilder_new(&tb, repo, NULL);
+	ret = lg.git_treebuilder_new(&tb, repo, NULL);
 	if (ret == 0)
-		ret = git_treebuilder_insert(NULL, tb, slash ? name : path, slash ? &sub : blob,
+		ret = lg.git_treebuilder_insert(NULL, tb, slash ? name : path, slash ? &sub : blob,
 			slash ? GIT_FILEMODE_TREE : GIT_FILEMODE_BLOB);
 	if (ret == 0)
-		ret = git_treebuilder_write(out, tb);
-	git_treebuilder_free(tb);
+		ret = lg.git_treebuilder_write(out, tb);
+	lg.git_treebuilder_free(tb);
 	free(name);
 	return ret;
 }
@@ -198,57 +302,57 @@ int wm_repo_patch_apply(struct wm_buf *out, const char *patch, size_t patchlen, 
 	git_oid id, tree_id;
 	int ret;
 
-	if (git_libgit2_init() < 0)
-		return git_fail(err, WM_EIO, "cannot initialise libgit2");
+	if ((ret = start(err)) < 0)
+		return ret;
 	/* a repository of nothing but an in-memory object store: nothing reaches the disk */
-	if (git_odb_new(&odb) < 0 || git_mempack_new(&mempack) < 0) {
+	if (lg.git_odb_new(&odb) < 0 || lg.git_mempack_new(&mempack) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot create an in-memory object store");
 		goto out;
 	}
-	if (git_odb_add_backend(odb, mempack, 1) < 0) {
+	if (lg.git_odb_add_backend(odb, mempack, 1) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot create an in-memory object store");
 		mempack->free(mempack);
 		goto out;
 	}
-	if (git_repository_wrap_odb(&repo, odb) < 0 ||
-	    git_odb_write(&id, odb, pre, prelen, GIT_OBJECT_BLOB) < 0 ||
+	if (lg.git_repository_wrap_odb(&repo, odb) < 0 ||
+	    lg.git_odb_write(&id, odb, pre, prelen, GIT_OBJECT_BLOB) < 0 ||
 	    write_tree(&tree_id, repo, path, &id) < 0 ||
-	    git_tree_lookup(&tree, repo, &tree_id) < 0) {
+	    lg.git_tree_lookup(&tree, repo, &tree_id) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot store the file to patch");
 		goto out;
 	}
-	if (git_diff_from_buffer(&diff, patch, patchlen) < 0) {
+	if (lg.git_diff_from_buffer(&diff, patch, patchlen) < 0) {
 		ret = git_fail(err, WM_EINVALID, "not a patch");
 		goto out;
 	}
-	if (git_apply_to_tree(&post, repo, tree, diff, NULL) < 0) {
+	if (lg.git_apply_to_tree(&post, repo, tree, diff, NULL) < 0) {
 		ret = git_fail(err, WM_ESTATE, "the patch does not apply");
 		goto out;
 	}
-	if (!(e = git_index_get_bypath(post, path, 0))) {
+	if (!(e = lg.git_index_get_bypath(post, path, 0))) {
 		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
 			"the patch does not apply: it removes '%s'", path);
 		ret = WM_ESTATE;
 		goto out;
 	}
-	if (git_blob_lookup(&blob, repo, &e->id) < 0) {
+	if (lg.git_blob_lookup(&blob, repo, &e->id) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot read the patched file");
 		goto out;
 	}
-	wm_buf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	wm_buf_add(out, lg.git_blob_rawcontent(blob), (size_t)lg.git_blob_rawsize(blob));
 	ret = 0;
 	if (out->oom) {
 		wm_error_code(err, WM_ENOMEM);
 		ret = WM_ENOMEM;
 	}
 out:
-	git_blob_free(blob);
-	git_index_free(post);
-	git_diff_free(diff);
-	git_tree_free(tree);
-	git_repository_free(repo);
-	git_odb_free(odb);
-	git_libgit2_shutdown();
+	lg.git_blob_free(blob);
+	lg.git_index_free(post);
+	lg.git_diff_free(diff);
+	lg.git_tree_free(tree);
+	lg.git_repository_free(repo);
+	lg.git_odb_free(odb);
+	lg.git_libgit2_shutdown();
 	return ret;
 }
 
@@ -294,7 +398,9 @@ struct source {
 	enum wm_source kind;
 	const char *root;      /* the directory paths are relative to, on disk */
 	char *prefix;          /* the same below the top of the repository: "" or "dir/" */
-	git_index *index;
+	git_index *index;      /* libgit2's reading of the index, or a split index in memory */
+	struct wm_gitindex ix; /* repo/gitindex.c's reading of it */
+	bool direct;           /* lookups in ix, not index */
 	git_tree *tree;
 };
 
@@ -304,6 +410,97 @@ static int source_path(struct wm_buf *out, const struct source *s, const char *p
 	return out->oom ? WM_ENOMEM : 0;
 }
 
+/* A split index, handed to libgit2 as an index in memory, which the repository then uses too. */
+static int split_index(git_index **out, struct wm_repo *r, const struct wm_gitindex *ix, struct wm_error *err)
+{
+	int ret;
+
+	if (lg.git_index_new(out) < 0)
+		return git_fail(err, WM_EIO, "cannot read the index");
+	for (size_t i = 0; i < ix->n; i++) {
+		git_index_entry e;
+		memset(&e, 0, sizeof(e));
+		e.path = ix->entries[i].path;
+		e.mode = wm_gitindex_mode(&ix->entries[i]);
+		e.flags = (uint16_t)(wm_gitindex_stage(&ix->entries[i]) << GIT_INDEX_ENTRY_STAGESHIFT);
+		memcpy(e.id.id, wm_gitindex_id(&ix->entries[i]), 20);
+		if (lg.git_index_add(*out, &e) < 0)
+			goto fail;
+	}
+	/* libgit2's own readers of the index (the filters' .gitattributes) read this one */
+	if (lg.git_repository_set_index(r->git, *out) < 0)
+		goto fail;
+	return 0;
+fail:
+	ret = git_fail(err, WM_EIO, "cannot read the index");
+	lg.git_index_free(*out);
+	*out = NULL;
+	return ret;
+}
+
+/*
+ * Opens the index of a source: read by repo/gitindex.c, which is several
+ * times faster than libgit2's reading (which verifies the file's SHA-1 with
+ * collision detection and checks every path) and reads a split index,
+ * which libgit2 1.5 refuses; or by libgit2, when the index has what
+ * gitindex.c does not read (a sparse index, another extension that must be
+ * understood, another version), or under core.ignorecase, whose lookups
+ * ignore case.
+ */
+static int open_index(struct source *s, struct wm_error *err)
+{
+	git_config *cfg = NULL;
+	struct wm_error quiet;
+	int ret, icase = 0;
+
+	if (lg.git_repository_config_snapshot(&cfg, s->repo->git) < 0)
+		return git_fail(err, WM_EIO, "cannot read the git configuration");
+	if (lg.git_config_get_bool(&icase, cfg, "core.ignorecase") < 0)
+		icase = 0;
+	lg.git_config_free(cfg);
+	wm_error_init(&quiet);
+	ret = icase ? 1 : wm_gitindex_read(&s->ix, lg.git_repository_path(s->repo->git), &quiet);
+	if (ret == 0 && !s->ix.split) {
+		s->direct = true;
+	} else if (ret == 0) {
+		if ((ret = split_index(&s->index, s->repo, &s->ix, err)) == 0)
+			s->direct = true;
+	} else if (ret != WM_ENOMEM && lg.git_repository_index(&s->index, s->repo->git) < 0) {
+		/* libgit2's reason, and this reader's when it had one */
+		const git_error *e = lg.git_error_last();
+		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot read the index: %s%s%s",
+			e && e->message ? e->message : "unknown libgit2 error",
+			ret < 0 && quiet.ndiags ? "; " : "", ret < 0 && quiet.ndiags ? quiet.diags[0].message : "");
+		ret = WM_EIO;
+	} else {
+		if (ret == WM_ENOMEM)
+			wm_error_code(err, ret);
+		else
+			ret = 0;
+	}
+	wm_error_release(&quiet);
+	return ret;
+}
+
+/* The stage 0 entry of `path` in the index: 1 with its id and mode, 0 when there is none. */
+static int index_find(const struct source *s, const char *path, git_oid *id, uint32_t *mode)
+{
+	if (s->direct) {
+		const struct wm_gitindex_entry *e = wm_gitindex_find(&s->ix, path);
+		if (!e)
+			return 0;
+		memcpy(id->id, wm_gitindex_id(e), 20);
+		*mode = wm_gitindex_mode(e);
+	} else {
+		const git_index_entry *e = lg.git_index_get_bypath(s->index, path, 0);
+		if (!e)
+			return 0;
+		*id = e->id;
+		*mode = e->mode;
+	}
+	return 1;
+}
+
 /* Copies a blob's content, within the matrix size limit. */
 static int blob_data(char **data, size_t *len, git_repository *repo, const git_oid *id, const char *path,
 	struct wm_error *err)
@@ -311,24 +508,24 @@ static int blob_data(char **data, size_t *len, git_repository *repo, const git_o
 	git_blob *blob = NULL;
 	git_object_size_t size;
 
-	if (git_blob_lookup(&blob, repo, id) < 0)
+	if (lg.git_blob_lookup(&blob, repo, id) < 0)
 		return git_fail(err, WM_EIO, "cannot read a blob");
-	size = git_blob_rawsize(blob);
+	size = lg.git_blob_rawsize(blob);
 	if (size > WM_MATRIX_MAX_BYTES) {
-		git_blob_free(blob);
+		lg.git_blob_free(blob);
 		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
 			"the file is larger than %u MiB", WM_MATRIX_MAX_BYTES >> 20);
 		return WM_EINVALID;
 	}
 	if (!(*data = malloc((size_t)size + 1))) {
-		git_blob_free(blob);
+		lg.git_blob_free(blob);
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
-	memcpy(*data, git_blob_rawcontent(blob), (size_t)size);
+	memcpy(*data, lg.git_blob_rawcontent(blob), (size_t)size);
 	(*data)[size] = '\0';
 	*len = (size_t)size;
-	git_blob_free(blob);
+	lg.git_blob_free(blob);
 	return 0;
 }
 
@@ -337,7 +534,8 @@ static int read_source(void *ctx, const char *path, char **data, size_t *len, st
 	struct source *s = ctx;
 	struct wm_buf gitpath = WM_BUF_INIT, filtered = WM_BUF_INIT;
 	git_tree_entry *entry = NULL;
-	const git_index_entry *ie;
+	git_oid id;
+	uint32_t mode;
 	struct wm_reader tree;
 	int ret;
 
@@ -363,14 +561,14 @@ static int read_source(void *ctx, const char *path, char **data, size_t *len, st
 		}
 		break;
 	case WM_SOURCE_INDEX:
-		if (!(ie = git_index_get_bypath(s->index, gitpath.ptr, 0))) {
+		if (!index_find(s, gitpath.ptr, &id, &mode)) {
 			ret = 1;
 			goto out;
 		}
-		ret = blob_data(data, len, s->repo->git, &ie->id, path, err);
+		ret = blob_data(data, len, s->repo->git, &id, path, err);
 		break;
 	case WM_SOURCE_REV:
-		if ((ret = git_tree_entry_bypath(&entry, s->tree, gitpath.ptr)) == GIT_ENOTFOUND) {
+		if ((ret = lg.git_tree_entry_bypath(&entry, s->tree, gitpath.ptr)) == GIT_ENOTFOUND) {
 			ret = 1;
 			goto out;
 		}
@@ -378,12 +576,12 @@ static int read_source(void *ctx, const char *path, char **data, size_t *len, st
 			ret = git_fail(err, WM_EIO, "cannot read the commit's tree");
 			goto out;
 		}
-		if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
+		if (lg.git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
 			wm_error_add(err, WM_EREAD, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0, "not a file in the commit");
 			ret = WM_EREAD;
 			goto out;
 		}
-		ret = blob_data(data, len, s->repo->git, git_tree_entry_id(entry), path, err);
+		ret = blob_data(data, len, s->repo->git, lg.git_tree_entry_id(entry), path, err);
 		break;
 	}
 out:
@@ -392,7 +590,7 @@ out:
 		*data = NULL;
 		*len = 0;
 	}
-	git_tree_entry_free(entry);
+	lg.git_tree_entry_free(entry);
 	wm_buf_release(&gitpath);
 	wm_buf_release(&filtered);
 	return ret;
@@ -407,9 +605,9 @@ static int walk_blob(const char *root, const git_tree_entry *entry, void *payloa
 {
 	struct walk *w = payload;
 	struct wm_buf path = WM_BUF_INIT;
-	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB || git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK)
+	if (lg.git_tree_entry_type(entry) != GIT_OBJECT_BLOB || lg.git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK)
 		return 0;
-	wm_buf_printf(&path, "%s%s", root, git_tree_entry_name(entry));
+	wm_buf_printf(&path, "%s%s", root, lg.git_tree_entry_name(entry));
 	w->ret = path.oom ? WM_ENOMEM : wm_io_paths_add(w->out, path.ptr, path.len);
 	wm_buf_release(&path);
 	return w->ret < 0 ? -1 : 0;
@@ -433,15 +631,30 @@ static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct 
 		gitdir.ptr[--gitdir.len] = '\0';
 	if (gitdir.oom) {
 		ret = WM_ENOMEM;
-	} else if (s->kind == WM_SOURCE_INDEX) {
-		size_t pos = 0, n = git_index_entrycount(s->index);
+	} else if (s->kind == WM_SOURCE_INDEX && s->direct) {
+		size_t pos;
 		if (gitdir.len)
 			wm_buf_putc(&gitdir, '/');
-		if (git_index_find_prefix(&pos, s->index, gitdir.ptr) < 0)
+		ret = 1;
+		for (pos = wm_gitindex_lower_bound(&s->ix, gitdir.ptr); pos < s->ix.n && ret >= 0; pos++) {
+			const struct wm_gitindex_entry *e = &s->ix.entries[pos];
+			if (strncmp(e->path, gitdir.ptr, gitdir.len) != 0)
+				break;
+			if (ret == 1)
+				ret = 0;
+			uint32_t m = wm_gitindex_mode(e);
+			if (wm_gitindex_stage(e) == 0 && (m == GIT_FILEMODE_BLOB || m == GIT_FILEMODE_BLOB_EXECUTABLE))
+				ret = wm_io_paths_add(out, e->path + gitdir.len, strlen(e->path + gitdir.len));
+		}
+	} else if (s->kind == WM_SOURCE_INDEX) {
+		size_t pos = 0, n = lg.git_index_entrycount(s->index);
+		if (gitdir.len)
+			wm_buf_putc(&gitdir, '/');
+		if (lg.git_index_find_prefix(&pos, s->index, gitdir.ptr) < 0)
 			pos = n;
 		ret = 1;
 		for (; pos < n && ret >= 0; pos++) {
-			const git_index_entry *e = git_index_get_byindex(s->index, pos);
+			const git_index_entry *e = lg.git_index_get_byindex(s->index, pos);
 			if (strncmp(e->path, gitdir.ptr, gitdir.len) != 0)
 				break;
 			if (ret == 1)
@@ -450,14 +663,14 @@ static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct 
 					e->mode == GIT_FILEMODE_BLOB_EXECUTABLE))
 				ret = wm_io_paths_add(out, e->path + gitdir.len, strlen(e->path + gitdir.len));
 		}
-	} else if (git_tree_entry_bypath(&entry, s->tree, gitdir.ptr) < 0 ||
-			git_tree_entry_type(entry) != GIT_OBJECT_TREE) {
+	} else if (lg.git_tree_entry_bypath(&entry, s->tree, gitdir.ptr) < 0 ||
+			lg.git_tree_entry_type(entry) != GIT_OBJECT_TREE) {
 		ret = 1;
-	} else if (git_tree_lookup(&tree, s->repo->git, git_tree_entry_id(entry)) < 0) {
+	} else if (lg.git_tree_lookup(&tree, s->repo->git, lg.git_tree_entry_id(entry)) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot read the commit's tree");
 	} else {
 		struct walk w = { out, 0 };
-		if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_blob, &w) < 0)
+		if (lg.git_tree_walk(tree, GIT_TREEWALK_PRE, walk_blob, &w) < 0)
 			ret = w.ret < 0 ? w.ret : git_fail(err, WM_EIO, "cannot read the commit's tree");
 	}
 	if (ret == WM_ENOMEM)
@@ -466,8 +679,8 @@ static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct 
 		wm_io_paths_free(out);
 	else
 		wm_io_paths_sort(out);
-	git_tree_free(tree);
-	git_tree_entry_free(entry);
+	lg.git_tree_free(tree);
+	lg.git_tree_entry_free(entry);
 	wm_buf_release(&gitdir);
 	return ret;
 }
@@ -503,31 +716,31 @@ int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source
 		goto fail;
 	}
 	/* the index also says, for the working tree, what is tracked */
-	if (kind != WM_SOURCE_REV && git_repository_index(&s->index, r->git) < 0) {
-		ret = git_fail(err, WM_EIO, "cannot read the index");
+	if (kind != WM_SOURCE_REV && (ret = open_index(s, err)) < 0)
 		goto fail;
-	}
 	if (kind == WM_SOURCE_REV) {
-		if (git_revparse_single(&obj, r->git, rev) < 0) {
+		if (lg.git_revparse_single(&obj, r->git, rev) < 0) {
 			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
 				"unknown revision '%s'", rev);
 			ret = WM_EINVALID;
 			goto fail;
 		}
-		if (git_object_peel((git_object **)&s->tree, obj, GIT_OBJECT_TREE) < 0) {
-			git_object_free(obj);
+		if (lg.git_object_peel((git_object **)&s->tree, obj, GIT_OBJECT_TREE) < 0) {
+			lg.git_object_free(obj);
 			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
 				"'%s' is not a commit or a tree", rev);
 			ret = WM_EINVALID;
 			goto fail;
 		}
-		git_object_free(obj);
+		lg.git_object_free(obj);
 	}
 	out->read = read_source;
 	out->list = list_source;
 	out->ctx = s;
 	return 0;
 fail:
+	lg.git_index_free(s->index);
+	wm_gitindex_free(&s->ix);
 	free(s->prefix);
 	free(s);
 	return ret;
@@ -538,8 +751,9 @@ void wm_repo_source_close(struct wm_reader *r)
 	struct source *s = r ? r->ctx : NULL;
 	if (!s)
 		return;
-	git_index_free(s->index);
-	git_tree_free(s->tree);
+	lg.git_index_free(s->index);
+	wm_gitindex_free(&s->ix);
+	lg.git_tree_free(s->tree);
 	free(s->prefix);
 	free(s);
 	r->ctx = NULL;
@@ -550,6 +764,8 @@ int wm_repo_source_status(struct wm_repo_status *out, const struct wm_reader *sr
 {
 	const struct source *s = src->ctx;
 	struct wm_buf gitpath = WM_BUF_INIT;
+	git_oid id;
+	uint32_t mode;
 	int ret, ignored = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -560,13 +776,13 @@ int wm_repo_source_status(struct wm_repo_status *out, const struct wm_reader *sr
 	}
 	if (!s->repo->workdir)  /* a bare repository ignores nothing and tracks what its commits hold */
 		goto out;
-	if (git_ignore_path_is_ignored(&ignored, s->repo->git, gitpath.ptr) < 0) {
+	if (lg.git_ignore_path_is_ignored(&ignored, s->repo->git, gitpath.ptr) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot read the ignore rules");
 		goto out;
 	}
 	out->ignored = ignored;
 	if (s->kind == WM_SOURCE_WORKTREE)
-		out->tracked = git_index_get_bypath(s->index, gitpath.ptr, 0) != NULL;
+		out->tracked = index_find(s, gitpath.ptr, &id, &mode);
 out:
 	wm_buf_release(&gitpath);
 	return ret;
@@ -599,15 +815,15 @@ static int hooks_dir(struct wm_buf *out, struct wm_repo *r, struct wm_error *err
 	git_buf path = { 0 };
 	int ret = 0;
 
-	if (git_repository_config_snapshot(&cfg, r->git) < 0)
+	if (lg.git_repository_config_snapshot(&cfg, r->git) < 0)
 		return git_fail(err, WM_EIO, "cannot read the git configuration");
-	if (git_config_get_path(&path, cfg, "core.hooksPath") == 0) {
+	if (lg.git_config_get_path(&path, cfg, "core.hooksPath") == 0) {
 		if (path.ptr[0] != '/')
 			wm_buf_puts(out, r->workdir);
 		wm_buf_puts(out, path.ptr);
 	} else {
-		git_buf_dispose(&path);
-		if (git_repository_item_path(&path, r->git, GIT_REPOSITORY_ITEM_HOOKS) < 0)
+		lg.git_buf_dispose(&path);
+		if (lg.git_repository_item_path(&path, r->git, GIT_REPOSITORY_ITEM_HOOKS) < 0)
 			ret = git_fail(err, WM_EIO, "cannot find the hooks directory");
 		else
 			wm_buf_puts(out, path.ptr);
@@ -615,8 +831,8 @@ static int hooks_dir(struct wm_buf *out, struct wm_repo *r, struct wm_error *err
 	/* without its final '/' */
 	while (out->len > 1 && out->ptr[out->len - 1] == '/')
 		out->ptr[--out->len] = '\0';
-	git_buf_dispose(&path);
-	git_config_free(cfg);
+	lg.git_buf_dispose(&path);
+	lg.git_config_free(cfg);
 	return ret;
 }
 

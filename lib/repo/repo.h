@@ -25,6 +25,17 @@ int wm_repo_filter(struct wm_buf *out, struct wm_repo *r, const char *path, bool
 	const char *data, size_t len, struct wm_error *err);
 
 /*
+ * True when no filter of libgit2's can change `data` on its way into the
+ * object store, whatever the path, the attributes and the configuration:
+ * it holds no CR (the only byte crlf's conversion removes) and no "$Id"
+ * (which the ident filter collapses).  Such a file is stored as it is, and
+ * the repository need not be opened (nor libgit2 started) to convert it.
+ * One refusal is not made so: core.safecrlf=true with CRLF checkouts refuses
+ * a file with LF line endings, which `git add` would refuse too.
+ */
+bool wm_repo_filter_stores_as_is(const char *data, size_t len);
+
+/*
  * Where `root` (a directory on disk) is below the top of the working tree,
  * "" or "dir/", malloc'd into *out; "" for a bare repository; NULL (not an
  * error) when root is outside the working tree.

@@ -35,26 +35,40 @@ static void blame(struct wm_error *err, size_t from, const char *file)
 			err->diags[i].file = strdup(file);
 }
 
-/* The working tree below `root`, its files read as git stores them. */
+/*
+ * The working tree below `root`, its files read as git stores them.  The
+ * repository is opened (and libgit2 started) only when a file is read that
+ * a filter could change: most commands read files that are stored as they
+ * are, and starting libgit2 costs more than all the rest of `generate`.
+ */
 struct worktree {
 	const char *root;
 	struct wm_reader files;
+	bool opened;           /* the repository was looked for */
 	struct wm_repo *repo;  /* NULL outside a repository */
 	char *prefix;          /* the root below the repository's working tree, "" or "dir/"; NULL: no filters */
 };
 
-static int worktree_open(struct worktree *w, const char *root, struct wm_error *err)
+static void worktree_open(struct worktree *w, const char *root)
 {
-	int ret;
-
 	memset(w, 0, sizeof(*w));
 	w->root = root;
 	wm_io_tree_reader(&w->files, root);
-	if ((ret = wm_repo_discover(&w->repo, root, err)) != 0)
+}
+
+/* Opens the repository that holds the root, once: 0, also when there is none. */
+static int worktree_repo(struct worktree *w, struct wm_error *err)
+{
+	int ret;
+
+	if (w->opened)
+		return 0;
+	w->opened = true;
+	if ((ret = wm_repo_discover(&w->repo, w->root, err)) != 0)
 		return ret < 0 ? ret : 0;
 	if (!wm_repo_workdir(w->repo))  /* bare: no working tree to convert for */
 		return 0;
-	return wm_repo_prefix(&w->prefix, w->repo, root, err);
+	return wm_repo_prefix(&w->prefix, w->repo, w->root, err);
 }
 
 static void worktree_close(struct worktree *w)
@@ -75,6 +89,10 @@ static int worktree_filter(struct wm_buf *out, struct worktree *w, const char *p
 	struct wm_buf gitpath = WM_BUF_INIT;
 	int ret = 0;
 
+	if (!to_worktree && wm_repo_filter_stores_as_is(data, len))
+		;  /* stored as it is, in any repository */
+	else if ((ret = worktree_repo(w, err)) < 0)
+		return ret;
 	if (w->prefix) {
 		wm_buf_printf(&gitpath, "%s%s", w->prefix, path);
 		ret = gitpath.oom ? WM_ENOMEM : wm_repo_filter(out, w->repo, gitpath.ptr, to_worktree, data, len, err);
@@ -255,8 +273,7 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 		goto out;
 	}
 	/* compared and patched as git stores it, so that a checkout with core.autocrlf matches the patch */
-	if ((ret = worktree_open(&w, root, err)) < 0)
-		goto out;
+	worktree_open(&w, root);
 	if ((ret = worktree_read(&odb, &w, m->pyproject, err)) != 0) {
 		if (ret == 1) {
 			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
@@ -357,19 +374,30 @@ static int parse_patch(struct patch_file *out, char *text, size_t len)
 	return ret < 0 || !out->info.full_ids ? 1 : 0;
 }
 
+/* Whether text[0..len) holds `word`. */
+static bool holds(const char *text, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = text; len >= n && (p = memchr(p, word[0], len - n + 1 - (size_t)(p - text))) != NULL; p++)
+		if (memcmp(p, word, n) == 0)
+			return true;
+	return false;
+}
+
 int wm_variant_unapply(struct wm_buf *base, char **applied, const struct wm_reader *r, const char *path,
 	const char *data, size_t len, struct wm_error *err)
 {
 	static const char dir[] = ".wheelmatrix/patches";
 	struct wm_paths names = { 0 };
 	struct wm_error quiet;
-	char id[41];
+	char id[41], newid[43];
 	int ret = 0;
 
 	*applied = NULL;
 	if (!r->list)
 		return 0;
 	wm_sha1_git_blob(id, data, len);
+	snprintf(newid, sizeof(newid), "..%s", id);
 	wm_error_init(&quiet);  /* no patch directory, or one that cannot be read: no patch applied */
 	ret = r->list(r->ctx, dir, &names, &quiet);
 	wm_error_release(&quiet);
@@ -391,6 +419,12 @@ int wm_variant_unapply(struct wm_buf *base, char **applied, const struct wm_read
 		wm_error_init(&quiet);
 		ret = wm_name_backend_id(backend) ? r->read(r->ctx, patch_path, &text, &textlen, &quiet) : 1;
 		wm_error_release(&quiet);
+		/*
+		 * a patch whose index line ("index OLD..NEW") does not end in the file's id
+		 * cannot have made it: not parsed (nor libgit2 started)
+		 */
+		if (ret == 0 && !holds(text, textlen, newid))
+			ret = 1;
 		if (ret == 0)
 			ret = parse_patch(&pf, text, textlen);
 		else
@@ -499,8 +533,8 @@ int wm_variant_load(struct wm_matrix **out, char **applied, const struct wm_cata
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
-	if ((ret = worktree_open(&w, root, err)) == 0)
-		ret = wm_matrix_load_path(out, cat, path, &r, err);
+	worktree_open(&w, root);
+	ret = wm_matrix_load_path(out, cat, path, &r, err);
 	if (ret < 0)
 		free(br.applied);
 	else
