@@ -26,6 +26,15 @@ Properties (issue 3, design section 5):
   wheel and sdist it downloaded), then pypa/gh-action-pypi-publish; it asks for exactly
   contents: read, id-token: write and attestations: write; no other job asks for id-token or
   attestations, and only a `github-release` job (on tags only) for contents: write.
+- under strategy variants (list's jobs carry variant_label): the default backend (label null) has
+  its sdist and publish jobs and no other backend has any; `variants`, on tags only, with
+  contents: write, id-token: write and attestations: write, needs every build job and the
+  default's sdist, downloads each backend's wheels into dist/<backend> and the default's wheels
+  and sdist into dist/plain, makes each backend's variants with list's label (properties exactly
+  when not null), then the variants.json, the attestation of variants/*, the release
+  <tag>-variants and the upload of `variants`, in that order; `index-pages` needs it alone, reads
+  the repository only and lays out a variant index from the artifact `variants`; `deploy-pages`
+  as under strategy index;
 - under strategy index (`--index DEFAULT`): the default backend has a publish job and no other; every
   other backend has no publish job but `index-<backend>`, on tags only, which downloads exactly
   that backend's wheels and sdist into `dist`, attests them as a publish job does, then creates the
@@ -161,8 +170,16 @@ def check(text, listed, meta=None, index=None):
         if job.startswith("build-") and eid is not None and art != "wheels-" + eid:
             bad.append("%s: entry %s uploads %r, not 'wheels-%s'" % (job, eid, art, eid))
 
+    # strategy variants: list gives every job its variant label, the default backend's "null"
+    variants = any("variant_label" in j for j in listed)
+    default = next((j["backend"] for j in listed if j.get("variant_label") == "null"), None)
     for backend, dist in backends.items():
         kinds = ("sdist", "publish")
+        if variants and backend != default:
+            for kind in ("sdist", "publish", "index"):
+                if "%s-%s" % (kind, backend) in jobs:
+                    bad.append("strategy variants: backend %s is not the default, but has a %s job" % (backend, kind))
+            continue
         if index is not None and backend != index:
             kinds = ("sdist", "index")
             if "publish-" + backend in jobs:
@@ -182,6 +199,8 @@ def check(text, listed, meta=None, index=None):
         bad.append("sdist or publish jobs for no distribution: %s" % extra_jobs)
 
     for backend in backends:
+        if variants and backend != default:
+            continue
         pub = ("index-" if index is not None and backend != index else "publish-") + backend
         job = jobs.get(pub)
         if not isinstance(job, dict):
@@ -214,8 +233,10 @@ def check(text, listed, meta=None, index=None):
         if late:
             bad.append("%s downloads artifacts of jobs it does not need: %s" % (pub, late))
     bad += _check_meta(jobs, uploads, backends, meta)
-    bad += _check_provenance(jobs, index is not None)
-    if index is not None:
+    bad += _check_provenance(jobs, index is not None, variants)
+    if variants:
+        bad += _check_variants(jobs, uploads, listed, default)
+    elif index is not None:
         bad += _check_index(jobs, uploads, listed, [b for b in backends if b != index])
     elif any(n in jobs for n in ("index-pages", "deploy-pages")) or any(n.startswith("index-") for n in jobs):
         bad.append("index jobs under another strategy: %s" % sorted(n for n in jobs if n.startswith("index-")))
@@ -289,7 +310,71 @@ def _check_index(jobs, uploads, listed, indexed):
     return bad
 
 
-def _check_provenance(jobs, index=False):
+def _check_variants(jobs, uploads, listed, default):
+    """Strategy variants: the variants job, its downloads, labels, attestation and release, and the Pages jobs."""
+    bad = []
+    tags_only = "startsWith(github.ref, 'refs/tags/')"
+    if default is None:
+        return ["strategy variants without a null variant in list's jobs"]
+    job = jobs.get("variants")
+    if not isinstance(job, dict):
+        return ["strategy variants: no variants job"]
+    if job.get("if") != tags_only:
+        bad.append("variants: does not run on tags only (if: %r)" % job.get("if"))
+    if job.get("permissions") != {"contents": "write", "id-token": "write", "attestations": "write"}:
+        bad.append("variants: permissions %r" % job.get("permissions"))
+    builds = sorted({j["build_job"] for j in listed})
+    if sorted(job.get("needs") or []) != sorted(builds + ["sdist-" + default]):
+        bad.append("variants needs %r, not every build job and sdist-%s" % (job.get("needs"), default))
+    got = {}
+    for path, names in _downloads(job, uploads):
+        got.setdefault(path, set()).update(names)
+    backends = sorted({j["backend"] for j in listed})
+    want = {"dist/" + b: {"wheels-" + j["id"] for j in listed if j["backend"] == b} for b in backends}
+    want["dist/plain"] = {"wheels-" + j["id"] for j in listed if j["backend"] == default} | {"sdist-" + default}
+    if got != want:
+        bad.append("variants downloads %r, not %r" % (got, want))
+    labels = {j["backend"]: j["variant_label"] for j in listed}
+    made = {}
+    steps = job.get("steps") or []
+    for n, step in enumerate(steps, 1):
+        if "${{" in str(step.get("run", "")):
+            bad.append("variants step %d: an expression in its run: script" % n)
+        env = step.get("env") or {}
+        if "make-variant" in str(step.get("run", "")):
+            made[env.get("WM_BACKEND")] = env.get("WM_VARIANT_LABEL")
+            props = str(env.get("WM_VARIANT_PROPERTIES", ""))
+            if (env.get("WM_VARIANT_LABEL") == "null") != (props == ""):
+                bad.append("variants step %d: label %r with properties %r" % (n, env.get("WM_VARIANT_LABEL"), props))
+    if made != labels:
+        bad.append("variants makes %r, not list's labels %r" % (made, labels))
+    order = ("make-variant", "generate-index-json", "actions/attest-build-provenance", 'gh release create "$GITHUB_REF_NAME-variants"',
+             "actions/upload-artifact")
+    kinds = [a for step in steps for a in order if uses(step, a) or a in str(step.get("run", ""))]
+    if kinds != sorted(kinds, key=order.index) or any(kinds.count(a) != 1 for a in order[1:]):
+        bad.append("variants: make-variant, the variants.json, attestation, release and upload out of order: %r" % kinds)
+    attest = [s for s in steps if uses(s, "actions/attest-build-provenance")]
+    if attest and str((attest[0].get("with") or {}).get("subject-path", "")).split() != ["variants/*"]:
+        bad.append("variants: attests %r, not every file of the variant index" % (attest[0].get("with") or {}))
+    if [u[2] for u in uploads if u[0] == "variants"] != ["variants"]:
+        bad.append("variants uploads %r, not ['variants']" % [u[2] for u in uploads if u[0] == "variants"])
+    pages = jobs.get("index-pages") or {}
+    if pages.get("if") != tags_only or pages.get("needs") != ["variants"] or pages.get("permissions") != {"contents": "read"}:
+        bad.append("index-pages: if %r, needs %r, permissions %r" % (pages.get("if"), pages.get("needs"), pages.get("permissions")))
+    if [(p, n) for p, n in _downloads(pages, uploads)] != [("dist/variants", {"variants"})]:
+        bad.append("index-pages downloads %r" % _downloads(pages, uploads))
+    script = " ".join(str(st.get("run", "")) for st in pages.get("steps") or [])
+    if "--variants" not in script or "${{" in script:
+        bad.append("index-pages: its script does not lay out a variant index, or holds an expression")
+    deploy = jobs.get("deploy-pages") or {}
+    if deploy.get("needs") != ["index-pages"] or deploy.get("permissions") != {"pages": "write", "id-token": "write"}:
+        bad.append("deploy-pages: needs %r, permissions %r" % (deploy.get("needs"), deploy.get("permissions")))
+    if any(n.startswith("index-") and n != "index-pages" for n in jobs):
+        bad.append("index jobs under strategy variants: %s" % sorted(n for n in jobs if n.startswith("index-")))
+    return bad
+
+
+def _check_provenance(jobs, index=False, variants=False):
     bad = []
     for name, job in jobs.items():
         if not isinstance(job, dict):
@@ -299,8 +384,10 @@ def _check_provenance(jobs, index=False):
         if not name.startswith("publish-") and not release:
             if name == "github-release" and (perms != {"contents": "write"} or "refs/tags/" not in str(job.get("if", ""))):
                 bad.append("%s: permissions %r, if %r" % (name, perms, job.get("if")))
-            elif index and name in ("index-pages", "deploy-pages"):
-                pass  # _check_index
+            elif (index or variants) and name in ("index-pages", "deploy-pages"):
+                pass  # _check_index, _check_variants
+            elif variants and name == "variants":
+                pass  # _check_variants
             elif name != "github-release" and perms is not None:
                 bad.append("%s: asks for permissions %r" % (name, perms))
             continue
