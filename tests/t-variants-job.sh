@@ -126,7 +126,7 @@ echo "variants job: $((SECONDS - t0)) s"
 grep -qF "replay: no provenance attested" "$tmp/variants.log" || fail "the replay did not say it skipped the attestation"
 grep -qF "replay: setup-python 3.12 replaced by $tools/bin/python" "$tmp/variants.log" || fail "the replay did not say which Python replaced setup-python's"
 want=$(printf '%s\n' "$json" "$null" "$var" "$plain" "$sdist" | sort)
-got=$(cd "$release" 2>/dev/null && ls | sort)
+got=$(find "$release" -mindepth 1 -printf "%f\n" 2>/dev/null | sort)
 [ "$got" = "$want" ] || fail "the release $tag-variants holds: $(echo "$got" | tr '\n' ' '), not: $(echo "$want" | tr '\n' ' ')"
 diff -r "$release" "$art/variants" >"$tmp/diff" || { fail "the release and the artifact 'variants' differ"; show "$tmp/diff"; }
 grep -qF "$index/" "$release.notes" 2>/dev/null || fail "the release notes do not name the index $index/: $(cat "$release.notes")"
