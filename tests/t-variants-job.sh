@@ -28,7 +28,7 @@
 #   file's sha256 and size through its URL, every URL the release v0.2.15-variants;
 # - uv --preview-features wheel-variants installs the cu124 variant with a CUDA 12.8 driver
 #   (NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION, read by uv's NVIDIA provider) and the null
-#   variant without; pip installs the plain cpu wheel; each answers backend() with its backend;
+#   variant without a driver or with a 12.2 one; pip installs the plain cpu wheel; each answers backend() with its backend;
 # - with a tag other than the version the `variants` job stops at its first step, saying why, and
 #   releases nothing; with the cuda wheels missing it fails and releases nothing.
 . "$ROOT/tests/lib.sh"
@@ -183,6 +183,7 @@ uv_install() {  # uv_install DRIVER BACKEND LABEL: a fresh environment, uv pip i
 }
 uv_install 12.8 cuda "$label"
 uv_install "" cpu null
+uv_install 12.2 cpu null
 venv=$tmp/venv-pip
 "$py" -m venv --without-pip "$venv"
 if NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION=12.8 "$tools/bin/python" -m pip --python "$venv/bin/python" install -q \
