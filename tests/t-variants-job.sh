@@ -30,7 +30,8 @@
 #   (NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION, read by uv's NVIDIA provider) and the null
 #   variant without a driver or with a 12.2 one; pip installs the plain cpu wheel; each answers backend() with its backend;
 # - with a tag other than the version the `variants` job stops at its first step, saying why, and
-#   releases nothing; with the cuda wheels missing it fails and releases nothing.
+#   releases nothing; with no cuda wheel downloaded (the artifact wheels-cuda-* empty) it fails at
+#   the step that makes cuda's variant wheels (variantlib finds no wheel) and releases nothing.
 . "$ROOT/tests/lib.sh"
 set +e
 # shellcheck source=tests/e2e-env.sh
