@@ -5,17 +5,31 @@ usage: replay-github.py WORKFLOW JOB [MATRIX-ID]
 
 The job's steps run in order in the current directory, a fresh clone of the repository, as the
 runner would run them, with the job's and each step's `env:` and the entry MATRIX-ID of its
-`strategy.matrix.include` (`${{ matrix.NAME }}` is the only expression replaced; any other one
-in a value the replay uses is an error).  What it does per step:
+`strategy.matrix.include` (`${{ matrix.NAME }}`, `${{ github.ref_name }}`, `${{ github.repository }}`,
+`${{ github.sha }}` and `${{ github.server_url }}` from GITHUB_REF_NAME, GITHUB_REPOSITORY, GITHUB_SHA
+and GITHUB_SERVER_URL, and `${{ github.token }}`, a placeholder, are the expressions replaced; any
+other one in a value the replay uses is an error).  What it does per step:
 
 - `run:` — bash -e -o pipefail, as `defaults.run.shell: bash` says, with GITHUB_WORKSPACE and
   RUNNER_TEMP set;
 - `actions/checkout` — nothing: the directory is the checkout;
-- `actions/setup-python` — checks that `python` on PATH is the version the step asks for;
+- `actions/setup-python` — checks that `python` on PATH is the version the step asks for; with
+  WM_REPLAY_PYTHON (a Python interpreter, whose directory holds `python` and `pip`) that one
+  replaces the version asked for (said on stderr): its directory goes first on PATH for the steps
+  after it;
 - `PyO3/maturin-action` — `maturin COMMAND ARGS` in `working-directory`, adding `--target` and
   `--compatibility manylinux_X` as the action does for `build`, after running
   `before-script-linux` with bash; checks that `maturin --version` is `maturin-version`;
-- `actions/upload-artifact` — checks that `path` matches a file (`if-no-files-found: error`);
+- `actions/upload-artifact` — checks that `path` matches a file (`if-no-files-found: error`); with
+  WM_REPLAY_ARTIFACTS, copies the files into the artifact store as the artifact `name` (an artifact
+  of that name already there is an error, as it is for the action without `overwrite`);
+- `actions/attest-build-provenance` — checks that `subject-path` matches a file; no attestation
+  is made (said on stderr);
+- `gh release create TAG --repo R --target SHA --title T --notes N FILE...` in a `run:` script
+  (a `gh` on PATH; any other use of gh is an error) — checks GH_TOKEN is set, R is GITHUB_REPOSITORY
+  and SHA GITHUB_SHA, and copies the files where WM_REPLAY_RELEASES (the directory served as
+  GITHUB_SERVER_URL) serves R/releases/download/TAG/; a release of that tag already there is an
+  error, as it is for gh;
 - `actions/download-artifact` — copies the artifacts of WM_REPLAY_ARTIFACTS (a directory holding
   one directory per artifact, named as the artifact) that its `name` or `pattern` selects into
   `path` (each into `path/<artifact>` when a pattern is not merged, as the action does);
@@ -57,6 +71,8 @@ def note(msg):
     print("replay: " + msg, file=sys.stderr, flush=True)
 
 
+GITHUB = {"github.ref_name": "GITHUB_REF_NAME", "github.repository": "GITHUB_REPOSITORY",
+          "github.sha": "GITHUB_SHA", "github.server_url": "GITHUB_SERVER_URL"}
 OUTPUTS = {}   # "steps.<id>.outputs.<name>" -> value, of the steps replayed so far
 
 
@@ -72,6 +88,10 @@ def substitute(value, matrix):
             return "true" if v is True else "false" if v is False else str(v)
         if expr in OUTPUTS:
             return OUTPUTS[expr]
+        if expr == "github.token":
+            return "replay-token"
+        if expr in GITHUB:
+            return os.environ.get(GITHUB[expr]) or fail(f"${{{{ {expr} }}}}: {GITHUB[expr]} is not set")
         fail(f"an expression the replay cannot evaluate: ${{{{ {expr} }}}}")
     return EXPR.sub(one, value)
 
@@ -107,6 +127,45 @@ shift
 exec "$@"
 '''
 
+GH_SHIM = r'''#!/bin/bash
+# gh: `gh release create TAG --repo R --target SHA --title T --notes N FILE...` copies FILE... where
+# WM_REPLAY_RELEASES serves R/releases/download/TAG/ (replay-github.py)
+set -eu
+gh_fail() { echo "gh shim: $*" >&2; exit 2; }
+[ "${1:-}" = release ] && [ "${2:-}" = create ] || gh_fail "only 'gh release create' is replayed: $*"
+shift 2
+[ $# -gt 0 ] && [[ $1 != -* ]] || gh_fail "no tag"
+tag=$1
+shift
+repo= target= title= notes=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--repo) repo=${2?}; shift 2 ;;
+	--target) target=${2?}; shift 2 ;;
+	--title) title=${2?}; shift 2 ;;
+	--notes) notes=${2?}; shift 2 ;;
+	-*) gh_fail "unknown option $1" ;;
+	*) break ;;
+	esac
+done
+[ -n "${GH_TOKEN:-}" ] || gh_fail "GH_TOKEN is not set"
+[ "$repo" = "${GITHUB_REPOSITORY:?}" ] || gh_fail "--repo '$repo', not GITHUB_REPOSITORY $GITHUB_REPOSITORY"
+[ "$target" = "${GITHUB_SHA:?}" ] || gh_fail "--target '$target', not GITHUB_SHA $GITHUB_SHA"
+[ -n "$title" ] && [ -n "$notes" ] || gh_fail "no --title or --notes"
+[ $# -gt 0 ] || gh_fail "no file to upload"
+dir=${WM_REPLAY_RELEASES:?}/$repo/releases/download/$tag
+[ ! -e "$dir" ] || gh_fail "a release with the same tag name already exists: $tag"
+mkdir -p "$dir"
+for f in "$@"; do
+	[ -f "$f" ] || gh_fail "$f: no such file"
+	cp "$f" "$dir/"
+done
+printf '%s\n' "$title" >"$dir.title"
+printf '%s\n' "$notes" >"$dir.notes"
+echo "replay: release $tag of $repo: $*" >&2
+echo "${GITHUB_SERVER_URL:?}/$repo/releases/tag/$tag"
+'''
+
 
 def main():
     if len(sys.argv) not in (3, 4):
@@ -129,6 +188,9 @@ def main():
     with open(os.path.join(shim, "docker"), "w") as f:
         f.write(DOCKER_SHIM)
     os.chmod(os.path.join(shim, "docker"), 0o755)
+    with open(os.path.join(shim, "gh"), "w") as f:
+        f.write(GH_SHIM)
+    os.chmod(os.path.join(shim, "gh"), 0o755)
     manylinux = os.environ.get("WM_REPLAY_MANYLINUX")
     if not manylinux and any("docker run" in str(s.get("run", "")) or str(s.get("uses", "")).startswith("PyO3/maturin-action")
                              for s in job["steps"]):
@@ -166,6 +228,15 @@ def main():
             pass
         elif action == "actions/setup-python":
             want = with_["python-version"]
+            if os.environ.get("WM_REPLAY_PYTHON"):
+                python = os.environ["WM_REPLAY_PYTHON"]
+                base["PATH"] = os.path.dirname(python) + os.pathsep + base["PATH"]
+                env["PATH"] = base["PATH"]
+                if not os.path.samefile(shutil.which("python", path=env["PATH"]) or python, python):
+                    fail(f"step {i}: python on PATH is not {python}")
+                note(f"setup-python {want} replaced by {python}, " +
+                     subprocess.run([python, "--version"], capture_output=True, text=True).stdout.strip())
+                continue
             got = subprocess.run(["python", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
                                  env=env, capture_output=True, text=True).stdout.strip()
             if got != want:
@@ -197,6 +268,21 @@ def main():
             if not files and with_.get("if-no-files-found") == "error":
                 fail(f"step {i}: no file matches {with_['path']}")
             note(f"artifact {with_.get('name')}: " + " ".join(os.path.relpath(f, workspace) for f in sorted(files)))
+            store = os.environ.get("WM_REPLAY_ARTIFACTS")
+            if store:
+                dest = os.path.join(store, with_["name"])
+                if os.path.exists(dest):
+                    fail(f"step {i}: an artifact {with_['name']} exists already")
+                os.makedirs(dest)
+                for f in files:
+                    if not os.path.isfile(f):
+                        fail(f"step {i}: {os.path.relpath(f, workspace)} is not a file")
+                    shutil.copy(f, os.path.join(dest, os.path.basename(f)))
+        elif action == "actions/attest-build-provenance":
+            files = [f for p in with_["subject-path"].split("\n") if p for f in glob.glob(os.path.join(workspace, p))]
+            if not files:
+                fail(f"step {i}: no file matches {with_['subject-path']!r}")
+            note("no provenance attested (not replayed) for: " + " ".join(os.path.relpath(f, workspace) for f in sorted(files)))
         elif action == "actions/download-artifact":
             store = os.environ.get("WM_REPLAY_ARTIFACTS") or fail(f"step {i}: WM_REPLAY_ARTIFACTS is not set")
             if "name" in with_:
