@@ -211,8 +211,9 @@ mkdir "$tmp/no-cuda/wheels-cuda-linux-x86_64-abi3"
 if replay "$tmp/no-cuda.log" variants "$tag" "$tmp/no-cuda"; then
 	fail "the variants job succeeded without the cuda wheels"
 	show "$tmp/no-cuda.log"
-elif ! grep -qF "replay-github.py: step 7 (Make the variant wheels of cuda (cu124)) failed" "$tmp/no-cuda.log"; then
-	fail "the variants job without the cuda wheels did not fail where it makes their variants"
+elif ! grep -qF "replay-github.py: step 7 (Make the variant wheels of cuda (cu124)) failed" "$tmp/no-cuda.log" ||
+	! grep -qF "::error::no wheels of backend cuda in dist/cuda/" "$tmp/no-cuda.log"; then
+	fail "the variants job without the cuda wheels did not fail where it makes their variants, saying why"
 	show "$tmp/no-cuda.log"
 fi
 [ ! -e "$release" ] || fail "the variants job released $tag-variants without the cuda wheels"
