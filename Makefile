@@ -302,9 +302,12 @@ $(FUZZ_LIB): $(call fobj,$(LIB_SRCS))
 	$(Q)rm -f $@
 	$(Q)$(AR) rcs $@ $^
 
+# Linked with libgit2 too: fuzz-patch keeps it started for the whole run (repo.c loads the same
+# library by its soname, so both share its state).
 $(FB)/fuzz-%: $(FB)/obj/tests/fuzz/%.o $(FUZZ_LIB)
 	$(quiet) LINK $@
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< $(FUZZ_LIB) $(PKG_LIBS)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< $(FUZZ_LIB) $(PKG_LIBS) \
+		$(shell $(PKG_CONFIG) --libs libgit2)
 
 # clang and libFuzzer: installed with apt-get as root, otherwise the command to run is printed.
 fuzz-deps: deps
