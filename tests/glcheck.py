@@ -25,6 +25,13 @@ lists its jobs twice, without a tag and with `--variable CI_COMMIT_TAG=v<VERSION
   no publish job for those; one `pages` job, `when: never` without a tag and run with one, in
   stage publish, that downloads exactly their build and sdist jobs (and needs their smoke
   tests), keeps `public` as its artifact, and gets their ids in WM_BACKENDS;
+- under strategy variants (`variants` = each backend's (label, properties), the default's label
+  `null`): one publish job, the default backend's, and no sdist job of another backend; one
+  `pages` job, `when: never` without a tag and run with one, in stage publish, that downloads
+  exactly every build job and the default's sdist (and needs every smoke test), keeps `public`,
+  applies the default's patch (WM_PATCH, when it has one), installs variantlib at templates/actions.yaml's pin
+  (WM_VARIANTLIB), and gets a line `<backend> <label> <property>...` per backend in WM_VARIANTS
+  and the default's id in WM_DEFAULT;
 - no job id or distribution name is written into a script line: values come from `variables:`.
 """
 
@@ -90,7 +97,7 @@ def _scripts(job):
             yield str(line)
 
 
-def check(doc, listed, plain, tagged, meta=None, index=None):
+def check(doc, listed, plain, tagged, meta=None, index=None, variants=None):
     """Problems (strings) of the parsed file `doc` for list's jobs `listed`, given both listings."""
     bad = []
     jobs = {k: v for k, v in doc.items() if isinstance(v, dict) and not k.startswith(".") and k != "default"}
@@ -191,12 +198,12 @@ def check(doc, listed, plain, tagged, meta=None, index=None):
     # publish jobs
     dists = {}
     for j in listed:
-        if j["backend"] not in (index or ()):
+        if j["backend"] not in (index or ()) and (not variants or variants[j["backend"]][0] == "null"):
             dists.setdefault(j["backend"], j["distribution"])
     publish = {base(j["name"]): j for j in plain if j["stage"] == "publish"}
     publish_tagged = {base(j["name"]): j for j in tagged if j["stage"] == "publish"}
     meta_jobs = ["publish-meta-package"] if meta else []
-    meta_jobs += ["pages"] if index else []
+    meta_jobs += ["pages"] if index or variants else []
     if sorted(publish) != sorted(["publish-" + b for b in dists] + meta_jobs):
         bad.append("publish jobs %s, want one per distribution %s" % (sorted(publish), sorted(dists)))
     for b, dist in dists.items():
@@ -224,7 +231,10 @@ def check(doc, listed, plain, tagged, meta=None, index=None):
             if others:
                 bad.append("%s downloads %s, which builds %s" % (name, n, others))
     bad += _check_meta(jobs, stage_of, publish, publish_tagged, dists, meta)
-    bad += _check_pages(jobs, by_id, publish, publish_tagged, index)
+    if variants:
+        bad += _check_variant_pages(jobs, by_id, publish, publish_tagged, variants)
+    else:
+        bad += _check_pages(jobs, by_id, publish, publish_tagged, index)
     plain_rest = sorted((j["name"], j["when"]) for j in plain if j["stage"] != "publish")
     tagged_rest = sorted((j["name"], j["when"]) for j in tagged if j["stage"] != "publish")
     if plain_rest != tagged_rest:
@@ -288,6 +298,50 @@ def _check_pages(jobs, by_id, publish, publish_tagged, index):
     return bad
 
 
+def _variantlib_pin():
+    with open(os.path.join(ROOT, "templates", "actions.yaml"), encoding="utf-8") as f:
+        return yaml.safe_load(f)["tools"]["variantlib"]
+
+
+def _check_variant_pages(jobs, by_id, publish, publish_tagged, variants):
+    bad = []
+    default = [b for b, (label, _) in variants.items() if label == "null"]
+    built = [b for b in variants if any(j["backend"] == b for j in by_id.values())]
+    sdists = sorted(n for n in jobs if n.startswith("sdist-"))
+    if sdists != ["sdist-" + b for b in default if b in built]:
+        bad.append("sdist jobs %s under strategy variants, want the default's alone" % sdists)
+    name = "pages"
+    if name not in publish:
+        return bad + ["no pages job in stage publish"]
+    if publish[name]["when"] != "never":
+        bad.append("pages runs without a tag (when: %s)" % publish[name]["when"])
+    if publish_tagged.get(name, {}).get("when") != "on_success":
+        bad.append("pages does not run on a tag")
+    job = jobs[name]
+    variables = job.get("variables") or {}
+    if (job.get("artifacts") or {}).get("paths") != ["public"]:
+        bad.append("pages keeps %r, not public" % (job.get("artifacts") or {}).get("paths"))
+    want_lines = [" ".join([b, label] + [p.replace(" ", "") for p in props]) for b, (label, props) in variants.items()
+                  if b in built]
+    if (variables.get("WM_VARIANTS") or "").splitlines() != want_lines:
+        bad.append("pages makes the variants %r, not %r" % (variables.get("WM_VARIANTS"), want_lines))
+    if [variables.get("WM_DEFAULT")] != default:
+        bad.append("pages has the default backend %r, not %s" % (variables.get("WM_DEFAULT"), default))
+    if default and variables.get("WM_PATCH") not in (None, ".wheelmatrix/patches/%s.patch" % default[0]):
+        bad.append("pages applies the patch %r, not the default backend's" % variables.get("WM_PATCH"))
+    if str(variables.get("WM_VARIANTLIB")) != _variantlib_pin():
+        bad.append("pages installs variantlib %r, not the pin %s" % (variables.get("WM_VARIANTLIB"), _variantlib_pin()))
+    got = {n["job"] for n in job.get("needs") or [] if n.get("artifacts", True)}
+    tests = {n["job"] for n in job.get("needs") or [] if not n.get("artifacts", True)}
+    want = {n for n in jobs if n.startswith("build-")} | {"sdist-" + b for b in default}
+    if got != want:
+        bad.append("pages downloads from %s, want %s" % (sorted(got), sorted(want)))
+    want_tests = {n for n in jobs if n.startswith("test-")}
+    if tests != want_tests:
+        bad.append("pages needs the smoke tests %s, want %s" % (sorted(tests), sorted(want_tests)))
+    return bad
+
+
 def _ids_of(name, job):
     matrix = (job.get("parallel") or {}).get("matrix")
     if matrix:
@@ -295,7 +349,7 @@ def _ids_of(name, job):
     return [(job.get("variables") or {}).get("WM_JOB_ID")]
 
 
-def check_repo(repo, listed, version="0.1.0", path=".gitlab-ci.yml", meta=None, index=None):
+def check_repo(repo, listed, version="0.1.0", path=".gitlab-ci.yml", meta=None, index=None, variants=None):
     with open(os.path.join(repo, path), encoding="utf-8") as f:
         text = f.read()
     lines = text.split("\n")
@@ -309,7 +363,14 @@ def check_repo(repo, listed, version="0.1.0", path=".gitlab-ci.yml", meta=None, 
     tagged, err = list_jobs(repo, "v" + version, path)
     if err:
         return bad + [err]
-    return bad + check(yaml.safe_load(text), listed, plain, tagged, meta, index)
+    doc = yaml.safe_load(text)
+    # the default backend's patch (with a pyproject.toml to patch) gives make-variant its [variant] table
+    for b, (label, _) in (variants or {}).items():
+        patch = ".wheelmatrix/patches/%s.patch" % b
+        got = ((doc.get("pages") or {}).get("variables") or {}).get("WM_PATCH")
+        if label == "null" and os.path.exists(os.path.join(repo, patch)) and got != patch:
+            bad.append("pages applies the patch %r, not %s" % (got, patch))
+    return bad + check(doc, listed, plain, tagged, meta, index, variants)
 
 
 def main(argv):

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # t-gitlab-ci-local.sh — generated GitLab CI files, listed by gitlab-ci-local, match `wheelmatrix list`.
 #
-# For each example matrix (matrices/*.yaml with GitLab enabled; under strategy index glcheck
-# checks the `pages` job too), a matrix of overrides written
+# For each example matrix (matrices/*.yaml with GitLab enabled; under strategies index and
+# variants glcheck checks the `pages` job too), a matrix of overrides written
 # here (image and tags per platform and per include, include env, setup lines, token mode, a
 # custom path, windows-arm64 on a self-hosted runner), and for seeds 1-6 of
 # tests/gen_matrix.py (turned into GitLab matrices: `ci: {gitlab: {}}`, and runner tags for
@@ -106,7 +106,12 @@ def one(n, name, seed, text):
     strategy = (spec.get("distribution") or {}).get("strategy")
     meta = (spec.get("project") or {}).get("name") if strategy == "meta" else None
     index = [b for b, v in spec["backends"].items() if not (v or {}).get("default")] if strategy == "index" else None
-    bad += glcheck.check_repo(repo, listed, path=path, meta=meta, index=index)
+    variants = None
+    if strategy == "variants":
+        variants = {b: ("null", []) if (v or {}).get("default") else
+                    (((v or {}).get("variant") or {}).get("label") or b, ((v or {}).get("variant") or {}).get("properties") or [])
+                    for b, v in spec["backends"].items()}
+    bad += glcheck.check_repo(repo, listed, path=path, meta=meta, index=index, variants=variants)
     with open(os.path.join(repo, path), encoding="utf-8") as f:
         doc = yaml.safe_load(f)
     trusted = ((yaml.safe_load(text).get("publish") or {}).get("pypi") or {}).get("trusted", True)

@@ -136,14 +136,6 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
-	if (m->strategy == WM_STRATEGY_VARIANTS && m->gitlab.enabled) {
-		const struct wm_doc *doc = wm_matrix_doc(m);
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, m->file, doc ? doc->text : NULL, doc ? doc->len : 0,
-			m->index_loc.line, m->index_loc.column, 1, "this version of wheelmatrix does not write the GitLab CI "
-			"file of strategy 'variants' (wheel variants): 'ci: {github: {}}' writes the GitHub workflow alone");
-		free(patched);
-		return WM_EINVALID;
-	}
 	/* the variant patches first: the workflow applies only those that exist */
 	for (size_t i = 0; m->project && i < m->nbackends; i++) {
 		char path[96];

@@ -721,6 +721,78 @@ static void pages_job(struct gl *g, struct wm_y *root)
 	add_needs(g, job, deps, n);
 }
 
+/* A backend's line of WM_VARIANTS: `<backend> <label> <property>...`, each property `ns::feature::value`. */
+static void variant_line(struct wm_buf *out, const struct wm_backend *b)
+{
+	wm_buf_printf(out, "%s %s", b->id, b->variant_label ? b->variant_label : "null");
+	for (size_t i = 0; i < b->variant_properties.n; i++) {
+		wm_buf_putc(out, ' ');
+		for (const char *c = b->variant_properties.items[i]; *c; c++)
+			if (*c != ' ')
+				wm_buf_putc(out, *c);
+	}
+	wm_buf_putc(out, '\n');
+}
+
+/*
+ * Strategy variants: the `pages` job (GitLab Pages deploys the job of that
+ * name), on tags, after every build job, smoke test and the default
+ * backend's sdist, which makes every backend's wheels variant wheels and
+ * lays the one variant index out under public/.
+ */
+static void variants_pages_job(struct gl *g, struct wm_y *root)
+{
+	const struct wm_matrix *m = g->m;
+	const struct wm_backend *def = m->default_backend;
+	struct wm_y *job = piece(g, "pages-variants"), *vars, *script;
+	struct dep *deps = wm_arena_array(g->b.arena, 2 * g->nbuckets + 2, sizeof(*deps));
+	struct wm_buf lines = WM_BUF_INIT;
+	const char *variants;
+	size_t n = 0;
+
+	if (!deps || !job) {
+		g->b.oom = true;
+		return;
+	}
+	for (size_t b = 0; b < m->nbackends; b++) {
+		const struct wm_backend *be = m->backends[b];
+		bool any = false;
+		for (size_t i = 0; i < g->nbuckets; i++)
+			if (g->buckets[i].backend == be) {
+				deps[n++] = (struct dep){ g->buckets[i].name, g->buckets[i].n, true };
+				any = true;
+			}
+		for (size_t i = 0; i < g->nbuckets; i++)
+			if (g->buckets[i].backend == be && g->buckets[i].nsmoke)
+				deps[n++] = (struct dep){ wm_arena_printf(g->b.arena, "test-%s", g->buckets[i].suffix),
+					g->buckets[i].nsmoke, false };
+		if (any)
+			variant_line(&lines, be);
+	}
+	deps[n++] = (struct dep){ wm_arena_printf(g->b.arena, "sdist-%s", def->id), 1, true };
+	variants = wm_emit_keep(&g->b, &lines);
+	wm_yaml_set(&g->b, root, "pages", job);
+	wm_yaml_set_before(&g->b, job, "script", "before_script", wm_yaml_seq(&g->b));
+	/* the version check first, as in the publish jobs; then the default backend's patch: its [variant] table */
+	wm_yaml_push(&g->b, wm_yaml_get(job, "before_script"), wm_yaml_literal(&g->b, wm_emit_check_version(&g->b)));
+	add_lines(g, wm_yaml_get(job, "before_script"), "patch-sh");
+	vars = wm_yaml_get(job, "variables");
+	wm_yaml_set(&g->b, vars, "WM_PYPROJECT", str(g, m->pyproject));
+	wm_yaml_set(&g->b, vars, "WM_MANIFEST", str(g, m->manifest));
+	if (wm_emit_has_patch(m, g->patched, def))
+		wm_yaml_set(&g->b, vars, "WM_PATCH", wm_yaml_strf(&g->b, ".wheelmatrix/patches/%s.patch", def->id));
+	wm_yaml_set(&g->b, vars, "WM_VARIANTLIB", str(g, wm_catalog_tool(g->cat, "variantlib")));
+	wm_yaml_set(&g->b, vars, "WM_PROJECT", str(g, m->name));
+	wm_yaml_set(&g->b, vars, "WM_INDEX_URL", literal(g, m->index_url));
+	wm_yaml_set(&g->b, vars, "WM_DEFAULT", str(g, def->id));
+	wm_yaml_set(&g->b, vars, "WM_VARIANTS", variants ? wm_yaml_literal(&g->b, variants) : str(g, ""));
+	script = wm_yaml_get(job, "script");
+	for (size_t i = 0; script && i < script->n; i++)
+		if (script->items[i]->type == WM_NODE_SCALAR && strstr(script->items[i]->text, "@index-pages.py@\n"))
+			script->items[i] = wm_yaml_literal(&g->b, embed_index_pages(g, script->items[i]->text));
+	add_needs(g, job, deps, n);
+}
+
 /* ---- the file -------------------------------------------------------------------------- */
 
 static struct wm_y *pipeline(struct gl *g)
@@ -780,7 +852,8 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 		for (size_t i = 0; i < g.nbuckets; i++)
 			if (g.buckets[i].backend == m->backends[b] && g.buckets[i].nsmoke)
 				test_job(&g, root, &g.buckets[i]);
-		if (any) {
+		/* strategy variants: the pages job takes every backend's wheels; PyPI gets the default's */
+		if (any && (m->strategy != WM_STRATEGY_VARIANTS || m->backends[b]->is_default)) {
 			sdist_job(&g, root, m->backends[b]);
 			if (!on_pages(m, m->backends[b])) {
 				publish_job(&g, root, m->backends[b]);
@@ -792,6 +865,8 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 		meta_jobs(&g, root, published);
 	if (any_pages(&g))
 		pages_job(&g, root);
+	if (m->strategy == WM_STRATEGY_VARIANTS && m->default_backend && published[m->default_backend->index])
+		variants_pages_job(&g, root);
 	if (err->code) {
 		ret = err->code;
 		goto out;
