@@ -216,3 +216,14 @@ int wm_emit_add_buf(struct wm_files *out, const char *path, const char *matrix_f
 		path = NULL;
 	return wm_emit_add(out, path, matrix_file, body->ptr ? body->ptr : "", body->len, err);
 }
+
+void wm_emit_variant_properties(struct wm_buf *out, const struct wm_backend *b)
+{
+	for (size_t i = 0; i < b->variant_properties.n; i++) {
+		if (i)
+			wm_buf_putc(out, ' ');
+		for (const char *c = b->variant_properties.items[i]; *c; c++)
+			if (*c != ' ')
+				wm_buf_putc(out, *c);
+	}
+}

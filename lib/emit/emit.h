@@ -31,6 +31,12 @@ bool wm_emit_runnable(const struct wm_platform *p, bool cross);
 const char *wm_emit_check_version(struct wm_yb *b);
 /* Strategy index: templates/index-pages.py as a `python3 - ARGS <<'PY'` heredoc (ARGS shell words). */
 const char *wm_emit_index_pages(struct wm_yb *b, const char *args);
+/*
+ * Strategy variants: backend b's properties as `variantlib make-variant --property` takes them,
+ * `ns::feature::value`, space-separated ("" for the null variant).  The loader's grammar keeps
+ * them to [a-z0-9_.:], safe to split on blanks.
+ */
+void wm_emit_variant_properties(struct wm_buf *out, const struct wm_backend *b);
 /* pyproject.toml's directory, where maturin runs: "" at the repository root, else "python" (no '/'). */
 const char *wm_emit_project_dir(struct wm_arena *a, const struct wm_matrix *m);
 /* The repository root's dist/ as seen from that directory: "dist", "../dist", "../../dist", ... */

@@ -602,6 +602,15 @@ static void release_job(struct gh *g, struct wm_y *jobs, const bool *published)
 
 /* ---- strategy index ---------------------------------------------------------------------- */
 
+/* A job that creates a GitHub release of attested files: it writes the repository's contents, signs and stores the provenance. */
+static void add_release_permissions(struct gh *g, struct wm_y *job)
+{
+	struct wm_y *perms = wm_yaml_set(&g->b, job, "permissions", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, perms, "contents", wm_yaml_str(&g->b, "write"));
+	wm_yaml_set(&g->b, perms, "id-token", wm_yaml_str(&g->b, "write"));
+	wm_yaml_set(&g->b, perms, "attestations", wm_yaml_str(&g->b, "write"));
+}
+
 /*
  * A backend other than the default, on tags: its wheels and sdist, their
  * build provenance, and a GitHub release of their own, tag <tag>-<backend>
@@ -611,7 +620,7 @@ static void release_job(struct gh *g, struct wm_y *jobs, const bool *published)
 static void index_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *b)
 {
 	const struct wm_matrix *m = g->m;
-	struct wm_y *job, *needs, *perms, *steps, *step;
+	struct wm_y *job, *needs, *steps, *step;
 
 	job = wm_yaml_set(&g->b, jobs, wm_arena_printf(g->b.arena, "index-%s", b->id), wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "release %s %s", m->name, b->id));
@@ -619,10 +628,7 @@ static void index_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *
 	needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
 	add_build_needs(g, needs, b);
 	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
-	perms = wm_yaml_set(&g->b, job, "permissions", wm_yaml_map(&g->b));
-	wm_yaml_set(&g->b, perms, "contents", wm_yaml_str(&g->b, "write"));
-	wm_yaml_set(&g->b, perms, "id-token", wm_yaml_str(&g->b, "write"));
-	wm_yaml_set(&g->b, perms, "attestations", wm_yaml_str(&g->b, "write"));
+	add_release_permissions(g, job);
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
 	add_version_check(g, steps);
 	add_download(g, steps, "download-wheels", "pattern", wm_yaml_strf(&g->b, "wheels-%s-*", b->id));
@@ -733,18 +739,12 @@ static void index_pages_jobs(struct gh *g, struct wm_y *jobs, const bool *indexe
 
 /* ---- strategy variants ------------------------------------------------------------------- */
 
-/* A backend's variant properties for `variantlib make-variant --property`: `ns::feature::value`, space-separated. */
+/* A backend's variant properties for `variantlib make-variant --property` (see emit.h). */
 static const char *variant_properties(struct gh *g, const struct wm_backend *b)
 {
 	struct wm_buf out = WM_BUF_INIT;
 	const char *s;
-	for (size_t i = 0; i < b->variant_properties.n; i++) {
-		if (i)
-			wm_buf_putc(&out, ' ');
-		for (const char *c = b->variant_properties.items[i]; *c; c++)
-			if (*c != ' ')
-				wm_buf_putc(&out, *c);
-	}
+	wm_emit_variant_properties(&out, b);
 	s = wm_emit_keep(&g->b, &out);
 	return s ? s : "";  /* the null variant has none */
 }
@@ -761,7 +761,7 @@ static void variants_job(struct gh *g, struct wm_y *jobs)
 {
 	const struct wm_matrix *m = g->m;
 	const struct wm_backend *def = m->default_backend;
-	struct wm_y *job, *needs, *perms, *steps, *step, *with;
+	struct wm_y *job, *needs, *steps, *step, *with;
 
 	job = wm_yaml_set(&g->b, jobs, "variants", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "variant wheels of %s", m->name));
@@ -771,10 +771,7 @@ static void variants_job(struct gh *g, struct wm_y *jobs)
 		wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, m->groups[i].name));
 	wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "sdist-%s", def->id));
 	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
-	perms = wm_yaml_set(&g->b, job, "permissions", wm_yaml_map(&g->b));
-	wm_yaml_set(&g->b, perms, "contents", wm_yaml_str(&g->b, "write"));
-	wm_yaml_set(&g->b, perms, "id-token", wm_yaml_str(&g->b, "write"));
-	wm_yaml_set(&g->b, perms, "attestations", wm_yaml_str(&g->b, "write"));
+	add_release_permissions(g, job);
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
 	add_version_check(g, steps);
 	/* every backend's patch writes the same [variant] table: the default's gives make-variant its pyproject.toml */

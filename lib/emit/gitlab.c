@@ -669,6 +669,46 @@ static const char *embed_index_pages(struct gl *g, const char *text)
 }
 
 /*
+ * Backend be's build jobs (their artifacts) and smoke tests appended to deps at *n: what a pages
+ * job waits for of a backend.  Returns whether the backend has any build job.
+ */
+static bool add_build_deps(struct gl *g, const struct wm_backend *be, struct dep *deps, size_t *n)
+{
+	bool any = false;
+	for (size_t i = 0; i < g->nbuckets; i++)
+		if (g->buckets[i].backend == be) {
+			deps[(*n)++] = (struct dep){ g->buckets[i].name, g->buckets[i].n, true };
+			any = true;
+		}
+	for (size_t i = 0; i < g->nbuckets; i++)
+		if (g->buckets[i].backend == be && g->buckets[i].nsmoke)
+			deps[(*n)++] = (struct dep){ wm_arena_printf(g->b.arena, "test-%s", g->buckets[i].suffix),
+				g->buckets[i].nsmoke, false };
+	return any;
+}
+
+/*
+ * What both pages jobs share: the job set as root's `pages`, the publish jobs' version check as
+ * its first before_script line, the project's files in its variables, and templates/index-pages.py
+ * embedded in its script.  Returns its variables, for the job's own.
+ */
+static struct wm_y *pages_common(struct gl *g, struct wm_y *root, struct wm_y *job)
+{
+	struct wm_y *vars, *script;
+	wm_yaml_set(&g->b, root, "pages", job);
+	wm_yaml_set_before(&g->b, job, "script", "before_script", wm_yaml_seq(&g->b));
+	wm_yaml_push(&g->b, wm_yaml_get(job, "before_script"), wm_yaml_literal(&g->b, wm_emit_check_version(&g->b)));
+	vars = wm_yaml_get(job, "variables");
+	wm_yaml_set(&g->b, vars, "WM_PYPROJECT", str(g, g->m->pyproject));
+	wm_yaml_set(&g->b, vars, "WM_MANIFEST", str(g, g->m->manifest));
+	script = wm_yaml_get(job, "script");
+	for (size_t i = 0; script && i < script->n; i++)
+		if (script->items[i]->type == WM_NODE_SCALAR && strstr(script->items[i]->text, "@index-pages.py@\n"))
+			script->items[i] = wm_yaml_literal(&g->b, embed_index_pages(g, script->items[i]->text));
+	return vars;
+}
+
+/*
  * Strategy index: the `pages` job (GitLab Pages deploys the job of that
  * name), on tags, after the builds, smoke tests and sdists of every backend
  * but the default, which lays their indexes out under public/.
@@ -676,7 +716,7 @@ static const char *embed_index_pages(struct gl *g, const char *text)
 static void pages_job(struct gl *g, struct wm_y *root)
 {
 	const struct wm_matrix *m = g->m;
-	struct wm_y *job = piece(g, "pages"), *vars, *script;
+	struct wm_y *job = piece(g, "pages"), *vars;
 	struct dep *deps = wm_arena_array(g->b.arena, 2 * g->nbuckets + m->nbackends + 1, sizeof(*deps));
 	struct wm_buf ids = WM_BUF_INIT;
 	const char *backends;
@@ -688,36 +728,16 @@ static void pages_job(struct gl *g, struct wm_y *root)
 	}
 	for (size_t b = 0; b < m->nbackends; b++) {
 		const struct wm_backend *be = m->backends[b];
-		bool any = false;
-		for (size_t i = 0; i < g->nbuckets; i++)
-			if (g->buckets[i].backend == be && on_pages(m, be)) {
-				deps[n++] = (struct dep){ g->buckets[i].name, g->buckets[i].n, true };
-				any = true;
-			}
-		for (size_t i = 0; i < g->nbuckets; i++)
-			if (g->buckets[i].backend == be && on_pages(m, be) && g->buckets[i].nsmoke)
-				deps[n++] = (struct dep){ wm_arena_printf(g->b.arena, "test-%s", g->buckets[i].suffix),
-					g->buckets[i].nsmoke, false };
-		if (any) {
+		if (on_pages(m, be) && add_build_deps(g, be, deps, &n)) {
 			deps[n++] = (struct dep){ wm_arena_printf(g->b.arena, "sdist-%s", be->id), 1, true };
 			wm_buf_printf(&ids, "%s%s", ids.len ? " " : "", be->id);
 		}
 	}
 	backends = wm_emit_keep(&g->b, &ids);
-	wm_yaml_set(&g->b, root, "pages", job);
-	wm_yaml_set_before(&g->b, job, "script", "before_script", wm_yaml_seq(&g->b));
-	/* the version check first, as in the publish jobs */
-	wm_yaml_push(&g->b, wm_yaml_get(job, "before_script"), wm_yaml_literal(&g->b, wm_emit_check_version(&g->b)));
-	vars = wm_yaml_get(job, "variables");
-	wm_yaml_set(&g->b, vars, "WM_PYPROJECT", str(g, m->pyproject));
-	wm_yaml_set(&g->b, vars, "WM_MANIFEST", str(g, m->manifest));
+	vars = pages_common(g, root, job);
 	wm_yaml_set(&g->b, vars, "WM_PROJECT", str(g, m->name));
 	wm_yaml_set(&g->b, vars, "WM_INDEX_URL", literal(g, m->index_url));
 	wm_yaml_set(&g->b, vars, "WM_BACKENDS", str(g, backends ? backends : ""));
-	script = wm_yaml_get(job, "script");
-	for (size_t i = 0; script && i < script->n; i++)
-		if (script->items[i]->type == WM_NODE_SCALAR && strstr(script->items[i]->text, "@index-pages.py@\n"))
-			script->items[i] = wm_yaml_literal(&g->b, embed_index_pages(g, script->items[i]->text));
 	add_needs(g, job, deps, n);
 }
 
@@ -725,12 +745,9 @@ static void pages_job(struct gl *g, struct wm_y *root)
 static void variant_line(struct wm_buf *out, const struct wm_backend *b)
 {
 	wm_buf_printf(out, "%s %s", b->id, b->variant_label ? b->variant_label : "null");
-	for (size_t i = 0; i < b->variant_properties.n; i++) {
+	if (b->variant_properties.n)
 		wm_buf_putc(out, ' ');
-		for (const char *c = b->variant_properties.items[i]; *c; c++)
-			if (*c != ' ')
-				wm_buf_putc(out, *c);
-	}
+	wm_emit_variant_properties(out, b);
 	wm_buf_putc(out, '\n');
 }
 
@@ -744,7 +761,7 @@ static void variants_pages_job(struct gl *g, struct wm_y *root)
 {
 	const struct wm_matrix *m = g->m;
 	const struct wm_backend *def = m->default_backend;
-	struct wm_y *job = piece(g, "pages-variants"), *vars, *script;
+	struct wm_y *job = piece(g, "pages-variants"), *vars;
 	struct dep *deps = wm_arena_array(g->b.arena, 2 * g->nbuckets + 2, sizeof(*deps));
 	struct wm_buf lines = WM_BUF_INIT;
 	const char *variants;
@@ -754,31 +771,14 @@ static void variants_pages_job(struct gl *g, struct wm_y *root)
 		g->b.oom = true;
 		return;
 	}
-	for (size_t b = 0; b < m->nbackends; b++) {
-		const struct wm_backend *be = m->backends[b];
-		bool any = false;
-		for (size_t i = 0; i < g->nbuckets; i++)
-			if (g->buckets[i].backend == be) {
-				deps[n++] = (struct dep){ g->buckets[i].name, g->buckets[i].n, true };
-				any = true;
-			}
-		for (size_t i = 0; i < g->nbuckets; i++)
-			if (g->buckets[i].backend == be && g->buckets[i].nsmoke)
-				deps[n++] = (struct dep){ wm_arena_printf(g->b.arena, "test-%s", g->buckets[i].suffix),
-					g->buckets[i].nsmoke, false };
-		if (any)
-			variant_line(&lines, be);
-	}
+	for (size_t b = 0; b < m->nbackends; b++)
+		if (add_build_deps(g, m->backends[b], deps, &n))
+			variant_line(&lines, m->backends[b]);
 	deps[n++] = (struct dep){ wm_arena_printf(g->b.arena, "sdist-%s", def->id), 1, true };
 	variants = wm_emit_keep(&g->b, &lines);
-	wm_yaml_set(&g->b, root, "pages", job);
-	wm_yaml_set_before(&g->b, job, "script", "before_script", wm_yaml_seq(&g->b));
-	/* the version check first, as in the publish jobs; then the default backend's patch: its [variant] table */
-	wm_yaml_push(&g->b, wm_yaml_get(job, "before_script"), wm_yaml_literal(&g->b, wm_emit_check_version(&g->b)));
+	vars = pages_common(g, root, job);
+	/* after the version check, the default backend's patch: its [variant] table */
 	add_lines(g, wm_yaml_get(job, "before_script"), "patch-sh");
-	vars = wm_yaml_get(job, "variables");
-	wm_yaml_set(&g->b, vars, "WM_PYPROJECT", str(g, m->pyproject));
-	wm_yaml_set(&g->b, vars, "WM_MANIFEST", str(g, m->manifest));
 	if (wm_emit_has_patch(m, g->patched, def))
 		wm_yaml_set(&g->b, vars, "WM_PATCH", wm_yaml_strf(&g->b, ".wheelmatrix/patches/%s.patch", def->id));
 	wm_yaml_set(&g->b, vars, "WM_VARIANTLIB", str(g, wm_catalog_tool(g->cat, "variantlib")));
@@ -786,10 +786,6 @@ static void variants_pages_job(struct gl *g, struct wm_y *root)
 	wm_yaml_set(&g->b, vars, "WM_INDEX_URL", literal(g, m->index_url));
 	wm_yaml_set(&g->b, vars, "WM_DEFAULT", str(g, def->id));
 	wm_yaml_set(&g->b, vars, "WM_VARIANTS", variants ? wm_yaml_literal(&g->b, variants) : str(g, ""));
-	script = wm_yaml_get(job, "script");
-	for (size_t i = 0; script && i < script->n; i++)
-		if (script->items[i]->type == WM_NODE_SCALAR && strstr(script->items[i]->text, "@index-pages.py@\n"))
-			script->items[i] = wm_yaml_literal(&g->b, embed_index_pages(g, script->items[i]->text));
 	add_needs(g, job, deps, n);
 }
 
