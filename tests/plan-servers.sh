@@ -18,6 +18,22 @@ unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 server_pids=()
 
+project_page() {  # project_page DIR FILE...: the page of project llm-rs, PEP 503 HTML and PEP 691 JSON, listing FILE... (zero hashes)
+	local dir=$1 f
+	shift
+	mkdir -p "$dir"
+	{
+		echo '<!DOCTYPE html><html><body>'
+		for f in "$@"; do echo "<a href=\"$f#sha256=$(printf %064d 0)\">$f</a><br>"; done
+		echo '</body></html>'
+	} >"$dir/index.html"
+	python3 - "$dir/index.json" "$@" <<'PY'
+import json, sys
+files = [{"filename": f, "url": f, "hashes": {"sha256": "0" * 64}} for f in sys.argv[2:]]
+json.dump({"meta": {"api-version": "1.1"}, "name": "llm-rs", "files": files}, open(sys.argv[1], "w"))
+PY
+}
+
 stop_servers() {
 	local pid
 	for pid in "${server_pids[@]}"; do

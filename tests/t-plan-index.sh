@@ -11,23 +11,8 @@ export HOME=$tmp  # no ~/.netrc
 # The index (a stand-in for PyPI) has the CPU wheel; cuda's index has the cuda wheel of this
 # version and of an earlier one; rocm_6's index does not exist yet.
 www=$tmp/www
-page() {  # page DIR FILE...: a project page, PEP 503 HTML and PEP 691 JSON
-	local dir=$1 f
-	shift
-	mkdir -p "$dir"
-	{
-		echo '<!DOCTYPE html><html><body>'
-		for f in "$@"; do echo "<a href=\"$f#sha256=$(printf %064d 0)\">$f</a><br>"; done
-		echo '</body></html>'
-	} >"$dir/index.html"
-	python3 - "$dir/index.json" "$@" <<'PY'
-import json, sys
-files = [{"filename": f, "url": f, "hashes": {"sha256": "0" * 64}} for f in sys.argv[2:]]
-json.dump({"meta": {"api-version": "1.1"}, "name": "llm-rs", "files": files}, open(sys.argv[1], "w"))
-PY
-}
-page "$www/simple/llm-rs" llm_rs-1.0.0-cp312-cp312-manylinux_2_28_x86_64.whl
-page "$www/whl/cuda/llm-rs" llm_rs-0.9.0+cuda-cp312-cp312-manylinux_2_28_x86_64.whl \
+project_page "$www/simple/llm-rs" llm_rs-1.0.0-cp312-cp312-manylinux_2_28_x86_64.whl
+project_page "$www/whl/cuda/llm-rs" llm_rs-0.9.0+cuda-cp312-cp312-manylinux_2_28_x86_64.whl \
 	llm_rs-1.0.0+cuda-cp312-cp312-manylinux_2_28_x86_64.whl llm_rs-1.0.0+cuda.tar.gz
 start_nginx "$tmp" "$www"
 http=http://127.0.0.1:$HTTP_PORT

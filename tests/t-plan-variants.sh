@@ -10,28 +10,13 @@ unset SSL_CERT_FILE NETRC WHEELMATRIX_INDEX_USERNAME WHEELMATRIX_INDEX_PASSWORD
 export HOME=$tmp  # no ~/.netrc
 
 www=$tmp/www
-page() {  # page DIR FILE...: a project page, PEP 503 HTML and PEP 691 JSON
-	local dir=$1 f
-	shift
-	mkdir -p "$dir"
-	{
-		echo '<!DOCTYPE html><html><body>'
-		for f in "$@"; do echo "<a href=\"$f#sha256=$(printf %064d 0)\">$f</a><br>"; done
-		echo '</body></html>'
-	} >"$dir/index.html"
-	python3 - "$dir/index.json" "$@" <<'PY'
-import json, sys
-files = [{"filename": f, "url": f, "hashes": {"sha256": "0" * 64}} for f in sys.argv[2:]]
-json.dump({"meta": {"api-version": "1.1"}, "name": "llm-rs", "files": files}, open(sys.argv[1], "w"))
-PY
-}
 w=cp312-cp312-manylinux_2_28_x86_64
 # PyPI: the plain cpu wheel, no sdist yet
-page "$www/simple/llm-rs" "llm_rs-1.0.0-$w.whl"
+project_page "$www/simple/llm-rs" "llm_rs-1.0.0-$w.whl"
 # the variant index: cu124 of this version and of an earlier one, the null variant, the
 # variants.json, the plain wheel and sdist for installers without variant support, and a label
 # (cu118) no backend has; rocm's variant is not there yet (its row is ready: the page exists)
-page "$www/variants/llm-rs" "llm_rs-0.9.0-$w-cu124.whl" "llm_rs-1.0.0-$w-cu124.whl" "llm_rs-1.0.0-$w-null.whl" \
+project_page "$www/variants/llm-rs" "llm_rs-0.9.0-$w-cu124.whl" "llm_rs-1.0.0-$w-cu124.whl" "llm_rs-1.0.0-$w-null.whl" \
 	llm_rs-1.0.0-variants.json "llm_rs-1.0.0-$w.whl" llm_rs-1.0.0.tar.gz "llm_rs-1.0.0-$w-cu118.whl"
 start_nginx "$tmp" "$www"
 http=http://127.0.0.1:$HTTP_PORT
