@@ -275,8 +275,11 @@ static int insert_keys(struct patcher *p, const struct wm_toml_table *t, const s
 	return ret;
 }
 
-/* A new `[name]` section with `keys` at the end of the document, after a blank line. */
-static int append_section(struct patcher *p, const char *name, const struct newkey *keys, size_t n)
+/*
+ * `body` (lines separated by the document's line ending, without a final one) at the end of the
+ * document, after a blank line; it ends with a line ending when the document did.  Releases body.
+ */
+static int append_block(struct patcher *p, struct wm_buf *body)
 {
 	const struct wm_toml_doc *doc = p->doc;
 	size_t start = doc->bom ? 3 : 0;
@@ -287,13 +290,24 @@ static int append_section(struct patcher *p, const char *name, const struct newk
 		wm_buf_puts(&b, p->nl);
 	if (doc->len > start && !after_blank_line(doc, doc->len))
 		wm_buf_puts(&b, p->nl);
-	wm_buf_printf(&b, "[%s]%s", name, p->nl);
-	put_keys(&b, NULL, keys, n, p->nl);
+	wm_buf_add(&b, body->ptr ? body->ptr : "", body->len);
+	if (body->oom)
+		b.oom = true;
 	if (doc->final_newline || doc->len == start)
 		wm_buf_puts(&b, p->nl);
 	ret = splice(p, doc->len, doc->len, &b);
 	wm_buf_release(&b);
+	wm_buf_release(body);
 	return ret;
+}
+
+/* A new `[name]` section with `keys` at the end of the document, after a blank line. */
+static int append_section(struct patcher *p, const char *name, const struct newkey *keys, size_t n)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	wm_buf_printf(&b, "[%s]%s", name, p->nl);
+	put_keys(&b, NULL, keys, n, p->nl);
+	return append_block(p, &b);
 }
 
 /* ---- arrays -------------------------------------------------------------- */
@@ -769,49 +783,34 @@ static int patch_maturin(struct patcher *p)
 static int patch_variant(struct patcher *p)
 {
 	const struct wm_patch_spec *spec = p->spec;
-	const struct wm_toml_doc *doc = p->doc;
-	const struct wm_toml_value *own = wm_toml_table_get(doc->root, "variant");
-	size_t start = doc->bom ? 3 : 0;
+	const struct wm_toml_value *own = wm_toml_table_get(p->doc->root, "variant");
 	struct wm_buf b = WM_BUF_INIT;
-	int ret;
 
 	if (spec->nproviders == 0)
 		return 0;
 	if (own)
 		return fail(p, WM_EINVALID, &own->span, "the project has a [variant] table of its own, and the matrix's "
 			"'distribution.providers' writes it: remove one of them");
-	if (needs_newline(doc, doc->len) && doc->len > start)
-		wm_buf_puts(&b, p->nl);
-	if (doc->len > start && !after_blank_line(doc, doc->len))
-		wm_buf_puts(&b, p->nl);
 	wm_buf_printf(&b, "[variant.default-priorities]%snamespace = [", p->nl);
 	for (size_t i = 0; i < spec->nproviders; i++) {
 		wm_buf_puts(&b, i ? ", " : "");
 		wm_toml_put_string(&b, spec->providers[i].ns, strlen(spec->providers[i].ns), WM_TOML_BASIC);
 	}
-	wm_buf_printf(&b, "]%s", p->nl);
+	wm_buf_putc(&b, ']');
 	for (size_t i = 0; i < spec->nproviders; i++) {
 		const struct wm_provider *pr = &spec->providers[i];
-		wm_buf_printf(&b, "%s[variant.providers.", p->nl);
+		wm_buf_printf(&b, "%s%s[variant.providers.", p->nl, p->nl);
 		wm_toml_put_key(&b, pr->ns, strlen(pr->ns));
 		wm_buf_printf(&b, "]%srequires = ", p->nl);
 		put_array(&b, pr->requires.items, pr->requires.n);
-		wm_buf_puts(&b, p->nl);
 		if (pr->plugin_api) {
-			wm_buf_puts(&b, "plugin-api = ");
+			wm_buf_printf(&b, "%splugin-api = ", p->nl);
 			wm_toml_put_string(&b, pr->plugin_api, strlen(pr->plugin_api), WM_TOML_BASIC);
-			wm_buf_puts(&b, p->nl);
 		}
 		if (pr->optional)
-			wm_buf_printf(&b, "optional = true%s", p->nl);
+			wm_buf_printf(&b, "%soptional = true", p->nl);
 	}
-	if (!doc->final_newline && doc->len > start) {
-		/* the document's last line had no newline: neither has ours */
-		b.len -= strlen(p->nl);
-	}
-	ret = splice(p, doc->len, doc->len, &b);
-	wm_buf_release(&b);
-	return ret;
+	return append_block(p, &b);
 }
 
 /* ---- the entry point ----------------------------------------------------- */

@@ -407,6 +407,35 @@ static void test_version(void)
 
 /* ---- the contract: codes, diagnostics, the caller's buffer ---------------- */
 
+/* ---- the [variant] table of strategy variants ------------------------------ */
+
+static void test_variant_table(void)
+{
+	static struct wm_provider providers[2];
+	static const char *nv[] = { "nvidia-variant-provider>=0.0.1,<1.0.0" }, *x86[] = { "provider-variant-x86-64", "b" };
+	providers[0] = (struct wm_provider){ .ns = "nvidia", .requires = { nv, 1 },
+		.plugin_api = "nvidia_variant_provider.plugin:NvidiaVariantPlugin" };
+	providers[1] = (struct wm_provider){ .ns = "x86_64", .requires = { x86, 2 }, .optional = true };
+	/* at the end, after a blank line, with the features merged as ever */
+	PATCH("[project]\nname = \"a\"\n",
+		"[project]\nname = \"a\"\n\n[tool.maturin]\nfeatures = [\"y\"]\n\n"
+		"[variant.default-priorities]\nnamespace = [\"nvidia\", \"x86_64\"]\n\n"
+		"[variant.providers.nvidia]\nrequires = [\"nvidia-variant-provider>=0.0.1,<1.0.0\"]\n"
+		"plugin-api = \"nvidia_variant_provider.plugin:NvidiaVariantPlugin\"\n\n"
+		"[variant.providers.x86_64]\nrequires = [\"provider-variant-x86-64\", \"b\"]\noptional = true\n",
+		.features = LIST("y"), .providers = providers, .nproviders = 2);
+	/* CRLF, and no final line ending: none added */
+	PATCH("[project]\r\nname = \"a\"",
+		"[project]\r\nname = \"a\"\r\n\r\n[variant.default-priorities]\r\nnamespace = [\"nvidia\"]\r\n\r\n"
+		"[variant.providers.nvidia]\r\nrequires = [\"nvidia-variant-provider>=0.0.1,<1.0.0\"]\r\n"
+		"plugin-api = \"nvidia_variant_provider.plugin:NvidiaVariantPlugin\"",
+		.providers = providers, .nproviders = 1);
+	/* the project's own [variant] table */
+	PATCH("[project]\nname = \"a\"\n[variant.default-priorities]\nnamespace = []\n",
+		"error: 3:2: the project has a [variant] table of its own, and the matrix's 'distribution.providers' "
+		"writes it: remove one of them", .providers = providers, .nproviders = 1);
+}
+
 static void test_contract(void)
 {
 	static const char text[] = "[build-system]\nrequires = []\n\n[project]\nversion = \"1\"\n";
@@ -459,6 +488,7 @@ int main(void)
 	test_pins();
 	test_dependencies();
 	test_version();
+	test_variant_table();
 	test_contract();
 	return harness_done();
 }
