@@ -187,6 +187,21 @@ static struct wm_artifact *add_artifact(struct wm_plan_dist *d)
 	return a;
 }
 
+/* Job `job`'s wheel as an artifact of d: a variant wheel with d's label on the variant index. */
+static int add_wheel(struct wm_arena *a, struct wm_plan_dist *d, const struct wm_job *job)
+{
+	struct wm_artifact *w = add_artifact(d);
+	const struct wm_python *py = job->python;
+	w->platform = job->platform;
+	w->python = py;
+	w->job = wm_arena_strdup(a, job->id);
+	w->filename = d->variant ?
+		wm_filename_variant_wheel(a, job->backend->dist, d->version, py->python_tag, py->abi_tag,
+			job->platform->platform_tag, d->variant) :
+		wm_filename_wheel(a, job->backend->dist, d->version, py->python_tag, py->abi_tag, job->platform->platform_tag);
+	return w->job && w->filename ? 0 : WM_ENOMEM;
+}
+
 /* Every job's wheel, grouped by distribution in the order of the backends, and one sdist each. */
 static int plan_artifacts(struct wm_plan *plan, const struct wm_matrix *m)
 {
@@ -240,31 +255,8 @@ static int plan_artifacts(struct wm_plan *plan, const struct wm_matrix *m)
 		goto out;
 	while ((more = wm_expand_next(it, &job)) > 0) {
 		struct wm_plan_dist *d = of[job.backend->index], *vd = vof[job.backend->index];
-		struct wm_artifact *w;
-		if (d) {
-			w = add_artifact(d);
-			w->platform = job.platform;
-			w->python = job.python;
-			w->job = wm_arena_strdup(a, job.id);
-			w->filename = wm_filename_wheel(a, job.backend->dist, d->version, job.python->python_tag,
-				job.python->abi_tag, job.platform->platform_tag);
-			if (!w->job || !w->filename) {
-				more = WM_ENOMEM;
-				break;
-			}
-		}
-		if (vd) {
-			w = add_artifact(vd);
-			w->platform = job.platform;
-			w->python = job.python;
-			w->job = wm_arena_strdup(a, job.id);
-			w->filename = wm_filename_variant_wheel(a, job.backend->dist, vd->version, job.python->python_tag,
-				job.python->abi_tag, job.platform->platform_tag, vd->variant);
-			if (!w->job || !w->filename) {
-				more = WM_ENOMEM;
-				break;
-			}
-		}
+		if ((d && (more = add_wheel(a, d, &job)) < 0) || (vd && (more = add_wheel(a, vd, &job)) < 0))
+			break;
 	}
 	wm_expand_free(it);
 	if ((ret = more) < 0)
