@@ -24,6 +24,10 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/wheelmatrix
+DATADIR ?= $(PREFIX)/share
+# The schema `init` names in the matrix's first line (docs/init.md): the one `make install` puts
+# under DATADIR; a package that publishes it elsewhere sets its URL (no spaces or quotes).
+SCHEMA_URL ?= file://$(DATADIR)/wheelmatrix/wheelmatrix.schema.json
 PKG_CONFIG ?= pkg-config
 HOSTCC ?= cc
 CFLAGS ?= -O2 -g
@@ -81,7 +85,7 @@ else ifneq ($(LIBGIT2),)
 $(error LIBGIT2 is 'nohttps' or unset, not '$(LIBGIT2)')
 endif
 
-ALL_CFLAGS = $(WM_CFLAGS) -DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"' $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(WM_CFLAGS) -DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"' -DWM_SCHEMA_URL='"$(SCHEMA_URL)"' $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(WM_LDFLAGS) $(LDFLAGS)
 
 ifeq ($(V),1)
@@ -103,11 +107,11 @@ LIB_OBJS = $(call obj,$(LIB_SRCS))
 CMD_OBJS = $(call obj,$(CMD_SRCS))
 UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 # Programs the test scripts run: the toml-test decoder, the variant patch driver, the index dump.
-TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply $(B)/tests/index-dump
+TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply $(B)/tests/index-dump $(B)/tests/schema-write
 LIB = $(B)/libwheelmatrix.a
 TOOL = $(B)/wheelmatrix
 
-.PHONY: all check check-only check-e2e tools validators testdata install clean demo deps test-deps fuzz fuzz-build fuzz-deps FORCE
+.PHONY: all schema check check-only check-e2e tools validators testdata install clean demo deps test-deps fuzz fuzz-build fuzz-deps FORCE
 .DELETE_ON_ERROR:
 # The unit tests' objects are made by a chain of pattern rules: keep them, and their .d files.
 .SECONDARY: $(call obj,$(UNIT_SRCS))
@@ -176,6 +180,18 @@ $(B)/tests/index-dump: $(B)/obj/tests/index-dump.o $(LIB)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(shell $(PKG_CONFIG) --libs libgit2)
 
+# The JSON Schema of wheelmatrix.yaml (lib/model/jsonschema.c): `make schema` writes
+# docs/wheelmatrix.schema.json with it, tests/t-schema.sh checks the file is what it writes.
+$(B)/tests/schema-write: $(B)/obj/tests/schema-write.o $(LIB)
+	$(quiet) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+schema: $(B)/tests/schema-write
+	$(quiet) GEN docs/wheelmatrix.schema.json
+	$(Q)$(B)/tests/schema-write > docs/wheelmatrix.schema.json+
+	$(Q)mv docs/wheelmatrix.schema.json+ docs/wheelmatrix.schema.json
+
 # The variant patch driver (tests/t-patches.sh) applies a spec file to a pyproject.toml.
 $(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)
 	$(quiet) LINK $@
@@ -207,6 +223,8 @@ ifneq ($(wildcard docs/wheelmatrix.1),)
 endif
 	$(INSTALL) -d '$(DESTDIR)$(DOCDIR)'
 	$(INSTALL) -m 644 docs/*.md '$(DESTDIR)$(DOCDIR)/'
+	$(INSTALL) -d '$(DESTDIR)$(DATADIR)/wheelmatrix'
+	$(INSTALL) -m 644 docs/wheelmatrix.schema.json '$(DESTDIR)$(DATADIR)/wheelmatrix/wheelmatrix.schema.json'
 
 
 clean:

@@ -103,6 +103,8 @@ static int render(struct wm_buf *out, const struct wm_reader *r, const char *pyp
 		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
 		ret = WM_ENOMEM;
 	} else {
+		/* first: the line YAML editors read the schema from (docs/init.md) */
+		wm_buf_puts(out, "# yaml-language-server: $schema=" WM_SCHEMA_URL "\n");
 		wm_buf_puts(out, "# wheelmatrix.yaml: the build matrix of this project, written by `wheelmatrix init`.\n"
 			"# Edit it freely; docs/matrix.md in wheelmatrix describes every key.\n");
 		ret = wm_yaml_emit(out, root, err);

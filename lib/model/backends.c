@@ -88,6 +88,9 @@ static bool toolkit_declared(const struct wm_backend *b, const struct wm_toolkit
 	return false;
 }
 
+static const char *const toolkit_keys[] = { "version" };
+const struct wm_names wm_keys_toolkit = WM_NAMES(toolkit_keys);
+
 static void load_toolkit_use(struct wm_loader *l, struct wm_backend *b, const struct wm_pair *pair)
 {
 	const struct wm_toolkit *t = wm_catalog_toolkit(l->cat, pair->key->text);
@@ -107,8 +110,7 @@ static void load_toolkit_use(struct wm_loader *l, struct wm_backend *b, const st
 	u->version = t->default_version;
 	u->loc = wm_loader_loc(l, pair->key);
 	if (v->type == WM_NODE_MAP) {
-		static const char *const keys[] = { "version" };
-		if (wm_schema_map(&l->c, v, "toolkit options", keys, WM_ARRAY_SIZE(keys)))
+		if (wm_schema_map(&l->c, v, "toolkit options", toolkit_keys, WM_ARRAY_SIZE(toolkit_keys)))
 			ver = wm_yaml_find(v, "version");
 	} else if (!wm_yaml_is_null(v)) {
 		ver = v;
@@ -169,10 +171,12 @@ static void load_toolkits(struct wm_loader *l, struct wm_backend *b, const struc
 	}
 }
 
+static const char *const providers[] = { "github", "gitlab" };
+static const char *const oses[] = { "linux", "macos", "windows" };
+const struct wm_names wm_keys_setup = WM_NAMES(providers), wm_keys_setup_os = WM_NAMES(oses);
+
 static void load_setup(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
 {
-	static const char *const providers[] = { "github", "gitlab" };
-	static const char *const oses[] = { "linux", "macos", "windows" };
 	if (!wm_schema_map(&l->c, n, "'setup'", providers, WM_ARRAY_SIZE(providers)))
 		return;
 	for (size_t i = 0; i < n->n; i++) {
@@ -218,6 +222,7 @@ static void load_dependencies(struct wm_loader *l, struct wm_backend *b, const s
 
 static const char *const backend_keys[] = { "features", "platforms", "toolkit", "dist", "default", "env",
 	"setup", "before-script-linux", "dependencies", "smoke", "variant" };
+const struct wm_names wm_keys_backend = WM_NAMES(backend_keys);
 
 static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pair)
 {

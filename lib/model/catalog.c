@@ -258,6 +258,16 @@ const char *wm_catalog_action(const struct wm_catalog *cat, const char *name)
 	return v ? v->text : NULL;
 }
 
+size_t wm_catalog_action_count(const struct wm_catalog *cat)
+{
+	return cat->nactions;
+}
+
+const char *wm_catalog_action_name(const struct wm_catalog *cat, size_t i)
+{
+	return i < cat->nactions ? cat->action_names[i] : NULL;
+}
+
 const char *wm_catalog_suggest_action(const struct wm_catalog *cat, const char *word)
 {
 	return wm_text_suggest(word, cat->action_names, cat->nactions);

@@ -11,6 +11,9 @@ const char *wm_catalog_suggest_platform(const struct wm_catalog *cat, const char
 const char *wm_catalog_suggest_toolkit(const struct wm_catalog *cat, const char *word);
 /* The default reference of an action of templates/actions.yaml ("v4"), or NULL when not listed. */
 const char *wm_catalog_action(const struct wm_catalog *cat, const char *name);
+/* The actions of templates/actions.yaml, in its order. */
+size_t wm_catalog_action_count(const struct wm_catalog *cat);
+const char *wm_catalog_action_name(const struct wm_catalog *cat, size_t i);
 const char *wm_catalog_suggest_action(const struct wm_catalog *cat, const char *word);
 /* The pinned version of a tool ("maturin"), or NULL. */
 const char *wm_catalog_tool(const struct wm_catalog *cat, const char *name);

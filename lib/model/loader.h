@@ -31,6 +31,17 @@ struct wm_loader {
 	struct wm_project *project;         /* read through it, or NULL */
 };
 
+/*
+ * The keys of each mapping of the file, and the values of its enumerations, in
+ * the order the documentation gives them; they are defined beside the code that
+ * loads each section, and jsonschema.c writes the JSON Schema from them.
+ */
+extern const struct wm_names wm_keys_matrix, wm_keys_project, wm_keys_python, wm_keys_platform, wm_keys_backend,
+	wm_keys_toolkit, wm_keys_setup, wm_keys_setup_os, wm_keys_variant, wm_keys_exclude, wm_keys_include,
+	wm_keys_distribution, wm_keys_index, wm_keys_provider, wm_keys_ci, wm_keys_output, wm_keys_publish,
+	wm_keys_pypi;
+extern const struct wm_names wm_strategies, wm_default_pythons, wm_default_platforms;
+
 /* Records WM_ENOMEM when `p` is NULL, and says so. */
 static inline bool wm_loader_oom(struct wm_loader *l, const void *p)
 {

@@ -145,9 +145,11 @@ static void read_project(struct wm_loader *l, const struct wm_node *n, bool mani
 		m->module = wm_project_module(l->c.arena, p->module_name, p->lib_name, m->name);
 }
 
+static const char *const project_keys[] = { "name", "pyproject", "manifest", "module" };
+const struct wm_names wm_keys_project = WM_NAMES(project_keys);
+
 static void load_project(struct wm_loader *l, const struct wm_node *n)
 {
-	static const char *const keys[] = { "name", "pyproject", "manifest", "module" };
 	struct wm_matrix *m = l->m;
 	const struct wm_node *v;
 	const char *s;
@@ -155,7 +157,7 @@ static void load_project(struct wm_loader *l, const struct wm_node *n)
 	m->pyproject = "pyproject.toml";
 	m->manifest = "Cargo.toml";
 	m->maturin = wm_catalog_tool(l->cat, "maturin");
-	if (n && !wm_schema_map(&l->c, n, "'project'", keys, WM_ARRAY_SIZE(keys)))
+	if (n && !wm_schema_map(&l->c, n, "'project'", project_keys, WM_ARRAY_SIZE(project_keys)))
 		return;
 	if ((v = wm_yaml_find(n, "name")) && wm_schema_string(&l->c, v, "'project.name'", &s)) {
 		if (wm_name_distribution(s))
@@ -179,10 +181,12 @@ static void load_project(struct wm_loader *l, const struct wm_node *n)
 		m->module = wm_project_module(l->c.arena, NULL, NULL, m->name);
 }
 
+static const char *const index_keys[] = { "url", "local" };
+const struct wm_names wm_keys_index = WM_NAMES(index_keys);
+
 /* distribution.index: where the backends' indexes are, and whether their versions carry a label. */
 static void load_index(struct wm_loader *l, const struct wm_node *n)
 {
-	static const char *const keys[] = { "url", "local" };
 	struct wm_matrix *m = l->m;
 	const struct wm_node *v;
 	const char *s, *why;
@@ -190,7 +194,7 @@ static void load_index(struct wm_loader *l, const struct wm_node *n)
 
 	m->index_loc = wm_loader_loc(l, n);
 	m->index_local = m->strategy == WM_STRATEGY_INDEX;
-	if (!wm_schema_map(&l->c, n, "'distribution.index'", keys, WM_ARRAY_SIZE(keys)))
+	if (!wm_schema_map(&l->c, n, "'distribution.index'", index_keys, WM_ARRAY_SIZE(index_keys)))
 		return;
 	if ((v = wm_yaml_find(n, "local"))) {
 		if (m->strategy == WM_STRATEGY_INDEX)
@@ -221,13 +225,16 @@ static void load_index(struct wm_loader *l, const struct wm_node *n)
 	wm_loader_oom(l, m->index_url);
 }
 
+static const char *const distribution_keys[] = { "strategy", "index", "providers" };
+const struct wm_names wm_keys_distribution = WM_NAMES(distribution_keys);
+static const char *const strategies[] = { "rename", "meta", "index", "variants" };
+const struct wm_names wm_strategies = WM_NAMES(strategies);
+
 static void load_distribution(struct wm_loader *l, const struct wm_node *n)
 {
-	static const char *const keys[] = { "strategy", "index", "providers" };
-	static const char *const strategies[] = { "rename", "meta", "index", "variants" };
 	const struct wm_node *v, *index = wm_yaml_find(n, "index"), *providers = wm_yaml_find(n, "providers");
 	const char *s;
-	if (!wm_schema_map(&l->c, n, "'distribution'", keys, WM_ARRAY_SIZE(keys)))
+	if (!wm_schema_map(&l->c, n, "'distribution'", distribution_keys, WM_ARRAY_SIZE(distribution_keys)))
 		return;
 	if (providers)
 		wm_variants_load_providers(l, providers);
@@ -273,9 +280,11 @@ static void load_distribution(struct wm_loader *l, const struct wm_node *n)
 			"'%s'", s);
 }
 
+static const char *const output_keys[] = { "path" };
+const struct wm_names wm_keys_output = WM_NAMES(output_keys);
+
 static void load_output(struct wm_loader *l, const struct wm_node *n, const char *provider, struct wm_output *out)
 {
-	static const char *const keys[] = { "path" };
 	const struct wm_node *v;
 	char what[32];
 	out->enabled = true;
@@ -283,7 +292,7 @@ static void load_output(struct wm_loader *l, const struct wm_node *n, const char
 	if (wm_yaml_is_null(n))
 		return;
 	snprintf(what, sizeof(what), "'ci.%s'", provider);
-	if (!wm_schema_map(&l->c, n, what, keys, WM_ARRAY_SIZE(keys)))
+	if (!wm_schema_map(&l->c, n, what, output_keys, WM_ARRAY_SIZE(output_keys)))
 		return;
 	if ((v = wm_yaml_find(n, "path"))) {
 		snprintf(what, sizeof(what), "'ci.%s.path'", provider);
@@ -291,9 +300,11 @@ static void load_output(struct wm_loader *l, const struct wm_node *n, const char
 	}
 }
 
+static const char *const ci_keys[] = { "github", "gitlab" };
+const struct wm_names wm_keys_ci = WM_NAMES(ci_keys);
+
 static void load_ci(struct wm_loader *l, const struct wm_node *n)
 {
-	static const char *const keys[] = { "github", "gitlab" };
 	struct wm_matrix *m = l->m;
 	const struct wm_node *v;
 	m->github.path = ".github/workflows/wheels.yml";
@@ -302,7 +313,7 @@ static void load_ci(struct wm_loader *l, const struct wm_node *n)
 		m->github.enabled = m->gitlab.enabled = true;
 		return;
 	}
-	if (!wm_schema_map(&l->c, n, "'ci'", keys, WM_ARRAY_SIZE(keys)))
+	if (!wm_schema_map(&l->c, n, "'ci'", ci_keys, WM_ARRAY_SIZE(ci_keys)))
 		return;
 	if ((v = wm_yaml_find(n, "github")))
 		load_output(l, v, "github", &m->github);
@@ -390,16 +401,18 @@ static bool environment_valid(const char *s)
 	return n <= 255;
 }
 
+static const char *const publish_keys[] = { "pypi", "github-release" };
+static const char *const pypi_keys[] = { "trusted", "environment" };
+const struct wm_names wm_keys_publish = WM_NAMES(publish_keys), wm_keys_pypi = WM_NAMES(pypi_keys);
+
 static void load_publish(struct wm_loader *l, const struct wm_node *n)
 {
-	static const char *const keys[] = { "pypi", "github-release" };
-	static const char *const pypi_keys[] = { "trusted", "environment" };
 	struct wm_matrix *m = l->m;
 	const struct wm_node *p, *v;
 	m->trusted = true;
 	m->environment = "pypi";
 	m->github_release = false;
-	if (!n || !wm_schema_map(&l->c, n, "'publish'", keys, WM_ARRAY_SIZE(keys)))
+	if (!n || !wm_schema_map(&l->c, n, "'publish'", publish_keys, WM_ARRAY_SIZE(publish_keys)))
 		return;
 	if ((v = wm_yaml_find(n, "github-release")) && !wm_yaml_is_null(v))
 		wm_schema_bool(&l->c, v, "'publish.github-release'", &m->github_release);
@@ -461,6 +474,7 @@ static void check_gitlab_env(struct wm_loader *l)
 
 static const char *const top_keys[] = { "wheelmatrix", "project", "python", "platforms", "backends",
 	"exclude", "include", "distribution", "ci", "actions", "publish" };
+const struct wm_names wm_keys_matrix = WM_NAMES(top_keys);
 
 static void load_root(struct wm_loader *l)
 {

@@ -12,10 +12,11 @@
 #include "model/python.h"
 #include "model/schema.h"
 
-#define WM_PYTHON_MAX 15    /* newest it knows */
-#define WM_FT_MIN 13        /* first free-threaded CPython */
 
 static const char *const default_versions[] = { "3.10", "3.11", "3.12", "3.13", "3.14" };
+const struct wm_names wm_default_pythons = WM_NAMES(default_versions);
+static const char *const python_keys[] = { "versions", "abi3" };
+const struct wm_names wm_keys_python = WM_NAMES(python_keys);
 
 struct wm_python *wm_python_make(struct wm_loader *l, const char *version, unsigned minor, bool ft)
 {
@@ -102,7 +103,7 @@ static void load_abi3(struct wm_loader *l, const struct wm_node *n)
 
 	if (!wm_schema_string(&l->c, n, "'python.abi3'", &m->abi3))
 		return;
-	if (!wm_python_parse_version(l, n, "'python.abi3'", 7, false, &minor, &ft)) {
+	if (!wm_python_parse_version(l, n, "'python.abi3'", WM_ABI3_MIN, false, &minor, &ft)) {
 		m->abi3 = NULL;
 		return;
 	}
@@ -164,7 +165,6 @@ static void load_bin(struct wm_loader *l, const struct wm_node *n)
 
 void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 {
-	static const char *const keys[] = { "versions", "abi3" };
 	struct wm_matrix *m = l->m;
 	const struct wm_node *versions = n ? wm_yaml_find(n, "versions") : NULL;
 	const struct wm_node *abi3 = n ? wm_yaml_find(n, "abi3") : NULL;
@@ -175,7 +175,7 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 		load_bin(l, n);
 		return;
 	}
-	if (n && !wm_yaml_is_null(n) && !wm_schema_map(&l->c, n, "'python'", keys, WM_ARRAY_SIZE(keys)))
+	if (n && !wm_yaml_is_null(n) && !wm_schema_map(&l->c, n, "'python'", python_keys, WM_ARRAY_SIZE(python_keys)))
 		return;
 	if (n && wm_yaml_is_null(n))
 		n = NULL;

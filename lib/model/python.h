@@ -6,6 +6,9 @@
 #include "formats/yaml.h"
 
 #define WM_PYTHON_MIN 8     /* oldest CPython wheelmatrix builds for */
+#define WM_PYTHON_MAX 15    /* newest it knows */
+#define WM_FT_MIN 13        /* first free-threaded CPython */
+#define WM_ABI3_MIN 7       /* oldest abi3 minimum */
 
 struct wm_loader;
 

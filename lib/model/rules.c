@@ -78,6 +78,10 @@ static bool rule_python(struct wm_loader *l, const struct wm_node *n)
 }
 
 static const char *const rule_keys[] = { "backend", "platform", "python" };
+const struct wm_names wm_keys_exclude = WM_NAMES(rule_keys);
+static const char *const include_keys[] = { "backend", "platform", "python", "env", "runner", "image", "tags",
+	"manylinux", "container", "cross", "target" };
+const struct wm_names wm_keys_include = WM_NAMES(include_keys);
 
 static bool rule_field(struct wm_loader *l, const struct wm_node *rule, const char *key, const char **out,
 	const struct wm_node **node)
@@ -155,8 +159,6 @@ static struct wm_python *include_python(struct wm_loader *l, const struct wm_nod
 
 static void load_include(struct wm_loader *l, const struct wm_node *r)
 {
-	static const char *const keys[] = { "backend", "platform", "python", "env", "runner", "image", "tags",
-		"manylinux", "container", "cross", "target" };
 	struct wm_matrix *m = l->m;
 	struct wm_rule *rule = &m->includes[m->nincludes];
 	const struct wm_node *bn, *pn, *yn, *v;
@@ -164,7 +166,7 @@ static void load_include(struct wm_loader *l, const struct wm_node *r)
 	bool ok = true;
 
 	memset(rule, 0, sizeof(*rule));
-	if (!wm_schema_map(&l->c, r, "an include rule", keys, WM_ARRAY_SIZE(keys)))
+	if (!wm_schema_map(&l->c, r, "an include rule", include_keys, WM_ARRAY_SIZE(include_keys)))
 		return;
 	ok &= rule_field(l, r, "backend", &rule->backend, &bn);
 	ok &= rule_field(l, r, "platform", &rule->platform, &pn);

@@ -12,6 +12,17 @@ struct wm_schema {
 	struct wm_arena *arena;  /* where validated values go */
 };
 
+/*
+ * The names a mapping of the file may hold, or the values a key takes: the
+ * loader checks a file against them, and jsonschema.c writes the JSON Schema
+ * from the same tables.
+ */
+struct wm_names {
+	const char *const *names;
+	size_t n;
+};
+#define WM_NAMES(array) { (array), WM_ARRAY_SIZE(array) }
+
 struct wm_loc wm_schema_loc(const struct wm_schema *c, const struct wm_node *n);
 
 void wm_schema_error(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);

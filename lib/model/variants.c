@@ -77,9 +77,13 @@ static bool property_split(const char *s, const char *part[3], size_t len[3], co
 	return true;
 }
 
+static const char *const provider_keys[] = { "requires", "plugin-api", "optional" };
+const struct wm_names wm_keys_provider = WM_NAMES(provider_keys);
+static const char *const variant_keys[] = { "properties", "label" };
+const struct wm_names wm_keys_variant = WM_NAMES(variant_keys);
+
 static void load_provider(struct wm_loader *l, struct wm_provider *pr, const struct wm_pair *pair)
 {
-	static const char *const keys[] = { "requires", "plugin-api", "optional" };
 	const struct wm_node *n = pair->value, *v, **nodes;
 	char what[96];
 
@@ -88,7 +92,7 @@ static void load_provider(struct wm_loader *l, struct wm_provider *pr, const str
 	if (!token_valid(pr->ns, strlen(pr->ns), false))
 		wm_schema_error(&l->c, pair->key, "invalid variant namespace '%s': a namespace is [a-z0-9_]+", pr->ns);
 	snprintf(what, sizeof(what), "provider '%.40s'", pr->ns);
-	if (!wm_schema_map(&l->c, n, what, keys, WM_ARRAY_SIZE(keys)))
+	if (!wm_schema_map(&l->c, n, what, provider_keys, WM_ARRAY_SIZE(provider_keys)))
 		return;
 	if (!(v = wm_yaml_find(n, "requires"))) {
 		wm_schema_error(&l->c, n, "provider '%s' needs 'requires': the requirements that install its plugin "
@@ -137,11 +141,10 @@ void wm_variants_load_providers(struct wm_loader *l, const struct wm_node *n)
 
 void wm_variants_load_backend(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
 {
-	static const char *const keys[] = { "properties", "label" };
 	const struct wm_node *v, **nodes;
 
 	l->variant_nodes[b->index] = n;
-	if (!wm_schema_map(&l->c, n, "'variant'", keys, WM_ARRAY_SIZE(keys)))
+	if (!wm_schema_map(&l->c, n, "'variant'", variant_keys, WM_ARRAY_SIZE(variant_keys)))
 		return;
 	if ((v = wm_yaml_find(n, "label")) && wm_schema_string(&l->c, v, "'variant.label'", &b->variant_label) &&
 			!wm_variants_label_valid(b->variant_label)) {

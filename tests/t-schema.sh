@@ -1,0 +1,72 @@
+#!/bin/bash
+# t-schema.sh — docs/wheelmatrix.schema.json is what the loader's tables and the catalogs make, and check-jsonschema agrees with the loader on the files under tests/.
+#
+# The schema is written by build/tests/schema-write (lib/model/jsonschema.c, from the loader's
+# tables of keys and the catalogs): the checked-in file must be exactly that (`make schema`
+# rewrites it).  check-jsonschema (tests/tools/requirements.txt) then validates: every example
+# matrix and every golden matrix the tool accepts must pass, every golden case below, whose error
+# is one a schema states (a type, an unknown key, a value outside an enumeration or a grammar),
+# must fail validation, and so must the matrix `init` writes, whose first line names the schema
+# where `make install` puts it.
+. "$ROOT/tests/lib.sh"
+writer=${WM%/*}/tests/schema-write
+need "$writer" "make check (builds build/tests/schema-write)"
+cj=$("$ROOT/tests/tools/install.sh" --path)/bin/check-jsonschema
+need "$cj" "make tools"
+schema=$ROOT/docs/wheelmatrix.schema.json
+
+# the checked-in schema is the generated one
+expect_run 0 "$writer"
+cp "$tmp/out" "$tmp/generated.json"
+expect_same "$schema" "$tmp/generated.json" "docs/wheelmatrix.schema.json against schema-write (make schema rewrites it)"
+expect_run 0 "$cj" --check-metaschema "$schema"
+
+# the golden cases whose error is one of the schema's, by its check: each must fail validation
+schema_level=(
+	actions-hostile-refs empty-file exclude-bad-fields include-problems index-keys invalid-ids invalid-python
+	list-caret-columns missing-version platform-glob-nothing publish-github-release-bad
+	publish-github-release-misspelt top-level-list top-level-scalar unknown-key-backend unknown-key-platform
+	unknown-key-project unknown-key-python unknown-key-rules unknown-key-sections unknown-key-setup
+	unknown-key-toolkit unknown-key-top unknown-platform unsupported-version variants-errors version-not-number
+	wrong-types wrong-types-nested yaml11-bools
+)
+valid=("$ROOT"/matrices/*.yaml)
+for dir in "$ROOT"/tests/golden/*/; do
+	[ -f "$dir/wheelmatrix.yaml" ] || continue
+	if [ "$(cat "$dir/exit" 2>/dev/null || echo 0)" = 0 ]; then
+		valid+=("$dir/wheelmatrix.yaml")
+	fi
+done
+((${#valid[@]} > 10)) || fail "only ${#valid[@]} valid matrices found"
+for f in "${valid[@]}"; do
+	run "$cj" --schemafile "$schema" "$f"
+	expect_status 0 "a matrix the tool accepts: ${f#"$ROOT"/}"
+done
+for name in "${schema_level[@]}"; do
+	f=$ROOT/tests/golden/$name/wheelmatrix.yaml
+	[ "$(cat "${f%/*}/exit" 2>/dev/null)" = 2 ] || fail "golden case $name does not exit 2"
+	run "$cj" --schemafile "$schema" "$f"
+	if ((status == 0)); then
+		fail "golden case $name validates, but the tool refuses it with an error the schema states"
+	elif ! grep -q 'Schema validation errors were encountered' "$tmp/out" "$tmp/err"; then
+		fail "golden case $name: check-jsonschema fails, but not on the schema: $(cat "$tmp/out" "$tmp/err")"
+	fi
+done
+
+# init's first line names the schema where `make install` puts it, and what init writes validates
+mkdir -p "$tmp/p/src"
+printf '[build-system]\nrequires = ["maturin>=1,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\n' \
+	>"$tmp/p/pyproject.toml"
+printf '[package]\nname = "demo"\nversion = "0.1.0"\n\n[lib]\ncrate-type = ["cdylib"]\n\n[features]\ncuda = []\nmetal = []\n' \
+	>"$tmp/p/Cargo.toml"
+wm -C "$tmp/p" init
+expect_status 0 "init"
+first=$(head -n 1 "$tmp/p/wheelmatrix.yaml")
+url=${first#"# yaml-language-server: \$schema="}
+[ "$url" != "$first" ] || fail "init's first line is '$first', not the yaml-language-server schema line"
+installed=$(make -s -n -C "$ROOT" install DESTDIR=/DESTDIR | sed -n "s|.*install -m 644 docs/wheelmatrix.schema.json '/DESTDIR\(.*\)'\$|\1|p")
+[ -n "$installed" ] || fail "make install does not install docs/wheelmatrix.schema.json"
+[ "$url" = "file://$installed" ] || fail "init names the schema '$url', make install puts it at '$installed'"
+run "$cj" --schemafile "$schema" "$tmp/p/wheelmatrix.yaml"
+expect_status 0 "the matrix init writes"
+finish
