@@ -14,6 +14,8 @@
 #                             AddressSanitizer and UBSan; arena allocations become real mallocs
 #   make V=1                  show the commands
 #   make install PREFIX=/usr/local DESTDIR=
+#                             (the schema under DATADIR; SCHEMA_URL= is what `init` names: docs/init.md)
+#   make schema               write docs/wheelmatrix.schema.json from the loader's tables and catalogs
 #   make demo                 install the build dependencies if needed, build, list matrices/llm-rs.yaml
 #                             and generate its CI (GitHub Actions, GitLab CI) into build/demo/
 #   make fuzz FUZZ_TIME=60    install clang if needed, build the libFuzzer targets of tests/fuzz/

@@ -89,7 +89,7 @@ static bool toolkit_declared(const struct wm_backend *b, const struct wm_toolkit
 }
 
 static const char *const toolkit_keys[] = { "version" };
-const struct wm_names wm_keys_toolkit = WM_NAMES(toolkit_keys);
+const struct wm_names wm_backends_toolkit_keys = WM_NAMES(toolkit_keys);
 
 static void load_toolkit_use(struct wm_loader *l, struct wm_backend *b, const struct wm_pair *pair)
 {
@@ -173,7 +173,7 @@ static void load_toolkits(struct wm_loader *l, struct wm_backend *b, const struc
 
 static const char *const providers[] = { "github", "gitlab" };
 static const char *const oses[] = { "linux", "macos", "windows" };
-const struct wm_names wm_keys_setup = WM_NAMES(providers), wm_keys_setup_os = WM_NAMES(oses);
+const struct wm_names wm_backends_setup_keys = WM_NAMES(providers), wm_backends_setup_os_keys = WM_NAMES(oses);
 
 static void load_setup(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
 {
@@ -222,7 +222,7 @@ static void load_dependencies(struct wm_loader *l, struct wm_backend *b, const s
 
 static const char *const backend_keys[] = { "features", "platforms", "toolkit", "dist", "default", "env",
 	"setup", "before-script-linux", "dependencies", "smoke", "variant" };
-const struct wm_names wm_keys_backend = WM_NAMES(backend_keys);
+const struct wm_names wm_backends_keys = WM_NAMES(backend_keys);
 
 static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pair)
 {

@@ -334,7 +334,7 @@ static const struct field override_fields[] = {
 
 static struct wm_json *overrides(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "a platform's overrides", &wm_keys_platform, FIELDS(override_fields), NULL, 0);
+	return object_of(x, s, true, "a platform's overrides", &wm_platforms_override_keys, FIELDS(override_fields), NULL, 0);
 }
 
 /* ---- project, python, platforms ------------------------------------------------- */
@@ -350,14 +350,14 @@ static const struct field project_fields[] = {
 
 static struct wm_json *project(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "'project'", &wm_keys_project, FIELDS(project_fields), NULL, 0);
+	return object_of(x, s, true, "'project'", &wm_matrix_project_keys, FIELDS(project_fields), NULL, 0);
 }
 
 static struct wm_json *python_versions(struct cx *x, struct wm_json *s)
 {
 	list_of(x, s, new_ref(x, "python-version"));
 	put(x, s, "uniqueItems", wm_json_bool(true));
-	return put(x, s, "default", texts(x, wm_default_pythons.names, wm_default_pythons.n));
+	return put(x, s, "default", texts(x, wm_python_defaults.names, wm_python_defaults.n));
 }
 
 static struct wm_json *abi3(struct cx *x, struct wm_json *s)
@@ -374,7 +374,7 @@ static const struct field python_fields[] = {
 
 static struct wm_json *python(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "'python'", &wm_keys_python, FIELDS(python_fields), NULL, 0);
+	return object_of(x, s, true, "'python'", &wm_python_keys, FIELDS(python_fields), NULL, 0);
 }
 
 static struct wm_json *platforms(struct cx *x, struct wm_json *s)
@@ -391,7 +391,7 @@ static struct wm_json *platforms(struct cx *x, struct wm_json *s)
 	put(x, map, "additionalProperties", new_ref(x, "overrides"));
 	push(x, any, map);
 	put(x, s, "anyOf", any);
-	return put(x, s, "default", texts(x, wm_default_platforms.names, wm_default_platforms.n));
+	return put(x, s, "default", texts(x, wm_platforms_defaults.names, wm_platforms_defaults.n));
 }
 
 /* ---- backends ------------------------------------------------------------------- */
@@ -437,8 +437,8 @@ static struct wm_json *toolkit(struct cx *x, const struct wm_toolkit *t)
 	any = wm_json_array();
 	push(x, any, put_text(x, wm_json_object(), "type", "null"));
 	push(x, any, toolkit_version(x, wm_json_object()));
-	push(x, any, object_of(x, wm_json_object(), false, "toolkit options", &wm_keys_toolkit, FIELDS(toolkit_fields),
-		NULL, 0));
+	push(x, any, object_of(x, wm_json_object(), false, "toolkit options", &wm_backends_toolkit_keys,
+		FIELDS(toolkit_fields), NULL, 0));
 	put(x, s, "anyOf", any);
 	return put_text(x, s, "default", t->default_version);
 }
@@ -479,12 +479,12 @@ static const struct field gitlab_os_fields[] = {
 
 static struct wm_json *github_setup(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, false, "'setup.github'", &wm_keys_setup_os, FIELDS(github_os_fields), NULL, 0);
+	return object_of(x, s, false, "'setup.github'", &wm_backends_setup_os_keys, FIELDS(github_os_fields), NULL, 0);
 }
 
 static struct wm_json *gitlab_setup(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, false, "'setup.gitlab'", &wm_keys_setup_os, FIELDS(gitlab_os_fields), NULL, 0);
+	return object_of(x, s, false, "'setup.gitlab'", &wm_backends_setup_os_keys, FIELDS(gitlab_os_fields), NULL, 0);
 }
 
 static const struct field setup_fields[] = {
@@ -494,7 +494,7 @@ static const struct field setup_fields[] = {
 
 static struct wm_json *setup(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, false, "'setup'", &wm_keys_setup, FIELDS(setup_fields), NULL, 0);
+	return object_of(x, s, false, "'setup'", &wm_backends_setup_keys, FIELDS(setup_fields), NULL, 0);
 }
 
 static struct wm_json *variant_properties(struct cx *x, struct wm_json *s)
@@ -517,7 +517,7 @@ static const struct field variant_fields[] = {
 
 static struct wm_json *variant(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, false, "'variant'", &wm_keys_variant, FIELDS(variant_fields), NULL, 0);
+	return object_of(x, s, false, "'variant'", &wm_variants_keys, FIELDS(variant_fields), NULL, 0);
 }
 
 static const struct field backend_fields[] = {
@@ -538,7 +538,7 @@ static const struct field backend_fields[] = {
 
 static struct wm_json *backend(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "a backend", &wm_keys_backend, FIELDS(backend_fields), NULL, 0);
+	return object_of(x, s, true, "a backend", &wm_backends_keys, FIELDS(backend_fields), NULL, 0);
 }
 
 static struct wm_json *backends(struct cx *x, struct wm_json *s)
@@ -572,7 +572,7 @@ static const struct field exclude_fields[] = {
 
 static struct wm_json *exclude_rule(struct cx *x, struct wm_json *s)
 {
-	object_of(x, s, false, "an exclude rule", &wm_keys_exclude, FIELDS(exclude_fields), NULL, 0);
+	object_of(x, s, false, "an exclude rule", &wm_rules_exclude_keys, FIELDS(exclude_fields), NULL, 0);
 	return put(x, s, "minProperties", wm_json_int(1));
 }
 
@@ -601,7 +601,7 @@ static const struct field include_fields[] = {
 
 static struct wm_json *include_job(struct cx *x, struct wm_json *s)
 {
-	object_of(x, s, false, "an include rule", &wm_keys_include, FIELDS(include_fields), FIELDS(override_fields));
+	object_of(x, s, false, "an include rule", &wm_rules_include_keys, FIELDS(include_fields), FIELDS(override_fields));
 	return put(x, s, "required", texts(x, (const char *const[]){ "backend", "platform", "python" }, 3));
 }
 
@@ -626,7 +626,7 @@ static const struct field strategy_values[] = {
 
 static struct wm_json *strategy(struct cx *x, struct wm_json *s)
 {
-	enum_of(x, s, "'distribution.strategy'", &wm_strategies, FIELDS(strategy_values));
+	enum_of(x, s, "'distribution.strategy'", &wm_matrix_strategies, FIELDS(strategy_values));
 	return put_text(x, s, "default", "rename");
 }
 
@@ -644,7 +644,7 @@ static const struct field index_fields[] = {
 
 static struct wm_json *index_(struct cx *x, struct wm_json *s)
 {
-	object_of(x, s, false, "'distribution.index'", &wm_keys_index, FIELDS(index_fields), NULL, 0);
+	object_of(x, s, false, "'distribution.index'", &wm_matrix_index_keys, FIELDS(index_fields), NULL, 0);
 	return put(x, s, "required", texts(x, (const char *const[]){ "url" }, 1));
 }
 
@@ -668,7 +668,7 @@ static const struct field provider_fields[] = {
 
 static struct wm_json *provider(struct cx *x, struct wm_json *s)
 {
-	object_of(x, s, false, "a provider", &wm_keys_provider, FIELDS(provider_fields), NULL, 0);
+	object_of(x, s, false, "a provider", &wm_variants_provider_keys, FIELDS(provider_fields), NULL, 0);
 	return put(x, s, "required", texts(x, (const char *const[]){ "requires" }, 1));
 }
 
@@ -689,7 +689,7 @@ static const struct field distribution_fields[] = {
 
 static struct wm_json *distribution(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "'distribution'", &wm_keys_distribution, FIELDS(distribution_fields), NULL, 0);
+	return object_of(x, s, true, "'distribution'", &wm_matrix_distribution_keys, FIELDS(distribution_fields), NULL, 0);
 }
 
 static const struct field github_output_fields[] = {
@@ -702,12 +702,12 @@ static const struct field gitlab_output_fields[] = {
 
 static struct wm_json *github_output(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "'ci.github'", &wm_keys_output, FIELDS(github_output_fields), NULL, 0);
+	return object_of(x, s, true, "'ci.github'", &wm_matrix_output_keys, FIELDS(github_output_fields), NULL, 0);
 }
 
 static struct wm_json *gitlab_output(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "'ci.gitlab'", &wm_keys_output, FIELDS(gitlab_output_fields), NULL, 0);
+	return object_of(x, s, true, "'ci.gitlab'", &wm_matrix_output_keys, FIELDS(gitlab_output_fields), NULL, 0);
 }
 
 static const struct field ci_fields[] = {
@@ -717,7 +717,7 @@ static const struct field ci_fields[] = {
 
 static struct wm_json *ci(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "'ci'", &wm_keys_ci, FIELDS(ci_fields), NULL, 0);
+	return object_of(x, s, true, "'ci'", &wm_matrix_ci_keys, FIELDS(ci_fields), NULL, 0);
 }
 
 /* The actions of templates/actions.yaml, each with its default reference. */
@@ -747,7 +747,7 @@ static const struct field pypi_fields[] = {
 
 static struct wm_json *pypi(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "'publish.pypi'", &wm_keys_pypi, FIELDS(pypi_fields), NULL, 0);
+	return object_of(x, s, true, "'publish.pypi'", &wm_matrix_pypi_keys, FIELDS(pypi_fields), NULL, 0);
 }
 
 static const struct field publish_fields[] = {
@@ -757,7 +757,7 @@ static const struct field publish_fields[] = {
 
 static struct wm_json *publish(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "'publish'", &wm_keys_publish, FIELDS(publish_fields), NULL, 0);
+	return object_of(x, s, true, "'publish'", &wm_matrix_publish_keys, FIELDS(publish_fields), NULL, 0);
 }
 
 static struct wm_json *format_version(struct cx *x, struct wm_json *s)
@@ -894,7 +894,7 @@ int wm_jsonschema_build(struct wm_json **out, const struct wm_catalog *cat, stru
 	put_text(&x, s, "title", "wheelmatrix.yaml");
 	put_text(&x, s, "description", "The build matrix of a native Python package: platforms, backends and "
 		"Python versions (docs/matrix.md). Generated by wheelmatrix from its loader's tables and catalogs.");
-	object_of(&x, s, false, "the matrix", &wm_keys_matrix, FIELDS(top_fields), NULL, 0);
+	object_of(&x, s, false, "the matrix", &wm_matrix_keys, FIELDS(top_fields), NULL, 0);
 	put(&x, s, "required", texts(&x, (const char *const[]){ "wheelmatrix" }, 1));
 	put(&x, s, "$defs", defs(&x));
 	if (x.ret) {

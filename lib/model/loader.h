@@ -36,11 +36,13 @@ struct wm_loader {
  * the order the documentation gives them; they are defined beside the code that
  * loads each section, and jsonschema.c writes the JSON Schema from them.
  */
-extern const struct wm_names wm_keys_matrix, wm_keys_project, wm_keys_python, wm_keys_platform, wm_keys_backend,
-	wm_keys_toolkit, wm_keys_setup, wm_keys_setup_os, wm_keys_variant, wm_keys_exclude, wm_keys_include,
-	wm_keys_distribution, wm_keys_index, wm_keys_provider, wm_keys_ci, wm_keys_output, wm_keys_publish,
-	wm_keys_pypi;
-extern const struct wm_names wm_strategies, wm_default_pythons, wm_default_platforms;
+extern const struct wm_names wm_matrix_keys, wm_matrix_project_keys, wm_matrix_distribution_keys,
+	wm_matrix_index_keys, wm_matrix_ci_keys, wm_matrix_output_keys, wm_matrix_publish_keys, wm_matrix_pypi_keys,
+	wm_matrix_strategies;
+extern const struct wm_names wm_python_keys, wm_python_defaults, wm_platforms_override_keys, wm_platforms_defaults;
+extern const struct wm_names wm_backends_keys, wm_backends_toolkit_keys, wm_backends_setup_keys,
+	wm_backends_setup_os_keys, wm_variants_keys, wm_variants_provider_keys, wm_rules_exclude_keys,
+	wm_rules_include_keys;
 
 /* Records WM_ENOMEM when `p` is NULL, and says so. */
 static inline bool wm_loader_oom(struct wm_loader *l, const void *p)

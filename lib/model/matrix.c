@@ -146,7 +146,7 @@ static void read_project(struct wm_loader *l, const struct wm_node *n, bool mani
 }
 
 static const char *const project_keys[] = { "name", "pyproject", "manifest", "module" };
-const struct wm_names wm_keys_project = WM_NAMES(project_keys);
+const struct wm_names wm_matrix_project_keys = WM_NAMES(project_keys);
 
 static void load_project(struct wm_loader *l, const struct wm_node *n)
 {
@@ -182,7 +182,7 @@ static void load_project(struct wm_loader *l, const struct wm_node *n)
 }
 
 static const char *const index_keys[] = { "url", "local" };
-const struct wm_names wm_keys_index = WM_NAMES(index_keys);
+const struct wm_names wm_matrix_index_keys = WM_NAMES(index_keys);
 
 /* distribution.index: where the backends' indexes are, and whether their versions carry a label. */
 static void load_index(struct wm_loader *l, const struct wm_node *n)
@@ -226,9 +226,9 @@ static void load_index(struct wm_loader *l, const struct wm_node *n)
 }
 
 static const char *const distribution_keys[] = { "strategy", "index", "providers" };
-const struct wm_names wm_keys_distribution = WM_NAMES(distribution_keys);
+const struct wm_names wm_matrix_distribution_keys = WM_NAMES(distribution_keys);
 static const char *const strategies[] = { "rename", "meta", "index", "variants" };
-const struct wm_names wm_strategies = WM_NAMES(strategies);
+const struct wm_names wm_matrix_strategies = WM_NAMES(strategies);
 
 static void load_distribution(struct wm_loader *l, const struct wm_node *n)
 {
@@ -281,7 +281,7 @@ static void load_distribution(struct wm_loader *l, const struct wm_node *n)
 }
 
 static const char *const output_keys[] = { "path" };
-const struct wm_names wm_keys_output = WM_NAMES(output_keys);
+const struct wm_names wm_matrix_output_keys = WM_NAMES(output_keys);
 
 static void load_output(struct wm_loader *l, const struct wm_node *n, const char *provider, struct wm_output *out)
 {
@@ -301,7 +301,7 @@ static void load_output(struct wm_loader *l, const struct wm_node *n, const char
 }
 
 static const char *const ci_keys[] = { "github", "gitlab" };
-const struct wm_names wm_keys_ci = WM_NAMES(ci_keys);
+const struct wm_names wm_matrix_ci_keys = WM_NAMES(ci_keys);
 
 static void load_ci(struct wm_loader *l, const struct wm_node *n)
 {
@@ -403,7 +403,7 @@ static bool environment_valid(const char *s)
 
 static const char *const publish_keys[] = { "pypi", "github-release" };
 static const char *const pypi_keys[] = { "trusted", "environment" };
-const struct wm_names wm_keys_publish = WM_NAMES(publish_keys), wm_keys_pypi = WM_NAMES(pypi_keys);
+const struct wm_names wm_matrix_publish_keys = WM_NAMES(publish_keys), wm_matrix_pypi_keys = WM_NAMES(pypi_keys);
 
 static void load_publish(struct wm_loader *l, const struct wm_node *n)
 {
@@ -474,7 +474,7 @@ static void check_gitlab_env(struct wm_loader *l)
 
 static const char *const top_keys[] = { "wheelmatrix", "project", "python", "platforms", "backends",
 	"exclude", "include", "distribution", "ci", "actions", "publish" };
-const struct wm_names wm_keys_matrix = WM_NAMES(top_keys);
+const struct wm_names wm_matrix_keys = WM_NAMES(top_keys);
 
 static void load_root(struct wm_loader *l)
 {

@@ -16,7 +16,7 @@
 
 static const char *const default_platforms[] = { "linux-x86_64", "linux-aarch64", "macos-x86_64",
 	"macos-arm64", "windows-x86_64" };
-const struct wm_names wm_default_platforms = WM_NAMES(default_platforms);
+const struct wm_names wm_platforms_defaults = WM_NAMES(default_platforms);
 
 static bool label_valid(const char *s)
 {
@@ -125,7 +125,7 @@ struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const stru
 }
 
 static const char *const override_keys[] = { "runner", "image", "tags", "manylinux", "container", "cross", "target" };
-const struct wm_names wm_keys_platform = WM_NAMES(override_keys);
+const struct wm_names wm_platforms_override_keys = WM_NAMES(override_keys);
 
 static void add_platform(struct wm_loader *l, const struct wm_node *key, const struct wm_node *o)
 {

@@ -14,9 +14,9 @@
 
 
 static const char *const default_versions[] = { "3.10", "3.11", "3.12", "3.13", "3.14" };
-const struct wm_names wm_default_pythons = WM_NAMES(default_versions);
+const struct wm_names wm_python_defaults = WM_NAMES(default_versions);
 static const char *const python_keys[] = { "versions", "abi3" };
-const struct wm_names wm_keys_python = WM_NAMES(python_keys);
+const struct wm_names wm_python_keys = WM_NAMES(python_keys);
 
 struct wm_python *wm_python_make(struct wm_loader *l, const char *version, unsigned minor, bool ft)
 {

@@ -78,10 +78,10 @@ static bool rule_python(struct wm_loader *l, const struct wm_node *n)
 }
 
 static const char *const rule_keys[] = { "backend", "platform", "python" };
-const struct wm_names wm_keys_exclude = WM_NAMES(rule_keys);
+const struct wm_names wm_rules_exclude_keys = WM_NAMES(rule_keys);
 static const char *const include_keys[] = { "backend", "platform", "python", "env", "runner", "image", "tags",
 	"manylinux", "container", "cross", "target" };
-const struct wm_names wm_keys_include = WM_NAMES(include_keys);
+const struct wm_names wm_rules_include_keys = WM_NAMES(include_keys);
 
 static bool rule_field(struct wm_loader *l, const struct wm_node *rule, const char *key, const char **out,
 	const struct wm_node **node)

@@ -78,9 +78,9 @@ static bool property_split(const char *s, const char *part[3], size_t len[3], co
 }
 
 static const char *const provider_keys[] = { "requires", "plugin-api", "optional" };
-const struct wm_names wm_keys_provider = WM_NAMES(provider_keys);
+const struct wm_names wm_variants_provider_keys = WM_NAMES(provider_keys);
 static const char *const variant_keys[] = { "properties", "label" };
-const struct wm_names wm_keys_variant = WM_NAMES(variant_keys);
+const struct wm_names wm_variants_keys = WM_NAMES(variant_keys);
 
 static void load_provider(struct wm_loader *l, struct wm_provider *pr, const struct wm_pair *pair)
 {
