@@ -92,11 +92,14 @@ Q = @
 quiet = @printf '  %-5s %s\n'
 endif
 
-LIB_SRCS = $(sort $(wildcard lib/*/*.c)) $(B)/templates.c
+LIB_SRCS = $(sort $(wildcard lib/*/*.c)) $(B)/templates.c $(B)/templates-tree.c
 CMD_SRCS = $(sort $(wildcard cmd/*.c))
 UNIT_SRCS = $(sort $(wildcard tests/unit/*.c))
-# Every file under templates/ except the tool that embeds them (and hidden files or editor backups).
-TEMPLATES = $(sort $(filter-out templates/embed.c %~,$(shell find templates -type f ! -name '.*' 2>/dev/null)))
+# Every file under templates/ except the tools that embed them (and hidden files or editor backups).
+TEMPLATES = $(sort $(filter-out templates/embed.c templates/yamltree.c %~,$(shell find templates -type f ! -name '.*' 2>/dev/null)))
+YAML_TEMPLATES = $(filter %.yaml,$(TEMPLATES))
+# What templates/yamltree.c links: the library's YAML reader and what it stands on.
+YAMLTREE_OBJS = $(call obj,templates/yamltree.c lib/formats/yaml.c $(wildcard lib/util/*.c))
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_OBJS = $(call obj,$(LIB_SRCS))
@@ -141,6 +144,17 @@ $(B)/embed: templates/embed.c
 $(B)/templates.c: $(B)/embed $(B)/templates.list $(TEMPLATES)
 	$(quiet) GEN $@
 	$(Q)$(B)/embed templates $(patsubst templates/%,%,$(TEMPLATES)) > $@+
+	$(Q)mv $@+ $@
+
+# The YAML templates parsed at build time by the library's own reader, as static trees, so that
+# no command parses them again at start (model/catalog.c, wm_catalog_template_parse).
+$(B)/yamltree: $(YAMLTREE_OBJS)
+	$(quiet) LINK $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(B)/templates-tree.c: $(B)/yamltree $(B)/templates.list $(YAML_TEMPLATES)
+	$(quiet) GEN $@
+	$(Q)$(B)/yamltree templates $(patsubst templates/%,%,$(YAML_TEMPLATES)) > $@+
 	$(Q)mv $@+ $@
 
 $(B)/obj/%.o: %.c $(B)/flags

@@ -183,6 +183,9 @@ static int next_lf(const char *s, size_t len, size_t *i)
 static bool equal_lf(const char *a, size_t alen, const char *b, size_t blen)
 {
 	size_t i = 0, j = 0;
+	/* the usual case, a checkout of the same bytes, at memcmp's pace */
+	if (alen == blen && memcmp(a, b, alen) == 0)
+		return true;
 	for (;;) {
 		int ca = next_lf(a, alen, &i), cb = next_lf(b, blen, &j);
 		if (ca != cb)
