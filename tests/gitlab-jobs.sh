@@ -4,7 +4,7 @@
 #
 # Sets glci (gitlab-ci-local), glibc (this machine's, as 2_36: the wheels are built here), www and
 # site ($www/simple/llm-rs, served by nginx at http://127.0.0.1:$HTTP_PORT/simple/llm-rs, and its
-# /html/ as GitLab Pages serves it, index.html alone) and pages_url (that URL); gives show, jobs_env,
+# /html/ as GitLab Pages serves it, index.html alone) and pages_url (that URL); gives jobs_env,
 # prebuild_cuda and gitlab (each described where it is defined).
 # shellcheck shell=bash
 # shellcheck disable=SC2154  # tmp (tests/lib.sh) and repo (the sourcing script's checkout)
@@ -13,9 +13,6 @@ need "$glci" "run 'npm ci --prefix tests/external'"
 need rsync "apt-get install rsync (gitlab-ci-local copies the checkout with it)"
 glibc=$(ldd --version 2>/dev/null | sed -n '1s/.* \([0-9]*\)\.\([0-9]*\)$/\1_\2/p')
 [ -n "$glibc" ] || fatal "cannot tell this machine's glibc version from 'ldd --version'"
-show() {  # show FILE: a log, indented
-	sed 's/^/    /' "$1"
-}
 
 www=$tmp/www
 site=$www/simple/llm-rs

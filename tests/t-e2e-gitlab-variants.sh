@@ -31,7 +31,6 @@ set +e
 . "$ROOT/tests/plan-servers.sh"
 
 export UV_CACHE_DIR=$tmp/uv-cache PIP_NO_CACHE_DIR=1
-unset NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION NV_VARIANT_PROVIDER_FORCE_SM_ARCH
 # shellcheck source=tests/gitlab-jobs.sh
 . "$ROOT/tests/gitlab-jobs.sh"
 mkdir -p "$tmp/cwd"
