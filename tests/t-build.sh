@@ -142,6 +142,18 @@ for sig in INT TERM; do
 	reverted "build interrupted by SIG$sig"
 done
 
+# a pyproject.toml below the root: maturin runs beside it, as in CI
+ws=$tmp/workspace
+cp -r "$ROOT/tests/fixtures/workspace" "$ws"
+"$WM" -q -C "$ws" generate || fatal "generate failed in the workspace fixture"
+scratch_repo "$ws"
+commit_all "$ws"
+FAKE_MODE=ok MATURIN=$fake wm -C "$ws" build cuda
+expect_status 0 "build in the workspace fixture"
+[ "$(cat "$tmp/pwd")" = "$(cd "$ws/python" && pwd -P)" ] || fail "maturin ran in $(cat "$tmp/pwd"), not beside python/pyproject.toml"
+grep -qx 'name = "ws-rs-cuda"' "$tmp/seen.toml" || fail "maturin saw python/pyproject.toml unpatched: $(cat "$tmp/seen.toml")"
+[ -z "$(git -C "$ws" status --porcelain)" ] || fail "the workspace fixture changed: $(git -C "$ws" status --porcelain)"
+
 # ---- nothing is patched when maturin cannot run, or the backend is unknown -------------------------------
 PATH=/usr/bin:/bin MATURIN= wm -C "$repo" build cuda
 expect_status 3 "no maturin on PATH"
