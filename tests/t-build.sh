@@ -155,7 +155,8 @@ grep -qx 'name = "ws-rs-cuda"' "$tmp/seen.toml" || fail "maturin saw python/pypr
 [ -z "$(git -C "$ws" status --porcelain)" ] || fail "the workspace fixture changed: $(git -C "$ws" status --porcelain)"
 
 # ---- nothing is patched when maturin cannot run, or the backend is unknown -------------------------------
-PATH=/usr/bin:/bin MATURIN= wm -C "$repo" build cuda
+mkdir -p "$tmp/nobin"
+PATH=$tmp/nobin MATURIN='' wm -C "$repo" build cuda
 expect_status 3 "no maturin on PATH"
 expect_err "maturin is not on PATH: install it ('pip install maturin') or set MATURIN to its path" "no maturin"
 MATURIN=$tmp/nowhere wm -C "$repo" build cuda
