@@ -9,7 +9,6 @@
 set +e
 # shellcheck source=tests/e2e-env.sh
 . "$ROOT/tests/e2e-env.sh"
-need unzip "apt-get install unzip"
 
 repo=$tmp/pure
 cp -r "$ROOT/tests/fixtures/pure" "$repo"
@@ -28,7 +27,12 @@ reverted() {  # reverted WHAT: pyproject.toml is the committed file byte for byt
 
 # metadata WHEEL: the wheel's METADATA
 metadata() {
-	unzip -p "$1" '*.dist-info/METADATA'
+	"$py" - "$1" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as whl:
+    (name,) = [n for n in whl.namelist() if n.endswith(".dist-info/METADATA")]
+    sys.stdout.write(whl.read(name).decode())
+PY
 }
 
 # ---- a build: the variant's wheel, the file reverted -------------------------------------------------
