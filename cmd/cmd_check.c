@@ -11,7 +11,8 @@ const struct cli_option cmd_check_options[CHECK_NOPTIONS] = {
 		"read the files from the index (the default as a pre-commit hook, or with PRE_COMMIT=1)" },
 	[CHECK_REV] = { 0, "rev", "REV", NULL, "read the files from commit REV" },
 	[CHECK_WORKTREE] = { 0, "worktree", NULL, NULL, "read the files from the working tree (the default otherwise)" },
-	[CHECK_DIFF] = { 0, "diff", NULL, NULL, "print how each stale or hand-edited file differs from what generate writes" },
+	[CHECK_DIFF] = { 0, "diff", NULL, NULL,
+		"print the diff from each stale, missing or hand-edited file to what generate writes" },
 	[CHECK_FORMAT] = { 0, "format", "FORMAT", formats, "table (default: findings on stderr) or json (on stdout)" },
 };
 

@@ -47,6 +47,8 @@ static const struct cli_command commands[] = {
 		cmd_check_options, CHECK_NOPTIONS, 0, 0, cmd_check },
 	{ "patch", "BACKEND", "Apply a variant's patch to the working tree for a local build",
 		cmd_patch_options, PATCH_NOPTIONS, 1, 1, cmd_patch },
+	{ "build", "BACKEND [-- MATURIN-ARGS]", "Build one variant's wheel with maturin, its patch applied for the build",
+		NO_OPTIONS, 1, SIZE_MAX, cmd_build },
 	{ "plan", "[VERSION]", "Plan a release against a package index", cmd_plan_options, PLAN_NOPTIONS, 0, 1,
 		cmd_plan },
 	{ "hook", "install", "Install the pre-commit hook that runs 'check --staged'", cmd_hook_options, HOOK_NOPTIONS,

@@ -5,7 +5,6 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
-#include "formats/diff.h"
 #include "formats/json.h"
 #include "formats/pep440.h"
 #include "formats/toml.h"
@@ -240,6 +239,18 @@ static bool ci_file(const struct wm_matrix *m, const char *path)
 		(m->gitlab.enabled && strcmp(path, m->gitlab.path) == 0);
 }
 
+/* Adds the diff that turns `got` (NULL: missing) into `f` to the checker's. */
+static int add_diff(struct checker *c, const struct wm_file *f, const char *got, size_t len)
+{
+	char *diff;
+	size_t difflen;
+	int ret = wm_file_diff(&diff, &difflen, f, got, len);
+	if (ret == 0)
+		wm_buf_add(&c->diff, diff, difflen);
+	free(diff);
+	return ret;
+}
+
 static int check_file(struct checker *c, const struct wm_file *f)
 {
 	struct wm_repo_status st;
@@ -282,8 +293,7 @@ static int check_file(struct checker *c, const struct wm_file *f)
 	}
 	if ((state == WM_FILE_STALE || state == WM_FILE_EDITED) && ci_file(c->m, f->path))
 		check_maturin_pins(c, f->path, got, len);
-	if (c->o->diff && state != WM_FILE_CURRENT && state != WM_FILE_MISSING &&
-	    (ret = wm_diff_git(&c->diff, f->path, f->data, f->len, got, len)) < 0)
+	if (c->o->diff && state != WM_FILE_CURRENT && (ret = add_diff(c, f, state == WM_FILE_MISSING ? NULL : got, len)) < 0)
 		goto out;
 	if (state == WM_FILE_MISSING && c->o->source != WM_SOURCE_WORKTREE) {
 		ret = 0;

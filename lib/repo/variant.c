@@ -5,6 +5,7 @@
 #include <string.h>
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/io.h"
 #include "util/name.h"
 #include "util/sha1.h"
 #include "formats/diff.h"
@@ -354,6 +355,84 @@ out:
 	wm_buf_release(&post);
 	wm_buf_release(&tree);
 	return ret;
+}
+
+/* ---- a patch applied for one build ---------------------------------------------- */
+
+/* Whether root/path now holds exactly data[0..len): 1, 0 (also when it is gone), or an error. */
+static int holds_bytes(const char *root, const char *path, const char *data, size_t len, struct wm_error *err)
+{
+	char *now = NULL;
+	size_t nowlen = 0;
+	int ret = wm_io_read_below(&now, &nowlen, root, path, err);
+	if (ret == 0)
+		ret = nowlen == len && memcmp(now, data, len) == 0;
+	else if (ret == 1)
+		ret = 0;
+	free(now);
+	return ret;
+}
+
+int wm_variant_build_apply(struct wm_variant_build *vb, const struct wm_matrix *m, const char *root,
+	const char *backend, struct wm_error *err)
+{
+	int ret;
+
+	memset(vb, 0, sizeof(*vb));
+	vb->done = WM_VARIANT_UNPATCHED;
+	if (!(vb->root = strdup(root)) || !(vb->path = strdup(m->pyproject)) || !(vb->backend = strdup(backend))) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	/* the bytes to put back, kept rather than made again by the reversed patch: byte for byte */
+	if ((ret = wm_io_read_below(&vb->before, &vb->beforelen, root, m->pyproject, err)) < 0)
+		return ret;
+	if ((ret = wm_variant_patch(&vb->done, m, root, backend, 0, err)) < 0) {
+		vb->done = WM_VARIANT_UNPATCHED;
+		return ret;
+	}
+	if (vb->done == WM_VARIANT_DONE &&
+	    (ret = wm_io_read_below(&vb->after, &vb->afterlen, root, m->pyproject, err)) != 0) {
+		if (ret == 1) {
+			wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"%s went away as it was patched", m->pyproject);
+			ret = WM_ESTATE;
+		}
+		return ret;
+	}
+	return 0;
+}
+
+int wm_variant_build_revert(struct wm_variant_build *vb, struct wm_error *err)
+{
+	int ret;
+
+	if (vb->done != WM_VARIANT_DONE)
+		return 0;
+	if ((ret = holds_bytes(vb->root, vb->path, vb->after, vb->afterlen, err)) < 0)
+		return ret;
+	if (ret == 1) {
+		if ((ret = wm_io_write_below(vb->root, vb->path, vb->before, vb->beforelen, err)) == 0)
+			vb->done = WM_VARIANT_ALREADY;
+		return ret;
+	}
+	if ((ret = holds_bytes(vb->root, vb->path, vb->before, vb->beforelen, err)) != 0)
+		return ret < 0 ? ret : 0;  /* reverted by someone else */
+	wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		"%s changed during the build: the patch of backend '%s' was not reverted, so that the change is "
+		"kept; undo the patch's lines by hand (.wheelmatrix/patches/%s.patch lists them)", vb->path,
+		vb->backend, vb->backend);
+	return WM_ESTATE;
+}
+
+void wm_variant_build_release(struct wm_variant_build *vb)
+{
+	free(vb->root);
+	free(vb->path);
+	free(vb->backend);
+	free(vb->before);
+	free(vb->after);
+	memset(vb, 0, sizeof(*vb));
 }
 
 /* ---- reading the project as it is without a variant ------------------------- */
