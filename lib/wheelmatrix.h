@@ -215,6 +215,7 @@ struct wm_provider {
 struct wm_output {
 	bool enabled;
 	const char *path;
+	struct wm_strlist exclude_platforms;  /* ci.gitlab: platform patterns left out of this provider alone */
 	struct wm_loc loc;
 };
 

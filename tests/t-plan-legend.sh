@@ -43,5 +43,5 @@ for kind in "distribution state" "file state"; do
 	[[ $(wc -l <"$tmp/legend") == "${#states[@]}" ]] || fail "the $kind legend has rows for no state: $(cat "$tmp/legend")"
 done
 # each distribution row names its state, which the legend explains
-grep -q '^| `llm-rs` | unchecked | ' "$tmp/out" || fail "the distribution table does not name the state: $(head -12 "$tmp/out")"
+grep -qF "| \`llm-rs\` | unchecked | " "$tmp/out" || fail "the distribution table does not name the state: $(head -12 "$tmp/out")"
 finish
