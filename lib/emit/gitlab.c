@@ -87,7 +87,7 @@ static int collect(struct gl *g)
 		return ret;
 	while (wm_expand_next(it, &job) > 0 && g->njobs < g->m->njobs) {
 		struct ljob *j;
-		if (wm_output_excludes(&g->m->gitlab, job.platform))
+		if (wm_matrix_output_excludes(&g->m->gitlab, job.platform))
 			continue;  /* left out of GitLab alone: GitHub's workflow keeps it */
 		j = &g->jobs[g->njobs++];
 		j->id = wm_arena_strdup(a, job.id);

@@ -274,7 +274,7 @@ static void load_distribution(struct wm_loader *l, const struct wm_node *n)
 			"'%s'", s);
 }
 
-bool wm_output_excludes(const struct wm_output *o, const struct wm_platform *p)
+bool wm_matrix_output_excludes(const struct wm_output *o, const struct wm_platform *p)
 {
 	for (size_t i = 0; i < o->exclude_platforms.n; i++)
 		if (wm_text_glob_match(o->exclude_platforms.items[i], p->id))
@@ -299,7 +299,7 @@ static void load_exclude_platforms(struct wm_loader *l, const struct wm_node *n,
 	if (!ok)
 		return;
 	for (size_t i = 0; i < l->m->nplatforms; i++)
-		left += !wm_output_excludes(out, l->m->platforms[i]);
+		left += !wm_matrix_output_excludes(out, l->m->platforms[i]);
 	if (l->m->nplatforms && !left)
 		wm_schema_error(&l->c, n, "'ci.gitlab.exclude-platforms' leaves GitLab no platform: leave GitLab out of "
 			"'ci' instead");
