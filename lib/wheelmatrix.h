@@ -215,6 +215,7 @@ struct wm_provider {
 struct wm_output {
 	bool enabled;
 	const char *path;
+	struct wm_strlist exclude_platforms;  /* ci.gitlab: platform patterns left out of this provider alone */
 	struct wm_loc loc;
 };
 
@@ -587,9 +588,14 @@ int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const c
  * Writes into `out` a starting matrix file for the project whose
  * pyproject.toml is `pyproject` (read through `r` with its Cargo.toml): the
  * project's name and module, abi3 when the crate is abi3, the usual five
- * platforms, one backend per GPU-looking Cargo feature (cuda, cublas, metal,
- * rocm, hipblas, clblast, opencl, vulkan, ...) and the default CPU build.
- * The text (malloc'd) belongs to the caller.
+ * platforms, a backend per distribution the repository's workflows and
+ * scripts already publish (`<name>-cuda`: backend cuda, with their
+ * `--features`), one per other GPU-looking Cargo feature (cuda, cublas,
+ * metal, rocm, hipblas, clblast, opencl, vulkan, ...), the default CPU
+ * build, and `ci` for the providers the repository uses (never one whose
+ * file the project wrote itself).  On success, notes and warnings in `err`
+ * name the wheel workflows the generated one replaces and a .gitlab-ci.yml
+ * left alone.  The text (malloc'd) belongs to the caller.
  */
 int wm_init_matrix(char **out, size_t *len, const struct wm_reader *r, const char *pyproject, struct wm_error *err);
 /*

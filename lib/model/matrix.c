@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/io.h"
 #include "util/name.h"
+#include "util/text.h"
 #include "formats/pep440.h"
 #include "formats/toml.h"
 #include "formats/yaml.h"
@@ -273,9 +274,41 @@ static void load_distribution(struct wm_loader *l, const struct wm_node *n)
 			"'%s'", s);
 }
 
+bool wm_matrix_output_excludes(const struct wm_output *o, const struct wm_platform *p)
+{
+	for (size_t i = 0; i < o->exclude_platforms.n; i++)
+		if (wm_text_glob_match(o->exclude_platforms.items[i], p->id))
+			return true;
+	return false;
+}
+
+/*
+ * ci.gitlab.exclude-platforms: platforms of the matrix GitLab does not build (windows-arm64 has no
+ * hosted runner there), while GitHub's workflow keeps them. Patterns, as a backend's platforms.
+ */
+static void load_exclude_platforms(struct wm_loader *l, const struct wm_node *n, struct wm_output *out)
+{
+	const struct wm_node **nodes;
+	size_t left = 0;
+	bool ok = true;
+	if (!wm_schema_strlist(&l->c, n, "'ci.gitlab.exclude-platforms'", &out->exclude_platforms, &nodes) ||
+			!l->platforms_ok)
+		return;
+	for (size_t i = 0; i < out->exclude_platforms.n; i++)
+		ok &= wm_platforms_pattern(l, nodes[i], "platform pattern");
+	if (!ok)
+		return;
+	for (size_t i = 0; i < l->m->nplatforms; i++)
+		left += !wm_matrix_output_excludes(out, l->m->platforms[i]);
+	if (l->m->nplatforms && !left)
+		wm_schema_error(&l->c, n, "'ci.gitlab.exclude-platforms' leaves GitLab no platform: leave GitLab out of "
+			"'ci' instead");
+}
+
 static void load_output(struct wm_loader *l, const struct wm_node *n, const char *provider, struct wm_output *out)
 {
-	static const char *const keys[] = { "path" };
+	static const char *const keys[] = { "path", "exclude-platforms" };
+	const bool gitlab = strcmp(provider, "gitlab") == 0;
 	const struct wm_node *v;
 	char what[32];
 	out->enabled = true;
@@ -283,12 +316,15 @@ static void load_output(struct wm_loader *l, const struct wm_node *n, const char
 	if (wm_yaml_is_null(n))
 		return;
 	snprintf(what, sizeof(what), "'ci.%s'", provider);
-	if (!wm_schema_map(&l->c, n, what, keys, WM_ARRAY_SIZE(keys)))
+	/* GitHub hosts every platform of the catalog: only GitLab leaves some out */
+	if (!wm_schema_map(&l->c, n, what, keys, gitlab ? 2 : 1))
 		return;
 	if ((v = wm_yaml_find(n, "path"))) {
 		snprintf(what, sizeof(what), "'ci.%s.path'", provider);
 		load_path(l, v, what, &out->path);
 	}
+	if (gitlab && (v = wm_yaml_find(n, "exclude-platforms")))
+		load_exclude_platforms(l, v, out);
 }
 
 static void load_ci(struct wm_loader *l, const struct wm_node *n)
