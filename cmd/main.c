@@ -547,9 +547,12 @@ static int run(struct cli *cli, struct parse *ps, int argc, char **argv)
 	}
 	if ((ret = check_args(cli)) != 0 || (ret = change_dirs(ps)) != 0)
 		return ret;
-	/* as git finds its repository: the matrix file here, or in a parent up to the repository's top */
+	/*
+	 * As git finds its repository: the matrix file here, or in a parent up to the repository's
+	 * top.  check reads it from the index or a commit too: it says itself what it lacks.
+	 */
 	if (!ps->file_given && cli->cmd->run != cmd_init && cli->cmd->run != cmd_help &&
-	    cli->cmd->run != cmd_completion && !cli_find_matrix(cli)) {
+	    cli->cmd->run != cmd_completion && !cli_find_matrix(cli) && cli->cmd->run != cmd_check) {
 		cli_error("no %s in this directory or any parent up to the repository's top: "
 			"'wheelmatrix init' writes one", cli->file);
 		return CLI_EXIT_USAGE;

@@ -90,6 +90,7 @@ fish -n "$tmp/wheelmatrix.fish" || fail "fish -n rejects the fish script"
 # fish_is WANT LINE: the candidates fish offers for LINE (in $p/src/deep), sorted, without descriptions
 fish_is() {
 	local got
+	# shellcheck disable=SC2016 # fish's $argv
 	got=$(cd "$p/src/deep" && PATH="$tmp/bin:$PATH" fish --no-config -c 'source $argv[1]; complete -C"$argv[2]"' \
 		"$tmp/wheelmatrix.fish" "$2" | cut -f1 | sort | paste -sd ' ')
 	[[ $got == "$1" ]] || fail "fish completes '$2' with '$got', not '$1'"

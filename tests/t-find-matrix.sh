@@ -85,13 +85,24 @@ expect_status 2 "no matrix in the linked worktree"
 [[ ! -e $outer/nested/below/.github ]] || fail "generate wrote beside the matrix above the linked worktree"
 # outside any repository it goes up to the filesystem's root, and says the same
 mkdir -p "$tmp/plain/a/b"
-wm -C "$tmp/plain/a/b" check
+wm -C "$tmp/plain/a/b" generate
 expect_status 2 "no matrix anywhere"
 expect_err "'wheelmatrix init' writes one" "no matrix anywhere"
 # and finds one above, as in a project not yet under git
 cp "$r/wheelmatrix.yaml" "$r/pyproject.toml" "$r/Cargo.toml" "$tmp/plain/"
 wm -C "$tmp/plain/a/b" list
 expect_status 0 "a matrix two levels up outside any repository"
+
+# check reads the matrix from its source: the index has it though the working tree does not
+git -C "$r" rm -q --cached src/inner/wheelmatrix.yaml 2>/dev/null || true
+rm "$r/wheelmatrix.yaml"
+wm -C "$r" check --staged
+expect_status 0 "check --staged with the matrix file only in the index"
+wm -C "$r" check
+expect_status 2 "check with the matrix file only in the index"
+expect_err "wheelmatrix: error: 'wheelmatrix.yaml' is not in the working tree: 'wheelmatrix init' writes one" \
+	"check with the matrix file only in the index"
+git -C "$r" checkout -q -- wheelmatrix.yaml
 
 # init does not search: it writes a new matrix file here
 cp "$r/pyproject.toml" "$r/Cargo.toml" "$r/python/"

@@ -562,7 +562,8 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 			ret = WM_EREAD;
 		} else if (ret == 1) {
 			wm_error_add(findings, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-				"'%s' is not in %s", opts->matrix, source_name(opts));
+				"'%s' is not in %s%s", opts->matrix, source_name(opts),
+				opts->source == WM_SOURCE_WORKTREE ? ": 'wheelmatrix init' writes one" : "");
 			ret = WM_EREAD;
 		}
 		goto out;
