@@ -1,8 +1,8 @@
 #!/bin/bash
 # t-completion.sh — `wheelmatrix completion SHELL`: bash's own completion (the script sourced, COMP_WORDS
 # set, the function called) and fish's (`complete -C`) offer the commands, each command's options as
-# --help lists them, the choices of an option and the matrix's backends after `patch`; zsh loads its
-# script through compinit; `make install` puts the three where the shells look.
+# --help lists them, the choices of an option and the matrix's backends after `patch`; so does zsh's
+# (a line typed into an interactive zsh, tests/zsh-complete.zsh); `make install` puts the three where the shells look.
 . "$ROOT/tests/lib.sh"
 need shellcheck "make test-deps (apt-get install shellcheck)"
 need zsh "make test-deps (apt-get install zsh)"
@@ -106,13 +106,36 @@ fish_is "install" "wheelmatrix hook "
 fish_is "--staged" "wheelmatrix check --st"
 fish_is "--file --first-release" "wheelmatrix plan --fi"
 
-# ---- zsh: the script parses, and compinit loads it as the completion of wheelmatrix ----
+# ---- zsh: the script parses, compinit loads it, and zsh's completion of typed lines uses it ----
 zsh -n "$tmp/wheelmatrix.zsh" || fail "zsh -n rejects the zsh script"
 mkdir "$tmp/zfunc"
 cp "$tmp/wheelmatrix.zsh" "$tmp/zfunc/_wheelmatrix"
 got=$(zsh -f -c 'fpath=("$1" $fpath); autoload -U compinit; compinit -u -D; print -r -- $_comps[wheelmatrix]' \
 	zsh "$tmp/zfunc" 2>&1)
 [[ $got == _wheelmatrix ]] || fail "zsh's compinit does not load _wheelmatrix: $got"
+# zsh_lists WANT LINE: typed into an interactive zsh (in $p/src/deep) with Tab Tab, LINE lists WANT (the
+# first word of each candidate, sorted); zsh_line WANT LINE: LINE is completed to WANT
+zsh_complete() {
+	(cd "$p/src/deep" && PATH="$tmp/bin:$PATH" timeout 60 zsh -f "$ROOT/tests/zsh-complete.zsh" "$tmp/zfunc" "$1") >"$tmp/zsh.out" ||
+		fail "tests/zsh-complete.zsh failed on '$1': $(cat "$tmp/zsh.out")"
+}
+zsh_lists() {
+	local got
+	zsh_complete "$2"
+	got=$(grep -vE '^(> |#|LIST-DONE|$)' "$tmp/zsh.out" | sed 's/ -- .*//' | tr -s ' ' '\n' | grep . | sort | paste -sd ' ' || true)
+	[[ $got == "$1" ]] || fail "zsh lists '$got' for '$2', not '$1': $(cat "$tmp/zsh.out")"
+}
+zsh_line() {
+	zsh_complete "$2"
+	grep -qF "> $1" "$tmp/zsh.out" || fail "zsh does not complete '$2' to '$1': $(cat "$tmp/zsh.out")"
+}
+zsh_lists "check completion generate help hook init list patch plan" "wheelmatrix "
+zsh_lists "cpu cuda12 rocm" "wheelmatrix patch "
+zsh_lists "cpu cuda12 rocm" "wheelmatrix -q patch --dry-run "
+zsh_lists "plain vulkan" "wheelmatrix -C ../../other -f wm.yaml patch "
+zsh_lists "github json jsonl table" "wheelmatrix list --format "
+zsh_line "wheelmatrix hook install " "wheelmatrix hook "
+zsh_line "wheelmatrix plan --first-release " "wheelmatrix plan --fir"
 
 # ---- make install: the three scripts, as the tool writes them, where each shell looks ----
 run make -C "$ROOT" --no-print-directory install DESTDIR="$tmp/dest" PREFIX=/usr
