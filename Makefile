@@ -14,6 +14,7 @@
 #                             AddressSanitizer and UBSan; arena allocations become real mallocs
 #   make V=1                  show the commands
 #   make install PREFIX=/usr/local DESTDIR=
+#                             the binary, the manual page, the docs and the bash, zsh and fish completions
 #   make demo                 install the build dependencies if needed, build, list matrices/llm-rs.yaml
 #                             and generate its CI (GitHub Actions, GitLab CI) into build/demo/
 #   make fuzz FUZZ_TIME=60    install clang if needed, build the libFuzzer targets of tests/fuzz/
@@ -23,7 +24,8 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
-DOCDIR ?= $(PREFIX)/share/doc/wheelmatrix
+DATADIR ?= $(PREFIX)/share
+DOCDIR ?= $(DATADIR)/doc/wheelmatrix
 PKG_CONFIG ?= pkg-config
 HOSTCC ?= cc
 CFLAGS ?= -O2 -g
@@ -39,8 +41,8 @@ DEB_PKGS = gcc make pkg-config libyaml-dev libjansson-dev libgit2-dev libcurl4-o
 # package's wheel: Debian's pip, setuptools and wheel; the end-to-end tests: a venv of Debian's
 # python3 for the pinned PyPI tools (flock from util-linux), build-essential's linker for the Rust
 # builds and python3-dev; gitlab-ci-local copies each job's checkout with rsync; Node.js runs the
-# npm validators (Debian's, unless the machine has its own).
-TEST_DEB_PKGS = build-essential git python3-yaml shellcheck groff-base util-linux nginx openssl chromium \
+# npm validators (Debian's, unless the machine has its own); zsh and fish load the completion scripts.
+TEST_DEB_PKGS = build-essential git python3-yaml shellcheck groff-base util-linux nginx openssl chromium zsh fish \
 	python3-venv python3-pip python3-setuptools python3-wheel python3-dev ca-certificates rsync \
 	$(if $(shell command -v node && command -v npm),,nodejs npm)
 
@@ -109,13 +111,16 @@ UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply $(B)/tests/index-dump
 LIB = $(B)/libwheelmatrix.a
 TOOL = $(B)/wheelmatrix
+# The shell completion scripts, each written by the tool (`wheelmatrix completion SHELL`, the
+# shell being the name of its directory) from its command and option tables.
+COMPLETIONS = $(B)/completions/bash/wheelmatrix $(B)/completions/zsh/_wheelmatrix $(B)/completions/fish/wheelmatrix.fish
 
 .PHONY: all check check-only check-e2e tools validators testdata install clean demo deps test-deps fuzz fuzz-build fuzz-deps FORCE
 .DELETE_ON_ERROR:
 # The unit tests' objects are made by a chain of pattern rules: keep them, and their .d files.
 .SECONDARY: $(call obj,$(UNIT_SRCS))
 
-all: $(TOOL)
+all: $(TOOL) $(COMPLETIONS)
 
 # Rebuild everything when the compiler or its flags change: build/flags changes only then.
 FLAGS_TEXT = $(CC) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(PKG_LIBS)
@@ -171,6 +176,12 @@ $(TOOL): $(CMD_OBJS) $(LIB)
 	$(quiet) LINK $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(LIB) $(PKG_LIBS)
 
+$(COMPLETIONS): $(TOOL)
+	$(quiet) GEN $@
+	@mkdir -p $(@D)
+	$(Q)$(TOOL) completion $(notdir $(@D)) > $@+
+	$(Q)mv $@+ $@
+
 # Unit tests may include the modules' headers (lib/*/*.h); each is one program linked against the library.
 $(B)/tests/%: $(B)/obj/tests/unit/%.o $(LIB)
 	$(quiet) LINK $@
@@ -212,9 +223,15 @@ check-e2e: deps
 tools:
 	@tests/tools/install.sh
 
-install: $(TOOL)
+install: $(TOOL) $(COMPLETIONS)
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)'
 	$(INSTALL) -m 755 $(TOOL) '$(DESTDIR)$(BINDIR)/wheelmatrix'
+	$(INSTALL) -d '$(DESTDIR)$(DATADIR)/bash-completion/completions' '$(DESTDIR)$(DATADIR)/zsh/site-functions' \
+		'$(DESTDIR)$(DATADIR)/fish/vendor_completions.d'
+	$(INSTALL) -m 644 $(B)/completions/bash/wheelmatrix '$(DESTDIR)$(DATADIR)/bash-completion/completions/wheelmatrix'
+	$(INSTALL) -m 644 $(B)/completions/zsh/_wheelmatrix '$(DESTDIR)$(DATADIR)/zsh/site-functions/_wheelmatrix'
+	$(INSTALL) -m 644 $(B)/completions/fish/wheelmatrix.fish \
+		'$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wheelmatrix.fish'
 ifneq ($(wildcard docs/wheelmatrix.1),)
 	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1'
 	$(INSTALL) -m 644 docs/wheelmatrix.1 '$(DESTDIR)$(MANDIR)/man1/wheelmatrix.1'

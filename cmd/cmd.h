@@ -85,6 +85,20 @@ int cmd_patch(struct cli *cli);
 
 int cmd_build(struct cli *cli);
 
+enum { COMPLETION_BACKENDS, COMPLETION_NOPTIONS };
+extern const struct cli_option cmd_completion_options[COMPLETION_NOPTIONS];
+int cmd_completion(struct cli *cli);
+
+/* main.c: the tables `completion` writes its scripts from */
+const struct cli_command *cli_commands(size_t *n);
+const struct cli_option *cli_global_options(size_t *n);
+/*
+ * Looks for the matrix file cli->file (a name) here, then in each parent up to
+ * the top of the git working tree or the filesystem's root; when found, points
+ * cli->file at it (a relative path such as ../../wheelmatrix.yaml) and returns true.
+ */
+bool cli_find_matrix(struct cli *cli);
+
 /* diag.c: everything written to stderr */
 void cli_color_init(enum cli_color when);
 void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);

@@ -549,6 +549,7 @@ struct wm_check_options {
 	const char *root;       /* the directory of the matrix file, on disk */
 	const char *matrix;     /* the matrix file's path relative to root */
 	bool diff;              /* put a diff of each stale or edited file into *diff */
+	struct wm_paths *checked; /* when not NULL: gets the path of each generated file compared */
 };
 
 /*

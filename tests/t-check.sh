@@ -186,7 +186,7 @@ wheelmatrix.yaml:13:11: error: '$wf' is missing from the index: run 'wheelmatrix
 EOF
 git -C "$r" rm -q --cached wheelmatrix.yaml
 check "$r" 2 --staged && says "no matrix file in the index" <<EOF
-wheelmatrix: error: 'wheelmatrix.yaml' is not in the index
+wheelmatrix: error: 'wheelmatrix.yaml' is not in the index: add it first ('git add wheelmatrix.yaml')
 EOF
 
 # ---- an invalid matrix file: the loader's diagnostics, exit 2 -----------------------------------------

@@ -563,9 +563,17 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 		goto out;
 	}
 	if ((ret = c.src.read(c.src.ctx, opts->matrix, &text, &len, findings)) != 0) {
-		if (ret == 1) {
+		if (ret == 1 && opts->source == WM_SOURCE_INDEX) {
+			/* a new project: the matrix file is written but not yet added */
+			bool here = strcmp(opts->root, ".") == 0;
 			wm_error_add(findings, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-				"'%s' is not in %s", opts->matrix, source_name(opts));
+				"'%s' is not in the index: add it first ('git add %s%s%s')", opts->matrix,
+				here ? "" : opts->root, here ? "" : "/", opts->matrix);
+			ret = WM_EREAD;
+		} else if (ret == 1) {
+			wm_error_add(findings, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"'%s' is not in %s%s", opts->matrix, source_name(opts),
+				opts->source == WM_SOURCE_WORKTREE ? ": 'wheelmatrix init' writes one" : "");
 			ret = WM_EREAD;
 		}
 		goto out;
@@ -574,9 +582,15 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 	    (ret = wm_generate(&files, m, cat, opts->matrix, findings)) < 0)
 		goto out;
 	c.m = m;
-	for (size_t i = 0; i < files.n; i++)
+	for (size_t i = 0; i < files.n; i++) {
 		if ((ret = check_file(&c, &files.items[i])) < 0)
 			goto out;
+		if (opts->checked && (ret = wm_io_paths_add(opts->checked, files.items[i].path,
+				strlen(files.items[i].path))) < 0) {
+			wm_error_code(findings, ret);
+			goto out;
+		}
+	}
 	for (size_t i = 0; m->project && i < m->nbackends; i++)
 		if ((ret = check_patch(&c, m->backends[i])) < 0)
 			goto out;

@@ -241,6 +241,25 @@ static const char **backend_ids(const struct wm_matrix *m)
 	return ids;
 }
 
+/* The closest backend when one is close, and every backend the matrix has: `patch nope` shows what it takes. */
+static void unknown_backend(struct wm_error *err, const struct wm_matrix *m, const char *backend,
+	const char *const *ids)
+{
+	const char *hint = wm_text_suggest(backend, ids, m->nbackends);
+	struct wm_buf all = WM_BUF_INIT;
+	for (size_t i = 0; i < m->nbackends; i++)
+		wm_buf_printf(&all, "%s'%s'", i == 0 ? "" : i + 1 < m->nbackends ? ", " : " and ", ids[i]);
+	if (all.oom)
+		wm_error_code(err, WM_ENOMEM);
+	else if (hint)
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"unknown backend '%s' (did you mean '%s'?): %s has backends %s", backend, hint, m->file, all.ptr);
+	else
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"unknown backend '%s': %s has backends %s", backend, m->file, all.ptr);
+	wm_buf_release(&all);
+}
+
 int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const char *root,
 	const char *backend, unsigned flags, struct wm_error *err)
 {
@@ -263,13 +282,7 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 		if (strcmp(m->backends[i]->id, backend) == 0)
 			b = m->backends[i];
 	if (!b) {
-		const char *hint = wm_text_suggest(backend, ids, m->nbackends);
-		if (hint)
-			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-				"unknown backend '%s' (did you mean '%s'?)", backend, hint);
-		else
-			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-				"unknown backend '%s': %s has no such backend", backend, m->file);
+		unknown_backend(err, m, backend, ids);
 		ret = WM_EINVALID;
 		goto out;
 	}
