@@ -25,7 +25,8 @@ static enum arg_kind arg_kind(const struct cli_command *c)
 {
 	if (!c->args)
 		return ARG_NONE;
-	if (strcmp(c->args, "BACKEND") == 0)
+	/* `patch BACKEND`, `build BACKEND [-- MATURIN-ARGS]`: the first argument */
+	if (strncmp(c->args, "BACKEND", 7) == 0 && (c->args[7] == '\0' || c->args[7] == ' '))
 		return ARG_BACKEND;
 	if (strcmp(c->args, "[COMMAND]") == 0)
 		return ARG_COMMAND;
