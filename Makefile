@@ -14,7 +14,8 @@
 #                             AddressSanitizer and UBSan; arena allocations become real mallocs
 #   make V=1                  show the commands
 #   make install PREFIX=/usr/local DESTDIR=
-#                             (the schema under DATADIR; SCHEMA_URL= is what `init` names: docs/init.md)
+#                             the binary, the manual page, the docs and the bash, zsh and fish completions
+#                             (and the schema under DATADIR; SCHEMA_URL= is what `init` names: docs/init.md)
 #   make schema               write docs/wheelmatrix.schema.json from the loader's tables and catalogs
 #   make demo                 install the build dependencies if needed, build, list matrices/llm-rs.yaml
 #                             and generate its CI (GitHub Actions, GitLab CI) into build/demo/
@@ -25,8 +26,8 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
-DOCDIR ?= $(PREFIX)/share/doc/wheelmatrix
 DATADIR ?= $(PREFIX)/share
+DOCDIR ?= $(DATADIR)/doc/wheelmatrix
 # The schema `init` names in the matrix's first line (docs/init.md): the one `make install` puts
 # under DATADIR; a package that publishes it elsewhere sets its URL (no spaces or quotes).
 SCHEMA_URL ?= file://$(DATADIR)/wheelmatrix/wheelmatrix.schema.json
@@ -45,8 +46,8 @@ DEB_PKGS = gcc make pkg-config libyaml-dev libjansson-dev libgit2-dev libcurl4-o
 # package's wheel: Debian's pip, setuptools and wheel; the end-to-end tests: a venv of Debian's
 # python3 for the pinned PyPI tools (flock from util-linux), build-essential's linker for the Rust
 # builds and python3-dev; gitlab-ci-local copies each job's checkout with rsync; Node.js runs the
-# npm validators (Debian's, unless the machine has its own).
-TEST_DEB_PKGS = build-essential git python3-yaml shellcheck groff-base util-linux nginx openssl chromium \
+# npm validators (Debian's, unless the machine has its own); zsh and fish load the completion scripts.
+TEST_DEB_PKGS = build-essential git python3-yaml shellcheck groff-base util-linux nginx openssl chromium zsh fish \
 	python3-venv python3-pip python3-setuptools python3-wheel python3-dev ca-certificates rsync \
 	$(if $(shell command -v node && command -v npm),,nodejs npm)
 
@@ -98,11 +99,14 @@ Q = @
 quiet = @printf '  %-5s %s\n'
 endif
 
-LIB_SRCS = $(sort $(wildcard lib/*/*.c)) $(B)/templates.c
+LIB_SRCS = $(sort $(wildcard lib/*/*.c)) $(B)/templates.c $(B)/templates-tree.c
 CMD_SRCS = $(sort $(wildcard cmd/*.c))
 UNIT_SRCS = $(sort $(wildcard tests/unit/*.c))
-# Every file under templates/ except the tool that embeds them (and hidden files or editor backups).
-TEMPLATES = $(sort $(filter-out templates/embed.c %~,$(shell find templates -type f ! -name '.*' 2>/dev/null)))
+# Every file under templates/ except the tools that embed them (and hidden files or editor backups).
+TEMPLATES = $(sort $(filter-out templates/embed.c templates/yamltree.c %~,$(shell find templates -type f ! -name '.*' 2>/dev/null)))
+YAML_TEMPLATES = $(filter %.yaml,$(TEMPLATES))
+# What templates/yamltree.c links: the library's YAML reader and what it stands on.
+YAMLTREE_OBJS = $(call obj,templates/yamltree.c lib/formats/yaml.c $(wildcard lib/util/*.c))
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_OBJS = $(call obj,$(LIB_SRCS))
@@ -112,13 +116,16 @@ UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply $(B)/tests/index-dump $(B)/tests/schema-write
 LIB = $(B)/libwheelmatrix.a
 TOOL = $(B)/wheelmatrix
+# The shell completion scripts, each written by the tool (`wheelmatrix completion SHELL`, the
+# shell being the name of its directory) from its command and option tables.
+COMPLETIONS = $(B)/completions/bash/wheelmatrix $(B)/completions/zsh/_wheelmatrix $(B)/completions/fish/wheelmatrix.fish
 
 .PHONY: all schema check check-only check-e2e tools validators testdata install clean demo deps test-deps fuzz fuzz-build fuzz-deps FORCE
 .DELETE_ON_ERROR:
 # The unit tests' objects are made by a chain of pattern rules: keep them, and their .d files.
 .SECONDARY: $(call obj,$(UNIT_SRCS))
 
-all: $(TOOL)
+all: $(TOOL) $(COMPLETIONS)
 
 # Rebuild everything when the compiler or its flags change: build/flags changes only then.
 FLAGS_TEXT = $(CC) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(PKG_LIBS)
@@ -149,6 +156,17 @@ $(B)/templates.c: $(B)/embed $(B)/templates.list $(TEMPLATES)
 	$(Q)$(B)/embed templates $(patsubst templates/%,%,$(TEMPLATES)) > $@+
 	$(Q)mv $@+ $@
 
+# The YAML templates parsed at build time by the library's own reader, as static trees, so that
+# no command parses them again at start (model/catalog.c, wm_catalog_template_parse).
+$(B)/yamltree: $(YAMLTREE_OBJS)
+	$(quiet) LINK $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(B)/templates-tree.c: $(B)/yamltree $(B)/templates.list $(YAML_TEMPLATES)
+	$(quiet) GEN $@
+	$(Q)$(B)/yamltree templates $(patsubst templates/%,%,$(YAML_TEMPLATES)) > $@+
+	$(Q)mv $@+ $@
+
 $(B)/obj/%.o: %.c $(B)/flags
 	$(quiet) CC $<
 	@mkdir -p $(@D)
@@ -162,6 +180,12 @@ $(LIB): $(LIB_OBJS)
 $(TOOL): $(CMD_OBJS) $(LIB)
 	$(quiet) LINK $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(LIB) $(PKG_LIBS)
+
+$(COMPLETIONS): $(TOOL)
+	$(quiet) GEN $@
+	@mkdir -p $(@D)
+	$(Q)$(TOOL) completion $(notdir $(@D)) > $@+
+	$(Q)mv $@+ $@
 
 # Unit tests may include the modules' headers (lib/*/*.h); each is one program linked against the library.
 $(B)/tests/%: $(B)/obj/tests/unit/%.o $(LIB)
@@ -216,9 +240,15 @@ check-e2e: deps
 tools:
 	@tests/tools/install.sh
 
-install: $(TOOL)
+install: $(TOOL) $(COMPLETIONS)
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)'
 	$(INSTALL) -m 755 $(TOOL) '$(DESTDIR)$(BINDIR)/wheelmatrix'
+	$(INSTALL) -d '$(DESTDIR)$(DATADIR)/bash-completion/completions' '$(DESTDIR)$(DATADIR)/zsh/site-functions' \
+		'$(DESTDIR)$(DATADIR)/fish/vendor_completions.d'
+	$(INSTALL) -m 644 $(B)/completions/bash/wheelmatrix '$(DESTDIR)$(DATADIR)/bash-completion/completions/wheelmatrix'
+	$(INSTALL) -m 644 $(B)/completions/zsh/_wheelmatrix '$(DESTDIR)$(DATADIR)/zsh/site-functions/_wheelmatrix'
+	$(INSTALL) -m 644 $(B)/completions/fish/wheelmatrix.fish \
+		'$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wheelmatrix.fish'
 ifneq ($(wildcard docs/wheelmatrix.1),)
 	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1'
 	$(INSTALL) -m 644 docs/wheelmatrix.1 '$(DESTDIR)$(MANDIR)/man1/wheelmatrix.1'

@@ -64,7 +64,7 @@ int cmd_list(struct cli *cli);
 enum { INIT_FORCE, INIT_PYPROJECT, INIT_NOPTIONS };
 extern const struct cli_option cmd_init_options[INIT_NOPTIONS];
 int cmd_init(struct cli *cli);
-enum { GENERATE_CHECK, GENERATE_FORCE, GENERATE_NOPTIONS };
+enum { GENERATE_CHECK, GENERATE_DRY_RUN, GENERATE_DIFF, GENERATE_STDOUT, GENERATE_FORCE, GENERATE_NOPTIONS };
 extern const struct cli_option cmd_generate_options[GENERATE_NOPTIONS];
 int cmd_generate(struct cli *cli);
 enum { PLAN_INDEX, PLAN_OFFLINE, PLAN_FIRST_RELEASE, PLAN_FORMAT, PLAN_CACERT, PLAN_JOBS, PLAN_TIMEOUT, PLAN_RETRIES, PLAN_NOPTIONS };
@@ -82,6 +82,22 @@ int cmd_hook(struct cli *cli);
 enum { PATCH_REVERT, PATCH_DRY_RUN, PATCH_NOPTIONS };
 extern const struct cli_option cmd_patch_options[PATCH_NOPTIONS];
 int cmd_patch(struct cli *cli);
+
+int cmd_build(struct cli *cli);
+
+enum { COMPLETION_BACKENDS, COMPLETION_NOPTIONS };
+extern const struct cli_option cmd_completion_options[COMPLETION_NOPTIONS];
+int cmd_completion(struct cli *cli);
+
+/* main.c: the tables `completion` writes its scripts from */
+const struct cli_command *cli_commands(size_t *n);
+const struct cli_option *cli_global_options(size_t *n);
+/*
+ * Looks for the matrix file cli->file (a name) here, then in each parent up to
+ * the top of the git working tree or the filesystem's root; when found, points
+ * cli->file at it (a relative path such as ../../wheelmatrix.yaml) and returns true.
+ */
+bool cli_find_matrix(struct cli *cli);
 
 /* diag.c: everything written to stderr */
 void cli_color_init(enum cli_color when);

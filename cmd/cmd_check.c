@@ -11,7 +11,8 @@ const struct cli_option cmd_check_options[CHECK_NOPTIONS] = {
 		"read the files from the index (the default as a pre-commit hook, or with PRE_COMMIT=1)" },
 	[CHECK_REV] = { 0, "rev", "REV", NULL, "read the files from commit REV" },
 	[CHECK_WORKTREE] = { 0, "worktree", NULL, NULL, "read the files from the working tree (the default otherwise)" },
-	[CHECK_DIFF] = { 0, "diff", NULL, NULL, "print how each stale or hand-edited file differs from what generate writes" },
+	[CHECK_DIFF] = { 0, "diff", NULL, NULL,
+		"print the diff from each stale, missing or hand-edited file to what generate writes" },
 	[CHECK_FORMAT] = { 0, "format", "FORMAT", formats, "table (default: findings on stderr) or json (on stdout)" },
 };
 
@@ -22,9 +23,27 @@ static enum wm_source default_source(void)
 	return (pc && strcmp(pc, "1") == 0) || (hook && strcmp(hook, "1") == 0) ? WM_SOURCE_INDEX : WM_SOURCE_WORKTREE;
 }
 
+static const char *source_name(const struct wm_check_options *o)
+{
+	return o->source == WM_SOURCE_INDEX ? "in the index (staged)" : o->source == WM_SOURCE_REV ? "in commit" :
+		"in the working tree";
+}
+
+/* -v: what was compared, and where from, so that a passing check is not a silent one. */
+static void say_checked(const struct wm_check_options *o, const struct cli *cli)
+{
+	fprintf(stderr, "wheelmatrix: checked %s and the %zu %s it generates %s%s%s: up to date\n", cli->file,
+		o->checked->n, o->checked->n == 1 ? "file" : "files", source_name(o), o->rev ? " " : "",
+		o->rev ? o->rev : "");
+	for (size_t i = 0; i < o->checked->n; i++)
+		fprintf(stderr, "  %s\n", o->checked->items[i]);
+}
+
 int cmd_check(struct cli *cli)
 {
-	struct wm_check_options o = { .source = default_source(), .diff = cli->values[CHECK_DIFF] != NULL };
+	struct wm_paths checked = { NULL, 0, 0 };
+	struct wm_check_options o = { .source = default_source(), .diff = cli->values[CHECK_DIFF] != NULL,
+		.checked = cli->verbosity > 0 ? &checked : NULL };
 	bool json = cli->values[CHECK_FORMAT] && strcmp(cli->values[CHECK_FORMAT], "json") == 0;
 	int given = !!cli->values[CHECK_STAGED] + !!cli->values[CHECK_REV] + !!cli->values[CHECK_WORKTREE];
 	struct wm_error findings;
@@ -72,7 +91,10 @@ int cmd_check(struct cli *cli)
 	}
 	if (findings.nerrors)
 		code = CLI_EXIT_STATE;
+	else if (o.checked)
+		say_checked(&o, cli);
 out:
+	wm_io_paths_free(&checked);
 	free(text);
 	free(diff);
 	free(root);

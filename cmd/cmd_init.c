@@ -41,6 +41,9 @@ int cmd_init(struct cli *cli)
 	}
 	if (cli->verbosity >= 0)
 		printf("wrote %s\n", cli->file);
+	/* what init found in the repository's CI, and what to do about it before the first generate */
+	fflush(stdout);
+	cli_print_diags(&err);
 out:
 	free(f.data);
 	wm_error_release(&err);

@@ -1,8 +1,11 @@
 /* main.c — the wheelmatrix tool: the command table, the global options, parsing and help. */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cmd.h"
 
@@ -33,6 +36,40 @@ char *cli_matrix_root(const char *file, const char **base)
 	return wm_io_path_dir(file);
 }
 
+/* `dir` is the top of a git working tree, or the filesystem's root: the search stops there. */
+static bool search_ends(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat here, up;
+	snprintf(path, sizeof(path), "%s/.git", dir);
+	if (lstat(path, &here) == 0)
+		return true;
+	snprintf(path, sizeof(path), "%s/..", dir);
+	return stat(dir, &here) != 0 || stat(path, &up) != 0 || (here.st_dev == up.st_dev && here.st_ino == up.st_ino);
+}
+
+bool cli_find_matrix(struct cli *cli)
+{
+	/* a relative path, so that messages name it as the user would from here */
+	static char path[PATH_MAX];
+	const char *name = cli->file;
+	size_t len = 0;
+
+	for (;;) {
+		struct stat st;
+		snprintf(path + len, sizeof(path) - len, "%s", name);
+		if (lstat(path, &st) == 0) {
+			cli->file = path;
+			return true;
+		}
+		path[len] = '\0';
+		if (search_ends(len ? path : ".") || len + strlen(name) + 4 >= sizeof(path))
+			return false;
+		memcpy(path + len, "../", 4);
+		len += 3;
+	}
+}
+
 #define OPTIONS(o) o, ARRAY_SIZE(o)
 #define NO_OPTIONS NULL, 0
 
@@ -47,12 +84,28 @@ static const struct cli_command commands[] = {
 		cmd_check_options, CHECK_NOPTIONS, 0, 0, cmd_check },
 	{ "patch", "BACKEND", "Apply a variant's patch to the working tree for a local build",
 		cmd_patch_options, PATCH_NOPTIONS, 1, 1, cmd_patch },
+	{ "build", "BACKEND [-- MATURIN-ARGS]", "Build one variant's wheel with maturin, its patch applied for the build",
+		NO_OPTIONS, 1, SIZE_MAX, cmd_build },
 	{ "plan", "[VERSION]", "Plan a release against a package index", cmd_plan_options, PLAN_NOPTIONS, 0, 1,
 		cmd_plan },
 	{ "hook", "install", "Install the pre-commit hook that runs 'check --staged'", cmd_hook_options, HOOK_NOPTIONS,
 		1, 1, cmd_hook },
+	{ "completion", "SHELL", "Print the shell completion script for bash, zsh or fish",
+		cmd_completion_options, COMPLETION_NOPTIONS, 0, 1, cmd_completion },
 	{ "help", "[COMMAND]", "Show help for wheelmatrix or for one command", NO_OPTIONS, 0, 1, cmd_help },
 };
+
+const struct cli_command *cli_commands(size_t *n)
+{
+	*n = ARRAY_SIZE(commands);
+	return commands;
+}
+
+const struct cli_option *cli_global_options(size_t *n)
+{
+	*n = ARRAY_SIZE(global_options);
+	return global_options;
+}
 
 static const struct cli_command *find_command(const char *name)
 {
@@ -139,8 +192,11 @@ static int cmd_help(struct cli *cli)
 struct parse {
 	struct cli *cli;
 	bool help, version;
+	bool file_given;          /* -f: no search for the matrix file */
 	const char **dirs;        /* -C, in order */
 	size_t ndirs;
+	int late_version;         /* where --version came after a command taking a VERSION, else 0 */
+	const char *late_value;   /* its value in `--version=VALUE` */
 };
 
 /* The option of `opts` with the long name `name` (`len` bytes), or the short name `*name` when len is 0. */
@@ -164,6 +220,90 @@ static const struct cli_option *find_option(const struct parse *ps, const char *
 	if (!o && cmd)
 		o = lookup(cmd->options, cmd->noptions, name, len);
 	return o;
+}
+
+/* The command takes a release's version as its argument (`plan [VERSION]`). */
+static bool takes_version(const struct cli_command *cmd)
+{
+	return cmd && cmd->args && strstr(cmd->args, "VERSION");
+}
+
+static bool looks_like_version(const char *s)
+{
+	return s && (isdigit((unsigned char)s[0]) || ((s[0] == 'v' || s[0] == 'V') && isdigit((unsigned char)s[1])));
+}
+
+/* A word of a command line, quoted for a POSIX shell when it needs to be. */
+static void put_word(char *buf, size_t size, size_t *len, const char *w)
+{
+	bool plain = *w != '\0';
+	for (const char *c = w; *c; c++)
+		plain &= isalnum((unsigned char)*c) || strchr("+,-./:=@_%", *c) != NULL;
+	if (*len >= size)
+		return;
+	if (plain) {
+		*len += (size_t)snprintf(buf + *len, size - *len, " %s", w);
+		return;
+	}
+	*len += (size_t)snprintf(buf + *len, size - *len, " '");
+	for (const char *c = w; *c && *len < size; c++)
+		*len += (size_t)snprintf(buf + *len, size - *len, *c == '\'' ? "'\\''" : "%c", *c);
+	if (*len < size)
+		*len += (size_t)snprintf(buf + *len, size - *len, "'");
+}
+
+/*
+ * An option after `plan` where the release's version belongs: `plan --version 0.3.0`
+ * (which would print wheelmatrix's version and succeed) or an unknown option with
+ * a version as its value (`plan --release 0.3.0`).  The error shows the command
+ * line without it, the value of `--opt=0.3.0` kept as the argument.
+ */
+static int misplaced_version(const struct parse *ps, int argc, char **argv, int at, const char *value)
+{
+	const char *cmd = ps->cli->cmd->name;
+	char line[512] = "wheelmatrix";
+	size_t len = strlen(line);
+	int optlen = (int)strcspn(argv[at], "=");
+	bool has_version = value != NULL, ours = at == ps->late_version;
+
+	for (int i = 1; i < argc; i++) {
+		if (i == at) {
+			if (value)
+				put_word(line, sizeof(line), &len, value);
+			continue;
+		}
+		has_version |= looks_like_version(argv[i]);
+		put_word(line, sizeof(line), &len, argv[i]);
+	}
+	if (len >= sizeof(line))
+		has_version = false;
+	if (!ours)
+		cli_error("unknown option '%.*s': the release's version is the argument of '%s': did you mean '%s'?",
+			optlen, argv[at], cmd, line);
+	else if (has_version)
+		cli_error("'--version' after '%s' is wheelmatrix's own option, not the release's version: "
+			"did you mean '%s'? ('wheelmatrix --version' prints wheelmatrix's version)", cmd, line);
+	else
+		cli_error("'--version' after '%s' is wheelmatrix's own option, not the release's version: "
+			"'wheelmatrix %s VERSION' takes the release's, 'wheelmatrix --version' prints wheelmatrix's",
+			cmd, cmd);
+	return CLI_EXIT_USAGE;
+}
+
+/*
+ * An unknown option after a command taking a VERSION, with what looks like a
+ * version as its value (`plan --release 0.3.0`): the release's version is the
+ * argument itself.  0 when it is not that.
+ */
+static int unknown_with_version(const struct parse *ps, int argc, char **argv, int at, const char *eq)
+{
+	if (!takes_version(ps->cli->cmd))
+		return 0;
+	if (eq && looks_like_version(eq + 1))
+		return misplaced_version(ps, argc, argv, at, eq + 1);
+	if (!eq && at + 1 < argc && looks_like_version(argv[at + 1]))
+		return misplaced_version(ps, argc, argv, at, NULL);
+	return 0;
 }
 
 static int unknown_option(const struct cli *cli, const char *spelling, size_t len)
@@ -236,6 +376,7 @@ static int apply(struct parse *ps, const struct cli_option *o, bool global, cons
 			break;
 		case G_FILE:
 			cli->file = value;
+			ps->file_given = true;
 			break;
 		case G_COLOR:
 			cli_color_init(strcmp(value, "always") == 0 ? CLI_COLOR_ALWAYS
@@ -269,9 +410,17 @@ static int parse_long(struct parse *ps, int argc, char **argv, int *i)
 	char spelling[128];
 	bool global;
 
-	if (len == 2 || !(o = find_option(ps, arg + 2, len - 2, &global)))
-		return unknown_option(ps->cli, arg, len);
+	if (len == 2 || !(o = find_option(ps, arg + 2, len - 2, &global))) {
+		int ret = len > 2 ? unknown_with_version(ps, argc, argv, *i, eq) : 0;
+		return ret ? ret : unknown_option(ps->cli, arg, len);
+	}
 	snprintf(spelling, sizeof(spelling), "--%s", o->long_name);
+	/* judged once the whole line is read: the version may come before it */
+	if (global && o == &global_options[G_VERSION] && takes_version(ps->cli->cmd)) {
+		ps->late_version = *i;
+		ps->late_value = eq ? eq + 1 : NULL;
+		return 0;
+	}
 	if (!o->arg) {
 		if (eq) {
 			cli_error("option '%s' takes no value", spelling);
@@ -296,6 +445,9 @@ static int parse_short(struct parse *ps, int argc, char **argv, int *i)
 		bool global;
 		const struct cli_option *o = find_option(ps, p, 0, &global);
 		int ret;
+		if (!o && p == argv[*i] + 1 && (ret = unknown_with_version(ps, argc, argv, *i,
+				p[1] ? p : NULL)) != 0)
+			return ret;
 		if (!o)
 			return unknown_option(ps->cli, spelling, 2);
 		if (!o->arg) {
@@ -375,6 +527,8 @@ static int run(struct cli *cli, struct parse *ps, int argc, char **argv)
 	int ret;
 	if ((ret = parse_args(ps, argc, argv)) != 0)
 		return ret;
+	if (ps->late_version)
+		return misplaced_version(ps, argc, argv, ps->late_version, ps->late_value);
 	if (ps->help) {
 		/* `help COMMAND --help` is still about COMMAND */
 		if (cli->cmd && cli->cmd->run == cmd_help && cli->nargs)
@@ -395,13 +549,23 @@ static int run(struct cli *cli, struct parse *ps, int argc, char **argv)
 	}
 	if ((ret = check_args(cli)) != 0 || (ret = change_dirs(ps)) != 0)
 		return ret;
+	/*
+	 * As git finds its repository: the matrix file here, or in a parent up to the repository's
+	 * top.  check reads it from the index or a commit too: it says itself what it lacks.
+	 */
+	if (!ps->file_given && cli->cmd->run != cmd_init && cli->cmd->run != cmd_help &&
+	    cli->cmd->run != cmd_completion && !cli_find_matrix(cli) && cli->cmd->run != cmd_check) {
+		cli_error("no %s in this directory or any parent up to the repository's top: "
+			"'wheelmatrix init' writes one", cli->file);
+		return CLI_EXIT_USAGE;
+	}
 	return cli->cmd->run(cli);
 }
 
 int main(int argc, char **argv)
 {
 	struct cli cli = { "wheelmatrix.yaml", 0, NULL, NULL, NULL, 0 };
-	struct parse ps = { &cli, false, false, NULL, 0 };
+	struct parse ps = { &cli, false, false, false, NULL, 0, 0, NULL };
 	int ret;
 
 	cli_color_init(CLI_COLOR_AUTO);

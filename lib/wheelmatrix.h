@@ -215,6 +215,7 @@ struct wm_provider {
 struct wm_output {
 	bool enabled;
 	const char *path;
+	struct wm_strlist exclude_platforms;  /* ci.gitlab: platform patterns left out of this provider alone */
 	struct wm_loc loc;
 };
 
@@ -444,6 +445,16 @@ enum wm_file_state wm_file_compare(const struct wm_file *f, const char *existing
 /* Compares `f` with the file at root/f->path on disk. */
 int wm_file_state(enum wm_file_state *out, const char *root, const struct wm_file *f, struct wm_error *err);
 /*
+ * A git-format diff (malloc'd, *outlen bytes) that turns `existing` (NULL:
+ * no file there) into `f`, in the direction black and ruff show a change:
+ * `---` the file as it is, `+++` what generate writes, so that `git apply`
+ * or `patch -p1` on the current file gives the generated one.
+ */
+int wm_file_diff(char **out, size_t *outlen, const struct wm_file *f, const char *existing, size_t len);
+/* wm_file_state, and the file's diff (wm_file_diff) in *diff: NULL when it is current. */
+int wm_file_state_diff(enum wm_file_state *out, char **diff, size_t *difflen, const char *root,
+	const struct wm_file *f, struct wm_error *err);
+/*
  * Writes `f` under the directory `root`, creating parent directories:
  * atomically (a temporary file in the same directory, then rename), never
  * outside root (no absolute path, no `..`, no symbolic link leading out).
@@ -495,6 +506,34 @@ enum wm_variant_done {
 int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const char *root,
 	const char *backend, unsigned flags, struct wm_error *err);
 
+/*
+ * Backend `backend`'s patch applied for the length of one build
+ * (wm_variant_build_apply), then undone (wm_variant_build_revert).
+ */
+struct wm_variant_build {
+	enum wm_variant_done done;  /* WM_VARIANT_DONE: applied here, to be reverted */
+	char *root, *path;          /* pyproject.toml, below root */
+	char *backend;
+	char *before, *after;       /* its bytes before and after the patch */
+	size_t beforelen, afterlen;
+};
+
+/*
+ * Applies the patch as wm_variant_patch does, keeping the file's bytes from
+ * before and after it.  A file that already has the patch applied, or a
+ * backend with no patch, is left as it is and is not reverted later.
+ */
+int wm_variant_build_apply(struct wm_variant_build *vb, const struct wm_matrix *m, const char *root,
+	const char *backend, struct wm_error *err);
+/*
+ * Puts back the bytes from before the patch, when the file is still byte for
+ * byte what the patch made of it.  Refuses with WM_ESTATE, changing nothing,
+ * when it changed meanwhile (an edit made during the build is not lost);
+ * 0 when nothing was applied, or the file is already as it was.
+ */
+int wm_variant_build_revert(struct wm_variant_build *vb, struct wm_error *err);
+void wm_variant_build_release(struct wm_variant_build *vb);
+
 /* ---- check (check.c) ---------------------------------------------------------- */
 
 /* Where `check` reads every file from. */
@@ -510,6 +549,7 @@ struct wm_check_options {
 	const char *root;       /* the directory of the matrix file, on disk */
 	const char *matrix;     /* the matrix file's path relative to root */
 	bool diff;              /* put a diff of each stale or edited file into *diff */
+	struct wm_paths *checked; /* when not NULL: gets the path of each generated file compared */
 };
 
 /*
@@ -549,9 +589,14 @@ int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const c
  * Writes into `out` a starting matrix file for the project whose
  * pyproject.toml is `pyproject` (read through `r` with its Cargo.toml): the
  * project's name and module, abi3 when the crate is abi3, the usual five
- * platforms, one backend per GPU-looking Cargo feature (cuda, cublas, metal,
- * rocm, hipblas, clblast, opencl, vulkan, ...) and the default CPU build.
- * The text (malloc'd) belongs to the caller.
+ * platforms, a backend per distribution the repository's workflows and
+ * scripts already publish (`<name>-cuda`: backend cuda, with their
+ * `--features`), one per other GPU-looking Cargo feature (cuda, cublas,
+ * metal, rocm, hipblas, clblast, opencl, vulkan, ...), the default CPU
+ * build, and `ci` for the providers the repository uses (never one whose
+ * file the project wrote itself).  On success, notes and warnings in `err`
+ * name the wheel workflows the generated one replaces and a .gitlab-ci.yml
+ * left alone.  The text (malloc'd) belongs to the caller.
  */
 int wm_init_matrix(char **out, size_t *len, const struct wm_reader *r, const char *pyproject, struct wm_error *err);
 /*

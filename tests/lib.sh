@@ -22,6 +22,7 @@
 # and these:
 #
 #   fatal MESSAGE           a failed check the rest cannot go on without: "FAIL: MESSAGE", exit 1 now
+#   show FILE               prints FILE (a log) indented, under the FAIL line it explains
 #   need COMMAND HOW        fatal unless COMMAND (a name on PATH or a path) can run; HOW installs it
 #   testdata PATH...        sets $data, where `make testdata` installs the toml-test suite and the
 #                           corpus; fatal unless that is complete and holds each PATH (relative to it)
@@ -57,6 +58,10 @@ fail() {
 fatal() {
 	echo "FAIL: $*"
 	exit 1
+}
+
+show() {
+	sed 's/^/    /' "$1"
 }
 
 need() {

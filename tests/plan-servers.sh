@@ -34,6 +34,34 @@ json.dump({"meta": {"api-version": "1.1"}, "name": "llm-rs", "files": files}, op
 PY
 }
 
+# llm_rs_project DIR: a project llm-rs 1.0.0 (pyproject.toml, Cargo.toml with the features cublas
+# and hipblas) for a matrix to be written beside it; nothing is built from it
+llm_rs_project() {
+	mkdir -p "$1"
+	cat >"$1/pyproject.toml" <<'EOF'
+[build-system]
+requires = ["maturin>=1.0,<2.0"]
+build-backend = "maturin"
+
+[project]
+name = "llm-rs"
+version = "1.0.0"
+EOF
+	cat >"$1/Cargo.toml" <<'EOF'
+[package]
+name = "llm-rs"
+version = "1.0.0"
+edition = "2021"
+
+[lib]
+crate-type = ["cdylib"]
+
+[features]
+cublas = []
+hipblas = []
+EOF
+}
+
 stop_servers() {
 	local pid
 	for pid in "${server_pids[@]}"; do

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # run.sh — runs the unit tests, the golden cases and the t-*.sh scripts; the last line is "N passed, N failed".
 #
-# usage: tests/run.sh [PATTERN]
+# usage: tests/run.sh [PATTERN...]
 #
-# PATTERN (a shell glob, matched anywhere in the name) selects tests by name:
-# unit/test_text, golden/list-table, t-shellcheck.  `make check` builds what
+# Each PATTERN (a shell glob, matched anywhere in the name) selects tests by
+# name, a test matching any of them runs: unit/test_text, golden/list-table,
+# t-shellcheck.  `make check` builds what
 # the tests need first; this script only runs them.
 #
 # Golden case directories (tests/golden/NAME/) hold `args` (one argument per
@@ -25,14 +26,19 @@ set -u
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 wm=$root/build/wheelmatrix
-pattern=${1:-}
+patterns=("$@")
 passed=0 failed=0
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/wheelmatrix-tests.XXXXXX") || exit 1
 trap 'rm -rf "$scratch"' EXIT
 
 selected() {
-	[[ -z $pattern || $1 == *$pattern* ]]
+	local p
+	((${#patterns[@]} == 0)) && return 0
+	for p in "${patterns[@]}"; do
+		[[ $1 == *$p* ]] && return 0
+	done
+	return 1
 }
 
 fail() {

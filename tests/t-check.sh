@@ -186,7 +186,7 @@ wheelmatrix.yaml:13:11: error: '$wf' is missing from the index: run 'wheelmatrix
 EOF
 git -C "$r" rm -q --cached wheelmatrix.yaml
 check "$r" 2 --staged && says "no matrix file in the index" <<EOF
-wheelmatrix: error: 'wheelmatrix.yaml' is not in the index
+wheelmatrix: error: 'wheelmatrix.yaml' is not in the index: add it first ('git add wheelmatrix.yaml')
 EOF
 
 # ---- an invalid matrix file: the loader's diagnostics, exit 2 -----------------------------------------
@@ -251,11 +251,11 @@ assert doc["ok"] is False and doc["errors"] == 1 and doc["warnings"] == 0, doc
 (f,) = doc["findings"]
 assert f["file"] == sys.argv[2] and f["line"] == 4 and f["column"] == 1 and f["severity"] == "error", f
 assert f["message"].startswith("edited by hand"), f
-assert "-name: wheels\n+name: wheels (mine)\n" in doc["diff"], doc["diff"]
+assert "-name: wheels (mine)\n+name: wheels\n" in doc["diff"], doc["diff"]
 PY
 [ ! -s "$tmp/err" ] || fail "check --format json wrote to stderr: $(cat "$tmp/err")"
 check "$r" 1 --diff
-grep -qx -- "+name: wheels (mine)" "$tmp/out" || fail "--diff does not show the edit"
+grep -qx -- "-name: wheels (mine)" "$tmp/out" || fail "--diff does not show the edit as what generate takes out"
 git -C "$r" checkout -q -- .
 
 # ---- a read-only repository, checked by a user who cannot write to it ------------------------------------

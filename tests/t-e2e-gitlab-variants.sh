@@ -31,23 +31,10 @@ set +e
 . "$ROOT/tests/plan-servers.sh"
 
 export UV_CACHE_DIR=$tmp/uv-cache PIP_NO_CACHE_DIR=1
-unset NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION NV_VARIANT_PROVIDER_FORCE_SM_ARCH
-glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
-need "$glci" "run 'npm ci --prefix tests/external'"
-need rsync "apt-get install rsync (gitlab-ci-local copies the checkout with it)"
-glibc=$(ldd --version 2>/dev/null | sed -n '1s/.* \([0-9]*\)\.\([0-9]*\)$/\1_\2/p')
-[ -n "$glibc" ] || fatal "cannot tell this machine's glibc version from 'ldd --version'"
-show() {  # show FILE: a log, indented
-	sed 's/^/    /' "$1"
-}
-
-www=$tmp/www
-# the site: nginx serves /simple/ with PEP 691 content negotiation, and /html/ (the same files) as
-# GitLab Pages does, index.html alone
-site=$www/simple/llm-rs
-mkdir -p "$site" "$tmp/cwd" "$tmp/nginx"
-start_nginx "$tmp/nginx" "$www" || fatal "nginx (above)"
-pages_url=http://127.0.0.1:$HTTP_PORT/simple/llm-rs index_url=$pages_url/variants
+# shellcheck source=tests/gitlab-jobs.sh
+. "$ROOT/tests/gitlab-jobs.sh"
+mkdir -p "$tmp/cwd"
+index_url=$pages_url/variants
 
 # The fixture under the variants matrix, linux-x86_64 alone, GitLab only, its index here
 repo=$tmp/llm-rs
@@ -72,38 +59,11 @@ grep -q "^sdist-cuda:" "$gl" && fail "a backend other than the default has an sd
 
 # The jobs' interpreter: Python 3.12 with the pinned maturin, auditwheel and variantlib (the build
 # job's WM_PYTHON), first on PATH; the pages job's python3 is the same
-env312=$tmp/py312
-python=
-for p in "$(command -v python3.12 2>/dev/null)" /usr/bin/python3.12 "$HOME"/.pyenv/versions/3.12.*/bin/python3.12; do
-	[ -x "$p" ] && "$p" -c 'import venv' 2>/dev/null && { python=$p; break; }
-done
-[ -n "$python" ] || fatal "no CPython 3.12 to run the jobs with: install it (apt-get install python3.12, or pyenv install 3.12)"
-if ! { uv venv -q --seed --python "$python" "$env312" &&
-	uv pip install -q --python "$env312/bin/python" --require-hashes --no-deps -r "$ROOT/tests/tools/requirements.txt"; }; then
-	fatal "the jobs' environment"
-fi
+jobs_env
 [ -x "$env312/bin/variantlib" ] || fatal "tests/tools/requirements.txt gave $env312 no variantlib"
 jobs=(build-cpu-linux-x86_64 test-cpu-linux-x86_64 sdist-cpu pages)
-# build-cuda-linux-x86_64's wheel, as that job builds it, where gitlab-ci-local keeps that job's
-# artifacts (.gitlab-ci-local/artifacts/<job>/<path>), which it gives the jobs that need it
-out=$repo/.gitlab-ci-local/artifacts/build-cuda-linux-x86_64/dist/cuda-linux-x86_64-abi3
-if ! { "$WM" -q -C "$repo" patch cuda &&
-	(cd "$repo" && PATH=$env312/bin:$PATH python3.12 -m maturin build --release --out "$out" -i python3.12 \
-		--target x86_64-unknown-linux-gnu --compatibility "manylinux_$glibc") &&
-	"$WM" -q -C "$repo" patch --revert cuda; } >"$tmp/prebuild.log" 2>&1; then
-	show "$tmp/prebuild.log"
-	fatal "the cuda wheel"
-fi
-[ -z "$(git -C "$repo" status --porcelain --untracked-files=no)" ] || fatal "the checkout is not as committed after the cuda build"
+prebuild_cuda
 
-# gitlab TAG PAGES-URL LOG JOB...: gitlab-ci-local runs JOB... in the checkout
-gitlab() {
-	local tag=$1 url=$2 log=$3
-	shift 3
-	(cd "$repo" && PATH=$env312/bin:$PATH "$glci" --force-shell-executor --shell-isolation \
-		--variable "WM_COMPATIBILITY=manylinux_$glibc" --variable "CI_COMMIT_TAG=$tag" \
-		--variable "CI_PAGES_URL=$url" "$@") >"$log" 2>&1
-}
 t0=$SECONDS
 gitlab v0.2.15 "$pages_url" "$tmp/run1.log" "${jobs[@]}" || { fail "gitlab-ci-local ${jobs[*]} failed"; tail -n 40 "$tmp/run1.log" | show /dev/stdin; }
 grep -E '^ (PASS|FAIL) ' "$tmp/run1.log"

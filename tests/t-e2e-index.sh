@@ -38,9 +38,6 @@ mkdir -p "$wheels" "$tmp/cwd"
 pages() {
 	tail -n +2 "$script" | "$py" - "$@" >"$tmp/pages.log" 2>&1
 }
-show() {  # show FILE: a log, indented
-	sed 's/^/    /' "$1"
-}
 # the job embeds it in a `python3 - <<'PY'` heredoc and runs the runner's python3: 3.8 at least
 ! grep -qx PY "$script" || fail "a line of $script ends the heredoc it is embedded in"
 "$py" -c 'import ast, sys; ast.parse(open(sys.argv[1]).read(), feature_version=(3, 8))' "$script" ||

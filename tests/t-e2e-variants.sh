@@ -37,11 +37,7 @@ set +e
 [ -x "$tools/bin/variantlib" ] ||
 	fatal "variantlib is not in $tools: run tests/tools/install.sh (make check does; tests/tools/requirements.txt pins it)"
 export UV_CACHE_DIR=$tmp/uv-cache PIP_NO_CACHE_DIR=1
-unset NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION NV_VARIANT_PROVIDER_FORCE_SM_ARCH
 version=0.2.15 next=0.2.16 label=cu124 property="nvidia :: cuda_version_lower_bound :: 12.4"
-show() {  # show FILE: a log, indented
-	sed 's/^/    /' "$1"
-}
 mkdir -p "$tmp/cwd" "$tmp/n" "$tmp/www/simple"
 start_nginx "$tmp/n" "$tmp/www" || fatal "nginx (above)"
 u=http://127.0.0.1:$HTTP_PORT

@@ -88,8 +88,25 @@ commit_in "$m" 1
 wheelmatrix -q -C "$m/py/demo" generate && git -C "$m" add -A
 commit_in "$m" 0
 
+# the hook outlives the binary: without wheelmatrix on PATH it says how to install it, and refuses
+hook=$m/.git/hooks/pre-commit
+PATH=/usr/bin:/bin command -v wheelmatrix >/dev/null && fatal "a wheelmatrix in /usr/bin or /bin hides the one tested"
+sed -i 's/"3.13"\]/"3.13", "3.11"]/' "$m/py/demo/wheelmatrix.yaml"
+git -C "$m" add -A
+run env -C "$m" PATH=/usr/bin:/bin "$hook"
+expect_status 1 "the hook without wheelmatrix on PATH"
+expect_same - "$tmp/err" "the hook without wheelmatrix on PATH" <<'EOF'
+pre-commit: wheelmatrix is not on PATH: install it ('make install' in its source puts it in /usr/local/bin), or commit without this check: git commit --no-verify
+EOF
+head=$(git -C "$m" rev-parse HEAD)
+PATH=/usr/bin:/bin run git -C "$m" commit -qm change
+expect_status 1 "git commit without wheelmatrix on PATH"
+grep -q "^pre-commit: wheelmatrix is not on PATH" "$tmp/err" || fail "git commit without wheelmatrix says: $(cat "$tmp/err")"
+[ "$(git -C "$m" rev-parse HEAD)" = "$head" ] || fail "a commit went through unchecked"
+
 # no repository
 mkdir "$tmp/plain"
+cp "$r/wheelmatrix.yaml" "$tmp/plain/"
 expect_run 3 wheelmatrix -C "$tmp/plain" hook install
 grep -qx "wheelmatrix: error: not a git repository (or any parent): ." "$tmp/err" || fail "no repository: $(cat "$tmp/err")"
 expect_run 2 wheelmatrix -C "$r" hook remove

@@ -31,9 +31,6 @@ set +e
 
 export PIP_NO_CACHE_DIR=1
 version=0.2.15 tag=v0.2.15
-show() {  # show FILE: a log, indented
-	sed 's/^/    /' "$1"
-}
 www=$tmp/www art=$tmp/artifacts
 mkdir -p "$www/simple" "$art" "$tmp/cwd" "$tmp/n"
 start_nginx "$tmp/n" "$www" || fatal "nginx (above)"

@@ -33,9 +33,11 @@ for src in lib/*/*.c; do
 	strip --strip-debug -o "$tmp/nodebug.o" "$o"
 	strings -a "$tmp/nodebug.o" | awk -v m="$m" '/^lib(curl|git2|yaml|jansson)[.-]so/ { print "str", m, $1 }'
 done >"$tmp/symbols"
-# The embedded templates (generated) are part of model/catalog.
-nm --defined-only "$obj/build/templates.o" 2>/dev/null | awk '$2 ~ /^[TDRB]$/ { print "gen", "model/catalog", $3 }' \
-	>>"$tmp/symbols"
+# The embedded templates and their parsed trees (generated) are part of model/catalog.
+for o in "$obj/build/templates.o" "$obj/build/templates-tree.o"; do
+	[[ -f $o ]] || fail "no object $o"
+	nm --defined-only "$o" | awk '$2 ~ /^[TDRB]$/ { print "gen", "model/catalog", $3 }'
+done >>"$tmp/symbols"
 
 python3 - "$tmp/symbols" docs/design.md lib >"$tmp/report" <<'PY' || fail "$(cat "$tmp/report")"
 import os, re, sys

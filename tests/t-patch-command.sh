@@ -79,7 +79,7 @@ done
 wm_in "$repo" 0 patch cpu
 grep -qx "backend 'cpu' builds pyproject.toml as it is: it has no patch" "$tmp/out" || fail "cpu says: $(cat "$tmp/out")"
 wm_in "$repo" 2 patch cdua
-grep -qx "wheelmatrix: error: unknown backend 'cdua' (did you mean 'cuda'?)" "$tmp/err" || fail "cdua says: $(cat "$tmp/err")"
+grep -qx "wheelmatrix: error: unknown backend 'cdua' (did you mean 'cuda'?): wheelmatrix.yaml has backends 'cuda', 'opencl', 'metal' and 'cpu'" "$tmp/err" || fail "cdua says: $(cat "$tmp/err")"
 
 # pyproject.toml edited since generate: refused with the way out, nothing changed
 printf '\n# a local note\n' >>"$repo/pyproject.toml"

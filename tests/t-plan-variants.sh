@@ -22,29 +22,7 @@ start_nginx "$tmp" "$www"
 http=http://127.0.0.1:$HTTP_PORT
 
 project=$tmp/project
-mkdir -p "$project"
-cat >"$project/pyproject.toml" <<'EOF'
-[build-system]
-requires = ["maturin>=1.0,<2.0"]
-build-backend = "maturin"
-
-[project]
-name = "llm-rs"
-version = "1.0.0"
-EOF
-cat >"$project/Cargo.toml" <<'EOF'
-[package]
-name = "llm-rs"
-version = "1.0.0"
-edition = "2021"
-
-[lib]
-crate-type = ["cdylib"]
-
-[features]
-cublas = []
-hipblas = []
-EOF
+llm_rs_project "$project"
 cat >"$project/wheelmatrix.yaml" <<EOF
 wheelmatrix: 1
 python: {versions: ["3.12"]}

@@ -42,11 +42,7 @@ set +e
 [ -x "$tools/bin/variantlib" ] ||
 	fatal "variantlib is not in $tools: run tests/tools/install.sh (make check does; tests/tools/requirements.txt pins it)"
 export PIP_NO_CACHE_DIR=1 UV_CACHE_DIR=$tmp/uv-cache
-unset NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION NV_VARIANT_PROVIDER_FORCE_SM_ARCH
 version=0.2.15 tag=v0.2.15 label=cu124
-show() {  # show FILE: a log, indented
-	sed 's/^/    /' "$1"
-}
 www=$tmp/www art=$tmp/artifacts
 mkdir -p "$www/simple" "$art" "$tmp/cwd" "$tmp/n"
 start_nginx "$tmp/n" "$www" || fatal "nginx (above)"

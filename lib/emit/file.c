@@ -8,10 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/buf.h"
+#include "util/error.h"
 #include "util/io.h"
 #include "util/sha256.h"
 #include "util/text.h"
 #include "util/utf8.h"
+#include "formats/diff.h"
 
 #define DEFAULT_MATRIX "wheelmatrix.yaml"
 
@@ -183,6 +185,9 @@ static int next_lf(const char *s, size_t len, size_t *i)
 static bool equal_lf(const char *a, size_t alen, const char *b, size_t blen)
 {
 	size_t i = 0, j = 0;
+	/* the usual case, a checkout of the same bytes, at memcmp's pace */
+	if (alen == blen && memcmp(a, b, alen) == 0)
+		return true;
 	for (;;) {
 		int ca = next_lf(a, alen, &i), cb = next_lf(b, blen, &j);
 		if (ca != cb)
@@ -216,19 +221,49 @@ enum wm_file_state wm_file_compare(const struct wm_file *f, const char *existing
 
 /* ---- the copy on disk ------------------------------------------------------ */
 
-int wm_file_state(enum wm_file_state *out, const char *root, const struct wm_file *f, struct wm_error *err)
+int wm_file_diff(char **out, size_t *outlen, const struct wm_file *f, const char *existing, size_t len)
+{
+	struct wm_buf d = WM_BUF_INIT;
+	int ret;
+
+	*out = NULL;
+	*outlen = 0;
+	/* black's and ruff's direction: from the file as it is to what generate writes */
+	ret = existing ? wm_diff_git(&d, f->path, existing, len, f->data, f->len)
+		: wm_diff_git_new(&d, f->path, f->data, f->len);
+	if (ret < 0 || d.oom) {
+		wm_buf_release(&d);
+		return WM_ENOMEM;
+	}
+	*outlen = d.len;
+	*out = wm_buf_detach(&d);
+	return 0;
+}
+
+int wm_file_state_diff(enum wm_file_state *out, char **diff, size_t *difflen, const char *root,
+	const struct wm_file *f, struct wm_error *err)
 {
 	char *data = NULL;
 	size_t len = 0;
 	int ret = wm_io_read_below(&data, &len, root, f->path, err);
 
 	*out = WM_FILE_MISSING;
+	if (diff)
+		*diff = NULL, *difflen = 0;
 	if (ret < 0)
 		return ret;
 	if (ret == 0)
 		*out = wm_file_compare(f, data, len);
+	/* a current file is left as it is, even with other line endings: no diff */
+	if (diff && *out != WM_FILE_CURRENT && (ret = wm_file_diff(diff, difflen, f, ret == 0 ? data : NULL, len)) < 0)
+		wm_error_code(err, ret);
 	free(data);
-	return 0;
+	return ret < 0 ? ret : 0;
+}
+
+int wm_file_state(enum wm_file_state *out, const char *root, const struct wm_file *f, struct wm_error *err)
+{
+	return wm_file_state_diff(out, NULL, NULL, root, f, err);
 }
 
 int wm_file_write(const char *root, const struct wm_file *f, struct wm_error *err)

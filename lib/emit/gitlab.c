@@ -86,7 +86,10 @@ static int collect(struct gl *g)
 	if ((ret = wm_expand_new(&it, g->m, WM_EXPAND_JOBS)) < 0)
 		return ret;
 	while (wm_expand_next(it, &job) > 0 && g->njobs < g->m->njobs) {
-		struct ljob *j = &g->jobs[g->njobs++];
+		struct ljob *j;
+		if (wm_matrix_output_excludes(&g->m->gitlab, job.platform))
+			continue;  /* left out of GitLab alone: GitHub's workflow keeps it */
+		j = &g->jobs[g->njobs++];
 		j->id = wm_arena_strdup(a, job.id);
 		j->backend = job.backend;
 		j->platform = job.platform;
@@ -119,12 +122,14 @@ static void check_runners(struct gl *g)
 		if (j->include)
 			wm_error_add(g->err, WM_EINVALID, WM_SEV_ERROR, doc->file, doc->text, doc->len, loc.line, loc.column, 0,
 				"GitLab's hosted runners cannot build %s: give the include the tags of a runner that can "
-				"(tags: [...] in the rule), or leave GitLab out of 'ci'", j->platform->id);
+				"(tags: [...] in the rule), or leave the platform out of GitLab alone "
+				"(ci: {gitlab: {exclude-platforms: [%s]}})", j->platform->id, j->platform->id);
 		else
 			wm_error_add(g->err, WM_EINVALID, WM_SEV_ERROR, doc->file, doc->text, doc->len, loc.line, loc.column,
 				(unsigned)strlen(j->platform->id),
 				"GitLab's hosted runners cannot build %s: give the platform the tags of a runner that can "
-				"(%s: {tags: [...]}), or leave GitLab out of 'ci'", j->platform->id, j->platform->id);
+				"(%s: {tags: [...]}), or leave it out of GitLab alone (ci: {gitlab: {exclude-platforms: [%s]}})",
+				j->platform->id, j->platform->id, j->platform->id);
 	}
 }
 

@@ -124,7 +124,8 @@ static void range(struct wm_buf *out, size_t start, size_t count)
 		wm_buf_printf(out, "%zu,%zu", count ? start + 1 : start, count);
 }
 
-int wm_diff_git(struct wm_buf *out, const char *path, const char *old, size_t oldlen,
+/* A diff of `old` (none, with `created`) into `new`. */
+static int diff_git(struct wm_buf *out, const char *path, bool created, const char *old, size_t oldlen,
 	const char *new, size_t newlen)
 {
 	struct line *a = NULL, *b = NULL;
@@ -138,10 +139,16 @@ int wm_diff_git(struct wm_buf *out, const char *path, const char *old, size_t ol
 		goto out;
 	if ((ret = lcs(a, n, b, m, ka, kb)) < 0)
 		goto out;
-	wm_sha1_git_blob(ida, old, oldlen);
 	wm_sha1_git_blob(idb, new, newlen);
-	wm_buf_printf(out, "diff --git a/%s b/%s\nindex %s..%s 100644\n--- a/%s\n+++ b/%s\n",
-		path, path, ida, idb, path, path);
+	if (created) {
+		/* as git writes a new file, which git apply and patch then create */
+		wm_buf_printf(out, "diff --git a/%s b/%s\nnew file mode 100644\nindex %040d..%s\n--- /dev/null\n"
+			"+++ b/%s\n", path, path, 0, idb, path);
+	} else {
+		wm_sha1_git_blob(ida, old, oldlen);
+		wm_buf_printf(out, "diff --git a/%s b/%s\nindex %s..%s 100644\n--- a/%s\n+++ b/%s\n",
+			path, path, ida, idb, path, path);
+	}
 	/* hunks: runs of changes with CONTEXT common lines around them, merged when close */
 	while (i < n || j < m) {
 		size_t si, sj, ei, ej, ci, cj, common;
@@ -192,6 +199,17 @@ out:
 	free(ka);
 	free(kb);
 	return ret;
+}
+
+int wm_diff_git(struct wm_buf *out, const char *path, const char *old, size_t oldlen,
+	const char *new, size_t newlen)
+{
+	return diff_git(out, path, false, old, oldlen, new, newlen);
+}
+
+int wm_diff_git_new(struct wm_buf *out, const char *path, const char *new, size_t newlen)
+{
+	return diff_git(out, path, true, "", 0, new, newlen);
 }
 
 /* ---- reversing ---------------------------------------------------------------- */

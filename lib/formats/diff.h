@@ -12,6 +12,8 @@
  */
 int wm_diff_git(struct wm_buf *out, const char *path, const char *old, size_t oldlen,
 	const char *new, size_t newlen);
+/* The same for a file that does not exist yet: `new file mode`, `--- /dev/null`. */
+int wm_diff_git_new(struct wm_buf *out, const char *path, const char *new, size_t newlen);
 /*
  * Appends the patch `patch` turned round, undoing what it does: the index
  * ids, the hunk ranges and the signs of changed lines swapped.  WM_EINVALID

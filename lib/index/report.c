@@ -9,7 +9,22 @@
 #include "index/plan.h"
 #include "index/report.h"
 
-/* What each state means for the release: the legend and the Markdown table say it. */
+/* What each distribution state means for the release: the Markdown legend says it (as docs/plan.md). */
+static const char *const dist_meaning[] = {
+	[WM_DIST_UNCHECKED] = "not checked against an index (--offline)",
+	[WM_DIST_FAILED] = "the query failed after its retries; the table says why",
+	[WM_DIST_NEW] = "no such project on the index: the first upload of a project with trusted publishing "
+		"needs a pending trusted publisher first",
+	[WM_DIST_READY] = "the project exists and the version has no file yet: the release uploads them all",
+	[WM_DIST_PUBLISHED] = "the version already has every planned file: nothing to upload",
+	[WM_DIST_PARTIAL] = "the version has some of the planned files: upload only the missing ones, "
+		"the index refuses a file it has",
+};
+
+static const enum wm_dist_state dist_order[] = { WM_DIST_NEW, WM_DIST_READY, WM_DIST_PARTIAL, WM_DIST_PUBLISHED,
+	WM_DIST_FAILED, WM_DIST_UNCHECKED };
+
+/* What each file state means for the release: the legends say it. */
 static const char *const state_meaning[] = {
 	[WM_ART_UNCHECKED] = "not checked against an index (--offline)",
 	[WM_ART_UNKNOWN] = "the query for its distribution failed",
@@ -203,11 +218,11 @@ static void markdown(struct wm_buf *b, const struct wm_plan *p)
 	verdict(b, p);
 	wm_buf_puts(b, "**; ");
 	counts(b, p);
-	wm_buf_puts(b, ".\n\n| distribution | state |\n|---|---|\n");
+	wm_buf_puts(b, ".\n\n| distribution | state | summary |\n|---|---|---|\n");
 	for (size_t i = 0; i < p->ndists; i++) {
 		wm_buf_puts(b, "| ");
 		md_code(b, title(p, &p->dists[i]));
-		wm_buf_puts(b, " | ");
+		wm_buf_printf(b, " | %s | ", wm_plan_dist_state_name(p->dists[i].state));
 		md_text(b, wm_plan_dist_summary(p, &p->dists[i]));
 		wm_buf_puts(b, " |\n");
 	}
@@ -244,7 +259,11 @@ static void markdown(struct wm_buf *b, const struct wm_plan *p)
 			}
 		}
 	}
-	wm_buf_puts(b, "\n| state | meaning |\n|---|---|\n");
+	/* every state a table above may show, whether or not this plan has it */
+	wm_buf_puts(b, "\n| distribution state | meaning |\n|---|---|\n");
+	for (size_t i = 0; i < WM_ARRAY_SIZE(dist_order); i++)
+		wm_buf_printf(b, "| %s | %s |\n", wm_plan_dist_state_name(dist_order[i]), dist_meaning[dist_order[i]]);
+	wm_buf_puts(b, "\n| file state | meaning |\n|---|---|\n");
 	for (size_t i = 0; i < WM_ARRAY_SIZE(report_order); i++)
 		wm_buf_printf(b, "| %s | %s |\n", wm_plan_artifact_state_name(report_order[i]), state_meaning[report_order[i]]);
 }

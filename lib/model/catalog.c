@@ -152,17 +152,31 @@ static void read_toolkit(struct wm_schema *c, const struct wm_pair *pair, struct
 		wm_schema_error(c, e, "toolkit '%s' has versions but no default", t->id);
 }
 
+/*
+ * The YAML templates were parsed when the program was built, by the same
+ * reader (templates/yamltree.c): `doc` gets that tree, read-only, and the
+ * text for diagnostics, without parsing it again at every start.
+ */
 int wm_catalog_template_parse(struct wm_doc *doc, const char *name, struct wm_error *err)
 {
-	static const struct wm_yaml_limits limits = { 1u << 20, 32, 100000 };
+	static const struct wm_yaml_limits limits = WM_TEMPLATE_LIMITS;
 	const struct wm_template *t = wm_template_get(name);
+	const struct wm_template_tree *tree = wm_template_tree(name);
 	char path[64];
 	snprintf(path, sizeof(path), "templates/%s", name);
 	if (!t) {
 		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0, "not compiled in");
 		return WM_EINTERNAL;
 	}
-	return wm_yaml_parse(doc, path, t->data, t->len, &limits, err);
+	if (!tree)
+		return wm_yaml_parse(doc, path, t->data, t->len, &limits, err);
+	memset(doc, 0, sizeof(*doc));
+	wm_arena_init(&doc->arena);
+	doc->file = tree->file;
+	doc->text = t->data;
+	doc->len = t->len;
+	doc->root = tree->root;
+	return 0;
 }
 
 static int load_platforms(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)

@@ -269,9 +269,14 @@ static struct wm_json *platform_glob(struct cx *x, struct wm_json *s)
 	return ref(x, s, "platform-pattern");
 }
 
+static struct wm_json *platform_globs(struct cx *x, struct wm_json *s)
+{
+	return list_of(x, s, new_ref(x, "platform-pattern"));
+}
+
 static struct wm_json *platform_patterns(struct cx *x, struct wm_json *s)
 {
-	list_of(x, s, new_ref(x, "platform-pattern"));
+	platform_globs(x, s);
 	return put(x, s, "minItems", wm_json_int(1));
 }
 
@@ -698,16 +703,18 @@ static const struct field github_output_fields[] = {
 
 static const struct field gitlab_output_fields[] = {
 	{ "path", a_string, "the GitLab CI file's path (default: .gitlab-ci.yml)" },
+	{ "exclude-platforms", platform_globs, "platforms of the matrix GitLab does not build (ids or globs); "
+		"GitHub's workflow keeps them" },
 };
 
 static struct wm_json *github_output(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "'ci.github'", &wm_matrix_output_keys, FIELDS(github_output_fields), NULL, 0);
+	return object_of(x, s, true, "'ci.github'", &wm_matrix_github_keys, FIELDS(github_output_fields), NULL, 0);
 }
 
 static struct wm_json *gitlab_output(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "'ci.gitlab'", &wm_matrix_output_keys, FIELDS(gitlab_output_fields), NULL, 0);
+	return object_of(x, s, true, "'ci.gitlab'", &wm_matrix_gitlab_keys, FIELDS(gitlab_output_fields), NULL, 0);
 }
 
 static const struct field ci_fields[] = {

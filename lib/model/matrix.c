@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/io.h"
 #include "util/name.h"
+#include "util/text.h"
 #include "formats/pep440.h"
 #include "formats/toml.h"
 #include "formats/yaml.h"
@@ -280,11 +281,45 @@ static void load_distribution(struct wm_loader *l, const struct wm_node *n)
 			"'%s'", s);
 }
 
-static const char *const output_keys[] = { "path" };
-const struct wm_names wm_matrix_output_keys = WM_NAMES(output_keys);
+bool wm_matrix_output_excludes(const struct wm_output *o, const struct wm_platform *p)
+{
+	for (size_t i = 0; i < o->exclude_platforms.n; i++)
+		if (wm_text_glob_match(o->exclude_platforms.items[i], p->id))
+			return true;
+	return false;
+}
+
+/*
+ * ci.gitlab.exclude-platforms: platforms of the matrix GitLab does not build (windows-arm64 has no
+ * hosted runner there), while GitHub's workflow keeps them. Patterns, as a backend's platforms.
+ */
+static void load_exclude_platforms(struct wm_loader *l, const struct wm_node *n, struct wm_output *out)
+{
+	const struct wm_node **nodes;
+	size_t left = 0;
+	bool ok = true;
+	if (!wm_schema_strlist(&l->c, n, "'ci.gitlab.exclude-platforms'", &out->exclude_platforms, &nodes) ||
+			!l->platforms_ok)
+		return;
+	for (size_t i = 0; i < out->exclude_platforms.n; i++)
+		ok &= wm_platforms_pattern(l, nodes[i], "platform pattern");
+	if (!ok)
+		return;
+	for (size_t i = 0; i < l->m->nplatforms; i++)
+		left += !wm_matrix_output_excludes(out, l->m->platforms[i]);
+	if (l->m->nplatforms && !left)
+		wm_schema_error(&l->c, n, "'ci.gitlab.exclude-platforms' leaves GitLab no platform: leave GitLab out of "
+			"'ci' instead");
+}
+
+/* GitHub hosts every platform of the catalog: only GitLab leaves some out */
+static const char *const output_keys[] = { "path", "exclude-platforms" };
+const struct wm_names wm_matrix_github_keys = { output_keys, 1 }, wm_matrix_gitlab_keys = WM_NAMES(output_keys);
 
 static void load_output(struct wm_loader *l, const struct wm_node *n, const char *provider, struct wm_output *out)
 {
+	const bool gitlab = strcmp(provider, "gitlab") == 0;
+	const struct wm_names *keys = gitlab ? &wm_matrix_gitlab_keys : &wm_matrix_github_keys;
 	const struct wm_node *v;
 	char what[32];
 	out->enabled = true;
@@ -292,12 +327,14 @@ static void load_output(struct wm_loader *l, const struct wm_node *n, const char
 	if (wm_yaml_is_null(n))
 		return;
 	snprintf(what, sizeof(what), "'ci.%s'", provider);
-	if (!wm_schema_map(&l->c, n, what, output_keys, WM_ARRAY_SIZE(output_keys)))
+	if (!wm_schema_map(&l->c, n, what, keys->names, keys->n))
 		return;
 	if ((v = wm_yaml_find(n, "path"))) {
 		snprintf(what, sizeof(what), "'ci.%s.path'", provider);
 		load_path(l, v, what, &out->path);
 	}
+	if (gitlab && (v = wm_yaml_find(n, "exclude-platforms")))
+		load_exclude_platforms(l, v, out);
 }
 
 static const char *const ci_keys[] = { "github", "gitlab" };

@@ -5,7 +5,6 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
-#include "formats/diff.h"
 #include "formats/json.h"
 #include "formats/pep440.h"
 #include "formats/toml.h"
@@ -240,6 +239,18 @@ static bool ci_file(const struct wm_matrix *m, const char *path)
 		(m->gitlab.enabled && strcmp(path, m->gitlab.path) == 0);
 }
 
+/* Adds the diff that turns `got` (NULL: missing) into `f` to the checker's. */
+static int add_diff(struct checker *c, const struct wm_file *f, const char *got, size_t len)
+{
+	char *diff;
+	size_t difflen;
+	int ret = wm_file_diff(&diff, &difflen, f, got, len);
+	if (ret == 0)
+		wm_buf_add(&c->diff, diff, difflen);
+	free(diff);
+	return ret;
+}
+
 static int check_file(struct checker *c, const struct wm_file *f)
 {
 	struct wm_repo_status st;
@@ -282,8 +293,7 @@ static int check_file(struct checker *c, const struct wm_file *f)
 	}
 	if ((state == WM_FILE_STALE || state == WM_FILE_EDITED) && ci_file(c->m, f->path))
 		check_maturin_pins(c, f->path, got, len);
-	if (c->o->diff && state != WM_FILE_CURRENT && state != WM_FILE_MISSING &&
-	    (ret = wm_diff_git(&c->diff, f->path, f->data, f->len, got, len)) < 0)
+	if (c->o->diff && state != WM_FILE_CURRENT && (ret = add_diff(c, f, state == WM_FILE_MISSING ? NULL : got, len)) < 0)
 		goto out;
 	if (state == WM_FILE_MISSING && c->o->source != WM_SOURCE_WORKTREE) {
 		ret = 0;
@@ -553,9 +563,17 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 		goto out;
 	}
 	if ((ret = c.src.read(c.src.ctx, opts->matrix, &text, &len, findings)) != 0) {
-		if (ret == 1) {
+		if (ret == 1 && opts->source == WM_SOURCE_INDEX) {
+			/* a new project: the matrix file is written but not yet added */
+			bool here = strcmp(opts->root, ".") == 0;
 			wm_error_add(findings, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-				"'%s' is not in %s", opts->matrix, source_name(opts));
+				"'%s' is not in the index: add it first ('git add %s%s%s')", opts->matrix,
+				here ? "" : opts->root, here ? "" : "/", opts->matrix);
+			ret = WM_EREAD;
+		} else if (ret == 1) {
+			wm_error_add(findings, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"'%s' is not in %s%s", opts->matrix, source_name(opts),
+				opts->source == WM_SOURCE_WORKTREE ? ": 'wheelmatrix init' writes one" : "");
 			ret = WM_EREAD;
 		}
 		goto out;
@@ -564,9 +582,15 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 	    (ret = wm_generate(&files, m, cat, opts->matrix, findings)) < 0)
 		goto out;
 	c.m = m;
-	for (size_t i = 0; i < files.n; i++)
+	for (size_t i = 0; i < files.n; i++) {
 		if ((ret = check_file(&c, &files.items[i])) < 0)
 			goto out;
+		if (opts->checked && (ret = wm_io_paths_add(opts->checked, files.items[i].path,
+				strlen(files.items[i].path))) < 0) {
+			wm_error_code(findings, ret);
+			goto out;
+		}
+	}
 	for (size_t i = 0; m->project && i < m->nbackends; i++)
 		if ((ret = check_patch(&c, m->backends[i])) < 0)
 			goto out;

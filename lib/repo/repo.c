@@ -872,6 +872,12 @@ int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const c
 		wm_buf_shell_word(&hook, prefix, false);
 		wm_buf_puts(&hook, " || exit 1\n");
 	}
+	/* an installed hook outlives the binary it runs: say so rather than "wheelmatrix: not found" */
+	wm_buf_puts(&hook, "if ! command -v wheelmatrix >/dev/null 2>&1; then\n"
+		"\techo \"pre-commit: wheelmatrix is not on PATH: install it ('make install' in its source puts it in "
+		"/usr/local/bin), or commit without this check: git commit --no-verify\" >&2\n"
+		"\texit 1\n"
+		"fi\n");
 	wm_buf_puts(&hook, "WHEELMATRIX_HOOK=1 exec wheelmatrix");
 	if (strcmp(matrix, "wheelmatrix.yaml") != 0) {
 		wm_buf_puts(&hook, " -f ");

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/io.h"
 #include "util/name.h"
 #include "util/sha1.h"
 #include "formats/diff.h"
@@ -240,6 +241,25 @@ static const char **backend_ids(const struct wm_matrix *m)
 	return ids;
 }
 
+/* The closest backend when one is close, and every backend the matrix has: `patch nope` shows what it takes. */
+static void unknown_backend(struct wm_error *err, const struct wm_matrix *m, const char *backend,
+	const char *const *ids)
+{
+	const char *hint = wm_text_suggest(backend, ids, m->nbackends);
+	struct wm_buf all = WM_BUF_INIT;
+	for (size_t i = 0; i < m->nbackends; i++)
+		wm_buf_printf(&all, "%s'%s'", i == 0 ? "" : i + 1 < m->nbackends ? ", " : " and ", ids[i]);
+	if (all.oom)
+		wm_error_code(err, WM_ENOMEM);
+	else if (hint)
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"unknown backend '%s' (did you mean '%s'?): %s has backends %s", backend, hint, m->file, all.ptr);
+	else
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"unknown backend '%s': %s has backends %s", backend, m->file, all.ptr);
+	wm_buf_release(&all);
+}
+
 int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const char *root,
 	const char *backend, unsigned flags, struct wm_error *err)
 {
@@ -262,13 +282,7 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 		if (strcmp(m->backends[i]->id, backend) == 0)
 			b = m->backends[i];
 	if (!b) {
-		const char *hint = wm_text_suggest(backend, ids, m->nbackends);
-		if (hint)
-			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-				"unknown backend '%s' (did you mean '%s'?)", backend, hint);
-		else
-			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-				"unknown backend '%s': %s has no such backend", backend, m->file);
+		unknown_backend(err, m, backend, ids);
 		ret = WM_EINVALID;
 		goto out;
 	}
@@ -354,6 +368,84 @@ out:
 	wm_buf_release(&post);
 	wm_buf_release(&tree);
 	return ret;
+}
+
+/* ---- a patch applied for one build ---------------------------------------------- */
+
+/* Whether root/path now holds exactly data[0..len): 1, 0 (also when it is gone), or an error. */
+static int holds_bytes(const char *root, const char *path, const char *data, size_t len, struct wm_error *err)
+{
+	char *now = NULL;
+	size_t nowlen = 0;
+	int ret = wm_io_read_below(&now, &nowlen, root, path, err);
+	if (ret == 0)
+		ret = nowlen == len && memcmp(now, data, len) == 0;
+	else if (ret == 1)
+		ret = 0;
+	free(now);
+	return ret;
+}
+
+int wm_variant_build_apply(struct wm_variant_build *vb, const struct wm_matrix *m, const char *root,
+	const char *backend, struct wm_error *err)
+{
+	int ret;
+
+	memset(vb, 0, sizeof(*vb));
+	vb->done = WM_VARIANT_UNPATCHED;
+	if (!(vb->root = strdup(root)) || !(vb->path = strdup(m->pyproject)) || !(vb->backend = strdup(backend))) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	/* the bytes to put back, kept rather than made again by the reversed patch: byte for byte */
+	if ((ret = wm_io_read_below(&vb->before, &vb->beforelen, root, m->pyproject, err)) < 0)
+		return ret;
+	if ((ret = wm_variant_patch(&vb->done, m, root, backend, 0, err)) < 0) {
+		vb->done = WM_VARIANT_UNPATCHED;
+		return ret;
+	}
+	if (vb->done == WM_VARIANT_DONE &&
+	    (ret = wm_io_read_below(&vb->after, &vb->afterlen, root, m->pyproject, err)) != 0) {
+		if (ret == 1) {
+			wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"%s went away as it was patched", m->pyproject);
+			ret = WM_ESTATE;
+		}
+		return ret;
+	}
+	return 0;
+}
+
+int wm_variant_build_revert(struct wm_variant_build *vb, struct wm_error *err)
+{
+	int ret;
+
+	if (vb->done != WM_VARIANT_DONE)
+		return 0;
+	if ((ret = holds_bytes(vb->root, vb->path, vb->after, vb->afterlen, err)) < 0)
+		return ret;
+	if (ret == 1) {
+		if ((ret = wm_io_write_below(vb->root, vb->path, vb->before, vb->beforelen, err)) == 0)
+			vb->done = WM_VARIANT_ALREADY;
+		return ret;
+	}
+	if ((ret = holds_bytes(vb->root, vb->path, vb->before, vb->beforelen, err)) != 0)
+		return ret < 0 ? ret : 0;  /* reverted by someone else */
+	wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		"%s changed during the build: the patch of backend '%s' was not reverted, so that the change is "
+		"kept; undo the patch's lines by hand (.wheelmatrix/patches/%s.patch lists them)", vb->path,
+		vb->backend, vb->backend);
+	return WM_ESTATE;
+}
+
+void wm_variant_build_release(struct wm_variant_build *vb)
+{
+	free(vb->root);
+	free(vb->path);
+	free(vb->backend);
+	free(vb->before);
+	free(vb->after);
+	memset(vb, 0, sizeof(*vb));
 }
 
 /* ---- reading the project as it is without a variant ------------------------- */

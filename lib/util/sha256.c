@@ -14,8 +14,9 @@ static const uint32_t K[64] = {
 };
 
 #define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
-#define CH(x, y, z) (((x) & (y)) ^ (~(x) & (z)))
-#define MAJ(x, y, z) (((x) & (y)) ^ ((x) & (z)) ^ ((y) & (z)))
+/* CH and MAJ of FIPS 180-4 §4.1.2, written with fewer operations */
+#define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
+#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
 #define BSIG0(x) (ROTR(x, 2) ^ ROTR(x, 13) ^ ROTR(x, 22))
 #define BSIG1(x) (ROTR(x, 6) ^ ROTR(x, 11) ^ ROTR(x, 25))
 #define SSIG0(x) (ROTR(x, 7) ^ ROTR(x, 18) ^ ((x) >> 3))
@@ -34,22 +35,42 @@ static void store_be32(unsigned char *p, uint32_t v)
 	p[3] = (unsigned char)v;
 }
 
+/*
+ * One round of §6.2.2 step 3.  Instead of moving the eight working variables
+ * along at each round, the rounds name them in turn (a round's `h` is the next
+ * round's `a`): the same sums, without the copies.
+ */
+#define ROUND(a, b, c, d, e, f, g, h, t, wt) do { \
+		uint32_t t1_ = (h) + BSIG1(e) + CH(e, f, g) + K[t] + (wt); \
+		(d) += t1_; \
+		(h) = t1_ + BSIG0(a) + MAJ(a, b, c); \
+	} while (0)
+/* The message schedule W[t] for t >= 16, kept in the 16 words it needs. */
+#define W(t) (w[(t) & 15] += SSIG1(w[((t) - 2) & 15]) + w[((t) - 7) & 15] + SSIG0(w[((t) - 15) & 15]))
+#define ROUNDS8(t, WT) do { \
+		ROUND(a, b, c, d, e, f, g, hh, (t) + 0, WT((t) + 0)); \
+		ROUND(hh, a, b, c, d, e, f, g, (t) + 1, WT((t) + 1)); \
+		ROUND(g, hh, a, b, c, d, e, f, (t) + 2, WT((t) + 2)); \
+		ROUND(f, g, hh, a, b, c, d, e, (t) + 3, WT((t) + 3)); \
+		ROUND(e, f, g, hh, a, b, c, d, (t) + 4, WT((t) + 4)); \
+		ROUND(d, e, f, g, hh, a, b, c, (t) + 5, WT((t) + 5)); \
+		ROUND(c, d, e, f, g, hh, a, b, (t) + 6, WT((t) + 6)); \
+		ROUND(b, c, d, e, f, g, hh, a, (t) + 7, WT((t) + 7)); \
+	} while (0)
+#define W16(t) w[t]
+
 /* One 64-byte block into the state (FIPS 180-4 §6.2.2). */
 static void compress(uint32_t h[8], const unsigned char block[64])
 {
-	uint32_t w[64], a, b, c, d, e, f, g, hh;
+	uint32_t w[16], a, b, c, d, e, f, g, hh;
 
 	for (int t = 0; t < 16; t++)
 		w[t] = load_be32(block + 4 * t);
-	for (int t = 16; t < 64; t++)
-		w[t] = SSIG1(w[t - 2]) + w[t - 7] + SSIG0(w[t - 15]) + w[t - 16];
 	a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-	for (int t = 0; t < 64; t++) {
-		uint32_t t1 = hh + BSIG1(e) + CH(e, f, g) + K[t] + w[t];
-		uint32_t t2 = BSIG0(a) + MAJ(a, b, c);
-		hh = g, g = f, f = e, e = d + t1;
-		d = c, c = b, b = a, a = t1 + t2;
-	}
+	ROUNDS8(0, W16);
+	ROUNDS8(8, W16);
+	for (int t = 16; t < 64; t += 8)
+		ROUNDS8(t, W);
 	h[0] += a, h[1] += b, h[2] += c, h[3] += d;
 	h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
 }

@@ -89,6 +89,23 @@ int main(void)
 		"index ce013625030ba8dba906f756967f9e9ca394464a..e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 100644\n", 134) == 0);
 	wm_buf_release(&patch);
 
+	/* a new file: git apply creates it, with the bytes and no more */
+	CHECK(wm_diff_git_new(&patch, "sub/new.yml", "a: 1\nb: 2", 9) == 0);
+	CHECK(patch.ptr && strncmp(patch.ptr, "diff --git a/sub/new.yml b/sub/new.yml\nnew file mode 100644\n"
+		"index 0000000000000000000000000000000000000000..", 106) == 0);
+	CHECK(patch.ptr && strstr(patch.ptr, "\n--- /dev/null\n+++ b/sub/new.yml\n@@ -0,0 +1,2 @@\n+a: 1\n+b: 2\n\\ No newline at end of file\n") != NULL);
+	write_file("new.patch", patch.ptr ? patch.ptr : "", patch.len);
+	{
+		char cmd[512], *got;
+		size_t len = 0;
+		snprintf(cmd, sizeof(cmd), "cd %s && git apply new.patch 2>&1", dir);
+		CHECK(system(cmd) == 0);
+		got = read_file("sub/new.yml", &len);
+		CHECK(got && len == 9 && memcmp(got, "a: 1\nb: 2", 9) == 0);
+		free(got);
+	}
+	wm_buf_release(&patch);
+
 	snprintf(id, sizeof(id), "rm -rf %s", dir);
 	if (system(id) != 0)
 		return 1;
