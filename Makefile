@@ -225,10 +225,10 @@ $(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 check: test-deps validators testdata
-	@$(MAKE) --no-print-directory $(TOOL) $(UNIT_BINS) $(TEST_BINS) tools
+	@$(MAKE) --no-print-directory $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools
 	@tests/run.sh
 
-check-only: $(TOOL) $(UNIT_BINS) $(TEST_BINS) tools validators testdata
+check-only: $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools validators testdata
 	@tests/run.sh
 
 check-e2e: deps
