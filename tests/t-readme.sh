@@ -24,4 +24,32 @@ mapfile -t args <"$tmp/plan-args"
 wm -C "$tmp" "${args[@]}"
 expect_status 0 "the README's plan example"
 expect_same "$tmp/plan-want" "$tmp/out" "the README's plan example"
+
+# The usage block, on the README's first screen (its first 30 lines): every command `wheelmatrix
+# help` lists but help itself, hook and init's schema among them, and the files it names exist
+mapfile -t listed < <("$WM" help | sed -n '/^commands:$/,/^$/s/^  \([a-z]*\) .*/\1/p')
+python3 - "$ROOT/README.md" "${listed[@]}" >"$tmp/usage.report" 2>&1 <<'PY' || fail "README.md's usage block: $(cat "$tmp/usage.report")"
+import os, re, sys
+lines = open(sys.argv[1]).read().split("\n")
+commands = set(sys.argv[2:]) - {"help"}
+try:
+    start = lines.index("## Usage")
+    first = lines.index("```", start) + 1
+    end = lines.index("```", first)
+except ValueError:
+    sys.exit("no '## Usage' section with a code block")
+if end > 30:
+    sys.exit("it ends at line %d, not on the first screen (30 lines)" % (end + 1))
+block = "\n".join(lines[first:end])
+shown = set(re.findall(r"wheelmatrix ([a-z]+)", block))
+problems = ["'%s' is not a command" % c for c in sorted(shown - commands)]
+problems += ["'%s' is missing" % c for c in sorted(commands - shown)]
+for path in re.findall(r"\b(docs/[\w./-]+)", block):
+    if not os.path.exists(os.path.join(os.path.dirname(sys.argv[1]), path)):
+        problems.append("%s does not exist" % path)
+if "Schema" not in block:
+    problems.append("the schema is not named")
+if problems:
+    sys.exit("; ".join(problems))
+PY
 finish
