@@ -88,7 +88,9 @@ else ifneq ($(LIBGIT2),)
 $(error LIBGIT2 is 'nohttps' or unset, not '$(LIBGIT2)')
 endif
 
-ALL_CFLAGS = $(WM_CFLAGS) -DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"' -DWM_SCHEMA_URL='"$(SCHEMA_URL)"' $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+# What the sources are built with in every build, the fuzzing one too.
+WM_DEFINES = -DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"' -DWM_SCHEMA_URL='"$(SCHEMA_URL)"'
+ALL_CFLAGS = $(WM_CFLAGS) $(WM_DEFINES) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(WM_LDFLAGS) $(LDFLAGS)
 
 ifeq ($(V),1)
@@ -328,7 +330,7 @@ FUZZ_SRCS = $(sort $(wildcard tests/fuzz/*.c))
 FUZZ_TARGETS ?= $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRCS))
 FUZZ_BINS = $(patsubst %,$(FB)/fuzz-%,$(FUZZ_TARGETS))
 FUZZ_SAN = address,undefined
-FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Ilib -g -O1 -DWM_ARENA_MALLOC -DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"' \
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Ilib -g -O1 -DWM_ARENA_MALLOC $(WM_DEFINES) \
 	-fsanitize=fuzzer-no-link,$(FUZZ_SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer $(PKG_CFLAGS)
 fobj = $(patsubst %.c,$(FB)/obj/%.o,$(1))
 FUZZ_LIB = $(FB)/libwheelmatrix.a
