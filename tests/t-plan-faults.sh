@@ -78,10 +78,11 @@ if good != {"good-1.0.0-cp312-cp312-manylinux_2_28_x86_64.whl": "missing", "good
     bad.append("good: %r" % good)
 if report["verdict"] != "incomplete" or report["counts"] != {"present": 1, "missing": 9, "unknown": 20, "unchecked": 0}:
     bad.append("verdict %r, counts %r" % (report["verdict"], report["counts"]))
-# Retry-After: 1 is honoured: the second request waits a second (the backoff alone would be 0.5 s)
+# Retry-After: 1 is honoured: the second request waits a second (the backoff alone would be 0.5 s);
+# the log's times are rounded to the millisecond, so a wait of exactly 1 s may show as 0.999
 for name in "throttled", "throttled-date":
     times = [float(line.split()[0]) for line in open(sys.argv[2]) if line.split()[1] == "/simple/%s/" % name]
-    if len(times) != 2 or times[1] - times[0] < 1.0:
+    if len(times) != 2 or times[1] - times[0] < 0.998:
         bad.append("%s requested at %r" % (name, times))
 # PEP 691 first, HTML as the fallback
 accept = {line.split(" ", 2)[2].strip() for line in open(sys.argv[2])}
