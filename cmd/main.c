@@ -233,25 +233,6 @@ static bool looks_like_version(const char *s)
 	return s && (isdigit((unsigned char)s[0]) || ((s[0] == 'v' || s[0] == 'V') && isdigit((unsigned char)s[1])));
 }
 
-/* A word of a command line, quoted for a POSIX shell when it needs to be. */
-static void put_word(char *buf, size_t size, size_t *len, const char *w)
-{
-	bool plain = *w != '\0';
-	for (const char *c = w; *c; c++)
-		plain &= isalnum((unsigned char)*c) || strchr("+,-./:=@_%", *c) != NULL;
-	if (*len >= size)
-		return;
-	if (plain) {
-		*len += (size_t)snprintf(buf + *len, size - *len, " %s", w);
-		return;
-	}
-	*len += (size_t)snprintf(buf + *len, size - *len, " '");
-	for (const char *c = w; *c && *len < size; c++)
-		*len += (size_t)snprintf(buf + *len, size - *len, *c == '\'' ? "'\\''" : "%c", *c);
-	if (*len < size)
-		*len += (size_t)snprintf(buf + *len, size - *len, "'");
-}
-
 /*
  * An option after `plan` where the release's version belongs: `plan --version 0.3.0`
  * (which would print wheelmatrix's version and succeed) or an unknown option with
@@ -260,24 +241,23 @@ static void put_word(char *buf, size_t size, size_t *len, const char *w)
  */
 static int misplaced_version(const struct parse *ps, int argc, char **argv, int at, const char *value)
 {
-	const char *cmd = ps->cli->cmd->name;
-	char line[512] = "wheelmatrix";
-	size_t len = strlen(line);
-	int optlen = (int)strcspn(argv[at], "=");
+	const char *cmd = ps->cli->cmd->name, **words = calloc((size_t)argc, sizeof(*words));
+	char *line = NULL;
+	int optlen = (int)strcspn(argv[at], "="), n = 0;
 	bool has_version = value != NULL, ours = at == ps->late_version;
 
-	for (int i = 1; i < argc; i++) {
-		if (i == at) {
-			if (value)
-				put_word(line, sizeof(line), &len, value);
+	/* the command line without the option, the value of `--opt=0.3.0` kept as the argument */
+	for (int i = 0; words && i < argc; i++) {
+		if (i == at && !value)
 			continue;
-		}
-		has_version |= looks_like_version(argv[i]);
-		put_word(line, sizeof(line), &len, argv[i]);
+		has_version |= i > 0 && i != at && looks_like_version(argv[i]);
+		words[n++] = i == 0 ? "wheelmatrix" : i == at ? value : argv[i];
 	}
-	if (len >= sizeof(line))
+	if (!words || !(line = wm_text_shell_line(words, (size_t)n)))
 		has_version = false;
-	if (!ours)
+	if (!ours && !line)
+		cli_error("unknown option '%.*s': the release's version is the argument of '%s'", optlen, argv[at], cmd);
+	else if (!ours)
 		cli_error("unknown option '%.*s': the release's version is the argument of '%s': did you mean '%s'?",
 			optlen, argv[at], cmd, line);
 	else if (has_version)
@@ -287,6 +267,8 @@ static int misplaced_version(const struct parse *ps, int argc, char **argv, int 
 		cli_error("'--version' after '%s' is wheelmatrix's own option, not the release's version: "
 			"'wheelmatrix %s VERSION' takes the release's, 'wheelmatrix --version' prints wheelmatrix's",
 			cmd, cmd);
+	free(words);
+	free(line);
 	return CLI_EXIT_USAGE;
 }
 

@@ -67,6 +67,8 @@ void wm_error_sort(struct wm_error *err);
  * options and choices.
  */
 const char *wm_text_suggest(const char *word, const char *const *candidates, size_t n);
+/* The words as one POSIX shell command line, each quoted only when it needs it; malloc'd, NULL when out of memory. */
+char *wm_text_shell_line(const char *const *words, size_t n);
 /* The directory of `path` ("." for a bare name or "-"), malloc'd: the repository root of a matrix file. */
 char *wm_io_path_dir(const char *path);
 

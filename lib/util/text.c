@@ -96,3 +96,18 @@ bool wm_text_is_glob(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
 }
+
+char *wm_text_shell_line(const char *const *words, size_t n)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			wm_buf_putc(&b, ' ');
+		wm_buf_shell_word(&b, words[i], true);
+	}
+	if (b.oom) {
+		wm_buf_release(&b);
+		return NULL;
+	}
+	return wm_buf_detach(&b);
+}
