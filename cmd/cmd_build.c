@@ -163,10 +163,10 @@ static void report_applied(const struct wm_variant_build *vb, const char *backen
 {
 	switch (vb->done) {
 	case WM_VARIANT_DONE:
-		cli_note("applied .wheelmatrix/patches/%s.patch to %s for the build", backend, vb->path);
+		cli_note("applied " WM_PATCH_PATH " to %s for the build", backend, vb->path);
 		break;
 	case WM_VARIANT_ALREADY:
-		cli_note("%s already has .wheelmatrix/patches/%s.patch applied: building it so, and leaving it so",
+		cli_note("%s already has " WM_PATCH_PATH " applied: building it so, and leaving it so",
 			vb->path, backend);
 		break;
 	case WM_VARIANT_UNPATCHED:
@@ -223,7 +223,7 @@ int cmd_build(struct cli *cli)
 	if ((ret = wm_variant_build_revert(&vb, &err)) < 0)
 		cli_print_diags(&err);
 	else if (patched && cli->verbosity >= 0)
-		cli_note("reverted .wheelmatrix/patches/%s.patch from %s", backend, vb.path);
+		cli_note("reverted " WM_PATCH_PATH " from %s", backend, vb.path);
 	if (got_signal)
 		cli_note("interrupted by %s", got_signal == SIGINT ? "SIGINT" : got_signal == SIGTERM ? "SIGTERM" : "SIGHUP");
 out:

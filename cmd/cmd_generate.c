@@ -106,7 +106,7 @@ static const struct wm_file *stdout_file(const struct wm_files *files, const str
 				cli_error("unknown backend '%s': %s has no such backend", backend, m->file);
 			return NULL;
 		}
-		snprintf(patch, sizeof(patch), ".wheelmatrix/patches/%s.patch", backend);
+		snprintf(patch, sizeof(patch), WM_PATCH_PATH, backend);
 		path = patch;
 	} else {
 		if ((hint = wm_text_suggest(what, names, 2)) != NULL)

@@ -479,6 +479,9 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 
 /* ---- variant patches on the working tree (variant.c) ------------------------ */
 
+/* Where generate writes backend `%s`'s patch, relative to the repository root (a printf format). */
+#define WM_PATCH_PATH ".wheelmatrix/patches/%s.patch"
+
 /*
  * Loads the matrix file at `path` as wm_matrix_load_file does, but reads
  * pyproject.toml as it is without any variant patch: when the working tree's

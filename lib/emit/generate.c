@@ -145,7 +145,7 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 		if (ret == 0)
 			continue;
 		patched[i] = true;
-		snprintf(path, sizeof(path), ".wheelmatrix/patches/%s.patch", m->backends[i]->id);
+		snprintf(path, sizeof(path), WM_PATCH_PATH, m->backends[i]->id);
 		if ((ret = wm_emit_add_buf(out, path, matrix_file, &body, err)) < 0)
 			goto out;
 	}

@@ -216,7 +216,7 @@ static void add_patch_step(struct gh *g, struct wm_y *steps, const struct wm_bac
 	if (!wm_emit_has_patch(g->m, g->patched, b))
 		return;
 	step = wm_yaml_push(&g->b, steps, piece(g, "apply-patch"));
-	add_env(g, step, "WM_PATCH", wm_yaml_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
+	add_env(g, step, "WM_PATCH", wm_yaml_strf(&g->b, WM_PATCH_PATH, b->id));
 }
 
 static void add_setup_python(struct gh *g, struct wm_y *steps, const struct entries *e, bool only_smoke)

@@ -515,7 +515,7 @@ static void build_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	if (p->os != WM_OS_LINUX)
 		wm_yaml_set(&g->b, vars, "WM_UV", str(g, wm_catalog_tool(g->cat, "uv")));
 	if (wm_emit_has_patch(g->m, g->patched, b))
-		wm_yaml_set(&g->b, vars, "WM_PATCH", wm_yaml_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
+		wm_yaml_set(&g->b, vars, "WM_PATCH", wm_yaml_strf(&g->b, WM_PATCH_PATH, b->id));
 	if (exclude) {
 		wm_yaml_set(&g->b, vars, "WM_REPAIR_EXCLUDE", str(g, exclude));
 		if (p->os == WM_OS_LINUX)
@@ -572,7 +572,7 @@ static void sdist_job(struct gl *g, struct wm_y *root, const struct wm_backend *
 	wm_yaml_set(&g->b, vars, "WM_PYTHON", str(g, "3.12"));
 	add_project_dir(g, vars);
 	if (wm_emit_has_patch(g->m, g->patched, b))
-		wm_yaml_set(&g->b, vars, "WM_PATCH", wm_yaml_strf(&g->b, ".wheelmatrix/patches/%s.patch", b->id));
+		wm_yaml_set(&g->b, vars, "WM_PATCH", wm_yaml_strf(&g->b, WM_PATCH_PATH, b->id));
 }
 
 /* A publish job of distribution `dist`, without its needs. */
@@ -785,7 +785,7 @@ static void variants_pages_job(struct gl *g, struct wm_y *root)
 	/* after the version check, the default backend's patch: its [variant] table */
 	add_lines(g, wm_yaml_get(job, "before_script"), "patch-sh");
 	if (wm_emit_has_patch(m, g->patched, def))
-		wm_yaml_set(&g->b, vars, "WM_PATCH", wm_yaml_strf(&g->b, ".wheelmatrix/patches/%s.patch", def->id));
+		wm_yaml_set(&g->b, vars, "WM_PATCH", wm_yaml_strf(&g->b, WM_PATCH_PATH, def->id));
 	wm_yaml_set(&g->b, vars, "WM_VARIANTLIB", str(g, wm_catalog_tool(g->cat, "variantlib")));
 	wm_yaml_set(&g->b, vars, "WM_PROJECT", str(g, m->name));
 	wm_yaml_set(&g->b, vars, "WM_INDEX_URL", literal(g, m->index_url));

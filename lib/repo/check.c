@@ -187,7 +187,7 @@ static const struct wm_loc *asked_at(const struct wm_matrix *m, const struct wm_
 		return &m->gitlab.loc;
 	for (size_t i = 0; i < m->nbackends; i++) {
 		char path[128];
-		snprintf(path, sizeof(path), ".wheelmatrix/patches/%s.patch", m->backends[i]->id);
+		snprintf(path, sizeof(path), WM_PATCH_PATH, m->backends[i]->id);
 		if (strcmp(f->path, path) == 0)
 			return &m->backends[i]->loc;
 	}
@@ -372,7 +372,7 @@ static int check_patch(struct checker *c, const struct wm_backend *b)
 
 	wm_error_init(&why);
 	memset(&doc, 0, sizeof(doc));
-	snprintf(path, sizeof(path), ".wheelmatrix/patches/%s.patch", b->id);
+	snprintf(path, sizeof(path), WM_PATCH_PATH, b->id);
 	if ((ret = c->src.read(c->src.ctx, path, &patch, &len, c->out)) != 0) {
 		ret = ret < 0 ? ret : 0;  /* a missing patch is already reported */
 		goto out;

@@ -207,7 +207,7 @@ static int applied_other(char **found, struct worktree *w, const char *const *ba
 
 		if (except && strcmp(backends[i], except) == 0)
 			continue;
-		snprintf(path, sizeof(path), ".wheelmatrix/patches/%s.patch", backends[i]);
+		snprintf(path, sizeof(path), WM_PATCH_PATH, backends[i]);
 		wm_error_init(&quiet);  /* a broken patch of another backend is not this command's concern */
 		ret = read_patch(&f, w, path, &quiet);
 		wm_error_release(&quiet);
@@ -297,7 +297,7 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 		goto out;
 	}
 	wm_sha1_git_blob(id, odb.ptr ? odb.ptr : "", odb.len);
-	snprintf(path, sizeof(path), ".wheelmatrix/patches/%s.patch", b->id);
+	snprintf(path, sizeof(path), WM_PATCH_PATH, b->id);
 	if ((ret = read_patch(&pf, &w, path, err)) < 0)
 		goto out;
 	if (ret == 1) {
@@ -433,7 +433,7 @@ int wm_variant_build_revert(struct wm_variant_build *vb, struct wm_error *err)
 		return ret < 0 ? ret : 0;  /* reverted by someone else */
 	wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
 		"%s changed during the build: the patch of backend '%s' was not reverted, so that the change is "
-		"kept; undo the patch's lines by hand (.wheelmatrix/patches/%s.patch lists them)", vb->path,
+		"kept; undo the patch's lines by hand (" WM_PATCH_PATH " lists them)", vb->path,
 		vb->backend, vb->backend);
 	return WM_ESTATE;
 }
