@@ -48,6 +48,7 @@ int main(int argc, char **argv)
 	struct wm_gitindex ix;
 	struct wm_error err;
 	const char *mode = argc == 3 ? argv[1] : "";
+	char index[4096];
 	int ret;
 
 	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(mode, "--libgit2") != 0 && strcmp(mode, "--split") != 0)) {
@@ -57,7 +58,8 @@ int main(int argc, char **argv)
 	if (strcmp(mode, "--libgit2") == 0)
 		return dump_libgit2(argv[2]);
 	wm_error_init(&err);
-	ret = wm_gitindex_read(&ix, argv[argc - 1], &err);
+	snprintf(index, sizeof(index), "%s/index", argv[argc - 1]);
+	ret = wm_gitindex_read(&ix, index, argv[argc - 1], &err);
 	for (size_t i = 0; i < err.ndiags; i++)
 		fprintf(stderr, "index-dump: %s\n", err.diags[i].message);
 	wm_error_release(&err);

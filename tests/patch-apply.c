@@ -23,7 +23,9 @@
  * (the variant patch `generate` writes) must parse with libgit2 as one
  * modified file with the blob ids of both texts, apply in libgit2's
  * in-memory object store to give exactly the patched text, and, turned
- * round, give back exactly the original.
+ * round, give back exactly the original; and formats/diff.c, which check
+ * uses without libgit2, must read and apply both exactly, with the same
+ * results.
  */
 
 #define MAX_ITEMS 64
@@ -119,7 +121,41 @@ static int same(const char *what, const char *path, const struct wm_buf *got, co
 	return -1;
 }
 
-/* The variant patch of old -> new, read and applied by libgit2 both ways. */
+/*
+ * formats/diff.c reads and applies, exactly, every patch generate writes, both ways, as libgit2
+ * does: the same path and ids, the same texts.
+ */
+static int diff_agrees(const char *path, const struct wm_buf *patch, const struct wm_buf *reversed,
+	const struct wm_repo_patch *info, const char *old, size_t oldlen, const char *new, size_t newlen)
+{
+	struct wm_buf post = WM_BUF_INIT, pre = WM_BUF_INIT;
+	struct wm_diff_file ours;
+	int ret = -1;
+
+	if (wm_diff_read(&ours, patch->ptr, patch->len) != 0 || ours.pathlen != strlen(info->path) ||
+	    memcmp(ours.path, info->path, ours.pathlen) != 0 || strcmp(ours.old_id, info->old_id) != 0 ||
+	    strcmp(ours.new_id, info->new_id) != 0) {
+		fprintf(stderr, "%s: formats/diff.c does not read the patch as libgit2 does\n", path);
+		goto out;
+	}
+	if (wm_diff_apply(&post, patch->ptr, patch->len, "pyproject.toml", old, oldlen) != 0 ||
+	    wm_diff_apply(&pre, reversed->ptr, reversed->len, "pyproject.toml", new, newlen) != 0) {
+		fprintf(stderr, "%s: formats/diff.c does not apply the patch exactly\n", path);
+		goto out;
+	}
+	if (post.len != newlen || memcmp(post.ptr ? post.ptr : "", new, newlen) != 0 ||
+	    pre.len != oldlen || memcmp(pre.ptr ? pre.ptr : "", old, oldlen) != 0) {
+		fprintf(stderr, "%s: formats/diff.c's result differs from libgit2's\n", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	wm_buf_release(&post);
+	wm_buf_release(&pre);
+	return ret;
+}
+
+/* The variant patch of old -> new, read and applied by libgit2 both ways, and by formats/diff.c. */
 static int libgit2_agrees(const char *path, const char *old, size_t oldlen, const char *new, size_t newlen)
 {
 	struct wm_buf patch = WM_BUF_INIT, reversed = WM_BUF_INIT, post = WM_BUF_INIT, pre = WM_BUF_INIT;
@@ -140,9 +176,9 @@ static int libgit2_agrees(const char *path, const char *old, size_t oldlen, cons
 		fprintf(stderr, "%s: cannot make the diff\n", path);
 		goto out;
 	}
-	if (wm_repo_patch_read(&info, patch.ptr, patch.len, &err) < 0 ||
-	    wm_repo_patch_apply(&post, patch.ptr, patch.len, "pyproject.toml", old, oldlen, &err) < 0 ||
-	    wm_repo_patch_apply(&pre, reversed.ptr, reversed.len, "pyproject.toml", new, newlen, &err) < 0) {
+	if (wm_repo_patch_read_git(&info, patch.ptr, patch.len, &err) < 0 ||
+	    wm_repo_patch_apply_git(&post, patch.ptr, patch.len, "pyproject.toml", old, oldlen, &err) < 0 ||
+	    wm_repo_patch_apply_git(&pre, reversed.ptr, reversed.len, "pyproject.toml", new, newlen, &err) < 0) {
 		print_errors(&err);
 		goto out;
 	}
@@ -153,7 +189,7 @@ static int libgit2_agrees(const char *path, const char *old, size_t oldlen, cons
 	}
 	if (same("patched file", path, &post, new, newlen) < 0 || same("reverted file", path, &pre, old, oldlen) < 0)
 		goto out;
-	ret = 0;
+	ret = diff_agrees(path, &patch, &reversed, &info, old, oldlen, new, newlen);
 out:
 	wm_repo_patch_release(&info);
 	wm_buf_release(&patch);

@@ -75,13 +75,14 @@ sed -i 's/"3.13"\]/"3.13", "3.11"]/' "$tmp/linked/wheelmatrix.yaml"
 git -C "$tmp/linked" add wheelmatrix.yaml
 commit_in "$tmp/linked" 1
 
-# a project in a subdirectory: the hook changes into it
+# a project in a subdirectory: the hook names its matrix from the top, where git runs it
 m=$tmp/mono
 project "$m/py/demo"
 scratch_repo "$m"
 commit_all "$m"
 expect_run 0 wheelmatrix -C "$m/py/demo" hook install
-grep -qx "cd -- 'py/demo/' || exit 1" "$m/.git/hooks/pre-commit" || fail "the hook does not change into py/demo"
+grep -qx "WHEELMATRIX_HOOK=1 exec wheelmatrix -f 'py/demo/wheelmatrix.yaml' check --staged" "$m/.git/hooks/pre-commit" ||
+	fail "the hook does not name py/demo/wheelmatrix.yaml: $(cat "$m/.git/hooks/pre-commit")"
 sed -i 's/"3.12"\]/"3.12", "3.13"]/' "$m/py/demo/wheelmatrix.yaml"
 git -C "$m" add -A
 commit_in "$m" 1

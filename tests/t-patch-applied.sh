@@ -1,7 +1,8 @@
 #!/bin/bash
 # t-patch-applied.sh — while a variant patch is applied to the working tree (`wheelmatrix patch cuda`
 # before `maturin build`, the local workflow of docs/patch.md), list, plan and check see the project as
-# committed: the same jobs, files and findings as without the patch, with and without `project.name`.
+# committed: the same jobs, files and findings as without the patch, with and without `project.name`;
+# check adds one error, since `git commit -a` would commit the variant.
 . "$ROOT/tests/lib.sh"
 
 # The llm-rs project's shape: abi3-py38, one feature per GPU backend.
@@ -78,10 +79,11 @@ for variant in named unnamed; do
 		"$WM" -q -C "$repo" patch "$backend"
 		grep -qx "name = \"llm-rs-$backend\"" "$repo/pyproject.toml" || fail "$variant: patch $backend did not rename"
 		outputs patched
-		# check says so, in one note, and finds nothing else
-		note="pyproject.toml: note: the working tree has the patch of backend '$backend' applied (wheelmatrix patch): checked as it is without it; 'wheelmatrix patch --revert $backend' undoes it"
+		# check says so, as an error (git commit -a would commit the variant), and finds nothing else
+		note="pyproject.toml: error: has the patch of backend '$backend' applied (wheelmatrix patch), which 'git commit -a' would commit: run 'wheelmatrix patch $backend --revert' (the other findings are the project's without it)"
 		grep -qxF "$note" "$tmp/patched.all" || fail "$variant, $backend applied: check does not say so"
-		grep -vxF "$note" "$tmp/patched.all" >"$tmp/patched.tmp" || true
+		grep -qx "== check: exit 1" "$tmp/patched.all" || fail "$variant, $backend applied: check did not exit 1"
+		grep -vxF "$note" "$tmp/patched.all" | sed 's/^== check: exit 1$/== check: exit 0/' >"$tmp/patched.tmp" || true
 		mv "$tmp/patched.tmp" "$tmp/patched.all"
 		same "$variant, $backend applied"
 		grep -q "llm-rs-$backend-$backend" "$tmp/patched.all" && fail "$variant, $backend applied: llm-rs-$backend-$backend"

@@ -1,4 +1,5 @@
 /* diff.c — git-format diffs of one file (diff --git, index line of blob ids), for the variant patches. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/buf.h"
@@ -330,4 +331,201 @@ int wm_diff_reverse(struct wm_buf *out, const char *patch, size_t len)
 	if (!seen_header)
 		return WM_EINVALID;
 	return out->oom ? WM_ENOMEM : 0;
+}
+
+/* ---- reading and applying one of ours ------------------------------------------- */
+
+static int apply_hunks(struct wm_buf *out, struct cursor *c, const char *pre, size_t prelen, bool apply);
+
+/* The file's path in "diff --git a/P b/P" when both sides are the same plain path, else 0. */
+static size_t git_path(const char *line, size_t n, const char **path)
+{
+	const char *p = line + 11, *end = line + n;
+	size_t len;
+	if (end > p && end[-1] == '\n')
+		end--;
+	/* "a/" P " b/" P */
+	if (end - p < 8 || memcmp(p, "a/", 2) != 0 || (size_t)(end - p - 5) % 2 != 0)
+		return 0;
+	len = (size_t)(end - p - 5) / 2;
+	if (memcmp(p + 2 + len, " b/", 3) != 0 || memcmp(p + 2, p + 5 + len, len) != 0 || memchr(p + 2, '"', len))
+		return 0;
+	*path = p + 2;
+	return len;
+}
+
+static bool hex40(const char *p, const char *end)
+{
+	if (end - p < 40)
+		return false;
+	for (int i = 0; i < 40; i++)
+		if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
+			return false;
+	return true;
+}
+
+/*
+ * The header of a patch as wm_diff_git writes it, after any lines before
+ * it: "diff --git a/P b/P", "index OLD..NEW[ MODE]" of full ids, "--- a/P",
+ * "+++ b/P".  The cursor is left at the first hunk.  False for any other
+ * shape.
+ */
+static bool read_header(struct cursor *c, struct wm_diff_file *out)
+{
+	const char *line = NULL, *path = NULL, *end;
+	size_t n = 0, plen = 0;
+	bool found = false;
+	char want[4096];
+
+	while (!found && next_line(c, &line, &n))
+		found = has_prefix(line, n, "diff --git ");
+	if (!found || !(plen = git_path(line, n, &path)) || plen + 8 > sizeof(want))
+		return false;
+	if (!next_line(c, &line, &n) || !has_prefix(line, n, "index "))
+		return false;
+	end = line + n;
+	if (!hex40(line + 6, end) || end - line < 88 || memcmp(line + 46, "..", 2) != 0 || !hex40(line + 48, end) ||
+	    (line[88] != '\n' && line[88] != ' '))
+		return false;
+	memcpy(out->old_id, line + 6, 40);
+	memcpy(out->new_id, line + 48, 40);
+	out->old_id[40] = out->new_id[40] = '\0';
+	snprintf(want, sizeof(want), "--- a/%.*s\n", (int)plen, path);
+	if (!next_line(c, &line, &n) || n != strlen(want) || memcmp(line, want, n) != 0)
+		return false;
+	want[0] = want[1] = want[2] = '+', want[4] = 'b';
+	if (!next_line(c, &line, &n) || n != strlen(want) || memcmp(line, want, n) != 0)
+		return false;
+	out->path = path;
+	out->pathlen = plen;
+	return true;
+}
+
+int wm_diff_read(struct wm_diff_file *out, const char *patch, size_t len)
+{
+	struct cursor c = { patch, patch + len };
+	struct wm_buf none = WM_BUF_INIT;
+	int ret;
+	memset(out, 0, sizeof(*out));
+	if (!read_header(&c, out))
+		return 1;
+	/* the whole patch has that shape: its hunks read, applied to nothing */
+	ret = apply_hunks(&none, &c, NULL, 0, false);
+	wm_buf_release(&none);
+	return ret;
+}
+
+/* A parsed "@@ -OLD[,N] +NEW[,N] @@" line. */
+static bool hunk_header(const char *line, size_t n, size_t *os, size_t *oc, size_t *ns, size_t *nc)
+{
+	const char *p = line + 4, *end = line + n;
+	char *next;
+	if (!has_prefix(line, n, "@@ -"))
+		return false;
+	*os = strtoul(p, &next, 10);
+	*oc = 1;
+	if (next == p || next >= end)
+		return false;
+	if (*next == ',')
+		*oc = strtoul(p = next + 1, &next, 10);
+	if (next >= end - 2 || next[0] != ' ' || next[1] != '+')
+		return false;
+	*ns = strtoul(p = next + 2, &next, 10);
+	*nc = 1;
+	if (next == p || next >= end)
+		return false;
+	if (*next == ',')
+		*nc = strtoul(p = next + 1, &next, 10);
+	return end - next >= 3 && memcmp(next, " @@", 3) == 0 && *oc < SIZE_MAX / 2 && *nc < SIZE_MAX / 2;
+}
+
+/*
+ * Applies the hunks at the cursor to the lines of `pre` (when `apply`),
+ * appending the result to `out`: each hunk exactly where its header puts
+ * it, its context and removed lines byte for byte, one that has no
+ * trailing context ending at the file's end as git requires.  0, or 1
+ * when the hunks do not apply so or are not of the shape wm_diff_git
+ * writes; WM_ENOMEM.
+ */
+static int apply_hunks(struct wm_buf *out, struct cursor *c, const char *pre, size_t prelen, bool apply)
+{
+	struct line *a = NULL;
+	size_t n = apply ? split(pre, prelen, &a) : 0, pos = 0, hunks = 0;
+	const char *line;
+	size_t len;
+	int ret = 1;
+
+	if (n == SIZE_MAX)
+		return WM_ENOMEM;
+	while (next_line(c, &line, &len)) {
+		size_t os, oc, ns, nc, k, old = 0, new = 0, trailing = 0;
+		if (!hunk_header(line, len, &os, &oc, &ns, &nc))
+			goto out;
+		hunks++;
+		k = oc ? os - 1 : os;   /* the first old line's index; after line os when it has none */
+		if ((oc && !os) || k < pos || (apply && k + oc > n))
+			goto out;
+		for (size_t i = pos; apply && i < k; i++)
+			wm_buf_add(out, a[i].p, a[i].len);
+		while (old < oc || new < nc) {
+			struct line l;
+			struct cursor peek;
+			const char *marker;
+			size_t mlen;
+			char sign;
+			if (!next_line(c, &line, &len) || !len || (line[0] != ' ' && line[0] != '-' && line[0] != '+'))
+				goto out;
+			sign = line[0];
+			l.p = line + 1;
+			l.len = len - 1;
+			if (!l.len || l.p[l.len - 1] != '\n')
+				goto out;   /* a line of the patch ends with its newline */
+			peek = *c;
+			if (next_line(&peek, &marker, &mlen) && has_prefix(marker, mlen, "\\")) {
+				*c = peek;
+				l.len--;    /* "\ No newline at end of file" */
+			}
+			if (sign != '+') {
+				if (old >= oc || (apply && !same(&a[k + old], &l)))
+					goto out;
+				old++;
+			}
+			if (sign != '-') {
+				if (new >= nc)
+					goto out;
+				new++;
+				if (apply)
+					wm_buf_add(out, l.p, l.len);
+			}
+			trailing = sign == ' ' ? trailing + 1 : 0;
+		}
+		/* git: a hunk without trailing context must match at the end */
+		if (apply && !trailing && k + oc != n)
+			goto out;
+		pos = k + oc;
+	}
+	if (!hunks)
+		goto out;
+	for (size_t i = pos; apply && i < n; i++)
+		wm_buf_add(out, a[i].p, a[i].len);
+	ret = out->oom ? WM_ENOMEM : 0;
+out:
+	free(a);
+	return ret;
+}
+
+int wm_diff_apply(struct wm_buf *out, const char *patch, size_t len, const char *path, const char *pre, size_t prelen)
+{
+	struct cursor c = { patch, patch + len };
+	struct wm_diff_file f;
+	size_t start = out->len;
+	int ret;
+
+	if (!read_header(&c, &f) || f.pathlen != strlen(path) || memcmp(f.path, path, f.pathlen) != 0)
+		return 1;
+	if ((ret = apply_hunks(out, &c, pre, prelen, true)) != 0 && out->ptr) {
+		out->len = start;
+		out->ptr[start] = '\0';
+	}
+	return ret;
 }

@@ -21,4 +21,28 @@ int wm_diff_git_new(struct wm_buf *out, const char *path, const char *new, size_
  */
 int wm_diff_reverse(struct wm_buf *out, const char *patch, size_t len);
 
+/* What a patch of one file says about itself (wm_diff_read). */
+struct wm_diff_file {
+	const char *path;     /* the file it modifies, in the patch's text (not NUL-terminated) */
+	size_t pathlen;
+	char old_id[41], new_id[41];  /* the full blob ids of its index line */
+};
+
+/*
+ * Reads a patch of the shape wm_diff_git writes (after any lines before
+ * it): one file modified in place, its index line of full ids, hunks.
+ * 0 with *out pointing into `patch`; 1 when the patch has another shape
+ * (a general reader must decide what it is).
+ */
+int wm_diff_read(struct wm_diff_file *out, const char *patch, size_t len);
+/*
+ * Applies such a patch of `path` to `pre` as `git apply` does when every
+ * hunk applies where its header puts it, and appends the result to `out`:
+ * 0; 1 (nothing appended) when the patch is of another shape or a hunk
+ * does not apply exactly there, for `git apply` or libgit2 to decide
+ * (moved hunks, fuzz, errors); WM_ENOMEM.
+ */
+int wm_diff_apply(struct wm_buf *out, const char *patch, size_t len, const char *path, const char *pre,
+	size_t prelen);
+
 #endif

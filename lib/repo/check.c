@@ -519,6 +519,31 @@ out:
 	return ret;
 }
 
+/* ---- a variant's pyproject.toml where the project's belongs ----------------------------- */
+
+/* pyproject.toml holds the patch of `backend`: a commit would publish the variant as the project. */
+static void patch_applied(struct checker *c, const char *backend)
+{
+	const char *py = c->m->pyproject;
+	switch (c->o->source) {
+	case WM_SOURCE_WORKTREE:
+		finding(c, WM_SEV_ERROR, py, 0, 0, "has the patch of backend '%s' applied (wheelmatrix patch), which "
+			"'git commit -a' would commit: run 'wheelmatrix patch %s --revert' (the other findings are the "
+			"project's without it)", backend, backend);
+		break;
+	case WM_SOURCE_INDEX:
+		finding(c, WM_SEV_ERROR, py, 0, 0, "is staged with the patch of backend '%s' applied (wheelmatrix "
+			"patch): the commit would make the variant the project; run 'wheelmatrix patch %s --revert' and "
+			"'git add %s'", backend, backend, py);
+		break;
+	case WM_SOURCE_REV:
+		finding(c, WM_SEV_ERROR, py, 0, 0, "is committed with the patch of backend '%s' applied (wheelmatrix "
+			"patch): the project is that variant; run 'wheelmatrix patch %s --revert' and commit %s",
+			backend, backend, py);
+		break;
+	}
+}
+
 /* ---- the whole check ----------------------------------------------------------------- */
 
 static const char *source_name(const struct wm_check_options *o)
@@ -554,10 +579,11 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 		goto out;
 	c.src = c.git = raw;
 	/*
-	 * `wheelmatrix patch BACKEND` before a local build leaves the working tree's pyproject.toml as
-	 * that variant: check the project as it is without the patch, which is what CI patches.
+	 * `wheelmatrix patch BACKEND` before a local build leaves pyproject.toml as that variant, which
+	 * `git commit -a` then commits: the project is checked as it is without the patch (what CI
+	 * patches), and the patch applied is an error in every source.
 	 */
-	if (opts->source == WM_SOURCE_WORKTREE && (ret = wm_variant_reader(&c.src, &raw)) < 0) {
+	if ((ret = wm_variant_reader(&c.src, &raw)) < 0) {
 		c.src = raw;
 		wm_error_code(findings, ret);
 		goto out;
@@ -597,9 +623,7 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 	if (m->meta && (ret = check_meta(&c)) < 0)
 		goto out;
 	if (c.src.ctx != raw.ctx && wm_variant_reader_applied(&c.src))
-		finding(&c, WM_SEV_NOTE, m->pyproject, 0, 0, "the working tree has the patch of backend '%s' applied "
-			"(wheelmatrix patch): checked as it is without it; 'wheelmatrix patch --revert %s' undoes it",
-			wm_variant_reader_applied(&c.src), wm_variant_reader_applied(&c.src));
+		patch_applied(&c, wm_variant_reader_applied(&c.src));
 	if (c.diff.oom) {
 		ret = WM_ENOMEM;
 		wm_error_code(findings, ret);

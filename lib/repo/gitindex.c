@@ -349,7 +349,7 @@ static int by_path_seq(const void *a, const void *b)
 	return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-int wm_gitindex_read(struct wm_gitindex *out, const char *gitdir, struct wm_error *err)
+int wm_gitindex_read(struct wm_gitindex *out, const char *index, const char *gitdir, struct wm_error *err)
 {
 	struct file split = { 0 }, base = { 0 };
 	struct merge m = { &base, &split, 0 };
@@ -362,8 +362,7 @@ int wm_gitindex_read(struct wm_gitindex *out, const char *gitdir, struct wm_erro
 	memset(out, 0, sizeof(*out));
 	if (!(path = malloc(dirlen + 64)))
 		goto oom;
-	snprintf(path, dirlen + 64, "%s%sindex", gitdir, sep);
-	if ((ret = read_file(&split, out, 0, path, err)) != 0)
+	if ((ret = read_file(&split, out, 0, index, err)) != 0)
 		goto out;
 	if (split.unsupported) {
 		ret = 1;

@@ -27,16 +27,17 @@ unsigned wm_gitindex_stage(const struct wm_gitindex_entry *e);
 const unsigned char *wm_gitindex_id(const struct wm_gitindex_entry *e);
 
 /*
- * Reads `gitdir`/index, of version 2, 3 or 4; a split one (`git
- * update-index --split-index`, or core.splitIndex) merged with the shared
- * index it links to, as git merges them.  1 when the index has what this
+ * Reads the index file `index` (<gitdir>/index, or the one $GIT_INDEX_FILE
+ * names: a commit's temporary index), of version 2, 3 or 4; a split one
+ * (`git update-index --split-index`, or core.splitIndex) merged with the
+ * shared index it links to, <gitdir>/sharedindex.<id>, as git merges them.  1 when the index has what this
  * reader does not handle (a sparse index, another mandatory extension,
  * another version): libgit2 reads it, or says why not.  An error (WM_EREAD,
  * WM_EINVALID for a corrupt file) is reported in `err`.  As git when it
  * reads the index, it does not verify the file's checksum; a shared index
  * must be the one the split index names.  Free it with wm_gitindex_free.
  */
-int wm_gitindex_read(struct wm_gitindex *out, const char *gitdir, struct wm_error *err);
+int wm_gitindex_read(struct wm_gitindex *out, const char *index, const char *gitdir, struct wm_error *err);
 /* The stage 0 entry of `path`, or NULL. */
 const struct wm_gitindex_entry *wm_gitindex_find(const struct wm_gitindex *ix, const char *path);
 /* The position of the first entry whose path is `prefix` or after it. */

@@ -15,11 +15,22 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/io.h"
+#include "util/sha1.h"
+#include "formats/diff.h"
+#include "repo/gitdir.h"
 #include "repo/gitindex.h"
 #include "repo/repo.h"
 
+/*
+ * A repository is found by repo/gitdir.c, as git finds it, and opened with
+ * libgit2 only when something needs it (open_git): a file read from the
+ * index whose copy in the working tree has the index's blob id, a tracked
+ * file no ignore rule may match, a patch of ours applied exactly, need
+ * nothing of libgit2, whose start costs more than the rest of check --staged.
+ */
 struct wm_repo {
-	git_repository *git;
+	struct wm_gitdir where;
+	git_repository *git;   /* NULL until open_git */
 	const char *workdir;   /* with a final '/'; NULL for a bare repository */
 };
 
@@ -43,7 +54,8 @@ struct wm_repo {
 	X(git_error_last) X(git_filter_list_apply_to_buffer) X(git_filter_list_free) \
 	X(git_filter_list_load) X(git_ignore_path_is_ignored) X(git_index_entrycount) \
 	X(git_index_find_prefix) X(git_index_free) X(git_index_get_byindex) X(git_index_get_bypath) \
-	X(git_index_new) X(git_index_add) X(git_repository_path) X(git_repository_set_index) \
+	X(git_index_new) X(git_index_add) X(git_index_open) X(git_index_set_caps) \
+	X(git_repository_set_index) X(git_repository_set_workdir) \
 	X(git_config_get_bool) \
 	X(git_libgit2_init) X(git_libgit2_shutdown) X(git_mempack_new) X(git_object_free) \
 	X(git_object_peel) X(git_odb_add_backend) X(git_odb_free) X(git_odb_new) X(git_odb_write) \
@@ -113,33 +125,59 @@ static int git_fail(struct wm_error *err, enum wm_err code, const char *what)
 	return code;
 }
 
+/*
+ * Opens the repository with libgit2, the first time it is needed: the git
+ * directory gitdir.c found, with the working tree it found (git's
+ * environment, which libgit2 does not read).  Where gitdir.c is uncertain
+ * (an includeIf, another user's repository), libgit2 decides the working
+ * tree, and refuses what it refuses.
+ */
+static int open_git(struct wm_repo *r, struct wm_error *err)
+{
+	const char *tree = getenv("GIT_WORK_TREE");
+	int ret;
+
+	if (r->git)
+		return 0;
+	if ((ret = start(err)) < 0)
+		return ret;
+	if (lg.git_repository_open_ext(&r->git, r->where.gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
+		ret = git_fail(err, WM_EIO, "cannot open the git repository");
+		r->git = NULL;
+		lg.git_libgit2_shutdown();
+		return ret;
+	}
+	if (r->where.workdir && (!r->where.uncertain || (tree && *tree)) &&
+	    lg.git_repository_set_workdir(r->git, r->where.workdir, 0) < 0) {
+		ret = git_fail(err, WM_EIO, "cannot open the git repository's working tree");
+		lg.git_repository_free(r->git);
+		r->git = NULL;
+		lg.git_libgit2_shutdown();
+		return ret;
+	}
+	r->workdir = lg.git_repository_workdir(r->git);
+	return 0;
+}
+
 int wm_repo_discover(struct wm_repo **out, const char *dir, struct wm_error *err)
 {
 	struct wm_repo *r;
-	git_repository *git = NULL;
 	int ret;
 
 	*out = NULL;
-	if ((ret = start(err)) < 0)
-		return ret;
-	ret = lg.git_repository_open_ext(&git, dir, 0, NULL);
-	if (ret == GIT_ENOTFOUND) {
-		lg.git_libgit2_shutdown();
-		return 1;
-	}
-	if (ret < 0) {
-		ret = git_fail(err, WM_EIO, "cannot open the git repository");
-		lg.git_libgit2_shutdown();
-		return ret;
-	}
 	if (!(r = calloc(1, sizeof(*r)))) {
-		lg.git_repository_free(git);
-		lg.git_libgit2_shutdown();
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
-	r->git = git;
-	r->workdir = lg.git_repository_workdir(git);
+	if ((ret = wm_gitdir_find(&r->where, dir, err)) != 0) {
+		free(r);
+		return ret;
+	}
+	r->workdir = r->where.workdir;
+	if (r->where.uncertain && (ret = open_git(r, err)) < 0) {
+		wm_repo_free(r);
+		return ret;
+	}
 	*out = r;
 	return 0;
 }
@@ -148,9 +186,12 @@ void wm_repo_free(struct wm_repo *r)
 {
 	if (!r)
 		return;
-	lg.git_repository_free(r->git);
+	if (r->git) {
+		lg.git_repository_free(r->git);
+		lg.git_libgit2_shutdown();
+	}
+	wm_gitdir_release(&r->where);
 	free(r);
-	lg.git_libgit2_shutdown();
 }
 
 const char *wm_repo_workdir(const struct wm_repo *r)
@@ -174,6 +215,8 @@ int wm_repo_filter(struct wm_buf *out, struct wm_repo *r, const char *path, bool
 		}
 		return 0;
 	}
+	if ((ret = open_git(r, err)) < 0)
+		return ret;
 	if (lg.git_filter_list_load(&filters, r->git, NULL, path,
 			to_worktree ? GIT_FILTER_TO_WORKTREE : GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT) < 0)
 		return git_fail(err, WM_EIO, "cannot load the git filters");
@@ -211,6 +254,26 @@ bool wm_repo_filter_stores_as_is(const char *data, size_t len)
 /* ---- patches, parsed and applied in memory ----------------------------------- */
 
 int wm_repo_patch_read(struct wm_repo_patch *out, const char *patch, size_t len, struct wm_error *err)
+{
+	struct wm_diff_file ours;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	/* a patch of the shape generate writes is read without libgit2 */
+	if ((ret = wm_diff_read(&ours, patch, len)) == 0) {
+		if (!(out->path = strndup(ours.path, ours.pathlen))) {
+			wm_error_code(err, WM_ENOMEM);
+			return WM_ENOMEM;
+		}
+		memcpy(out->old_id, ours.old_id, sizeof(out->old_id));
+		memcpy(out->new_id, ours.new_id, sizeof(out->new_id));
+		out->full_ids = true;
+		return 0;
+	}
+	return wm_repo_patch_read_git(out, patch, len, err);
+}
+
+int wm_repo_patch_read_git(struct wm_repo_patch *out, const char *patch, size_t len, struct wm_error *err)
 {
 	git_diff *diff = NULL;
 	const git_diff_delta *d;
@@ -289,6 +352,16 @@ static int write_tree(git_oid *out, git_repository *repo, const char *path, cons
 }
 
 int wm_repo_patch_apply(struct wm_buf *out, const char *patch, size_t patchlen, const char *path,
+	const char *pre, size_t prelen, struct wm_error *err)
+{
+	/* where every hunk applies exactly where it says, as it does to the file it was made from */
+	int ret = wm_diff_apply(out, patch, patchlen, path, pre, prelen);
+	if (ret < 0)
+		wm_error_code(err, ret);
+	return ret == 1 ? wm_repo_patch_apply_git(out, patch, patchlen, path, pre, prelen, err) : ret;
+}
+
+int wm_repo_patch_apply_git(struct wm_buf *out, const char *patch, size_t patchlen, const char *path,
 	const char *pre, size_t prelen, struct wm_error *err)
 {
 	git_odb *odb = NULL;
@@ -439,44 +512,92 @@ fail:
 }
 
 /*
- * Opens the index of a source: read by repo/gitindex.c, which is several
- * times faster than libgit2's reading (which verifies the file's SHA-1 with
- * collision detection and checks every path) and reads a split index,
- * which libgit2 1.5 refuses; or by libgit2, when the index has what
+ * The index libgit2 reads instead of repo/gitindex.c: the repository's own,
+ * or the one $GIT_INDEX_FILE names (a commit's temporary index), made the
+ * repository's so that its readers of .gitattributes read it too.
+ */
+static int open_git_index(struct source *s, struct wm_error *err)
+{
+	struct wm_repo *r = s->repo;
+	char *own = NULL;
+	size_t n = strlen(r->where.gitdir);
+	bool default_index;
+	int ret;
+
+	if ((ret = open_git(r, err)) < 0)
+		return ret;
+	if (!(own = malloc(n + sizeof("/index")))) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	snprintf(own, n + sizeof("/index"), "%s/index", r->where.gitdir);
+	default_index = strcmp(own, r->where.index) == 0;
+	free(own);
+	if (default_index)
+		return lg.git_repository_index(&s->index, r->git) < 0 ? -1 : 0;
+	if (lg.git_index_open(&s->index, r->where.index) < 0)
+		return -1;
+	if (lg.git_repository_set_index(r->git, s->index) < 0 ||
+	    lg.git_index_set_caps(s->index, GIT_INDEX_CAPABILITY_FROM_OWNER) < 0) {
+		lg.git_index_free(s->index);
+		s->index = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Opens the index of a source, the one git is committing when it runs the
+ * hook ($GIT_INDEX_FILE, wm_gitdir): read by repo/gitindex.c, which is
+ * several times faster than libgit2's reading (which verifies the file's
+ * SHA-1 with collision detection and checks every path) and reads a split
+ * index, which libgit2 1.5 refuses; or by libgit2, when the index has what
  * gitindex.c does not read (a sparse index, another extension that must be
- * understood, another version), or under core.ignorecase, whose lookups
- * ignore case.
+ * understood, another version, SHA-256 ids), or under core.ignorecase,
+ * whose lookups ignore case.  An index that cannot be read is an error
+ * naming the file, never an empty one, unless it is the repository's own
+ * and missing (a repository with nothing added yet).
  */
 static int open_index(struct source *s, struct wm_error *err)
 {
-	git_config *cfg = NULL;
+	struct wm_repo *r = s->repo;
+	const char *env = getenv("GIT_INDEX_FILE");
+	bool named = env && *env;
 	struct wm_error quiet;
-	int ret, icase = 0;
+	struct stat st;
+	int ret, icase = r->where.ignorecase;
 
-	if (lg.git_repository_config_snapshot(&cfg, s->repo->git) < 0)
-		return git_fail(err, WM_EIO, "cannot read the git configuration");
-	if (lg.git_config_get_bool(&icase, cfg, "core.ignorecase") < 0)
-		icase = 0;
-	lg.git_config_free(cfg);
+	if (r->where.uncertain) {   /* libgit2 reads the configuration */
+		git_config *cfg = NULL;
+		if ((ret = open_git(r, err)) < 0)
+			return ret;
+		if (lg.git_repository_config_snapshot(&cfg, r->git) < 0)
+			return git_fail(err, WM_EIO, "cannot read the git configuration");
+		if (lg.git_config_get_bool(&icase, cfg, "core.ignorecase") < 0)
+			icase = 0;
+		lg.git_config_free(cfg);
+	}
+	if (named && stat(r->where.index, &st) != 0) {
+		wm_error_add(err, WM_EIO, WM_SEV_ERROR, r->where.index, NULL, 0, 0, 0, 0,
+			"cannot read the index git is committing (GIT_INDEX_FILE): %s", strerror(errno));
+		return WM_EIO;
+	}
 	wm_error_init(&quiet);
-	ret = icase ? 1 : wm_gitindex_read(&s->ix, lg.git_repository_path(s->repo->git), &quiet);
+	ret = icase || !r->where.sha1 ? 1 : wm_gitindex_read(&s->ix, r->where.index, r->where.gitdir, &quiet);
 	if (ret == 0 && !s->ix.split) {
 		s->direct = true;
 	} else if (ret == 0) {
-		if ((ret = split_index(&s->index, s->repo, &s->ix, err)) == 0)
+		if ((ret = open_git(r, err)) == 0 && (ret = split_index(&s->index, s->repo, &s->ix, err)) == 0)
 			s->direct = true;
-	} else if (ret != WM_ENOMEM && lg.git_repository_index(&s->index, s->repo->git) < 0) {
+	} else if (ret == WM_ENOMEM) {
+		wm_error_code(err, ret);
+	} else if ((ret = open_git_index(s, err)) == -1) {
 		/* libgit2's reason, and this reader's when it had one */
 		const git_error *e = lg.git_error_last();
-		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot read the index: %s%s%s",
+		wm_error_add(err, WM_EIO, WM_SEV_ERROR, r->where.index, NULL, 0, 0, 0, 0, "cannot read the index: %s%s%s",
 			e && e->message ? e->message : "unknown libgit2 error",
-			ret < 0 && quiet.ndiags ? "; " : "", ret < 0 && quiet.ndiags ? quiet.diags[0].message : "");
+			quiet.ndiags ? "; " : "", quiet.ndiags ? quiet.diags[0].message : "");
 		ret = WM_EIO;
-	} else {
-		if (ret == WM_ENOMEM)
-			wm_error_code(err, ret);
-		else
-			ret = 0;
 	}
 	wm_error_release(&quiet);
 	return ret;
@@ -499,6 +620,57 @@ static int index_find(const struct source *s, const char *path, git_oid *id, uin
 		*mode = e->mode;
 	}
 	return 1;
+}
+
+/*
+ * The blob `id` from the working tree's copy of `gitpath`, when that copy
+ * has exactly the blob's content: the index's recorded size, then the id
+ * of its bytes, are checked (the time stamps are not trusted).  1 when it
+ * has not (changed since it was added, converted by a filter, not a file):
+ * the object store must be read.
+ */
+static int blob_from_worktree(char **data, size_t *len, const struct source *s, const char *gitpath,
+	const struct wm_gitindex_entry *e)
+{
+	const unsigned char *rec = e->rec;
+	uint32_t recorded = (uint32_t)rec[36] << 24 | (uint32_t)rec[37] << 16 | (uint32_t)rec[38] << 8 | rec[39];
+	struct wm_buf path = WM_BUF_INIT;
+	struct wm_error quiet;
+	struct stat st;
+	char hex[41], want[41];
+	int ret = 1;
+
+	*data = NULL;
+	uint32_t mode = wm_gitindex_mode(e);
+	if (!s->repo->workdir || (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE))
+		return 1;
+	wm_buf_printf(&path, "%s%s", s->repo->workdir, gitpath);
+	if (path.oom) {
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	/* git records the size modulo 2^32 */
+	if (lstat(path.ptr, &st) != 0 || !S_ISREG(st.st_mode) || (uint32_t)st.st_size != recorded ||
+	    (uint64_t)st.st_size > WM_MATRIX_MAX_BYTES)
+		goto out;
+	wm_error_init(&quiet);
+	ret = wm_io_read(data, len, path.ptr, WM_MATRIX_MAX_BYTES, &quiet);
+	wm_error_release(&quiet);
+	if (ret < 0) {
+		ret = 1;
+		goto out;
+	}
+	wm_sha1_git_blob(hex, *data, *len);
+	for (int i = 0; i < 20; i++)
+		snprintf(want + 2 * i, 3, "%02x", wm_gitindex_id(e)[i]);
+	ret = memcmp(hex, want, 40) == 0 ? 0 : 1;
+out:
+	if (ret != 0) {
+		free(*data);
+		*data = NULL;
+	}
+	wm_buf_release(&path);
+	return ret;
 }
 
 /* Copies a blob's content, within the matrix size limit. */
@@ -565,6 +737,14 @@ static int read_source(void *ctx, const char *path, char **data, size_t *len, st
 			ret = 1;
 			goto out;
 		}
+		if (s->direct && (ret = blob_from_worktree(data, len, s, gitpath.ptr,
+				wm_gitindex_find(&s->ix, gitpath.ptr))) != 1) {
+			if (ret == WM_ENOMEM)
+				wm_error_code(err, ret);
+			goto out;
+		}
+		if ((ret = open_git(s->repo, err)) < 0)
+			goto out;
 		ret = blob_data(data, len, s->repo->git, &id, path, err);
 		break;
 	case WM_SOURCE_REV:
@@ -590,7 +770,8 @@ out:
 		*data = NULL;
 		*len = 0;
 	}
-	lg.git_tree_entry_free(entry);
+	if (entry)
+		lg.git_tree_entry_free(entry);
 	wm_buf_release(&gitpath);
 	wm_buf_release(&filtered);
 	return ret;
@@ -679,8 +860,10 @@ static int list_source(void *ctx, const char *dir, struct wm_paths *out, struct 
 		wm_io_paths_free(out);
 	else
 		wm_io_paths_sort(out);
-	lg.git_tree_free(tree);
-	lg.git_tree_entry_free(entry);
+	if (tree)
+		lg.git_tree_free(tree);
+	if (entry)
+		lg.git_tree_entry_free(entry);
 	wm_buf_release(&gitdir);
 	return ret;
 }
@@ -719,6 +902,8 @@ int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source
 	if (kind != WM_SOURCE_REV && (ret = open_index(s, err)) < 0)
 		goto fail;
 	if (kind == WM_SOURCE_REV) {
+		if ((ret = open_git(r, err)) < 0)
+			goto fail;
 		if (lg.git_revparse_single(&obj, r->git, rev) < 0) {
 			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
 				"unknown revision '%s'", rev);
@@ -739,7 +924,8 @@ int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source
 	out->ctx = s;
 	return 0;
 fail:
-	lg.git_index_free(s->index);
+	if (s->index)
+		lg.git_index_free(s->index);
 	wm_gitindex_free(&s->ix);
 	free(s->prefix);
 	free(s);
@@ -751,9 +937,11 @@ void wm_repo_source_close(struct wm_reader *r)
 	struct source *s = r ? r->ctx : NULL;
 	if (!s)
 		return;
-	lg.git_index_free(s->index);
+	if (s->index)
+		lg.git_index_free(s->index);
 	wm_gitindex_free(&s->ix);
-	lg.git_tree_free(s->tree);
+	if (s->tree)
+		lg.git_tree_free(s->tree);
 	free(s->prefix);
 	free(s);
 	r->ctx = NULL;
@@ -776,9 +964,14 @@ int wm_repo_source_status(struct wm_repo_status *out, const struct wm_reader *sr
 	}
 	if (!s->repo->workdir)  /* a bare repository ignores nothing and tracks what its commits hold */
 		goto out;
-	if (lg.git_ignore_path_is_ignored(&ignored, s->repo->git, gitpath.ptr) < 0) {
-		ret = git_fail(err, WM_EIO, "cannot read the ignore rules");
-		goto out;
+	/* no rule may match: git's need not be read */
+	if (wm_gitdir_may_ignore(&s->repo->where, gitpath.ptr)) {
+		if ((ret = open_git(s->repo, err)) < 0)
+			goto out;
+		if (lg.git_ignore_path_is_ignored(&ignored, s->repo->git, gitpath.ptr) < 0) {
+			ret = git_fail(err, WM_EIO, "cannot read the ignore rules");
+			goto out;
+		}
 	}
 	out->ignored = ignored;
 	if (s->kind == WM_SOURCE_WORKTREE)
@@ -813,8 +1006,10 @@ static int hooks_dir(struct wm_buf *out, struct wm_repo *r, struct wm_error *err
 {
 	git_config *cfg = NULL;
 	git_buf path = { 0 };
-	int ret = 0;
+	int ret;
 
+	if ((ret = open_git(r, err)) < 0)
+		return ret;
 	if (lg.git_repository_config_snapshot(&cfg, r->git) < 0)
 		return git_fail(err, WM_EIO, "cannot read the git configuration");
 	if (lg.git_config_get_path(&path, cfg, "core.hooksPath") == 0) {
@@ -864,14 +1059,14 @@ int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const c
 	}
 	if ((ret = wm_repo_prefix(&prefix, r, root, err)) < 0 || (ret = hooks_dir(&dir, r, err)) < 0)
 		goto out;
-	/* git runs pre-commit at the top of the working tree */
+	/*
+	 * git runs pre-commit at the top of the working tree, with the index it
+	 * is committing in $GIT_INDEX_FILE (relative to there) and, in a linked
+	 * worktree, $GIT_DIR, whose working tree is the current directory: the
+	 * hook stays there and names the matrix below it.
+	 */
 	wm_buf_puts(&hook, "#!/bin/sh\n" HOOK_MARK ": checks what is being committed "
 		"(written by 'wheelmatrix hook install').\n");
-	if (prefix && *prefix) {
-		wm_buf_puts(&hook, "cd -- ");
-		wm_buf_shell_word(&hook, prefix, false);
-		wm_buf_puts(&hook, " || exit 1\n");
-	}
 	/* an installed hook outlives the binary it runs: say so rather than "wheelmatrix: not found" */
 	wm_buf_puts(&hook, "if ! command -v wheelmatrix >/dev/null 2>&1; then\n"
 		"\techo \"pre-commit: wheelmatrix is not on PATH: install it ('make install' in its source puts it in "
@@ -879,9 +1074,14 @@ int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const c
 		"\texit 1\n"
 		"fi\n");
 	wm_buf_puts(&hook, "WHEELMATRIX_HOOK=1 exec wheelmatrix");
-	if (strcmp(matrix, "wheelmatrix.yaml") != 0) {
+	if (strcmp(matrix, "wheelmatrix.yaml") != 0 || (prefix && *prefix)) {
+		struct wm_buf file = WM_BUF_INIT;
+		wm_buf_printf(&file, "%s%s", prefix ? prefix : "", matrix);
 		wm_buf_puts(&hook, " -f ");
-		wm_buf_shell_word(&hook, matrix, false);
+		wm_buf_shell_word(&hook, file.ptr ? file.ptr : "", false);
+		if (file.oom)
+			hook.oom = true;
+		wm_buf_release(&file);
 	}
 	wm_buf_puts(&hook, " check --staged\n");
 	wm_buf_printf(&target, "%s/pre-commit", dir.ptr ? dir.ptr : "");

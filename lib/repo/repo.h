@@ -67,15 +67,23 @@ struct wm_repo_patch {
 	bool full_ids;        /* the ids are written in full, so they can be compared */
 };
 
-/* Parses `patch` with libgit2: one file modified in place, or WM_EINVALID. */
+/*
+ * Parses `patch`: one file modified in place, or WM_EINVALID.  A patch of
+ * the shape generate writes is read by formats/diff.c, any other by libgit2.
+ */
 int wm_repo_patch_read(struct wm_repo_patch *out, const char *patch, size_t len, struct wm_error *err);
 void wm_repo_patch_release(struct wm_repo_patch *p);
 /*
- * Applies `patch` to `pre`, the content of `path`, in an in-memory object
- * store (nothing is written anywhere) and appends the result to `out`.
- * WM_ESTATE, with libgit2's reason, when it does not apply.
+ * Applies `patch` to `pre`, the content of `path`, and appends the result
+ * to `out`: by formats/diff.c when every hunk applies exactly where it
+ * says, else by libgit2 in an in-memory object store (nothing is written
+ * anywhere).  WM_ESTATE, with libgit2's reason, when it does not apply.
  */
 int wm_repo_patch_apply(struct wm_buf *out, const char *patch, size_t patchlen, const char *path,
+	const char *pre, size_t prelen, struct wm_error *err);
+/* The same two with libgit2 alone, whatever the patch: formats/diff.c's judge in the tests. */
+int wm_repo_patch_read_git(struct wm_repo_patch *out, const char *patch, size_t len, struct wm_error *err);
+int wm_repo_patch_apply_git(struct wm_buf *out, const char *patch, size_t patchlen, const char *path,
 	const char *pre, size_t prelen, struct wm_error *err);
 
 #endif

@@ -56,7 +56,46 @@ static void round_trip(const char *what, const char *old, const char *new)
 	got = read_file("pyproject.toml", &len);
 	CHECK(got && len == strlen(new) && memcmp(got, new, len) == 0);
 	free(got);
+	/* formats/diff.c applies it exactly too, to the same bytes */
+	{
+		struct wm_buf post = WM_BUF_INIT;
+		CHECK(wm_diff_apply(&post, patch.ptr, patch.len, "pyproject.toml", old, strlen(old)) == 0);
+		CHECK(post.len == strlen(new) && memcmp(post.ptr ? post.ptr : "", new, post.len) == 0);
+		wm_buf_release(&post);
+	}
 	wm_buf_release(&patch);
+}
+
+/*
+ * The patch of old -> new applied to `pre` by git apply and by formats/diff.c: where the hunks
+ * apply exactly where they say, both give the same bytes; elsewhere (moved, changed, not at the
+ * end a hunk without trailing context must reach) formats/diff.c leaves it to git (1).
+ */
+static void exact(const char *what, const char *old, const char *new, const char *pre, bool applies)
+{
+	struct wm_buf patch = WM_BUF_INIT, post = WM_BUF_INIT;
+	char cmd[512], *got;
+	size_t len = 0;
+	int git, ours;
+
+	CHECK(wm_diff_git(&patch, "pyproject.toml", old, strlen(old), new, strlen(new)) == 0);
+	write_file("pyproject.toml", pre, strlen(pre));
+	write_file("p.patch", patch.ptr ? patch.ptr : "", patch.len);
+	snprintf(cmd, sizeof(cmd), "cd %s && git apply p.patch >/dev/null 2>&1", dir);
+	git = system(cmd);
+	got = read_file("pyproject.toml", &len);
+	ours = wm_diff_apply(&post, patch.ptr, patch.len, "pyproject.toml", pre, strlen(pre));
+	if (applies) {
+		CHECK(git == 0 && ours == 0);
+		CHECK(got && post.len == len && memcmp(post.ptr ? post.ptr : "", got, len) == 0);
+	} else {
+		CHECK(ours == 1 && post.len == 0);
+	}
+	if (ours != (applies ? 0 : 1))
+		fprintf(stderr, "%s: wm_diff_apply returned %d (git apply: %d)\n", what, ours, git);
+	free(got);
+	wm_buf_release(&patch);
+	wm_buf_release(&post);
 }
 
 int main(void)
@@ -82,6 +121,42 @@ int main(void)
 	round_trip("adding the final newline", "x\ny", "x\ny\n");
 	round_trip("CRLF", "[project]\r\nname = \"a\"\r\nversion = \"1\"\r\n", "[project]\r\nname = \"b\"\r\nversion = \"1\"\r\n");
 	round_trip("from empty", "", "[project]\nname = \"a\"\n");
+
+	/* applied exactly, or left to git */
+	{
+		const char *old = "[project]\nname = \"a\"\nversion = \"1\"\n\n[tool.maturin]\nfeatures = [\"x\"]\nstrip = true\n";
+		const char *new = "[project]\nname = \"a-cuda\"\nversion = \"1\"\n\n[tool.maturin]\nfeatures = [\"x\", \"c\"]\nstrip = true\n";
+		exact("the file it was made from", old, new, old, true);
+		exact("moved down a line (git applies it with an offset)", old, new,
+			"# a comment\n[project]\nname = \"a\"\nversion = \"1\"\n\n[tool.maturin]\nfeatures = [\"x\"]\nstrip = true\n", false);
+		exact("a context line changed (git refuses it)", old, new,
+			"[project]\nname = \"a\"\nversion = \"2\"\n\n[tool.maturin]\nfeatures = [\"x\"]\nstrip = true\n", false);
+		exact("a line added at the end, after a hunk without trailing context", "a\nb\nc\nd\n", "a\nb\nc\nD\n",
+			"a\nb\nc\nd\ne\n", false);
+		exact("the final newline removed", "a\nb\n", "a\nB\n", "a\nb", false);
+	}
+	/* read: the shape generate writes, and nothing else */
+	{
+		struct wm_diff_file f;
+		const char *two = "diff --git a/x b/x\nindex ce013625030ba8dba906f756967f9e9ca394464a..e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 100644\n--- a/x\n+++ b/x\n@@ -1 +0,0 @@\n-hello\n"
+			"diff --git a/y b/y\nindex ce013625030ba8dba906f756967f9e9ca394464a..e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 100644\n--- a/y\n+++ b/y\n@@ -1 +0,0 @@\n-hello\n";
+		const char *abbrev = "diff --git a/x b/x\nindex ce01362..e69de29 100644\n--- a/x\n+++ b/x\n@@ -1 +0,0 @@\n-hello\n";
+		const char *quoted = "diff --git \"a/x y\" \"b/x y\"\nindex ce013625030ba8dba906f756967f9e9ca394464a..e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 100644\n--- \"a/x y\"\n+++ \"b/x y\"\n@@ -1 +0,0 @@\n-hello\n";
+		const char *renamed = "diff --git a/x b/z\nsimilarity index 90%\nrename from x\nrename to z\n";
+		const char *counts = "diff --git a/x b/x\nindex ce013625030ba8dba906f756967f9e9ca394464a..e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 100644\n--- a/x\n+++ b/x\n@@ -1,2 +0,0 @@\n-hello\n";
+		CHECK(wm_diff_git(&patch, "sub/pyproject.toml", "hello\n", 6, "", 0) == 0);
+		CHECK(wm_diff_read(&f, patch.ptr, patch.len) == 0);
+		CHECK(f.pathlen == 18 && memcmp(f.path, "sub/pyproject.toml", 18) == 0);
+		CHECK_STR(f.old_id, "ce013625030ba8dba906f756967f9e9ca394464a");
+		CHECK_STR(f.new_id, "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+		wm_buf_release(&patch);
+		CHECK(wm_diff_read(&f, two, strlen(two)) == 1);
+		CHECK(wm_diff_read(&f, abbrev, strlen(abbrev)) == 1);
+		CHECK(wm_diff_read(&f, quoted, strlen(quoted)) == 1);
+		CHECK(wm_diff_read(&f, renamed, strlen(renamed)) == 1);
+		CHECK(wm_diff_read(&f, counts, strlen(counts)) == 1);
+		CHECK(wm_diff_read(&f, "", 0) == 1);
+	}
 
 	/* the header: full blob ids of both sides */
 	CHECK(wm_diff_git(&patch, "pyproject.toml", "hello\n", 6, "", 0) == 0);
