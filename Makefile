@@ -9,7 +9,6 @@
 #   make testdata             install the pinned test data: the toml-test suite and the real-project
 #                             corpus (tests/tools/install-testdata.sh)
 #   make DEVELOPER=1          warnings are errors, and more of them
-#   make LIBGIT2=nohttps      load a libgit2 built without HTTPS from Debian's pinned source (bench/README.md)
 #   make SANITIZE=address,undefined
 #                             AddressSanitizer and UBSan; arena allocations become real mallocs
 #   make V=1                  show the commands
@@ -73,20 +72,7 @@ DLOPEN_PKGS = libcurl libgit2
 PKG_LIBS = $(eval PKG_LIBS := $$(shell $(PKG_CONFIG) --libs $(filter-out $(DLOPEN_PKGS),$(PKGS)) 2>/dev/null))$(PKG_LIBS)
 LIBGIT2_SONAME = $(eval LIBGIT2_SONAME := $$(shell objdump -p "$$$$($(PKG_CONFIG) --variable=libdir libgit2 2>/dev/null)/libgit2.so" \
 	2>/dev/null | awk '$$$$1 == "SONAME" { print $$$$2 }'))$(LIBGIT2_SONAME)
-# make LIBGIT2=nohttps: the program loads, by its path, Debian 12's libgit2 1.5.1 built from its
-# pinned source package without HTTPS and SSH (bench/libgit2-nohttps.sh, made once under
-# ~/.cache/wheelmatrix), whose start-up does not parse the CA bundle (bench/README.md).  The
-# headers are Debian's libgit2-dev, of the same version.
 .DEFAULT_GOAL := all
-ifeq ($(LIBGIT2),nohttps)
-LIBGIT2_NOHTTPS = $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wheelmatrix/libgit2-nohttps
-LIBGIT2_SONAME := $(LIBGIT2_NOHTTPS)/lib/libgit2.so.1.5
-$(B)/flags: $(LIBGIT2_SONAME)
-$(LIBGIT2_SONAME):
-	@bench/libgit2-nohttps.sh $(LIBGIT2_NOHTTPS)
-else ifneq ($(LIBGIT2),)
-$(error LIBGIT2 is 'nohttps' or unset, not '$(LIBGIT2)')
-endif
 
 # What the sources are built with in every build, the fuzzing one too.
 WM_DEFINES = -DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"' -DWM_SCHEMA_URL='"$(SCHEMA_URL)"'

@@ -8,24 +8,13 @@
 #   at least 6x faster than with 1 (bench/plan.sh).
 #
 # Usage: bench/goals.sh          (RUNS=N for N runs or pairs of each, default 21;
-#                                 WHEELMATRIX=PATH to time another binary instead of building
-#                                 build/bench/wheelmatrix with LIBGIT2=nohttps)
+#                                 WHEELMATRIX=PATH to time another binary instead of build/wheelmatrix,
+#                                 the default build, with Debian's libraries)
 # Reported, not asserted: the script fails only when a command fails; the last lines are the goals.
 set -euo pipefail
 
 gen_target_ms=5
 RUNS=${RUNS:-21}
-# The program measured: unless WHEELMATRIX names one, the build that loads libgit2 built without
-# HTTPS (make LIBGIT2=nohttps, under build/bench so that build/ stays as it is): Debian's libgit2
-# parses its whole CA bundle when it starts (bench/README.md, "Performance"). check is also
-# measured with build/wheelmatrix, Debian's libgit2, for comparison.
-if [[ -z ${WHEELMATRIX:-} ]]; then
-	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-	make -C "$here/.." -s B=build/bench LIBGIT2=nohttps >&2
-	make -C "$here/.." -s >&2
-	WHEELMATRIX=$here/../build/bench/wheelmatrix
-	debian_wm=$here/../build/wheelmatrix
-fi
 # shellcheck source=bench/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
@@ -98,11 +87,6 @@ echo
 echo "== check against git status (bench/check.sh)"
 FLOOR=0 WHEELMATRIX=$wm RUNS=$runs "$here/check.sh" | tee "$tmp/out"
 grep '^goal:' "$tmp/out" >>"$goals" || true
-if [[ -n ${debian_wm:-} ]]; then
-	echo
-	echo "== the same with Debian's libgit2 (build/wheelmatrix), for comparison: not a goal"
-	FLOOR=0 WHEELMATRIX=$debian_wm RUNS=$runs "$here/check.sh" | sed 's/^goal: \(NOT \)\{0,1\}met /  Debian'"'"'s libgit2: /'
-fi
 
 echo
 echo "== list of 10 to 10^6 jobs (bench/run.sh)"

@@ -63,6 +63,12 @@ expect_err "not a git repository: '$tmp/elsewhere' (GIT_DIR)" "GIT_DIR naming no
 printf 'gitdir: %s\n' "$r/.git" >"$tmp/gitfile"
 agree "GIT_DIR naming a gitfile" 0 "$r" GIT_DIR="$tmp/gitfile"
 
+# a linked worktree named by GIT_DIR and GIT_COMMON_DIR, from elsewhere
+git -C "$r" worktree add -q "$tmp/linked" -b linked
+agree "a linked worktree by GIT_DIR, GIT_COMMON_DIR and GIT_WORK_TREE" 0 "$tmp/elsewhere" \
+	GIT_DIR="$r/.git/worktrees/linked" GIT_COMMON_DIR="$r/.git" GIT_WORK_TREE="$tmp/linked" -f "$tmp/linked/wheelmatrix.yaml"
+agree "a linked worktree by GIT_DIR, its top the current directory" 0 "$tmp/linked" GIT_DIR="$r/.git/worktrees/linked"
+
 # a separate git directory (git init --separate-git-dir): .git is a gitfile
 s=$tmp/separate
 project "$s"
