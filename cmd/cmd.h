@@ -85,7 +85,7 @@ int cmd_patch(struct cli *cli);
 
 int cmd_build(struct cli *cli);
 
-enum { COMPLETION_BACKENDS, COMPLETION_NOPTIONS };
+enum { COMPLETION_BACKENDS, COMPLETION_OUTPUTS, COMPLETION_NOPTIONS };
 extern const struct cli_option cmd_completion_options[COMPLETION_NOPTIONS];
 int cmd_completion(struct cli *cli);
 
