@@ -211,7 +211,8 @@ static void print_main_help(FILE *f)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-*s  %s\n", (int)width, commands[i].name, commands[i].summary);
 	print_options(f, "global options", global_options, ARRAY_SIZE(global_options));
-	fputs("\n'wheelmatrix help COMMAND' shows the options of one command.\n", f);
+	fputs("\n'wheelmatrix help COMMAND' shows the options of one command.\n"
+		"\nexample: wheelmatrix -C python/demo generate --dry-run\n", f);
 }
 
 static int cmd_help(struct cli *cli)

@@ -53,6 +53,9 @@ done
 # every command's example (the last line of its --help) is on its page (help's on wheelmatrix.md) and
 # among the manual page's EXAMPLES
 examples=$(sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$docs/wheelmatrix.1" | sed 's/\\-/-/g')
+example=$("$WM" --help | sed -n '$s/^example: //p')
+grep -qF -- "${example:-no example}" "$docs/wheelmatrix.md" || fail "the example of 'wheelmatrix --help' is not in docs/wheelmatrix.md: $example"
+grep -qxF -- "${example:-no example}" <<<"$examples" || fail "the example of 'wheelmatrix --help' is not in docs/wheelmatrix.1's EXAMPLES: $example"
 for cmd in "${commands[@]}"; do
 	page=$docs/$cmd.md
 	[[ $cmd == help ]] && page=$docs/wheelmatrix.md

@@ -38,6 +38,10 @@ for cmd in "${commands[@]}"; do
 	fi
 done
 
+# so does wheelmatrix's own
+[[ $("$WM" --help | tail -n 1) =~ ^example:\ wheelmatrix\  ]] || fail "'wheelmatrix --help' does not end with an example"
+[[ $("$WM" --help | grep -c '^example:') == 1 ]] || fail "'wheelmatrix --help' has not exactly one example line"
+
 # build names the maturin it runs
 "$WM" build --help | sed -n '/^environment:$/,/^$/p' | grep -qE '^  MATURIN +the maturin to run' ||
 	fail "'build --help' does not name MATURIN under environment: $("$WM" build --help)"
