@@ -33,6 +33,12 @@ struct cli_option {
 	const char *help;
 };
 
+/* An environment variable a command reads, for its --help. */
+struct cli_env {
+	const char *name;
+	const char *help;
+};
+
 struct cli;
 
 struct cli_command {
@@ -43,6 +49,9 @@ struct cli_command {
 	size_t noptions;
 	size_t min_args, max_args;    /* positional arguments */
 	int (*run)(struct cli *cli);  /* returns an exit code */
+	const char *example;          /* one command line, the last line of --help (and in its docs page) */
+	const struct cli_env *env;    /* the environment variables it reads, for --help; NULL for none */
+	size_t nenv;
 };
 
 enum cli_color { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
@@ -85,7 +94,7 @@ int cmd_patch(struct cli *cli);
 
 int cmd_build(struct cli *cli);
 
-enum { COMPLETION_BACKENDS, COMPLETION_NOPTIONS };
+enum { COMPLETION_BACKENDS, COMPLETION_OUTPUTS, COMPLETION_NOPTIONS };
 extern const struct cli_option cmd_completion_options[COMPLETION_NOPTIONS];
 int cmd_completion(struct cli *cli);
 

@@ -2,8 +2,8 @@
  * cmd_completion.c — `wheelmatrix completion SHELL`: the completion script of
  * bash, zsh or fish, written from the command and option tables, so that it
  * offers what the parser accepts and nothing else.  The backends `patch` takes
- * are the matrix's: the scripts ask `wheelmatrix completion --backends` for
- * them at completion time.
+ * and the files `generate --stdout` prints are the matrix's: the scripts ask
+ * `wheelmatrix completion --backends` and `--outputs` for them at completion time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,8 @@ static const char *const shells[] = { "bash", "zsh", "fish", NULL };
 const struct cli_option cmd_completion_options[COMPLETION_NOPTIONS] = {
 	[COMPLETION_BACKENDS] = { 0, "backends", NULL, NULL,
 		"print the matrix's backends, one a line (what the scripts offer after 'patch')" },
+	[COMPLETION_OUTPUTS] = { 0, "outputs", NULL, NULL,
+		"print what 'generate --stdout' prints for the matrix, one a line (github, gitlab, patch:BACKEND)" },
 };
 
 /* What a command's argument (its `args` in the table) is completed with. */
@@ -39,8 +41,11 @@ static enum arg_kind arg_kind(const struct cli_command *c)
 	return ARG_WORD;
 }
 
-/* What an option's value is completed with: its choices, files, directories, or nothing. */
-enum value_kind { VALUE_NONE, VALUE_CHOICES, VALUE_FILE, VALUE_DIR };
+/*
+ * What an option's value is completed with: its choices, files, directories, the generated files
+ * `generate --stdout` names (OUTPUT: `completion --outputs`), or nothing.
+ */
+enum value_kind { VALUE_NONE, VALUE_CHOICES, VALUE_FILE, VALUE_DIR, VALUE_OUTPUT };
 
 static enum value_kind value_kind(const struct cli_option *o)
 {
@@ -50,6 +55,8 @@ static enum value_kind value_kind(const struct cli_option *o)
 		return VALUE_FILE;
 	if (strcmp(o->arg, "DIR") == 0)
 		return VALUE_DIR;
+	if (strcmp(o->arg, "OUTPUT") == 0)
+		return VALUE_OUTPUT;
 	return VALUE_NONE;
 }
 
@@ -126,6 +133,9 @@ static void bash_value_arms(const char *cmd, const struct cli_option *opts, size
 			fputs(") mapfile -t COMPREPLY < <(compgen -W '", stdout);
 			put_words(o->choices);
 			fputs("' -- \"$cur\") ;;\n", stdout);
+		} else if (k == VALUE_OUTPUT) {
+			fputs(") mapfile -t COMPREPLY < <(compgen -W \"$(_wheelmatrix_ask --outputs \"${where[@]}\")\" "
+				"-- \"$cur\") ;;\n", stdout);
 		} else {
 			printf(") compopt -o filenames; mapfile -t COMPREPLY < <(compgen -%c -- \"$cur\") ;;\n",
 				k == VALUE_DIR ? 'd' : 'f');
@@ -138,29 +148,43 @@ static void bash_script(const struct cli_command *cmds, size_t ncmds, const stru
 {
 	puts("# bash completion for wheelmatrix (written by 'wheelmatrix completion bash')\n"
 		"\n"
-		"# The backends of the matrix the command line names (its -C and -f), asked of wheelmatrix.\n"
-		"_wheelmatrix_backends() {\n"
+		"# _wheelmatrix_ask OPTION [-C DIR] [-f FILE]: what `wheelmatrix completion OPTION` lists (the\n"
+		"# backends, the outputs) for the matrix the command line names (its -C and -f).\n"
+		"_wheelmatrix_ask() {\n"
 		"\tlocal wm=${COMP_WORDS[0]}\n"
 		"\t[[ $wm == */* && -x $wm ]] || wm=wheelmatrix\n"
-		"\t\"$wm\" \"$@\" completion --backends 2>/dev/null\n"
+		"\t\"$wm\" \"${@:2}\" completion \"$1\" 2>/dev/null\n"
 		"}\n"
 		"\n"
 		"_wheelmatrix() {\n"
-		"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev='' opt='' cmd='' w i nargs=0\n"
-		"\tlocal -a where=()\n"
-		"\t((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}\n"
+		"\tlocal cur prev='' opt='' cmd='' w i nargs=0 cword=0 join=0\n"
+		"\tlocal -a where=() words=()\n"
+		"\t# bash splits words at ':' too (COMP_WORDBREAKS): `patch:cuda` is one word again\n"
+		"\tfor ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do\n"
+		"\t\tw=${COMP_WORDS[i]}\n"
+		"\t\tif ((i > 0)) && [[ $join == 1 || ($w == :* && $COMP_WORDBREAKS == *:*) ]]; then\n"
+		"\t\t\twords[-1]+=$w\n"
+		"\t\telse\n"
+		"\t\t\twords+=(\"$w\")\n"
+		"\t\tfi\n"
+		"\t\tjoin=0\n"
+		"\t\tif [[ $w == *: && $COMP_WORDBREAKS == *:* ]]; then join=1; fi\n"
+		"\t\t((i == COMP_CWORD)) && cword=$((${#words[@]} - 1))\n"
+		"\tdone\n"
+		"\tcur=${words[cword]}\n"
+		"\t((cword > 0)) && prev=${words[cword - 1]}\n"
 		"\tCOMPREPLY=()\n"
 		"\t# the command, and the -C and -f before the word being completed (bash splits --opt=value at '=')\n"
-		"\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
-		"\t\tw=${COMP_WORDS[i]}\n"
+		"\tfor ((i = 1; i < cword; i++)); do\n"
+		"\t\tw=${words[i]}\n"
 		"\t\tcase $cmd:$w in");
 	fputs("\t\t", stdout);
 	put_value_patterns(cmds, ncmds, globals, nglobals, "|", "");
 	puts(")\n"
-		"\t\t\tif [[ ${COMP_WORDS[i + 1]} == = ]]; then ((i++)); fi\n"
-		"\t\t\t((i + 1 < COMP_CWORD)) || break\n"
+		"\t\t\tif [[ ${words[i + 1]} == = ]]; then ((i++)); fi\n"
+		"\t\t\t((i + 1 < cword)) || break\n"
 		"\t\t\t((i++))\n"
-		"\t\t\tcase $w in -C|-f|--file) where+=(\"$w\" \"${COMP_WORDS[i]}\") ;; esac\n"
+		"\t\t\tcase $w in -C|-f|--file) where+=(\"$w\" \"${words[i]}\") ;; esac\n"
 		"\t\t\t;;\n"
 		"\t\t*:-*) ;;\n"
 		"\t\t:*) cmd=$w ;;\n"
@@ -170,8 +194,8 @@ static void bash_script(const struct cli_command *cmds, size_t ncmds, const stru
 		"\t# the value of an option: `--opt VALUE`, `--opt=VALUE`\n"
 		"\tif [[ $cur == = ]]; then\n"
 		"\t\topt=$prev cur=\n"
-		"\telif [[ $prev == = ]] && ((COMP_CWORD > 1)); then\n"
-		"\t\topt=${COMP_WORDS[COMP_CWORD - 2]}\n"
+		"\telif [[ $prev == = ]] && ((cword > 1)); then\n"
+		"\t\topt=${words[cword - 2]}\n"
 		"\telse\n"
 		"\t\topt=$prev\n"
 		"\tfi\n"
@@ -217,7 +241,7 @@ static void bash_script(const struct cli_command *cmds, size_t ncmds, const stru
 			puts("' -- \"$cur\") ;;");
 			break;
 		case ARG_BACKEND:
-			printf("\t\t\t%s) mapfile -t COMPREPLY < <(compgen -W \"$(_wheelmatrix_backends \"${where[@]}\")\" "
+			printf("\t\t\t%s) mapfile -t COMPREPLY < <(compgen -W \"$(_wheelmatrix_ask --backends \"${where[@]}\")\" "
 				"-- \"$cur\") ;;\n", cmds[c].name);
 			break;
 		}
@@ -226,6 +250,11 @@ static void bash_script(const struct cli_command *cmds, size_t ncmds, const stru
 		"\t\tfi\n"
 		"\t\t;;\n"
 		"\tesac\n"
+		"\t# bash replaces only what follows the word's last ':'\n"
+		"\tif [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then\n"
+		"\t\tw=${cur%\"${cur##*:}\"}\n"
+		"\t\tCOMPREPLY=(\"${COMPREPLY[@]#\"$w\"}\")\n"
+		"\tfi\n"
 		"}\n"
 		"complete -F _wheelmatrix wheelmatrix");
 }
@@ -272,6 +301,9 @@ static void zsh_option(const struct cli_option *o, const char *indent, const cha
 		case VALUE_DIR:
 			fputs("_files -/", stdout);
 			break;
+		case VALUE_OUTPUT:
+			fputs("_wheelmatrix_outputs", stdout);
+			break;
 		case VALUE_NONE:
 			fputs(" ", stdout);
 			break;
@@ -286,10 +318,11 @@ static void zsh_script(const struct cli_command *cmds, size_t ncmds, const struc
 	puts("#compdef wheelmatrix\n"
 		"# zsh completion for wheelmatrix (written by 'wheelmatrix completion zsh')\n"
 		"\n"
-		"# The backends of the matrix the command line names (its -C and -f), asked of wheelmatrix.\n"
-		"# (_wheelmatrix keeps the whole line in _wheelmatrix_line: _arguments narrows $words to the command's.)\n"
-		"_wheelmatrix_backends() {\n"
-		"\tlocal -a where backends\n"
+		"# _wheelmatrix_ask TAG DESCRIPTION OPTION: what `wheelmatrix completion OPTION` lists (the backends,\n"
+		"# the outputs) for the matrix the command line names (its -C and -f).  (_wheelmatrix keeps the\n"
+		"# whole line in _wheelmatrix_line: _arguments narrows $words to the command's.)\n"
+		"_wheelmatrix_ask() {\n"
+		"\tlocal -a where items\n"
 		"\tlocal i\n"
 		"\tfor ((i = 2; i < $#_wheelmatrix_line; i++)); do\n"
 		"\t\tcase $_wheelmatrix_line[i] in\n"
@@ -297,9 +330,14 @@ static void zsh_script(const struct cli_command *cmds, size_t ncmds, const struc
 		"\t\t--file=*) where+=($_wheelmatrix_line[i]) ;;\n"
 		"\t\tesac\n"
 		"\tdone\n"
-		"\tbackends=(${(f)\"$(_call_program backends ${~_wheelmatrix_line[1]} $where completion --backends 2>/dev/null)\"})\n"
-		"\t_describe -t backends backend backends\n"
+		"\titems=(${(f)\"$(_call_program $1 ${~_wheelmatrix_line[1]} $where completion $3 2>/dev/null)\"})\n"
+		"\t# _describe reads a ':' as the start of a description\n"
+		"\titems=(${items//:/\\\\:})\n"
+		"\t_describe -t $1 $2 items\n"
 		"}\n"
+		"# (_arguments calls an action with compadd's options after its own words: these take none)\n"
+		"_wheelmatrix_backends() { _wheelmatrix_ask backends backend --backends }\n"
+		"_wheelmatrix_outputs() { _wheelmatrix_ask outputs output --outputs }\n"
 		"\n"
 		"_wheelmatrix() {\n"
 		"\tlocal curcontext=$curcontext state state_descr line ret=1\n"
@@ -396,6 +434,9 @@ static void fish_option(const char *cond, const struct cli_option *o)
 		case VALUE_DIR:
 			fputs(" -x -a '(__fish_complete_directories)'", stdout);
 			break;
+		case VALUE_OUTPUT:
+			fputs(" -x -a '(__wheelmatrix_ask --outputs)'", stdout);
+			break;
 		case VALUE_NONE:
 			fputs(" -x", stdout);
 			break;
@@ -451,8 +492,9 @@ static void fish_script(const struct cli_command *cmds, size_t ncmds, const stru
 		"    test (count $argv) = 1; or test $w[2] = 0\n"
 		"end\n"
 		"\n"
-		"# The backends of the matrix the command line names (its -C and -f), asked of wheelmatrix.\n"
-		"function __wheelmatrix_backends\n"
+		"# What `wheelmatrix completion $argv[1]` lists (the backends, the outputs) for the matrix the\n"
+		"# command line names (its -C and -f).\n"
+		"function __wheelmatrix_ask\n"
 		"    set -l words (commandline -opc)\n"
 		"    set -l where\n"
 		"    for i in (seq 2 (count $words))\n"
@@ -463,7 +505,7 @@ static void fish_script(const struct cli_command *cmds, size_t ncmds, const stru
 		"                set -a where $words[$i]\n"
 		"        end\n"
 		"    end\n"
-		"    command $words[1] $where completion --backends 2>/dev/null\n"
+		"    command $words[1] $where completion $argv[1] 2>/dev/null\n"
 		"end\n"
 		"\n"
 		"complete -c wheelmatrix -f");
@@ -494,7 +536,7 @@ static void fish_script(const struct cli_command *cmds, size_t ncmds, const stru
 			puts("'");
 			break;
 		case ARG_BACKEND:
-			printf("complete -c wheelmatrix -n '%s 0' -a '(__wheelmatrix_backends)'\n", cond);
+			printf("complete -c wheelmatrix -n '%s 0' -a '(__wheelmatrix_ask --backends)'\n", cond);
 			break;
 		}
 	}
@@ -502,7 +544,38 @@ static void fish_script(const struct cli_command *cmds, size_t ncmds, const stru
 
 /* ---- the command ---------------------------------------------------------- */
 
-static int backends(struct cli *cli)
+/* The values `generate --stdout` takes for m: its CI files, and patch:BACKEND for each patch it writes. */
+static int put_outputs(const struct wm_matrix *m, const struct wm_catalog *cat, const char *file,
+	struct wm_error *err)
+{
+	struct wm_files files;
+	const char *base;
+	char *root = cli_matrix_root(file, &base), path[128];
+	int ret = WM_ENOMEM;
+
+	wm_files_init(&files);
+	if (!root)
+		return ret;
+	if ((ret = wm_generate(&files, m, cat, base, err)) < 0)
+		goto out;
+	if (m->github.enabled)
+		puts("github");
+	if (m->gitlab.enabled)
+		puts("gitlab");
+	for (size_t i = 0; i < m->nbackends; i++) {
+		snprintf(path, sizeof(path), WM_PATCH_PATH, m->backends[i]->id);
+		for (size_t k = 0; k < files.n; k++)
+			if (strcmp(files.items[k].path, path) == 0)
+				printf("patch:%s\n", m->backends[i]->id);
+	}
+out:
+	wm_files_release(&files);
+	free(root);
+	return ret;
+}
+
+/* --backends and --outputs: what the scripts offer after `patch` and `generate --stdout`. */
+static int matrix_words(struct cli *cli, bool outputs)
 {
 	struct wm_error err;
 	struct wm_catalog *cat = NULL;
@@ -516,9 +589,10 @@ static int backends(struct cli *cli)
 		cli_find_matrix(cli);
 	wm_error_init(&err);
 	if ((ret = wm_catalog_load(&cat, &err)) < 0 ||
-	    (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0)
+	    (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
+	    (outputs && (ret = put_outputs(m, cat, cli->file, &err)) < 0))
 		cli_print_diags(&err);
-	for (size_t i = 0; m && i < m->nbackends; i++)
+	for (size_t i = 0; !outputs && m && i < m->nbackends; i++)
 		puts(m->backends[i]->id);
 	free(applied);
 	wm_matrix_free(m);
@@ -534,12 +608,17 @@ int cmd_completion(struct cli *cli)
 	size_t ncmds, nglobals;
 	const char *shell = cli->nargs ? cli->args[0] : NULL;
 
-	if (cli->values[COMPLETION_BACKENDS]) {
-		if (shell) {
-			cli_error("'--backends' prints the matrix's backends: it takes no shell");
+	if (cli->values[COMPLETION_BACKENDS] || cli->values[COMPLETION_OUTPUTS]) {
+		const char *opt = cli->values[COMPLETION_BACKENDS] ? "backends" : "outputs";
+		if (cli->values[COMPLETION_BACKENDS] && cli->values[COMPLETION_OUTPUTS]) {
+			cli_error("'--backends' and '--outputs' print different lists: give one of them");
 			return CLI_EXIT_USAGE;
 		}
-		return backends(cli);
+		if (shell) {
+			cli_error("'--%s' prints the matrix's %s: it takes no shell", opt, opt);
+			return CLI_EXIT_USAGE;
+		}
+		return matrix_words(cli, cli->values[COMPLETION_OUTPUTS] != NULL);
 	}
 	if (!shell) {
 		cli_error("'completion' needs SHELL: bash, zsh or fish (usage: wheelmatrix completion [options] SHELL)");

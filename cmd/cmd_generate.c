@@ -9,7 +9,7 @@ const struct cli_option cmd_generate_options[GENERATE_NOPTIONS] = {
 	[GENERATE_DRY_RUN] = { 'n', "dry-run", NULL, NULL, "say what would be written, write nothing" },
 	[GENERATE_DIFF] = { 0, "diff", NULL, NULL,
 		"with --check or --dry-run: print the diff from each file as it is to what would be written" },
-	[GENERATE_STDOUT] = { 0, "stdout", "FILE", NULL,
+	[GENERATE_STDOUT] = { 0, "stdout", "OUTPUT", NULL,
 		"print one generated file (github, gitlab or patch:BACKEND) and write nothing" },
 	[GENERATE_FORCE] = { 0, "force", NULL, NULL,
 		"overwrite generated files that were edited by hand or not written by wheelmatrix" },

@@ -72,27 +72,51 @@ bool cli_find_matrix(struct cli *cli)
 
 #define OPTIONS(o) o, ARRAY_SIZE(o)
 #define NO_OPTIONS NULL, 0
+#define ENV(e) e, ARRAY_SIZE(e)
+#define NO_ENV NULL, 0
 
-/* Every command of design §2, in the order `help` lists them. */
+/* The environment variables the commands read (cmd_*.c), for their --help (and the manual page's ENVIRONMENT). */
+static const struct cli_env check_env[] = {
+	{ "PRE_COMMIT", "when 1 (pre-commit sets it), read the index by default, as --staged" },
+	{ "WHEELMATRIX_HOOK", "when 1 (the installed hook sets it), the same" },
+};
+static const struct cli_env build_env[] = {
+	{ "MATURIN", "the maturin to run: a path, or a name looked up on PATH (default: maturin)" },
+	{ "PATH", "where maturin is looked up" },
+};
+static const struct cli_env plan_env[] = {
+	{ "NETRC", "the netrc file with the index's credentials (default: ~/.netrc)" },
+	{ "WHEELMATRIX_INDEX_USERNAME", "the user name for the index" },
+	{ "WHEELMATRIX_INDEX_PASSWORD", "its password or token" },
+	{ "SSL_CERT_FILE", "CA certificates for https when --cacert is not given" },
+};
+
+/* Every command of design §2, in the order `help` lists them, each with the example its --help ends with. */
 static const struct cli_command commands[] = {
 	{ "init", NULL, "Write a starting wheelmatrix.yaml from the repository", cmd_init_options, INIT_NOPTIONS,
-		0, 0, cmd_init },
-	{ "list", NULL, "Expand the matrix into concrete jobs", cmd_list_options, LIST_NOPTIONS, 0, 0, cmd_list },
+		0, 0, cmd_init, "wheelmatrix init --pyproject python/pyproject.toml", NO_ENV },
+	{ "list", NULL, "Expand the matrix into concrete jobs", cmd_list_options, LIST_NOPTIONS, 0, 0, cmd_list,
+		"wheelmatrix list --why", NO_ENV },
 	{ "generate", NULL, "Write the CI files, variant patches and meta package the matrix implies",
-		cmd_generate_options, GENERATE_NOPTIONS, 0, 0, cmd_generate },
+		cmd_generate_options, GENERATE_NOPTIONS, 0, 0, cmd_generate, "wheelmatrix generate --dry-run --diff",
+		NO_ENV },
 	{ "check", NULL, "Check the generated files against the git repository",
-		cmd_check_options, CHECK_NOPTIONS, 0, 0, cmd_check },
+		cmd_check_options, CHECK_NOPTIONS, 0, 0, cmd_check, "wheelmatrix check --rev HEAD", ENV(check_env) },
 	{ "patch", "BACKEND", "Apply a variant's patch to the working tree for a local build",
-		cmd_patch_options, PATCH_NOPTIONS, 1, 1, cmd_patch },
+		cmd_patch_options, PATCH_NOPTIONS, 1, 1, cmd_patch, "wheelmatrix patch cuda && maturin build --release",
+		NO_ENV },
 	{ "build", "BACKEND [-- MATURIN-ARGS]", "Build one variant's wheel with maturin, its patch applied for the build",
-		NO_OPTIONS, 1, SIZE_MAX, cmd_build },
+		NO_OPTIONS, 1, SIZE_MAX, cmd_build, "wheelmatrix build cuda -- --release --out dist",
+		ENV(build_env) },
 	{ "plan", "[VERSION]", "Plan a release against a package index", cmd_plan_options, PLAN_NOPTIONS, 0, 1,
-		cmd_plan },
+		cmd_plan, "wheelmatrix plan 0.3.0 --format markdown >> \"$GITHUB_STEP_SUMMARY\"", ENV(plan_env) },
 	{ "hook", "install", "Install the pre-commit hook that runs 'check --staged'", cmd_hook_options, HOOK_NOPTIONS,
-		1, 1, cmd_hook },
+		1, 1, cmd_hook, "wheelmatrix hook install", NO_ENV },
 	{ "completion", "SHELL", "Print the shell completion script for bash, zsh or fish",
-		cmd_completion_options, COMPLETION_NOPTIONS, 0, 1, cmd_completion },
-	{ "help", "[COMMAND]", "Show help for wheelmatrix or for one command", NO_OPTIONS, 0, 1, cmd_help },
+		cmd_completion_options, COMPLETION_NOPTIONS, 0, 1, cmd_completion, "source <(wheelmatrix completion bash)",
+		NO_ENV },
+	{ "help", "[COMMAND]", "Show help for wheelmatrix or for one command", NO_OPTIONS, 0, 1, cmd_help,
+		"wheelmatrix help build", NO_ENV },
 };
 
 const struct cli_command *cli_commands(size_t *n)
@@ -130,6 +154,20 @@ static int unknown_command(const char *name)
 
 /* ---- help ----------------------------------------------------------------- */
 
+/* The environment a command reads, in the options' columns (a longer name on a line of its own). */
+static void print_env(FILE *f, const struct cli_env *env, size_t n)
+{
+	if (n == 0)
+		return;
+	fputs("\nenvironment:\n", f);
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(env[i].name) > HELP_WIDTH)
+			fprintf(f, "  %s\n  %-*s %s\n", env[i].name, HELP_WIDTH, "", env[i].help);
+		else
+			fprintf(f, "  %-*s %s\n", HELP_WIDTH, env[i].name, env[i].help);
+	}
+}
+
 static void print_options(FILE *f, const char *title, const struct cli_option *opts, size_t n)
 {
 	if (n == 0)
@@ -156,7 +194,9 @@ static void print_command_help(FILE *f, const struct cli_command *cmd)
 		cmd->args ? cmd->args : "");
 	fprintf(f, "%s\n", cmd->summary);
 	print_options(f, "options", cmd->options, cmd->noptions);
+	print_env(f, cmd->env, cmd->nenv);
 	print_options(f, "global options", global_options, ARRAY_SIZE(global_options));
+	fprintf(f, "\nexample: %s\n", cmd->example);
 }
 
 static void print_main_help(FILE *f)
@@ -171,7 +211,8 @@ static void print_main_help(FILE *f)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-*s  %s\n", (int)width, commands[i].name, commands[i].summary);
 	print_options(f, "global options", global_options, ARRAY_SIZE(global_options));
-	fputs("\n'wheelmatrix help COMMAND' shows the options of one command.\n", f);
+	fputs("\n'wheelmatrix help COMMAND' shows the options of one command.\n"
+		"\nexample: wheelmatrix -C python/demo generate --dry-run\n", f);
 }
 
 static int cmd_help(struct cli *cli)

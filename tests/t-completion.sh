@@ -1,8 +1,11 @@
 #!/bin/bash
 # t-completion.sh — `wheelmatrix completion SHELL`: bash's own completion (the script sourced, COMP_WORDS
-# set, the function called) and fish's (`complete -C`) offer the commands, each command's options as
-# --help lists them, the choices of an option and the matrix's backends after `patch`; so does zsh's
-# (a line typed into an interactive zsh, tests/zsh-complete.zsh); `make install` puts the three where the shells look.
+# set, the function called; and a line typed into an interactive bash, tests/bash-complete.py, where
+# bash itself splits the words, at ':' too) and fish's (`complete -C`) offer the commands, each
+# command's options as --help lists them, the choices of an option, the matrix's backends after
+# `patch` and what `generate --stdout` prints (github, gitlab, patch:BACKEND for each backend with
+# a patch), never file names; so does zsh's (a line typed into an interactive zsh,
+# tests/zsh-complete.zsh); `make install` puts the three where the shells look.
 . "$ROOT/tests/lib.sh"
 need shellcheck "make test-deps (apt-get install shellcheck)"
 need zsh "make test-deps (apt-get install zsh)"
@@ -22,8 +25,13 @@ expect_status 2 "completion without a shell"
 # a project whose backends are its own, and one more in a subdirectory and beside it under another name
 p=$tmp/proj
 mkdir -p "$p/src/deep" "$p/other"
+# a file where the completions run, which the value of generate --stdout never completes to
+touch "$p/src/deep/gitlab-notes.txt"
 printf 'wheelmatrix: 1\nproject: {name: demo}\nplatforms: [linux-x86_64]\nbackends:\n  cuda12: {features: [cublas]}\n  rocm: {features: [hip]}\n  cpu: {default: true}\n' >"$p/wheelmatrix.yaml"
-printf 'wheelmatrix: 1\nproject: {name: other}\nplatforms: [linux-x86_64]\nbackends:\n  vulkan: {features: [vk]}\n  plain: {default: true}\n' >"$p/other/wm.yaml"
+printf 'wheelmatrix: 1\nproject: {name: other}\nplatforms: [linux-x86_64]\nbackends:\n  vulkan: {features: [vk]}\n  plain: {default: true}\nci: {gitlab: {}}\n' >"$p/other/wm.yaml"
+# its pyproject.toml and Cargo.toml: cuda12 and rocm get a patch, the default cpu none
+printf '[build-system]\nrequires = ["maturin>=1.0,<2.0"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$p/pyproject.toml"
+printf '[package]\nname = "demo"\nversion = "1.0.0"\nedition = "2021"\n\n[lib]\ncrate-type = ["cdylib"]\n\n[features]\ncublas = []\nhip = []\n' >"$p/Cargo.toml"
 scratch_repo "$p"
 wm -C "$p/src/deep" completion --backends
 expect_status 0 "completion --backends"
@@ -32,6 +40,22 @@ cuda12
 rocm
 cpu
 EOF
+wm -C "$p/src/deep" completion --outputs
+expect_status 0 "completion --outputs"
+expect_same - "$tmp/out" "completion --outputs from a subdirectory" <<'EOF'
+github
+gitlab
+patch:cuda12
+patch:rocm
+EOF
+for out in github gitlab patch:cuda12 patch:rocm; do
+	wm -C "$p" -q generate --stdout "$out"
+	expect_status 0 "generate --stdout $out, as completion --outputs offers it"
+done
+wm -C "$p" -q generate --stdout patch:cpu
+expect_status 2 "generate --stdout patch:cpu, which completion --outputs does not offer"
+wm -C "$p" completion --outputs --backends
+expect_status 2 "completion --outputs --backends"
 
 # ---- bash: the real completion function on real words ----
 shellcheck -s bash "$tmp/wheelmatrix.bash" || fail "shellcheck has findings in the bash script (above)"
@@ -77,6 +101,8 @@ bash_is "generate" wheelmatrix help g
 bash_is "--staged" wheelmatrix check --st
 bash_is "" wheelmatrix plan --index https://example.org/simple ""
 bash_is "" wheelmatrix plan 1.0 ""
+bash_is "github gitlab patch:cuda12 patch:rocm" wheelmatrix generate --stdout ""
+bash_is "gitlab" wheelmatrix -C ../../other -f wm.yaml generate --stdout ""
 # the binary named by path, as from a build tree
 bash_is "cpu cuda12 rocm" "$WM" patch ""
 # the commands, and each command's options, are those of --help
@@ -86,6 +112,30 @@ for cmd in "${commands[@]}"; do
 	want=$("$WM" "$cmd" --help | grep -oE '^  (-[a-zA-Z], )?--?[a-zA-Z-]+' | grep -oE -- '--?[a-zA-Z-]+' | sort | paste -sd ' ')
 	bash_is "$want" wheelmatrix "$cmd" -
 done
+
+# bash_lists WANT LINE: typed into an interactive bash (in $p/src/deep) with Tab, LINE lists WANT (sorted);
+# bash_line WANT LINE: LINE is completed to WANT
+bash_typed() {
+	(cd "$p/src/deep" && PATH="$tmp/bin:$PATH" timeout 60 python3 "$ROOT/tests/bash-complete.py" "$tmp/wheelmatrix.bash" "$1") >"$tmp/bash.out" ||
+		fail "tests/bash-complete.py failed on '$1': $(cat "$tmp/bash.out")"
+}
+bash_lists() {
+	local got
+	bash_typed "$2"
+	got=$(sed '1d; /^> /,$d' "$tmp/bash.out" | sort | paste -sd ' ')
+	[[ $got == "$1" ]] || fail "bash lists '$got' for '$2', not '$1': $(cat "$tmp/bash.out")"
+}
+bash_line() {
+	bash_typed "$2"
+	grep -qxF "LINE<$1>" "$tmp/bash.out" || fail "bash does not complete '$2' to '$1': $(cat "$tmp/bash.out")"
+}
+bash_lists "github gitlab patch:cuda12 patch:rocm" "wheelmatrix generate --stdout "
+bash_lists "cuda12 rocm" "wheelmatrix generate --stdout patch:"
+bash_line "wheelmatrix generate --stdout patch:" "wheelmatrix generate --stdout pa"
+bash_line "wheelmatrix generate --stdout patch:rocm " "wheelmatrix generate --stdout patch:r"
+bash_line "wheelmatrix -q generate --stdout=patch:cuda12 " "wheelmatrix -q generate --stdout=patch:c"
+bash_line "wheelmatrix generate --check " "wheelmatrix generate --che"
+bash_lists "cpu cuda12 rocm" "wheelmatrix patch "
 
 # ---- fish: its own completion of a command line ----
 fish -n "$tmp/wheelmatrix.fish" || fail "fish -n rejects the fish script"
@@ -107,6 +157,10 @@ fish_is "always auto never" "wheelmatrix --color "
 fish_is "install" "wheelmatrix hook "
 fish_is "--staged" "wheelmatrix check --st"
 fish_is "--file --first-release" "wheelmatrix plan --fi"
+fish_is "github gitlab patch:cuda12 patch:rocm" "wheelmatrix generate --stdout "
+fish_is "patch:cuda12 patch:rocm" "wheelmatrix generate --stdout patch:"
+fish_is "--stdout=gitlab" "wheelmatrix generate --stdout=gitl"
+fish_is "gitlab" "wheelmatrix -C ../../other -f wm.yaml generate --stdout "
 
 # ---- zsh: the script parses, compinit loads it, and zsh's completion of typed lines uses it ----
 zsh -n "$tmp/wheelmatrix.zsh" || fail "zsh -n rejects the zsh script"
@@ -139,6 +193,10 @@ zsh_lists "plain vulkan" "wheelmatrix -C ../../other -f wm.yaml patch "
 zsh_lists "github json jsonl table" "wheelmatrix list --format "
 zsh_line "wheelmatrix hook install " "wheelmatrix hook "
 zsh_line "wheelmatrix plan --first-release " "wheelmatrix plan --fir"
+zsh_lists "github gitlab patch:cuda12 patch:rocm" "wheelmatrix generate --stdout "
+zsh_lists "patch:cuda12 patch:rocm" "wheelmatrix generate --stdout patch:"
+zsh_line "wheelmatrix generate --stdout patch:rocm " "wheelmatrix generate --stdout patch:r"
+zsh_line "wheelmatrix -C ../../other -f wm.yaml generate --stdout gitlab " "wheelmatrix -C ../../other -f wm.yaml generate --stdout "
 
 # ---- make install: the three scripts, as the tool writes them, where each shell looks ----
 # -o: the program under test and its flags as they are, never rebuilt here (another PREFIX changes

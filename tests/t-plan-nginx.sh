@@ -116,11 +116,19 @@ diff -u "$expected/llm-rs.table" <(sed "s/127\.0\.0\.1:$HTTP_PORT/127.0.0.1:PORT
 script -qec "'$WM' -q -f '$matrix' plan 0.3.0a1 --index '$http/simple/'" /dev/null >"$tmp/tty" 2>&1 || true
 ! grep -q 'querying the index' "$tmp/tty" || fail "a progress line with -q"
 
-# 6. an index URL without /simple/: every project answers 404, which is no go-ahead but a wrong URL
+# 6. every project answers 404: no go-ahead, exit 3. From a URL shaped as a simple index's (as PyPI's
+# https://pypi.org/simple/, the default) that is a first release, which --first-release checks, and
+# no other URL is suggested; from an index URL without /simple/, that first, then that the URL may
+# be wrong, with PyPI's as the example
+status=0
+plan --index "$http/none/simple/" || status=$?
+[[ $status == 3 ]] || fail "a simple index without the projects exits $status, not 3: $(cat "$tmp/out")"
+[[ $(tail -n 1 "$tmp/out") == "16 files: 16 missing; not checked: this looks like a first release, as the index has none of the 4 projects yet; --first-release checks one" ]] ||
+	fail "a simple index without the projects: $(cat "$tmp/out")"
 status=0
 plan --index "$http/" || status=$?
 [[ $status == 3 ]] || fail "an index URL without /simple/ exits $status, not 3: $(cat "$tmp/out")"
-[[ $(tail -n 1 "$tmp/out") == "16 files: 16 missing; not checked: the index has none of the 4 projects, so its URL is probably wrong (a simple index, such as https://pypi.org/simple/); for the first release of every one, use --first-release" ]] ||
+[[ $(tail -n 1 "$tmp/out") == "16 files: 16 missing; not checked: this looks like a first release, as the index has none of the 4 projects yet; --first-release checks one; if they are published, the index URL http://127.0.0.1:PORT/ is wrong: a simple index's path ends in /simple/, as https://pypi.org/simple/" ]] ||
 	fail "an index URL without /simple/: $(cat "$tmp/out")"
 plan --index "$http/" --format json || true
 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["verdict"] == "not-found", r["verdict"]; assert {d["state"] for d in r["distributions"]} == {"new"}' "$tmp/out" ||

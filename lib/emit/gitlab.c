@@ -240,11 +240,14 @@ static void add_lines(struct gl *g, struct wm_y *list, const char *name)
 		wm_yaml_push(&g->b, list, lines->items[i]);
 }
 
-/* The before_script of the build templates: the patch, Rust, and maturin (Linux) or Python (elsewhere). */
+/* The before_script of the build templates: (Windows) the scratch directory, the patch, Rust, and
+ * maturin (Linux) or Python (elsewhere). */
 static struct wm_y *base_before(struct gl *g, enum wm_os os)
 {
 	struct wm_y *list = wm_yaml_seq(&g->b);
 	char name[32];
+	if (os == WM_OS_WINDOWS)
+		add_lines(g, list, "temp-powershell");
 	snprintf(name, sizeof(name), "patch-%s", shell_of(os));
 	add_lines(g, list, name);
 	snprintf(name, sizeof(name), "rust-%s", shell_of(os));

@@ -35,6 +35,36 @@ static const char *const state_meaning[] = {
 static const enum wm_artifact_state report_order[] = { WM_ART_PRESENT, WM_ART_MISSING, WM_ART_UNKNOWN,
 	WM_ART_UNCHECKED };
 
+/*
+ * Whether the index URL (as shown) has the shape of a simple index's: its path's last part ends in
+ * "simple" (PyPI's /simple/, devpi's /+simple/).  Every project missing from such an index is
+ * most likely a first release; from another URL, perhaps a wrong one.
+ */
+static bool simple_shaped(const char *url)
+{
+	size_t len = strcspn(url, "?");
+	while (len && url[len - 1] == '/')
+		len--;
+	return len >= 6 && memcmp(url + len - 6, "simple", 6) == 0;
+}
+
+/*
+ * Every project new: first a first release, which --first-release checks; then, only where some
+ * distribution was looked up on p->index and that URL is not shaped as a simple index, that it
+ * may be wrong, with PyPI's as the example (which that URL is not, having another shape).
+ */
+static void not_found(struct wm_buf *b, const struct wm_plan *p)
+{
+	bool on_index = false;
+	for (size_t i = 0; i < p->ndists; i++)
+		on_index |= !p->dists[i].own_index;
+	wm_buf_printf(b, "not checked: this looks like a first release, as the index has none of the %zu projects "
+		"yet; --first-release checks one", p->ndists);
+	if (on_index && !simple_shaped(p->index))
+		wm_buf_printf(b, "; if they are published, the index URL %s is wrong: a simple index's path ends in "
+			"/simple/, as %s", p->index, WM_PLAN_INDEX);
+}
+
 /* The closing sentence: what the plan means for the release. */
 static void verdict(struct wm_buf *b, const struct wm_plan *p)
 {
@@ -53,9 +83,7 @@ static void verdict(struct wm_buf *b, const struct wm_plan *p)
 		wm_buf_printf(b, "incomplete: the query failed for %zu of %zu distributions", failed, p->ndists);
 		break;
 	case WM_PLAN_NOT_FOUND:
-		wm_buf_printf(b, "not checked: the index has none of the %zu projects, so its URL is probably wrong "
-			"(a simple index, such as https://pypi.org/simple/); for the first release of every one, "
-			"use --first-release", p->ndists);
+		not_found(b, p);
 		break;
 	case WM_PLAN_FAIL:
 		wm_buf_printf(b, "the release would fail: version %s is already published for %zu of %zu distributions",

@@ -65,7 +65,8 @@ static bool next_line(struct lines *l, const char **line, size_t *len)
 /*
  * The 1-based number of the first line where the two texts differ, line
  * endings aside, and the header's comment lines (whose digest changes with
- * any change) aside too.
+ * any change) aside too: 1 when only the header differs (it names another
+ * matrix file, or is an earlier release's).
  */
 static unsigned first_difference(const char *a, size_t alen, const char *b, size_t blen)
 {
@@ -77,6 +78,8 @@ static unsigned first_difference(const char *a, size_t alen, const char *b, size
 		bool hx = next_line(&la, &x, &nx), hy = next_line(&lb, &y, &ny);
 		if (hx && hy && line <= 3 && nx && ny && x[0] == '#' && y[0] == '#')
 			continue;
+		if (!hx && !hy)
+			return 1;
 		if (!hx || !hy || nx != ny || memcmp(x, y, nx) != 0)
 			return line;
 	}
