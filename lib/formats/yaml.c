@@ -808,6 +808,31 @@ const char *wm_yaml_kind(const struct wm_node *n)
 	return "a string";
 }
 
+bool wm_yaml_misread_number(const struct wm_node *n, char *out, size_t size)
+{
+	const char *s, *end, *dot;
+	if (n->type != WM_NODE_SCALAR || !wm_yaml_plain(n, TAG_PREFIX "float") || n->len >= size)
+		return false;
+	s = n->text;
+	end = s + n->len;
+	if (!(dot = memchr(s, '.', n->len)) || dot == s || dot + 1 == end)
+		return false;
+	for (const char *p = s; p < end; p++)
+		if (p != dot && !isdigit((unsigned char)*p))
+			return false;
+	while (s + 1 < dot && *s == '0')
+		s++;
+	while (end > dot + 1 && end[-1] == '0')
+		end--;
+	if (end == dot + 1)
+		end = dot;
+	if ((size_t)(end - s) == n->len)
+		return false;
+	memcpy(out, s, (size_t)(end - s));
+	out[end - s] = '\0';
+	return true;
+}
+
 unsigned wm_yaml_span(const struct wm_node *n)
 {
 	if (n->type != WM_NODE_SCALAR || n->end_line != n->line || n->end_column <= n->column)

@@ -128,6 +128,7 @@ static void load_toolkit_use(struct wm_loader *l, struct wm_backend *b, const st
 	}
 	for (size_t i = 0; i < t->versions.n; i++)
 		if (strcmp(ver->text, t->versions.items[i]) == 0) {
+			wm_schema_warn_number(&l->c, ver);
 			u->version = ver->text;
 			return;
 		}

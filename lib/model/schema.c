@@ -98,12 +98,21 @@ bool wm_schema_map_inner(struct wm_schema *c, const struct wm_node *n, const cha
 	return true;
 }
 
+void wm_schema_warn_number(struct wm_schema *c, const struct wm_node *n)
+{
+	char number[32];
+	if (wm_yaml_misread_number(n, number, sizeof(number)))
+		wm_schema_warning(c, n, "%s without quotes is the number %s to other YAML readers: write \"%s\"",
+			n->text, number, n->text);
+}
+
 bool wm_schema_string(struct wm_schema *c, const struct wm_node *n, const char *what, const char **out)
 {
 	if (n->type != WM_NODE_SCALAR || wm_yaml_is_null(n)) {
 		wm_schema_error(c, n, "%s must be a string, not %s", what, wm_yaml_kind(n));
 		return false;
 	}
+	wm_schema_warn_number(c, n);
 	*out = n->text;
 	return true;
 }
@@ -189,6 +198,7 @@ bool wm_schema_strlist(struct wm_schema *c, const struct wm_node *n, const char 
 			ok = false;
 			continue;
 		}
+		wm_schema_warn_number(c, item);
 		if (nodes)
 			(*nodes)[out->n] = item;
 		out->items[out->n++] = item->text;
