@@ -542,36 +542,69 @@ static void report_over_indented(struct builder *b, const struct src_line *l, co
 		k->len, k->text, sibling->len, sibling->text, sl->number);
 }
 
+/* The text at `s` where a key should be, with no ':' after it; false when there is none. */
+static bool report_no_colon(struct builder *b, const struct src_line *l, const char *s)
+{
+	struct src_line q;
+	const char *end;
+	unsigned column = column_of(l, s);
+	bool left;
+	for (end = s; end < l->end && !(*end == '#' && end > s && (end[-1] == ' ' || end[-1] == '\t')); end++)
+		;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end == s)
+		return false;
+	left = previous_line(b->doc, l, &q) && column_of(&q, line_text(&q, false)) > column;
+	report(b, l->number, column, (unsigned)wm_utf8_len(s, (size_t)(end - s)),
+		"'%.*s' stands where a key is expected, with no ':' after it%s", (int)(end - s), s,
+		left ? " (is it indented too little? a list item starts with '- ', under its key)" : "");
+	return true;
+}
+
+/* "could not find expected ':'", on the line after a word that stands where a key should. */
+static bool explain_no_colon(struct builder *b, unsigned line, unsigned column)
+{
+	struct src_line l;
+	return get_line(b->doc, line, &l) && report_no_colon(b, &l, at_column(&l, column));
+}
+
 /*
  * "mapping values are not allowed in this context" at the colon of the key a
  * line starts with: the line is indented more than the key above it, so it
- * continued that key's value, in which a ':' cannot stand.
+ * continued that key's value, in which a ':' cannot stand.  At the top of the
+ * file, with no key above, the line continued a first line without its ':'.
  */
 static bool explain_colon(struct builder *b, unsigned line, unsigned column)
 {
-	struct src_line l, q;
+	struct src_line l, q, first;
 	struct src_key k, sibling;
 	unsigned at;
+	bool words = false;
 	if (!get_line(b->doc, line, &l) || !key_at(&l, line_text(&l, false), &k) || column != column_of(&l, k.colon))
 		return false;
 	at = column_of(&l, k.text);
 	for (struct src_line *at_line = &l; previous_line(b->doc, at_line, &q); at_line = &q) {
 		const char *s = line_text(&q, true);
-		if (column_of(&q, s) >= at)
-			continue;  /* a line of the value the key continues */
-		if (!key_at(&q, s, &sibling))
+		if (column_of(&q, s) > at || (column_of(&q, s) == at && !key_at(&q, s, &sibling))) {
+			first = q;  /* a line of the value the key continues */
+			words = true;
+			continue;
+		}
+		if (column_of(&q, s) == at || !key_at(&q, s, &sibling))
 			return false;
 		report_over_indented(b, &l, &k, &q, &sibling);
 		return true;
 	}
-	return false;
+	return words && column_of(&first, line_text(&first, true)) == at &&
+		report_no_colon(b, &first, line_text(&first, true));
 }
 
 /*
  * "did not find expected key" in a block mapping whose first key is at
- * (mline, mcolumn): a key indented more than that one, or a list item where
- * a key should be, either out of line with the item above it or moved left
- * of the key whose list it is.
+ * (mline, mcolumn): a key indented more than the mapping's, words with no
+ * ':', or a list item where a key should be, either out of line with the
+ * item above it or moved left of the key whose list it is.
  */
 static bool explain_no_key(struct builder *b, unsigned line, unsigned mline, unsigned mcolumn)
 {
@@ -584,8 +617,17 @@ static bool explain_no_key(struct builder *b, unsigned line, unsigned mline, uns
 	s = line_text(&l, false);
 	at = column_of(&l, s);
 	if (!is_item(&l, s)) {
-		if (at <= mcolumn || !key_at(&l, s, &k) || !get_line(b->doc, mline, &m) ||
-				!key_at(&m, at_column(&m, mcolumn), &owner))
+		if (!key_at(&l, s, &k))
+			return s < l.end && !strchr("#[]{},&*!|>%@`'\":?", *s) && report_no_colon(b, &l, s);
+		if (at <= mcolumn)
+			return false;
+		/* the nearest key of the mapping above, else its first */
+		for (struct src_line *at_line = &l; previous_line(b->doc, at_line, &m) && m.number > mline; at_line = &m)
+			if (column_of(&m, line_text(&m, true)) == mcolumn && key_at(&m, line_text(&m, true), &owner)) {
+				report_over_indented(b, &l, &k, &m, &owner);
+				return true;
+			}
+		if (!get_line(b->doc, mline, &m) || !key_at(&m, at_column(&m, mcolumn), &owner))
 			return false;
 		report_over_indented(b, &l, &k, &m, &owner);
 		return true;
@@ -605,28 +647,6 @@ static bool explain_no_key(struct builder *b, unsigned line, unsigned mline, uns
 	else
 		report(b, line, at, 1, "a list item where a key is expected: a list's items go under its key, at "
 			"the key's column or further right");
-	return true;
-}
-
-/* "could not find expected ':'", on the line after a word that stands where a key should. */
-static bool explain_no_colon(struct builder *b, unsigned line, unsigned column)
-{
-	struct src_line l, q;
-	const char *s, *end;
-	bool left;
-	if (!get_line(b->doc, line, &l))
-		return false;
-	s = at_column(&l, column);
-	for (end = s; end < l.end && !(*end == '#' && end > s && (end[-1] == ' ' || end[-1] == '\t')); end++)
-		;
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	if (end == s)
-		return false;
-	left = previous_line(b->doc, &l, &q) && column_of(&q, line_text(&q, false)) > column;
-	report(b, line, column, (unsigned)wm_utf8_len(s, (size_t)(end - s)),
-		"'%.*s' stands where a key is expected, with no ':' after it%s", (int)(end - s), s,
-		left ? " (is it indented too little? a list item starts with '- ', under its key)" : "");
 	return true;
 }
 
