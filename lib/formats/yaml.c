@@ -388,6 +388,283 @@ static void offset_position(const char *text, size_t len, size_t off, unsigned *
 	*column = c;
 }
 
+/* ---- libyaml's errors, explained ------------------------------------------- */
+
+/*
+ * A tab or a line indented more or less than its neighbours is the commonest
+ * mistake in a hand-written file, and libyaml reports what it found where it
+ * noticed it: "mapping values are not allowed in this context" at the colon
+ * of an over-indented key, "could not find expected ':'" on the line after a
+ * word without one.  These name the mistake at its own place instead, from
+ * the lines around it; any other error keeps libyaml's words.
+ */
+
+/* One line of the input, without its line break. */
+struct src_line {
+	const char *p, *end;
+	unsigned number;
+};
+
+static void set_line(struct src_line *out, const char *p, const char *end, unsigned number)
+{
+	out->p = p;
+	out->end = end > p && end[-1] == '\r' ? end - 1 : end;
+	out->number = number;
+}
+
+/* Line `number` (1-based) of the document; false past its end. */
+static bool get_line(const struct wm_doc *d, unsigned number, struct src_line *out)
+{
+	const char *p = d->text, *end = d->text + d->len, *nl;
+	if (number == 0)
+		return false;
+	for (unsigned n = 1; n < number; n++) {
+		if (!(nl = memchr(p, '\n', (size_t)(end - p))))
+			return false;
+		p = nl + 1;
+	}
+	nl = memchr(p, '\n', (size_t)(end - p));
+	set_line(out, p, nl ? nl : end, number);
+	return true;
+}
+
+/* Columns count characters, as libyaml's marks and the diagnostics do. */
+static unsigned column_of(const struct src_line *l, const char *s)
+{
+	return (unsigned)wm_utf8_len(l->p, (size_t)(s - l->p)) + 1;
+}
+
+static const char *at_column(const struct src_line *l, unsigned column)
+{
+	const char *s = l->p;
+	for (unsigned c = 1; c < column && s < l->end; c++)
+		do
+			s++;
+		while (s < l->end && ((unsigned char)*s & 0xc0) == 0x80);
+	return s;
+}
+
+static const char *skip_blanks(const struct src_line *l, const char *s)
+{
+	while (s < l->end && (*s == ' ' || *s == '\t'))
+		s++;
+	return s;
+}
+
+static bool is_item(const struct src_line *l, const char *s)
+{
+	return s < l->end && *s == '-' && (s + 1 == l->end || s[1] == ' ' || s[1] == '\t');
+}
+
+/* Where a line's text starts: after its indentation and, with `items`, the '- ' of list items. */
+static const char *line_text(const struct src_line *l, bool items)
+{
+	const char *s = l->p;
+	while (s < l->end && *s == ' ')
+		s++;
+	while (items && is_item(l, s))
+		s = skip_blanks(l, s + 1);
+	return s;
+}
+
+static bool rest_empty(const struct src_line *l, const char *s)
+{
+	s = skip_blanks(l, s);
+	return s == l->end || *s == '#';
+}
+
+/*
+ * The nearest line before `l` with more than blanks or a comment on it; false when there is none.
+ * It walks back from `l`, so that looking up through a long file stays linear.
+ */
+static bool previous_line(const struct wm_doc *d, const struct src_line *l, struct src_line *out)
+{
+	const char *start = l->p;
+	unsigned number = l->number;
+	while (start > d->text) {
+		const char *end = start - 1;  /* the line feed that ends the line before */
+		for (start = end; start > d->text && start[-1] != '\n'; start--)
+			;
+		set_line(out, start, end, --number);
+		if (!rest_empty(out, out->p))
+			return true;
+	}
+	return false;
+}
+
+/* A block key at `s`: its text before a ':' that a blank or the line's end follows. */
+struct src_key {
+	const char *text, *colon;
+	int len;
+};
+
+static bool key_at(const struct src_line *l, const char *s, struct src_key *out)
+{
+	const char *q;
+	if (s >= l->end || strchr("#[]{},&*!|>%@`", *s) || is_item(l, s))
+		return false;
+	for (q = s; q < l->end; q++) {
+		if (*q == '#' && (q[-1] == ' ' || q[-1] == '\t'))
+			return false;
+		if (*q == ':' && (q + 1 == l->end || q[1] == ' ' || q[1] == '\t'))
+			break;
+	}
+	if (q == l->end)
+		return false;
+	out->colon = q;
+	while (q > s && (q[-1] == ' ' || q[-1] == '\t'))
+		q--;
+	out->text = s;
+	out->len = (int)(q - s);
+	return q > s;
+}
+
+/* A tab in the leading blanks of the line where libyaml stopped, at or after the error. */
+static bool explain_tab(struct builder *b, unsigned line, unsigned column)
+{
+	struct src_line l;
+	const char *text, *tab;
+	if (!get_line(b->doc, line, &l))
+		return false;
+	text = skip_blanks(&l, l.p);
+	tab = memchr(l.p, '\t', (size_t)(text - l.p));
+	if (!tab || column > column_of(&l, text))
+		return false;
+	report(b, line, column_of(&l, tab), 1, "a tab in the indentation: YAML indents with spaces only");
+	return true;
+}
+
+static void report_over_indented(struct builder *b, const struct src_line *l, const struct src_key *k,
+	const struct src_line *sl, const struct src_key *sibling)
+{
+	report(b, l->number, column_of(l, k->text), (unsigned)wm_utf8_len(k->text, (size_t)k->len),
+		"'%.*s' is indented more than '%.*s' on line %u: the keys of a mapping start in the same column",
+		k->len, k->text, sibling->len, sibling->text, sl->number);
+}
+
+/* The text at `s` where a key should be, with no ':' after it; false when there is none. */
+static bool report_no_colon(struct builder *b, const struct src_line *l, const char *s)
+{
+	struct src_line q;
+	const char *end;
+	unsigned column = column_of(l, s);
+	bool left;
+	for (end = s; end < l->end && !(*end == '#' && end > s && (end[-1] == ' ' || end[-1] == '\t')); end++)
+		;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end == s)
+		return false;
+	left = previous_line(b->doc, l, &q) && column_of(&q, line_text(&q, false)) > column;
+	report(b, l->number, column, (unsigned)wm_utf8_len(s, (size_t)(end - s)),
+		"'%.*s' stands where a key is expected, with no ':' after it%s", (int)(end - s), s,
+		left ? " (is it indented too little? a list item starts with '- ', under its key)" : "");
+	return true;
+}
+
+/* "could not find expected ':'", on the line after a word that stands where a key should. */
+static bool explain_no_colon(struct builder *b, unsigned line, unsigned column)
+{
+	struct src_line l;
+	return get_line(b->doc, line, &l) && report_no_colon(b, &l, at_column(&l, column));
+}
+
+/*
+ * "mapping values are not allowed in this context" at the colon of the key a
+ * line starts with: the line is indented more than the key above it, so it
+ * continued that key's value, in which a ':' cannot stand.  At the top of the
+ * file, with no key above, the line continued a first line without its ':'.
+ */
+static bool explain_colon(struct builder *b, unsigned line, unsigned column)
+{
+	struct src_line l, q, first;
+	struct src_key k, sibling;
+	unsigned at;
+	bool words = false;
+	if (!get_line(b->doc, line, &l) || !key_at(&l, line_text(&l, false), &k) || column != column_of(&l, k.colon))
+		return false;
+	at = column_of(&l, k.text);
+	for (struct src_line *at_line = &l; previous_line(b->doc, at_line, &q); at_line = &q) {
+		const char *s = line_text(&q, true);
+		if (column_of(&q, s) > at || (column_of(&q, s) == at && !key_at(&q, s, &sibling))) {
+			first = q;  /* a line of the value the key continues */
+			words = true;
+			continue;
+		}
+		if (column_of(&q, s) == at || !key_at(&q, s, &sibling))
+			return false;
+		report_over_indented(b, &l, &k, &q, &sibling);
+		return true;
+	}
+	return words && column_of(&first, line_text(&first, true)) == at &&
+		report_no_colon(b, &first, line_text(&first, true));
+}
+
+/*
+ * "did not find expected key" in a block mapping whose first key is at
+ * (mline, mcolumn): a key indented more than the mapping's, words with no
+ * ':', or a list item where a key should be, either out of line with the
+ * item above it or moved left of the key whose list it is.
+ */
+static bool explain_no_key(struct builder *b, unsigned line, unsigned mline, unsigned mcolumn)
+{
+	struct src_line l, m, q;
+	struct src_key k, owner;
+	const char *s, *qs;
+	unsigned at;
+	if (!get_line(b->doc, line, &l))
+		return false;
+	s = line_text(&l, false);
+	at = column_of(&l, s);
+	if (!is_item(&l, s)) {
+		if (!key_at(&l, s, &k))
+			return s < l.end && !strchr("#[]{},&*!|>%@`'\":?", *s) && report_no_colon(b, &l, s);
+		if (at <= mcolumn)
+			return false;
+		/* the nearest key of the mapping above, else its first */
+		for (struct src_line *at_line = &l; previous_line(b->doc, at_line, &m) && m.number > mline; at_line = &m)
+			if (column_of(&m, line_text(&m, true)) == mcolumn && key_at(&m, line_text(&m, true), &owner)) {
+				report_over_indented(b, &l, &k, &m, &owner);
+				return true;
+			}
+		if (!get_line(b->doc, mline, &m) || !key_at(&m, at_column(&m, mcolumn), &owner))
+			return false;
+		report_over_indented(b, &l, &k, &m, &owner);
+		return true;
+	}
+	qs = previous_line(b->doc, &l, &q) ? line_text(&q, false) : NULL;
+	if (qs && is_item(&q, qs) && column_of(&q, qs) != at) {
+		report(b, line, at, 1, "this list item is indented %s than the one on line %u: the items of a list "
+			"start in the same column", at > column_of(&q, qs) ? "more" : "less", q.number);
+		return true;
+	}
+	if (at > mcolumn)
+		return false;
+	if (qs && key_at(&q, line_text(&q, true), &owner) && rest_empty(&q, owner.colon + 1))
+		report(b, line, at, 1, "a list item where a key is expected: is it indented too little? the items "
+			"of '%.*s' (line %u) go at column %u or further right", owner.len, owner.text, q.number,
+			column_of(&q, owner.text));
+	else
+		report(b, line, at, 1, "a list item where a key is expected: a list's items go under its key, at "
+			"the key's column or further right");
+	return true;
+}
+
+static bool explain_parser(struct builder *b, const yaml_parser_t *p, unsigned line, unsigned column)
+{
+	const char *problem = p->problem ? p->problem : "", *context = p->context ? p->context : "";
+	unsigned cline = (unsigned)p->context_mark.line + 1, ccolumn = (unsigned)p->context_mark.column + 1;
+	if (explain_tab(b, line, column))
+		return true;
+	if (strcmp(problem, "could not find expected ':'") == 0 && strcmp(context, "while scanning a simple key") == 0)
+		return explain_no_colon(b, cline, ccolumn);
+	if (strcmp(problem, "mapping values are not allowed in this context") == 0)
+		return explain_colon(b, line, column);
+	if (strcmp(problem, "did not find expected key") == 0 && strcmp(context, "while parsing a block mapping") == 0)
+		return explain_no_key(b, line, cline, ccolumn);
+	return false;
+}
+
 static void report_parser(struct builder *b, const yaml_parser_t *p)
 {
 	unsigned line, column;
@@ -406,6 +683,8 @@ static void report_parser(struct builder *b, const yaml_parser_t *p)
 	if (p->problem_mark.column == 0 && b->doc->len > 0 && b->doc->text[b->doc->len - 1] != '\n' &&
 	    p->problem_mark.index >= wm_utf8_len(b->doc->text, b->doc->len))
 		offset_position(b->doc->text, b->doc->len, b->doc->len, &line, &column);
+	if (explain_parser(b, p, line, column))
+		return;
 	if (p->context)
 		report(b, line, column, 1, "invalid YAML: %s (%s that starts at line %u, column %u)",
 			p->problem ? p->problem : "syntax error", p->context,
@@ -547,6 +826,31 @@ const char *wm_yaml_kind(const struct wm_node *n)
 	if (wm_yaml_is_null(n))
 		return "null";
 	return "a string";
+}
+
+bool wm_yaml_misread_number(const struct wm_node *n, char *out, size_t size)
+{
+	const char *s, *end, *dot;
+	if (n->type != WM_NODE_SCALAR || !wm_yaml_plain(n, TAG_PREFIX "float") || n->len >= size)
+		return false;
+	s = n->text;
+	end = s + n->len;
+	if (!(dot = memchr(s, '.', n->len)) || dot == s || dot + 1 == end)
+		return false;
+	for (const char *p = s; p < end; p++)
+		if (p != dot && !isdigit((unsigned char)*p))
+			return false;
+	while (s + 1 < dot && *s == '0')
+		s++;
+	while (end > dot + 1 && end[-1] == '0')
+		end--;
+	if (end == dot + 1)
+		end = dot;
+	if ((size_t)(end - s) == n->len)
+		return false;
+	memcpy(out, s, (size_t)(end - s));
+	out[end - s] = '\0';
+	return true;
 }
 
 unsigned wm_yaml_span(const struct wm_node *n)

@@ -61,6 +61,12 @@ void wm_yaml_release(struct wm_doc *doc);
 bool wm_yaml_plain(const struct wm_node *n, const char *tag);
 bool wm_yaml_is_null(const struct wm_node *n);
 const char *wm_yaml_kind(const struct wm_node *n);  /* "a mapping", "a string", "null", ... */
+/*
+ * A plain decimal such as 3.10 or 12.0, which YAML 1.1 and 1.2 readers take
+ * for a number that, written back, is not its text: that number's shortest
+ * form ("3.1", "12") into `out`; false for any other node.
+ */
+bool wm_yaml_misread_number(const struct wm_node *n, char *out, size_t size);
 /* The characters a one-line scalar spans (1 for anything else), for a diagnostic's underline. */
 unsigned wm_yaml_span(const struct wm_node *n);
 /* The value of `key` in mapping `n`, or NULL (also when `n` is not a mapping). */

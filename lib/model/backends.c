@@ -128,6 +128,7 @@ static void load_toolkit_use(struct wm_loader *l, struct wm_backend *b, const st
 	}
 	for (size_t i = 0; i < t->versions.n; i++)
 		if (strcmp(ver->text, t->versions.items[i]) == 0) {
+			wm_schema_warn_number(&l->c, ver);
 			u->version = ver->text;
 			return;
 		}
@@ -224,6 +225,40 @@ static const char *const backend_keys[] = { "features", "platforms", "toolkit", 
 	"setup", "before-script-linux", "dependencies", "smoke", "variant" };
 const struct wm_names wm_backends_keys = WM_NAMES(backend_keys);
 
+static bool is_backend_key(const char *s)
+{
+	return wm_schema_is_one_of(s, backend_keys, WM_ARRAY_SIZE(backend_keys));
+}
+
+/*
+ * A backend's key among the backends, with a value no backend has (a backend
+ * `platforms` that is a list): a key of the backend above, indented too
+ * little.  Says so, and returns true.
+ */
+static bool key_as_backend(struct wm_loader *l, size_t i, const struct wm_pair *pair)
+{
+	const struct wm_node *n = pair->value, *above = NULL;
+	if (!is_backend_key(pair->key->text) || wm_yaml_is_null(n))
+		return false;
+	if (n->type == WM_NODE_MAP) {
+		size_t k;
+		for (k = 0; k < n->n && is_backend_key(n->pairs[k].key->text); k++)
+			;
+		if (k == n->n)
+			return false;  /* a backend that happens to be called so */
+	}
+	while (i-- > 0 && !above)
+		if (!is_backend_key(l->backend_nodes[i]->text))
+			above = l->backend_nodes[i];
+	if (above)
+		wm_schema_error(&l->c, pair->key, "'%s' is a key of a backend, not a backend: is it indented too little? "
+			"indent it under the backend it belongs to ('%s', line %u)", pair->key->text, above->text, above->line);
+	else
+		wm_schema_error(&l->c, pair->key, "'%s' is a key of a backend, not a backend: is it indented too little? "
+			"a backend's keys go under its id (backends: {cuda: {%s: ...}})", pair->key->text, pair->key->text);
+	return true;
+}
+
 static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pair)
 {
 	struct wm_backend *b = wm_arena_alloc(l->c.arena, sizeof(*b));
@@ -237,6 +272,10 @@ static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pa
 	b->id = id;
 	b->index = i;
 	b->loc = wm_loader_loc(l, pair->key);
+	if (key_as_backend(l, i, pair)) {
+		l->backends_ok = false;
+		return;
+	}
 	if (!wm_name_backend_id(id)) {
 		char fixed[64];
 		size_t k = 0;

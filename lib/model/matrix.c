@@ -519,12 +519,20 @@ static const char *const top_keys[] = { "wheelmatrix", "project", "python", "pla
 	"exclude", "include", "distribution", "ci", "actions", "publish" };
 const struct wm_names wm_matrix_keys = WM_NAMES(top_keys);
 
+/* The sections whose keys, written at the top, are said to be indented too little. */
+static const struct wm_schema_inner top_inner[] = {
+	{ "'project'", &wm_matrix_project_keys }, { "'python'", &wm_python_keys },
+	{ "'distribution'", &wm_matrix_distribution_keys }, { "'ci'", &wm_matrix_ci_keys },
+	{ "'publish'", &wm_matrix_publish_keys }, { "a backend", &wm_backends_keys },
+};
+
 static void load_root(struct wm_loader *l)
 {
 	const struct wm_node *r = l->root, *v;
 	size_t errors;
 
-	if (!wm_schema_map(&l->c, r, "the matrix", top_keys, WM_ARRAY_SIZE(top_keys)))
+	if (!wm_schema_map_inner(&l->c, r, "the matrix", top_keys, WM_ARRAY_SIZE(top_keys), top_inner,
+			WM_ARRAY_SIZE(top_inner)))
 		return;
 	load_version(l);
 	load_project(l, present(r, "project"));

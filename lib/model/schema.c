@@ -48,8 +48,31 @@ void wm_schema_note(struct wm_schema *c, const struct wm_node *n, const char *fm
 	va_end(ap);
 }
 
+bool wm_schema_is_one_of(const char *s, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The inner mapping `key` is a key of, or NULL. */
+static const struct wm_schema_inner *inner_of(const char *key, const struct wm_schema_inner *inner, size_t ninner)
+{
+	for (size_t i = 0; i < ninner; i++)
+		if (wm_schema_is_one_of(key, inner[i].keys->names, inner[i].keys->n))
+			return &inner[i];
+	return NULL;
+}
+
 bool wm_schema_map(struct wm_schema *c, const struct wm_node *n, const char *what,
 	const char *const *keys, size_t nkeys)
+{
+	return wm_schema_map_inner(c, n, what, keys, nkeys, NULL, 0);
+}
+
+bool wm_schema_map_inner(struct wm_schema *c, const struct wm_node *n, const char *what,
+	const char *const *keys, size_t nkeys, const struct wm_schema_inner *inner, size_t ninner)
 {
 	if (n->type != WM_NODE_MAP) {
 		wm_schema_error(c, n, "%s must be a mapping, not %s", what, wm_yaml_kind(n));
@@ -57,13 +80,15 @@ bool wm_schema_map(struct wm_schema *c, const struct wm_node *n, const char *wha
 	}
 	for (size_t i = 0; i < n->n; i++) {
 		const struct wm_node *k = n->pairs[i].key;
+		const struct wm_schema_inner *in;
 		const char *hint;
-		size_t j;
-		for (j = 0; j < nkeys; j++)
-			if (strcmp(k->text, keys[j]) == 0)
-				break;
-		if (j < nkeys)
+		if (wm_schema_is_one_of(k->text, keys, nkeys))
 			continue;
+		if ((in = inner_of(k->text, inner, ninner)) != NULL) {
+			wm_schema_error(c, k, "unknown key '%s' in %s: is it indented too little? it is a key of %s",
+				k->text, what, in->what);
+			continue;
+		}
 		hint = wm_text_suggest(k->text, keys, nkeys);
 		if (hint)
 			wm_schema_error(c, k, "unknown key '%s' in %s (did you mean '%s'?)", k->text, what, hint);
@@ -73,12 +98,21 @@ bool wm_schema_map(struct wm_schema *c, const struct wm_node *n, const char *wha
 	return true;
 }
 
+void wm_schema_warn_number(struct wm_schema *c, const struct wm_node *n)
+{
+	char number[32];
+	if (wm_yaml_misread_number(n, number, sizeof(number)))
+		wm_schema_warning(c, n, "%s without quotes is the number %s to other YAML readers: write \"%s\"",
+			n->text, number, n->text);
+}
+
 bool wm_schema_string(struct wm_schema *c, const struct wm_node *n, const char *what, const char **out)
 {
 	if (n->type != WM_NODE_SCALAR || wm_yaml_is_null(n)) {
 		wm_schema_error(c, n, "%s must be a string, not %s", what, wm_yaml_kind(n));
 		return false;
 	}
+	wm_schema_warn_number(c, n);
 	*out = n->text;
 	return true;
 }
@@ -164,6 +198,7 @@ bool wm_schema_strlist(struct wm_schema *c, const struct wm_node *n, const char 
 			ok = false;
 			continue;
 		}
+		wm_schema_warn_number(c, item);
 		if (nodes)
 			(*nodes)[out->n] = item;
 		out->items[out->n++] = item->text;

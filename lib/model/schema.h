@@ -40,6 +40,30 @@ void wm_schema_error_at(struct wm_schema *c, unsigned line, unsigned column, uns
 bool wm_schema_map(struct wm_schema *c, const struct wm_node *n, const char *what,
 	const char *const *keys, size_t nkeys);
 
+/* Whether `s` is one of the `n` `names`. */
+bool wm_schema_is_one_of(const char *s, const char *const *names, size_t n);
+
+/* A mapping that goes inside another one: how messages name it ("'python'", "a backend"), and its keys. */
+struct wm_schema_inner {
+	const char *what;
+	const struct wm_names *keys;
+};
+
+/*
+ * wm_schema_map, where an unknown key that is a key of one of the `ninner`
+ * mappings `inner` is said to be indented too little ("versions" under no
+ * "python:"), rather than given a suggestion.
+ */
+bool wm_schema_map_inner(struct wm_schema *c, const struct wm_node *n, const char *what,
+	const char *const *keys, size_t nkeys, const struct wm_schema_inner *inner, size_t ninner);
+
+/*
+ * Warns at a plain scalar that another YAML reader takes for a number other
+ * than its text (3.10 for 3.1, 12.0 for 12): this loader reads every scalar
+ * as text, so only the quotes make the file mean the same to all of them.
+ */
+void wm_schema_warn_number(struct wm_schema *c, const struct wm_node *n);
+
 /* Scalars: each returns false (and reports) on a type error. */
 bool wm_schema_string(struct wm_schema *c, const struct wm_node *n, const char *what, const char **out);
 bool wm_schema_bool(struct wm_schema *c, const struct wm_node *n, const char *what, bool *out);

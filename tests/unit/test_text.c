@@ -214,6 +214,47 @@ static void test_yaml(void)
 	wm_error_release(&err);
 }
 
+/* The plain decimals other YAML readers take for another number, and what they take them for. */
+static void test_yaml_numbers(void)
+{
+	static const struct {
+		const char *value, *number;
+	} cases[] = {
+		{ "3.10", "3.1" }, { "12.0", "12" }, { "3.100", "3.1" }, { "03.1", "3.1" }, { "0.50", "0.5" },
+		{ "3.9", NULL }, { "3.12", NULL }, { "0.5", NULL }, { "3.14t", NULL }, { "1.2.0", NULL },
+		{ "\"3.10\"", NULL }, { "'12.0'", NULL }, { "!!str 3.10", NULL }, { "!!float 3.10", "3.1" },
+		{ "3", NULL }, { "3.", NULL }, { ".5", NULL }, { "-3.10", NULL }, { "1e3", NULL }, { "[3.10]", NULL },
+	};
+	for (size_t i = 0; i < WM_ARRAY_SIZE(cases); i++) {
+		struct wm_doc doc;
+		struct wm_error err;
+		char text[64], number[8] = "";
+		bool misread = false;
+		snprintf(text, sizeof(text), "v: %s\n", cases[i].value);
+		wm_error_init(&err);
+		if (parse(&doc, &err, text, 1000) == 0 && doc.root && doc.root->n == 1)
+			misread = wm_yaml_misread_number(doc.root->pairs[0].value, number, sizeof(number));
+		else
+			CHECK(!"parses");
+		CHECK(misread == (cases[i].number != NULL));
+		if (cases[i].number && misread)
+			CHECK_STR(number, cases[i].number);
+		wm_yaml_release(&doc);
+		wm_error_release(&err);
+	}
+	{
+		/* too long for `out`: not written, and not reported */
+		struct wm_doc doc;
+		struct wm_error err;
+		char number[4] = "";
+		wm_error_init(&err);
+		CHECK(parse(&doc, &err, "v: 1234.50\n", 1000) == 0);
+		CHECK(doc.root && !wm_yaml_misread_number(doc.root->pairs[0].value, number, sizeof(number)) && !number[0]);
+		wm_yaml_release(&doc);
+		wm_error_release(&err);
+	}
+}
+
 static void test_catalog(void)
 {
 	static const char *const ids[] = {
@@ -351,6 +392,7 @@ int main(void)
 	test_utf8();
 	test_utf8_controls();
 	test_yaml();
+	test_yaml_numbers();
 	test_catalog();
 	test_templates();
 	return harness_done();
