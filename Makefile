@@ -226,15 +226,19 @@ $(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
+# The build a check needs is a nested make that prints what it builds: -s, unless V=1, so that each
+# target it finds up to date is not a line of its own.
+CHECK_SILENT = $(if $(filter 1,$(V)),,-s)
+
 check: test-deps validators testdata
-	@$(MAKE) --no-print-directory $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools
+	@$(MAKE) --no-print-directory $(CHECK_SILENT) $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools
 	@tests/run.sh
 
 check-only: $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools validators testdata
 	@tests/run.sh
 
 check-e2e: deps
-	@$(MAKE) --no-print-directory $(TOOL) tools
+	@$(MAKE) --no-print-directory $(CHECK_SILENT) $(TOOL) tools
 	@tests/run.sh t-e2e-
 
 # The end-to-end tests' tools (maturin, auditwheel, uv: tests/tools/requirements.txt, pinned by
