@@ -212,15 +212,19 @@ $(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
+# The build a check needs is a nested make that prints what it builds: -s, unless V=1, so that each
+# target it finds up to date is not a line of its own.
+CHECK_SILENT = $(if $(filter 1,$(V)),,-s)
+
 check: test-deps validators testdata
-	@$(MAKE) --no-print-directory $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools
+	@$(MAKE) --no-print-directory $(CHECK_SILENT) $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools
 	@tests/run.sh
 
 check-only: $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools validators testdata
 	@tests/run.sh
 
 check-e2e: deps
-	@$(MAKE) --no-print-directory $(TOOL) tools
+	@$(MAKE) --no-print-directory $(CHECK_SILENT) $(TOOL) tools
 	@tests/run.sh t-e2e-
 
 # The end-to-end tests' tools (maturin, auditwheel, uv: tests/tools/requirements.txt, pinned by
@@ -250,8 +254,9 @@ endif
 clean:
 	rm -rf $(B)
 
-# Installs the Debian packages $(1) that are missing: with apt-get as root, otherwise it prints
-# the command to run.  Without dpkg it can only check the commands and libraries and tell.
+# Installs the Debian packages $(1) that are missing: with apt-get as root (tests/tools/apt-install.sh,
+# a line per package), otherwise it prints the command to run; a line says when all are there.
+# Without dpkg it can only check the commands and libraries and tell.
 define apt_install
 	@missing=; \
 	if command -v dpkg >/dev/null 2>&1; then \
@@ -261,10 +266,9 @@ define apt_install
 		$(PKG_CONFIG) --exists $(PKGS) 2>/dev/null || missing="$$missing $(PKGS)"; \
 		if [ -n "$$missing" ]; then echo "$@: missing:$$missing" >&2; exit 1; fi; \
 	fi; \
-	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ -z "$$missing" ]; then echo "$@: $(words $(1)) Debian packages: installed already"; exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then \
-		echo "$@: installing$$missing"; \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+		tests/tools/apt-install.sh $@ $$missing; \
 	else \
 		echo "$@: missing packages:$$missing; install them with:" >&2; \
 		echo "  sudo apt-get install -y$$missing" >&2; \
@@ -277,17 +281,27 @@ deps:
 	$(call apt_install,$(DEB_PKGS))
 
 # The tests' Debian packages, the pinned npm validators (action-validator, gitlab-ci-local:
-# exactly as tests/external/package-lock.json says, installed again when the lockfile changes)
-# and Rust: PyO3 0.29 needs Rust 1.83 or later, newer than Debian 12's, so rustup's is expected.
+# exactly as tests/external/package-lock.json says, installed again when the lockfile changes),
+# Rust (PyO3 0.29 needs Rust 1.83 or later, newer than Debian 12's, so rustup's is expected) and
+# Go (1.21 or later for the validators and the test data: go.dev's, in /usr/local/go or on PATH).
+# A line each says what is installed.
 test-deps: deps
 	$(call apt_install,$(TEST_DEB_PKGS))
-	@if ! cmp -s tests/external/package-lock.json tests/external/node_modules/.wheelmatrix-lock; then \
-		npm ci --prefix tests/external --no-audit --no-fund && \
+	@if cmp -s tests/external/package-lock.json tests/external/node_modules/.wheelmatrix-lock; then \
+		echo "test-deps: action-validator, gitlab-ci-local (tests/external/package-lock.json): installed already"; \
+	else \
+		echo "test-deps: npm ci --prefix tests/external (action-validator, gitlab-ci-local)"; \
+		npm ci --prefix tests/external --no-audit --no-fund --loglevel=error && \
 		cp tests/external/package-lock.json tests/external/node_modules/.wheelmatrix-lock; \
 	fi
-	@command -v cargo >/dev/null 2>&1 || [ -x "$$HOME/.cargo/bin/cargo" ] || { \
+	@cargo=$$(command -v cargo || echo "$$HOME/.cargo/bin/cargo"); \
+	if [ -x "$$cargo" ]; then echo "test-deps: $$("$$cargo" --version): installed already in $${cargo%/*}"; else \
 		echo "test-deps: cargo is missing: install Rust 1.83 or later with rustup:" >&2; \
-		echo "  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y" >&2; exit 1; }
+		echo "  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y" >&2; exit 1; fi
+	@go=$$(command -v go || echo /usr/local/go/bin/go); \
+	if [ -x "$$go" ]; then echo "test-deps: $$("$$go" version): installed already in $${go%/*}"; else \
+		echo "test-deps: Go is missing: actionlint and toml-test are built with Go 1.21 or newer" \
+			"(Debian 12's golang-go is 1.19); install it from https://go.dev/doc/install into /usr/local/go" >&2; exit 1; fi
 
 # The workflow validators the tests run (zizmor, actionlint), pinned in tests/tools/ and installed
 # outside build/, under ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/validators/.

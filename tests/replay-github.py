@@ -47,12 +47,14 @@ toolkit recipes of a container build (WM_BEFORE_SCRIPT is emptied: they install 
 AlmaLinux image), other operating systems, sccache and every other action (an error).
 """
 
+import atexit
 import fnmatch
 import glob
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -183,8 +185,14 @@ def main():
     if wf.get("defaults", {}).get("run", {}).get("shell") != "bash":
         fail("the workflow's run: steps are not bash")
     workspace = os.getcwd()
+    # RUNNER_TEMP and the shims' directory go when the replay ends, whether the job passed, failed
+    # or was stopped (SIGTERM and SIGHUP end it as SIGINT does, through the exit handlers)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
     runner_temp = tempfile.mkdtemp(prefix="runner-temp.")
+    atexit.register(shutil.rmtree, runner_temp, ignore_errors=True)
     shim = tempfile.mkdtemp(prefix="docker-shim.")
+    atexit.register(shutil.rmtree, shim, ignore_errors=True)
     with open(os.path.join(shim, "docker"), "w") as f:
         f.write(DOCKER_SHIM)
     os.chmod(os.path.join(shim, "docker"), 0o755)

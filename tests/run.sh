@@ -22,15 +22,69 @@
 # testdata` (tests/tools/install-testdata.sh); a script without it fails.
 # Scripts run WM_TEST_JOBS at a time (default: the number of processors;
 # WM_TEST_JOBS=1 runs them one by one).
+#
+# Output: a line per finished test, "[INDEX/TOTAL] NAME ok|FAIL SECONDS s (NOTE)", each unit
+# test binary, the golden cases together and each script counting as one (scripts are reported as
+# they end); a failure's output follows its line.  Then the names that failed, if any, and last
+# "N passed, N failed", counting the unit tests' checks, the golden cases and the scripts.
+#
+# Every test runs with TMPDIR set to a directory of the run, made under the caller's TMPDIR (or
+# /tmp) and removed with everything in it when the run ends, also on SIGINT, SIGTERM or SIGHUP,
+# which stop the running scripts first.
 set -u
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 wm=$root/build/wheelmatrix
 patterns=("$@")
-passed=0 failed=0
+passed=0 failed=0 finished=0 total=0
+failed_names=()
+declare -A running=() # the scripts running: process id (and process group) -> name
 
+# The run's scratch directory, made under the caller's TMPDIR: each script's work directory and
+# output, and tmp/, the TMPDIR of every test (mktemp, Python's tempfile, pip, uv, cargo, Node.js,
+# Chromium), so that whatever a test or a tool it runs leaves there goes when the run ends.  Like
+# /tmp, tmp/ can be reached and written by every user, for the tests that run the tool as another
+# (t-check, t-generate); the rest of the scratch directory cannot be listed.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/wheelmatrix-tests.XXXXXX") || exit 1
-trap 'rm -rf "$scratch"' EXIT
+mkdir "$scratch/tmp" && chmod 711 "$scratch" && chmod 1777 "$scratch/tmp" || exit 1
+export TMPDIR=$scratch/tmp
+
+cleanup() {
+	[[ -d $scratch ]] || return 0
+	chmod -R u+w "$scratch" 2>/dev/null
+	rm -rf "$scratch"
+}
+trap cleanup EXIT
+
+# On SIGINT, SIGTERM or SIGHUP: the running scripts are stopped (each runs in its own process
+# group, with what it started), given 5 seconds, then killed; the scratch directory is removed,
+# and the run dies of the same signal.
+stop() {
+	local sig=$1 pid i
+	trap '' INT TERM HUP
+	for pid in "${!running[@]}"; do
+		kill -TERM -- "-$pid" 2>/dev/null
+	done
+	for ((i = 0; i < 50; i++)); do
+		for pid in "${!running[@]}"; do
+			kill -0 -- "-$pid" 2>/dev/null && break
+			unset "running[$pid]"
+		done
+		((${#running[@]} == 0)) && break
+		sleep 0.1
+	done
+	for pid in "${!running[@]}"; do
+		kill -KILL -- "-$pid" 2>/dev/null
+	done
+	wait
+	cleanup
+	printf 'tests/run.sh: stopped by SIG%s after %d of %d\n' "$sig" "$finished" "$total" >&2
+	trap - "$sig" EXIT
+	kill -"$sig" $$
+}
+trap 'stop INT' INT
+trap 'stop TERM' TERM
+trap 'stop HUP' HUP
 
 selected() {
 	local p
@@ -41,23 +95,36 @@ selected() {
 	return 1
 }
 
-fail() {
-	printf 'FAIL %s\n' "$1"
-	failed=$((failed + 1))
+now() {
+	local t=$EPOCHREALTIME
+	echo "${t//[!0-9]/}"
+}
+
+# The progress line of one finished test: "[INDEX/TOTAL] NAME ok|FAIL SECONDS s (NOTE)"; with no
+# time (MICROSECONDS empty) the test did not run.
+progress() {
+	local name=$1 result=$2 us=$3 note=${4:-}
+	finished=$((finished + 1))
+	printf '[%*d/%d] %s %s' "${#total}" "$finished" "$total" "$name" "$result"
+	[[ -n $us ]] && printf ' %d.%d s' $(((us + 50000) / 1000000)) $(((us + 50000) / 100000 % 10))
+	[[ -n $note ]] && printf ' (%s)' "$note"
+	printf '\n'
+	[[ $result == ok ]] || failed_names+=("$name")
 }
 
 # A unit test binary prints its own "N passed, N failed" line; its counts are added up.
 run_unit() {
-	local src=$1 name bin out line p f status
-	name=$(basename "$src" .c)
-	selected "unit/$name" || return 0
-	bin=$root/build/tests/$name
+	local name=$1 bin out line p f status t0
+	bin=$root/build/tests/${name#unit/}
 	if [[ ! -x $bin ]]; then
-		fail "unit/$name (not built: run 'make check')"
+		failed=$((failed + 1))
+		progress "$name" FAIL "" "not built: run 'make check'"
 		return
 	fi
+	t0=$(now)
 	out=$("$bin" 2>&1)
 	status=$?
+	t0=$(($(now) - t0))
 	line=$(tail -n 1 <<<"$out")
 	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
 		p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
@@ -65,9 +132,11 @@ run_unit() {
 		p=0 f=0
 	fi
 	if ((f > 0 || status != 0)); then
+		progress "$name" FAIL "$t0" "exit $status, $f of $((p + f)) checks failed"
 		printf '%s\n' "$out" | grep -v '^[0-9]* passed, [0-9]* failed$'
-		printf 'FAIL unit/%s (exit %d)\n' "$name" "$status"
 		((f == 0)) && f=1
+	else
+		progress "$name" ok "$t0" "$p checks"
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
@@ -86,14 +155,10 @@ same() {
 	return 1
 }
 
+# Runs one golden case; a failed one appends its FAIL line and what differs to $scratch/golden.fail.
 run_golden() {
-	local dir=${1%/} name args=() input=/dev/null status want ok=1 out
+	local dir=$1 name args=() input=/dev/null status want ok=1 out
 	name=golden/$(basename "$dir")
-	selected "$name" || return 0
-	if [[ ! -x $wm ]]; then
-		fail "$name (build/wheelmatrix is not built: run 'make check')"
-		return
-	fi
 	[[ -f $dir/args ]] && mapfile -t args <"$dir/args"
 	[[ -f $dir/stdin ]] && input=$dir/stdin
 	out=$scratch/golden
@@ -120,76 +185,128 @@ run_golden() {
 	if ((ok)); then
 		passed=$((passed + 1))
 	else
-		fail "$name"
-		cat "$out/report"
+		failed=$((failed + 1))
+		{
+			printf 'FAIL %s\n' "$name"
+			cat "$out/report"
+		} >>"$scratch/golden.fail"
 	fi
 	rm -rf "$out"
 }
 
-# Starts one script in the background in its own scratch directory; its output goes to
-# $scratch/NAME.out and its exit status to $scratch/NAME.status.
+# The selected golden cases, one progress line for them all; the failed ones follow it.
+run_goldens() {
+	local n=$# dir t0 before=$failed
+	if [[ ! -x $wm ]]; then
+		failed=$((failed + n))
+		progress golden FAIL "" "$n cases: build/wheelmatrix is not built: run 'make check'"
+		return
+	fi
+	t0=$(now)
+	for dir in "$@"; do
+		run_golden "$dir"
+	done
+	t0=$(($(now) - t0))
+	if ((failed == before)); then
+		progress golden ok "$t0" "$n cases"
+	else
+		progress golden FAIL "$t0" "$((failed - before)) of $n cases failed"
+		cat "$scratch/golden.fail"
+		rm -f "$scratch/golden.fail"
+	fi
+}
+
+# Starts one script in the background in its own scratch directory and process group; its output
+# goes to $scratch/NAME.out, its exit status and run time (microseconds) to $scratch/NAME.status.
 start_script() {
 	local script=$1 name work
 	name=$(basename "$script" .sh)
 	work=$scratch/$name
 	mkdir -p "$work"
+	set -m
 	(
+		t0=$(now)
 		cd "$work" && env WM="$wm" ROOT="$root" "$script" >"$scratch/$name.out" 2>&1
-		echo $? >"$scratch/$name.status"
-	) &
+		status=$?
+		echo "$status $(($(now) - t0))" >"$scratch/$name.status"
+	) </dev/null &
+	set +m
+	running[$!]=$name
 }
 
-# Counts and prints the result of a finished script, in the order the scripts are listed.
+# Counts and prints the result of a finished script: its progress line, and its output when it failed.
 finish_script() {
-	local name=$1 status
-	status=$(cat "$scratch/$name.status" 2>/dev/null || echo 1)
+	local name=$1 status=1 us=
+	[[ -f $scratch/$name.status ]] && read -r status us <"$scratch/$name.status"
 	case $status in
-	0) passed=$((passed + 1)) ;;
+	0)
+		passed=$((passed + 1))
+		progress "$name" ok "$us"
+		;;
 	77)
-		fail "$name (skipped, which make check does not allow: $(tail -n 1 "$scratch/$name.out"))"
+		failed=$((failed + 1))
+		progress "$name" FAIL "$us" "skipped, which make check does not allow: $(tail -n 1 "$scratch/$name.out")"
 		;;
 	*)
-		fail "$name (exit $status)"
+		failed=$((failed + 1))
+		progress "$name" FAIL "$us" "exit $status"
 		cat "$scratch/$name.out"
 		;;
 	esac
 	rm -rf "${scratch:?}/$name" "$scratch/$name.out" "$scratch/$name.status"
 }
 
-# Runs the selected scripts, WM_TEST_JOBS (default: the number of processors) at a time.
-# Each has its own scratch directory, temporary files and ports, so they do not meet; the
-# results are printed in the order of the names, whatever order they finish in.
+# Waits for one of the running scripts to end and reports it.
+reap_script() {
+	local pid
+	wait -n -p pid
+	[[ -n ${pid:-} && -n ${running[$pid]:-} ]] || return 0
+	finish_script "${running[$pid]}"
+	unset "running[$pid]"
+}
+
+# Runs the scripts, WM_TEST_JOBS (default: the number of processors) at a time, and reports each
+# as it ends.  Each has its own scratch directory, temporary files and ports, so they do not meet.
 run_scripts() {
-	local jobs=${WM_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)} names=() script name running=0
+	local jobs=${WM_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)} script name
 	for script in "$@"; do
 		name=$(basename "$script" .sh)
-		selected "$name" || continue
 		if [[ ! -x $script ]]; then
-			fail "$name (not executable)"
+			failed=$((failed + 1))
+			progress "$name" FAIL "" "not executable"
 			continue
 		fi
-		while ((running >= jobs)); do
-			wait -n
-			running=$((running - 1))
+		while ((${#running[@]} >= jobs)); do
+			reap_script
 		done
 		start_script "$script"
-		running=$((running + 1))
-		names+=("$name")
 	done
-	wait
-	for name in "${names[@]}"; do
-		finish_script "$name"
+	while ((${#running[@]} > 0)); do
+		reap_script
 	done
 }
 
 shopt -s nullglob
+units=() goldens=() scripts=()
 for src in "$root"/tests/unit/*.c; do
-	run_unit "$src"
+	name=unit/$(basename "$src" .c)
+	selected "$name" && units+=("$name")
 done
 for dir in "$root"/tests/golden/*/; do
-	run_golden "$dir"
+	dir=${dir%/}
+	selected "golden/$(basename "$dir")" && goldens+=("$dir")
 done
-run_scripts "$root"/tests/t-*.sh
+for script in "$root"/tests/t-*.sh; do
+	selected "$(basename "$script" .sh)" && scripts+=("$script")
+done
+total=$((${#units[@]} + (${#goldens[@]} > 0) + ${#scripts[@]}))
 
+for name in "${units[@]}"; do
+	run_unit "$name"
+done
+((${#goldens[@]} > 0)) && run_goldens "${goldens[@]}"
+run_scripts "${scripts[@]}"
+
+((failed == 0)) || printf 'failed: %s\n' "${failed_names[*]}"
 printf '%d passed, %d failed\n' "$passed" "$failed"
 ((failed == 0))

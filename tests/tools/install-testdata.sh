@@ -51,4 +51,3 @@ python3 "$here/fetch-corpus.py" "$here/corpus.txt" "$tmp/corpus" ||
 	die "the corpus could not be fetched; by hand: python3 $here/fetch-corpus.py $here/corpus.txt $dir/corpus"
 
 cache_commit "toml-test $TOML_TEST_VERSION, corpus $(sha256sum <"$here/corpus.txt" | cut -c1-16)"
-echo "install-testdata: ready in $dir"

@@ -33,10 +33,8 @@ fi
 need_go "actionlint $ACTIONLINT_VERSION"
 cache_tmp
 echo "install-validators: zizmor $ZIZMOR_VERSION from PyPI into $dir"
-# --isolated: no PIP_* variables or user configuration (a find-links or an index of its own)
 python3 -m venv "$tmp/venv"
-"$tmp/venv/bin/python" -m pip install --isolated --quiet --disable-pip-version-check --no-deps --only-binary :all: \
-	--require-hashes -r "$here/validators.txt" ||
+pip_install "$tmp/venv/bin/python" --no-deps --only-binary :all: --require-hashes -r "$here/validators.txt" ||
 	die "pip could not install $here/validators.txt; by hand: python3 -m venv $dir/venv && $dir/venv/bin/pip install --require-hashes -r $here/validators.txt"
 echo "install-validators: actionlint $ACTIONLINT_VERSION from the Go module proxy into $dir"
 (cd "$here/actionlint" && GOBIN="$tmp/bin" GOTOOLCHAIN=auto GOFLAGS=-mod=readonly go install github.com/rhysd/actionlint/cmd/actionlint) ||
@@ -49,4 +47,3 @@ got=$("$tmp/venv/bin/zizmor" --version)
 # zizmor's wheel installs the program itself (no script naming the interpreter's path): the
 # directory can move to its place whole.
 cache_commit "actionlint $ACTIONLINT_VERSION, zizmor $ZIZMOR_VERSION"
-echo "install-validators: ready in $dir"

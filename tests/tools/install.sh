@@ -24,7 +24,19 @@ if [[ ${1:-} == --path ]]; then
 	printf '%s\n' "$dir"
 	exit 0
 fi
-[[ -f $dir/.complete ]] && exit 0
+# shellcheck source=tests/tools/cache.sh
+. "$here/cache.sh"
+cache_name=install.sh
+# "install.sh: maturin 1.16.0, auditwheel 6.8.2, uv 0.13.9 and the rest of requirements.txt: $1 in $dir"
+ready() {
+	local pins
+	pins=$(sed -n 's/^\(maturin\|auditwheel\|uv\)==\([^ ]*\).*/\1 \2/p' "$req" | paste -sd ,)
+	printf 'install.sh: %s and the rest of tests/tools/requirements.txt: %s in %s\n' "${pins//,/, }" "$1" "$dir"
+}
+if [[ -f $dir/.complete ]]; then
+	ready "installed already"
+	exit 0
+fi
 "$py" -c 'import ensurepip, venv' 2>/dev/null || {
 	echo "install.sh: $py has no venv module: apt-get install python3-venv" >&2
 	exit 1
@@ -32,12 +44,14 @@ fi
 mkdir -p "$cache"
 exec 9>"$cache/tools.lock"
 flock 9
-[[ -f $dir/.complete ]] && exit 0
-echo "install.sh: installing the pinned test tools into $dir"
+if [[ -f $dir/.complete ]]; then
+	ready "installed already"
+	exit 0
+fi
+echo "install.sh: installing the pinned test tools of tests/tools/requirements.txt into $dir"
 rm -rf "$dir"
 "$py" -m venv "$dir"
-# --isolated: no PIP_* variables or user configuration (a find-links or an index of its own)
-"$dir/bin/python" -m pip install --isolated --quiet --disable-pip-version-check --require-hashes \
-	--only-binary :all: --no-deps -r "$req"
+pip_install "$dir/bin/python" --require-hashes --only-binary :all: --no-deps -r "$req"
 "$dir/bin/python" -m pip check >/dev/null
 touch "$dir/.complete"
+ready "ready"
