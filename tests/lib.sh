@@ -28,6 +28,9 @@
 #                           corpus; fatal unless that is complete and holds each PATH (relative to it)
 #   scratch_repo DIR        a git repository at DIR (empty, or around the files already there)
 #   commit_all DIR [MSG]    stages everything in the repository at DIR and commits it ("base")
+#   demo_project DIR        writes a small maturin project into DIR (made if missing): pyproject.toml and
+#                           Cargo.toml of "demo" 1.0.0 with a `cublas` feature, and a wheelmatrix.yaml
+#                           of Python 3.12 on linux-x86_64, backend cuda and the CPU default, GitHub only
 #   at_exit COMMAND         runs COMMAND (a function, no arguments) at exit, before $tmp is removed
 #   finish                  ends the script: exit status 1 after any failed check, else 0
 set -euo pipefail
@@ -124,6 +127,13 @@ scratch_repo() {
 commit_all() {
 	git -C "$1" add -A
 	git -C "$1" commit -qm "${2:-base}"
+}
+
+demo_project() {
+	mkdir -p "$1"
+	printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$1/pyproject.toml"
+	printf '[package]\nname = "demo"\nversion = "1.0.0"\n\n[lib]\nname = "demo"\n\n[features]\ncublas = []\n' >"$1/Cargo.toml"
+	printf 'wheelmatrix: 1\npython:\n  versions: ["3.12"]\nplatforms: [linux-x86_64]\nbackends:\n  cuda: {features: [cublas]}\n  cpu: {default: true}\nci:\n  github: {path: .github/workflows/wheels.yml}\n' >"$1/wheelmatrix.yaml"
 }
 
 finish() {

@@ -9,10 +9,7 @@ export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/home/.config GIT_CONFIG_NOSYSTEM=1
 unset GIT_CONFIG_GLOBAL
 
 r=$tmp/repo
-mkdir -p "$r"
-printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$r/pyproject.toml"
-printf '[package]\nname = "demo"\nversion = "1.0.0"\n\n[lib]\nname = "demo"\n\n[features]\ncublas = []\n' >"$r/Cargo.toml"
-printf 'wheelmatrix: 1\npython:\n  versions: ["3.12"]\nplatforms: [linux-x86_64]\nbackends:\n  cuda: {features: [cublas]}\n  cpu: {default: true}\nci:\n  github: {path: .github/workflows/wheels.yml}\n' >"$r/wheelmatrix.yaml"
+demo_project "$r"
 "$WM" -q -C "$r" generate
 scratch_repo "$r"
 commit_all "$r"

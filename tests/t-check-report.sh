@@ -5,11 +5,12 @@
 
 r=$tmp/repo
 mkdir -p "$r/src"
-printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$r/pyproject.toml"
-printf '[package]\nname = "demo"\nversion = "1.0.0"\n\n[lib]\nname = "demo"\n\n[features]\ncublas = []\n' >"$r/Cargo.toml"
+demo_project "$r"
+# the project committed without its matrix file
+mv "$r/wheelmatrix.yaml" "$tmp/wheelmatrix.yaml"
 scratch_repo "$r"
 commit_all "$r"
-printf 'wheelmatrix: 1\npython:\n  versions: ["3.12"]\nplatforms: [linux-x86_64]\nbackends:\n  cuda: {features: [cublas]}\n  cpu: {default: true}\nci:\n  github: {path: .github/workflows/wheels.yml}\n' >"$r/wheelmatrix.yaml"
+mv "$tmp/wheelmatrix.yaml" "$r/"
 wm -q -C "$r" generate
 
 # a new project: the matrix file is written but not added

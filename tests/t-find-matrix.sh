@@ -6,9 +6,7 @@
 
 r=$tmp/repo
 mkdir -p "$r/src/deep/er" "$r/python"
-printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$r/pyproject.toml"
-printf '[package]\nname = "demo"\nversion = "1.0.0"\n\n[lib]\nname = "demo"\n\n[features]\ncublas = []\n' >"$r/Cargo.toml"
-printf 'wheelmatrix: 1\npython:\n  versions: ["3.12"]\nplatforms: [linux-x86_64]\nbackends:\n  cuda: {features: [cublas]}\n  cpu: {default: true}\nci:\n  github: {path: .github/workflows/wheels.yml}\n' >"$r/wheelmatrix.yaml"
+demo_project "$r"
 scratch_repo "$r"
 sub=$r/src/deep/er
 

@@ -9,10 +9,7 @@ ln -s "$WM" "$tmp/bin/wheelmatrix"
 export PATH="$tmp/bin:$PATH"
 
 project() {
-	mkdir -p "$1"
-	printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$1/pyproject.toml"
-	printf '[package]\nname = "demo"\nversion = "1.0.0"\n\n[lib]\nname = "demo"\n\n[features]\ncublas = []\n' >"$1/Cargo.toml"
-	printf 'wheelmatrix: 1\npython:\n  versions: ["3.12"]\nplatforms: [linux-x86_64]\nbackends:\n  cuda: {features: [cublas]}\n  cpu: {default: true}\nci:\n  github: {path: .github/workflows/wheels.yml}\n' >"$1/wheelmatrix.yaml"
+	demo_project "$1"
 	wheelmatrix -q -C "$1" generate
 }
 

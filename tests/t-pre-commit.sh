@@ -37,9 +37,7 @@ rev=$(git -C "$hooks" rev-parse HEAD)
 # the project (as in t-hook.sh), with a source file for unrelated changes, and the framework's config
 base=$tmp/base
 mkdir -p "$base/src"
-printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$base/pyproject.toml"
-printf '[package]\nname = "demo"\nversion = "1.0.0"\n\n[lib]\nname = "demo"\n\n[features]\ncublas = []\n' >"$base/Cargo.toml"
-printf 'wheelmatrix: 1\npython:\n  versions: ["3.12"]\nplatforms: [linux-x86_64]\nbackends:\n  cuda: {features: [cublas]}\n  cpu: {default: true}\nci:\n  github: {path: .github/workflows/wheels.yml}\n' >"$base/wheelmatrix.yaml"
+demo_project "$base"
 printf 'pub fn answer() -> u32 {\n    42\n}\n' >"$base/src/lib.rs"
 # the configuration docs/hook.md shows, its URL and REV filled in
 awk '/^```yaml$/ { block = ""; inside = 1; next }
