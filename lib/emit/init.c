@@ -467,29 +467,48 @@ static const char *script_upload(const char *text, size_t len)
 }
 
 /*
+ * The end of the line at p as YAML ends lines (and libyaml counts them): LF, CR LF, a lone CR,
+ * NEL, U+2028 or U+2029; *next is where the following line starts.
+ */
+static const char *line_end(const char *p, const char *end, const char **next)
+{
+	for (; p < end; p++) {
+		size_t n = *p == '\n' ? 1 : *p == '\r' ? (p + 1 < end && p[1] == '\n' ? 2 : 1) :
+			end - p >= 2 && memcmp(p, "\xc2\x85", 2) == 0 ? 2 :
+			end - p >= 3 && (memcmp(p, "\xe2\x80\xa8", 3) == 0 || memcmp(p, "\xe2\x80\xa9", 3) == 0) ? 3 : 0;
+		if (n) {
+			*next = p + n;
+			return p;
+		}
+	}
+	*next = end;
+	return end;
+}
+
+/*
  * Where a script's uploading command is in the workflow's text: on the lines of the `run:` value
  * (for `run: |`, the lines after), or the value's start when the text does not show it as it
  * is (an escape in a quoted string).
  */
 static void locate_script(struct wm_init_workflow *w, const struct wm_doc *doc, const struct wm_node *run)
 {
-	const char *p = doc->text, *end = doc->text + doc->len;
+	const char *p = doc->text, *end = doc->text + doc->len, *next;
 	w->line = run->line;
 	w->column = run->column;
-	for (unsigned line = 1; p < end && line <= run->end_line; line++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((nl ? nl : end) - p), at, skip = 0;
+	for (unsigned line = 1; p < end && line <= run->end_line; line++, p = next) {
+		size_t n = (size_t)(line_end(p, end, &next) - p), at, skip = 0;
+		if (line < run->line)
+			continue;
 		if (line == run->line)  /* from the value on, not the key before it */
 			for (unsigned c = 1; c < run->column && skip < n; c++) {
 				bool control;
 				skip += wm_utf8_next(p + skip, n - skip, &control);
 			}
-		if (line >= run->line && upload_command(p + skip, n - skip, &at)) {
+		if (upload_command(p + skip, n - skip, &at)) {
 			w->line = line;
 			w->column = (unsigned)wm_utf8_len(p, skip + at) + 1;
 			return;
 		}
-		p = nl ? nl + 1 : end;
 	}
 }
 
