@@ -315,13 +315,12 @@ static void advance(struct eval *e)
 		e->bad = true;
 }
 
-/* The current token is the operator `op` (one or two characters, written together). */
+/* The current token is the operator `op` (`!`, `<`, `>`, or two characters written together). */
 static bool at_op(const struct eval *e, const char *op)
 {
-	size_t n = strlen(op);
 	if (e->t != T_OP || e->x.start[0] != op[0])
 		return false;
-	return n == 1 ? e->x.start[1] != '=' && e->x.start[1] != op[0] : strncmp(e->x.start, op, n) == 0;
+	return op[1] ? e->x.start[1] == op[1] : e->x.start[1] != '=';
 }
 
 /* Consumes the operator at_op just matched. */

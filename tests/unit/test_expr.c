@@ -93,6 +93,9 @@ int main(void)
 	CHECK_STR(on_tag("github.ref_type == 'tag'"), "true");
 	CHECK_STR(on_tag("!startsWith(github.ref, 'refs/tags/')"), "false");
 	CHECK_STR(on_tag("!(github.event_name == 'pull_request')"), "true");
+	CHECK_STR(on_tag("!!startsWith(github.ref, 'refs/tags/')"), "true");
+	CHECK_STR(on_tag("! !false"), "false");
+	CHECK_STR(on_tag("github.event_name ! = 'push'"), "unknown");       /* != is one operator */
 	CHECK_STR(on_tag("github.repository == 'owner/name' && startsWith(github.ref, 'refs/tags/')"), "unknown");
 	CHECK_STR(on_tag("github.repository == 'owner/name' && github.event_name == 'schedule'"), "false");
 	CHECK_STR(on_tag("inputs.publish || startsWith(github.ref, 'refs/tags/')"), "true");
