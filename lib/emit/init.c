@@ -1,14 +1,18 @@
-/* init.c — a starting wheelmatrix.yaml from the project and its CI: name, abi3, the backends it publishes or its GPU features, its CI providers. */
+/* init.c — a starting wheelmatrix.yaml from the project and its CI: name, abi3, the backends it publishes or its GPU features, its CI providers; the wheel workflows it replaces, which check reads too. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/name.h"
+#include "util/utf8.h"
 #include "formats/yaml.h"
+#include "model/expr.h"
 #include "model/project.h"
+#include "emit/init.h"
 
 /* Cargo features that name a GPU backend, and where that backend can be built by default. */
 static const struct gpu {
@@ -56,6 +60,7 @@ struct repo_ci {
 	bool gitlab_own;          /* the project's own .gitlab-ci.yml: generate would not replace it */
 	const char *workflows[MAX_FOUND];   /* the wheel workflows the generated one replaces */
 	const char *built[MAX_FOUND];       /* the distributions each builds, or NULL */
+	struct wm_init_workflow read[MAX_FOUND];  /* what each builds and how it publishes */
 	size_t nworkflows;
 	struct published published[MAX_FOUND];
 	size_t npublished;
@@ -104,7 +109,7 @@ static size_t match_name(const char *s, const char *end, const char *name)
 
 static bool cargo_feature(const struct wm_project *p, const char *s, size_t n)
 {
-	for (size_t i = 0; i < p->nfeatures; i++)
+	for (size_t i = 0; p && i < p->nfeatures; i++)
 		if (strlen(p->features[i]) == n && strncmp(p->features[i], s, n) == 0)
 			return true;
 	return false;
@@ -193,21 +198,25 @@ static unsigned scan_oses(const char *text, size_t len)
 	return oses;
 }
 
-/* Each distribution `<name>-<suffix>` the text names whose suffix is a backend, into ci->published. */
-static void scan_distributions(struct repo_ci *ci, struct wm_arena *a, const struct wm_project *p,
-	const char *file, const char *text, size_t len)
+/* A distribution `<name>-<suffix>` a text names, whose suffix (lower case) is a backend's. */
+struct named {
+	const char *suffix;
+	const char *dist;         /* as the text spells it */
+};
+
+/* Each distribution `<name>-<suffix>` the text names whose suffix is a backend, once each, at most `max`. */
+static size_t find_names(struct named *out, size_t max, struct wm_arena *a, const struct wm_project *p,
+	const char *name, const char *text, size_t len)
 {
 	const char *end = text + len;
-	const char *features[16];
-	size_t nfeatures = scan_features(features, WM_ARRAY_SIZE(features), a, p, text, len);
-	size_t first = ci->npublished;
+	size_t found = 0;
 
-	for (const char *s = text; s < end && ci->npublished < MAX_FOUND; s++) {
+	for (const char *s = text; s < end && found < max; s++) {
 		const char *t, *u;
 		char *suffix;
 		bool seen = false;
 		size_t n;
-		if ((s > text && is_name_char(s[-1])) || !(n = match_name(s, end, p->name)))
+		if ((s > text && is_name_char(s[-1])) || !(n = match_name(s, end, name)))
 			continue;
 		t = s + n;
 		if (t == end || !is_sep(*t))
@@ -217,17 +226,35 @@ static void scan_distributions(struct repo_ci *ci, struct wm_arena *a, const str
 		if (u == t || !name_ends(u, end))
 			continue;
 		if (!(suffix = wm_arena_strndup(a, t, (size_t)(u - t))))
-			return;
+			break;
 		for (char *c = suffix; *c; c++)
 			*c = (char)tolower((unsigned char)*c);
 		if (!backend_suffix(p, suffix))
 			continue;
+		for (size_t i = 0; i < found; i++)
+			seen |= strcmp(out[i].suffix, suffix) == 0;
+		if (!seen)
+			out[found++] = (struct named){ suffix, wm_arena_strndup(a, s, (size_t)(u - s)) };
+	}
+	return found;
+}
+
+/* Each distribution `<name>-<suffix>` the text names whose suffix is a backend, into ci->published. */
+static void scan_distributions(struct repo_ci *ci, struct wm_arena *a, const struct wm_project *p,
+	const char *file, const char *text, size_t len)
+{
+	const char *features[16];
+	size_t nfeatures = scan_features(features, WM_ARRAY_SIZE(features), a, p, text, len);
+	size_t first = ci->npublished;
+	struct named names[MAX_FOUND];
+	size_t nnames = find_names(names, WM_ARRAY_SIZE(names), a, p, p->name, text, len);
+
+	for (size_t k = 0; k < nnames && ci->npublished < MAX_FOUND; k++) {
+		bool seen = false;
 		for (size_t i = 0; i < ci->npublished; i++)
-			seen |= strcmp(ci->published[i].id, suffix) == 0;
-		if (seen)
-			continue;
-		ci->published[ci->npublished++] = (struct published){ suffix, wm_arena_strndup(a, s, (size_t)(u - s)), file,
-			NULL, 0, 0 };
+			seen |= strcmp(ci->published[i].id, names[k].suffix) == 0;
+		if (!seen)
+			ci->published[ci->npublished++] = (struct published){ names[k].suffix, names[k].dist, file, NULL, 0, 0 };
 	}
 	/*
 	 * The file's features belong to its distribution when it names one (a workflow per backend, as
@@ -288,6 +315,333 @@ static bool written_by_wheelmatrix(const char *path, const char *text, size_t le
 	return len > 0 && wm_file_compare(&ours, text, len) != WM_FILE_FOREIGN;
 }
 
+/* A file read as evidence, as UTF-8: one saved as UTF-16 (llm-rs's CI.yml is) is converted in place. */
+static int as_utf8(char **text, size_t *len)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	size_t n;
+	char *utf8;
+	if (!wm_utf8_from_utf16(&b, *text, *len))
+		return 0;
+	n = b.len;
+	if (!(utf8 = wm_buf_detach(&b)))
+		return WM_ENOMEM;
+	*len = n;
+	free(*text);
+	*text = utf8;
+	return 0;
+}
+
+/* ---- the project's own wheel workflows, and whether they publish on tags ------------------ */
+
+#define WORKFLOW_LIMITS { 1u << 20, 64, 200000 }  /* a workflow larger or deeper is passed over */
+
+/* A direct child of .github/workflows/ that GitHub runs: `*.yml` or `*.yaml`. */
+static bool workflow_path(const char *path)
+{
+	return strncmp(path, ".github/workflows/", 18) == 0 && !strchr(path + 18, '/') &&
+		(ends_with(path, ".yml") || ends_with(path, ".yaml"));
+}
+
+enum { ON_TAG = 1, ON_RELEASE = 2 };
+
+/* Whether a `push` trigger runs on a tag: no filter at all, or a tags filter (GitHub's rule). */
+static bool push_on_tags(const struct wm_node *push)
+{
+	if (!push || push->type != WM_NODE_MAP)
+		return true;
+	if (wm_yaml_find(push, "tags") || wm_yaml_find(push, "tags-ignore"))
+		return true;
+	return !wm_yaml_find(push, "branches") && !wm_yaml_find(push, "branches-ignore");
+}
+
+static unsigned trigger(const struct wm_node *event, const struct wm_node *filters)
+{
+	if (!event || event->type != WM_NODE_SCALAR)
+		return 0;
+	if (strcmp(event->text, "push") == 0)
+		return push_on_tags(filters) ? ON_TAG : 0;
+	return strcmp(event->text, "release") == 0 ? ON_RELEASE : 0;
+}
+
+/* The events of `on:` (a name, a list of names or a mapping) that publish a version: a tag push, a release. */
+static unsigned triggers(const struct wm_node *on)
+{
+	unsigned events = 0;
+	if (!on)
+		return 0;
+	if (on->type == WM_NODE_SCALAR)
+		return trigger(on, NULL);
+	for (size_t i = 0; i < on->n; i++)
+		events |= on->type == WM_NODE_SEQ ? trigger(on->items[i], NULL) : trigger(on->pairs[i].key, on->pairs[i].value);
+	return events;
+}
+
+/* What GitHub sets on each of those events (github.ref: refs/tags/ and the tag's name). */
+static const struct wm_expr_fact tag_push[] = {
+	{ "github.event_name", "push", false }, { "github.ref", "refs/tags/", true }, { "github.ref_type", "tag", false },
+	{ "github.event.ref", "refs/tags/", true },
+};
+static const struct wm_expr_fact release[] = {
+	{ "github.event_name", "release", false }, { "github.ref", "refs/tags/", true }, { "github.ref_type", "tag", false },
+};
+
+/*
+ * A workflow being read for its upload step.  Aliases let a small file repeat a large script or
+ * condition many times over: what is read of them is bounded by a budget of the file's size.
+ */
+struct reading {
+	const struct wm_doc *doc;
+	size_t budget;
+};
+
+static bool spend(struct reading *rd, size_t n)
+{
+	if (n > rd->budget)
+		return false;
+	rd->budget -= n;
+	return true;
+}
+
+/* Whether a job's or step's `if:` may hold on the event (absent: always; not understood: it may). */
+static bool may_run(struct reading *rd, const struct wm_node *cond, unsigned event)
+{
+	if (!cond || cond->type != WM_NODE_SCALAR)
+		return true;
+	if (!spend(rd, cond->len))
+		return false;
+	return event == ON_TAG ? wm_expr_holds(cond->text, tag_push, WM_ARRAY_SIZE(tag_push)) != WM_EXPR_FALSE :
+		wm_expr_holds(cond->text, release, WM_ARRAY_SIZE(release)) != WM_EXPR_FALSE;
+}
+
+static bool word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+/*
+ * The first command in a script line that uploads to an index (`uv publish`, `python -m twine
+ * upload`, ...): its name, with its offset in *at; NULL when there is none or the line is a comment.
+ */
+static const char *upload_command(const char *line, size_t n, size_t *at)
+{
+	static const char *const commands[][2] = {
+		{ "maturin", "publish" }, { "maturin", "upload" }, { "twine", "upload" }, { "uv", "publish" },
+	};
+	static const char *const names[] = { "maturin publish", "maturin upload", "twine upload", "uv publish" };
+	size_t i = 0;
+	while (i < n && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	if (i < n && line[i] == '#')
+		return NULL;
+	for (; i < n; i++) {
+		if (i > 0 && word_char(line[i - 1]))
+			continue;
+		for (size_t k = 0; k < WM_ARRAY_SIZE(commands); k++) {
+			size_t a = strlen(commands[k][0]), b = strlen(commands[k][1]), j = i + a;
+			if (n - i < a || memcmp(line + i, commands[k][0], a) != 0 || j == n || (line[j] != ' ' && line[j] != '\t'))
+				continue;
+			while (j < n && (line[j] == ' ' || line[j] == '\t'))
+				j++;
+			if (n - j < b || memcmp(line + j, commands[k][1], b) != 0 || (j + b < n && word_char(line[j + b])))
+				continue;
+			*at = i;
+			return names[k];
+		}
+	}
+	return NULL;
+}
+
+/* The uploading command of a script of several lines, or NULL. */
+static const char *script_upload(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *how;
+		size_t at;
+		if ((how = upload_command(p, (size_t)((nl ? nl : end) - p), &at)) != NULL)
+			return how;
+		p = nl ? nl + 1 : end;
+	}
+	return NULL;
+}
+
+/*
+ * The end of the line at p as YAML ends lines (and libyaml counts them): LF, CR LF, a lone CR,
+ * NEL, U+2028 or U+2029; *next is where the following line starts.
+ */
+static const char *line_end(const char *p, const char *end, const char **next)
+{
+	for (; p < end; p++) {
+		size_t n = *p == '\n' ? 1 : *p == '\r' ? (p + 1 < end && p[1] == '\n' ? 2 : 1) :
+			end - p >= 2 && memcmp(p, "\xc2\x85", 2) == 0 ? 2 :
+			end - p >= 3 && (memcmp(p, "\xe2\x80\xa8", 3) == 0 || memcmp(p, "\xe2\x80\xa9", 3) == 0) ? 3 : 0;
+		if (n) {
+			*next = p + n;
+			return p;
+		}
+	}
+	*next = end;
+	return end;
+}
+
+/*
+ * Where a script's uploading command is in the workflow's text: on the lines of the `run:` value
+ * (for `run: |`, the lines after), or the value's start when the text does not show it as it
+ * is (an escape in a quoted string).
+ */
+static void locate_script(struct wm_init_workflow *w, const struct wm_doc *doc, const struct wm_node *run)
+{
+	const char *p = doc->text, *end = doc->text + doc->len, *next;
+	w->line = run->line;
+	w->column = run->column;
+	for (unsigned line = 1; p < end && line <= run->end_line; line++, p = next) {
+		size_t n = (size_t)(line_end(p, end, &next) - p), at, skip = 0;
+		if (line < run->line)
+			continue;
+		if (line == run->line)  /* from the value on, not the key before it */
+			for (unsigned c = 1; c < run->column && skip < n; c++) {
+				bool control;
+				skip += wm_utf8_next(p + skip, n - skip, &control);
+			}
+		if (upload_command(p + skip, n - skip, &at)) {
+			w->line = line;
+			w->column = (unsigned)wm_utf8_len(p, skip + at) + 1;
+			return;
+		}
+	}
+}
+
+/*
+ * How a step uploads to an index: pypa's action, maturin-action's `command: upload` (or
+ * `publish`), or a command in its `run:` script; *where is the node that says so.
+ */
+static const char *step_upload(struct reading *rd, const struct wm_node *step, const struct wm_node **where)
+{
+	const struct wm_node *uses = wm_yaml_find(step, "uses"), *run = wm_yaml_find(step, "run");
+
+	*where = NULL;
+	if (uses && uses->type == WM_NODE_SCALAR) {
+		const struct wm_node *command = wm_yaml_find(wm_yaml_find(step, "with"), "command");
+		if (strncasecmp(uses->text, "pypa/gh-action-pypi-publish", 27) == 0 &&
+				(uses->text[27] == '@' || uses->text[27] == '/' || uses->text[27] == '\0')) {
+			*where = uses;
+			return "pypa/gh-action-pypi-publish";
+		}
+		/* PyO3/maturin-action, or messense/maturin-action as it was first published */
+		if (strstr(uses->text, "/maturin-action") && command && command->type == WM_NODE_SCALAR &&
+				(strcmp(command->text, "upload") == 0 || strcmp(command->text, "publish") == 0)) {
+			*where = command;
+			return strcmp(command->text, "upload") == 0 ? "maturin-action's command: upload" :
+				"maturin-action's command: publish";
+		}
+		return NULL;
+	}
+	if (run && run->type == WM_NODE_SCALAR && spend(rd, run->len)) {
+		*where = run;
+		return script_upload(run->text, run->len);
+	}
+	return NULL;
+}
+
+/*
+ * The first step of the workflow that uploads to an index and runs on a tag push or a release:
+ * the workflow triggers on it and neither the job's `if:` nor the step's rules it out.
+ */
+static void find_upload(struct wm_init_workflow *w, const struct wm_doc *doc)
+{
+	const struct wm_node *jobs = wm_yaml_find(doc->root, "jobs");
+	unsigned events = triggers(wm_yaml_find(doc->root, "on"));
+	struct reading rd = { doc, 2 * doc->len + 4096 };
+
+	for (size_t j = 0; events && jobs && jobs->type == WM_NODE_MAP && j < jobs->n; j++) {
+		const struct wm_node *job = jobs->pairs[j].value, *steps = wm_yaml_find(job, "steps");
+		for (size_t i = 0; steps && steps->type == WM_NODE_SEQ && i < steps->n; i++) {
+			const struct wm_node *step = steps->items[i], *where;
+			const char *how = step->type == WM_NODE_MAP ? step_upload(&rd, step, &where) : NULL;
+			for (unsigned e = ON_TAG; how && e <= ON_RELEASE; e <<= 1) {
+				if (!(events & e) || !may_run(&rd, wm_yaml_find(job, "if"), e) ||
+						!may_run(&rd, wm_yaml_find(step, "if"), e))
+					continue;
+				w->publisher = how;
+				w->event = e == ON_TAG ? "a tag push" : "a release";
+				if (where == wm_yaml_find(step, "run")) {
+					locate_script(w, doc, where);
+				} else {
+					w->line = where->line;
+					w->column = where->column;
+				}
+				return;
+			}
+		}
+	}
+}
+
+/* Whether the text names the distribution `dist` as a whole name (compared as PyPI compares names). */
+static bool names_dist(const char *text, size_t len, const char *dist)
+{
+	const char *end = text + len;
+	for (const char *s = text; s < end; s++) {
+		size_t n;
+		if ((s > text && is_name_char(s[-1])) || !(n = match_name(s, end, dist)))
+			continue;
+		if (s + n == end || (!isalnum((unsigned char)s[n]) && name_ends(s + n, end)))
+			return true;
+	}
+	return false;
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+	return match_name(a, a + n, b) == n && match_name(b, b + strlen(b), a) == strlen(b);
+}
+
+/*
+ * What one of the project's own wheel workflows builds and how it publishes: the distributions it
+ * names (`<name>-<backend>`, or one of `known`), else the project's own, which maturin builds
+ * unrenamed.  1 for a wheel workflow, 0 for another text, WM_ENOMEM.
+ */
+static int read_workflow(struct wm_init_workflow *w, struct wm_arena *a, const char *path, const char *text,
+	size_t len, const char *name, const struct wm_project *p, const char *const *known, size_t nknown)
+{
+	static const struct wm_yaml_limits limits = WORKFLOW_LIMITS;
+	struct named names[MAX_FOUND];
+	size_t nnames;
+	struct wm_error ignored;
+	struct wm_doc doc;
+	int ret;
+
+	if (!workflow_path(path) || !builds_wheels(text, len))
+		return 0;
+	memset(w, 0, sizeof(*w));
+	w->path = wm_arena_strdup(a, path);
+	nnames = find_names(names, WM_ARRAY_SIZE(names), a, p, name, text, len);
+	w->dists = wm_arena_array(a, nnames + nknown + 1, sizeof(*w->dists));
+	if (!w->path || !w->dists)
+		return WM_ENOMEM;
+	for (size_t i = 0; i < nnames; i++)
+		if (!(w->dists[w->ndists++] = names[i].dist))
+			return WM_ENOMEM;
+	for (size_t k = 0; k < nknown; k++) {
+		bool seen = same_name(known[k], name);
+		for (size_t i = 0; i < w->ndists && !seen; i++)
+			seen = same_name(known[k], w->dists[i]);
+		if (!seen && names_dist(text, len, known[k]) && !(w->dists[w->ndists++] = wm_arena_strdup(a, known[k])))
+			return WM_ENOMEM;
+	}
+	if (!w->ndists && !(w->dists[w->ndists++] = wm_arena_strdup(a, name)))
+		return WM_ENOMEM;
+	/* evidence: a workflow GitHub could not read either publishes nothing */
+	wm_error_init(&ignored);
+	ret = wm_yaml_parse(&doc, path, text, len, &limits, &ignored);
+	if (ret == 0 && doc.root && doc.root->type == WM_NODE_MAP)
+		find_upload(w, &doc);
+	wm_yaml_release(&doc);
+	wm_error_release(&ignored);
+	return ret == WM_ENOMEM ? ret : 1;
+}
+
 /* One file of the repository's CI or scripts: which distributions it builds; a wheel workflow is kept. */
 static void scan_file(struct repo_ci *ci, struct wm_arena *a, const struct wm_reader *r, const struct wm_project *p,
 	const char *path)
@@ -296,12 +650,11 @@ static void scan_file(struct repo_ci *ci, struct wm_arena *a, const struct wm_re
 	char *text = NULL;
 	size_t len = 0, before = ci->npublished;
 	const char *file;
-	bool workflow = strncmp(path, ".github/workflows/", 18) == 0 && !strchr(path + 18, '/') &&
-		(ends_with(path, ".yml") || ends_with(path, ".yaml"));
 
 	/* evidence, not input: a file that cannot be read is passed over */
 	wm_error_init(&ignored);
-	if (!plain_path(path) || r->read(r->ctx, path, &text, &len, &ignored) != 0 || !(file = wm_arena_strdup(a, path))) {
+	if (!plain_path(path) || r->read(r->ctx, path, &text, &len, &ignored) != 0 || as_utf8(&text, &len) < 0 ||
+			!(file = wm_arena_strdup(a, path))) {
 		wm_error_release(&ignored);
 		free(text);
 		return;
@@ -312,7 +665,7 @@ static void scan_file(struct repo_ci *ci, struct wm_arena *a, const struct wm_re
 		return;  /* what generate wrote replaces the others, not itself */
 	}
 	scan_distributions(ci, a, p, file, text, len);
-	if (workflow && builds_wheels(text, len) && ci->nworkflows < MAX_FOUND) {
+	if (ci->nworkflows < MAX_FOUND && read_workflow(&ci->read[ci->nworkflows], a, file, text, len, p->name, p, NULL, 0) > 0) {
 		struct wm_buf names = WM_BUF_INIT;
 		for (size_t i = before; i < ci->npublished; i++)
 			wm_buf_printf(&names, "%s%s, backend '%s'", names.len ? "; " : "", ci->published[i].dist,
@@ -322,6 +675,63 @@ static void scan_file(struct repo_ci *ci, struct wm_arena *a, const struct wm_re
 		wm_buf_release(&names);
 	}
 	free(text);
+}
+
+int wm_init_workflows_scan(struct wm_init_workflows *out, const struct wm_reader *r, const char *name,
+	const struct wm_project *p, const char *const *known, size_t nknown, struct wm_error *err)
+{
+	struct wm_paths paths = { NULL, 0, 0 };
+	struct wm_error ignored;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	wm_arena_init(&out->arena);
+	if (!r->list)
+		return 0;
+	wm_error_init(&ignored);
+	/* a directory that cannot be listed (a link out of the repository) holds no workflow */
+	if ((ret = r->list(r->ctx, ".github/workflows", &paths, &ignored)) != 0)
+		goto out;
+	if (!(out->items = wm_arena_array(&out->arena, paths.n ? paths.n : 1, sizeof(*out->items)))) {
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < paths.n && i < MAX_SCANNED; i++) {
+		char *path = wm_arena_printf(&out->arena, ".github/workflows/%s", paths.items[i]), *text = NULL;
+		size_t len = 0;
+		if (!path) {
+			ret = WM_ENOMEM;
+			goto out;
+		}
+		if (!workflow_path(path) || !plain_path(path))
+			continue;
+		if ((ret = r->read(r->ctx, path, &text, &len, &ignored)) == 0 && (ret = as_utf8(&text, &len)) == 0 &&
+				!written_by_wheelmatrix(path, text, len) &&
+				(ret = read_workflow(&out->items[out->n], &out->arena, path, text, len, name, p, known, nknown)) > 0)
+			out->n++;
+		free(text);
+		if (ret == WM_ENOMEM)
+			goto out;
+	}
+	ret = 0;
+out:
+	if (ret == WM_ENOMEM) {
+		wm_error_code(err, ret);
+	} else {
+		ret = 0;
+	}
+	wm_io_paths_free(&paths);
+	wm_error_release(&ignored);
+	return ret;
+}
+
+void wm_init_workflows_release(struct wm_init_workflows *w)
+{
+	if (!w)
+		return;
+	wm_arena_release(&w->arena);
+	w->items = NULL;
+	w->n = 0;
 }
 
 /*
@@ -477,11 +887,19 @@ static void header(struct wm_buf *out, const struct repo_ci *ci)
 /* What the reader should know before the first generate, as notes that name the files. */
 static void notes(const struct repo_ci *ci, struct wm_error *err)
 {
-	for (size_t i = 0; i < ci->nworkflows; i++)
+	for (size_t i = 0; i < ci->nworkflows; i++) {
+		const struct wm_init_workflow *w = &ci->read[i];
+		struct wm_buf what = WM_BUF_INIT;
+		if (ci->built[i])
+			wm_buf_printf(&what, " (%s)", ci->built[i]);
+		if (w->publisher)
+			wm_buf_printf(&what, " and uploads them to an index on %s (%s)", w->event, w->publisher);
 		wm_error_add(err, WM_OK, WM_SEV_NOTE, ci->workflows[i], NULL, 0, 0, 0, 0,
-			"builds wheels%s%s%s: the workflow generate writes, .github/workflows/wheels.yml, replaces it; "
-			"remove it once that runs", ci->built[i] ? " (" : "", ci->built[i] ? ci->built[i] : "",
-			ci->built[i] ? ")" : "");
+			"builds wheels%s: the workflow generate writes, .github/workflows/wheels.yml, replaces it; "
+			"remove it once that runs%s", what.ptr && !what.oom ? what.ptr : "",
+			w->publisher ? " ('wheelmatrix check' reports the two publishers until then)" : "");
+		wm_buf_release(&what);
+	}
 	/* a script's distributions: a workflow's are in its note above */
 	for (size_t i = 0; i < ci->npublished; i++) {
 		bool workflow = false;

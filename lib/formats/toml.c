@@ -337,32 +337,6 @@ static int skip_blank(struct parser *p)
 
 /* ---- strings ------------------------------------------------------------- */
 
-static void put_utf8(struct wm_buf *b, uint32_t cp)
-{
-	char u[4];
-	size_t n;
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xc0 | (cp >> 6));
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		n = 2;
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xe0 | (cp >> 12));
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		n = 3;
-	} else {
-		u[0] = (char)(0xf0 | (cp >> 18));
-		u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-		u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		u[3] = (char)(0x80 | (cp & 0x3f));
-		n = 4;
-	}
-	wm_buf_add(b, u, n);
-}
-
 static int unterminated(struct parser *p, size_t open, size_t quotes)
 {
 	return fail_at(p, open, open + quotes, "unterminated string: expected %s before the end of the file",
@@ -399,7 +373,7 @@ static int escape(struct parser *p, size_t open, size_t quotes)
 		if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
 			return fail_at(p, at, at + 2 + n, "invalid escape '%.*s': U+%04X is not a Unicode scalar value",
 				(int)(n + 2), p->s + at, (unsigned)cp);
-		put_utf8(&p->str, cp);
+		wm_utf8_put(&p->str, cp);
 		p->pos += 2 + n;
 		return 0;
 	}

@@ -10,6 +10,7 @@
 #include "formats/toml.h"
 #include "model/meta.h"
 #include "model/project.h"
+#include "emit/init.h"
 #include "repo/repo.h"
 #include "repo/variant.h"
 
@@ -547,6 +548,87 @@ static void patch_applied(struct checker *c, const char *backend)
 	}
 }
 
+/* ---- the project's own workflows that still publish what the matrix publishes ------------ */
+
+/* Appends `name` to the list `out` ("a", "a and b", "a, b and c"), given how many it will hold. */
+static void list_name(struct wm_buf *out, const char *name, size_t i, size_t n)
+{
+	wm_buf_printf(out, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", name);
+}
+
+/*
+ * Each workflow init lists as replaced (a wheel workflow of the project's own) that still uploads
+ * a distribution of the matrix to an index on a tag push or a release: the generated CI uploads
+ * it too, and the second upload of a file fails (or, with --skip-existing, keeps whichever came
+ * first).
+ */
+static int check_replaced(struct checker *c)
+{
+	const struct wm_matrix *m = c->m;
+	const char *name = m->project && m->project->name ? m->project->name : m->name;
+	const char *generated = m->github.enabled ? m->github.path : m->gitlab.enabled ? m->gitlab.path : NULL;
+	struct wm_init_workflows found;
+	const char **ours = NULL, **shared;
+	size_t nours = 0;
+	int ret;
+
+	if (!generated)
+		return 0;
+	/* ours, then room for the ones a workflow shares with them */
+	if (!(ours = calloc(2 * (m->nbackends + 1), sizeof(*ours)))) {
+		wm_error_code(c->out, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	/* what the generated CI uploads: every backend's distribution, and the meta package */
+	for (size_t i = 0; i < m->nbackends; i++)
+		ours[nours++] = m->backends[i]->dist;
+	if (m->meta)
+		ours[nours++] = m->name;
+	shared = ours + m->nbackends + 1;
+	if ((ret = wm_init_workflows_scan(&found, &c->src, name, m->project, ours, nours, c->out)) < 0)
+		goto out;
+	for (size_t i = 0; i < found.n; i++) {
+		const struct wm_init_workflow *w = &found.items[i];
+		struct wm_buf both = WM_BUF_INIT;
+		size_t nshared = 0;
+		if (!w->publisher || ci_file(m, w->path))
+			continue;  /* a generated file at that path is checked as one */
+		for (size_t k = 0; k < nours; k++) {
+			char a[256], b[256];
+			bool seen = false;
+			for (size_t d = 0; d < w->ndists && !seen; d++) {
+				if (strlen(ours[k]) >= sizeof(a) || strlen(w->dists[d]) >= sizeof(b))
+					continue;
+				wm_name_normalize(a, ours[k]);
+				wm_name_normalize(b, w->dists[d]);
+				seen = strcmp(a, b) == 0;
+			}
+			for (size_t s = 0; s < nshared && seen; s++)
+				seen = strcmp(shared[s], ours[k]) != 0;
+			if (seen)
+				shared[nshared++] = ours[k];
+		}
+		for (size_t s = 0; s < nshared; s++)
+			list_name(&both, shared[s], s, nshared);
+		if (both.oom) {
+			wm_buf_release(&both);
+			wm_error_code(c->out, ret = WM_ENOMEM);
+			goto out;
+		}
+		if (nshared)
+			finding(c, WM_SEV_ERROR, w->path, w->line, w->column, "uploads %s to an index on %s (%s), as %s "
+				"does: two publishers of the same files; remove this workflow%s ('git rm %s'), or stop it "
+				"publishing", both.ptr, w->event, w->publisher, generated,
+				m->github.enabled ? ", which that one replaces" : "", w->path);
+		wm_buf_release(&both);
+	}
+	ret = 0;
+out:
+	wm_init_workflows_release(&found);
+	free(ours);
+	return ret;
+}
+
 /* ---- the whole check ----------------------------------------------------------------- */
 
 static const char *source_name(const struct wm_check_options *o)
@@ -624,6 +706,8 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 		if ((ret = check_patch(&c, m->backends[i])) < 0)
 			goto out;
 	if (m->meta && (ret = check_meta(&c)) < 0)
+		goto out;
+	if ((ret = check_replaced(&c)) < 0)
 		goto out;
 	if (c.src.ctx != raw.ctx && wm_variant_reader_applied(&c.src))
 		patch_applied(&c, wm_variant_reader_applied(&c.src));

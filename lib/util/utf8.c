@@ -1,4 +1,4 @@
-/* utf8.c — UTF-8 checked, measured, repaired, and read one character at a time with its controls found. */
+/* utf8.c — UTF-8 checked, measured, written, repaired, and read one character at a time with its controls found; UTF-16 turned into it. */
 #include <stdint.h>
 #include <string.h>
 #include "util/buf.h"
@@ -78,6 +78,58 @@ size_t wm_utf8_len(const char *s, size_t len)
 		if (((unsigned char)s[i] & 0xc0) != 0x80)
 			n++;
 	return n;
+}
+
+void wm_utf8_put(struct wm_buf *out, uint32_t cp)
+{
+	char b[4];
+	size_t n;
+	if (cp < 0x80) {
+		b[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xc0 | cp >> 6);
+		b[1] = (char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xe0 | cp >> 12);
+		b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		b[2] = (char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		b[0] = (char)(0xf0 | cp >> 18);
+		b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		b[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+		b[3] = (char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	wm_buf_add(out, b, n);
+}
+
+bool wm_utf8_from_utf16(struct wm_buf *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	bool little;
+	size_t i;
+
+	if (len < 2 || !((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff)))
+		return false;
+	little = p[0] == 0xff;
+	for (i = 2; i + 1 < len; i += 2) {
+		uint32_t u = little ? (uint32_t)(p[i] | p[i + 1] << 8) : (uint32_t)(p[i] << 8 | p[i + 1]), v;
+		if (u >= 0xd800 && u < 0xdc00 && i + 3 < len) {
+			v = little ? (uint32_t)(p[i + 2] | p[i + 3] << 8) : (uint32_t)(p[i + 2] << 8 | p[i + 3]);
+			if (v >= 0xdc00 && v < 0xe000) {
+				wm_utf8_put(out, 0x10000 + ((u - 0xd800) << 10) + (v - 0xdc00));
+				i += 2;
+				continue;
+			}
+		}
+		wm_utf8_put(out, u >= 0xd800 && u < 0xe000 ? 0xfffd : u);
+	}
+	if (i < len)
+		wm_utf8_put(out, 0xfffd);
+	return true;
 }
 
 size_t wm_utf8_next(const char *s, size_t avail, bool *control)

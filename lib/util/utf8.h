@@ -1,4 +1,4 @@
-/* utf8.h — UTF-8 checked, measured and repaired (utf8.c; wm_utf8_next is public). */
+/* utf8.h — UTF-8 checked, measured, written and repaired, UTF-16 converted (utf8.c; wm_utf8_next is public). */
 #ifndef WM_UTIL_UTF8_H
 #define WM_UTIL_UTF8_H
 
@@ -10,7 +10,15 @@
 bool wm_utf8_valid(const char *s, size_t len, unsigned *line, unsigned *column, unsigned char *byte);
 /* Appends `s` with each byte that is not valid UTF-8 replaced by U+FFFD. */
 void wm_utf8_sanitize(struct wm_buf *out, const char *s, size_t len);
+/* Appends code point `cp` (at most U+10FFFF) as UTF-8. */
+void wm_utf8_put(struct wm_buf *out, uint32_t cp);
 /* Number of characters (not bytes) of a UTF-8 string. */
 size_t wm_utf8_len(const char *s, size_t len);
+/*
+ * When `s` starts with a UTF-16 byte-order mark (FF FE or FE FF), appends the text after it as
+ * UTF-8, each unpaired surrogate and a final odd byte as U+FFFD, and returns true; otherwise
+ * appends nothing and returns false.
+ */
+bool wm_utf8_from_utf16(struct wm_buf *out, const char *s, size_t len);
 
 #endif

@@ -120,6 +120,34 @@ static void test_utf8(void)
 	CHECK(wm_utf8_len("h\xc3\xa9llo", 6) == 5);
 }
 
+/* The UTF-8 of UTF-16 text (`len` bytes), or "(not UTF-16)". */
+static const char *from_utf16(const char *s, size_t len)
+{
+	static char out[64];
+	struct wm_buf b = WM_BUF_INIT;
+	if (!wm_utf8_from_utf16(&b, s, len))
+		snprintf(out, sizeof(out), "(not UTF-16)");
+	else
+		snprintf(out, sizeof(out), "%.*s", (int)b.len, b.ptr ? b.ptr : "");
+	wm_buf_release(&b);
+	return out;
+}
+
+static void test_utf16(void)
+{
+	/* "on: é€😀" in both byte orders: é and € one unit, 😀 (U+1F600) a surrogate pair */
+	static const char le[] = "\xff\xfeo\0n\0:\0 \0\xe9\0\xac\x20\x3d\xd8\x00\xde";
+	static const char be[] = "\xfe\xff\0o\0n\0:\0 \0\xe9\x20\xac\xd8\x3d\xde\x00";
+	CHECK_STR(from_utf16(le, sizeof(le) - 1), "on: \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+	CHECK_STR(from_utf16(be, sizeof(be) - 1), "on: \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+	/* an unpaired surrogate, a lone low one and a final odd byte: each U+FFFD */
+	CHECK_STR(from_utf16("\xff\xfe\x3d\xd8x\0\x00\xdc\x41", 9), "\xef\xbf\xbdx\xef\xbf\xbd\xef\xbf\xbd");
+	CHECK_STR(from_utf16("\xff\xfe", 2), "");
+	CHECK_STR(from_utf16("on: push", 8), "(not UTF-16)");
+	CHECK_STR(from_utf16("\xef\xbb\xbfon", 5), "(not UTF-16)");   /* UTF-8's mark is not UTF-16's */
+	CHECK_STR(from_utf16("\xff", 1), "(not UTF-16)");
+}
+
 static int parse(struct wm_doc *doc, struct wm_error *err, const char *text, uint64_t max_nodes)
 {
 	const struct wm_yaml_limits limits = { 1u << 20, 64, max_nodes };
@@ -390,6 +418,7 @@ int main(void)
 	test_feature();
 	test_names();
 	test_utf8();
+	test_utf16();
 	test_utf8_controls();
 	test_yaml();
 	test_yaml_numbers();
