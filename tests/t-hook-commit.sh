@@ -134,7 +134,12 @@ for mode in direct libgit2; do
 	repo "$r" $mode
 	echo "notes" >"$r/NOTES"
 	commit_all "$r" second
-	printf '#!/bin/sh\nsed -i '\''s/"3.12"\\]/"3.12", "3.13"]/'\'' wheelmatrix.yaml\n[ -z "$CLEAN" ] || wheelmatrix -q generate\nexec git -c user.name=t -c user.email=t@example.com commit -qam exec\n' >"$tmp/exec.sh"
+	cat >"$tmp/exec.sh" <<'EOF'
+#!/bin/sh
+sed -i 's/"3.12"\]/"3.12", "3.13"]/' wheelmatrix.yaml
+[ -z "$CLEAN" ] || wheelmatrix -q generate
+exec git -c user.name=t -c user.email=t@example.com commit -qam exec
+EOF
 	chmod +x "$tmp/exec.sh"
 	head=$(git -C "$r" rev-parse HEAD)
 	run git -C "$r" rebase -q --exec "$tmp/exec.sh" HEAD~1
