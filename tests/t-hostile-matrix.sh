@@ -11,7 +11,7 @@
 #           publish job's environment, a setup step's run/with/env, the container's before-script,
 #           an action's reference, the GitLab jobs' variables with '$$' read as '$'; for the
 #           GitLab-only `image`, `list`'s gitlab_image), and every GitHub workflow written is clean
-#           for actionlint, zizmor (default persona), action-validator and shellcheck
+#           for actionlint, zizmor (its auditor persona), action-validator and shellcheck
 #           (tests/wmlint.py), a custom runner label being declared to actionlint as a repository
 #           declares its own runners;
 #   warn    as intact, and generate also prints `wheelmatrix.yaml:LINE:COL: warning: ...` at the value.
