@@ -1,7 +1,8 @@
 /*
- * untrusted.c — the checks of matrix values that reach the CI files as they are: GitHub expressions
- * (what they read, through expr.c) in setup steps, before-script-linux, environment values, labels
- * and names; the environment variables the matrix may not set.
+ * untrusted.c — the checks of matrix values that reach the CI files as they are: the shape of setup
+ * steps (expressions inside values only), GitHub expressions (what they read, through expr.c) in
+ * them, before-script-linux, environment values, labels and names; the text of paths; the
+ * environment variables the matrix may not set.
  */
 #include <stdio.h>
 #include <string.h>
