@@ -11,13 +11,17 @@
 #           publish job's environment, a setup step's run/with/env, the container's before-script,
 #           an action's reference, the GitLab jobs' variables with '$$' read as '$'; for the
 #           GitLab-only `image`, `list`'s gitlab_image), and every GitHub workflow written is clean
-#           for actionlint, zizmor (default persona), action-validator and shellcheck
+#           for actionlint, zizmor (its auditor persona), action-validator and shellcheck
 #           (tests/wmlint.py), a custom runner label being declared to actionlint as a repository
 #           declares its own runners;
 #   warn    as intact, and generate also prints `wheelmatrix.yaml:LINE:COL: warning: ...` at the value.
 # The places and what the issue of each was:
 #   setup-run, setup-with, setup-env, before-script  GitHub expressions: only a short list of
 #       contexts may be read outside a step's own env:, whatever the case, index or function;
+#   setup-env-whole, setup-with-whole, setup-step-whole, setup-env-name, setup-with-name  a step,
+#       its env: or its with: written as one expression (whose value would give the keys: BASH_ENV
+#       from a pull request's title), an expression or a code-running name as a key, a list or
+#       mapping where GitHub reads one value: expressions only inside values;
 #   action-ref   an action's reference is a tag, branch or SHA, never a path or expression;
 #   env-name     the generated jobs' own, the CI providers' and the code-running names are reserved;
 #   gitlab-env, gitlab-image, gitlab-tag  GitLab expands '$': written '$$' in values, refused in
@@ -105,6 +109,18 @@ CASES = [
     ("with-safe", "setup-with", "core.info('" + E + " runner.os }}')", "intact", None),
     ("step-env-untrusted", "setup-env", E + " github.event.issue.title }}", "intact", None),
     ("step-env-whole", "setup-env", E + " toJSON(github.event) }}", "intact", None),
+    # a mapping or a step written as one expression: its value would give the keys
+    ("step-env-expression", "setup-env-whole", E + " fromJSON(github.event.pull_request.title) }}", "reject", (E,)),
+    ("step-env-expression-safe", "setup-env-whole", E + " fromJSON(vars.BUILD_ENV) }}", "reject", (E,)),
+    ("step-with-expression", "setup-with-whole", E + " fromJSON(secrets.INPUTS) }}", "reject", (E,)),
+    ("step-expression", "setup-step-whole", E + " fromJSON(github.event.pull_request.title) }}", "reject", (E,)),
+    ("step-env-name-expression", "setup-env-name", E + " github.event.issue.title }}", "reject", (E,)),
+    ("step-env-name-bash-env", "setup-env-name", "BASH_ENV", "reject", ("BASH_ENV",)),
+    ("step-env-name-bash-func", "setup-env-name", "BASH_FUNC_echo%%", "reject", ("BASH_FUNC_echo%%",)),
+    ("step-with-name-expression", "setup-with-name", E + " github.head_ref }}", "reject", (E,)),
+    ("step-env-value-mapping", "setup-env", {"a": "b"}, "reject", ("'env'",)),
+    ("step-with-value-list", "setup-with", ["core.info(1)"], "reject", ("'with'",)),
+    ("step-run-list", "setup-run", ["echo", "hi"], "reject", ("'run'",)),
     ("before-script-untrusted", "before-script", "echo " + E + " github.Head_Ref }}", "reject", ("github.Head_Ref",)),
     ("before-script-index", "before-script", "echo " + E + " github['head_ref'] }}", "reject", ("github",)),
     ("before-script-safe", "before-script", "echo " + E + " runner.arch }}", "intact", None),
@@ -158,10 +174,21 @@ def matrix(place, value):
         lines += ["    before-script-linux: %s" % q]
     elif place.startswith("setup-"):
         lines += ["    setup:", "      github:", "        linux:"]
+        script = "          - uses: actions/github-script@60a0d83039c74a4aee543508d2ffcb1c3799cdea"
         if place == "setup-run":
             lines += ["          - run: %s" % q]
         elif place == "setup-with":
-            lines += ["          - uses: actions/github-script@60a0d83039c74a4aee543508d2ffcb1c3799cdea", "            with: {script: %s}" % q]
+            lines += [script, "            with: {script: %s}" % q]
+        elif place == "setup-with-whole":
+            lines += [script, "            with: %s" % q]
+        elif place == "setup-with-name":
+            lines += [script, "            with: {%s: x}" % q]
+        elif place == "setup-step-whole":
+            lines += ["          - %s" % q]
+        elif place == "setup-env-whole":
+            lines += ['          - run: echo "$HOSTILE_VALUE"', "            env: %s" % q]
+        elif place == "setup-env-name":
+            lines += ['          - run: echo "$HOSTILE_VALUE"', "            env: {%s: x}" % q]
         else:
             lines += ['          - run: echo "$HOSTILE_VALUE"', "            env: {HOSTILE_VALUE: %s}" % q]
     if place == "index-url":

@@ -8,13 +8,15 @@ actionlint 1.7.12 (the Go module, pinned in tests/tools/actionlint/go.mod) and z
 (PyPI, pinned in tests/tools/validators.txt) are installed by tests/tools/install-validators.sh
 (`make check` runs it) into ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/validators/KEY; the
 script's `--dir` names that directory for the current pins, so a moved pin is never met by an old
-tool.  Any finding of either is a problem, and nothing is passed over:
+tool.  Any finding of either is a problem, but for those docs/generate.md explains, each where it
+says and checked to be there:
 
 - actionlint runs on each file with `-format '{{json .}}'` (a JSON list of findings), Debian's
   shellcheck for the `run:` scripts, pyflakes off, and a configuration that declares exactly the
   custom runner labels the caller names (its `self-hosted-runner.labels`, the way a repository
   with its own runners declares them); exit 0 with no finding or 1 with some, else it crashed.
-- zizmor runs offline at its default persona ("regular"), honouring no ignore comment.  The
+- zizmor runs offline at its auditor persona (every audit, at every confidence), honouring no
+  ignore comment.  The
   generated workflow names actions by the tags of templates/actions.yaml unless the matrix file
   pins them, and zizmor's default policy wants every action hash-pinned; docs/generate.md
   says why wheelmatrix keeps tags by default and gives the zizmor configuration that accepts
@@ -24,8 +26,12 @@ tool.  Any finding of either is a problem, and nothing is passed over:
   templates/actions.yaml).  A publish step that uses a token
   (`publish.pypi.trusted: false`) must draw exactly one use-trusted-publishing finding, the
   consequence docs/generate.md states for that choice: that finding is checked to be there, not
-  passed over, and any other finding is a problem.  The "pedantic" persona's findings are
-  information only: `pedantic()` counts them for the tests to print.
+  passed over.  The auditor persona's own findings that docs/generate.md explains (its list of
+  them, read by `auditor_explained()`: an audit each, with where it is expected) are passed only
+  where that list says, each checked against what the documentation states: a permission against
+  the Permissions table of docs/generate.md, an expression against the contexts docs/matrix.md
+  lets setup steps read, a secret against the build jobs, which have no environment.  Any other
+  finding is a problem.
 
 action-validator (@action-validator/cli, npm, pinned in tests/external) checks the workflow against
 the JSON schema and must report no error.  Its schema (0.6.0, the newest release) predates
@@ -37,8 +43,8 @@ through `shellcheck -s bash` here, with each ${{ ... }} expression replaced by a
 variable quoted for its context, and must have no finding at all.
 """
 
-import collections
 import concurrent.futures
+import fnmatch
 import functools
 import json
 import os
@@ -157,7 +163,146 @@ def zizmor_config():
     return found[0]
 
 
-def zizmor(path, persona="regular", config=None):
+def _doc_text(name):
+    with open(os.path.join(ROOT, "docs", name), encoding="utf-8") as f:
+        return f.read()
+
+
+def _table_after(text, heading):
+    """The rows (lists of cells) of the first Markdown table after the line that starts `heading`."""
+    rows, start = [], text.find(heading)
+    if start < 0:
+        raise LintError("the documentation has no %r, which wmlint.py reads" % heading)
+    for line in text[start:].splitlines()[1:]:
+        if line.startswith("|"):
+            rows.append([c.strip() for c in line.strip().strip("|").split("|")])
+        elif rows:
+            break
+    return [r for r in rows[1:] if not set("".join(r)) <= set("-: ")]
+
+
+@functools.lru_cache(maxsize=None)
+def permissions_table():
+    """docs/generate.md's Permissions table: (job name patterns, permissions 'name: value') per row."""
+    out = []
+    for job, perms in _table_after(_doc_text("generate.md"), "**Permissions.**"):
+        # the job names, not the strategies in parentheses after them
+        names = [re.sub(r"<[a-z]+>", "*", n) for n in re.findall(r"`([^`]+)`", re.sub(r"\([^)]*\)", "", job))]
+        out.append((names, set(re.findall(r"`([a-z-]+: (?:read|write))`", perms))))
+    if len(out) < 5 or not all(n for n, _ in out):
+        raise LintError("docs/generate.md's Permissions table is not where wmlint.py reads it: %r" % out)
+    return out
+
+
+def documented_permission(job, permission):
+    """Whether docs/generate.md's Permissions table gives job `job` the permission ('id-token: write'):
+    by the rows naming it exactly, else by the rows whose pattern matches it."""
+    rows = permissions_table()
+    exact = [p for names, p in rows if job in names]
+    matched = exact or [p for names, p in rows if any(fnmatch.fnmatchcase(job, n) for n in names)]
+    return any(permission in p for p in matched)
+
+
+@functools.lru_cache(maxsize=None)
+def setup_contexts():
+    """The context paths docs/matrix.md lets a setup step's expressions read (its Expressions table):
+    exact paths, and the contexts of which one name may be read (secrets.NAME)."""
+    paths, named = set(), set()
+    for _, cell in _table_after(_doc_text("matrix.md"), "#### Expressions"):
+        for item in re.findall(r"`([^`]+)`", cell):
+            if item.endswith(".NAME"):
+                named.add(item[:-5].lower())
+            else:
+                paths.add(item.lower())
+    if "github.sha" not in paths or "secrets" not in named:
+        raise LintError("docs/matrix.md's Expressions table is not where wmlint.py reads it")
+    return paths, named
+
+
+_EXPR_TOKEN = re.compile(r"'(?:[^']|'')*'|[A-Za-z_][A-Za-z0-9_-]*(?:\.(?:[A-Za-z_][A-Za-z0-9_-]*|\*))*|\S")
+
+
+def reads_setup_contexts(expr):
+    """Whether a GitHub expression reads only contexts docs/matrix.md allows in setup steps: every
+    context path (a name not called as a function, not a literal) is one of them, and none is indexed."""
+    paths, named = setup_contexts()
+    tokens = _EXPR_TOKEN.findall(expr)
+    for i, t in enumerate(tokens):
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if not re.match(r"[A-Za-z_]", t) or nxt == "(" or t.lower() in ("true", "false", "null"):
+            continue
+        head, _, rest = t.lower().partition(".")
+        if nxt == "[" or not (t.lower() in paths or (head in named and rest and "." not in rest and rest != "*")):
+            return False
+    return True
+
+
+def _primaries(f):
+    return [loc for loc in f.get("locations") or [] if loc.get("symbolic", {}).get("kind") == "Primary"]
+
+
+def _route(loc):
+    return [next(iter(r.values())) for r in loc["symbolic"].get("route", {}).get("route", [])]
+
+
+def _explain_permission(doc, text, f):
+    for loc in _primaries(f):
+        r = _route(loc)
+        if not (len(r) == 4 and r[0] == "jobs" and r[2] == "permissions"):
+            return False
+        if not documented_permission(r[1], loc["concrete"]["feature"].strip()):
+            return False
+    return bool(_primaries(f))
+
+
+def _explain_expression(doc, text, f):
+    for loc in _primaries(f):
+        r, span = _route(loc), loc["concrete"]["location"]["offset_span"]
+        if not (len(r) >= 5 and r[0] == "jobs" and r[2] == "steps"):
+            return False
+        if not reads_setup_contexts(text[span["start"]:span["end"]].decode("utf-8")):
+            return False
+    return bool(_primaries(f))
+
+
+def _explain_secret(doc, text, f):
+    for loc in _primaries(f):
+        r = _route(loc)
+        job = (doc.get("jobs") or {}).get(r[1]) if len(r) >= 2 and r[0] == "jobs" else None
+        if not (isinstance(job, dict) and str(r[1]).startswith("build-") and "environment" not in job):
+            return False
+        if not re.fullmatch(r"secrets\.[A-Za-z_][A-Za-z0-9_]*", loc["concrete"]["feature"].strip()):
+            return False
+    return bool(_primaries(f))
+
+
+# The auditor persona's findings docs/generate.md explains, and where each is expected (see above).
+_EXPLAINED = {"undocumented-permissions": _explain_permission, "template-injection": _explain_expression,
+              "secrets-outside-env": _explain_secret}
+
+
+@functools.lru_cache(maxsize=None)
+def auditor_explained():
+    """The audits docs/generate.md's list explains (the `- \`ident\`:` items after the words "the
+    auditor persona alone makes"); they must be exactly those wmlint.py knows where to expect."""
+    text = _doc_text("generate.md")
+    start = text.find("the auditor persona alone makes")
+    if start < 0:
+        raise LintError("docs/generate.md has no list of the findings the auditor persona alone makes")
+    idents = []
+    for line in text[start:].splitlines()[1:]:
+        m = re.match(r"- `([a-z-]+)`:", line)
+        if m:
+            idents.append(m[1])
+        elif idents and not line.startswith("  "):
+            break
+    if sorted(idents) != sorted(_EXPLAINED):
+        raise LintError("docs/generate.md explains the auditor findings %s; wmlint.py knows where to expect %s"
+                        % (idents, sorted(_EXPLAINED)))
+    return tuple(idents)
+
+
+def zizmor(path, persona="auditor", config=None):
     """Runs zizmor offline on one file; returns its findings (zizmor's JSON objects).  `config` is
     a configuration (a dict) or None for none at all."""
     with tempfile.TemporaryDirectory(prefix="wmlint.") as tmp:
@@ -219,28 +364,6 @@ def _zizmor_line(path, f):
             feature = loc["concrete"].get("feature", "").split("\n")[0]
             return "%s%s: zizmor [%s] %s: %s\n    | %s" % (path, where, f["ident"], f["desc"], note, feature)
     return "%s: zizmor [%s] %s" % (path, f["ident"], f["desc"])
-
-
-def pedantic(paths):
-    """The pedantic persona's findings over `paths` (information, not problems): printable lines,
-    a count per audit then each distinct message once."""
-    def one(path):
-        with open(path, encoding="utf-8") as f:
-            doc = yaml.safe_load(f)
-        return zizmor(path, "pedantic", zizmor_mode(doc))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        found = [f for fs in pool.map(one, paths) for f in fs]
-    counts = collections.Counter(f["ident"] for f in found)
-    out = ["zizmor --persona pedantic over %d workflows: %d findings%s"
-           % (len(paths), len(found), "".join(" %s=%d" % kv for kv in sorted(counts.items())))]
-    seen = set()
-    for f in found:
-        primary = [l for l in f.get("locations") or [] if l.get("symbolic", {}).get("kind") == "Primary"]
-        key = (f["ident"], primary[0]["symbolic"].get("annotation", "") if primary else "")
-        if key not in seen:
-            seen.add(key)
-            out.append("  %s (%s): %s" % (key[0], f["determinations"]["severity"], key[1] or f["desc"]))
-    return out
 
 
 def without_attestations(text):
@@ -353,7 +476,8 @@ def problems(path, labels=()):
     except yaml.YAMLError as e:
         return out + ["%s: PyYAML cannot load it: %s" % (path, str(e).replace("\n", " "))]
     try:
-        found = zizmor(path, "regular", zizmor_mode(doc))
+        found = zizmor(path, "auditor", zizmor_mode(doc))
+        explained = auditor_explained()
     except LintError as e:
         found = []
         out.append("%s: %s" % (path, e))
@@ -361,6 +485,8 @@ def problems(path, labels=()):
     for fnd in found:
         if fnd["ident"] == "use-trusted-publishing" and _zizmor_step(fnd) in token_steps:
             token_steps.discard(_zizmor_step(fnd))
+            continue
+        if fnd["ident"] in explained and _EXPLAINED[fnd["ident"]](doc, text.encode("utf-8"), fnd):
             continue
         out.append(_zizmor_line(path, fnd))
     for job_id, n in sorted(token_steps):

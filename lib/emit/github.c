@@ -179,6 +179,37 @@ static size_t env_names(struct gh *g, const struct wm_backend *b, const struct e
 	return n;
 }
 
+/*
+ * A variable whose value differs between a build job's entries is carried by its matrix, where
+ * GitHub evaluates it before the job starts, with the contexts a strategy may read: `secrets` is
+ * not one, so such a value cannot read a secret.  Reported at the include (or backend) that gives
+ * an entry the secret.
+ */
+static int matrix_secrets(struct gh *g, const struct wm_group *grp, const struct entries *e, const char **names,
+	size_t n)
+{
+	const struct wm_doc *doc = wm_matrix_doc(g->m);
+	const struct wm_backend *b = grp->backend;
+	for (size_t k = 0; k < n; k++) {
+		if (!env_varies(b, e, names[k]))
+			continue;
+		for (size_t i = 0; i < e->n; i++) {
+			const char *v = entry_env(b, e, i, names[k]), *open = strstr(v, "${{");
+			const struct wm_loc *at = e->includes[i] && wm_emit_env_value(e->includes[i]->env, e->includes[i]->nenv,
+				names[k]) ? &e->includes[i]->loc : &b->loc;
+			if (!open || !strstr(open, "secrets."))
+				continue;
+			wm_error_add(g->err, WM_EINVALID, WM_SEV_ERROR, g->m->file, doc ? doc->text : NULL, doc ? doc->len : 0,
+				at->line, at->column, 1, "environment variable '%s' reads a secret and differs between the jobs of "
+				"the GitHub job %s: the values that differ go into its build matrix, where GitHub cannot read "
+				"secrets; give it one value for all of them, or read the secret in a setup step's 'env:'",
+				names[k], grp->name);
+			return WM_EINVALID;
+		}
+	}
+	return 0;
+}
+
 static struct wm_y *include_list(struct gh *g, const struct wm_backend *b, const struct entries *e)
 {
 	struct wm_y *list = wm_yaml_seq(&g->b);
@@ -331,6 +362,9 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 
 	if ((ret = collect(g, grp, &e, build_in_container(grp, exclude))) < 0)
 		return ret;
+	nnames = env_names(g, b, &e, &names);
+	if ((ret = matrix_secrets(g, grp, &e, names, nnames)) < 0)
+		return ret;
 	job = wm_yaml_set(&g->b, jobs, grp->name, wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, job, "name", wm_yaml_str(&g->b, "build ${{ matrix.id }}"));
 	wm_yaml_set(&g->b, job, "runs-on", value(g, &e, F_RUNNER));
@@ -338,7 +372,7 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	wm_yaml_set(&g->b, strategy, "fail-fast", wm_yaml_bool(&g->b, false));
 	matrix = wm_yaml_set(&g->b, strategy, "matrix", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, matrix, "include", include_list(g, b, &e));
-	if ((nnames = env_names(g, b, &e, &names)) > 0) {
+	if (nnames > 0) {
 		struct wm_y *env = wm_yaml_set(&g->b, job, "env", wm_yaml_map(&g->b));
 		for (size_t i = 0; i < nnames; i++)
 			wm_yaml_set(&g->b, env, names[i], env_varies(b, &e, names[i]) ?

@@ -60,6 +60,38 @@ static struct wm_y *str(struct gl *g, const char *s)
 	return wm_yaml_str(&g->b, s);
 }
 
+/*
+ * The one writer of a GitLab variable: GitLab expands `$NAME` and `${NAME}` in `variables:` (the
+ * server and the runner both), and reads `$$` as one '$'; so every '$' of the value is written
+ * `$$`, and the job's environment gets the value byte for byte as the matrix file, the project's
+ * files or the catalog give it.  `block` writes it as a literal block (lines of a list).  Scripts
+ * need no such writer: GitLab hands `script:` lines to the shell as they are, and no value of the
+ * matrix is written into one (the setup lines are the matrix's own shell code).
+ */
+static void set_var(struct gl *g, struct wm_y *vars, const char *name, const char *value, bool block)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	const char *kept = value;
+	if (!value) {
+		g->b.oom = true;  /* an allocation of the caller's failed */
+		return;
+	}
+	if (strchr(value, '$')) {
+		for (const char *s = value; *s; s++) {
+			if (*s == '$')
+				wm_buf_putc(&out, '$');
+			wm_buf_putc(&out, *s);
+		}
+		kept = wm_emit_keep(&g->b, &out);
+	}
+	wm_yaml_set(&g->b, vars, name, block ? wm_yaml_literal(&g->b, kept ? kept : "") : str(g, kept ? kept : ""));
+}
+
+static const char *patch_path(struct gl *g, const struct wm_backend *b)
+{
+	return wm_arena_printf(g->b.arena, WM_PATCH_PATH, b->id);
+}
+
 /* On GitLab, macos-x86_64 is cross-built on Apple silicon: no smoke test there. */
 static bool gitlab_cross(const struct wm_platform *p)
 {
@@ -374,8 +406,8 @@ static void set_tags(struct gl *g, struct wm_y *job, const struct wm_platform *p
 static struct wm_y *entry(struct gl *g, const struct ljob *j)
 {
 	struct wm_y *e = wm_yaml_map(&g->b);
-	wm_yaml_set(&g->b, e, "WM_JOB_ID", str(g, j->id));
-	wm_yaml_set(&g->b, e, "WM_PYTHON", str(g, j->python));
+	set_var(g, e, "WM_JOB_ID", j->id, false);
+	set_var(g, e, "WM_PYTHON", j->python, false);
 	return e;
 }
 
@@ -416,31 +448,18 @@ static void add_project_dir(struct gl *g, struct wm_y *vars)
 {
 	const char *dir = wm_emit_project_dir(g->b.arena, g->m);
 	if (dir && *dir)
-		wm_yaml_set(&g->b, vars, "WM_PROJECT_DIR", str(g, dir));
-}
-
-/* A value of the matrix file's as GitLab reads it literally: it expands `$NAME` in `variables:`, and `$$` is a '$'. */
-static struct wm_y *literal(struct gl *g, const char *s)
-{
-	struct wm_buf out = WM_BUF_INIT;
-	const char *kept;
-	if (!strchr(s, '$'))
-		return str(g, s);
-	for (; *s; s++)
-		wm_buf_puts(&out, *s == '$' ? "$$" : (char[2]){ *s, '\0' });
-	kept = wm_emit_keep(&g->b, &out);
-	return str(g, kept ? kept : "");
+		set_var(g, vars, "WM_PROJECT_DIR", dir, false);
 }
 
 static void add_env(struct gl *g, struct wm_y *vars, const struct wm_backend *b, const struct wm_rule *include)
 {
 	for (size_t i = 0; i < b->nenv; i++) {
 		const char *v = include ? wm_emit_env_value(include->env, include->nenv, b->env[i].name) : NULL;
-		wm_yaml_set(&g->b, vars, b->env[i].name, literal(g, v ? v : b->env[i].value));
+		set_var(g, vars, b->env[i].name, v ? v : b->env[i].value, false);
 	}
 	for (size_t i = 0; include && i < include->nenv; i++)
 		if (!wm_emit_env_value(b->env, b->nenv, include->env[i].name))
-			wm_yaml_set(&g->b, vars, include->env[i].name, literal(g, include->env[i].value));
+			set_var(g, vars, include->env[i].name, include->env[i].value, false);
 }
 
 /*
@@ -510,21 +529,21 @@ static void build_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	set_tags(g, job, p);
 	vars = vars_of(g, job);
 	parallel = add_entries(g, vars, k, false);
-	wm_yaml_set(&g->b, vars, "WM_TARGET", str(g, p->target));
+	set_var(g, vars, "WM_TARGET", p->target, false);
 	if (p->os == WM_OS_LINUX)
-		wm_yaml_set(&g->b, vars, "WM_COMPATIBILITY", str(g, compatibility(g, p)));
-	wm_yaml_set(&g->b, vars, "WM_MATURIN", str(g, g->m->maturin));
+		set_var(g, vars, "WM_COMPATIBILITY", compatibility(g, p), false);
+	set_var(g, vars, "WM_MATURIN", g->m->maturin, false);
 	add_project_dir(g, vars);
 	if (p->os != WM_OS_LINUX)
-		wm_yaml_set(&g->b, vars, "WM_UV", str(g, wm_catalog_tool(g->cat, "uv")));
+		set_var(g, vars, "WM_UV", wm_catalog_tool(g->cat, "uv"), false);
 	if (wm_emit_has_patch(g->m, g->patched, b))
-		wm_yaml_set(&g->b, vars, "WM_PATCH", wm_yaml_strf(&g->b, WM_PATCH_PATH, b->id));
+		set_var(g, vars, "WM_PATCH", patch_path(g, b), false);
 	if (exclude) {
-		wm_yaml_set(&g->b, vars, "WM_REPAIR_EXCLUDE", str(g, exclude));
+		set_var(g, vars, "WM_REPAIR_EXCLUDE", exclude, false);
 		if (p->os == WM_OS_LINUX)
-			wm_yaml_set(&g->b, vars, "WM_AUDITWHEEL", str(g, wm_catalog_tool(g->cat, "auditwheel")));
+			set_var(g, vars, "WM_AUDITWHEEL", wm_catalog_tool(g->cat, "auditwheel"), false);
 		else
-			wm_yaml_set(&g->b, vars, "WM_DELVEWHEEL", str(g, wm_catalog_tool(g->cat, "delvewheel")));
+			set_var(g, vars, "WM_DELVEWHEEL", wm_catalog_tool(g->cat, "delvewheel"), false);
 	}
 	add_env(g, vars, b, k->include);
 	if (parallel)
@@ -549,9 +568,9 @@ static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	set_tags(g, job, p);
 	vars = vars_of(g, job);
 	par = add_entries(g, vars, k, true);
-	wm_yaml_set(&g->b, vars, "WM_MODULE", str(g, wm_emit_module(g->b.arena, g->m, k->backend)));
+	set_var(g, vars, "WM_MODULE", wm_emit_module(g->b.arena, g->m, k->backend), false);
 	if (p->os != WM_OS_LINUX)
-		wm_yaml_set(&g->b, vars, "WM_UV", str(g, wm_catalog_tool(g->cat, "uv")));
+		set_var(g, vars, "WM_UV", wm_catalog_tool(g->cat, "uv"), false);
 	add_env(g, vars, k->backend, k->include);
 	if (par)
 		wm_yaml_set(&g->b, job, "parallel", par);
@@ -569,13 +588,13 @@ static void sdist_job(struct gl *g, struct wm_y *root, const struct wm_backend *
 		set_tags(g, job, p);
 	}
 	vars = vars_of(g, job);
-	wm_yaml_set(&g->b, vars, "WM_BACKEND", str(g, b->id));
-	wm_yaml_set(&g->b, vars, "WM_TARGET", str(g, p ? p->target : "x86_64-unknown-linux-gnu"));
-	wm_yaml_set(&g->b, vars, "WM_MATURIN", str(g, g->m->maturin));
-	wm_yaml_set(&g->b, vars, "WM_PYTHON", str(g, "3.12"));
+	set_var(g, vars, "WM_BACKEND", b->id, false);
+	set_var(g, vars, "WM_TARGET", p ? p->target : "x86_64-unknown-linux-gnu", false);
+	set_var(g, vars, "WM_MATURIN", g->m->maturin, false);
+	set_var(g, vars, "WM_PYTHON", "3.12", false);
 	add_project_dir(g, vars);
 	if (wm_emit_has_patch(g->m, g->patched, b))
-		wm_yaml_set(&g->b, vars, "WM_PATCH", wm_yaml_strf(&g->b, WM_PATCH_PATH, b->id));
+		set_var(g, vars, "WM_PATCH", patch_path(g, b), false);
 }
 
 /* A publish job of distribution `dist`, without its needs. */
@@ -590,14 +609,14 @@ static struct wm_y *publish_base(struct gl *g, struct wm_y *root, const char *na
 	wm_yaml_set(&g->b, env, "name", str(g, m->environment));
 	wm_yaml_set(&g->b, env, "url", wm_yaml_strf(&g->b, "https://pypi.org/p/%s", dist));
 	vars = vars_of(g, job);
-	wm_yaml_set(&g->b, vars, "WM_DIST", str(g, dist));
-	wm_yaml_set(&g->b, vars, "WM_PYPROJECT", str(g, m->pyproject));
-	wm_yaml_set(&g->b, vars, "WM_MANIFEST", str(g, m->manifest));
-	wm_yaml_set(&g->b, vars, "WM_TWINE", str(g, wm_catalog_tool(g->cat, "twine")));
+	set_var(g, vars, "WM_DIST", dist, false);
+	set_var(g, vars, "WM_PYPROJECT", m->pyproject, false);
+	set_var(g, vars, "WM_MANIFEST", m->manifest, false);
+	set_var(g, vars, "WM_TWINE", wm_catalog_tool(g->cat, "twine"), false);
 	/* trusted publishing: a token for PyPI, and one for Sigstore that signs the PEP 740 attestations */
 	if (m->trusted) {
 		struct wm_y *tokens = wm_yaml_set(&g->b, job, "id_tokens", wm_yaml_map(&g->b));
-		wm_yaml_set(&g->b, vars, "WM_PYPI_ATTESTATIONS", str(g, wm_catalog_tool(g->cat, "pypi-attestations")));
+		set_var(g, vars, "WM_PYPI_ATTESTATIONS", wm_catalog_tool(g->cat, "pypi-attestations"), false);
 		wm_yaml_set(&g->b, wm_yaml_set(&g->b, tokens, "PYPI_ID_TOKEN", wm_yaml_map(&g->b)), "aud", str(g, "pypi"));
 		wm_yaml_set(&g->b, wm_yaml_set(&g->b, tokens, "SIGSTORE_ID_TOKEN", wm_yaml_map(&g->b)), "aud", str(g, "sigstore"));
 	}
@@ -648,7 +667,7 @@ static void meta_jobs(struct gl *g, struct wm_y *root, const bool *published)
 	if (p)
 		set_tags(g, job, p);
 	vars = vars_of(g, job);
-	wm_yaml_set(&g->b, vars, "WM_BUILD", str(g, wm_catalog_tool(g->cat, "build")));
+	set_var(g, vars, "WM_BUILD", wm_catalog_tool(g->cat, "build"), false);
 	job = publish_base(g, root, "publish-meta-package", m->name);
 	deps[n++] = (struct dep){ "meta-package", 1, true };
 	for (size_t i = 0; i < m->nbackends; i++)
@@ -707,8 +726,8 @@ static struct wm_y *pages_common(struct gl *g, struct wm_y *root, struct wm_y *j
 	wm_yaml_set_before(&g->b, job, "script", "before_script", wm_yaml_seq(&g->b));
 	wm_yaml_push(&g->b, wm_yaml_get(job, "before_script"), wm_yaml_literal(&g->b, wm_emit_check_version(&g->b)));
 	vars = wm_yaml_get(job, "variables");
-	wm_yaml_set(&g->b, vars, "WM_PYPROJECT", str(g, g->m->pyproject));
-	wm_yaml_set(&g->b, vars, "WM_MANIFEST", str(g, g->m->manifest));
+	set_var(g, vars, "WM_PYPROJECT", g->m->pyproject, false);
+	set_var(g, vars, "WM_MANIFEST", g->m->manifest, false);
 	script = wm_yaml_get(job, "script");
 	for (size_t i = 0; script && i < script->n; i++)
 		if (script->items[i]->type == WM_NODE_SCALAR && strstr(script->items[i]->text, "@index-pages.py@\n"))
@@ -743,9 +762,9 @@ static void pages_job(struct gl *g, struct wm_y *root)
 	}
 	backends = wm_emit_keep(&g->b, &ids);
 	vars = pages_common(g, root, job);
-	wm_yaml_set(&g->b, vars, "WM_PROJECT", str(g, m->name));
-	wm_yaml_set(&g->b, vars, "WM_INDEX_URL", literal(g, m->index_url));
-	wm_yaml_set(&g->b, vars, "WM_BACKENDS", str(g, backends ? backends : ""));
+	set_var(g, vars, "WM_PROJECT", m->name, false);
+	set_var(g, vars, "WM_INDEX_URL", m->index_url, false);
+	set_var(g, vars, "WM_BACKENDS", backends ? backends : "", false);
 	add_needs(g, job, deps, n);
 }
 
@@ -788,12 +807,12 @@ static void variants_pages_job(struct gl *g, struct wm_y *root)
 	/* after the version check, the default backend's patch: its [variant] table */
 	add_lines(g, wm_yaml_get(job, "before_script"), "patch-sh");
 	if (wm_emit_has_patch(m, g->patched, def))
-		wm_yaml_set(&g->b, vars, "WM_PATCH", wm_yaml_strf(&g->b, WM_PATCH_PATH, def->id));
-	wm_yaml_set(&g->b, vars, "WM_VARIANTLIB", str(g, wm_catalog_tool(g->cat, "variantlib")));
-	wm_yaml_set(&g->b, vars, "WM_PROJECT", str(g, m->name));
-	wm_yaml_set(&g->b, vars, "WM_INDEX_URL", literal(g, m->index_url));
-	wm_yaml_set(&g->b, vars, "WM_DEFAULT", str(g, def->id));
-	wm_yaml_set(&g->b, vars, "WM_VARIANTS", variants ? wm_yaml_literal(&g->b, variants) : str(g, ""));
+		set_var(g, vars, "WM_PATCH", patch_path(g, def), false);
+	set_var(g, vars, "WM_VARIANTLIB", wm_catalog_tool(g->cat, "variantlib"), false);
+	set_var(g, vars, "WM_PROJECT", m->name, false);
+	set_var(g, vars, "WM_INDEX_URL", m->index_url, false);
+	set_var(g, vars, "WM_DEFAULT", def->id, false);
+	set_var(g, vars, "WM_VARIANTS", variants ? variants : "", variants != NULL);
 	add_needs(g, job, deps, n);
 }
 

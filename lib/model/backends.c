@@ -194,15 +194,10 @@ static void load_setup(struct wm_loader *l, struct wm_backend *b, const struct w
 				continue;
 			}
 			for (size_t k = 0; k < steps->n; k++) {
-				const struct wm_node *step = steps->items[k];
-				if (github && step->type != WM_NODE_MAP)
-					wm_schema_error(&l->c, step, "a GitHub setup step must be a mapping such as "
-						"{run: ...} or {uses: ...}, not %s", wm_yaml_kind(step));
-				else if (!github && (step->type != WM_NODE_SCALAR || wm_yaml_is_null(step)))
-					wm_schema_error(&l->c, step, "a GitLab setup step must be a script line (a string), not %s",
-						wm_yaml_kind(step));
+				if (github)
+					wm_untrusted_github_step(l, steps->items[k]);
 				else
-					wm_untrusted_check(l, step, github);
+					wm_untrusted_gitlab_line(l, steps->items[k]);
 			}
 		}
 	}

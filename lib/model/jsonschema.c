@@ -460,9 +460,56 @@ static struct wm_json *toolkits(struct cx *x, struct wm_json *s)
 	return put(x, s, "additionalProperties", wm_json_bool(false));
 }
 
+/* One value read as text: a string, or a number or boolean (86 and true are "86" and "true"). */
+static struct wm_json *scalar_value(struct cx *x, struct wm_json *s)
+{
+	struct wm_json *t = wm_json_array();
+	push(x, t, text("string"));
+	push(x, t, text("number"));
+	push(x, t, text("boolean"));
+	return put(x, s, "type", t);
+}
+
+/* A step's env: or with:: a mapping written out, of names in `pattern` to single values. */
+static struct wm_json *step_mapping(struct cx *x, struct wm_json *s, const char *pattern)
+{
+	put_text(x, s, "type", "object");
+	put(x, s, "propertyNames", string_matching(x, wm_json_object(), pattern));
+	return put(x, s, "additionalProperties", scalar_value(x, wm_json_object()));
+}
+
+static struct wm_json *step_env(struct cx *x, struct wm_json *s)
+{
+	return step_mapping(x, s, "^[A-Za-z_][A-Za-z0-9_]*$");
+}
+
+static struct wm_json *step_with(struct cx *x, struct wm_json *s)
+{
+	return step_mapping(x, s, "^[A-Za-z_][A-Za-z0-9_-]*$");
+}
+
+static const struct field step_fields[] = {
+	{ "name", scalar_value, "the step's name" },
+	{ "id", scalar_value, "the step's id" },
+	{ "if", scalar_value, "the condition the step runs on" },
+	{ "uses", scalar_value, "the action the step runs: owner/name@ref" },
+	{ "with", step_with, "the action's inputs, written out: NAME: value (expressions in values only)" },
+	{ "run", scalar_value, "the script the step runs" },
+	{ "shell", scalar_value, "the shell that runs the script" },
+	{ "working-directory", scalar_value, "where the script runs" },
+	{ "env", step_env, "the step's environment, written out: NAME: value (expressions in values only)" },
+	{ "continue-on-error", scalar_value, "true: a failure of the step does not fail the job" },
+	{ "timeout-minutes", scalar_value, "the step's time limit" },
+};
+
+static struct wm_json *github_step(struct cx *x, struct wm_json *s)
+{
+	return object_of(x, s, false, "a GitHub setup step", &wm_untrusted_step_keys, FIELDS(step_fields), NULL, 0);
+}
+
 static struct wm_json *github_steps(struct cx *x, struct wm_json *s)
 {
-	return list_of(x, s, put_text(x, wm_json_object(), "type", "object"));
+	return list_of(x, s, new_ref(x, "github-step"));
 }
 
 static struct wm_json *gitlab_steps(struct cx *x, struct wm_json *s)
@@ -853,16 +900,11 @@ static struct wm_json *python_enum(struct cx *x, struct wm_json *s, const char *
 
 static struct wm_json *env_map(struct cx *x, struct wm_json *s)
 {
-	struct wm_json *t = wm_json_array();
 	put_text(x, s, "description", "environment variables: NAME: value (${{ secrets.NAME }} and ${{ vars.NAME }} "
 		"allowed in values)");
 	put_text(x, s, "type", "object");
 	put(x, s, "propertyNames", string_matching(x, wm_json_object(), "^[A-Za-z_][A-Za-z0-9_]*$"));
-	/* a value is read as text: 86 and true are "86" and "true" */
-	push(x, t, text("string"));
-	push(x, t, text("number"));
-	push(x, t, text("boolean"));
-	return put(x, s, "additionalProperties", put(x, wm_json_object(), "type", t));
+	return put(x, s, "additionalProperties", scalar_value(x, wm_json_object()));
 }
 
 static struct wm_json *action_ref(struct cx *x, struct wm_json *s)
@@ -887,6 +929,8 @@ static struct wm_json *defs(struct cx *x)
 	put(x, d, "backend", backend(x, put_text(x, wm_json_object(), "description", "a backend: a build of the "
 		"crate with its features, platforms and toolkits")));
 	put(x, d, "env", env_map(x, wm_json_object()));
+	put(x, d, "github-step", github_step(x, put_text(x, wm_json_object(), "description",
+		"a GitHub step ({run: ...} or {uses: ...}), copied into the workflow as it is")));
 	put(x, d, "action-ref", action_ref(x, wm_json_object()));
 	return d;
 }

@@ -55,16 +55,18 @@ static void load_version(struct wm_loader *l)
 		wm_schema_error(&l->c, v, "unsupported format version %u: this wheelmatrix reads version 1", l->m->format);
 }
 
-static void load_path(struct wm_loader *l, const struct wm_node *n, const char *what, const char **out)
+/* A path of the matrix file into *out; false (reported) when it is not one. */
+static bool load_path(struct wm_loader *l, const struct wm_node *n, const char *what, const char **out)
 {
 	const char *s, *why;
-	if (!wm_schema_string(&l->c, n, what, &s))
-		return;
+	if (!wm_schema_string(&l->c, n, what, &s) || !wm_untrusted_path(l, n, what))
+		return false;
 	if (!wm_name_repo_path(s, &why)) {
 		wm_schema_error(&l->c, n, "invalid path '%s': %s", s, why);
-		return;
+		return false;
 	}
 	*out = s;
+	return true;
 }
 
 /*
@@ -160,6 +162,7 @@ static void load_project(struct wm_loader *l, const struct wm_node *n)
 	struct wm_matrix *m = l->m;
 	const struct wm_node *v;
 	const char *s;
+	bool paths_ok = true;
 
 	m->pyproject = "pyproject.toml";
 	m->manifest = "Cargo.toml";
@@ -173,17 +176,19 @@ static void load_project(struct wm_loader *l, const struct wm_node *n)
 			wm_schema_error(&l->c, v, "invalid distribution name '%s': PEP 508 names are letters, digits, "
 				"'.', '-' and '_', beginning and ending with a letter or digit", s);
 	}
-	if ((v = wm_yaml_find(n, "pyproject")))
-		load_path(l, v, "'project.pyproject'", &m->pyproject);
-	if ((v = wm_yaml_find(n, "manifest")))
-		load_path(l, v, "'project.manifest'", &m->manifest);
+	if ((v = wm_yaml_find(n, "pyproject")) && !load_path(l, v, "'project.pyproject'", &m->pyproject))
+		paths_ok = false;
+	if ((v = wm_yaml_find(n, "manifest")) && !load_path(l, v, "'project.manifest'", &m->manifest))
+		paths_ok = false;
 	if ((v = wm_yaml_find(n, "module")) && wm_schema_string(&l->c, v, "'project.module'", &s)) {
 		if (wm_name_module(s))
 			m->module = s;
 		else
 			wm_schema_error(&l->c, v, "invalid module name '%s': Python identifiers separated by '.'", s);
 	}
-	read_project(l, n, wm_yaml_find(n, "manifest") != NULL);
+	/* the project's files are not looked for at another path than the one given */
+	if (paths_ok)
+		read_project(l, n, wm_yaml_find(n, "manifest") != NULL);
 	if (!m->module && m->name)
 		m->module = wm_project_module(l->c.arena, NULL, NULL, m->name);
 }

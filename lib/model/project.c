@@ -1,11 +1,15 @@
 /* project.c — what the matrix needs from pyproject.toml and Cargo.toml: names, version, features, abi3. */
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/name.h"
+#include "util/utf8.h"
 #include "formats/toml.h"
 #include "model/project.h"
 
@@ -50,6 +54,87 @@ static char *dir_of(struct wm_arena *a, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? wm_arena_strndup(a, path, (size_t)(slash - path)) : wm_arena_strdup(a, "");
+}
+
+/*
+ * Reports `fmt` at value v of `doc` (file `file`): at byte `at` of its string (`len` bytes) when
+ * the string is written as it reads (quoted on one line, without escapes), else (and for an `at`
+ * of SIZE_MAX) at the whole value.
+ */
+static void error_at(struct wm_error *err, const char *file, const struct wm_toml_doc *doc,
+	const struct wm_toml_value *v, size_t at, size_t len, const char *fmt, ...) WM_PRINTF(7, 8);
+static void error_at(struct wm_error *err, const char *file, const struct wm_toml_doc *doc,
+	const struct wm_toml_value *v, size_t at, size_t len, const char *fmt, ...)
+{
+	const struct wm_toml_span *sp = &v->span;
+	unsigned column = sp->column, span = (unsigned)(sp->end - sp->start);
+	char msg[1024];
+	va_list ap;
+	if (wm_toml_is_string(v) && sp->end - sp->start == v->len + 2 && at < v->len &&
+			memcmp(doc->text + sp->start + 1, v->str, v->len) == 0) {
+		column += 1 + (unsigned)wm_utf8_len(v->str, at);
+		span = (unsigned)(len ? len : 1);
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, file, doc->text, doc->len, sp->line, column, span, "%s", msg);
+}
+
+/*
+ * A path [tool.maturin] gives at `key`, relative to pyproject.toml's directory: its text is a
+ * path's (wm_name_path_text), and the path it names from the repository's root stays inside the
+ * repository and out of .git (wm_name_repo_path; a directory may be the root itself).  Reports
+ * at the value in pyproject.toml; *out is the path from the root.
+ */
+static int setting_path(struct wm_project *p, const char *key, bool directory, char **out, struct wm_error *err)
+{
+	const struct wm_toml_value *v = wm_toml_get_path(p->py.root, key);
+	const char *what = strcmp(key, "tool.maturin.manifest-path") == 0 ? "[tool.maturin].manifest-path" :
+		"[tool.maturin].python-source";
+	struct wm_path_fault f;
+	const char *why = NULL;
+	bool outside;
+	*out = NULL;
+	if (!wm_toml_is_string(v))
+		return 0;
+	if (!wm_name_path_text(v->str, v->len, &f)) {
+		if (f.hidden)
+			error_at(err, p->py_path, &p->py, v, f.at, f.len, "invalid path in %s: it holds U+%04X, %s", what,
+				(unsigned)f.cp, f.why);
+		else
+			error_at(err, p->py_path, &p->py, v, f.at, f.len, "invalid path '%s' in %s: it holds %s", v->str, what,
+				f.why);
+		return WM_EINVALID;
+	}
+	if (v->str[0] == '/')
+		why = "an absolute path leaves the repository: give it relative to pyproject.toml";
+	else if (strchr(v->str, '\\'))
+		why = "use '/' to separate directories";
+	else if (!(*out = join(&p->arena, dir_of(&p->arena, p->py_path), v->str, &outside)))
+		return WM_ENOMEM;
+	else if (outside)
+		why = "it leaves the repository";
+	else if (directory && !**out)
+		why = NULL;  /* the repository's root */
+	else
+		(void)wm_name_repo_path(*out, &why);
+	if (why) {
+		error_at(err, p->py_path, &p->py, v, SIZE_MAX, 0, "invalid path '%s' in %s: %s", v->str, what, why);
+		return WM_EINVALID;
+	}
+	return 0;
+}
+
+/* The module name at `key` of `doc`, when set, is dotted Python identifiers: it reaches the CI files as WM_MODULE. */
+static int module_setting(const struct wm_toml_doc *doc, const char *file, const char *key, struct wm_error *err)
+{
+	const struct wm_toml_value *v = wm_toml_get_path(doc->root, key);
+	if (!wm_toml_is_string(v) || (strlen(v->str) == v->len && wm_name_module(v->str)))
+		return 0;
+	error_at(err, file, doc, v, SIZE_MAX, 0, "invalid module name '%s' in %s: Python identifiers separated by '.'", v->str,
+		strcmp(key, "lib.name") == 0 ? "[lib].name" : "[tool.maturin].module-name");
+	return WM_EINVALID;
 }
 
 /* Reads and parses one file; returns 1 when it does not exist (nothing reported). */
@@ -272,8 +357,9 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 {
 	struct wm_project *p = calloc(1, sizeof(*p));
 	struct wm_arena *a;
+	char *path, *manifest_path;
 	bool outside;
-	int ret;
+	int ret, bad;
 
 	*out = NULL;
 	if (!p)
@@ -307,6 +393,13 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	p->python_source = str_at(p->py.root, "tool.maturin.python-source");
 	p->manifest_setting = str_at(p->py.root, "tool.maturin.manifest-path");
 	p->bindings = str_at(p->py.root, "tool.maturin.bindings");
+	/* each of [tool.maturin]'s settings is reported, the manifest's path too, before failing */
+	bad = setting_path(p, "tool.maturin.python-source", true, &path, err);
+	ret = module_setting(&p->py, p->py_path, "tool.maturin.module-name", err);
+	bad = bad < 0 ? bad : ret;
+	ret = setting_path(p, "tool.maturin.manifest-path", false, &manifest_path, err);
+	if ((ret = bad < 0 ? bad : ret) < 0)
+		goto fail;
 	read_maturin_requirement(p, a);
 	string_array(a, wm_toml_get_path(p->py.root, "tool.maturin.features"), &p->maturin_features);
 	/*
@@ -320,7 +413,7 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	if (manifest)
 		p->cargo_path = wm_arena_strdup(a, manifest);
 	else if (p->manifest_setting)
-		p->cargo_path = join(a, dir_of(a, pyproject), p->manifest_setting, &outside);
+		p->cargo_path = manifest_path;  /* checked above */
 	else {
 		outside = false;
 		if (src_layout(p, r, a, dir_of(a, pyproject)) &&
@@ -335,12 +428,6 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 		ret = WM_ENOMEM;
 		goto fail;
 	}
-	if (!manifest && outside) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, pyproject, NULL, 0, 0, 0, 0,
-			"[tool.maturin].manifest-path '%s' leaves the repository", p->manifest_setting);
-		ret = WM_EINVALID;
-		goto fail;
-	}
 	if (ret == 1 && (ret = load_toml(&p->cargo, r, p->cargo_path, err)) < 0)
 		goto fail;
 	if (ret == 1) {
@@ -351,6 +438,9 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	}
 	p->has_cargo = true;
 	read_cargo(p, a);
+	/* [lib].name is the module when module-name is not set */
+	if (!p->module_name && (ret = module_setting(&p->cargo, p->cargo_path, "lib.name", err)) < 0)
+		goto fail;
 	/* maturin enables these as well: the lowest abi3-py3X of both places counts */
 	find_abi3(p, wm_toml_get_path(p->py.root, "tool.maturin.features"), "pyo3/", p->py_path, &p->py);
 	version_of(p);

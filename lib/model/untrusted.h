@@ -22,14 +22,25 @@ bool wm_untrusted_expression_free(struct wm_loader *l, const struct wm_node *n, 
 void wm_untrusted_expr_error(struct wm_loader *l, const struct wm_node *n, const struct wm_expr_fault *f,
 	const char *where, const char *hint);
 /*
+ * Reports a path of the matrix file (scalar n, the value of `what`) whose text
+ * is not a path's (wm_name_path_text), at the offending character; false then.
+ */
+bool wm_untrusted_path(struct wm_loader *l, const struct wm_node *n, const char *what);
+/*
  * Loads an `env:` mapping (a backend's or an include's) into *out: the names the matrix may set, and
  * values whose expressions read only secrets.NAME and vars.NAME.
  */
 void wm_untrusted_load_env(struct wm_loader *l, const struct wm_node *n, struct wm_env **out, size_t *nout);
 /*
- * Refuses, anywhere in a setup subtree except a GitHub step's `env:` values,
- * an expression that reads anything but the contexts of wm_expr_setup_allowed.
+ * A GitHub setup step, copied into the workflow as it is: a mapping of
+ * GitHub's step keys (wm_untrusted_step_keys) to single values, whose
+ * `with:` and `env:` are mappings of literal names (an environment name, not
+ * one that makes a shell, linker or Python run code) to single values, never
+ * one expression; every expression outside `env:` values reads only the
+ * contexts of wm_expr_setup_allowed.  Reports what is not.
  */
-void wm_untrusted_check(struct wm_loader *l, const struct wm_node *n, bool github_step);
+void wm_untrusted_github_step(struct wm_loader *l, const struct wm_node *step);
+/* A GitLab setup step: one script line, its expressions held to the same contexts. */
+void wm_untrusted_gitlab_line(struct wm_loader *l, const struct wm_node *line);
 
 #endif

@@ -1,8 +1,9 @@
-/* name.c — the grammars of identifiers: backend ids, Cargo features, PEP 508 names and requirements. */
+/* name.c — the grammars of identifiers and paths: backend ids, Cargo features, PEP 508 names and requirements, repository paths. */
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
 #include "util/name.h"
+#include "util/utf8.h"
 
 static bool is_alnum(char c)
 {
@@ -273,29 +274,55 @@ bool wm_name_target(const char *s)
 	return true;
 }
 
+bool wm_name_path_text(const char *s, size_t len, struct wm_path_fault *out)
+{
+	const char *dollar = memchr(s, '$', len);
+	size_t n, at = wm_utf8_find_hidden(s, len, &out->cp, &n);
+	out->hidden = false;
+	/* whichever comes first */
+	if (dollar && (size_t)(dollar - s) < at) {
+		out->at = (size_t)(dollar - s);
+		out->cp = 0;
+		if (len - out->at >= 3 && memcmp(dollar, "${{", 3) == 0) {
+			out->len = 3;
+			out->why = "a GitHub expression ('${{'), which GitHub evaluates where the CI files use the path";
+		} else {
+			out->len = 1;
+			out->why = "'$', which GitLab expands in the CI file's variables and a shell in what it reads";
+		}
+		return false;
+	}
+	if (at < len) {
+		out->at = at;
+		out->len = n;
+		out->hidden = true;
+		out->why = "a control or format character, which does not show as itself";
+		return false;
+	}
+	out->why = NULL;
+	out->at = out->len = 0;
+	return true;
+}
+
 bool wm_name_repo_path(const char *s, const char **why)
 {
 	const char *p = s;
+	struct wm_path_fault f;
 	if (!*s) {
 		*why = "the path is empty";
+		return false;
+	}
+	if (!wm_name_path_text(s, strlen(s), &f)) {
+		*why = f.hidden ? "the path holds a control or format character, which does not show as itself" : f.why;
 		return false;
 	}
 	if (*s == '/' || (isalpha((unsigned char)s[0]) && s[1] == ':')) {
 		*why = "an absolute path leaves the repository: give a path relative to the repository root";
 		return false;
 	}
-	for (const char *q = s; *q; q++) {
-		if (*q == '\\') {
-			*why = "use '/' to separate directories";
-			return false;
-		}
-		const unsigned char *u = (const unsigned char *)q;
-		/* C0, DEL, C1, U+2028/U+2029 and the bidirectional controls: the path goes into a comment line */
-		if (u[0] < 0x20 || u[0] == 0x7f || (u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f) ||
-		    (u[0] == 0xe2 && ((u[1] == 0x80 && u[2] >= 0xa8 && u[2] <= 0xae) || (u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9)))) {
-			*why = "the path contains a control character";
-			return false;
-		}
+	if (strchr(s, '\\')) {
+		*why = "use '/' to separate directories";
+		return false;
 	}
 	while (*p) {
 		const char *end = strchr(p, '/');

@@ -13,7 +13,25 @@ bool wm_name_requirement(const char *s, const char **why);
 bool wm_name_env(const char *s);             /* [A-Za-z_][A-Za-z0-9_]* */
 bool wm_name_module(const char *s);          /* dotted Python identifiers, ASCII */
 bool wm_name_target(const char *s);          /* a Rust target triple's characters */
-/* A relative path inside the repository: no absolute path, no `..`, no `.git`. */
+/* What is wrong with a path's text: why, where (a byte offset and length), and the character when it is a hidden one. */
+struct wm_path_fault {
+	const char *why;
+	size_t at, len;
+	bool hidden;      /* a control or format character, or a byte that is not UTF-8: */
+	uint32_t cp;      /* its code point (the byte) */
+};
+/*
+ * The text every path from the matrix file or the project's files obeys: no
+ * '$' (a GitHub expression `${{` or a variable GitLab and shells expand),
+ * no control or format character (Unicode Cc and Cf, U+2028, U+2029) and no
+ * byte that is not UTF-8 (a NUL among `len` bytes is a control character).
+ * False with *out filled at the first fault.
+ */
+bool wm_name_path_text(const char *s, size_t len, struct wm_path_fault *out);
+/*
+ * A relative path inside the repository, in the text of wm_name_path_text:
+ * no absolute path, no '\\', no empty, `.` or `..` component, no `.git`.
+ */
 bool wm_name_repo_path(const char *s, const char **why);
 /*
  * An index's base URL: https://host[:port][/path], or http:// on the loopback

@@ -157,3 +157,52 @@ size_t wm_utf8_next(const char *s, size_t avail, bool *control)
 		(cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 	return n;
 }
+
+/*
+ * Unicode's format characters (general category Cf, Unicode 15.1), as ranges: they change how
+ * text around them shows (direction, joining) or show as nothing at all.
+ */
+static const uint32_t format_chars[][2] = {
+	{ 0x00ad, 0x00ad }, { 0x0600, 0x0605 }, { 0x061c, 0x061c }, { 0x06dd, 0x06dd }, { 0x070f, 0x070f },
+	{ 0x0890, 0x0891 }, { 0x08e2, 0x08e2 }, { 0x180e, 0x180e }, { 0x200b, 0x200f }, { 0x202a, 0x202e },
+	{ 0x2060, 0x2064 }, { 0x2066, 0x206f }, { 0xfeff, 0xfeff }, { 0xfff9, 0xfffb }, { 0x110bd, 0x110bd },
+	{ 0x110cd, 0x110cd }, { 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a },
+	{ 0xe0001, 0xe0001 }, { 0xe0020, 0xe007f },
+};
+
+static bool hidden(uint32_t cp)
+{
+	if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029)
+		return true;
+	for (size_t i = 0; i < sizeof(format_chars) / sizeof(format_chars[0]); i++)
+		if (cp >= format_chars[i][0] && cp <= format_chars[i][1])
+			return true;
+	return false;
+}
+
+size_t wm_utf8_find_hidden(const char *s, size_t len, uint32_t *cp, size_t *n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < len) {
+		size_t k = utf8_seq(p + i, len - i);
+		uint32_t c;
+		if (k == 0) {
+			*cp = p[i];
+			*n = 1;
+			return i;
+		}
+		c = k == 1 ? p[i] : p[i] & (0x7fu >> k);
+		for (size_t j = 1; j < k; j++)
+			c = c << 6 | (p[i + j] & 0x3f);
+		if (hidden(c)) {
+			*cp = c;
+			*n = k;
+			return i;
+		}
+		i += k;
+	}
+	*cp = 0;
+	*n = 0;
+	return len;
+}

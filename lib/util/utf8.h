@@ -20,5 +20,13 @@ size_t wm_utf8_len(const char *s, size_t len);
  * appends nothing and returns false.
  */
 bool wm_utf8_from_utf16(struct wm_buf *out, const char *s, size_t len);
+ * The offset of the first character of `s` (len bytes) that does not show as
+ * itself: a byte that is not UTF-8, a control character (Unicode Cc: C0, DEL,
+ * C1), a format character (Cf: the bidirectional controls, the zero-width
+ * joiners and spaces, U+FEFF, the tags) or a line or paragraph separator
+ * (U+2028, U+2029); len when there is none.  *cp is its code point (the byte
+ * itself for one that is not UTF-8) and *n its length in bytes.
+ */
+size_t wm_utf8_find_hidden(const char *s, size_t len, uint32_t *cp, size_t *n);
 
 #endif

@@ -1,5 +1,6 @@
 /* matrix.c — libFuzzer target: a matrix file through the loader, the expansion and generation of every file. */
 #include "fuzz.h"
+#include "util/name.h"
 #include "util/utf8.h"
 #include "formats/yaml.h"
 
@@ -26,7 +27,17 @@
  *      U+2029, bidirectional controls U+202A-U+202E and U+2066-U+2069): the
  *      YAML emitter must escape them;
  *   6. every generated YAML file (.yml, .yaml) parses with the project's
- *      YAML reader (libyaml) as a mapping.
+ *      YAML reader (libyaml) as a mapping;
+ *   7. the matrix's content reaches no mapping or list position whole: in
+ *      the GitHub workflow every job's `env` and every step's `env` and
+ *      `with` are mappings of single values, every step is a mapping, and no
+ *      mapping key anywhere holds an expression (`${{`); in the GitLab file
+ *      every job's `variables` and every parallel:matrix entry are mappings
+ *      of single values, and every '$' of a value is written `$$` (GitLab
+ *      expands any other), but for the template's own WM_TAG: $CI_COMMIT_TAG;
+ *   8. every path of the loaded matrix (pyproject.toml's, the manifest's,
+ *      the CI files') has a path's text: no '$', no control or format
+ *      character.
  */
 
 static struct wm_catalog *catalog;
@@ -199,7 +210,88 @@ static void check_jobs(const struct wm_matrix *m)
 	wm_jobs_free(json);
 }
 
-static void check_yaml(const struct wm_file *f)
+/* A mapping of names to single values (scalars), as a job's env, a step's env and with, GitLab's variables. */
+static void check_flat(const struct wm_node *n, const char *path, const char *what)
+{
+	FUZZ_CHECK(n->type == WM_NODE_MAP, "%s: %s is not a mapping", path, what);
+	for (size_t i = 0; i < n->n; i++)
+		FUZZ_CHECK(n->pairs[i].value->type == WM_NODE_SCALAR, "%s: %s '%s' is not a single value", path, what,
+			n->pairs[i].key->text);
+}
+
+/* No mapping key of the tree holds a GitHub expression. */
+static void check_keys(const struct wm_node *n, const char *path)
+{
+	if (n->type == WM_NODE_SEQ)
+		for (size_t i = 0; i < n->n; i++)
+			check_keys(n->items[i], path);
+	if (n->type == WM_NODE_MAP)
+		for (size_t i = 0; i < n->n; i++) {
+			FUZZ_CHECK(!strstr(n->pairs[i].key->text, "${{"), "%s: the key '%s' holds an expression", path,
+				n->pairs[i].key->text);
+			check_keys(n->pairs[i].value, path);
+		}
+}
+
+static void check_github(const struct wm_node *root, const char *path)
+{
+	const struct wm_node *jobs = wm_yaml_find(root, "jobs");
+	check_keys(root, path);
+	for (size_t i = 0; jobs && i < jobs->n; i++) {
+		const struct wm_node *job = jobs->pairs[i].value, *env = wm_yaml_find(job, "env");
+		const struct wm_node *steps = wm_yaml_find(job, "steps");
+		if (env)
+			check_flat(env, path, "a job's env");
+		FUZZ_CHECK(steps && steps->type == WM_NODE_SEQ, "%s: job %s has no list of steps", path, jobs->pairs[i].key->text);
+		for (size_t k = 0; k < steps->n; k++) {
+			const struct wm_node *step = steps->items[k], *v;
+			FUZZ_CHECK(step->type == WM_NODE_MAP, "%s: a step of %s is not a mapping", path, jobs->pairs[i].key->text);
+			if ((v = wm_yaml_find(step, "env")))
+				check_flat(v, path, "a step's env");
+			if ((v = wm_yaml_find(step, "with")))
+				check_flat(v, path, "a step's with");
+		}
+	}
+}
+
+/* Every '$' of a GitLab variable's value is one of a `$$` pair: GitLab expands any other. */
+static void check_gitlab_vars(const struct wm_node *vars, const char *path, const char *job)
+{
+	check_flat(vars, path, "a job's variables");
+	for (size_t i = 0; i < vars->n; i++) {
+		const char *v = vars->pairs[i].value->text;
+		if (strcmp(vars->pairs[i].key->text, "WM_TAG") == 0 && strcmp(v, "$CI_COMMIT_TAG") == 0)
+			continue;
+		for (const char *d = strchr(v, '$'); d; d = strchr(d + 2, '$'))
+			FUZZ_CHECK(d[1] == '$', "%s: %s's variable %s has a '$' GitLab expands: %s", path, job,
+				vars->pairs[i].key->text, v);
+	}
+}
+
+static void check_gitlab(const struct wm_node *root, const char *path)
+{
+	for (size_t i = 0; i < root->n; i++) {
+		const struct wm_node *job = root->pairs[i].value, *v;
+		const struct wm_node *matrix = wm_yaml_find(wm_yaml_find(job, "parallel"), "matrix");
+		if (job->type != WM_NODE_MAP)
+			continue;
+		if ((v = wm_yaml_find(job, "variables")))
+			check_gitlab_vars(v, path, root->pairs[i].key->text);
+		for (size_t k = 0; matrix && k < matrix->n; k++)
+			check_gitlab_vars(matrix->items[k], path, root->pairs[i].key->text);
+	}
+}
+
+static void check_paths(const struct wm_matrix *m)
+{
+	const char *paths[] = { m->pyproject, m->manifest, m->github.path, m->gitlab.path };
+	struct wm_path_fault f;
+	for (size_t i = 0; i < WM_ARRAY_SIZE(paths); i++)
+		FUZZ_CHECK(!paths[i] || wm_name_path_text(paths[i], strlen(paths[i]), &f), "the path '%s' holds %s",
+			paths[i], f.why);
+}
+
+static void check_yaml(const struct wm_file *f, const struct wm_matrix *m)
 {
 	const char *nl = f->data;
 	struct wm_doc doc;
@@ -217,11 +309,15 @@ static void check_yaml(const struct wm_file *f)
 		FUZZ_CHECK(0, "%s does not parse as YAML:\n%.*s", f->path, (int)(f->len - hlen), nl);
 	}
 	FUZZ_CHECK(doc.root && doc.root->type == WM_NODE_MAP, "%s is not a mapping", f->path);
+	if (m->github.enabled && strcmp(f->path, m->github.path) == 0)
+		check_github(doc.root, f->path);
+	if (m->gitlab.enabled && strcmp(f->path, m->gitlab.path) == 0)
+		check_gitlab(doc.root, f->path);
 	wm_yaml_release(&doc);
 	wm_error_release(&err);
 }
 
-static void check_files(const struct wm_files *files)
+static void check_files(const struct wm_files *files, const struct wm_matrix *m)
 {
 	for (size_t i = 0; i < files->n; i++) {
 		const struct wm_file *f = &files->items[i];
@@ -231,7 +327,7 @@ static void check_files(const struct wm_files *files)
 			line, column);
 		fuzz_check_no_control(f->path, f->data, f->len);
 		if (has_suffix(f->path, ".yml") || has_suffix(f->path, ".yaml"))
-			check_yaml(f);
+			check_yaml(f, m);
 	}
 }
 
@@ -266,6 +362,7 @@ static void run(const char *text, size_t len, const struct wm_reader *r)
 		goto out;
 	}
 	FUZZ_CHECK(m && err.nerrors == 0, "%s succeeded with %zu errors", what, err.nerrors);
+	check_paths(m);
 	check_jobs(m);
 	ret = wm_generate(&files, m, catalog, "wheelmatrix.yaml", &err);
 	check_no_internal(&err, ret, "generate");
@@ -277,7 +374,7 @@ static void run(const char *text, size_t len, const struct wm_reader *r)
 	wm_error_init(&err);
 	ret = wm_generate(&again, m, catalog, "wheelmatrix.yaml", &err);
 	FUZZ_CHECK(ret == 0 && same_files(&files, &again), "generate run twice gives other files");
-	check_files(&files);
+	check_files(&files, m);
 out:
 	wm_files_release(&files);
 	wm_files_release(&again);

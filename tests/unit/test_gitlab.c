@@ -1,9 +1,11 @@
-/* test_gitlab.c — unit tests of the GitLab.com limits the GitLab emitter asserts: 200 permutations, 255-character names, 50 needs. */
+/* test_gitlab.c — unit tests of the GitLab emitter: GitLab.com's limits (200 permutations, 255-character names, 50 needs), and its one variable writer. */
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
 #include "util/arena.h"
+#include "util/buf.h"
 #include "formats/yaml.h"
+#include "model/catalog.h"
 #include "emit/gitlab.h"
 
 static struct wm_arena arena;
@@ -156,12 +158,82 @@ static void test_needs(void)
 	CHECK(check(root, msg, sizeof(msg)) == 0);
 }
 
+/* Every '$' of a value is one of a `$$` pair. */
+static bool doubled(const char *v)
+{
+	for (const char *d = strchr(v, '$'); d; d = strchr(d + 2, '$'))
+		if (d[1] != '$')
+			return false;
+	return true;
+}
+
+/*
+ * Every variable of every job the emitter writes goes through its one writer, which doubles '$':
+ * here the model's paths, name and env values hold '$' (the loader refuses it in a path, so they
+ * are set behind its back), and every value of every `variables:` and parallel:matrix entry of
+ * the file has each '$' doubled, but for the template's own WM_TAG: $CI_COMMIT_TAG.
+ */
+static void test_one_writer(void)
+{
+	static const char matrix[] = "wheelmatrix: 1\nproject: {name: x, pyproject: py/pyproject.toml}\n"
+		"python: {versions: [\"3.12\", \"3.13\"]}\nplatforms: [linux-x86_64, macos-arm64, windows-x86_64]\n"
+		"backends:\n  gpu: {features: [cublas], platforms: [linux-x86_64], env: {A: \"$A\"}}\n"
+		"  cpu: {default: true, env: {B: \"${B}$$\"}}\ninclude:\n"
+		"  - {backend: cpu, platform: linux-x86_64, python: \"3.14\", env: {C: \"$C\"}}\n"
+		"distribution: {strategy: index, index: {url: https://o.gitlab.io/x/whl}}\nci: {gitlab: {}}\n";
+	struct wm_catalog *cat = NULL;
+	struct wm_matrix *m = NULL;
+	struct wm_error err;
+	struct wm_buf out = WM_BUF_INIT;
+	struct wm_doc doc;
+	struct wm_yaml_limits lim = { WM_MATRIX_MAX_BYTES * 64, WM_MATRIX_MAX_DEPTH, UINT64_MAX };
+	size_t vars = 0;
+
+	wm_error_init(&err);
+	CHECK(wm_catalog_load(&cat, &err) == 0);
+	CHECK(wm_matrix_load(&m, cat, "wheelmatrix.yaml", matrix, sizeof(matrix) - 1, &err) == 0);
+	if (!m) {
+		wm_catalog_free(cat);
+		wm_error_release(&err);
+		return;
+	}
+	m->pyproject = "py$CI_JOB_TOKEN/pyproject.toml";
+	m->manifest = "rust${CI_PROJECT_DIR}/Cargo.toml";
+	CHECK(wm_emit_gitlab(&out, m, cat, NULL, &err) == 0);
+	CHECK(wm_yaml_parse(&doc, ".gitlab-ci.yml", out.ptr ? out.ptr : "", out.len, &lim, &err) == 0);
+	for (size_t i = 0; doc.root && i < doc.root->n; i++) {
+		const struct wm_node *job = doc.root->pairs[i].value;
+		const struct wm_node *matrix_entries = wm_yaml_find(wm_yaml_find(job, "parallel"), "matrix");
+		const struct wm_node *lists[2] = { wm_yaml_find(job, "variables"), NULL };
+		for (size_t k = 0; k <= (matrix_entries ? matrix_entries->n : 0); k++) {
+			const struct wm_node *v = k == 0 ? lists[0] : matrix_entries->items[k - 1];
+			for (size_t x = 0; v && x < v->n; x++, vars++) {
+				const char *name = v->pairs[x].key->text, *value = v->pairs[x].value->text;
+				if (strcmp(name, "WM_TAG") == 0 && strcmp(value, "$CI_COMMIT_TAG") == 0)
+					continue;
+				if (!doubled(value))
+					fprintf(stderr, "%s: %s = %s\n", doc.root->pairs[i].key->text, name, value);
+				CHECK(doubled(value));
+			}
+		}
+	}
+	CHECK(vars > 50);
+	CHECK(out.ptr && strstr(out.ptr, "WM_PROJECT_DIR: py$$CI_JOB_TOKEN\n"));
+	CHECK(out.ptr && strstr(out.ptr, "WM_MANIFEST: rust$${CI_PROJECT_DIR}/Cargo.toml\n"));
+	wm_yaml_release(&doc);
+	wm_buf_release(&out);
+	wm_matrix_free(m);
+	wm_catalog_free(cat);
+	wm_error_release(&err);
+}
+
 int main(void)
 {
 	wm_arena_init(&arena);
 	test_permutations();
 	test_names();
 	test_needs();
+	test_one_writer();
 	CHECK(!yb.oom);
 	wm_arena_release(&arena);
 	return harness_done();

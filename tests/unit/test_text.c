@@ -410,8 +410,34 @@ static void test_utf8_controls(void)
 	CHECK_STR(got, "1c 1c 1c 1c");
 }
 
+/* The path grammar: where its first fault is, and what. */
+static void test_path_text(void)
+{
+	struct wm_path_fault f;
+	const char *why;
+	uint32_t cp;
+	size_t n;
+	CHECK(wm_name_path_text("py dir/it's \"q\" %x% #1: \xc3\xa9/pyproject.toml", 36, &f));
+	CHECK(!wm_name_path_text("a/${{ github.head_ref }}/b", 26, &f) && f.at == 2 && f.len == 3 && !f.hidden);
+	CHECK(!wm_name_path_text("a$b", 3, &f) && f.at == 1 && f.len == 1 && !f.hidden);
+	CHECK(!wm_name_path_text("ab$", 3, &f) && f.at == 2);
+	CHECK(!wm_name_path_text("ab$$", 4, &f) && f.at == 2);
+	CHECK(!wm_name_path_text("a\xe2\x80\x8c" "b$", 6, &f) && f.at == 1 && f.len == 3 && f.hidden && f.cp == 0x200c);
+	CHECK(!wm_name_path_text("ab\0c", 4, &f) && f.at == 2 && f.hidden && f.cp == 0);  /* a NUL inside the value */
+	CHECK(!wm_name_path_text("a\xf3\xa0\x80\x81", 5, &f) && f.at == 1 && f.len == 4 && f.cp == 0xe0001);
+	CHECK(!wm_name_path_text("a\xff" "b", 3, &f) && f.at == 1 && f.len == 1 && f.hidden && f.cp == 0xff);
+	CHECK(!wm_name_repo_path("a/$HOME/b", &why));
+	CHECK(!wm_name_repo_path("a\xc2\xad" "b", &why));  /* a soft hyphen, Cf */
+	CHECK(wm_name_repo_path("a\xc2\xae" "b", &why));   /* the registered sign beside it, So */
+	CHECK(wm_utf8_find_hidden("abc", 3, &cp, &n) == 3 && n == 0);
+	CHECK(wm_utf8_find_hidden("\xef\xbb\xbfx", 4, &cp, &n) == 0 && cp == 0xfeff && n == 3);
+	CHECK(wm_utf8_find_hidden("x\xf0\x9d\x85\xb3", 5, &cp, &n) == 1 && cp == 0x1d173 && n == 4);
+	CHECK(wm_utf8_find_hidden("x\xf0\x9d\x85\xb2", 5, &cp, &n) == 5);  /* U+1D172, Mc, next to the range */
+}
+
 int main(void)
 {
+	test_path_text();
 	test_shell_word();
 	test_suggest();
 	test_glob();
