@@ -20,6 +20,7 @@ size_t wm_utf8_len(const char *s, size_t len);
  * appends nothing and returns false.
  */
 bool wm_utf8_from_utf16(struct wm_buf *out, const char *s, size_t len);
+/*
  * The offset of the first character of `s` (len bytes) that does not show as
  * itself: a byte that is not UTF-8, a control character (Unicode Cc: C0, DEL,
  * C1), a format character (Cf: the bidirectional controls, the zero-width
