@@ -222,7 +222,16 @@ static void load_index(struct wm_loader *l, const struct wm_node *n)
 	if (!wm_schema_string(&l->c, v, "'distribution.index.url'", &s))
 		return;
 	if (!wm_name_index_url(s, &why)) {
-		wm_schema_error(&l->c, v, "invalid index URL '%s': %s", s, why);
+		struct wm_buf shown = WM_BUF_INIT;
+		wm_text_url(&shown, s, strlen(s));
+		/* a password or query in the URL is shown nowhere: not in the message, and no source line quoted */
+		if (!shown.ptr || strcmp(shown.ptr, s) != 0)
+			wm_error_add(l->c.err, WM_EINVALID, WM_SEV_ERROR, l->c.doc->file, NULL, 0, v->line, v->column, 0,
+				"invalid index URL '%s': %s", shown.ptr ? shown.ptr : "", why);
+		else
+			wm_schema_error(&l->c, v, "invalid index URL '%s': %s", shown.ptr ? shown.ptr : "", why);
+		wm_loader_oom(l, shown.oom ? NULL : "");
+		wm_buf_release(&shown);
 		return;
 	}
 	/* the indexes are <url>/<backend>/: no final '/' of its own */
