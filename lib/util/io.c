@@ -260,6 +260,7 @@ struct walk {
 	const char *verb;      /* "read" or "write" */
 	enum wm_err io;        /* the code of a failed system call: WM_EREAD or WM_EIO */
 	bool create;           /* create missing parent directories (writing) */
+	bool probe;            /* decide as writing does, creating nothing */
 	bool dir;              /* the path names a directory (listing), not a file */
 	struct wm_error *err;
 	char *root;            /* realpath of the root */
@@ -425,7 +426,7 @@ static int resolve(char **out, bool *exists, struct stat *st, const struct walk 
 				goto out;
 			}
 			if (r > 0) {
-				if (w->create)
+				if (w->create || w->probe)
 					ret = walk_fail(w, WM_EINVALID,
 						"'%.*s' is a symbolic link whose target does not exist", shown, w->path);
 				goto out;
@@ -459,7 +460,7 @@ static int resolve(char **out, bool *exists, struct stat *st, const struct walk 
 			break;
 		}
 		if (!S_ISDIR(st->st_mode)) {
-			if (w->create)
+			if (w->create || w->probe)
 				ret = walk_fail(w, WM_EINVALID, "'%.*s' is not a directory", shown, w->path);
 			goto out;  /* reading: then there is no file there */
 		}
@@ -675,6 +676,21 @@ out:
 	free(tmp);
 	free(dir);
 	wm_buf_release(&name);
+	return ret;
+}
+
+int wm_io_check_below(const char *root, const char *path, struct wm_error *err)
+{
+	struct walk w = { .path = path, .verb = "write", .io = WM_EIO, .probe = true, .err = err };
+	char *target = NULL;
+	bool exists;
+	struct stat st;
+	int ret;
+
+	if ((ret = walk_init(&w, root)) == 0)
+		ret = resolve(&target, &exists, &st, &w);
+	free(target);
+	free(w.root);
 	return ret;
 }
 
