@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/buf.h"
@@ -343,7 +342,8 @@ static int walk_errno(const struct walk *w, int shown)
  * Follows the symbolic link `link`, which the first `n` bytes of w->path
  * name: 0 with its real path in *out, 1 when it leads to nothing,
  * or an error (reported) when it leads outside the root, or into a `.git`
- * directory at any depth, which wm_name_repo_path keeps a written path out of too.
+ * directory at any depth (or what git reads as one: wm_name_git_component),
+ * which wm_name_repo_path keeps a written path out of too.
  */
 static int follow(char **out, const struct walk *w, const char *link, int n)
 {
@@ -361,12 +361,15 @@ static int follow(char **out, const struct walk *w, const char *link, int n)
 		free(rp);
 		return walk_fail(w, WM_EINVALID, "'%.*s' is a symbolic link that leads outside the repository", n, w->path);
 	}
-	for (const char *c = rel; c; c = strchr(c, '/') ? strchr(c, '/') + 1 : NULL)
-		if (strncasecmp(c, ".git", 4) == 0 && (c[4] == '\0' || c[4] == '/')) {
-			/* a nested repository's .git (vendor/lib/.git) as much as the repository's own */
+	for (const char *c = rel; *c; c += strcspn(c, "/"), c += *c == '/') {
+		/* a nested repository's .git (vendor/lib/.git) as much as the repository's own, in any spelling */
+		const char *why = wm_name_git_component(c, strcspn(c, "/"));
+		if (why) {
 			free(rp);
-			return walk_fail(w, WM_EINVALID, "'%.*s' is a symbolic link that leads into '.git'", n, w->path);
+			return walk_fail(w, WM_EINVALID, "'%.*s' is a symbolic link that leads into '%s'", n, w->path,
+				strstr(why, "'.gitmodules'") ? ".gitmodules" : ".git");
 		}
+	}
 	*out = rp;
 	return 0;
 }

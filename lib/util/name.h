@@ -13,8 +13,20 @@ bool wm_name_requirement(const char *s, const char **why);
 bool wm_name_env(const char *s);             /* [A-Za-z_][A-Za-z0-9_]* */
 bool wm_name_module(const char *s);          /* dotted Python identifiers, ASCII */
 bool wm_name_target(const char *s);          /* a Rust target triple's characters */
-/* A relative path inside the repository: no absolute path, no `..`, no `.git`. */
+/*
+ * A relative path inside the repository: no absolute path, no `..`, no
+ * component that git refuses under core.protectHFS and core.protectNTFS
+ * (wm_name_git_component).
+ */
 bool wm_name_repo_path(const char *s, const char **why);
+/*
+ * Why git keeps the path component `c` (`n` bytes) out of a tree, or NULL:
+ * a name that git, macOS (HFS+) or Windows (NTFS) reads as `.git` (any case;
+ * HFS+'s ignorable characters anywhere; trailing dots and spaces, an NTFS
+ * stream, the short name git~1), or as `.gitmodules` in any of those ways and
+ * as its short names (gitmod~1 to ~4, gi7eba~N), which git refuses for a link.
+ */
+const char *wm_name_git_component(const char *c, size_t n);
 /*
  * An index's base URL: https://host[:port][/path], or http:// on the loopback
  * (localhost, 127.0.0.1) for tests; a host of letters, digits, '.' and '-', a
