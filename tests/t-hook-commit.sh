@@ -137,6 +137,7 @@ for mode in direct libgit2; do
 	repo "$r" $mode
 	echo "notes" >"$r/NOTES"
 	commit_all "$r" second
+	# shellcheck disable=SC2016  # $CLEAN is the exec script's, expanded when it runs
 	printf '#!/bin/sh\nsed -i '\''s/"3.12"\\]/"3.12", "3.13"]/'\'' wheelmatrix.yaml\n[ -z "$CLEAN" ] || wheelmatrix -q generate\nexec git -c user.name=t -c user.email=t@example.com commit -qam exec\n' >"$tmp/exec.sh"
 	chmod +x "$tmp/exec.sh"
 	head=$(git -C "$r" rev-parse HEAD)
