@@ -444,7 +444,12 @@ enum wm_file_state {
 
 /* Compares `f` with existing content (NULL = no file). */
 enum wm_file_state wm_file_compare(const struct wm_file *f, const char *existing, size_t len);
-/* Compares `f` with the file at root/f->path on disk. */
+/*
+ * Compares `f` with the file at root/f->path on disk; an error when that file
+ * could not be written there (wm_file_write would fail: a symbolic link that
+ * leads out of the repository, into `.git` or to nothing), so that a caller
+ * that decides every file before writing one writes nothing when one would fail.
+ */
 int wm_file_state(enum wm_file_state *out, const char *root, const struct wm_file *f, struct wm_error *err);
 /*
  * A git-format diff (malloc'd, *outlen bytes) that turns `existing` (NULL:

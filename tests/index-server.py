@@ -24,10 +24,21 @@ served the same).  Most names get an empty PEP 691 page; these misbehave:
   escapes        a page listing a wheel of 1.0.0 whose name holds a terminal escape sequence
   hostile        a page listing wheels of 1.0.0 whose names hold C1 controls (CSI, OSC) and bidi controls
   hostile-html   a PEP 503 page whose anchor texts hold a raw 0x9b byte (8-bit CSI), and OSC, ST and RLO in UTF-8
+  creds-redirect a redirect to /simple/creds-json/ on this server with a user name and password in its URL
+  creds-redirect-ftp   a redirect to an ftp:// URL with a user name and password
+  creds-redirect-bad   a redirect to a URL with a user name and password that cannot be read (a bad port)
+  creds-auth     401 unless the request's Basic credentials are user SECRET-we@ird, password
+                 SECRET-p:ss/w@rd% ?#; then a PEP 691 page listing creds_auth-1.0.0.tar.gz
+  creds-json     a PEP 691 page of creds-json 1.0.0 whose file URLs hold a user name and password
+  creds-html     a PEP 503 page of creds-html 1.0.0 whose hrefs hold a user name and password, one
+                 link without text (its name is the href's last part)
+
+The user names and passwords on these pages start with SECRET- so that a test finds them.
 
 The log has a line per request: seconds since start, the path, the Accept header.
 """
 import argparse
+import base64
 import email.utils
 import http.server
 import json
@@ -152,8 +163,38 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     b'<a href="b.whl">hostile_html-1.0.0-cp312-cp312-\xc2\x9d0;x\xc2\x9c\xe2\x80\xaelinux.whl</a>'
                     b'</body></html>')
             return self.send(200, body, "text/html")
+        if name.startswith("creds-"):
+            return self.creds(name)
         if name:
             return self.send(200, page([]))
+        return self.send(404, b"not found", "text/plain")
+
+    def creds(self, name):
+        here = "127.0.0.1:%d" % self.server.server_address[1]
+        auth = "SECRET-user%40x:SECRET-pass:w%2Fd"
+        if name == "creds-redirect":
+            return self.send(302, b"", "text/plain", [("Location", "http://%s@%s/simple/creds-json/" % (auth, here))])
+        if name == "creds-redirect-ftp":
+            return self.send(302, b"", "text/plain", [("Location", "ftp://%s@%s/simple/x/" % (auth, here))])
+        if name == "creds-redirect-bad":
+            return self.send(302, b"", "text/plain", [("Location", "http://%s@127.0.0.1:99999999/x/" % auth)])
+        if name == "creds-auth":
+            given = self.headers.get("Authorization", "")
+            want = "Basic " + base64.b64encode("SECRET-we@ird:SECRET-p:ss/w@rd% ?#".encode()).decode()
+            if given != want:
+                return self.send(401, b"who are you?", "text/plain", [("WWW-Authenticate", 'Basic realm="index"')])
+            return self.send(200, page([{"filename": "creds_auth-1.0.0.tar.gz", "url": "x", "hashes": {}}]))
+        if name == "creds-json":
+            files = ["creds_json-1.0.0.tar.gz", "creds_json-1.0.0-cp312-cp312-win_amd64.whl"]
+            return self.send(200, page([{"filename": f, "url": "http://%s@%s/files/%s" % (auth, here, f),
+                                         "hashes": {}} for f in files]))
+        if name == "creds-html":
+            body = ('<!DOCTYPE html><html><body>'
+                    '<a href="http://{a}@{h}/files/creds_html-1.0.0.tar.gz#sha256=00">creds_html-1.0.0.tar.gz</a>'
+                    '<a href="http://{a}@{h}/files/creds_html-1.0.0-cp312-cp312-win_amd64.whl"></a>'
+                    '<a href="http://{a}@{h}"></a>'
+                    '</body></html>').format(a=auth, h=here)
+            return self.send(200, body.encode(), "text/html")
         return self.send(404, b"not found", "text/plain")
 
 

@@ -123,8 +123,9 @@ start_nginx() {
 		return 1
 	fi
 	[[ -f $dir/ca.pem ]] || make_ca "$dir"
-	# the password of user 'ci' for /private/
-	printf 'ci:{PLAIN}s3cret-pass\n' >"$dir/htpasswd"
+	# the passwords for /private/: user 'ci', and a user whose name and password hold what a URL
+	# must percent-encode (t-plan-credentials; nginx reads a second ':' as the start of a comment)
+	printf 'ci:{PLAIN}s3cret-pass\nSECRET-we@ird:{PLAIN}SECRET-p@ss/w@rd%% ?#\n' >"$dir/htpasswd"
 	[[ $(id -u) == 0 ]] && user="user root;"
 	mkdir -p "$dir/nginx"
 	for ((attempt = 0; attempt < 5; attempt++)); do

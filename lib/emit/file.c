@@ -253,12 +253,14 @@ int wm_file_state_diff(enum wm_file_state *out, char **diff, size_t *difflen, co
 {
 	char *data = NULL;
 	size_t len = 0;
-	int ret = wm_io_read_below(&data, &len, root, f->path, err);
+	int ret;
 
 	*out = WM_FILE_MISSING;
 	if (diff)
 		*diff = NULL, *difflen = 0;
-	if (ret < 0)
+	/* a file that could not be written is an error before any file is written: a link to nothing, say */
+	if ((ret = wm_io_check_below(root, f->path, err)) < 0 ||
+			(ret = wm_io_read_below(&data, &len, root, f->path, err)) < 0)
 		return ret;
 	if (ret == 0)
 		*out = wm_file_compare(f, data, len);

@@ -9,6 +9,7 @@
 #include <curl/curl.h>
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/text.h"
 #include "index/net.h"
 
 /*
@@ -214,6 +215,18 @@ static void too_big(struct wm_buf *b, size_t max)
 		wm_buf_printf(b, "the response is larger than the limit of %zu bytes", max);
 }
 
+/*
+ * Appends libcurl's own words on the failure, or `none` without any: through
+ * wm_text_redact, since they may quote a URL with its password (a proxy's, say).
+ */
+static void curl_says(struct wm_buf *b, const struct state *st, const char *none)
+{
+	if (st->errbuf[0])
+		wm_text_redact(b, st->errbuf);
+	else if (none)
+		wm_buf_puts(b, none);
+}
+
 /* Why a transfer failed, in words that do not change from run to run. */
 static void describe(struct wm_buf *b, CURLcode code, const struct state *st, const struct wm_net_options *o)
 {
@@ -247,17 +260,21 @@ static void describe(struct wm_buf *b, CURLcode code, const struct state *st, co
 		wm_buf_puts(b, "cannot resolve the proxy's host name");
 		break;
 	case CURLE_PEER_FAILED_VERIFICATION:
-		wm_buf_printf(b, "the server's TLS certificate is not trusted (%s); give the CA that signed it "
-			"with --cacert FILE or SSL_CERT_FILE", st->errbuf[0] ? st->errbuf : "verification failed");
+		wm_buf_puts(b, "the server's TLS certificate is not trusted (");
+		curl_says(b, st, "verification failed");
+		wm_buf_puts(b, "); give the CA that signed it with --cacert FILE or SSL_CERT_FILE");
 		break;
 	case CURLE_SSL_CACERT_BADFILE:
-		wm_buf_printf(b, "cannot use the CA file (%s)", st->errbuf[0] ? st->errbuf : "bad file");
+		wm_buf_puts(b, "cannot use the CA file (");
+		curl_says(b, st, "bad file");
+		wm_buf_putc(b, ')');
 		break;
 	case CURLE_UNSUPPORTED_PROTOCOL:
 		wm_buf_puts(b, "a redirect to a URL that is neither http nor https");
 		break;
 	default:
-		wm_buf_printf(b, "%s%s%s", cu.easy_strerror(code), st->errbuf[0] ? ": " : "", st->errbuf);
+		wm_buf_printf(b, "%s%s", cu.easy_strerror(code), st->errbuf[0] ? ": " : "");
+		curl_says(b, st, NULL);
 		break;
 	}
 	free(t);

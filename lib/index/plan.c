@@ -7,6 +7,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/text.h"
 #include "util/utf8.h"
 #include "formats/pep440.h"
 #include "formats/toml.h"
@@ -38,24 +39,29 @@ void wm_plan_free(struct wm_plan *p)
 	free(p);
 }
 
-/*
- * The URL as reports may show it: without a user name or password, and with
- * its query (a token, often) as `?<redacted>`; a fragment is never sent.
- */
+/* The URL as reports and messages show it (wm_text_url): no user name or password, no query. */
 static char *shown_url(struct wm_arena *a, const char *url)
 {
-	const char *end = url + strcspn(url, "?#"), *colon = memchr(url, ':', (size_t)(end - url));
-	const char *host = colon ? colon + 1 : url, *slash, *at = NULL;
+	struct wm_buf b = WM_BUF_INIT;
+	char *s;
 
-	/* the authority, also of a URL refused for its scheme ("http:/user:pass@host") */
-	while (host < end && *host == '/')
-		host++;
-	slash = host + strcspn(host, "/?#");
-	for (const char *p = host; p < slash; p++)
-		if (*p == '@')
-			at = p;
-	return wm_arena_printf(a, "%.*s%.*s%s", (int)(host - url), url, (int)(end - (at ? at + 1 : host)),
-		at ? at + 1 : host, *end == '?' ? "?<redacted>" : "");
+	wm_text_url(&b, url, strlen(url));
+	s = b.oom ? NULL : wm_arena_strndup(a, b.ptr ? b.ptr : "", b.len);
+	wm_buf_release(&b);
+	return s;
+}
+
+/*
+ * True when the http(s) URL `url` has an '@' that does not end its user name
+ * and password: a second one, or one in its path, query or fragment (also
+ * after a '/', '?' or '#' written as it is in a password).  curl would take
+ * part of the password for the host, or send it in the path.
+ */
+static bool stray_at(const char *url)
+{
+	const char *auth = strstr(url, "://") + 3, *end = auth + strcspn(auth, "/?#"), *at = memchr(auth, '@',
+		(size_t)(end - auth));
+	return strchr(end, '@') || (at && memchr(at + 1, '@', (size_t)(end - at - 1)));
 }
 
 /* Where the project's version is written, for a positioned error. */
@@ -142,6 +148,12 @@ static int plan_index(struct wm_plan *plan, const char *index, char **query_base
 	if (strcspn(url, " \t\r\n\"<>") != strlen(url)) {
 		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
 			"invalid index URL '%s': spaces, quotes and angle brackets must be percent-encoded", shown);
+		return WM_EINVALID;
+	}
+	if (stray_at(url)) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"invalid index URL '%s': write '@', '/', '?' and '#' in a user name or password as %%40, %%2F, "
+			"%%3F and %%23, and an '@' in the path or query as %%40", shown);
 		return WM_EINVALID;
 	}
 	*query_base = wm_arena_printf(plan->arena, "%s%s", before, sep);
@@ -315,9 +327,9 @@ int wm_plan_new(struct wm_plan **out, const struct wm_matrix *m, const struct wm
 	}
 	for (size_t i = 0; base && i < p->ndists; i++) {
 		struct wm_plan_dist *d = &p->dists[i];
-		if (d->own_index)
-			d->url = d->own_index;
-		else if (!(d->url = wm_arena_printf(p->arena, "%s%s/%s", shown, d->normalized, *p->query ? "?<redacted>" : ""))) {
+		/* the matrix's index URL holds no user, query or fragment: shown as every URL is all the same */
+		if (d->own_index ? !(d->url = shown_url(p->arena, d->own_index)) :
+				!(d->url = wm_arena_printf(p->arena, "%s%s/%s", shown, d->normalized, *p->query ? "?<redacted>" : ""))) {
 			ret = WM_ENOMEM;
 			wm_error_code(err, ret);
 			goto fail;

@@ -59,12 +59,15 @@ static void load_version(struct wm_loader *l)
 static bool load_path(struct wm_loader *l, const struct wm_node *n, const char *what, const char **out)
 {
 	const char *s, *why;
-	if (!wm_schema_string(&l->c, n, what, &s) || !wm_untrusted_path(l, n, what))
+	if (!wm_schema_string(&l->c, n, what, &s))
 		return false;
-	if (!wm_name_repo_path(s, &why)) {
+	/* a name git refuses first (told as what other systems read it as), then the text, at its character */
+	if (!wm_name_repo_path_shape(s, &why)) {
 		wm_schema_error(&l->c, n, "invalid path '%s': %s", s, why);
 		return false;
 	}
+	if (!wm_untrusted_path(l, n, what))
+		return false;
 	*out = s;
 	return true;
 }
@@ -227,7 +230,16 @@ static void load_index(struct wm_loader *l, const struct wm_node *n)
 	if (!wm_schema_string(&l->c, v, "'distribution.index.url'", &s))
 		return;
 	if (!wm_name_index_url(s, &why)) {
-		wm_schema_error(&l->c, v, "invalid index URL '%s': %s", s, why);
+		struct wm_buf shown = WM_BUF_INIT;
+		wm_text_url(&shown, s, strlen(s));
+		/* a password or query in the URL is shown nowhere: not in the message, and no source line quoted */
+		if (!shown.ptr || strcmp(shown.ptr, s) != 0)
+			wm_error_add(l->c.err, WM_EINVALID, WM_SEV_ERROR, l->c.doc->file, NULL, 0, v->line, v->column, 0,
+				"invalid index URL '%s': %s", shown.ptr ? shown.ptr : "", why);
+		else
+			wm_schema_error(&l->c, v, "invalid index URL '%s': %s", shown.ptr ? shown.ptr : "", why);
+		wm_loader_oom(l, shown.oom ? NULL : "");
+		wm_buf_release(&shown);
 		return;
 	}
 	/* the indexes are <url>/<backend>/: no final '/' of its own */

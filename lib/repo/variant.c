@@ -492,9 +492,17 @@ int wm_variant_unapply(struct wm_buf *base, char **applied, const struct wm_read
 	snprintf(newid, sizeof(newid), "..%s", id);
 	wm_error_init(&quiet);  /* no patch directory, or one that cannot be read: no patch applied */
 	ret = r->list(r->ctx, dir, &names, &quiet);
+	/* but one behind a link out of the repository or into .git is an error: the workflow applies its patches */
+	for (size_t i = 0; ret == WM_EINVALID && i < quiet.ndiags; i++)
+		wm_error_add(err, ret, quiet.diags[i].severity, quiet.diags[i].file, NULL, 0, 0, 0, 0, "%s",
+			quiet.diags[i].message);
 	wm_error_release(&quiet);
 	if (ret == WM_ENOMEM)
 		goto oom;
+	if (ret == WM_EINVALID) {
+		wm_io_paths_free(&names);
+		return ret;
+	}
 	wm_io_paths_sort(&names);
 	for (size_t i = 0; ret >= 0 && i < names.n && !*applied; i++) {
 		const char *name = names.items[i];

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/buf.h"
@@ -260,6 +259,7 @@ struct walk {
 	const char *verb;      /* "read" or "write" */
 	enum wm_err io;        /* the code of a failed system call: WM_EREAD or WM_EIO */
 	bool create;           /* create missing parent directories (writing) */
+	bool probe;            /* decide as writing does, creating nothing */
 	bool dir;              /* the path names a directory (listing), not a file */
 	struct wm_error *err;
 	char *root;            /* realpath of the root */
@@ -342,7 +342,8 @@ static int walk_errno(const struct walk *w, int shown)
  * Follows the symbolic link `link`, which the first `n` bytes of w->path
  * name: 0 with its real path in *out, 1 when it leads to nothing,
  * or an error (reported) when it leads outside the root, or into a `.git`
- * directory at any depth, which wm_name_repo_path keeps a written path out of too.
+ * directory at any depth (or what git reads as one: wm_name_git_component),
+ * which wm_name_repo_path keeps a written path out of too.
  */
 static int follow(char **out, const struct walk *w, const char *link, int n)
 {
@@ -360,12 +361,15 @@ static int follow(char **out, const struct walk *w, const char *link, int n)
 		free(rp);
 		return walk_fail(w, WM_EINVALID, "'%.*s' is a symbolic link that leads outside the repository", n, w->path);
 	}
-	for (const char *c = rel; c; c = strchr(c, '/') ? strchr(c, '/') + 1 : NULL)
-		if (strncasecmp(c, ".git", 4) == 0 && (c[4] == '\0' || c[4] == '/')) {
-			/* a nested repository's .git (vendor/lib/.git) as much as the repository's own */
+	for (const char *c = rel; *c; c += strcspn(c, "/"), c += *c == '/') {
+		/* a nested repository's .git (vendor/lib/.git) as much as the repository's own, in any spelling */
+		const char *why = wm_name_git_component(c, strcspn(c, "/"));
+		if (why) {
 			free(rp);
-			return walk_fail(w, WM_EINVALID, "'%.*s' is a symbolic link that leads into '.git'", n, w->path);
+			return walk_fail(w, WM_EINVALID, "'%.*s' is a symbolic link that leads into '%s'", n, w->path,
+				strstr(why, "'.gitmodules'") ? ".gitmodules" : ".git");
 		}
+	}
 	*out = rp;
 	return 0;
 }
@@ -425,7 +429,7 @@ static int resolve(char **out, bool *exists, struct stat *st, const struct walk 
 				goto out;
 			}
 			if (r > 0) {
-				if (w->create)
+				if (w->create || w->probe)
 					ret = walk_fail(w, WM_EINVALID,
 						"'%.*s' is a symbolic link whose target does not exist", shown, w->path);
 				goto out;
@@ -459,7 +463,7 @@ static int resolve(char **out, bool *exists, struct stat *st, const struct walk 
 			break;
 		}
 		if (!S_ISDIR(st->st_mode)) {
-			if (w->create)
+			if (w->create || w->probe)
 				ret = walk_fail(w, WM_EINVALID, "'%.*s' is not a directory", shown, w->path);
 			goto out;  /* reading: then there is no file there */
 		}
@@ -675,6 +679,21 @@ out:
 	free(tmp);
 	free(dir);
 	wm_buf_release(&name);
+	return ret;
+}
+
+int wm_io_check_below(const char *root, const char *path, struct wm_error *err)
+{
+	struct walk w = { .path = path, .verb = "write", .io = WM_EIO, .probe = true, .err = err };
+	char *target = NULL;
+	bool exists;
+	struct stat st;
+	int ret;
+
+	if ((ret = walk_init(&w, root)) == 0)
+		ret = resolve(&target, &exists, &st, &w);
+	free(target);
+	free(w.root);
 	return ret;
 }
 

@@ -31,6 +31,13 @@ int wm_io_read_below(char **out, size_t *len, const char *root, const char *path
  * inside the root and out of `.git`.  An existing file keeps its permissions.
  */
 int wm_io_write_below(const char *root, const char *path, const char *data, size_t len, struct wm_error *err);
+/*
+ * Decides whether wm_io_write_below could write the file `path` below `root`,
+ * creating nothing: 0, or the error it would report (a link on the way that
+ * leads out of the root, into `.git` or to nothing; a file where a directory
+ * should be), so that a caller writing several files writes none when one would fail.
+ */
+int wm_io_check_below(const char *root, const char *path, struct wm_error *err);
 /* The real path of the directory `path` ("" for the root) below `root`, confined as wm_io_read_below; 1 when none. */
 int wm_io_dir_below(char **out, const char *root, const char *path, struct wm_error *err);
 

@@ -304,16 +304,144 @@ bool wm_name_path_text(const char *s, size_t len, struct wm_path_fault *out)
 	return true;
 }
 
+/* ---- names git keeps out of a tree: core.protectHFS and core.protectNTFS ---------- */
+
+/*
+ * The length of the character at `s` (of `n` bytes) that HFS+ leaves out of a
+ * name, or 0: the zero-width joiners and marks, the bidirectional embeddings
+ * and overrides, the deprecated format characters and the byte order mark.
+ */
+static size_t hfs_ignorable(const unsigned char *s, size_t n)
+{
+	if (n < 3)
+		return 0;
+	if (s[0] == 0xe2 && s[1] == 0x80 && ((s[2] >= 0x8c && s[2] <= 0x8f) || (s[2] >= 0xaa && s[2] <= 0xae)))
+		return 3;  /* U+200C to U+200F, U+202A to U+202E */
+	if (s[0] == 0xe2 && s[1] == 0x81 && s[2] >= 0xaa && s[2] <= 0xaf)
+		return 3;  /* U+206A to U+206F */
+	if (s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf)
+		return 3;  /* U+FEFF */
+	return 0;
+}
+
+/*
+ * True when the bytes at `s` (`n` of them) do not start a character git
+ * reads: not UTF-8, an overlong form, a surrogate, U+FFFE or U+FFFF, or past
+ * U+10FFFF.  git's HFS+ check takes such a byte for the end of the name.
+ */
+static bool utf8_broken(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+
+	if (!len || len > n)
+		return true;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return true;
+	return (len == 2 && s[0] < 0xc2) || (len == 3 && s[0] == 0xe0 && s[1] < 0xa0) ||
+		(len == 3 && s[0] == 0xed && s[1] >= 0xa0) || (len == 3 && s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe) ||
+		(len == 4 && s[0] == 0xf0 && s[1] < 0x90) || (len == 4 && (s[0] > 0xf4 || (s[0] == 0xf4 && s[1] > 0x8f)));
+}
+
+/* True when HFS+ reads the component `c` (`n` bytes) as '.' and `needle` (ASCII, lower case). */
+static bool hfs_dot(const char *c, size_t n, const char *needle)
+{
+	const unsigned char *p = (const unsigned char *)c, *end = p + n;
+	bool dot = false;
+
+	for (;;) {
+		size_t skip;
+		while (p < end && (skip = hfs_ignorable(p, (size_t)(end - p))) > 0)
+			p += skip;
+		if (p == end || (dot && !*needle && utf8_broken(p, (size_t)(end - p))))
+			return dot && !*needle;
+		if (!dot) {
+			if (*p++ != '.')
+				return false;
+			dot = true;
+		} else if (!*needle || *p >= 0x80 || tolower(*p++) != *needle++) {
+			return false;  /* more than the needle, or another letter (any other character is another) */
+		}
+	}
+}
+
+/* True when `c` (`n` bytes) from `i` on holds only dots and spaces up to its end or an NTFS stream's ':'. */
+static bool ntfs_tail(const char *c, size_t n, size_t i)
+{
+	for (; i < n && c[i] != ':'; i++)
+		if (c[i] != '.' && c[i] != ' ')
+			return false;
+	return true;
+}
+
+/*
+ * True when NTFS reads the component `c` (`n` bytes) as '.' and `needle`:
+ * with any case, trailing dots and spaces, or a stream (`.git::$INDEX_ALLOCATION`);
+ * or as the 8.3 short name Windows gives it: the needle's first six letters
+ * and ~1 to ~4, or `short6` (git's hashed prefix) and a ~ and digits, 8 characters in all.
+ */
+static bool ntfs_dot(const char *c, size_t n, const char *needle, const char *short6)
+{
+	size_t len = strlen(needle), i;
+	bool tilde = false;
+
+	if (n > len && c[0] == '.' && strncasecmp(c + 1, needle, len) == 0)
+		return ntfs_tail(c, n, len + 1);
+	if (n >= 8 && strncasecmp(c, needle, 6) == 0 && c[6] == '~' && c[7] >= '1' && c[7] <= '4')
+		return ntfs_tail(c, n, 8);
+	if (n < 8)
+		return false;
+	for (i = 0; i < 8; i++) {
+		unsigned char ch = (unsigned char)c[i];
+		if (tilde) {
+			if (ch < '0' || ch > '9')
+				return false;
+		} else if (ch == '~') {
+			if (++i == 8 || c[i] < '1' || c[i] > '9')
+				return false;
+			tilde = true;
+		} else if (i >= 6 || ch >= 0x80 || tolower(ch) != short6[i]) {
+			return false;
+		}
+	}
+	return tilde && ntfs_tail(c, n, 8);
+}
+
+const char *wm_name_git_component(const char *c, size_t n)
+{
+	if (n == 4 && strncasecmp(c, ".git", 4) == 0)
+		return "nothing is written into '.git'";
+	if (hfs_dot(c, n, "git"))
+		return "macOS reads a name as '.git' (HFS+ ignores U+200C to U+200F, U+202A to U+202E, U+206A to "
+			"U+206F and U+FEFF): nothing is written into '.git'";
+	/* git~1 is .git's short name: it is made first, and only .git's short name is ~1 for sure */
+	if ((n > 4 && c[0] == '.' && strncasecmp(c + 1, "git", 3) == 0 && ntfs_tail(c, n, 4)) ||
+			(n >= 5 && strncasecmp(c, "git~1", 5) == 0 && ntfs_tail(c, n, 5)))
+		return "Windows reads a name as '.git' (NTFS drops trailing dots and spaces, takes 'git~1' for its "
+			"short name and ':' for a stream): nothing is written into '.git'";
+	if (hfs_dot(c, n, "gitmodules") || ntfs_dot(c, n, "gitmodules", "gi7eba"))
+		return "git reads a name as '.gitmodules' (also on macOS or Windows): nothing is written over git's "
+			"list of submodules";
+	return NULL;
+}
+
 bool wm_name_repo_path(const char *s, const char **why)
 {
-	const char *p = s;
 	struct wm_path_fault f;
-	if (!*s) {
-		*why = "the path is empty";
+	if (!wm_name_repo_path_shape(s, why))
 		return false;
-	}
 	if (!wm_name_path_text(s, strlen(s), &f)) {
 		*why = f.hidden ? "the path holds a control or format character, which does not show as itself" : f.why;
+		return false;
+	}
+	return true;
+}
+
+bool wm_name_repo_path_shape(const char *s, const char **why)
+{
+	const char *p = s;
+	if (!*s) {
+		*why = "the path is empty";
 		return false;
 	}
 	if (*s == '/' || (isalpha((unsigned char)s[0]) && s[1] == ':')) {
@@ -335,10 +463,8 @@ bool wm_name_repo_path(const char *s, const char **why)
 			*why = "'..' leaves the repository";
 			return false;
 		}
-		if (n == 4 && strncasecmp(p, ".git", 4) == 0) {
-			*why = "nothing is written into '.git'";
+		if ((*why = wm_name_git_component(p, n)) != NULL)
 			return false;
-		}
 		if (!end)
 			break;
 		p = end + 1;
@@ -347,6 +473,7 @@ bool wm_name_repo_path(const char *s, const char **why)
 			return false;
 		}
 	}
+
 	return true;
 }
 

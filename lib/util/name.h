@@ -30,9 +30,21 @@ struct wm_path_fault {
 bool wm_name_path_text(const char *s, size_t len, struct wm_path_fault *out);
 /*
  * A relative path inside the repository, in the text of wm_name_path_text:
- * no absolute path, no '\\', no empty, `.` or `..` component, no `.git`.
+ * no absolute path, no '\\', no empty, `.` or `..` component, no component
+ * that git refuses under core.protectHFS and core.protectNTFS
+ * (wm_name_git_component).
  */
 bool wm_name_repo_path(const char *s, const char **why);
+/* The same but for the text (wm_name_path_text): the components alone, so that a name git refuses is told as that first. */
+bool wm_name_repo_path_shape(const char *s, const char **why);
+/*
+ * Why git keeps the path component `c` (`n` bytes) out of a tree, or NULL:
+ * a name that git, macOS (HFS+) or Windows (NTFS) reads as `.git` (any case;
+ * HFS+'s ignorable characters anywhere; trailing dots and spaces, an NTFS
+ * stream, the short name git~1), or as `.gitmodules` in any of those ways and
+ * as its short names (gitmod~1 to ~4, gi7eba~N), which git refuses for a link.
+ */
+const char *wm_name_git_component(const char *c, size_t n);
 /*
  * An index's base URL: https://host[:port][/path], or http:// on the loopback
  * (localhost, 127.0.0.1) for tests; a host of letters, digits, '.' and '-', a

@@ -1,7 +1,8 @@
-/* text.c — "did you mean" suggestions, globs and hex digits, shared by every validator. */
+/* text.c — "did you mean" suggestions, globs and hex digits, shared by every validator; URLs as messages show them. */
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "util/buf.h"
 #include "util/text.h"
 
@@ -110,4 +111,101 @@ char *wm_text_shell_line(const char *const *words, size_t n)
 		return NULL;
 	}
 	return wm_buf_detach(&b);
+}
+
+/* ---- URLs as messages show them ------------------------------------------------ */
+
+static bool ascii_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/*
+ * The length of the scheme `url` starts with and the slashes after it
+ * ("https://", "http:/"), or 0.  "user:token@host" has none: a scheme is
+ * followed by "//", or is http or https followed by a '/'.
+ */
+static size_t scheme_len(const char *url, size_t len)
+{
+	size_t i = 0, n;
+
+	if (!len || !ascii_alpha(url[0]))
+		return 0;
+	while (i < len && (ascii_alpha(url[i]) || (url[i] >= '0' && url[i] <= '9') || url[i] == '+' || url[i] == '-' ||
+			url[i] == '.'))
+		i++;
+	if (i == len || url[i] != ':')
+		return 0;
+	for (n = i + 1; n < len && url[n] == '/'; n++)
+		;
+	if (n - (i + 1) >= 2)
+		return n;
+	if (n > i + 1 && ((i == 4 && strncasecmp(url, "http", 4) == 0) || (i == 5 && strncasecmp(url, "https", 5) == 0)))
+		return n;
+	return 0;
+}
+
+void wm_text_url(struct wm_buf *out, const char *url, size_t len)
+{
+	size_t scheme = scheme_len(url, len), q, at = len;
+
+	for (q = scheme; q < len && url[q] != '?' && url[q] != '#'; q++)
+		;
+	for (size_t i = scheme; i < len; i++)
+		if (url[i] == '@')
+			at = i;
+	wm_buf_add(out, url, scheme);
+	if (at != len && at > q) {
+		wm_buf_puts(out, "<redacted>");
+		return;
+	}
+	/* a '/' in a password written as it is ends the host for curl, not for us: all up to the '@' goes */
+	if (at != len)
+		scheme = at + 1;
+	wm_buf_add(out, url + scheme, q - scheme);
+	if (q < len && url[q] == '?')
+		wm_buf_puts(out, "?<redacted>");
+}
+
+/* True when the word `w` may be a URL or an address with a user name or password; a file's path is not. */
+static bool url_like(const char *w, size_t n)
+{
+	if (n && w[0] != '/' && memchr(w, '@', n))
+		return true;
+	for (size_t i = 0; i + 2 < n; i++)
+		if (w[i] == ':' && w[i + 1] == '/' && w[i + 2] == '/')
+			return true;
+	return false;
+}
+
+void wm_text_redact(struct wm_buf *out, const char *s)
+{
+	while (*s) {
+		const char *close;
+		size_t n;
+
+		if (*s == '\'' || *s == '"') {
+			/* a quoted address, which may hold spaces: 'user:pass word@proxy' */
+			close = strchr(s + 1, *s);
+			wm_buf_putc(out, *s);
+			if (close && url_like(s + 1, (size_t)(close - s - 1))) {
+				wm_text_url(out, s + 1, (size_t)(close - s - 1));
+				wm_buf_putc(out, *close);
+				s = close + 1;
+			} else {
+				s++;
+			}
+			continue;
+		}
+		n = strcspn(s, " \t\r\n'\"<>");
+		if (n == 0) {
+			wm_buf_putc(out, *s++);
+			continue;
+		}
+		if (url_like(s, n))
+			wm_text_url(out, s, n);
+		else
+			wm_buf_add(out, s, n);
+		s += n;
+	}
 }

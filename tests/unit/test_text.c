@@ -1,4 +1,4 @@
-/* test_text.c — unit tests of the library's helpers: suggestions, globs, name grammars, UTF-8, YAML limits, catalog. */
+/* test_text.c — unit tests of the library's helpers: suggestions, globs, URLs as shown, name grammars, UTF-8, YAML limits, catalog. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -433,12 +433,63 @@ static void test_path_text(void)
 	CHECK(wm_utf8_find_hidden("\xef\xbb\xbfx", 4, &cp, &n) == 0 && cp == 0xfeff && n == 3);
 	CHECK(wm_utf8_find_hidden("x\xf0\x9d\x85\xb3", 5, &cp, &n) == 1 && cp == 0x1d173 && n == 4);
 	CHECK(wm_utf8_find_hidden("x\xf0\x9d\x85\xb2", 5, &cp, &n) == 5);  /* U+1D172, Mc, next to the range */
+/* `s` through wm_text_url (a URL) or wm_text_redact (a message), as a string to compare */
+static const char *shown(const char *s, bool message)
+{
+	static char out[256];
+	struct wm_buf b = WM_BUF_INIT;
+	if (message)
+		wm_text_redact(&b, s);
+	else
+		wm_text_url(&b, s, strlen(s));
+	snprintf(out, sizeof(out), "%s", b.ptr ? b.ptr : "");
+	wm_buf_release(&b);
+	return out;
+}
+#define url_shown(s) shown((s), false)
+#define redacted(s) shown((s), true)
+
+static void test_url_shown(void)
+{
+	CHECK_STR(url_shown("https://pypi.org/simple/"), "https://pypi.org/simple/");
+	CHECK_STR(url_shown("https://u:p@host/simple/"), "https://host/simple/");
+	CHECK_STR(url_shown("https://u:p@host/simple/?token=T#frag"), "https://host/simple/?<redacted>");
+	CHECK_STR(url_shown("https://host/simple/#frag"), "https://host/simple/");
+	/* no scheme: "user:" is a user name, not a scheme */
+	CHECK_STR(url_shown("user:token@host/simple/"), "host/simple/");
+	CHECK_STR(url_shown("user@host/simple/"), "host/simple/");
+	CHECK_STR(url_shown("user:/token@host/"), "host/");
+	CHECK_STR(url_shown("http:user:token@host/"), "host/");
+	CHECK_STR(url_shown("http:/user:token@host/"), "http:/host/");
+	CHECK_STR(url_shown("HTTPS://u:p@host/"), "HTTPS://host/");
+	/* ':' and '@' in the user name or password, escaped or not; a '/' as it is */
+	CHECK_STR(url_shown("http://us@er:p:a@ss@host:8080/x/"), "http://host:8080/x/");
+	CHECK_STR(url_shown("http://us%40er:p%3Aa%2Fss@host/x/"), "http://host/x/");
+	CHECK_STR(url_shown("http://user:pa/ss@host/x/"), "http://host/x/");
+	/* an '@' after a '?' or '#': a password's or the query's, nothing but the scheme is safe to show */
+	CHECK_STR(url_shown("http://user:pa?ss@host/x/"), "http://<redacted>");
+	CHECK_STR(url_shown("http://user:pa#ss@host/x/"), "http://<redacted>");
+	CHECK_STR(url_shown("https://host/simple/?mail=a@b"), "https://<redacted>");
+	CHECK_STR(url_shown(""), "");
+	CHECK_STR(url_shown("@"), "");
+	/* a library's message: each address with a user name or password, quoted or not */
+	CHECK_STR(redacted("Unsupported proxy syntax in 'u:p w@proxy:1': Bad port"),
+		"Unsupported proxy syntax in 'proxy:1': Bad port");
+	CHECK_STR(redacted("Unsupported proxy scheme for \"ftp://u:p@proxy:1\""),
+		"Unsupported proxy scheme for \"ftp://proxy:1\"");
+	CHECK_STR(redacted("Could not resolve proxy: u:p@proxy, nor https://x/?t=1"),
+		"Could not resolve proxy: proxy, nor https://x/?<redacted>");
+	CHECK_STR(redacted("Couldn't use '/home/u@x/ca.pem': it isn't there"),
+		"Couldn't use '/home/u@x/ca.pem': it isn't there");
+	CHECK_STR(redacted("SSL certificate problem: self-signed certificate"),
+		"SSL certificate problem: self-signed certificate");
 }
 
 int main(void)
 {
 	test_path_text();
 	test_shell_word();
+	test_url_shown();
 	test_suggest();
 	test_glob();
 	test_feature();
