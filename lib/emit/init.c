@@ -678,7 +678,7 @@ static void scan_file(struct repo_ci *ci, struct wm_arena *a, const struct wm_re
 }
 
 int wm_init_workflows_scan(struct wm_init_workflows *out, const struct wm_reader *r, const char *name,
-	const struct wm_project *p, const char *const *known, size_t nknown, struct wm_error *err)
+	const struct wm_project *p, const char *const *known, size_t nknown, const char *skip, struct wm_error *err)
 {
 	struct wm_paths paths = { NULL, 0, 0 };
 	struct wm_error ignored;
@@ -703,7 +703,7 @@ int wm_init_workflows_scan(struct wm_init_workflows *out, const struct wm_reader
 			ret = WM_ENOMEM;
 			goto out;
 		}
-		if (!workflow_path(path) || !plain_path(path))
+		if (!workflow_path(path) || !plain_path(path) || (skip && strcmp(path, skip) == 0))
 			continue;
 		if ((ret = r->read(r->ctx, path, &text, &len, &ignored)) == 0 && (ret = as_utf8(&text, &len)) == 0 &&
 				!written_by_wheelmatrix(path, text, len) &&

@@ -29,12 +29,13 @@ struct wm_init_workflows {
  * The project's own wheel workflows below the root of reader `r`, in path order.  `name` is the
  * project's distribution (pyproject.toml's [project].name), `p` the project (NULL: no Cargo
  * features to tell a backend's suffix by), `known` the other distributions to look for in each
- * workflow (the matrix's).  Workflows are evidence: one that cannot be read or parsed is passed
- * over; only running out of memory fails.  The caller releases `out` with
+ * workflow (the matrix's); `skip`, when not NULL, a path not to read (the workflow generate
+ * writes, which check compares as a generated file).  Workflows are evidence: one that cannot be
+ * read or parsed is passed over; only running out of memory fails.  The caller releases `out` with
  * wm_init_workflows_release, also on failure.
  */
 int wm_init_workflows_scan(struct wm_init_workflows *out, const struct wm_reader *r, const char *name,
-	const struct wm_project *p, const char *const *known, size_t nknown, struct wm_error *err);
+	const struct wm_project *p, const char *const *known, size_t nknown, const char *skip, struct wm_error *err);
 void wm_init_workflows_release(struct wm_init_workflows *w);
 
 #endif

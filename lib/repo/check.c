@@ -585,7 +585,8 @@ static int check_replaced(struct checker *c)
 	if (m->meta)
 		ours[nours++] = m->name;
 	shared = ours + m->nbackends + 1;
-	if ((ret = wm_init_workflows_scan(&found, &c->src, name, m->project, ours, nours, c->out)) < 0)
+	if ((ret = wm_init_workflows_scan(&found, &c->src, name, m->project, ours, nours,
+			m->github.enabled ? m->github.path : NULL, c->out)) < 0)
 		goto out;
 	for (size_t i = 0; i < found.n; i++) {
 		const struct wm_init_workflow *w = &found.items[i];

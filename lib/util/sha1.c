@@ -26,53 +26,53 @@ static uint32_t load_be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
+/* The rounds' functions; each round adds into e and turns b, and the next names the variables one further on. */
+#define CH(b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
+#define PARITY(b, c, d) ((b) ^ (c) ^ (d))
+#define MAJ(b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
+#define ROUND(a, b, c, d, e, f, k, w) ((e) += ROTL(a, 5) + f(b, c, d) + (k) + (w), (b) = ROTL(b, 30))
+#define FIVE(f, k, t) ( \
+	ROUND(a, b, c, d, e, f, k, w[(t)]), ROUND(e, a, b, c, d, f, k, w[(t) + 1]), \
+	ROUND(d, e, a, b, c, f, k, w[(t) + 2]), ROUND(c, d, e, a, b, f, k, w[(t) + 3]), \
+	ROUND(b, c, d, e, a, f, k, w[(t) + 4]))
+
 static void compress(uint32_t h[5], const unsigned char block[64])
 {
 	uint32_t w[80], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
-	for (int t = 0; t < 16; t++)
+	int t;
+	for (t = 0; t < 16; t++)
 		w[t] = load_be32(block + 4 * t);
-	for (int t = 16; t < 80; t++)
+	for (; t < 80; t++)
 		w[t] = ROTL(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1);
-	for (int t = 0; t < 80; t++) {
-		uint32_t f, k, tmp;
-		if (t < 20) {
-			f = (b & c) | (~b & d);
-			k = 0x5a827999;
-		} else if (t < 40) {
-			f = b ^ c ^ d;
-			k = 0x6ed9eba1;
-		} else if (t < 60) {
-			f = (b & c) | (b & d) | (c & d);
-			k = 0x8f1bbcdc;
-		} else {
-			f = b ^ c ^ d;
-			k = 0xca62c1d6;
-		}
-		tmp = ROTL(a, 5) + f + e + k + w[t];
-		e = d;
-		d = c;
-		c = ROTL(b, 30);
-		b = a;
-		a = tmp;
-	}
+	for (t = 0; t < 20; t += 5)
+		FIVE(CH, 0x5a827999u, t);
+	for (; t < 40; t += 5)
+		FIVE(PARITY, 0x6ed9eba1u, t);
+	for (; t < 60; t += 5)
+		FIVE(MAJ, 0x8f1bbcdcu, t);
+	for (; t < 80; t += 5)
+		FIVE(PARITY, 0xca62c1d6u, t);
 	h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e;
 }
 
 static void update(struct sha1 *s, const void *data, size_t len)
 {
 	const unsigned char *p = data;
+	size_t n;
 	s->total += len;
-	while (len) {
-		size_t n = 64 - s->nbuf < len ? 64 - s->nbuf : len;
+	if (s->nbuf) {   /* the block begun before */
+		n = 64 - s->nbuf < len ? 64 - s->nbuf : len;
 		memcpy(s->buf + s->nbuf, p, n);
-		s->nbuf += n;
-		p += n;
-		len -= n;
-		if (s->nbuf == 64) {
-			compress(s->h, s->buf);
-			s->nbuf = 0;
-		}
+		s->nbuf += n, p += n, len -= n;
+		if (s->nbuf < 64)
+			return;
+		compress(s->h, s->buf);
+		s->nbuf = 0;
 	}
+	for (; len >= 64; p += 64, len -= 64)   /* whole blocks straight from the input */
+		compress(s->h, p);
+	memcpy(s->buf, p, len);
+	s->nbuf = len;
 }
 
 static void final(struct sha1 *s, unsigned char out[20])

@@ -86,7 +86,7 @@ static void scan(struct wm_init_workflows *w)
 	struct wm_reader r = { mem_read, NULL, mem_list };
 	struct wm_error err;
 	wm_error_init(&err);
-	if (wm_init_workflows_scan(w, &r, "llm-rs", NULL, known, WM_ARRAY_SIZE(known), &err) != 0) {
+	if (wm_init_workflows_scan(w, &r, "llm-rs", NULL, known, WM_ARRAY_SIZE(known), NULL, &err) != 0) {
 		fuzz_print_errors(&err);
 		FUZZ_CHECK(0, "the scan failed");
 	}

@@ -111,6 +111,27 @@ int main(void)
 
 	if (!mkdtemp(dir))
 		return 1;
+	/* blob ids of every length about the block boundaries (the header "blob N\0" shifts them), as git hashes them */
+	{
+		static const size_t sizes[] = { 1, 50, 52, 53, 54, 55, 56, 63, 64, 65, 115, 116, 117, 118, 119, 120, 128,
+			1000, 4096, 100000 };
+		for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++) {
+			char *data = malloc(sizes[i]), cmd[512], want[41] = "";
+			FILE *p;
+			for (size_t k = 0; data && k < sizes[i]; k++)
+				data[k] = (char)('a' + (k * 7 + i) % 26);
+			write_file("blob", data ? data : "", data ? sizes[i] : 0);
+			snprintf(cmd, sizeof(cmd), "git hash-object %s/blob", dir);
+			if ((p = popen(cmd, "r"))) {
+				if (!fgets(want, sizeof(want), p))
+					want[0] = '\0';
+				pclose(p);
+			}
+			wm_sha1_git_blob(id, data ? data : "", data ? sizes[i] : 0);
+			CHECK_STR(id, want);
+			free(data);
+		}
+	}
 	round_trip("one line", "[project]\nname = \"llm-rs\"\n", "[project]\nname = \"llm-rs-cuda\"\n");
 	round_trip("two far edits",
 		"[project]\nname = \"a\"\n1\n2\n3\n4\n5\n6\n7\n8\n9\n[tool.maturin]\nfeatures = [\"x\"]\n",
