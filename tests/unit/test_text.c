@@ -150,7 +150,7 @@ static void test_utf16(void)
 
 static int parse(struct wm_doc *doc, struct wm_error *err, const char *text, uint64_t max_nodes)
 {
-	const struct wm_yaml_limits limits = { 1u << 20, 64, max_nodes };
+	const struct wm_yaml_limits limits = { 1u << 20, 64, max_nodes, UINT64_MAX };
 	return wm_yaml_parse(doc, "t.yaml", text, strlen(text), &limits, err);
 }
 
