@@ -274,12 +274,16 @@ static void zsh_text(const char *s)
 	}
 }
 
-/* One option as _arguments specs: `'(-f --file)'{-f,--file}'[help]:FILE:_files'`. */
+/*
+ * One option as _arguments specs: `'(-f --file)'{-f,--file=}'[help]:FILE:_files'`; a long option
+ * with a value takes it in the next word or after '=' (`--file=wm.yaml`), as the parser does.
+ */
 static void zsh_option(const struct cli_option *o, const char *indent, const char *tail)
 {
 	fputs(indent, stdout);
 	if (o->short_name && o->long_name)
-		printf("'(-%c --%s)'{-%c,--%s}'", o->short_name, o->long_name, o->short_name, o->long_name);
+		printf("'(-%c --%s)'{-%c,--%s%s}'", o->short_name, o->long_name, o->short_name, o->long_name,
+			o->arg ? "=" : "");
 	else if (o->short_name)
 		printf("'-%c", o->short_name);
 	else
@@ -318,19 +322,33 @@ static void zsh_script(const struct cli_command *cmds, size_t ncmds, const struc
 	puts("#compdef wheelmatrix\n"
 		"# zsh completion for wheelmatrix (written by 'wheelmatrix completion zsh')\n"
 		"\n"
+		"# _wheelmatrix_word WORD: a word of the command line as typed, as data: its quotes removed and a\n"
+		"# leading ~ read as $HOME, nothing else in it expanded or run (into REPLY).\n"
+		"_wheelmatrix_word() {\n"
+		"\tREPLY=${(Q)1}\n"
+		"\t[[ $1 == \\~ || $1 == \\~/* ]] && REPLY=$HOME${REPLY#\\~}\n"
+		"}\n"
+		"\n"
 		"# _wheelmatrix_ask TAG DESCRIPTION OPTION: what `wheelmatrix completion OPTION` lists (the backends,\n"
 		"# the outputs) for the matrix the command line names (its -C and -f).  (_wheelmatrix keeps the\n"
-		"# whole line in _wheelmatrix_line: _arguments narrows $words to the command's.)\n"
+		"# whole line in _wheelmatrix_line: _arguments narrows $words to the command's.)  The command runs\n"
+		"# with the words as its arguments, without an eval (_call_program evaluates its words), as bash's\n"
+		"# and fish's do.\n"
 		"_wheelmatrix_ask() {\n"
 		"\tlocal -a where items\n"
-		"\tlocal i\n"
+		"\tlocal i wm REPLY\n"
+		"\t_wheelmatrix_word \"$_wheelmatrix_line[1]\"\n"
+		"\twm=$REPLY\n"
+		"\t[[ $wm == */* && -x $wm ]] || wm=wheelmatrix\n"
 		"\tfor ((i = 2; i < $#_wheelmatrix_line; i++)); do\n"
-		"\t\tcase $_wheelmatrix_line[i] in\n"
-		"\t\t-C|-f|--file) where+=($_wheelmatrix_line[i] $_wheelmatrix_line[i+1]) ;;\n"
-		"\t\t--file=*) where+=($_wheelmatrix_line[i]) ;;\n"
+		"\t\tcase ${(Q)_wheelmatrix_line[i]} in\n"
+		"\t\t-C|-f|--file)\n"
+		"\t\t\t_wheelmatrix_word \"$_wheelmatrix_line[i+1]\"\n"
+		"\t\t\twhere+=(\"${(Q)_wheelmatrix_line[i]}\" \"$REPLY\") ;;\n"
+		"\t\t--file=*) where+=(\"${(Q)_wheelmatrix_line[i]}\") ;;\n"
 		"\t\tesac\n"
 		"\tdone\n"
-		"\titems=(${(f)\"$(_call_program $1 ${~_wheelmatrix_line[1]} $where completion $3 2>/dev/null)\"})\n"
+		"\titems=(${(f)\"$(command \"$wm\" \"${where[@]}\" completion $3 2>/dev/null)\"})\n"
 		"\t# _describe reads a ':' as the start of a description\n"
 		"\titems=(${items//:/\\\\:})\n"
 		"\t_describe -t $1 $2 items\n"

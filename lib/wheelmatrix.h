@@ -282,10 +282,19 @@ struct wm_matrix {
 	void *priv;                      /* the expander's precomputed masks */
 };
 
-/* Limits of the loader. */
+/*
+ * Limits of the loader.  Without aliases a file's scalars never hold more text than the file
+ * (escapes shrink, except \L and \P: 2 bytes for 3), so only aliases reach the text limit.
+ */
 #define WM_MATRIX_MAX_BYTES (16u << 20)   /* input size */
 #define WM_MATRIX_MAX_DEPTH 64            /* nesting of collections */
 #define WM_MATRIX_MAX_NODES 8000000u      /* nodes after alias expansion */
+#define WM_MATRIX_MAX_TEXT (2ull * WM_MATRIX_MAX_BYTES)  /* bytes of scalar text after alias expansion */
+/*
+ * Each file `generate` writes (header included): twice the text a matrix can hold.  Only long
+ * values repeated in many jobs (env through aliases or includes) come near it.
+ */
+#define WM_GENERATED_MAX_BYTES ((size_t)(2 * WM_MATRIX_MAX_TEXT))
 
 /*
  * Loads and validates a matrix from `len` bytes of `text`; `name` is used in

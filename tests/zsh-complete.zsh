@@ -11,14 +11,14 @@ setopt extendedglob
 zmodload zsh/zpty || exit 3
 dir=$1 line=$2
 zpty shell 'TERM=dumb zsh -f -i'
-# read_until TEXT: reads the terminal until TEXT appears on a line start (at most about 30 s)
+# read_until TEXT [PATTERN]: reads the terminal into $out until TEXT appears on a line start, and
+# then what PATTERN matches (at most about 30 s)
 read_until() {
 	local chunk n=0
-	out=
 	while (( n++ < 600 )); do
 		if zpty -r -t shell chunk; then
 			out+=$chunk
-			[[ ${out//$'\r'/} == *$'\n'$1* ]] && return 0
+			[[ ${out//$'\r'/} == *$'\n'$1${~2:-*} ]] && return 0
 		else
 			sleep 0.05
 		fi
@@ -27,7 +27,10 @@ read_until() {
 	exit 3
 }
 zpty -w shell "PS1='> '; fpath=(${(q)dir} \$fpath); autoload -U compinit; compinit -u -D; setopt nobeep; print SETUP''-DONE"
-read_until SETUP-DONE
+# the prompt after it: keys typed before zle reads the terminal would be echoed as typed too
+out=
+read_until SETUP-DONE $'\n*> *'
+out=${out##*$'\n'}  # the prompt, which the typed line follows
 zpty -w -n shell "$line"$'\t\t\x07'
 zpty -w shell "print LIST''-DONE"
 read_until LIST-DONE

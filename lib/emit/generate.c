@@ -125,6 +125,29 @@ out:
 	return ret;
 }
 
+/*
+ * A file over WM_GENERATED_MAX_BYTES, refused by name.  The matrix's text is bounded, so only long
+ * values repeated in many jobs make one, and a file that large is of no use to a CI service.
+ */
+static int too_large(const char *path, struct wm_error *err)
+{
+	wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		"the generated file '%s' would be larger than the limit of %zu MiB: the matrix repeats long values "
+		"(such as env values) in too many jobs", path, WM_GENERATED_MAX_BYTES >> 20);
+	return WM_EINVALID;
+}
+
+/* Adds a CI file rendered into `body` (ret: the emitter's result; its writer stops past the limit). */
+static int add_ci_file(struct wm_files *out, const char *path, const char *matrix_file, int ret,
+	const struct wm_buf *body, struct wm_error *err)
+{
+	if (body->len > WM_GENERATED_MAX_BYTES)
+		return too_large(path, err);
+	if (ret < 0)
+		return ret;
+	return wm_emit_add_buf(out, path, matrix_file, body, err);
+}
+
 int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm_catalog *cat,
 	const char *matrix_file, struct wm_error *err)
 {
@@ -154,16 +177,20 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 		goto out;
 	if (m->github.enabled) {
 		wm_buf_clear(&body);
-		if ((ret = wm_emit_github(&body, m, cat, m->project ? patched : NULL, err)) < 0 ||
-				(ret = wm_emit_add_buf(out, m->github.path, matrix_file, &body, err)) < 0)
+		ret = wm_emit_github(&body, m, cat, m->project ? patched : NULL, err);
+		if ((ret = add_ci_file(out, m->github.path, matrix_file, ret, &body, err)) < 0)
 			goto out;
 	}
 	if (m->gitlab.enabled) {
 		wm_buf_clear(&body);
-		if ((ret = wm_emit_gitlab(&body, m, cat, m->project ? patched : NULL, err)) < 0 ||
-				(ret = wm_emit_add_buf(out, m->gitlab.path, matrix_file, &body, err)) < 0)
+		ret = wm_emit_gitlab(&body, m, cat, m->project ? patched : NULL, err);
+		if ((ret = add_ci_file(out, m->gitlab.path, matrix_file, ret, &body, err)) < 0)
 			goto out;
 	}
+	/* every file, header included: the patches, the meta package and the index files too */
+	for (size_t i = 0; i < out->n; i++)
+		if (out->items[i].len > WM_GENERATED_MAX_BYTES && (ret = too_large(out->items[i].path, err)) < 0)
+			goto out;
 out:
 	free(patched);
 	wm_buf_release(&body);

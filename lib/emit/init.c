@@ -334,7 +334,7 @@ static int as_utf8(char **text, size_t *len)
 
 /* ---- the project's own wheel workflows, and whether they publish on tags ------------------ */
 
-#define WORKFLOW_LIMITS { 1u << 20, 64, 200000 }  /* a workflow larger or deeper is passed over */
+#define WORKFLOW_LIMITS { 1u << 20, 64, 200000, 2u << 20 }  /* a workflow larger or deeper is passed over */
 
 /* A direct child of .github/workflows/ that GitHub runs: `*.yml` or `*.yaml`. */
 static bool workflow_path(const char *path)

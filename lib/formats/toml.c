@@ -7,11 +7,21 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/map.h"
 #include "util/text.h"
 #include "util/utf8.h"
 #include "formats/toml.h"
 
+/* A slot of the key index: entry `i` of table `t`, whose key hashes to `hash`; empty without `t`. */
+struct slot {
+	const struct wm_toml_table *t;
+	uint32_t hash, i;
+};
+
+/*
+ * What is being read.  The growing lists (a key's parts, the items of the arrays being read, the
+ * key/value pairs of the sections and inline tables being read) live here, innermost last, and
+ * each gets an array of its exact size in the arena when it is complete.
+ */
 struct parser {
 	struct wm_toml_doc *doc;
 	struct wm_error *err;
@@ -19,12 +29,21 @@ struct parser {
 	size_t len, pos;
 	size_t loc_off;          /* locate()'s cache: the offset it last located */
 	unsigned loc_line, loc_col;
-	struct wm_map index;     /* (table, key) -> value, for the duplicate checks */
+	struct slot *slots;      /* (table, key) -> entry, for the duplicate checks */
+	size_t nslots, capslots;
+	size_t count;            /* values and comments so far */
+	char *pool, *pool_end;   /* where the next short text goes */
 	struct wm_buf str;       /* the string being decoded */
-	struct wm_buf ikey;      /* an index key being looked up */
-	struct wm_toml_key *parts;  /* the key being parsed, before its exact-size copy */
+	struct wm_toml_key *parts;  /* the key being parsed */
 	size_t capparts;
+	struct wm_toml_value **items;
+	size_t nitems, capitems;
+	struct wm_toml_kv *kvs;
+	size_t nkvs, capkvs;
 };
+
+/* Values stay compact: the header's promise, and what bench/toml.sh measures. */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct wm_toml_value) <= 96, "a TOML value grew");
 
 /* A dotted key as written. */
 struct keypath {
@@ -62,7 +81,7 @@ static void locate(struct parser *p, size_t off, unsigned *line, unsigned *colum
 /* A span starting at `start`, empty until its end is set. */
 static struct wm_toml_span span_at(struct parser *p, size_t start)
 {
-	struct wm_toml_span sp = { start, start, 0, 0 };
+	struct wm_toml_span sp = { (uint32_t)start, (uint32_t)start, 0, 0 };
 	locate(p, start, &sp.line, &sp.column);
 	return sp;
 }
@@ -124,12 +143,14 @@ static const char *describe(struct parser *p, size_t off, char buf[16])
 	return buf;
 }
 
-/* ---- arena arrays and the key index -------------------------------------- */
+/* ---- arena arrays, texts, counts and the key index ------------------------ */
 
 /*
  * Makes room for item n of an arena array that only ever grows through
  * here: its capacity is implicit (4, then each power of two), so the
- * structures carry no capacity fields.  NULL when out of memory.
+ * structures carry no capacity fields.  NULL when out of memory.  For the
+ * lists that grow over the whole file (a table's entries, an array of
+ * tables, the comments); the others are built in the parser's lists.
  */
 static void *grow(struct parser *p, void *items, size_t n, size_t size)
 {
@@ -142,58 +163,177 @@ static void *grow(struct parser *p, void *items, size_t n, size_t size)
 	return bigger;
 }
 
-/* The index is keyed by the table's address followed by the key's bytes. */
-static bool index_key(struct wm_buf *b, const struct wm_toml_table *t, const char *key, size_t len)
+/*
+ * Room for item n of a parser's list of `size`-byte items: the list, moved if it had to grow, or
+ * NULL (the list left as it is) when out of memory.
+ */
+static void *reserve(void *items, size_t n, size_t *cap, size_t size)
 {
-	wm_buf_clear(b);
-	wm_buf_add(b, (const char *)&t, sizeof(t));
-	wm_buf_add(b, key, len);
-	return !b->oom;
+	void *bigger;
+	if (n < *cap)
+		return items;
+	if ((bigger = realloc(items, (*cap ? *cap * 2 : 16) * size)) != NULL)
+		*cap = *cap ? *cap * 2 : 16;
+	return bigger;
+}
+
+/* The last `n - base` items of a parser's list as an arena array of their own (NULL when empty). */
+static void *settle(struct parser *p, const void *list, size_t base, size_t n, size_t size, int *ret)
+{
+	void *out;
+	if (n == base)
+		return NULL;
+	if (!(out = wm_arena_array(&p->doc->arena, n - base, size))) {
+		*ret = oom(p);
+		return NULL;
+	}
+	return memcpy(out, (const char *)list + base * size, (n - base) * size);
+}
+
+#define POOL_CHUNK 16384u
+
+/*
+ * A NUL-terminated copy of s[0, len) in the arena.  Short texts (keys, numbers, most strings) are
+ * packed one after the other in chunks, without the arena's alignment; in the sanitizer build each
+ * is an allocation of its own, so that its bounds are seen.
+ */
+static char *copy_text(struct parser *p, const char *s, size_t len)
+{
+	char *c = NULL;
+#ifndef WM_ARENA_MALLOC
+	if (len < POOL_CHUNK / 64) {
+		if ((size_t)(p->pool_end - p->pool) < len + 1) {
+			if (!(p->pool = wm_arena_alloc(&p->doc->arena, POOL_CHUNK)))
+				return NULL;
+			p->pool_end = p->pool + POOL_CHUNK;
+		}
+		c = memcpy(p->pool, s, len);
+		c[len] = '\0';
+		p->pool += len + 1;
+	}
+#endif
+	return c ? c : wm_arena_strndup(&p->doc->arena, s, len);
+}
+
+/*
+ * Counts a value or comment that starts at `off`; the one past WM_TOML_MAX_VALUES is an error
+ * there.  Bounded in number, the structures are bounded in size whatever the file packs in.
+ */
+static int count(struct parser *p, size_t off)
+{
+	if (++p->count <= WM_TOML_MAX_VALUES)
+		return 0;
+	return fail_at(p, off, off + 1, "more than %u values and comments in one file, the limit of the TOML "
+		"reader (a pyproject.toml or Cargo.toml holds some hundreds)", WM_TOML_MAX_VALUES);
+}
+
+/* The index is keyed by the table's address and the key's bytes (FNV-1a). */
+static uint32_t key_hash(const struct wm_toml_table *t, const char *key, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	uintptr_t a = (uintptr_t)t;
+	for (size_t i = 0; i < sizeof(a); i++, a >>= 8) {
+		h ^= a & 0xff;
+		h *= 1099511628211ull;
+	}
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)key[i];
+		h *= 1099511628211ull;
+	}
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* The slot of (t, key): its entry's, or the empty one where it would go. */
+static struct slot *find_slot(const struct parser *p, const struct wm_toml_table *t, const char *key, size_t len,
+	uint32_t h)
+{
+	size_t mask = p->capslots - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		struct slot *sl = &p->slots[i];
+		if (!sl->t || (sl->t == t && sl->hash == h && t->entries[sl->i].len == len &&
+				memcmp(t->entries[sl->i].key, key, len) == 0))
+			return sl;
+	}
 }
 
 static struct wm_toml_value *lookup(struct parser *p, const struct wm_toml_table *t, const char *key, size_t len)
 {
-	if (!index_key(&p->ikey, t, key, len))
+	const struct slot *sl;
+	if (!p->capslots)
 		return NULL;
-	return wm_map_get(&p->index, p->ikey.ptr, p->ikey.len);
+	sl = find_slot(p, t, key, len, key_hash(t, key, len));
+	return sl->t ? sl->t->entries[sl->i].value : NULL;
 }
 
+/* Doubles the index (at three quarters full), placing every slot again. */
+static int grow_index(struct parser *p)
+{
+	size_t cap = p->capslots ? p->capslots * 2 : 64;
+	struct slot *old = p->slots;
+	size_t oldcap = p->capslots;
+	if (!(p->slots = calloc(cap, sizeof(*p->slots)))) {
+		p->slots = old;
+		return oom(p);
+	}
+	p->capslots = cap;
+	for (size_t i = 0; i < oldcap; i++) {
+		size_t k = old[i].hash & (cap - 1);
+		if (!old[i].t)
+			continue;
+		while (p->slots[k].t)
+			k = (k + 1) & (cap - 1);
+		p->slots[k] = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+/* Adds `key` = v to table t (the caller looked it up: it is new). */
 static int insert(struct parser *p, struct wm_toml_table *t, const char *key, size_t len,
 	struct wm_toml_value *v)
 {
 	struct wm_toml_entry *entries = grow(p, t->entries, t->n, sizeof(*entries));
-	char *ik;
+	uint32_t h = key_hash(t, key, len);
+	struct slot *sl;
+	int ret;
 	if (!entries)
 		return oom(p);
 	t->entries = entries;
-	if (!index_key(&p->ikey, t, key, len))
-		return oom(p);
-	if (!(ik = wm_arena_strndup(&p->doc->arena, p->ikey.ptr, p->ikey.len)))
-		return oom(p);
-	if (wm_map_put(&p->index, ik, p->ikey.len, v) < 0)
-		return oom(p);
+	if ((p->nslots + 1) * 4 > p->capslots * 3 && (ret = grow_index(p)) < 0)
+		return ret;
+	sl = find_slot(p, t, key, len, h);
 	entries[t->n].key = key;
 	entries[t->n].len = len;
 	entries[t->n].value = v;
+	sl->t = t;
+	sl->hash = h;
+	sl->i = (uint32_t)t->n;
 	t->n++;
+	p->nslots++;
 	return 0;
 }
 
 /* ---- values and tables --------------------------------------------------- */
 
-static struct wm_toml_value *new_value(struct parser *p, enum wm_toml_type type, size_t start)
+/* A new value at `start`; NULL with the error reported (*ret) when out of memory or past the count. */
+static struct wm_toml_value *new_value(struct parser *p, enum wm_toml_type type, size_t start, int *ret)
 {
-	struct wm_toml_value *v = wm_arena_alloc(&p->doc->arena, sizeof(*v));
-	if (v) {
-		v->type = type;
-		v->span = span_at(p, start);
+	struct wm_toml_value *v;
+	if ((*ret = count(p, start)) < 0)
+		return NULL;
+	if (!(v = wm_arena_alloc(&p->doc->arena, sizeof(*v)))) {
+		*ret = oom(p);
+		return NULL;
 	}
+	v->type = type;
+	v->span = span_at(p, start);
 	return v;
 }
 
 /*
  * A new table value under `parent` (not inserted), of the given origin,
- * named `key`; NULL with the error reported when out of memory or too deep.
+ * named `key`; NULL with the error reported when out of memory, too deep or
+ * past the count.
  */
 static struct wm_toml_value *new_table(struct parser *p, struct wm_toml_table *parent, const char *key,
 	size_t keylen, enum wm_toml_origin origin, struct wm_toml_span span, int *ret)
@@ -205,6 +345,8 @@ static struct wm_toml_value *new_table(struct parser *p, struct wm_toml_table *p
 		*ret = fail_at(p, span.start, span.end, "nesting deeper than %u levels", WM_TOML_MAX_DEPTH);
 		return NULL;
 	}
+	if ((*ret = count(p, span.start)) < 0)
+		return NULL;
 	v = wm_arena_alloc(&p->doc->arena, sizeof(*v));
 	t = wm_arena_alloc(&p->doc->arena, sizeof(*t));
 	if (!v || !t) {
@@ -280,6 +422,7 @@ static int comment(struct parser *p)
 	struct wm_toml_doc *doc = p->doc;
 	size_t start = p->pos, i = start + 1;
 	struct wm_toml_span *list;
+	int ret;
 	for (; i < p->len; i++) {
 		unsigned char c = (unsigned char)p->s[i];
 		if (c == '\n' || (c == '\r' && i + 1 < p->len && p->s[i + 1] == '\n'))
@@ -289,11 +432,13 @@ static int comment(struct parser *p)
 		if (is_control(c))
 			return fail_at(p, i, i + 1, "control character U+%04X is not allowed in a comment", c);
 	}
+	if ((ret = count(p, start)) < 0)
+		return ret;
 	if (!(list = grow(p, doc->comments, doc->ncomments, sizeof(*list))))
 		return oom(p);
 	doc->comments = list;
 	list[doc->ncomments] = span_at(p, start);
-	list[doc->ncomments].end = i;
+	list[doc->ncomments].end = (uint32_t)i;
 	doc->ncomments++;
 	p->pos = i;
 	return 0;
@@ -586,7 +731,7 @@ static int parse_string(struct parser *p, bool multiline, const char **out, size
 	}
 	if (ret < 0)
 		return ret;
-	if (p->str.oom || !(copy = wm_arena_strndup(&p->doc->arena, p->str.ptr, p->str.len)))
+	if (p->str.oom || !(copy = copy_text(p, p->str.ptr, p->str.len)))
 		return oom(p);
 	*out = copy;
 	*len = p->str.len;
@@ -620,29 +765,25 @@ static int simple_key(struct parser *p, struct wm_toml_key *k)
 		}
 		k->style = WM_TOML_BARE;
 		k->len = p->pos - start;
-		if (!(k->name = wm_arena_strndup(&p->doc->arena, p->s + start, k->len)))
+		if (!(k->name = copy_text(p, p->s + start, k->len)))
 			return oom(p);
 	}
-	k->span.end = p->pos;
+	k->span.end = (uint32_t)p->pos;
 	return 0;
 }
 
 /* A key, dotted or not, at pos. */
 static int parse_key(struct parser *p, struct keypath *key)
 {
-	int ret;
+	int ret = 0;
 	memset(key, 0, sizeof(*key));
 	key->span = span_at(p, p->pos);
 	for (;;) {
 		size_t save;
-		if (key->n == p->capparts) {
-			size_t cap = p->capparts ? p->capparts * 2 : 8;
-			struct wm_toml_key *parts = realloc(p->parts, cap * sizeof(*parts));
-			if (!parts)
-				return oom(p);
-			p->parts = parts;
-			p->capparts = cap;
-		}
+		struct wm_toml_key *parts = reserve(p->parts, key->n, &p->capparts, sizeof(*parts));
+		if (!parts)
+			return oom(p);
+		p->parts = parts;
 		if ((ret = simple_key(p, &p->parts[key->n])) < 0)
 			return ret;
 		key->n++;
@@ -655,9 +796,8 @@ static int parse_key(struct parser *p, struct keypath *key)
 		p->pos++;
 		skip_ws(p);
 	}
-	if (!(key->parts = wm_arena_array(&p->doc->arena, key->n, sizeof(*key->parts))))
-		return oom(p);
-	memcpy(key->parts, p->parts, key->n * sizeof(*key->parts));
+	if (!(key->parts = settle(p, p->parts, 0, key->n, sizeof(*key->parts), &ret)))
+		return ret;
 	key->span.end = key->parts[key->n - 1].span.end;
 	return 0;
 }
@@ -1025,10 +1165,10 @@ static int scalar(struct parser *p, struct wm_toml_value *v)
 	n = end - start;
 	if (n == 0)
 		return fail_at(p, start, start + 1, "expected a value, found %s", describe(p, start, buf));
-	if (!(v->raw = wm_arena_strndup(&p->doc->arena, t, n)))
+	if (!(v->raw = copy_text(p, t, n)))
 		return oom(p);
 	p->pos = end;
-	v->span.end = end;
+	v->span.end = (uint32_t)end;
 	if ((n == 4 && !memcmp(t, "true", 4)) || (n == 5 && !memcmp(t, "false", 5))) {
 		v->type = WM_TOML_BOOL;
 		v->boolean = n == 4;
@@ -1068,11 +1208,12 @@ static int unterminated_array(struct parser *p, const struct wm_toml_array *a)
 static int parse_array(struct parser *p, unsigned depth, struct wm_toml_value *v)
 {
 	struct wm_toml_array *a = &v->array;
+	size_t base = p->nitems;
 	char buf[16];
-	int ret;
+	int ret = 0;
 
 	a->open = v->span;
-	a->open.end = ++p->pos;
+	a->open.end = (uint32_t)++p->pos;
 	for (;;) {
 		struct wm_toml_value *item, **items;
 		if ((ret = skip_blank(p)) < 0)
@@ -1085,10 +1226,10 @@ static int parse_array(struct parser *p, unsigned depth, struct wm_toml_value *v
 			return fail_at(p, p->pos, p->pos + 1, "expected a value before ',' in the array");
 		if ((ret = parse_value(p, depth + 1, &item)) < 0)
 			return ret;
-		if (!(items = grow(p, a->items, a->n, sizeof(*items))))
+		if (!(items = reserve(p->items, p->nitems, &p->capitems, sizeof(*items))))
 			return oom(p);
-		a->items = items;
-		items[a->n++] = item;
+		p->items = items;
+		items[p->nitems++] = item;
 		if ((ret = skip_blank(p)) < 0)
 			return ret;
 		if (p->pos >= p->len)
@@ -1099,7 +1240,7 @@ static int parse_array(struct parser *p, unsigned depth, struct wm_toml_value *v
 			return fail_at(p, p->pos, p->pos + 1, "expected ',' or ']' after an item of the array, found %s",
 				describe(p, p->pos, buf));
 		a->comma = span_at(p, p->pos);
-		a->comma.end = ++p->pos;
+		a->comma.end = (uint32_t)++p->pos;
 		if ((ret = skip_blank(p)) < 0)
 			return ret;
 		if (p->pos < p->len && p->s[p->pos] == ']') {
@@ -1110,10 +1251,34 @@ static int parse_array(struct parser *p, unsigned depth, struct wm_toml_value *v
 	if (!a->trailing_comma)
 		memset(&a->comma, 0, sizeof(a->comma));
 	a->close = span_at(p, p->pos);
-	a->close.end = ++p->pos;
+	a->close.end = (uint32_t)++p->pos;
 	a->multiline = a->open.line != a->close.line;
-	v->span.end = p->pos;
+	v->span.end = (uint32_t)p->pos;
+	a->items = settle(p, p->items, base, p->nitems, sizeof(*a->items), &ret);
+	a->n = p->nitems - base;
+	p->nitems = base;
+	return ret;
+}
+
+/* Adds a key/value pair to the parser's list, for the section or inline table being read. */
+static int push_kv(struct parser *p, const struct wm_toml_kv *kv)
+{
+	struct wm_toml_kv *kvs = reserve(p->kvs, p->nkvs, &p->capkvs, sizeof(*kvs));
+	if (!kvs)
+		return oom(p);
+	p->kvs = kvs;
+	kvs[p->nkvs++] = *kv;
 	return 0;
+}
+
+/* Gives table t the pairs of its section (or braces): those pushed since `base`. */
+static int settle_kvs(struct parser *p, struct wm_toml_table *t, size_t base)
+{
+	int ret = 0;
+	t->kvs = settle(p, p->kvs, base, p->nkvs, sizeof(*t->kvs), &ret);
+	t->nkvs = p->nkvs - base;
+	p->nkvs = base;
+	return ret;
 }
 
 static int inline_one_line(struct parser *p)
@@ -1127,6 +1292,7 @@ static int parse_inline(struct parser *p, unsigned depth, struct wm_toml_value *
 	size_t start = p->pos;
 	struct wm_toml_value *v;
 	struct wm_toml_table *t = NULL;
+	size_t base = p->nkvs;
 	char buf[16];
 	int ret = 0;
 
@@ -1138,18 +1304,16 @@ static int parse_inline(struct parser *p, unsigned depth, struct wm_toml_value *
 	t->header = v->span;
 	p->pos++;
 	skip_ws(p);
-	while (!(t->nkvs == 0 && p->pos < p->len && p->s[p->pos] == '}')) {
-		struct wm_toml_kv kv, *kvs;
+	while (!(p->nkvs == base && p->pos < p->len && p->s[p->pos] == '}')) {
+		struct wm_toml_kv kv;
 		size_t comma;
 		if (p->pos >= p->len || at_newline(p) || p->s[p->pos] == '\r' || p->s[p->pos] == '#')
 			return inline_one_line(p);
 		if ((ret = parse_keyval(p, t, &kv)) < 0)
 			return ret;
-		kv.line.end = p->pos;
-		if (!(kvs = grow(p, t->kvs, t->nkvs, sizeof(*kvs))))
-			return oom(p);
-		t->kvs = kvs;
-		kvs[t->nkvs++] = kv;
+		kv.line.end = (uint32_t)p->pos;
+		if ((ret = push_kv(p, &kv)) < 0)
+			return ret;
 		skip_ws(p);
 		if (p->pos >= p->len || at_newline(p) || p->s[p->pos] == '\r' || p->s[p->pos] == '#')
 			return inline_one_line(p);
@@ -1163,12 +1327,14 @@ static int parse_inline(struct parser *p, unsigned depth, struct wm_toml_value *
 		if (p->pos < p->len && p->s[p->pos] == '}')
 			return fail_at(p, comma, comma + 1, "a trailing comma is not allowed in an inline table");
 	}
+	if ((ret = settle_kvs(p, t, base)) < 0)
+		return ret;
 	t->append = p->pos;
 	for (size_t i = 0; i < t->nkvs; i++)
 		for (struct wm_toml_table *x = t->kvs[i].table; x != t; x = x->parent)
 			x->append = t->append;
 	p->pos++;
-	v->span.end = t->header.end = p->pos;
+	v->span.end = t->header.end = (uint32_t)p->pos;
 	*out = v;
 	return 0;
 }
@@ -1184,11 +1350,11 @@ static int parse_value(struct parser *p, unsigned depth, struct wm_toml_value **
 		return fail_at(p, p->pos, p->pos + 1, "nesting deeper than %u levels", WM_TOML_MAX_DEPTH);
 	if (c == '{')
 		return parse_inline(p, depth, out);
-	if (!(v = new_value(p, c == '[' ? WM_TOML_ARRAY : WM_TOML_STRING, p->pos)))
-		return oom(p);
+	if (!(v = new_value(p, c == '[' ? WM_TOML_ARRAY : WM_TOML_STRING, p->pos, &ret)))
+		return ret;
 	if (c == '"' || c == '\'') {
 		ret = parse_string(p, true, &v->str, &v->len, &v->style);
-		v->span.end = p->pos;
+		v->span.end = (uint32_t)p->pos;
 	} else if (c == '[') {
 		ret = parse_array(p, depth, v);
 	} else {
@@ -1236,9 +1402,10 @@ static int resolve_dotted(struct parser *p, struct wm_toml_table *t, const struc
 			free(name);
 			return ret;
 		} else if (v->type != WM_TOML_TABLE) {
+			bool aot = v->type == WM_TOML_ARRAY && v->array.aot;
 			return fail_at(p, part->span.start, part->span.end, "cannot use '%.*s' as a table: it is "
 				"already %s (defined at line %u)", key_text(key, i), text,
-				v->array.aot ? "an array of tables" : wm_toml_type_name(v->type), v->span.line);
+				aot ? "an array of tables" : wm_toml_type_name(v->type), v->span.line);
 		}
 		t = v->table;
 	}
@@ -1293,17 +1460,15 @@ static int parse_keyval(struct parser *p, struct wm_toml_table *t, struct wm_tom
 /* A key/value line of the section of `section`. */
 static int keyval_line(struct parser *p, struct wm_toml_table *section)
 {
-	struct wm_toml_kv kv, *kvs;
+	struct wm_toml_kv kv;
 	int ret;
 	if ((ret = parse_keyval(p, section, &kv)) < 0)
 		return ret;
 	if ((ret = end_of_line(p, "the value")) < 0)
 		return ret;
-	kv.line.end = p->pos;
-	if (!(kvs = grow(p, section->kvs, section->nkvs, sizeof(*kvs))))
-		return oom(p);
-	section->kvs = kvs;
-	kvs[section->nkvs++] = kv;
+	kv.line.end = (uint32_t)p->pos;
+	if ((ret = push_kv(p, &kv)) < 0)
+		return ret;
 	for (struct wm_toml_table *x = kv.table; x != section; x = x->parent)
 		x->append = p->pos;
 	section->append = p->pos;
@@ -1403,8 +1568,8 @@ static int define_element(struct parser *p, const struct keypath *key, struct wm
 		return ret;
 	v = lookup(p, parent, last->name, last->len);
 	if (!v) {
-		if (!(v = new_value(p, WM_TOML_ARRAY, hspan.start)))
-			return oom(p);
+		if (!(v = new_value(p, WM_TOML_ARRAY, hspan.start, &ret)))
+			return ret;
 		v->span = hspan;
 		v->array.aot = true;
 		if ((ret = insert(p, parent, last->name, last->len, v)) < 0)
@@ -1447,7 +1612,7 @@ static int header_line(struct parser *p, struct wm_toml_table **section)
 	if (!aot && !(p->pos < p->len && p->s[p->pos] == ']'))
 		return fail_at(p, p->pos, p->pos + 1, "expected ']' at the end of the table header");
 	p->pos += aot ? 2 : 1;
-	hspan.end = p->pos;
+	hspan.end = (uint32_t)p->pos;
 	if ((ret = aot ? define_element(p, &key, hspan, &t) : define_table(p, &key, hspan, &t)) < 0)
 		return ret;
 	if ((ret = end_of_line(p, "the table header")) < 0)
@@ -1471,14 +1636,17 @@ static int parse_document(struct parser *p)
 		char c;
 		skip_ws(p);
 		if (p->pos >= p->len)
-			return 0;
+			return settle_kvs(p, section, 0);
 		c = p->s[p->pos];
-		if (c == '#' || c == '\n' || c == '\r')
+		if (c == '#' || c == '\n' || c == '\r') {
 			ret = end_of_line(p, "a comment");
-		else if (c == '[')
-			ret = header_line(p, &section);
-		else
+		} else if (c == '[') {
+			/* the section before ends: its pairs get their array */
+			if ((ret = settle_kvs(p, section, 0)) == 0)
+				ret = header_line(p, &section);
+		} else {
 			ret = keyval_line(p, section);
+		}
 		if (ret < 0)
 			return ret;
 	}
@@ -1527,16 +1695,16 @@ int wm_toml_parse(struct wm_toml_doc *doc, const char *file, const char *text, s
 	doc->crlf = nl && nl > copy && nl[-1] == '\r';
 	doc->final_newline = len > 0 && copy[len - 1] == '\n';
 
-	wm_map_init(&p.index);
 	if (!(root = new_table(&p, NULL, "", 0, WM_TOML_ROOT, span_at(&p, 0), &ret)))
 		goto out;
 	doc->root = root->table;
 	ret = parse_document(&p);
 out:
-	wm_map_release(&p.index);
+	free(p.slots);
 	wm_buf_release(&p.str);
-	wm_buf_release(&p.ikey);
 	free(p.parts);
+	free(p.items);
+	free(p.kvs);
 	return ret;
 }
 

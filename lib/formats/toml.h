@@ -11,17 +11,25 @@
  * Cargo.toml: every key, value, table header and comment keeps where it is
  * written.  Everything lives in the document's arena and stays valid until
  * wm_toml_release; callers only read the structures.
+ *
+ * The structures are compact (a value is 96 bytes, its text in a pool of
+ * bytes beside it) and their number is bounded, so that what the reader
+ * keeps is a small multiple of its input plus at most some tens of MiB
+ * (bench/toml.sh measures it).
  */
 
 #define WM_TOML_MAX_BYTES (16u << 20)  /* input size */
 #define WM_TOML_MAX_DEPTH 128          /* nesting of tables and arrays */
+/* Values (each key's, each array item, each table, inline or not) and comments in one file. */
+#define WM_TOML_MAX_VALUES 65536u
 
 /*
- * Bytes [start, end) of the input; line and column (1-based, the column in
- * characters, a UTF-8 byte-order mark counting as one) are those of start.
+ * Bytes [start, end) of the input (at most WM_TOML_MAX_BYTES); line and
+ * column (1-based, the column in characters, a UTF-8 byte-order mark
+ * counting as one) are those of start.
  */
 struct wm_toml_span {
-	size_t start, end;
+	uint32_t start, end;
 	unsigned line, column;
 };
 
@@ -64,8 +72,8 @@ struct wm_toml_array {
 	struct wm_toml_value **items;
 	size_t n;
 	struct wm_toml_span open, close;  /* the `[` and the `]`; zero for an array of tables */
+	struct wm_toml_span comma;        /* the comma after the last item, when there is one */
 	bool trailing_comma;              /* a comma after the last item */
-	struct wm_toml_span comma;        /* that comma, when there is one */
 	bool multiline;                   /* `[` and `]` are on different lines */
 	bool aot;                         /* an array of tables: its items are [[header]] tables */
 };
@@ -74,20 +82,29 @@ struct wm_toml_array {
  * A value.  `span` is the value as written: a string with its quotes, an
  * array from `[` to `]`, an inline table from `{` to `}`.  A table made by a
  * header has the header's span; an implicit or dotted table the key part
- * that created it; an array of tables its first [[header]].
+ * that created it; an array of tables its first [[header]].  Only the
+ * members of its type hold anything: read them after checking `type`.
  */
 struct wm_toml_value {
 	enum wm_toml_type type;
-	struct wm_toml_span span;
-	const char *str;           /* string: decoded, NUL-terminated (it may hold NULs: see len) */
-	size_t len;
 	enum wm_toml_style style;  /* string: how it is written */
-	const char *raw;           /* integer, float, boolean, date-times: the text as written */
-	int64_t integer;
-	double number;             /* float */
-	bool boolean;
-	struct wm_toml_array array;
-	struct wm_toml_table *table;
+	struct wm_toml_span span;
+	union {
+		struct {                       /* string */
+			const char *str;       /* decoded, NUL-terminated (it may hold NULs: see len) */
+			size_t len;
+		};
+		struct {                       /* integer, float, boolean, date-times */
+			const char *raw;       /* the text as written */
+			union {
+				int64_t integer;
+				double number; /* float */
+				bool boolean;
+			};
+		};
+		struct wm_toml_array array;    /* array */
+		struct wm_toml_table *table;   /* table */
+	};
 };
 
 /* One part of a key: `b` of a."b".c */
@@ -138,6 +155,7 @@ struct wm_toml_entry {
  */
 struct wm_toml_table {
 	enum wm_toml_origin origin;
+	unsigned depth;                /* 0 for the root */
 	struct wm_toml_table *parent;  /* NULL for the root */
 	const char *key;               /* its key in the parent ("" for the root) */
 	size_t keylen;
@@ -147,7 +165,6 @@ struct wm_toml_table {
 	size_t nkvs;
 	struct wm_toml_span header;    /* [a.b], [[a.b]], or an inline table's braces; zero otherwise */
 	size_t append;
-	unsigned depth;                /* 0 for the root */
 };
 
 struct wm_toml_doc {
@@ -167,8 +184,10 @@ struct wm_toml_doc {
  * Parses `len` bytes of `text` (copied) into `doc`, which the caller releases
  * with wm_toml_release, also on failure.  `file` names the input in
  * diagnostics.  The first error stops the parse and is reported, positioned
- * and with its source line, as WM_EINVALID (WM_ENOMEM when out of memory).
- * Multi-line strings are decoded with their CRLF line endings as LF.
+ * and with its source line, as WM_EINVALID (WM_ENOMEM when out of memory);
+ * more than WM_TOML_MAX_VALUES values and comments is an error at the first
+ * one too many.  Multi-line strings are decoded with their CRLF line endings
+ * as LF.
  */
 int wm_toml_parse(struct wm_toml_doc *doc, const char *file, const char *text, size_t len,
 	struct wm_error *err);

@@ -19,6 +19,13 @@ struct frame {
 	const char *anchor;
 	struct wm_node **items;
 	size_t n, cap;
+	uint64_t text_start;    /* the document's text before it */
+};
+
+/* An anchored node and the bytes of scalar text it stands for, aliases in it expanded. */
+struct anchor {
+	struct wm_node *node;
+	uint64_t text;
 };
 
 struct builder {
@@ -27,7 +34,8 @@ struct builder {
 	const struct wm_yaml_limits *limits;
 	struct frame *stack;
 	size_t depth, cap;
-	struct wm_map anchors;
+	struct wm_map anchors;  /* name -> struct anchor */
+	uint64_t text;          /* bytes of scalar text so far, aliases expanded */
 	bool failed;
 };
 
@@ -126,10 +134,37 @@ static void add_child(struct builder *b, struct wm_node *child, const yaml_event
 	}
 }
 
-static void remember_anchor(struct builder *b, const char *anchor, struct wm_node *n)
+/*
+ * Adds a scalar's bytes, or an alias's (what its anchor stands for), to the document's text,
+ * reporting at line:column when that passes the limit.  Counted as the nodes are, this bounds the
+ * text that aliases can make a reader of the tree copy: a 256 KiB value used through 1,000 aliases
+ * is 256 MiB to every reader that writes it out, in few nodes.
+ */
+static void add_text(struct builder *b, uint64_t n, unsigned line, unsigned column, unsigned span)
 {
-	if (anchor && wm_map_put(&b->anchors, anchor, strlen(anchor), n) < 0)
+	uint64_t max = b->limits->max_text;
+	b->text = sat_add(b->text, n);
+	if (b->text <= max)
+		return;
+	if (max % (1u << 20) == 0)
+		report(b, line, column, span, "aliases expand this document past %llu MiB of text (an alias bomb?)",
+			(unsigned long long)(max >> 20));
+	else
+		report(b, line, column, span, "aliases expand this document past %llu bytes of text (an alias bomb?)",
+			(unsigned long long)max);
+}
+
+static void remember_anchor(struct builder *b, const char *name, struct wm_node *n, uint64_t text)
+{
+	struct anchor *a;
+	if (!name)
+		return;
+	if (!(a = wm_arena_alloc(&b->doc->arena, sizeof(*a))) || wm_map_put(&b->anchors, name, strlen(name), a) < 0) {
 		report_oom(b);
+		return;
+	}
+	a->node = n;
+	a->text = text;
 }
 
 static const char *copy_anchor(struct builder *b, const yaml_char_t *anchor)
@@ -189,21 +224,25 @@ static void on_scalar(struct builder *b, const yaml_event_t *ev)
 		report_oom(b);
 		return;
 	}
-	remember_anchor(b, copy_anchor(b, ev->data.scalar.anchor), n);
+	remember_anchor(b, copy_anchor(b, ev->data.scalar.anchor), n, len);
 	add_child(b, n, ev);
+	if (!b->failed)
+		add_text(b, len, n->line, n->column, 1);
 }
 
 static void on_alias(struct builder *b, const yaml_event_t *ev)
 {
 	const char *name = (const char *)ev->data.alias.anchor;
-	struct wm_node *target = wm_map_get(&b->anchors, name, strlen(name));
-	if (!target) {
-		report(b, (unsigned)ev->start_mark.line + 1, (unsigned)ev->start_mark.column + 1,
-			(unsigned)(ev->end_mark.column - ev->start_mark.column),
-			"unknown anchor '%s' (an alias must follow its anchor, outside it)", name);
+	const struct anchor *a = wm_map_get(&b->anchors, name, strlen(name));
+	unsigned line = (unsigned)ev->start_mark.line + 1, column = (unsigned)ev->start_mark.column + 1,
+		span = (unsigned)(ev->end_mark.column - ev->start_mark.column);
+	if (!a) {
+		report(b, line, column, span, "unknown anchor '%s' (an alias must follow its anchor, outside it)", name);
 		return;
 	}
-	add_child(b, target, ev);
+	add_child(b, a->node, ev);
+	if (!b->failed)
+		add_text(b, a->text, line, column, span);
 }
 
 static void on_start(struct builder *b, const yaml_event_t *ev, enum wm_node_type type)
@@ -235,6 +274,7 @@ static void on_start(struct builder *b, const yaml_event_t *ev, enum wm_node_typ
 	memset(f, 0, sizeof(*f));
 	f->node = n;
 	f->anchor = copy_anchor(b, anchor);
+	f->text_start = b->text;
 }
 
 static bool is_merge_key(const struct wm_node *k)
@@ -366,7 +406,7 @@ static void on_end(struct builder *b, const yaml_event_t *ev)
 	free(f.items);
 	if (b->failed)
 		return;
-	remember_anchor(b, f.anchor, f.node);
+	remember_anchor(b, f.anchor, f.node, b->text - f.text_start);
 	add_child(b, f.node, ev);
 }
 
@@ -1082,11 +1122,20 @@ bool wm_yaml_needs_quotes(const char *s, size_t len)
 	return false;
 }
 
+/* Where the emitter writes: `out`, up to just past WM_GENERATED_MAX_BYTES from `start`. */
+struct writer {
+	struct wm_buf *out;
+	size_t start;
+	bool over;
+};
+
 static int y_write(void *data, unsigned char *buffer, size_t size)
 {
-	struct wm_buf *out = data;
-	wm_buf_add(out, (const char *)buffer, size);
-	return !out->oom;
+	struct writer *w = data;
+	wm_buf_add(w->out, (const char *)buffer, size);
+	if (w->out->len - w->start > WM_GENERATED_MAX_BYTES)
+		w->over = true;
+	return !w->out->oom && !w->over;
 }
 
 static bool y_event(yaml_emitter_t *e, yaml_event_t *ev)
@@ -1144,6 +1193,7 @@ static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y)
 
 int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *err)
 {
+	struct writer w = { out, out->len, false };
 	yaml_emitter_t e;
 	yaml_event_t ev;
 	bool ok;
@@ -1152,7 +1202,7 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
 		return WM_ENOMEM;
 	}
-	yaml_emitter_set_output(&e, y_write, out);
+	yaml_emitter_set_output(&e, y_write, &w);
 	yaml_emitter_set_unicode(&e, 1);
 	yaml_emitter_set_width(&e, -1);
 	yaml_emitter_set_indent(&e, 2);
@@ -1163,6 +1213,11 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 		yaml_document_end_event_initialize(&ev, 1) && y_event(&e, &ev) &&
 		yaml_stream_end_event_initialize(&ev) && y_event(&e, &ev) &&
 		yaml_emitter_flush(&e);
+	if (!ok && w.over) {
+		yaml_emitter_delete(&e);
+		wm_error_code(err, WM_EINVALID);
+		return WM_EINVALID;
+	}
 	if (!ok) {
 		int code = out->oom ? WM_ENOMEM : WM_EINTERNAL;
 		wm_error_add(err, code, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot write YAML: %s",

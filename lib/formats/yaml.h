@@ -41,16 +41,23 @@ struct wm_doc {
 	struct wm_node *root;           /* NULL for an empty document */
 };
 
+/*
+ * What a document may hold.  Nodes and text are counted as if every alias
+ * were expanded: an alias counts the nodes and the scalar bytes (keys
+ * included) of what it stands for, each time it is used.
+ */
 struct wm_yaml_limits {
-	size_t max_bytes;
-	unsigned max_depth;
-	uint64_t max_nodes;
+	size_t max_bytes;        /* the input */
+	unsigned max_depth;      /* nesting of collections */
+	uint64_t max_nodes;      /* nodes, aliases expanded */
+	uint64_t max_text;       /* bytes of scalar text, aliases expanded */
 };
 
 /*
  * Parses one YAML document into `doc` (which the caller releases with
  * wm_yaml_release, also on failure).  Scalars stay text; duplicate keys,
- * non-scalar keys, unknown anchors, alias bombs and excess depth are errors.
+ * non-scalar keys, unknown anchors, aliases past the limits (reported at
+ * the alias or scalar that crosses one) and excess depth are errors.
  */
 int wm_yaml_parse(struct wm_doc *doc, const char *file, const char *text, size_t len,
 	const struct wm_yaml_limits *limits, struct wm_error *err);
@@ -114,7 +121,12 @@ struct wm_y *wm_yaml_get(const struct wm_y *map, const char *key);
 struct wm_y *wm_yaml_copy(struct wm_yb *b, const struct wm_node *n);
 /* True when plain `s` would not read back as the same string under YAML 1.1 or 1.2. */
 bool wm_yaml_needs_quotes(const char *s, size_t len);
-/* Appends the document to `out`: block style, unlimited width, LF line ends, no header. */
+/*
+ * Appends the document to `out`: block style, unlimited width, LF line ends, no header.  A
+ * document longer than WM_GENERATED_MAX_BYTES is not written out: the writer stops just past the
+ * bound and returns WM_EINVALID, reporting nothing but the code, with `out` longer than the
+ * bound, so that the caller, who knows which file it is, names it (wm_generate does).
+ */
 int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *err);
 
 #endif

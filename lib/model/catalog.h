@@ -44,7 +44,7 @@ struct wm_template_tree {
 };
 const struct wm_template_tree *wm_template_tree(const char *name);
 /* The limits every embedded template is read with, at build time as at run time. */
-#define WM_TEMPLATE_LIMITS { 1u << 20, 32, 100000 }
+#define WM_TEMPLATE_LIMITS { 1u << 20, 32, 100000, 2u << 20 }
 /* Parses the embedded templates/<name> (a catalog or an emitter's skeleton) into `doc`. */
 int wm_catalog_template_parse(struct wm_doc *doc, const char *name, struct wm_error *err);
 

@@ -587,7 +587,8 @@ int wm_matrix_load(struct wm_matrix **out, const struct wm_catalog *cat,
 int wm_matrix_load_project(struct wm_matrix **out, const struct wm_catalog *cat,
 	const char *name, const char *text, size_t len, const struct wm_reader *r, struct wm_error *err)
 {
-	static const struct wm_yaml_limits limits = { WM_MATRIX_MAX_BYTES, WM_MATRIX_MAX_DEPTH, WM_MATRIX_MAX_NODES };
+	static const struct wm_yaml_limits limits = { WM_MATRIX_MAX_BYTES, WM_MATRIX_MAX_DEPTH, WM_MATRIX_MAX_NODES,
+		WM_MATRIX_MAX_TEXT };
 	struct matrix_state *st = calloc(1, sizeof(*st));
 	struct wm_loader l;
 	int ret;

@@ -165,7 +165,8 @@ static void check_refusal(const struct wm_error *err, const char *what, const ch
 	if (!positioned) {
 		struct wm_doc doc;
 		struct wm_error e2;
-		struct wm_yaml_limits lim = { WM_MATRIX_MAX_BYTES, WM_MATRIX_MAX_DEPTH, WM_MATRIX_MAX_NODES };
+		struct wm_yaml_limits lim = { WM_MATRIX_MAX_BYTES, WM_MATRIX_MAX_DEPTH, WM_MATRIX_MAX_NODES,
+			WM_MATRIX_MAX_TEXT };
 		bool empty;
 		wm_error_init(&e2);
 		empty = wm_yaml_parse(&doc, "wheelmatrix.yaml", text, len, &lim, &e2) == 0 && doc.root == NULL;
@@ -296,7 +297,7 @@ static void check_yaml(const struct wm_file *f, const struct wm_matrix *m)
 	const char *nl = f->data;
 	struct wm_doc doc;
 	struct wm_error err;
-	struct wm_yaml_limits lim = { WM_MATRIX_MAX_BYTES, WM_MATRIX_MAX_DEPTH, UINT64_MAX };
+	struct wm_yaml_limits lim = { WM_GENERATED_MAX_BYTES, WM_MATRIX_MAX_DEPTH, UINT64_MAX, UINT64_MAX };
 	size_t hlen;
 
 	for (int i = 0; i < 3; i++)

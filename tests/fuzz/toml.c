@@ -44,10 +44,10 @@ static void check_span(const char *what, const struct wm_toml_span *sp)
 	if (sp->start == 0 && sp->end == 0 && sp->line == 0)
 		return;  /* not written: an array of tables has no brackets */
 	FUZZ_CHECK(sp->start <= sp->end && sp->end <= input_len, "%s: span [%zu, %zu) of %zu bytes", what,
-		sp->start, sp->end, input_len);
+		(size_t)sp->start, (size_t)sp->end, input_len);
 	position(sp->start, &line, &column);
 	FUZZ_CHECK(sp->line == line && sp->column == column, "%s at byte %zu says %u:%u, the text %u:%u", what,
-		sp->start, sp->line, sp->column, line, column);
+		(size_t)sp->start, sp->line, sp->column, line, column);
 }
 
 static void check_utf8(const char *what, const char *s, size_t len)

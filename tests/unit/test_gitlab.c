@@ -186,7 +186,7 @@ static void test_one_writer(void)
 	struct wm_error err;
 	struct wm_buf out = WM_BUF_INIT;
 	struct wm_doc doc;
-	struct wm_yaml_limits lim = { WM_MATRIX_MAX_BYTES * 64, WM_MATRIX_MAX_DEPTH, UINT64_MAX };
+	struct wm_yaml_limits lim = { WM_MATRIX_MAX_BYTES * 64, WM_MATRIX_MAX_DEPTH, UINT64_MAX, UINT64_MAX };
 	size_t vars = 0;
 
 	wm_error_init(&err);

@@ -150,7 +150,7 @@ static void test_utf16(void)
 
 static int parse(struct wm_doc *doc, struct wm_error *err, const char *text, uint64_t max_nodes)
 {
-	const struct wm_yaml_limits limits = { 1u << 20, 64, max_nodes };
+	const struct wm_yaml_limits limits = { 1u << 20, 64, max_nodes, UINT64_MAX };
 	return wm_yaml_parse(doc, "t.yaml", text, strlen(text), &limits, err);
 }
 
@@ -433,6 +433,8 @@ static void test_path_text(void)
 	CHECK(wm_utf8_find_hidden("\xef\xbb\xbfx", 4, &cp, &n) == 0 && cp == 0xfeff && n == 3);
 	CHECK(wm_utf8_find_hidden("x\xf0\x9d\x85\xb3", 5, &cp, &n) == 1 && cp == 0x1d173 && n == 4);
 	CHECK(wm_utf8_find_hidden("x\xf0\x9d\x85\xb2", 5, &cp, &n) == 5);  /* U+1D172, Mc, next to the range */
+}
+
 /* `s` through wm_text_url (a URL) or wm_text_redact (a message), as a string to compare */
 static const char *shown(const char *s, bool message)
 {

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
+#include "util/buf.h"
 #include "formats/toml.h"
 
 static const char pyproject[] =
@@ -386,6 +387,70 @@ static void test_errors(void)
 	}
 }
 
+/* A text of `n` items between `head` and `tail`: `pre`, the item's number when `numbered`, `post`. */
+static char *repeat(const char *head, const char *pre, bool numbered, const char *post, size_t n, const char *tail)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	wm_buf_puts(&b, head);
+	for (size_t i = 0; i < n; i++) {
+		wm_buf_puts(&b, pre);
+		if (numbered)
+			wm_buf_printf(&b, "%zu", i);
+		wm_buf_puts(&b, post);
+	}
+	wm_buf_puts(&b, tail);
+	return b.oom ? (wm_buf_release(&b), NULL) : wm_buf_detach(&b);
+}
+
+/*
+ * At most WM_TOML_MAX_VALUES values (the root table too) and comments: the one past them is
+ * refused where it stands, whatever kind it is.
+ */
+static void test_counts(void)
+{
+	static const char msg[] = "more than 65536 values and comments in one file, the limit of the TOML reader "
+		"(a pyproject.toml or Cargo.toml holds some hundreds)";
+	static const struct {
+		const char *head, *pre, *post, *tail;
+		bool numbered;
+		size_t others;             /* the values besides the items: the root, and x */
+		size_t line_step, col_step, col_first;  /* where item k is: line 1 + k * line_step, ... */
+	} cases[] = {
+		{ "x = [", "1,", "", "]\n", false, 2, 0, 2, 6 },
+		{ "x = [", "{},", "", "]\n", false, 2, 0, 3, 6 },
+		{ "x = [", "\"s\",", "", "]\n", false, 2, 0, 4, 6 },
+		{ "", "[t", "]\n", "", true, 1, 1, 0, 1 },
+		{ "", "# ", "\n", "", true, 1, 1, 0, 1 },
+	};
+	struct wm_toml_doc doc;
+	char *text;
+
+	for (size_t i = 0; i < WM_ARRAY_SIZE(cases); i++) {
+		size_t n = WM_TOML_MAX_VALUES - cases[i].others;
+		if ((text = repeat(cases[i].head, cases[i].pre, cases[i].numbered, cases[i].post, n, cases[i].tail))) {
+			CHECK(parse(&doc, text));
+			wm_toml_release(&doc);
+			free(text);
+		}
+		if ((text = repeat(cases[i].head, cases[i].pre, cases[i].numbered, cases[i].post, n + 1, cases[i].tail))) {
+			check_error(text, strlen(text), 1 + (unsigned)(n * cases[i].line_step),
+				(unsigned)(cases[i].col_first + n * cases[i].col_step), msg);
+			free(text);
+		}
+	}
+	/* keys: each one's value counts, and the one too many is named at its value */
+	if ((text = repeat("", "k", true, " = 1\n", WM_TOML_MAX_VALUES - 1, "")) != NULL) {
+		CHECK(parse(&doc, text));
+		CHECK(doc.root && doc.root->n == WM_TOML_MAX_VALUES - 1 && doc.root->nkvs == WM_TOML_MAX_VALUES - 1);
+		wm_toml_release(&doc);
+		free(text);
+	}
+	if ((text = repeat("", "k", true, " = 1\n", WM_TOML_MAX_VALUES, "")) != NULL) {
+		check_error(text, strlen(text), WM_TOML_MAX_VALUES, 10, msg);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	test_project_name();
@@ -397,5 +462,6 @@ int main(void)
 	test_array_of_tables();
 	test_lookups();
 	test_errors();
+	test_counts();
 	return harness_done();
 }
