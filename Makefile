@@ -45,8 +45,9 @@ DEB_PKGS = gcc make pkg-config libyaml-dev libjansson-dev libgit2-dev libcurl4-o
 # package's wheel: Debian's pip, setuptools and wheel; the end-to-end tests: a venv of Debian's
 # python3 for the pinned PyPI tools (flock from util-linux), build-essential's linker for the Rust
 # builds and python3-dev; gitlab-ci-local copies each job's checkout with rsync; Node.js runs the
-# npm validators (Debian's, unless the machine has its own); zsh and fish load the completion scripts.
-TEST_DEB_PKGS = build-essential git python3-yaml shellcheck groff-base util-linux nginx openssl chromium zsh fish \
+# npm validators (Debian's, unless the machine has its own); zsh and fish load the completion scripts;
+# strace counts the writes of a diagnostic.
+TEST_DEB_PKGS = build-essential git python3-yaml shellcheck groff-base util-linux nginx openssl chromium zsh fish strace \
 	python3-venv python3-pip python3-setuptools python3-wheel python3-dev ca-certificates rsync \
 	$(if $(shell command -v node && command -v npm),,nodejs npm)
 

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "wheelmatrix.h"
 
 #if defined(__GNUC__)
@@ -108,10 +109,27 @@ const struct cli_option *cli_global_options(size_t *n);
  */
 bool cli_find_matrix(struct cli *cli);
 
-/* diag.c: everything written to stderr */
+/*
+ * diag.c: everything written to stderr, and every text for a person: what it
+ * quotes from the input (the matrix file, the repository's files and names,
+ * the command line) shown with wm_show_next, a terminal's controls escaped.
+ * A message goes out in one write.
+ */
 void cli_color_init(enum cli_color when);
 void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
 void cli_note(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* Writes `s` to `f` shown: every control escaped, tabs and line feeds too. */
+void cli_show(FILE *f, const char *s);
+/* The columns cli_show takes for `s`. */
+size_t cli_show_width(const char *s);
+/* Prints the format's text to `f` shown, the line feed it ends with kept (on stderr in one write). */
+void cli_print(FILE *f, const char *fmt, ...) CLI_PRINTF(2, 3);
+/*
+ * Writes a file's text (a diff, a generated file) to stdout: byte for byte
+ * into a pipe or a file, for git apply; shown, tabs and line feeds kept,
+ * when stdout is a terminal.
+ */
+void cli_write_text(const char *data, size_t len);
 /* Renders every diagnostic of `err` like a compiler, sorted by position. */
 /*
  * The repository root, where the outputs live: the matrix file's directory

@@ -132,11 +132,11 @@ static int run_maturin(const char *maturin, const char *dir, const char *const *
 				signal(forwarded[i], SIG_DFL);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (chdir(dir) < 0) {
-			fprintf(stderr, "wheelmatrix: error: cannot change to directory '%s': %s\n", dir, strerror(errno));
+			cli_error("cannot change to directory '%s': %s", dir, strerror(errno));
 			_exit(127);
 		}
 		execv(maturin, (char *const *)argv);
-		fprintf(stderr, "wheelmatrix: error: cannot run '%s': %s\n", maturin, strerror(errno));
+		cli_error("cannot run '%s': %s", maturin, strerror(errno));
 		_exit(127);
 	}
 	if (pid < 0) {

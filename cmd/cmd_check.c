@@ -32,11 +32,11 @@ static const char *source_name(const struct wm_check_options *o)
 /* -v: what was compared, and where from, so that a passing check is not a silent one. */
 static void say_checked(const struct wm_check_options *o, const struct cli *cli)
 {
-	fprintf(stderr, "wheelmatrix: checked %s and the %zu %s it generates %s%s%s: up to date\n", cli->file,
+	cli_print(stderr, "wheelmatrix: checked %s and the %zu %s it generates %s%s%s: up to date\n", cli->file,
 		o->checked->n, o->checked->n == 1 ? "file" : "files", source_name(o), o->rev ? " " : "",
 		o->rev ? o->rev : "");
 	for (size_t i = 0; i < o->checked->n; i++)
-		fprintf(stderr, "  %s\n", o->checked->items[i]);
+		cli_print(stderr, "  %s\n", o->checked->items[i]);
 }
 
 int cmd_check(struct cli *cli)
@@ -87,7 +87,7 @@ int cmd_check(struct cli *cli)
 	} else {
 		cli_print_diags(&findings);
 		if (diff && difflen)
-			fwrite(diff, 1, difflen, stdout);
+			cli_write_text(diff, difflen);
 	}
 	if (findings.nerrors)
 		code = CLI_EXIT_STATE;

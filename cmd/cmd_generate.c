@@ -134,18 +134,18 @@ static int report(const struct cli *cli, const struct wm_files *files, const enu
 	for (size_t i = 0; i < files->n; i++) {
 		const char *path = files->items[i].path;
 		if (check && states[i] != WM_FILE_CURRENT) {
-			fprintf(says, "%s: %s\n", path, state_names[states[i]]);
+			cli_print(says, "%s: %s\n", path, state_names[states[i]]);
 			exit_code = CLI_EXIT_STATE;
 		} else if (!check && (states[i] != WM_FILE_CURRENT ? cli->verbosity >= 0 : cli->verbosity > 0)) {
 			if (states[i] == WM_FILE_EDITED || states[i] == WM_FILE_FOREIGN)
-				fprintf(says, "%s %s (%s)\n", dry_run_verbs[states[i]], path, state_names[states[i]]);
+				cli_print(says, "%s %s (%s)\n", dry_run_verbs[states[i]], path, state_names[states[i]]);
 			else
-				fprintf(says, "%s %s\n", dry_run_verbs[states[i]], path);
+				cli_print(says, "%s %s\n", dry_run_verbs[states[i]], path);
 		}
 	}
 	for (size_t i = 0; diff && i < files->n; i++)
 		if (diffs[i])
-			fwrite(diffs[i], 1, difflens[i], stdout);
+			cli_write_text(diffs[i], difflens[i]);
 	return exit_code;
 }
 
@@ -190,7 +190,7 @@ int cmd_generate(struct cli *cli)
 		if (!f)
 			exit_code = CLI_EXIT_USAGE;
 		else
-			fwrite(f->data, 1, f->len, stdout);
+			cli_write_text(f->data, f->len);
 		goto out;
 	}
 	if (!(states = calloc(files.n + 1, sizeof(*states))) || !(diffs = calloc(files.n + 1, sizeof(*diffs))) ||
@@ -219,7 +219,7 @@ int cmd_generate(struct cli *cli)
 	for (size_t i = 0; i < files.n; i++) {
 		if (states[i] == WM_FILE_CURRENT) {
 			if (cli->verbosity > 0)
-				printf("unchanged %s\n", files.items[i].path);
+				cli_print(stdout, "unchanged %s\n", files.items[i].path);
 			continue;
 		}
 		if ((ret = wm_file_write(root, &files.items[i], &err)) < 0) {
@@ -227,7 +227,7 @@ int cmd_generate(struct cli *cli)
 			goto out;
 		}
 		if (cli->verbosity >= 0)
-			printf("wrote %s\n", files.items[i].path);
+			cli_print(stdout, "wrote %s\n", files.items[i].path);
 	}
 	goto out;
 fail:

@@ -32,7 +32,7 @@ int cmd_hook(struct cli *cli)
 	if ((ret = wm_repo_hook_install(&path, &unchanged, root, matrix, cli->values[HOOK_FORCE] != NULL, &err)) < 0)
 		cli_print_diags(&err);
 	else if (cli->verbosity >= 0)
-		printf("%s %s\n", unchanged ? "unchanged" : "wrote", path);
+		cli_print(stdout, "%s %s\n", unchanged ? "unchanged" : "wrote", path);
 	free(path);
 	free(root);
 	wm_error_release(&err);

@@ -40,7 +40,7 @@ int cmd_init(struct cli *cli)
 		goto out;
 	}
 	if (cli->verbosity >= 0)
-		printf("wrote %s\n", cli->file);
+		cli_print(stdout, "wrote %s\n", cli->file);
 	/* what init found in the repository's CI, and what to do about it before the first generate */
 	fflush(stdout);
 	cli_print_diags(&err);

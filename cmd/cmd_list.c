@@ -17,13 +17,10 @@ const struct cli_option cmd_list_options[LIST_NOPTIONS] = {
 /* Output is written as it is produced: a million jobs are never held in memory. */
 static char outbuf[1 << 18];
 
-/* Characters, not bytes: the table is aligned for the eye. */
+/* Columns as shown (characters, a control as its escape): the table is aligned for the eye. */
 static size_t width(const char *s)
 {
-	size_t n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
+	return cli_show_width(s);
 }
 
 static void pad(size_t n)
@@ -35,7 +32,7 @@ static void pad(size_t n)
 /* Prints a cell and the spaces up to the next column. */
 static void cell(const char *s, size_t col)
 {
-	fputs(s, stdout);
+	cli_show(stdout, s);
 	pad(col - width(s) + 2);
 }
 
@@ -68,25 +65,24 @@ static void print_job_row(const struct wm_job *job, const size_t *w)
 	for (size_t i = 0; i < f->n; i++) {
 		if (i)
 			putchar(',');
-		fputs(f->items[i], stdout);
+		cli_show(stdout, f->items[i]);
 	}
 	pad(w[C_FEATURES] - features_width(f) + 2);
 	cell(job->platform->runner, w[C_RUNNER]);
-	printf("%s-%s-%s\n", job->python->python_tag, job->python->abi_tag, job->platform->platform_tag);
+	cli_print(stdout, "%s-%s-%s\n", job->python->python_tag, job->python->abi_tag, job->platform->platform_tag);
 }
 
 static void print_left_row(const struct wm_job *job, size_t id_width, size_t why_width)
 {
 	const struct wm_loc *l = &job->why_loc;
 	if (!l->line) {
-		fputs(job->id, stdout);
-		pad(id_width - width(job->id) + 2);
-		puts(job->why);
+		cell(job->id, id_width);
+		cli_print(stdout, "%s\n", job->why);
 		return;
 	}
 	cell(job->id, id_width);
 	cell(job->why, why_width);
-	printf("(%s:%u:%u)\n", l->file ? l->file : "", l->line, l->column);
+	cli_print(stdout, "(%s:%u:%u)\n", l->file ? l->file : "", l->line, l->column);
 }
 
 /*
@@ -295,7 +291,7 @@ int cmd_list(struct cli *cli)
 	if (applied && cli->verbosity > 0)
 		cli_note("%s has the patch of backend '%s' applied: reading the file without it", m->pyproject, applied);
 	if (cli->verbosity > 0)
-		fprintf(stderr, "wheelmatrix: %s: %zu %s in %zu build %s\n", m->file, m->njobs,
+		cli_print(stderr, "wheelmatrix: %s: %zu %s in %zu build %s\n", m->file, m->njobs,
 			m->njobs == 1 ? "job" : "jobs", m->ngroups, m->ngroups == 1 ? "job" : "jobs");
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	if (format != FORMAT_TABLE && (ret = wm_jobs_new(&json)) < 0)

@@ -16,19 +16,19 @@ static void report(enum wm_variant_done done, bool revert, bool dry_run, const c
 	switch (done) {
 	case WM_VARIANT_DONE:
 		if (revert)
-			printf("%s " WM_PATCH_PATH " from %s\n", dry_run ? "would revert" : "reverted",
+			cli_print(stdout, "%s " WM_PATCH_PATH " from %s\n", dry_run ? "would revert" : "reverted",
 				backend, py);
 		else
-			printf("%s " WM_PATCH_PATH " to %s\n", dry_run ? "would apply" : "applied", backend, py);
+			cli_print(stdout, "%s " WM_PATCH_PATH " to %s\n", dry_run ? "would apply" : "applied", backend, py);
 		break;
 	case WM_VARIANT_ALREADY:
 		if (revert)
-			printf("%s does not have " WM_PATCH_PATH " applied: nothing to revert\n", py, backend);
+			cli_print(stdout, "%s does not have " WM_PATCH_PATH " applied: nothing to revert\n", py, backend);
 		else
-			printf("%s already has " WM_PATCH_PATH " applied\n", py, backend);
+			cli_print(stdout, "%s already has " WM_PATCH_PATH " applied\n", py, backend);
 		break;
 	case WM_VARIANT_UNPATCHED:
-		printf("backend '%s' builds %s as it is: it has no patch\n", backend, py);
+		cli_print(stdout, "backend '%s' builds %s as it is: it has no patch\n", backend, py);
 		break;
 	}
 }

@@ -1,4 +1,4 @@
-/* diag.c — everything the tool says on stderr: its own errors and the library's diagnostics, compiler-style. */
+/* diag.c — what the tool says to a person: its errors, the library's diagnostics compiler-style, input shown escaped. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,20 +29,81 @@ static const char *paint(const char *code)
 	return color ? code : "";
 }
 
-static void severity(enum wm_severity sev)
+/*
+ * A diagnostic is put together in memory and written with one write: stderr
+ * is unbuffered, and a line written a piece at a time is a system call per
+ * piece.  Without the memory, it goes straight to stderr.
+ */
+struct composed {
+	FILE *f;
+	char *text;
+	size_t len;
+};
+
+static FILE *compose(struct composed *c)
+{
+	c->text = NULL;
+	c->len = 0;
+	c->f = open_memstream(&c->text, &c->len);
+	return c->f ? c->f : stderr;
+}
+
+static void flush_composed(struct composed *c)
+{
+	if (c->f && fclose(c->f) == 0)
+		fwrite(c->text, 1, c->len, stderr);
+	free(c->text);
+}
+
+static void severity(FILE *f, enum wm_severity sev)
 {
 	static const char *const names[] = { "error", "warning", "note" };
 	static const char *const colors[] = { RED, MAGENTA, CYAN };
 	unsigned i = (unsigned)sev < 3 ? (unsigned)sev : 0;
-	fprintf(stderr, "%s%s:%s ", paint(colors[i]), names[i], paint(RESET));
+	fprintf(f, "%s%s:%s ", paint(colors[i]), names[i], paint(RESET));
 }
 
-static void put_safe(const char *s, bool tabs);
+static void show(FILE *f, const char *s, size_t len, unsigned keep)
+{
+	char esc[WM_SHOW_ESCAPE_SIZE];
+	while (len) {
+		const char *piece;
+		size_t piecelen, width, n = wm_show_next(&piece, &piecelen, &width, esc, s, len, keep);
+		fwrite(piece, 1, piecelen, f);
+		s += n;
+		len -= n;
+	}
+}
 
-static void vmessage(enum wm_severity sev, const char *fmt, va_list ap)
+void cli_show(FILE *f, const char *s)
+{
+	show(f, s, strlen(s), 0);
+}
+
+size_t cli_show_width(const char *s)
+{
+	char esc[WM_SHOW_ESCAPE_SIZE];
+	size_t len = strlen(s), total = 0;
+	while (len) {
+		const char *piece;
+		size_t piecelen, width, n = wm_show_next(&piece, &piecelen, &width, esc, s, len, 0);
+		total += width;
+		s += n;
+		len -= n;
+	}
+	return total;
+}
+
+/*
+ * Writes the format's text shown: every control escaped, a line feed that
+ * the format ends with kept (a value's own line feed would start a line that
+ * looks like the tool's).
+ */
+static void vprint(FILE *f, const char *fmt, va_list ap)
 {
 	char small[1024], *text = small;
 	va_list again;
+	size_t len;
 	int n;
 
 	va_copy(again, ap);
@@ -50,13 +111,53 @@ static void vmessage(enum wm_severity sev, const char *fmt, va_list ap)
 	if (n >= (int)sizeof(small) && (text = malloc((size_t)n + 1)) != NULL)
 		vsnprintf(text, (size_t)n + 1, fmt, again);
 	va_end(again);
-	fprintf(stderr, "%swheelmatrix:%s ", paint(BOLD), paint(RESET));
-	severity(sev);
-	/* the values it quotes come from the command line and the matrix file */
-	put_safe(n < 0 ? "" : text ? text : small, false);
-	fputc('\n', stderr);
+	if (n < 0)
+		return;
+	len = text ? (size_t)n : strlen(small);
+	if (!text)
+		text = small;
+	if (len && fmt[0] && fmt[strlen(fmt) - 1] == '\n' && text[len - 1] == '\n') {
+		show(f, text, len - 1, 0);
+		fputc('\n', f);
+	} else {
+		show(f, text, len, 0);
+	}
 	if (text != small)
 		free(text);
+}
+
+void cli_print(FILE *f, const char *fmt, ...)
+{
+	struct composed c = { NULL, NULL, 0 };
+	va_list ap;
+	va_start(ap, fmt);
+	vprint(f == stderr ? compose(&c) : f, fmt, ap);
+	va_end(ap);
+	if (f == stderr)
+		flush_composed(&c);
+}
+
+void cli_write_text(const char *data, size_t len)
+{
+	static int tty = -1;
+	if (tty < 0)
+		tty = isatty(STDOUT_FILENO);
+	if (tty)
+		show(stdout, data, len, WM_SHOW_TAB | WM_SHOW_NEWLINE);
+	else
+		fwrite(data, 1, len, stdout);
+}
+
+static void vmessage(enum wm_severity sev, const char *fmt, va_list ap)
+{
+	struct composed c;
+	FILE *f = compose(&c);
+	fprintf(f, "%swheelmatrix:%s ", paint(BOLD), paint(RESET));
+	severity(f, sev);
+	/* the values it quotes come from the command line and the matrix file */
+	vprint(f, fmt, ap);
+	fputc('\n', f);
+	flush_composed(&c);
 }
 
 void cli_error(const char *fmt, ...)
@@ -75,84 +176,59 @@ void cli_note(const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool utf8_lead(char c)
-{
-	return ((unsigned char)c & 0xc0) != 0x80;
-}
-
 /*
- * The caret line under `source`: the characters before `column` become
- * spaces, except tabs, which stay tabs so that the caret lines up whatever
- * the tab width; then a caret and span-1 tildes, kept within the line.
+ * The caret line under the quoted source: each character left of the caret
+ * a space, but tabs, which stay tabs so that the caret lines up whatever the
+ * tab width; then a caret and a tilde for each further column of the span.
+ * The quote is a window of at most WM_SHOW_WINDOW columns, shown (escapes are
+ * ASCII): this walks no more than that.
  */
-static void caret(const char *source, unsigned column, unsigned span)
+static void caret(FILE *f, const struct wm_diag *d)
 {
-	const char *p = source;
-	unsigned left = 0;
-	fputs("      | ", stderr);
-	for (unsigned c = 1; c < column; c++) {
+	const char *p = d->source;
+	fputs("      | ", f);
+	for (unsigned c = 1; c < d->source_column; c++) {
 		if (*p) {
-			fputc(*p == '\t' ? '\t' : ' ', stderr);
+			fputc(*p == '\t' ? '\t' : ' ', f);
 			do
 				p++;
-			while (*p && !utf8_lead(*p));
+			while (((unsigned char)*p & 0xc0) == 0x80);
 		} else {
-			fputc(' ', stderr);
+			fputc(' ', f);
 		}
 	}
-	for (const char *q = p; *q; q++)
-		left += utf8_lead(*q);
-	if (span > left)
-		span = left;
-	fprintf(stderr, "%s^", paint(GREEN));
-	for (unsigned i = 1; i < span; i++)
-		fputc('~', stderr);
-	fprintf(stderr, "%s\n", paint(RESET));
-}
-
-/*
- * Writes `s` with each character a terminal must not get as it is (a control,
- * C0 or C1, a bidi control, a byte that is not UTF-8: the matrix file and the
- * repository's file names are untrusted) as '?', one for each; a tab stays
- * when `tabs`, as the caret line repeats it.
- */
-static void put_safe(const char *s, bool tabs)
-{
-	while (*s) {
-		bool control;
-		size_t n = wm_utf8_next(s, strnlen(s, 4), &control);
-		if (control && !(tabs && *s == '\t'))
-			fputc('?', stderr);
-		else
-			fwrite(s, 1, n, stderr);
-		s += n;
-	}
+	fprintf(f, "%s^", paint(GREEN));
+	for (unsigned i = 1; i < d->source_span; i++)
+		fputc('~', f);
+	fprintf(f, "%s\n", paint(RESET));
 }
 
 static void print_diag(const struct wm_diag *d)
 {
-	fputs(paint(BOLD), stderr);
+	struct composed c;
+	FILE *f = compose(&c);
+	fputs(paint(BOLD), f);
 	if (!d->file) {
-		fputs("wheelmatrix:", stderr);
+		fputs("wheelmatrix:", f);
 	} else {
-		put_safe(d->file, false);
+		cli_show(f, d->file);
 		if (d->line)
-			fprintf(stderr, ":%u", d->line);
+			fprintf(f, ":%u", d->line);
 		if (d->line && d->column)
-			fprintf(stderr, ":%u", d->column);
-		fputc(':', stderr);
+			fprintf(f, ":%u", d->column);
+		fputc(':', f);
 	}
-	fprintf(stderr, "%s ", paint(RESET));
-	severity(d->severity);
-	put_safe(d->message ? d->message : "out of memory", false);
-	fputc('\n', stderr);
-	if (!d->source || !d->line)
-		return;
-	fprintf(stderr, "%5u | ", d->line);
-	put_safe(d->source, true);
-	fputc('\n', stderr);
-	if (d->column)
-		caret(d->source, d->column, d->span);
+	fprintf(f, "%s ", paint(RESET));
+	severity(f, d->severity);
+	cli_show(f, d->message ? d->message : "out of memory");
+	fputc('\n', f);
+	if (d->source && d->line) {
+		/* already shown: escaped and cut by the library (wm_show_window) */
+		fprintf(f, "%5u | %s\n", d->line, d->source);
+		if (d->source_column)
+			caret(f, d);
+	}
+	flush_composed(&c);
 }
 
 void cli_print_diags(struct wm_error *err)
@@ -162,6 +238,8 @@ void cli_print_diags(struct wm_error *err)
 		print_diag(&err->diags[i]);
 	if (err->truncated)
 		cli_note("too many errors; only the first %d are shown", WM_ERROR_MAX);
+	if (err->warnings_truncated)
+		cli_note("too many warnings; only the first %d are shown", WM_ERROR_MAX);
 	/* a failure without a diagnostic: an allocation failed while reporting */
 	if (err->code < 0 && err->nerrors == 0)
 		cli_error("%s", err->code == WM_ENOMEM ? "out of memory" : "unexpected failure");

@@ -35,8 +35,16 @@ struct wm_diag {
 	char *file;      /* NULL when the message is about no file */
 	unsigned line, column;
 	unsigned span;   /* characters to underline from column; 0 or 1 = a caret only */
-	char *message;
-	char *source;    /* the source line (no newline), NULL when not known */
+	char *message;   /* at most 1024 bytes: a longer one keeps its start and end, "..." between */
+	/*
+	 * The source line (no newline) as it is shown (wm_show_window): each
+	 * character a terminal would act on escaped but tabs, and a line longer
+	 * than WM_SHOW_WINDOW columns cut to a window around the column, "..."
+	 * where cut.  NULL when not known.
+	 */
+	char *source;
+	unsigned source_column;  /* the column's place in `source`, 1-based (0: no caret) */
+	unsigned source_span;    /* the columns of `source` to underline there, at least 1 with a caret */
 	size_t lead;     /* index of the error a note belongs to (itself for errors) */
 };
 
@@ -50,9 +58,14 @@ struct wm_error {
 	struct wm_diag *diags;
 	size_t ndiags, cap;
 	size_t nerrors;  /* diagnostics of severity error */
+	size_t nwarnings;
 	bool truncated;  /* more errors were found than WM_ERROR_MAX */
+	bool warnings_truncated;  /* more warnings were found than WM_ERROR_MAX */
+	bool dropping;   /* the last error or warning was over the limit: its notes are dropped too */
+	struct wm_error_texts *texts;  /* where the lines start in the texts quoted (error.c) */
 };
 
+/* At most this many errors are kept, and as many warnings, each with its notes. */
 #define WM_ERROR_MAX 100
 
 void wm_error_init(struct wm_error *err);
@@ -630,11 +643,41 @@ void wm_io_tree_reader(struct wm_reader *r, const char *root);
 /*
  * The length of the character at `s` (at most `avail` bytes, at least 1),
  * with *control true when a terminal must not get it as it is: a C0
- * control, DEL, a C1 control (U+0080 to U+009F: CSI, OSC), a bidi control
- * (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), U+2028,
- * U+2029, or a byte that is not UTF-8 (a lone 0x9b is CSI to a terminal).
+ * control, DEL, a C1 control (U+0080 to U+009F: CSI, OSC), a format
+ * character (Unicode's Cf: the bidi controls U+061C, U+200E, U+200F, U+202A
+ * to U+202E, U+2066 to U+2069, and U+00AD, U+200B to U+200D, U+FEFF, ...),
+ * U+2028, U+2029, or a byte that is not UTF-8 (a lone 0x9b is CSI to a
+ * terminal).
  */
 size_t wm_utf8_next(const char *s, size_t avail, bool *control);
+
+/* ---- text shown to a person (show.c) ------------------------------------- */
+
+/*
+ * Every human-readable output (diagnostics, list's table, the messages of
+ * check, generate and init, plan's report, a diff on a terminal) shows
+ * what it quotes with each character wm_utf8_next calls a control escaped:
+ * a character as <U+XXXX> (its code point in hexadecimal, four digits or
+ * more), a byte that is not UTF-8 as <XX>.  Machine formats (JSON, list's
+ * github lines, a diff into a pipe) stay exact.
+ */
+enum {
+	WM_SHOW_TAB = 1,      /* a tab is shown as it is */
+	WM_SHOW_NEWLINE = 2,  /* a line feed is shown as it is */
+};
+#define WM_SHOW_ESCAPE_SIZE 12  /* "<U+10FFFF>" and its NUL */
+#define WM_SHOW_WINDOW 160      /* the columns a diagnostic quotes of its source line, at most */
+
+/*
+ * The next piece of s[0..len) as shown, for a writer that streams: returns
+ * how many bytes of `s` it stands for (0 only when len is 0) and points
+ * *piece at the *piecelen bytes to write: `s` itself (a run of characters
+ * shown as they are, tabs and line feeds too when `keep` says so) or
+ * `esc`, filled with one character's escape.  *width gets the columns the
+ * piece takes (its characters).
+ */
+size_t wm_show_next(const char **piece, size_t *piecelen, size_t *width, char esc[WM_SHOW_ESCAPE_SIZE],
+	const char *s, size_t len, unsigned keep);
 
 /* ---- names ------------------------------------------------------------- */
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/show.h"
 #include "util/sha256.h"
 #include "formats/json.h"
 #include "index/plan.h"
@@ -140,25 +141,22 @@ static const char *title(const struct wm_plan *p, const struct wm_plan_dist *d)
 /*
  * File names and messages can come from the index: a character a terminal
  * must not get as it is (a C0 or C1 control, whose escape sequences it would
- * run; a bidi control, which reorders what it shows; a byte that is not
- * UTF-8) is written as `repl`, one for each, in every text format.  The JSON
- * has them exactly, as \u escapes (json()).
+ * run; a format character such as a bidi control, which reorders what it
+ * shows; a byte that is not UTF-8) is shown escaped (util/show.c), in every
+ * text format.  The JSON has them exactly, as \u escapes (json()).
  */
-static void put_char(struct wm_buf *b, const char **s, char repl)
-{
-	bool control;
-	size_t n = wm_utf8_next(*s, strnlen(*s, 4), &control);
-	if (control)
-		wm_buf_putc(b, repl);
-	else
-		wm_buf_add(b, *s, n);
-	*s += n;
-}
-
 static void plain(struct wm_buf *b, const char *s)
 {
-	while (*s)
-		put_char(b, &s, '?');
+	wm_show_puts(b, s);
+}
+
+/* `s` as plain() shows it, for a format that then escapes its own characters: in `tmp`, the caller's. */
+static const char *shown(struct wm_buf *tmp, const char *s)
+{
+	wm_buf_clear(tmp);
+	wm_buf_add(tmp, "", 0);
+	wm_show_puts(tmp, s);
+	return tmp->oom ? "" : tmp->ptr;
 }
 
 static void table(struct wm_buf *b, const struct wm_plan *p)
@@ -206,32 +204,27 @@ static void table(struct wm_buf *b, const struct wm_plan *p)
 
 /* ---- Markdown ------------------------------------------------------------------- */
 
-/* Text in a table cell: `|` would end the cell, a newline the row. */
+/* Text in a table cell, shown: `|` would end the cell, a newline (shown escaped) the row. */
 static void md_text(struct wm_buf *b, const char *s)
 {
-	while (*s) {
-		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`' || *s == '<' || *s == '[') {
+	struct wm_buf tmp = WM_BUF_INIT;
+	for (s = shown(&tmp, s); *s; s++) {
+		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`' || *s == '<' || *s == '[')
 			wm_buf_putc(b, '\\');
-			wm_buf_putc(b, *s++);
-		} else {
-			put_char(b, &s, ' ');
-		}
+		wm_buf_putc(b, *s);
 	}
+	wm_buf_release(&tmp);
 }
 
-/* A code span: file names hold `_`, which Markdown would read as emphasis. */
+/* A code span, shown: file names hold `_`, which Markdown would read as emphasis. */
 static void md_code(struct wm_buf *b, const char *s)
 {
+	struct wm_buf tmp = WM_BUF_INIT;
 	wm_buf_putc(b, '`');
-	while (*s) {
-		if (*s == '`' || *s == '|') {
-			wm_buf_putc(b, '?');
-			s++;
-		} else {
-			put_char(b, &s, '?');
-		}
-	}
+	for (s = shown(&tmp, s); *s; s++)
+		wm_buf_putc(b, *s == '`' || *s == '|' ? '?' : *s);
 	wm_buf_putc(b, '`');
+	wm_buf_release(&tmp);
 }
 
 static void markdown(struct wm_buf *b, const struct wm_plan *p)
@@ -339,17 +332,18 @@ void wm_report_base64(char *out, const unsigned char *data, size_t len)
 
 static void html_text(struct wm_buf *b, const char *s)
 {
-	while (*s) {
+	struct wm_buf tmp = WM_BUF_INIT;
+	for (s = shown(&tmp, s); *s; s++) {
 		switch (*s) {
 		case '&': wm_buf_puts(b, "&amp;"); break;
 		case '<': wm_buf_puts(b, "&lt;"); break;
 		case '>': wm_buf_puts(b, "&gt;"); break;
 		case '"': wm_buf_puts(b, "&quot;"); break;
 		case '\'': wm_buf_puts(b, "&#39;"); break;
-		default: put_char(b, &s, '?'); continue;
+		default: wm_buf_putc(b, *s); break;
 		}
-		s++;
 	}
+	wm_buf_release(&tmp);
 }
 
 /* A grid column: one platform and one Python entry, or the meta wheel, or the sdist, or variants.json. */

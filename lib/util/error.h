@@ -11,6 +11,12 @@ void wm_error_add(struct wm_error *err, enum wm_err code, enum wm_severity sev,
 void wm_error_vadd(struct wm_error *err, enum wm_err code, enum wm_severity sev,
 	const char *file, const char *source, size_t srclen,
 	unsigned line, unsigned column, unsigned span, const char *fmt, va_list ap);
+/*
+ * Whether a diagnostic of severity `sev` would be dropped now: the report
+ * holds WM_ERROR_MAX of them.  A caller skips the work of its message then
+ * (a suggestion among many names), for every one of millions of bad items.
+ */
+bool wm_error_full(const struct wm_error *err, enum wm_severity sev);
 /* Records `code` as the report's code unless one is already set. */
 void wm_error_code(struct wm_error *err, enum wm_err code);
 

@@ -132,35 +132,11 @@ bool wm_utf8_from_utf16(struct wm_buf *out, const char *s, size_t len)
 	return true;
 }
 
-size_t wm_utf8_next(const char *s, size_t avail, bool *control)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n;
-	uint32_t cp;
-
-	*control = false;
-	if (avail == 0)
-		return 0;
-	if (*p < 0x80) {
-		*control = *p < 0x20 || *p == 0x7f;
-		return 1;
-	}
-	if ((n = utf8_seq(p, avail)) == 0) {
-		*control = true;
-		return 1;
-	}
-	if (n == 4)
-		return n;  /* no control above U+FFFF */
-	cp = n == 2 ? (uint32_t)(p[0] & 0x1f) << 6 | (p[1] & 0x3f) :
-		(uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f);
-	*control = (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c || cp == 0x200e || cp == 0x200f ||
-		(cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
-	return n;
-}
-
 /*
  * Unicode's format characters (general category Cf, Unicode 15.1), as ranges: they change how
- * text around them shows (direction, joining) or show as nothing at all.
+ * text around them shows (direction, joining) or show as nothing at all.  The one table of what
+ * is hidden, for paths (wm_utf8_find_hidden) and for what is shown (wm_utf8_is_control);
+ * tests/t-show.sh holds it to Python's unicodedata.
  */
 static const uint32_t format_chars[][2] = {
 	{ 0x00ad, 0x00ad }, { 0x0600, 0x0605 }, { 0x061c, 0x061c }, { 0x06dd, 0x06dd }, { 0x070f, 0x070f },
@@ -172,12 +148,57 @@ static const uint32_t format_chars[][2] = {
 
 static bool hidden(uint32_t cp)
 {
+	size_t lo = 0, hi = sizeof(format_chars) / sizeof(format_chars[0]);
 	if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029)
 		return true;
-	for (size_t i = 0; i < sizeof(format_chars) / sizeof(format_chars[0]); i++)
-		if (cp >= format_chars[i][0] && cp <= format_chars[i][1])
+	if (cp < format_chars[0][0])
+		return false;  /* the common case, without a search: every character shown asks */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cp < format_chars[mid][0])
+			hi = mid;
+		else if (cp > format_chars[mid][1])
+			lo = mid + 1;
+		else
 			return true;
+	}
 	return false;
+}
+
+size_t wm_utf8_decode(const char *s, size_t avail, uint32_t *cp)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+	if (avail == 0) {
+		*cp = WM_UTF8_BAD;
+		return 0;
+	}
+	if (*p < 0x80) {
+		*cp = *p;
+		return 1;
+	}
+	if ((n = utf8_seq(p, avail)) == 0) {
+		*cp = WM_UTF8_BAD | *p;
+		return 1;
+	}
+	*cp = n == 2 ? (uint32_t)(p[0] & 0x1f) << 6 | (p[1] & 0x3f) :
+		n == 3 ? (uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f) :
+		(uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3f) << 12 | (uint32_t)(p[2] & 0x3f) << 6 |
+		(p[3] & 0x3f);
+	return n;
+}
+
+bool wm_utf8_is_control(uint32_t cp)
+{
+	return (cp & WM_UTF8_BAD) || hidden(cp);
+}
+
+size_t wm_utf8_next(const char *s, size_t avail, bool *control)
+{
+	uint32_t cp;
+	size_t n = wm_utf8_decode(s, avail, &cp);
+	*control = n > 0 && wm_utf8_is_control(cp);
+	return n;
 }
 
 size_t wm_utf8_find_hidden(const char *s, size_t len, uint32_t *cp, size_t *n)

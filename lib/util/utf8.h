@@ -2,6 +2,7 @@
 #ifndef WM_UTIL_UTF8_H
 #define WM_UTIL_UTF8_H
 
+#include <stdint.h>
 #include "util/common.h"
 
 #include "util/buf.h"
@@ -29,5 +30,19 @@ bool wm_utf8_from_utf16(struct wm_buf *out, const char *s, size_t len);
  * itself for one that is not UTF-8) and *n its length in bytes.
  */
 size_t wm_utf8_find_hidden(const char *s, size_t len, uint32_t *cp, size_t *n);
+
+/* A byte that does not start a UTF-8 sequence, as wm_utf8_decode gives it: WM_UTF8_BAD | the byte. */
+#define WM_UTF8_BAD 0x80000000u
+/*
+ * The character at `s` (at most `avail` bytes): its length, at least 1 when
+ * avail > 0, and its code point in *cp; a byte that does not start a valid
+ * sequence is a character of its own, of length 1.
+ */
+size_t wm_utf8_decode(const char *s, size_t avail, uint32_t *cp);
+/*
+ * Whether a terminal must not get the character `cp` (from wm_utf8_decode) as it is: a
+ * control (C0, DEL, C1), a format character (Cf), U+2028, U+2029, or a byte that is not UTF-8.
+ */
+bool wm_utf8_is_control(uint32_t cp);
 
 #endif

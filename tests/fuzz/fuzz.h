@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/common.h"
+#include "util/utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -106,15 +107,53 @@ static inline struct fuzz_extent fuzz_extent(const char *text, size_t len)
 }
 
 /*
+ * The shape of what a diagnostic quotes, whatever the input's: a message of at
+ * most 1024 bytes; a source line of at most WM_SHOW_WINDOW columns, valid
+ * UTF-8, with no character a terminal acts on but tabs; its caret (with a
+ * column) within it or one past its end, the underline too.
+ */
+static inline void fuzz_check_quote(const struct wm_diag *d)
+{
+	const char *s = d->source;
+	size_t columns = 0, len;
+	unsigned line, column;
+	unsigned char byte;
+
+	FUZZ_CHECK(!d->message || strlen(d->message) <= 1024, "a message of %zu bytes", strlen(d->message));
+	if (!s)
+		return;
+	len = strlen(s);
+	FUZZ_CHECK(wm_utf8_valid(s, len, &line, &column, &byte), "a quoted source line is not UTF-8: %s", s);
+	for (size_t i = 0; i < len;) {
+		bool control;
+		size_t n = wm_utf8_next(s + i, len - i, &control);
+		FUZZ_CHECK(!control || s[i] == '\t', "a quoted source line holds the control 0x%02x: %s",
+			(unsigned char)s[i], s);
+		i += n;
+		columns++;
+	}
+	FUZZ_CHECK(columns <= WM_SHOW_WINDOW, "a quoted source line of %zu columns: %s", columns, s);
+	if (!d->column) {
+		FUZZ_CHECK(d->source_column == 0, "a caret at %u for a diagnostic without a column", d->source_column);
+		return;
+	}
+	FUZZ_CHECK(d->source_column >= 1 && d->source_column <= columns + 1 && d->source_span >= 1 &&
+		d->source_column + d->source_span - 1 <= columns + 1,
+		"caret %u, underline %u under a quote of %zu columns: %s", d->source_column, d->source_span, columns, s);
+}
+
+/*
  * Every diagnostic about the file `file` has a position inside `text`: a line
  * from 1 to the number of lines, a column from 1 to one past the longest line
- * (a column counts characters, so never more than bytes).
+ * (a column counts characters, so never more than bytes); and every
+ * diagnostic quotes in the shape fuzz_check_quote wants.
  */
 static inline void fuzz_check_positions(const struct wm_error *err, const char *file, const char *text, size_t len)
 {
 	struct fuzz_extent e = fuzz_extent(text, len);
 	for (size_t i = 0; i < err->ndiags; i++) {
 		const struct wm_diag *d = &err->diags[i];
+		fuzz_check_quote(d);
 		if (!d->file || strcmp(d->file, file) != 0 || d->line == 0)
 			continue;
 		if (d->line > e.lines || d->column == 0 || d->column > e.longest + 1) {

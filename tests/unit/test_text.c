@@ -405,7 +405,9 @@ static void test_utf8_controls(void)
 	controls(got, "\xd8\x9c\xe2\x80\x8e\xe2\x80\x8f\xe2\x80\xa8\xe2\x80\xa9\xe2\x80\xaa\xe2\x80\xae");
 	CHECK_STR(got, "2c 3c 3c 3c 3c 3c 3c");  /* ALM, LRM, RLM, LS, PS, LRE, RLO */
 	controls(got, "\xe2\x81\xa6\xe2\x81\xa9\xe2\x80\x8d\xe2\x80\xaf\xe2\x81\xaa\xf0\x9f\x98\x80");
-	CHECK_STR(got, "3c 3c 3 3 3 4");  /* LRI, PDI; ZWJ, NNBSP, U+206A, an emoji */
+	CHECK_STR(got, "3c 3c 3c 3 3c 4");  /* LRI, PDI, ZWJ (format characters); NNBSP; U+206A (Cf); an emoji */
+	controls(got, "\xc2\xad\xef\xbb\xbf\xf3\xa0\x80\x81\xf0\x9d\x85\xb3\xc2\xa0");
+	CHECK_STR(got, "2c 3c 4c 4c 2");  /* soft hyphen, BOM, LANGUAGE TAG, a musical format character; NBSP */
 	controls(got, "\x9b\xc2\xe2\x80");  /* an 8-bit CSI, a cut sequence: byte by byte */
 	CHECK_STR(got, "1c 1c 1c 1c");
 }
