@@ -44,12 +44,24 @@ static bool same(const struct line *a, const struct line *b)
 }
 
 /*
- * Myers' O(ND) difference: marks in `keep_a`/`keep_b` the lines common to
- * both.  Edits in a pyproject.toml are few, so D stays small.
+ * What the difference may cost: at most EDITS_MAX edits, and WORK_MAX steps
+ * and bytes compared.  A file with more changes than that (a committed file
+ * that has nothing to do with the generated one, megabytes of it) is
+ * replaced as a whole between the lines both begin and end with: a diff that
+ * applies the same, found in linear time and memory.
  */
-static int lcs(const struct line *a, size_t n, const struct line *b, size_t m, bool *keep_a, bool *keep_b)
+#define EDITS_MAX 2048
+#define WORK_MAX (1ul << 25)
+
+/*
+ * Myers' O(ND) difference: marks in `keep_a`/`keep_b` the lines common to
+ * both, or none when it would cost more than the limits above.  Edits in a
+ * pyproject.toml are few, so D stays small.  trace[d] holds the frontier
+ * after d edits, diagonals -d to d.
+ */
+static int myers(const struct line *a, size_t n, const struct line *b, size_t m, bool *keep_a, bool *keep_b)
 {
-	size_t max = n + m, off = max + 1;
+	size_t max = n + m < EDITS_MAX ? n + m : EDITS_MAX, off = max + 1, work = 0;
 	long *v = calloc(2 * max + 3, sizeof(*v));
 	long **trace = calloc(max + 1, sizeof(*trace));
 	long d, k, x = 0, y = 0;
@@ -64,28 +76,36 @@ static int lcs(const struct line *a, size_t n, const struct line *b, size_t m, b
 			else
 				x = v[off + k - 1] + 1;
 			y = x - k;
-			while (x < (long)n && y < (long)m && same(&a[x], &b[y]))
+			while (x < (long)n && y < (long)m && same(&a[x], &b[y])) {
+				work += a[x].len;
 				x++, y++;
+			}
+			work++;
 			v[off + k] = x;
 			if (x >= (long)n && y >= (long)m)
 				goto found;
 		}
-		if (!(trace[d] = malloc((2 * max + 3) * sizeof(long))))
+		if (work > WORK_MAX)
+			break;
+		if (!(trace[d] = malloc((2 * (size_t)d + 1) * sizeof(long))))
 			goto out;
-		memcpy(trace[d], v, (2 * max + 3) * sizeof(long));
+		memcpy(trace[d], v + off - d, (2 * (size_t)d + 1) * sizeof(long));
 	}
+	/* too different: no line is kept, the whole of one replaces the whole of the other */
+	ret = 0;
+	goto out;
 found:
 	/* walk back through the saved frontiers */
 	x = (long)n;
 	y = (long)m;
 	for (; d > 0; d--) {
-		long *pv = trace[d - 1], pk, px, py;
+		long *pv = trace[d - 1] + (d - 1), pk, px, py;  /* pv[k] is diagonal k */
 		k = x - y;
-		if (k == -d || (k != d && pv[off + k - 1] < pv[off + k + 1]))
+		if (k == -d || (k != d && pv[k - 1] < pv[k + 1]))
 			pk = k + 1;
 		else
 			pk = k - 1;
-		px = pv[off + pk];
+		px = pv[pk];
 		py = px - pk;
 		while (x > px && y > py) {
 			keep_a[--x] = true;
@@ -106,6 +126,21 @@ out:
 	free(trace);
 	free(v);
 	return ret;
+}
+
+/* The lines both begin and end with are kept as they are; Myers' difference runs between them. */
+static int lcs(const struct line *a, size_t n, const struct line *b, size_t m, bool *keep_a, bool *keep_b)
+{
+	size_t pre = 0, suf = 0;
+	while (pre < n && pre < m && same(&a[pre], &b[pre])) {
+		keep_a[pre] = keep_b[pre] = true;
+		pre++;
+	}
+	while (suf < n - pre && suf < m - pre && same(&a[n - 1 - suf], &b[m - 1 - suf])) {
+		keep_a[n - 1 - suf] = keep_b[m - 1 - suf] = true;
+		suf++;
+	}
+	return myers(a + pre, n - pre - suf, b + pre, m - pre - suf, keep_a + pre, keep_b + pre);
 }
 
 static void put_line(struct wm_buf *out, char sign, const struct line *l)

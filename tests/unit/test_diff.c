@@ -98,6 +98,43 @@ static void exact(const char *what, const char *old, const char *new, const char
 	wm_buf_release(&post);
 }
 
+/* The number of hunks of a diff. */
+static size_t hunks(const struct wm_buf *patch)
+{
+	size_t n = 0;
+	for (const char *p = patch->ptr; p && (p = strstr(p, "\n@@ -")) != NULL; p++)
+		n++;
+	return n;
+}
+
+/*
+ * Two texts of 20,000 lines with every third line changed: too many edits to search for the
+ * fewest, so the part between the lines both begin and end with is replaced as a whole, in
+ * linear time and memory, and git apply still makes the new text of it.  A few edits in
+ * the same 20,000 lines are still found one by one.
+ */
+static void large(void)
+{
+	struct wm_buf old = WM_BUF_INIT, new = WM_BUF_INIT, few = WM_BUF_INIT, patch = WM_BUF_INIT;
+	for (int i = 0; i < 20000; i++) {
+		wm_buf_printf(&old, "line %d\n", i);
+		wm_buf_printf(&new, i % 3 == 1 && i > 10 && i < 19990 ? "LINE %d\n" : "line %d\n", i);
+		wm_buf_printf(&few, i == 5000 || i == 15000 ? "LINE %d\n" : "line %d\n", i);
+	}
+	CHECK(!old.oom && !new.oom && !few.oom);
+	round_trip("every third line of 20,000", old.ptr, new.ptr);
+	CHECK(wm_diff_git(&patch, "pyproject.toml", old.ptr, old.len, new.ptr, new.len) == 0);
+	CHECK(hunks(&patch) == 1 && strstr(patch.ptr, "\n@@ -11,19981 +11,19981 @@\n line 10\n line 11\n line 12\n-line 13\n") != NULL);
+	wm_buf_release(&patch);
+	round_trip("two lines of 20,000", old.ptr, few.ptr);
+	CHECK(wm_diff_git(&patch, "pyproject.toml", old.ptr, old.len, few.ptr, few.len) == 0);
+	CHECK(hunks(&patch) == 2);
+	wm_buf_release(&patch);
+	wm_buf_release(&old);
+	wm_buf_release(&new);
+	wm_buf_release(&few);
+}
+
 int main(void)
 {
 	char id[41];
@@ -142,6 +179,7 @@ int main(void)
 	round_trip("adding the final newline", "x\ny", "x\ny\n");
 	round_trip("CRLF", "[project]\r\nname = \"a\"\r\nversion = \"1\"\r\n", "[project]\r\nname = \"b\"\r\nversion = \"1\"\r\n");
 	round_trip("from empty", "", "[project]\nname = \"a\"\n");
+	large();
 
 	/* applied exactly, or left to git */
 	{
