@@ -7,6 +7,7 @@
 #include <string.h>
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/error.h"
 #include "util/map.h"
 #include "util/name.h"
 #include "util/text.h"
@@ -38,9 +39,9 @@ static void load_features(struct wm_loader *l, struct wm_backend *b, const struc
 				wm_schema_error(&l->c, nodes[i], "feature '%s' is listed twice", b->features.items[i]);
 		if (l->project) {
 			const struct wm_project *p = l->project;
-			const char *f = b->features.items[i], *hint, *slash = strchr(f, '/');
+			const char *f = b->features.items[i], *hint = NULL, *slash = strchr(f, '/');
 			char did[96] = "";
-			if (wm_project_has_feature(p, f, &hint))
+			if (wm_project_has_feature(p, f, wm_error_full(l->c.err, WM_SEV_ERROR) ? NULL : &hint))
 				continue;
 			if (hint)
 				snprintf(did, sizeof(did), " (did you mean '%s'?)", hint);
@@ -98,7 +99,8 @@ static void load_toolkit_use(struct wm_loader *l, struct wm_backend *b, const st
 	struct wm_toolkit_use *u;
 
 	if (!t) {
-		const char *hint = wm_catalog_suggest_toolkit(l->cat, pair->key->text);
+		const char *hint = wm_error_full(l->c.err, WM_SEV_ERROR) ? NULL :
+			wm_catalog_suggest_toolkit(l->cat, pair->key->text);
 		if (hint)
 			wm_schema_error(&l->c, pair->key, "unknown toolkit '%s' (did you mean '%s'?)", pair->key->text, hint);
 		else

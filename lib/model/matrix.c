@@ -432,7 +432,8 @@ static void load_actions(struct wm_loader *l, const struct wm_node *n)
 			continue;
 		}
 		if (!wm_catalog_action(l->cat, k->text)) {
-			const char *hint = wm_catalog_suggest_action(l->cat, k->text);
+			const char *hint = wm_error_full(l->c.err, WM_SEV_ERROR) ? NULL :
+				wm_catalog_suggest_action(l->cat, k->text);
 			if (hint)
 				wm_schema_error(&l->c, k, "unknown action '%s' (did you mean '%s'?)", k->text, hint);
 			else

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "util/arena.h"
+#include "util/error.h"
 #include "util/name.h"
 #include "util/text.h"
 #include "formats/yaml.h"
@@ -43,7 +44,7 @@ static bool gitlab_literal(struct wm_loader *l, const struct wm_node *n, const c
 
 void wm_platforms_unknown(struct wm_loader *l, const struct wm_node *n, const char *id)
 {
-	const char *hint = wm_catalog_suggest_platform(l->cat, id);
+	const char *hint = wm_error_full(l->c.err, WM_SEV_ERROR) ? NULL : wm_catalog_suggest_platform(l->cat, id);
 	if (hint)
 		wm_schema_error(&l->c, n, "unknown platform '%s' (did you mean '%s'?)", id, hint);
 	else

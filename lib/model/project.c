@@ -493,13 +493,17 @@ const char *wm_project_module(struct wm_arena *a, const char *module_name, const
 
 bool wm_project_has_feature(const struct wm_project *p, const char *feature, const char **hint)
 {
-	const char *slash = strchr(feature, '/');
+	const char *slash = strchr(feature, '/'), *none;
+	bool suggest = hint != NULL;  /* a report that is full wants none: each costs a search */
+	if (!suggest)
+		hint = &none;
 	*hint = NULL;
 	if (strncmp(feature, "dep:", 4) == 0) {
 		for (size_t i = 0; i < p->ndeps; i++)
 			if (p->deps_optional[i] && strcmp(p->deps[i], feature + 4) == 0)
 				return true;
-		*hint = wm_text_suggest(feature + 4, p->deps, p->ndeps);
+		if (suggest)
+			*hint = wm_text_suggest(feature + 4, p->deps, p->ndeps);
 		return false;
 	}
 	if (slash) {
@@ -516,7 +520,8 @@ bool wm_project_has_feature(const struct wm_project *p, const char *feature, con
 		{
 			char dep[128];
 			snprintf(dep, sizeof(dep), "%.*s", (int)n, feature);
-			*hint = wm_text_suggest(dep, p->deps, p->ndeps);
+			if (suggest)
+				*hint = wm_text_suggest(dep, p->deps, p->ndeps);
 		}
 		return false;
 	}
@@ -527,6 +532,7 @@ bool wm_project_has_feature(const struct wm_project *p, const char *feature, con
 	for (size_t i = 0; i < p->ndeps; i++)
 		if (p->deps_optional[i] && strcmp(p->deps[i], feature) == 0)
 			return true;
-	*hint = wm_text_suggest(feature, p->features, p->nfeatures);
+	if (suggest)
+		*hint = wm_text_suggest(feature, p->features, p->nfeatures);
 	return false;
 }

@@ -50,7 +50,10 @@ void wm_project_free(struct wm_project *p);
 unsigned wm_project_abi3_minor(const struct wm_project *p);
 /* maturin's module name: module-name, else [lib].name, else the project name with '_'. */
 const char *wm_project_module(struct wm_arena *a, const char *module_name, const char *lib_name, const char *name);
-/* Whether a feature exists for Cargo: a [features] key, `dep/feature`, `dep:name`; else a close name. */
+/*
+ * Whether a feature exists for Cargo: a [features] key, `dep/feature`, `dep:name`; else a close
+ * name in *hint (none is looked for when hint is NULL).
+ */
 bool wm_project_has_feature(const struct wm_project *p, const char *feature, const char **hint);
 
 #endif

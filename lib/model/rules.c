@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/arena.h"
+#include "util/error.h"
 #include "util/text.h"
 #include "formats/yaml.h"
 #include "model/backends.h"
@@ -26,7 +27,7 @@ static void unknown_backend(struct wm_loader *l, const struct wm_node *n)
 	const struct wm_matrix *m = l->m;
 	const char **ids = malloc((m->nbackends + 1) * sizeof(*ids));
 	const char *hint = NULL;
-	if (ids) {
+	if (ids && !wm_error_full(l->c.err, WM_SEV_ERROR)) {
 		for (size_t i = 0; i < m->nbackends; i++)
 			ids[i] = m->backends[i]->id;
 		hint = wm_text_suggest(n->text, ids, m->nbackends);

@@ -89,7 +89,7 @@ bool wm_schema_map_inner(struct wm_schema *c, const struct wm_node *n, const cha
 				k->text, what, in->what);
 			continue;
 		}
-		hint = wm_text_suggest(k->text, keys, nkeys);
+		hint = wm_error_full(c->err, WM_SEV_ERROR) ? NULL : wm_text_suggest(k->text, keys, nkeys);
 		if (hint)
 			wm_schema_error(c, k, "unknown key '%s' in %s (did you mean '%s'?)", k->text, what, hint);
 		else

@@ -6,18 +6,20 @@
 #include "util/buf.h"
 #include "util/text.h"
 
-/* Optimal string alignment distance: insertions, deletions, substitutions, transpositions. */
-static size_t distance(const char *a, const char *b)
+#define SUGGEST_MAX 64  /* longer words and candidates are not compared */
+
+/*
+ * Optimal string alignment distance (insertions, deletions, substitutions,
+ * transpositions), or (size_t)-1 when it is certainly over `max`: words
+ * whose lengths differ by more are not compared.  An unknown key in a list of
+ * millions asks for one suggestion each, so this allocates nothing.
+ */
+static size_t distance(const char *a, const char *b, size_t max)
 {
-	size_t la = strlen(a), lb = strlen(b), d;
-	size_t *base, *row0, *row1, *row2;
-	if (la > 64 || lb > 64)
+	size_t la = strlen(a), lb = strlen(b);
+	size_t rows[3][SUGGEST_MAX + 1], *row0 = rows[0], *row1 = rows[1], *row2 = rows[2];
+	if (la > SUGGEST_MAX || lb > SUGGEST_MAX || (la > lb ? la - lb : lb - la) > max)
 		return (size_t)-1;
-	base = row0 = calloc(3 * (lb + 1), sizeof(size_t));
-	if (!base)
-		return (size_t)-1;
-	row1 = row0 + lb + 1;
-	row2 = row1 + lb + 1;
 	for (size_t j = 0; j <= lb; j++)
 		row1[j] = j;
 	for (size_t i = 1; i <= la; i++) {
@@ -38,9 +40,7 @@ static size_t distance(const char *a, const char *b)
 		row1 = row2;
 		row2 = t;
 	}
-	d = row1[lb];
-	free(base);
-	return d;
+	return row1[lb];
 }
 
 const char *wm_text_suggest(const char *word, const char *const *candidates, size_t n)
@@ -54,7 +54,7 @@ const char *wm_text_suggest(const char *word, const char *const *candidates, siz
 	if (limit > 3)
 		limit = 3;
 	for (size_t i = 0; i < n; i++) {
-		size_t d = distance(word, candidates[i]);
+		size_t d = distance(word, candidates[i], limit);
 		if (d < best_d) {
 			best_d = d;
 			best = candidates[i];
