@@ -15,6 +15,9 @@ def main():
                     "the median wall time in seconds and the largest maximum resident set size "
                     "of any run in KiB.")
     ap.add_argument("-r", "--runs", type=int, default=5, help="number of runs (default 5)")
+    ap.add_argument("--status", type=int, default=0,
+                    help="the exit status the command must end with (default 0; 2 for a matrix with errors)")
+    ap.add_argument("--quiet", action="store_true", help="standard error on /dev/null too")
     ap.add_argument("command", nargs=argparse.REMAINDER, help="the command, after --")
     args = ap.parse_args()
     cmd = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -23,9 +26,10 @@ def main():
     walls = []
     for _ in range(args.runs):
         start = time.perf_counter()
-        rc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL).returncode
+        rc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL if args.quiet else None).returncode
         walls.append(time.perf_counter() - start)
-        if rc != 0:
+        if rc != args.status:
             print(f"measure.py: '{cmd[0]}' exited with {rc}", file=sys.stderr)
             return 1
     # ru_maxrss of RUSAGE_CHILDREN is the largest of all waited-for children (KiB on Linux).

@@ -8,13 +8,15 @@ import sys
 import time
 
 
-def run(cmd):
-    """Runs cmd with stdin and stdout on /dev/null: (wall seconds, exit status, max RSS KiB)."""
+def run(cmd, quiet=False):
+    """Runs cmd with stdin and stdout (and stderr when quiet) on /dev/null: (wall seconds, exit status, max RSS KiB)."""
     devnull = os.open(os.devnull, os.O_RDWR)
+    dups = [(os.POSIX_SPAWN_DUP2, devnull, 0), (os.POSIX_SPAWN_DUP2, devnull, 1)]
+    if quiet:
+        dups.append((os.POSIX_SPAWN_DUP2, devnull, 2))
     try:
         start = time.perf_counter()
-        pid = os.posix_spawnp(cmd[0], cmd, os.environ,
-                              file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 0), (os.POSIX_SPAWN_DUP2, devnull, 1)])
+        pid = os.posix_spawnp(cmd[0], cmd, os.environ, file_actions=dups)
         _, status, usage = os.wait4(pid, 0)
         wall = time.perf_counter() - start
     finally:
@@ -29,6 +31,9 @@ def main():
                     "B's, the median of the RUNS ratios A/B (each pair measured back to back), "
                     "and A's and B's largest maximum resident set size in KiB.")
     ap.add_argument("-r", "--runs", type=int, default=11, help="number of pairs (default 11)")
+    ap.add_argument("--status", type=int, default=0,
+                    help="the exit status both commands must end with (default 0; 2 for a matrix with errors)")
+    ap.add_argument("--quiet", action="store_true", help="standard error on /dev/null too")
     ap.add_argument("commands", nargs=argparse.REMAINDER, help="-- COMMAND-A... -- COMMAND-B...")
     args = ap.parse_args()
     words = args.commands[1:] if args.commands[:1] == ["--"] else args.commands
@@ -39,14 +44,14 @@ def main():
     if not a or not b or args.runs < 1:
         ap.error("need two commands and at least one run")
     # one unmeasured pair first: the files both read are then in the page cache
-    run(a)
-    run(b)
+    run(a, args.quiet)
+    run(b, args.quiet)
     walls_a, walls_b, ratios = [], [], []
     peak_a = peak_b = 0
     for _ in range(args.runs):
         for cmd, walls in ((a, walls_a), (b, walls_b)):
-            wall, rc, rss = run(cmd)
-            if rc != 0:
+            wall, rc, rss = run(cmd, args.quiet)
+            if rc != args.status:
                 print(f"pair.py: '{' '.join(cmd)}' exited with {rc}", file=sys.stderr)
                 return 1
             walls.append(wall)
