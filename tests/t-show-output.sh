@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # t-show-output.sh — what the commands print for a person shows each control and format character of the
-# input escaped: list --why and -v (a matrix file's name), check's findings (a committed file's text),
-# generate's and init's messages, a diagnostic's message and quoted source line.
+# input escaped: list's table (a runner label), --why and -v (a matrix file's name), check's findings (a
+# committed file's text), generate's and init's messages, a diagnostic's message and quoted source line.
 . "$ROOT/tests/lib.sh"
 need python3 "apt-get install python3"
 
@@ -16,6 +16,19 @@ contains() {
 }
 
 esc=$'\x1b' bel=$'\a' rlo=$'\u202e' zwsp=$'\u200b' bom=$'\ufeff' wj=$'\u2060' shy=$'\u00ad'
+
+# ---- list: the table of a runner label with CSI, OSC, NEL, U+2028, RLM and ALM -------------------------
+printf '%s\n' 'wheelmatrix: 1' 'project: {name: x}' 'python: {versions: ["3.12"]}' \
+	'platforms: {linux-x86_64: {runner: "ubuntu\u009b31m\u009d0;t\u0085\u2028\u200f\u061c-x"}}' \
+	'backends: {cpu: {default: true}}' >"$tmp/runner.yaml"
+wm -f "$tmp/runner.yaml" list
+expect_status 0 "list of a runner label with controls"
+no_controls "$tmp/out" "list's table"
+expect_same - "$tmp/out" "list's table, aligned on what it shows" <<'EOF'
+ID                      DISTRIBUTION  FEATURES  RUNNER                                                          WHEEL
+cpu-linux-x86_64-cp312  x             -         ubuntu<U+009B>31m<U+009D>0;t<U+0085><U+2028><U+200F><U+061C>-x  cp312-cp312-manylinux_2_28_x86_64
+1 job
+EOF
 
 # ---- list: a matrix file whose name holds an OSC sequence and a bidi override ------------------------
 repo=$tmp/repo
