@@ -65,15 +65,15 @@ expect_status 2 "generate --stdout of an unknown backend"
 no_controls "$tmp/err" "generate's message"
 expect_err "unknown backend 'x<U+2060><U+00AD>'" "generate quotes the backend escaped"
 
-# ---- init: the file it wrote -------------------------------------------------------------------------
+# ---- init: the file it will not write ----------------------------------------------------------------
 proj=$tmp/proj
 cp -r "$ROOT/tests/fixtures/pure" "$proj"
 rm "$proj/wheelmatrix.yaml"
 mkdir -p "$proj/.github"
-wm -C "$proj" -f "m${zwsp}.yaml" init
-expect_status 0 "init of a matrix file named with a zero-width space"
-no_controls "$tmp/out" "init's message"
-printf 'wrote m<U+200B>.yaml\n' | expect_same - "$tmp/out" "init names the file escaped"
+wm -C "$proj" -f "m${zwsp}${esc}[1m.yaml" init
+expect_status 2 "init of a matrix file named with a zero-width space and an escape sequence"
+no_controls "$tmp/err" "init's message"
+expect_err "cannot write 'm<U+200B><U+001B>[1m.yaml'" "init names the file escaped"
 
 # ---- a diagnostic: the message and the quoted source line ---------------------------------------------
 printf 'wheelmatrix: 1\nproject: {name: "x%s%sy"}\n' "$zwsp" "$bom" >"$tmp/bad.yaml"
