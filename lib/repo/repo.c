@@ -126,6 +126,26 @@ static int git_fail(struct wm_error *err, enum wm_err code, const char *what)
 }
 
 /*
+ * Whether libgit2's working tree is already the one gitdir.c found, as
+ * libgit2 would resolve it (links resolved, a final '/').  libgit2 1.5's
+ * git_repository_set_workdir loses its copy of the path when asked for the
+ * working tree it has: it is only called for another one.
+ */
+static bool same_dir(const char *theirs, const char *ours)
+{
+	char *real;
+	size_t n;
+	bool same;
+
+	if (!theirs || !(real = realpath(ours, NULL)))
+		return false;
+	n = strlen(real);
+	same = strncmp(theirs, real, n) == 0 && (theirs[n] == '\0' || (theirs[n] == '/' && theirs[n + 1] == '\0'));
+	free(real);
+	return same;
+}
+
+/*
  * Opens the repository with libgit2, the first time it is needed: the git
  * directory gitdir.c found, with the working tree it found (git's
  * environment, which libgit2 does not read).  Where gitdir.c is uncertain
@@ -148,6 +168,7 @@ static int open_git(struct wm_repo *r, struct wm_error *err)
 		return ret;
 	}
 	if (r->where.workdir && (!r->where.uncertain || (tree && *tree)) &&
+	    !same_dir(lg.git_repository_workdir(r->git), r->where.workdir) &&
 	    lg.git_repository_set_workdir(r->git, r->where.workdir, 0) < 0) {
 		ret = git_fail(err, WM_EIO, "cannot open the git repository's working tree");
 		lg.git_repository_free(r->git);
