@@ -116,11 +116,10 @@ git -C "$repo" checkout -q -- pyproject.toml
 # interrupted: the signal reaches maturin, the patch is reverted, exit 128+signal
 for sig in INT TERM; do
 	rm -f "$tmp/sleeper" "$tmp/got"
-	# job control: a background job of a script would otherwise start with SIGINT ignored
-	set -m
-	FAKE_MODE=wait MATURIN=$fake "$WM" -C "$repo" build cuda >"$tmp/out" 2>"$tmp/err" &
+	# the signals' default actions: a background job of a script starts with SIGINT ignored, and
+	# so does everything under a caller started that way (wheelmatrix then leaves it ignored)
+	FAKE_MODE=wait MATURIN=$fake env --default-signal=INT,TERM "$WM" -C "$repo" build cuda >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	set +m
 	for _ in $(seq 600); do
 		[ -s "$tmp/sleeper" ] && break
 		sleep 0.1
