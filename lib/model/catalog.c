@@ -131,10 +131,35 @@ static void read_platform(struct wm_catalog *cat, struct wm_schema *c, const str
 	}
 }
 
+/* `installers`: per OS, the installer's action, its pinned ref and the full releases it lists. */
+static void read_installers(struct wm_schema *c, const struct wm_node *n, struct wm_toolkit *t)
+{
+	static const char *const oses[] = { "linux", "macos", "windows" };
+	static const char *const keys[] = { "action", "ref", "versions" };
+	if (!wm_schema_map(c, n, "'installers'", oses, WM_ARRAY_SIZE(oses)))
+		return;
+	for (size_t i = 0; i < n->n; i++) {
+		const struct wm_node *e = n->pairs[i].value;
+		struct wm_toolkit_installer *in;
+		enum wm_os os;
+		if (!parse_os(n->pairs[i].key->text, &os) ||
+				!wm_schema_map(c, e, "an installer", keys, WM_ARRAY_SIZE(keys)))
+			continue;
+		in = &t->installers[os];
+		in->action = need(c, e, "action");
+		in->ref = need(c, e, "ref");
+		opt_list(c, e, "versions", &in->versions);
+		if (in->versions.n == 0)
+			wm_schema_error(c, e, "installer '%s' lists no versions", in->action ? in->action : "?");
+	}
+}
+
 static void read_toolkit(struct wm_schema *c, const struct wm_pair *pair, struct wm_toolkit *t)
 {
 	static const char *const keys[] = { "title", "versions", "default", "platforms", "platforms-text",
-		"features", "smoke", "installable", "full-versions", "repair-exclude", "github", "gitlab" };
+		"features", "smoke", "installable", "full-versions", "installers", "repair-exclude", "github",
+		"gitlab" };
+	const struct wm_node *in;
 	const struct wm_node *e = pair->value;
 	t->id = pair->key->text;
 	t->recipe = e;
@@ -150,6 +175,58 @@ static void read_toolkit(struct wm_schema *c, const struct wm_pair *pair, struct
 	t->installable = opt_bool(c, e, "installable", true);
 	if (t->versions.n && !t->default_version)
 		wm_schema_error(c, e, "toolkit '%s' has versions but no default", t->id);
+	if ((in = wm_yaml_find(e, "installers")) != NULL)
+		read_installers(c, in, t);
+}
+
+const char *wm_catalog_toolkit_full(const struct wm_toolkit *t, const char *version)
+{
+	const struct wm_node *full = wm_yaml_find(t->recipe, "full-versions");
+	const struct wm_node *v = full && full->type == WM_NODE_MAP ? wm_yaml_find(full, version) : NULL;
+	return v && v->type == WM_NODE_SCALAR ? v->text : version;
+}
+
+bool wm_catalog_toolkit_installs(const struct wm_toolkit *t, enum wm_os os, const char *version)
+{
+	const struct wm_toolkit_installer *in = (unsigned)os < WM_OS_COUNT ? &t->installers[os] : NULL;
+	const char *full;
+	if (!in || !in->versions.n || !version)
+		return true;
+	full = wm_catalog_toolkit_full(t, version);
+	for (size_t i = 0; i < in->versions.n; i++)
+		if (strcmp(in->versions.items[i], full) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * An installer's list is true of the release it was read from: the ref must be
+ * the one actions.yaml pins, and the toolkit's default must be in every list,
+ * since a backend that names no version gets it on every platform.
+ */
+static int check_installers(struct wm_catalog *cat, struct wm_error *err)
+{
+	struct wm_schema c = { &cat->docs[1], err, &cat->arena };
+	for (size_t i = 0; i < cat->ntoolkits; i++) {
+		const struct wm_toolkit *t = &cat->toolkits[i];
+		const struct wm_node *e = cat->docs[1].root->pairs[i].value, *ins = wm_yaml_find(e, "installers");
+		for (int os = 0; os < WM_OS_COUNT; os++) {
+			const struct wm_toolkit_installer *in = &t->installers[os];
+			const char *pin;
+			if (!in->action || !in->ref)
+				continue;
+			pin = wm_catalog_action(cat, in->action);
+			if (!pin || strcmp(pin, in->ref) != 0)
+				wm_schema_error(&c, ins, "toolkit '%s': the %s installer's list was read from %s %s, but "
+					"templates/actions.yaml pins %s: read the list of that release again", t->id,
+					wm_catalog_os_name((enum wm_os)os), in->action, in->ref, pin ? pin : "nothing");
+			if (t->default_version && !wm_catalog_toolkit_installs(t, (enum wm_os)os, t->default_version))
+				wm_schema_error(&c, ins, "toolkit '%s': the default %s (%s) is not in the %s installer's list",
+					t->id, t->default_version, wm_catalog_toolkit_full(t, t->default_version),
+					wm_catalog_os_name((enum wm_os)os));
+		}
+	}
+	return err->code;
 }
 
 /*
@@ -317,7 +394,8 @@ int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 	    (ret = wm_catalog_template_parse(&cat->docs[1], "toolkits.yaml", err)) < 0 ||
 	    (ret = load_toolkits(cat, &cat->docs[1], err)) < 0 ||
 	    (ret = wm_catalog_template_parse(&cat->docs[2], "actions.yaml", err)) < 0 ||
-	    (ret = load_actions(cat, &cat->docs[2], err)) < 0) {
+	    (ret = load_actions(cat, &cat->docs[2], err)) < 0 ||
+	    (ret = check_installers(cat, err)) < 0) {
 		wm_error_code(err, ret);
 		wm_catalog_free(cat);
 		return ret;

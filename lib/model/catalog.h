@@ -19,6 +19,10 @@ const char *wm_catalog_suggest_action(const struct wm_catalog *cat, const char *
 const char *wm_catalog_tool(const struct wm_catalog *cat, const char *name);
 /* The releases of a tool ("maturin") a pin may be chosen from, newest first: a sequence, or NULL. */
 const struct wm_node *wm_catalog_releases(const struct wm_catalog *cat, const char *name);
+/* The full release of toolkit version `version` (`full-versions`), or `version` itself. */
+const char *wm_catalog_toolkit_full(const struct wm_toolkit *t, const char *version);
+/* Whether the installer `t` uses on `os` can install `version`; true when that OS has no list. */
+bool wm_catalog_toolkit_installs(const struct wm_toolkit *t, enum wm_os os, const char *version);
 /* Checks a manylinux/musllinux level for platform `p`; `why` says what is accepted. */
 bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, const char **why);
 /* The wheel platform tag of `p` at its current level (arena-allocated). */
