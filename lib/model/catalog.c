@@ -25,7 +25,9 @@ struct wm_catalog {
 	const struct wm_node *actions, *tools, *releases;
 	const char **action_names;
 	size_t nactions;
-	struct wm_doc docs[3];     /* the parsed catalogs: entries point into them */
+	struct wm_pyo3 *pyo3;      /* templates/pyo3.yaml, newest first */
+	size_t npyo3;
+	struct wm_doc docs[4];     /* the parsed catalogs: entries point into them */
 };
 
 const char *wm_catalog_os_name(enum wm_os os)
@@ -343,6 +345,78 @@ static int load_actions(struct wm_catalog *cat, struct wm_doc *doc, struct wm_er
 	return err->code;
 }
 
+/* "3.N" into N; 0 when it is not one. */
+static unsigned python_minor(const char *s)
+{
+	char *end;
+	unsigned long n;
+	if (!s || strncmp(s, "3.", 2) != 0 || !(s[2] >= '1' && s[2] <= '9'))
+		return 0;
+	n = strtoul(s + 2, &end, 10);
+	return *end || n > 99 ? 0 : (unsigned)n;
+}
+
+static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
+{
+	static const char *const top[] = { "pyo3" };
+	static const char *const keys[] = { "crate", "python", "free-threaded", "abi3" };
+	struct wm_schema c = { doc, err, &cat->arena };
+	const struct wm_node *root = doc->root, *t;
+	if (!root || !wm_schema_map(&c, root, "the PyO3 table", top, WM_ARRAY_SIZE(top)) ||
+			!(t = wm_yaml_find(root, "pyo3")) || t->type != WM_NODE_MAP) {
+		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed PyO3 table");
+		return WM_EINTERNAL;
+	}
+	if (!(cat->pyo3 = wm_arena_array(&cat->arena, t->n + 1, sizeof(*cat->pyo3))))
+		return WM_ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct wm_node *e = t->pairs[i].value, *range, *ft;
+		struct wm_pyo3 *r = &cat->pyo3[cat->npyo3];
+		char *end;
+		r->series = t->pairs[i].key->text;
+		r->major = (unsigned)strtoul(r->series, &end, 10);
+		r->minor = *end == '.' ? (unsigned)strtoul(end + 1, &end, 10) : 0;
+		if (*end || !wm_schema_map(&c, e, "a PyO3 series", keys, WM_ARRAY_SIZE(keys))) {
+			wm_schema_error(&c, t->pairs[i].key, "a PyO3 series is MAJOR.MINOR");
+			continue;
+		}
+		r->crate = need(&c, e, "crate");
+		range = wm_yaml_find(e, "python");
+		ft = wm_yaml_find(e, "free-threaded");
+		if (range && range->type == WM_NODE_SEQ && range->n == 2) {
+			r->py_min = python_minor(range->items[0]->text);
+			r->py_max = python_minor(range->items[1]->text);
+		}
+		r->abi3_min = python_minor(need(&c, e, "abi3"));
+		if (ft && !wm_yaml_is_null(ft) && !(r->ft_min = python_minor(ft->text)))
+			wm_schema_error(&c, ft, "'free-threaded' is a version such as \"3.14\", or null");
+		if (!r->py_min || r->py_max < r->py_min || !r->abi3_min)
+			wm_schema_error(&c, e, "PyO3 %s: 'python' is [oldest, newest] and 'abi3' a version", r->series);
+		if (i && (r->major > r[-1].major || (r->major == r[-1].major && r->minor >= r[-1].minor)))
+			wm_schema_error(&c, t->pairs[i].key, "the PyO3 series are listed newest first");
+		cat->npyo3++;
+	}
+	return err->code;
+}
+
+size_t wm_catalog_pyo3_count(const struct wm_catalog *cat)
+{
+	return cat->npyo3;
+}
+
+const struct wm_pyo3 *wm_catalog_pyo3_at(const struct wm_catalog *cat, size_t i)
+{
+	return i < cat->npyo3 ? &cat->pyo3[i] : NULL;
+}
+
+const struct wm_pyo3 *wm_catalog_pyo3(const struct wm_catalog *cat, unsigned major, unsigned minor)
+{
+	for (size_t i = 0; i < cat->npyo3; i++)
+		if (cat->pyo3[i].major == major && cat->pyo3[i].minor == minor)
+			return &cat->pyo3[i];
+	return NULL;
+}
+
 const char *wm_catalog_action(const struct wm_catalog *cat, const char *name)
 {
 	const struct wm_node *v = wm_yaml_find(cat->actions, name);
@@ -395,7 +469,9 @@ int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 	    (ret = load_toolkits(cat, &cat->docs[1], err)) < 0 ||
 	    (ret = wm_catalog_template_parse(&cat->docs[2], "actions.yaml", err)) < 0 ||
 	    (ret = load_actions(cat, &cat->docs[2], err)) < 0 ||
-	    (ret = check_installers(cat, err)) < 0) {
+	    (ret = check_installers(cat, err)) < 0 ||
+	    (ret = wm_catalog_template_parse(&cat->docs[3], "pyo3.yaml", err)) < 0 ||
+	    (ret = load_pyo3(cat, &cat->docs[3], err)) < 0) {
 		wm_error_code(err, ret);
 		wm_catalog_free(cat);
 		return ret;
@@ -411,6 +487,7 @@ void wm_catalog_free(struct wm_catalog *cat)
 	wm_yaml_release(&cat->docs[0]);
 	wm_yaml_release(&cat->docs[1]);
 	wm_yaml_release(&cat->docs[2]);
+	wm_yaml_release(&cat->docs[3]);
 	wm_map_release(&cat->by_id);
 	wm_map_release(&cat->toolkit_by_id);
 	wm_arena_release(&cat->arena);
