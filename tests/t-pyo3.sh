@@ -1,8 +1,8 @@
 #!/bin/bash
 # t-pyo3.sh — the Python axis checked against the crate's PyO3 (templates/pyo3.yaml): 3.13t with
-# PyO3 0.29, 3.14 with PyO3 0.22, an abi3 minimum below PyO3's lowest and a default version PyO3
-# does not build are errors at their position (exit 2) naming the PyO3 that would build them, with a
-# note at pyo3's requirement; Cargo.lock's resolved version is preferred to the requirement; a
+# PyO3 0.29, 3.14 with PyO3 0.22 and an abi3 minimum below PyO3's lowest are errors at their
+# position (exit 2) naming the PyO3 that would build them, with a note at pyo3's requirement; the
+# default versions are those PyO3 builds; Cargo.lock's resolved version is preferred to the requirement; a
 # workspace, path or git dependency, or a requirement of several series with no lock, gets a note
 # and no check; what PyO3 does build loads.
 . "$ROOT/tests/lib.sh"
@@ -54,12 +54,16 @@ expect_status 2 "3.13t with PyO3 0.22"
 expect_err "error: PyO3 0.22 does not build for free-threaded CPython, 3.13t included: PyO3 0.23 to 0.28 build it" \
 	"3.13t with PyO3 0.22"
 
-# the default versions (3.10 to 3.14): 3.14 is said at the requirement
+# the default versions (3.10 to 3.14) are those PyO3 builds: 3.10 to 3.13 with PyO3 0.22
 project "$d" 'pyo3 = "~0.22.1"' '{}'
-wm -C "$d" list
-expect_status 2 "a default version PyO3 0.22 does not build"
-expect_err 'Cargo.toml:9:8: error: PyO3 0.22 builds for CPython 3.7 to 3.13, not 3.14, one of the matrix'"'"'s default Python versions: PyO3 0.25 and later build it; or list '"'"'python.versions'"'" \
-	"a default version PyO3 0.22 does not build"
+wm -C "$d" list --format jsonl
+expect_status 0 "the default versions with PyO3 0.22"
+got=$(python3 -c 'import json, sys; print(" ".join(json.loads(l)["python"] for l in open(sys.argv[1])))' "$tmp/out")
+[[ $got == "3.10 3.11 3.12 3.13" ]] || fail "the default versions with PyO3 0.22: $got"
+project "$d" 'pyo3 = "0.25"' '{}'
+wm -C "$d" list --format jsonl
+got=$(python3 -c 'import json, sys; print(" ".join(json.loads(l)["python"] for l in open(sys.argv[1])))' "$tmp/out")
+[[ $got == "3.10 3.11 3.12 3.13 3.14" ]] || fail "the default versions with PyO3 0.25: $got"
 
 project "$d" 'pyo3 = { version = "0.30", features = ["extension-module"] }' '{abi3: "3.8"}'
 wm -C "$d" list

@@ -183,14 +183,10 @@ static void pyo3_note(struct wm_loader *l, const struct wm_pyo3 *r)
 			"pyo3 \"%s\" is required here: PyO3 %s (no Cargo.lock resolves it)", p->pyo3_req, r->series);
 }
 
-/*
- * Python 3.`minor` (free-threaded when `ft`) against the crate's PyO3: an error at `n` (NULL: a
- * default version, said at pyo3's requirement) naming the PyO3 that would build it.
- */
+/* Python 3.`minor` (free-threaded when `ft`) against the crate's PyO3: an error at `n` naming the PyO3 that would build it. */
 static bool check_pyo3(struct wm_loader *l, const struct wm_pyo3 *r, const struct wm_node *n, unsigned minor,
 	bool ft, bool abi3)
 {
-	const struct wm_project *p = l->project;
 	const char *v = wm_arena_printf(l->c.arena, "3.%u%s", minor, ft ? "t" : ""), *what;
 
 	if (!r)
@@ -206,13 +202,7 @@ static bool check_pyo3(struct wm_loader *l, const struct wm_pyo3 *r, const struc
 			r->series, r->ft_min, v);
 	else
 		return true;
-	if (n)
-		wm_schema_error(&l->c, n, "%s: %s", what, who_builds(l, minor, ft));
-	else
-		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_ERROR, p->cargo_path, p->cargo.text, p->cargo.len,
-			p->pyo3_span.line, p->pyo3_span.column, (unsigned)(p->pyo3_span.end - p->pyo3_span.start),
-			"%s, one of the matrix's default Python versions: %s; or list 'python.versions'", what,
-			who_builds(l, minor, ft));
+	wm_schema_error(&l->c, n, "%s: %s", what, who_builds(l, minor, ft));
 	pyo3_note(l, r);
 	return false;
 }
@@ -346,15 +336,17 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 			return;
 	}
 	if (!versions && !abi3) {
-		/* the supported CPython releases, from the lowest that requires-python admits */
+		/*
+		 * The supported CPython releases, from the lowest that requires-python admits, that the
+		 * crate's PyO3 builds for: nothing asked for the others.
+		 */
 		unsigned lowest = l->project && l->project->min_minor > 10 ? l->project->min_minor : 10;
 		for (size_t i = 0; i < WM_ARRAY_SIZE(default_versions); i++) {
+			unsigned minor = 10 + (unsigned)i;
 			struct wm_python *py;
-			if (10 + (unsigned)i < lowest)
+			if (minor < lowest || (l->pyo3 && (minor < l->pyo3->py_min || minor > l->pyo3->py_max)))
 				continue;
-			if (!check_pyo3(l, l->pyo3, NULL, 10 + (unsigned)i, false, false))
-				continue;
-			if (!(py = wm_python_make(l, default_versions[i], 10 + (unsigned)i, false)))
+			if (!(py = wm_python_make(l, default_versions[i], minor, false)))
 				return;
 			m->pythons[m->npythons++] = py;
 		}
