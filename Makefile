@@ -7,7 +7,7 @@
 #                             built with real maturin, auditwheel, pip and uv (make check runs them too)
 #   make validators           install the pinned workflow validators (tests/tools/install-validators.sh)
 #   make testdata             install the pinned test data: the toml-test suite and the real-project
-#                             corpus (tests/tools/install-testdata.sh)
+#                             corpus (tests/tools/install-testdata.sh), PyO3's crates (install-crates.sh)
 #   make DEVELOPER=1          warnings are errors, and more of them
 #   make SANITIZE=address,undefined
 #                             AddressSanitizer and UBSan; arena allocations become real mallocs
@@ -310,9 +310,11 @@ validators: deps
 	@tests/tools/install-validators.sh
 
 # The test data (the toml-test suite from the Go module proxy, the corpus of real projects' sdists from
-# PyPI), pinned in tests/tools/ and installed under ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/testdata/.
+# PyPI), pinned in tests/tools/ and installed under ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/testdata/;
+# and PyO3's crates from crates.io (tests/tools/crates.txt), under .../wheelmatrix/crates/.
 testdata: deps
 	@tests/tools/install-testdata.sh
+	@tests/tools/install-crates.sh
 
 # The demo repository: the bundled example as build/demo/wheelmatrix.yaml, and what generate writes beside it.
 demo: deps

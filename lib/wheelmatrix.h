@@ -139,6 +139,11 @@ struct wm_toolkit {
 	bool smoke;                      /* an import works on a hosted runner without the hardware */
 	bool installable;                /* has an install recipe (Metal ships with macOS: no) */
 	const void *recipe;              /* the catalog entry, read by the emitters */
+	/* per OS, the installer its recipe uses and the full releases it can install; none: not checked */
+	struct wm_toolkit_installer {
+		const char *action, *ref;    /* "Jimver/cuda-toolkit", "v0.2.35" */
+		struct wm_strlist versions;  /* "13.2.0", ... */
+	} installers[WM_OS_COUNT];
 };
 
 struct wm_catalog;
@@ -174,6 +179,7 @@ struct wm_toolkit_use {
 	const char *version;      /* NULL when the toolkit has no versions */
 	bool implied;             /* implied by a feature name, not declared under `toolkit:` */
 	struct wm_loc loc;
+	struct wm_loc version_loc; /* the version as written; `loc` when the default is taken */
 };
 
 struct wm_env {

@@ -328,7 +328,7 @@ backends:
     dependencies: ["nvidia-cublas-cu12>=12.8"]
   rocm:
     features: [hipblas]
-    platforms: ["linux-x86_64", "linux-aarch64"]
+    platforms: ["linux-x86_64"]
     toolkit: {rocm: "6.4"}
   opencl:
     features: [clblast]

@@ -110,7 +110,7 @@ static void load_toolkit_use(struct wm_loader *l, struct wm_backend *b, const st
 	u = &b->toolkits[b->ntoolkits++];
 	u->toolkit = t;
 	u->version = t->default_version;
-	u->loc = wm_loader_loc(l, pair->key);
+	u->loc = u->version_loc = wm_loader_loc(l, pair->key);
 	if (v->type == WM_NODE_MAP) {
 		if (wm_schema_map(&l->c, v, "toolkit options", toolkit_keys, WM_ARRAY_SIZE(toolkit_keys)))
 			ver = wm_yaml_find(v, "version");
@@ -132,6 +132,7 @@ static void load_toolkit_use(struct wm_loader *l, struct wm_backend *b, const st
 		if (strcmp(ver->text, t->versions.items[i]) == 0) {
 			wm_schema_warn_number(&l->c, ver);
 			u->version = ver->text;
+			u->version_loc = wm_loader_loc(l, ver);
 			return;
 		}
 	{
@@ -168,7 +169,7 @@ static void load_toolkits(struct wm_loader *l, struct wm_backend *b, const struc
 					u->toolkit = tk;
 					u->version = tk->default_version;
 					u->implied = true;
-					u->loc = b->loc;
+					u->loc = u->version_loc = b->loc;
 				}
 		}
 	}
@@ -403,6 +404,38 @@ static bool backend_builds_on(const struct wm_backend *b, const char *platform)
 	return false;
 }
 
+/*
+ * A version the toolkit has, on a platform it builds on, that the installer its recipe uses
+ * there cannot install: said at the version, with the installer's releases of that version's
+ * series and the toolkit's versions it does install.
+ */
+static void check_installer(struct wm_loader *l, const struct wm_backend *b, const struct wm_toolkit_use *u,
+	const struct wm_platform *p)
+{
+	const struct wm_toolkit *tk = u->toolkit;
+	const struct wm_toolkit_installer *in = &tk->installers[p->os];
+	const char *full = wm_catalog_toolkit_full(tk, u->version);
+	size_t series = strlen(u->version);
+	struct wm_buf same = WM_BUF_INIT, versions = WM_BUF_INIT;
+
+	for (size_t i = 0; i < in->versions.n; i++)
+		if (strncmp(in->versions.items[i], u->version, series) == 0 && in->versions.items[i][series] == '.')
+			wm_buf_printf(&same, "%s%s", same.len ? ", " : "", in->versions.items[i]);
+	for (size_t i = 0; i < tk->versions.n; i++)
+		if (wm_catalog_toolkit_installs(tk, p->os, tk->versions.items[i]))
+			wm_buf_printf(&versions, "%s%s", versions.len ? ", " : "", tk->versions.items[i]);
+	if (same.oom || versions.oom)
+		wm_loader_oom(l, NULL);
+	else
+		wm_schema_error_at(&l->c, u->version_loc.line, u->version_loc.column, 1, "backend '%s' uses %s %s "
+			"(%s), which %s %s, the installer on %s, cannot install: it has %s%s; of %s's versions it installs %s",
+			b->id, tk->title, u->version, full, in->action, in->ref, p->id,
+			same.len ? "" : "no ", same.len ? same.ptr : u->version, tk->title,
+			versions.len ? versions.ptr : "none");
+	wm_buf_release(&same);
+	wm_buf_release(&versions);
+}
+
 bool wm_backends_check_toolkit_platform(struct wm_loader *l, const struct wm_backend *b, const struct wm_platform *p,
 	struct wm_loc at)
 {
@@ -414,6 +447,11 @@ bool wm_backends_check_toolkit_platform(struct wm_loader *l, const struct wm_bac
 		char implied[96] = "";
 		for (size_t k = 0; k < tk->platforms.n && !found; k++)
 			found = strcmp(tk->platforms.items[k], p->id) == 0;
+		if (found && !wm_catalog_toolkit_installs(tk, p->os, u->version)) {
+			check_installer(l, b, u, p);
+			ok = false;
+			continue;
+		}
 		if (found)
 			continue;
 		if (u->implied)

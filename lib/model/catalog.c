@@ -25,7 +25,9 @@ struct wm_catalog {
 	const struct wm_node *actions, *tools, *releases;
 	const char **action_names;
 	size_t nactions;
-	struct wm_doc docs[3];     /* the parsed catalogs: entries point into them */
+	struct wm_pyo3 *pyo3;      /* templates/pyo3.yaml, newest first */
+	size_t npyo3;
+	struct wm_doc docs[4];     /* the parsed catalogs: entries point into them */
 };
 
 const char *wm_catalog_os_name(enum wm_os os)
@@ -131,10 +133,35 @@ static void read_platform(struct wm_catalog *cat, struct wm_schema *c, const str
 	}
 }
 
+/* `installers`: per OS, the installer's action, its pinned ref and the full releases it lists. */
+static void read_installers(struct wm_schema *c, const struct wm_node *n, struct wm_toolkit *t)
+{
+	static const char *const oses[] = { "linux", "macos", "windows" };
+	static const char *const keys[] = { "action", "ref", "versions" };
+	if (!wm_schema_map(c, n, "'installers'", oses, WM_ARRAY_SIZE(oses)))
+		return;
+	for (size_t i = 0; i < n->n; i++) {
+		const struct wm_node *e = n->pairs[i].value;
+		struct wm_toolkit_installer *in;
+		enum wm_os os;
+		if (!parse_os(n->pairs[i].key->text, &os) ||
+				!wm_schema_map(c, e, "an installer", keys, WM_ARRAY_SIZE(keys)))
+			continue;
+		in = &t->installers[os];
+		in->action = need(c, e, "action");
+		in->ref = need(c, e, "ref");
+		opt_list(c, e, "versions", &in->versions);
+		if (in->versions.n == 0)
+			wm_schema_error(c, e, "installer '%s' lists no versions", in->action ? in->action : "?");
+	}
+}
+
 static void read_toolkit(struct wm_schema *c, const struct wm_pair *pair, struct wm_toolkit *t)
 {
 	static const char *const keys[] = { "title", "versions", "default", "platforms", "platforms-text",
-		"features", "smoke", "installable", "full-versions", "repair-exclude", "github", "gitlab" };
+		"features", "smoke", "installable", "full-versions", "installers", "repair-exclude", "github",
+		"gitlab" };
+	const struct wm_node *in;
 	const struct wm_node *e = pair->value;
 	t->id = pair->key->text;
 	t->recipe = e;
@@ -150,6 +177,58 @@ static void read_toolkit(struct wm_schema *c, const struct wm_pair *pair, struct
 	t->installable = opt_bool(c, e, "installable", true);
 	if (t->versions.n && !t->default_version)
 		wm_schema_error(c, e, "toolkit '%s' has versions but no default", t->id);
+	if ((in = wm_yaml_find(e, "installers")) != NULL)
+		read_installers(c, in, t);
+}
+
+const char *wm_catalog_toolkit_full(const struct wm_toolkit *t, const char *version)
+{
+	const struct wm_node *full = wm_yaml_find(t->recipe, "full-versions");
+	const struct wm_node *v = full && full->type == WM_NODE_MAP ? wm_yaml_find(full, version) : NULL;
+	return v && v->type == WM_NODE_SCALAR ? v->text : version;
+}
+
+bool wm_catalog_toolkit_installs(const struct wm_toolkit *t, enum wm_os os, const char *version)
+{
+	const struct wm_toolkit_installer *in = (unsigned)os < WM_OS_COUNT ? &t->installers[os] : NULL;
+	const char *full;
+	if (!in || !in->versions.n || !version)
+		return true;
+	full = wm_catalog_toolkit_full(t, version);
+	for (size_t i = 0; i < in->versions.n; i++)
+		if (strcmp(in->versions.items[i], full) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * An installer's list is true of the release it was read from: the ref must be
+ * the one actions.yaml pins, and the toolkit's default must be in every list,
+ * since a backend that names no version gets it on every platform.
+ */
+static int check_installers(struct wm_catalog *cat, struct wm_error *err)
+{
+	struct wm_schema c = { &cat->docs[1], err, &cat->arena };
+	for (size_t i = 0; i < cat->ntoolkits; i++) {
+		const struct wm_toolkit *t = &cat->toolkits[i];
+		const struct wm_node *e = cat->docs[1].root->pairs[i].value, *ins = wm_yaml_find(e, "installers");
+		for (int os = 0; os < WM_OS_COUNT; os++) {
+			const struct wm_toolkit_installer *in = &t->installers[os];
+			const char *pin;
+			if (!in->action || !in->ref)
+				continue;
+			pin = wm_catalog_action(cat, in->action);
+			if (!pin || strcmp(pin, in->ref) != 0)
+				wm_schema_error(&c, ins, "toolkit '%s': the %s installer's list was read from %s %s, but "
+					"templates/actions.yaml pins %s: read the list of that release again", t->id,
+					wm_catalog_os_name((enum wm_os)os), in->action, in->ref, pin ? pin : "nothing");
+			if (t->default_version && !wm_catalog_toolkit_installs(t, (enum wm_os)os, t->default_version))
+				wm_schema_error(&c, ins, "toolkit '%s': the default %s (%s) is not in the %s installer's list",
+					t->id, t->default_version, wm_catalog_toolkit_full(t, t->default_version),
+					wm_catalog_os_name((enum wm_os)os));
+		}
+	}
+	return err->code;
 }
 
 /*
@@ -266,6 +345,78 @@ static int load_actions(struct wm_catalog *cat, struct wm_doc *doc, struct wm_er
 	return err->code;
 }
 
+/* "3.N" into N; 0 when it is not one. */
+static unsigned python_minor(const char *s)
+{
+	char *end;
+	unsigned long n;
+	if (!s || strncmp(s, "3.", 2) != 0 || !(s[2] >= '1' && s[2] <= '9'))
+		return 0;
+	n = strtoul(s + 2, &end, 10);
+	return *end || n > 99 ? 0 : (unsigned)n;
+}
+
+static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
+{
+	static const char *const top[] = { "pyo3" };
+	static const char *const keys[] = { "crate", "python", "free-threaded", "abi3" };
+	struct wm_schema c = { doc, err, &cat->arena };
+	const struct wm_node *root = doc->root, *t;
+	if (!root || !wm_schema_map(&c, root, "the PyO3 table", top, WM_ARRAY_SIZE(top)) ||
+			!(t = wm_yaml_find(root, "pyo3")) || t->type != WM_NODE_MAP) {
+		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed PyO3 table");
+		return WM_EINTERNAL;
+	}
+	if (!(cat->pyo3 = wm_arena_array(&cat->arena, t->n + 1, sizeof(*cat->pyo3))))
+		return WM_ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct wm_node *e = t->pairs[i].value, *range, *ft;
+		struct wm_pyo3 *r = &cat->pyo3[cat->npyo3];
+		char *end;
+		r->series = t->pairs[i].key->text;
+		r->major = (unsigned)strtoul(r->series, &end, 10);
+		r->minor = *end == '.' ? (unsigned)strtoul(end + 1, &end, 10) : 0;
+		if (*end || !wm_schema_map(&c, e, "a PyO3 series", keys, WM_ARRAY_SIZE(keys))) {
+			wm_schema_error(&c, t->pairs[i].key, "a PyO3 series is MAJOR.MINOR");
+			continue;
+		}
+		r->crate = need(&c, e, "crate");
+		range = wm_yaml_find(e, "python");
+		ft = wm_yaml_find(e, "free-threaded");
+		if (range && range->type == WM_NODE_SEQ && range->n == 2) {
+			r->py_min = python_minor(range->items[0]->text);
+			r->py_max = python_minor(range->items[1]->text);
+		}
+		r->abi3_min = python_minor(need(&c, e, "abi3"));
+		if (ft && !wm_yaml_is_null(ft) && !(r->ft_min = python_minor(ft->text)))
+			wm_schema_error(&c, ft, "'free-threaded' is a version such as \"3.14\", or null");
+		if (!r->py_min || r->py_max < r->py_min || !r->abi3_min)
+			wm_schema_error(&c, e, "PyO3 %s: 'python' is [oldest, newest] and 'abi3' a version", r->series);
+		if (i && (r->major > r[-1].major || (r->major == r[-1].major && r->minor >= r[-1].minor)))
+			wm_schema_error(&c, t->pairs[i].key, "the PyO3 series are listed newest first");
+		cat->npyo3++;
+	}
+	return err->code;
+}
+
+size_t wm_catalog_pyo3_count(const struct wm_catalog *cat)
+{
+	return cat->npyo3;
+}
+
+const struct wm_pyo3 *wm_catalog_pyo3_at(const struct wm_catalog *cat, size_t i)
+{
+	return i < cat->npyo3 ? &cat->pyo3[i] : NULL;
+}
+
+const struct wm_pyo3 *wm_catalog_pyo3(const struct wm_catalog *cat, unsigned major, unsigned minor)
+{
+	for (size_t i = 0; i < cat->npyo3; i++)
+		if (cat->pyo3[i].major == major && cat->pyo3[i].minor == minor)
+			return &cat->pyo3[i];
+	return NULL;
+}
+
 const char *wm_catalog_action(const struct wm_catalog *cat, const char *name)
 {
 	const struct wm_node *v = wm_yaml_find(cat->actions, name);
@@ -317,7 +468,10 @@ int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 	    (ret = wm_catalog_template_parse(&cat->docs[1], "toolkits.yaml", err)) < 0 ||
 	    (ret = load_toolkits(cat, &cat->docs[1], err)) < 0 ||
 	    (ret = wm_catalog_template_parse(&cat->docs[2], "actions.yaml", err)) < 0 ||
-	    (ret = load_actions(cat, &cat->docs[2], err)) < 0) {
+	    (ret = load_actions(cat, &cat->docs[2], err)) < 0 ||
+	    (ret = check_installers(cat, err)) < 0 ||
+	    (ret = wm_catalog_template_parse(&cat->docs[3], "pyo3.yaml", err)) < 0 ||
+	    (ret = load_pyo3(cat, &cat->docs[3], err)) < 0) {
 		wm_error_code(err, ret);
 		wm_catalog_free(cat);
 		return ret;
@@ -333,6 +487,7 @@ void wm_catalog_free(struct wm_catalog *cat)
 	wm_yaml_release(&cat->docs[0]);
 	wm_yaml_release(&cat->docs[1]);
 	wm_yaml_release(&cat->docs[2]);
+	wm_yaml_release(&cat->docs[3]);
 	wm_map_release(&cat->by_id);
 	wm_map_release(&cat->toolkit_by_id);
 	wm_arena_release(&cat->arena);

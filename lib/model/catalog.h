@@ -19,6 +19,23 @@ const char *wm_catalog_suggest_action(const struct wm_catalog *cat, const char *
 const char *wm_catalog_tool(const struct wm_catalog *cat, const char *name);
 /* The releases of a tool ("maturin") a pin may be chosen from, newest first: a sequence, or NULL. */
 const struct wm_node *wm_catalog_releases(const struct wm_catalog *cat, const char *name);
+/* The full release of toolkit version `version` (`full-versions`), or `version` itself. */
+const char *wm_catalog_toolkit_full(const struct wm_toolkit *t, const char *version);
+/* Whether the installer `t` uses on `os` can install `version`; true when that OS has no list. */
+bool wm_catalog_toolkit_installs(const struct wm_toolkit *t, enum wm_os os, const char *version);
+/* A PyO3 release series and the CPython it builds for (templates/pyo3.yaml); versions are 3.N's N. */
+struct wm_pyo3 {
+	const char *series;            /* "0.22" */
+	unsigned major, minor;         /* 0, 22 */
+	const char *crate;             /* the release read: "0.22.6" */
+	unsigned py_min, py_max;
+	unsigned ft_min;               /* the oldest free-threaded build; 0 when none */
+	unsigned abi3_min;
+};
+/* The series of templates/pyo3.yaml, newest first; the one of major.minor, or NULL. */
+size_t wm_catalog_pyo3_count(const struct wm_catalog *cat);
+const struct wm_pyo3 *wm_catalog_pyo3_at(const struct wm_catalog *cat, size_t i);
+const struct wm_pyo3 *wm_catalog_pyo3(const struct wm_catalog *cat, unsigned major, unsigned minor);
 /* Checks a manylinux/musllinux level for platform `p`; `why` says what is accepted. */
 bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, const char **why);
 /* The wheel platform tag of `p` at its current level (arena-allocated). */

@@ -29,6 +29,7 @@ struct wm_loader {
 	bool platforms_ok, backends_ok, python_ok;
 	const struct wm_reader *reader;     /* the project's files, or NULL */
 	struct wm_project *project;         /* read through it, or NULL */
+	const struct wm_pyo3 *pyo3;         /* the PyO3 series it builds with, when known (python.c) */
 };
 
 /*

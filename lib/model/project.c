@@ -212,6 +212,80 @@ static void find_abi3(struct wm_project *p, const struct wm_toml_value *v, const
 	}
 }
 
+/*
+ * pyo3's requirement: `pyo3 = "0.22"` or `{ version = "0.22", ... }`; a dependency given by
+ * `workspace`, `path` or `git` has its version elsewhere, and is only named so.
+ */
+static void read_pyo3(struct wm_project *p, const struct wm_toml_value *pyo3)
+{
+	static const char *const sources[] = { "workspace", "path", "git" };
+	const struct wm_toml_value *v;
+	if (!pyo3)
+		return;
+	p->pyo3_span = pyo3->span;
+	if (wm_toml_is_string(pyo3)) {
+		p->pyo3_req = pyo3->str;
+		return;
+	}
+	if (!wm_toml_is_table(pyo3))
+		return;
+	for (size_t i = 0; i < WM_ARRAY_SIZE(sources); i++)
+		if (wm_toml_table_get(pyo3->table, sources[i])) {
+			p->pyo3_source = sources[i];
+			return;
+		}
+	if (wm_toml_is_string(v = wm_toml_table_get(pyo3->table, "version"))) {
+		p->pyo3_req = v->str;
+		p->pyo3_span = v->span;
+	}
+}
+
+/*
+ * The pyo3 version Cargo resolved: the nearest Cargo.lock from the manifest's directory up to
+ * the top of the tree, when it names one pyo3.  A lock that cannot be read is passed over
+ * (Cargo rewrites it; the requirement is the fallback): its problems are not the matrix's.
+ */
+static void read_lock(struct wm_project *p, const struct wm_reader *r, struct wm_arena *a)
+{
+	char *dir = dir_of(a, p->cargo_path);
+	struct wm_error scratch;
+
+	wm_error_init(&scratch);
+	while (dir) {
+		bool outside = false;
+		char *path = *dir ? join(a, dir, "Cargo.lock", &outside) : wm_arena_strdup(a, "Cargo.lock");
+		struct wm_toml_doc lock;
+		int ret;
+		if (!path || outside)
+			break;
+		memset(&lock, 0, sizeof(lock));
+		ret = load_toml(&lock, r, path, &scratch);
+		if (ret == 0) {
+			const struct wm_toml_value *pkgs = wm_toml_table_get(lock.root, "package");
+			const char *found = NULL;
+			size_t n = 0;
+			for (size_t i = 0; wm_toml_is_array(pkgs) && i < pkgs->array.n; i++) {
+				const struct wm_toml_value *e = pkgs->array.items[i];
+				const char *name = wm_toml_is_table(e) ? str_at(e->table, "name") : NULL;
+				const char *version = wm_toml_is_table(e) ? str_at(e->table, "version") : NULL;
+				if (name && version && strcmp(name, "pyo3") == 0 && n++ == 0)
+					found = wm_arena_strdup(a, version);
+			}
+			if (n == 1) {
+				p->pyo3_locked = found;
+				p->pyo3_lock_file = path;
+			}
+		}
+		wm_toml_release(&lock);
+		if (ret == 0 || !*dir)
+			break;
+		dir = join(a, dir, "..", &outside);
+		if (outside)
+			break;
+	}
+	wm_error_release(&scratch);
+}
+
 static void read_cargo(struct wm_project *p, struct wm_arena *a)
 {
 	const struct wm_toml_table *root = p->cargo.root;
@@ -234,6 +308,7 @@ static void read_cargo(struct wm_project *p, struct wm_arena *a)
 		}
 	if (wm_toml_is_table(pyo3))
 		find_abi3(p, wm_toml_table_get(pyo3->table, "features"), "", p->cargo_path, &p->cargo);
+	read_pyo3(p, pyo3);
 }
 
 /* `version.workspace = true`: the version of the nearest workspace root above the manifest. */
@@ -438,6 +513,8 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	}
 	p->has_cargo = true;
 	read_cargo(p, a);
+	if (p->pyo3_req)
+		read_lock(p, r, a);
 	/* [lib].name is the module when module-name is not set */
 	if (!p->module_name && (ret = module_setting(&p->cargo, p->cargo_path, "lib.name", err)) < 0)
 		goto fail;

@@ -31,6 +31,11 @@ struct wm_project {
 	const char *abi3_feature, *abi3_file;   /* the feature that sets it, and where */
 	const struct wm_toml_doc *abi3_doc;
 	struct wm_toml_span abi3_span;
+	/* pyo3 among [dependencies]: its requirement ("0.22"), or how it is given instead ("workspace",
+	 * "path", "git"), at `pyo3_span`; and the version Cargo.lock resolved, NULL when none is read */
+	const char *pyo3_req, *pyo3_source;
+	struct wm_toml_span pyo3_span;
+	const char *pyo3_locked, *pyo3_lock_file;
 	bool src_layout_by_name;                /* no python-source, and src/<name> is a directory */
 	/* maturin in [build-system].requires: its specifiers (">=1.9,<2", "" for any), NULL when not listed */
 	const char *maturin_specs;

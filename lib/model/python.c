@@ -7,6 +7,7 @@
 #include "util/arena.h"
 #include "util/error.h"
 #include "formats/yaml.h"
+#include "model/catalog.h"
 #include "model/loader.h"
 #include "model/project.h"
 #include "model/python.h"
@@ -79,7 +80,130 @@ bool wm_python_parse_version(struct wm_loader *l, const struct wm_node *n, const
 	return true;
 grammar:
 	wm_schema_error(&l->c, n, "invalid Python version '%s': write 3.N such as \"3.12\", or 3.Nt for a "
-		"free-threaded build such as \"3.13t\"", s);
+		"free-threaded build such as \"3.14t\"", s);
+	return false;
+}
+
+/* "0.22.6", "0.22", "^0.22", "~0.22.1", "=0.22.2": the one PyO3 series it admits (MAJOR.MINOR). */
+static bool one_series(const char *s, bool exact, unsigned *major, unsigned *minor)
+{
+	char *end;
+	unsigned long a, b;
+	bool tilde = false;
+	if (!exact) {
+		tilde = *s == '~';
+		if (*s == '^' || *s == '~' || *s == '=')
+			s++;
+		while (*s == ' ')
+			s++;
+	}
+	if (!(*s >= '0' && *s <= '9'))
+		return false;
+	a = strtoul(s, &end, 10);
+	if (*end != '.' || !(end[1] >= '0' && end[1] <= '9'))
+		return false;
+	b = strtoul(end + 1, &end, 10);
+	if (*end == '.' && end[1] >= '0' && end[1] <= '9')
+		strtoul(end + 1, &end, 10);
+	if (exact ? (*end && *end != '+' && *end != '-') : *end)
+		return false;
+	/* a caret on 1.x or later admits every later minor: no one series */
+	if (!exact && !tilde && a > 0)
+		return false;
+	*major = (unsigned)a;
+	*minor = (unsigned)b;
+	return true;
+}
+
+/* The range of the table's series that build `minor` (free-threaded when `ft`), as a phrase. */
+static const char *who_builds(struct wm_loader *l, unsigned minor, bool ft)
+{
+	const struct wm_pyo3 *newest = NULL, *oldest = NULL;
+	for (size_t i = 0; i < wm_catalog_pyo3_count(l->cat); i++) {
+		const struct wm_pyo3 *r = wm_catalog_pyo3_at(l->cat, i);
+		bool ok = minor >= r->py_min && minor <= r->py_max && (!ft || (r->ft_min && minor >= r->ft_min));
+		if (ok && !newest)
+			newest = r;
+		if (ok)
+			oldest = r;
+	}
+	if (!newest)
+		return "no PyO3 release wheelmatrix knows builds it";
+	if (newest == wm_catalog_pyo3_at(l->cat, 0))
+		return wm_arena_printf(l->c.arena, "PyO3 %s and later build it", oldest->series);
+	if (newest == oldest)
+		return wm_arena_printf(l->c.arena, "PyO3 %s builds it", oldest->series);
+	return wm_arena_printf(l->c.arena, "PyO3 %s to %s build it", oldest->series, newest->series);
+}
+
+/*
+ * The PyO3 series the crate builds with: the version its Cargo.lock resolved, else the one
+ * series its requirement admits; NULL, with a note where pyo3 is declared, when neither
+ * tells (a workspace, path or git dependency, a range, a series the table lacks).
+ */
+static const struct wm_pyo3 *project_pyo3(struct wm_loader *l)
+{
+	const struct wm_project *p = l->project;
+	const struct wm_pyo3 *r;
+	unsigned major, minor;
+	const char *why = NULL;
+
+	if (!p || !p->has_cargo || (!p->pyo3_req && !p->pyo3_source))
+		return NULL;
+	if (p->pyo3_source)
+		why = wm_arena_printf(l->c.arena, "pyo3 is a %s dependency", p->pyo3_source);
+	else if (p->pyo3_locked ? !one_series(p->pyo3_locked, true, &major, &minor) :
+			!one_series(p->pyo3_req, false, &major, &minor))
+		why = wm_arena_printf(l->c.arena, "pyo3's requirement \"%s\" is not one release series, and no "
+			"Cargo.lock resolves it", p->pyo3_req);
+	else if (!(r = wm_catalog_pyo3(l->cat, major, minor)))
+		why = wm_arena_printf(l->c.arena, "wheelmatrix's PyO3 table (%s to %s) has no %u.%u",
+			wm_catalog_pyo3_at(l->cat, wm_catalog_pyo3_count(l->cat) - 1)->series,
+			wm_catalog_pyo3_at(l->cat, 0)->series, major, minor);
+	else
+		return r;
+	wm_error_add(l->c.err, WM_OK, WM_SEV_NOTE, p->cargo_path, p->cargo.text, p->cargo.len, p->pyo3_span.line,
+		p->pyo3_span.column, (unsigned)(p->pyo3_span.end - p->pyo3_span.start),
+		"%s: the Python versions are not checked against the PyO3 it builds with", why);
+	return NULL;
+}
+
+/* Where the series came from, as a note at pyo3's requirement. */
+static void pyo3_note(struct wm_loader *l, const struct wm_pyo3 *r)
+{
+	const struct wm_project *p = l->project;
+	if (p->pyo3_locked)
+		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->cargo_path, p->cargo.text, p->cargo.len,
+			p->pyo3_span.line, p->pyo3_span.column, (unsigned)(p->pyo3_span.end - p->pyo3_span.start),
+			"pyo3 \"%s\" is required here, and %s resolves it to %s", p->pyo3_req, p->pyo3_lock_file,
+			p->pyo3_locked);
+	else
+		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->cargo_path, p->cargo.text, p->cargo.len,
+			p->pyo3_span.line, p->pyo3_span.column, (unsigned)(p->pyo3_span.end - p->pyo3_span.start),
+			"pyo3 \"%s\" is required here: PyO3 %s (no Cargo.lock resolves it)", p->pyo3_req, r->series);
+}
+
+/* Python 3.`minor` (free-threaded when `ft`) against the crate's PyO3: an error at `n` naming the PyO3 that would build it. */
+static bool check_pyo3(struct wm_loader *l, const struct wm_pyo3 *r, const struct wm_node *n, unsigned minor,
+	bool ft, bool abi3)
+{
+	const char *v = wm_arena_printf(l->c.arena, "3.%u%s", minor, ft ? "t" : ""), *what;
+
+	if (!r)
+		return true;
+	if (minor < r->py_min || (minor > r->py_max && !abi3))
+		what = wm_arena_printf(l->c.arena, "PyO3 %s builds for CPython 3.%u to 3.%u, not %s", r->series,
+			r->py_min, r->py_max, v);
+	else if (ft && !r->ft_min)
+		what = wm_arena_printf(l->c.arena, "PyO3 %s does not build for free-threaded CPython, %s included",
+			r->series, v);
+	else if (ft && minor < r->ft_min)
+		what = wm_arena_printf(l->c.arena, "PyO3 %s builds for free-threaded CPython 3.%ut and later, not %s",
+			r->series, r->ft_min, v);
+	else
+		return true;
+	wm_schema_error(&l->c, n, "%s: %s", what, who_builds(l, minor, ft));
+	pyo3_note(l, r);
 	return false;
 }
 
@@ -115,6 +239,13 @@ static void load_abi3(struct wm_loader *l, const struct wm_node *n)
 		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->abi3_file, p->abi3_doc->text, p->abi3_doc->len,
 			p->abi3_span.line, p->abi3_span.column, (unsigned)(p->abi3_span.end - p->abi3_span.start),
 			"pyo3's feature '%s' sets the minimum", p->abi3_feature);
+		m->abi3 = NULL;
+		return;
+	}
+	if (l->pyo3 && minor < l->pyo3->abi3_min) {
+		wm_schema_error(&l->c, n, "PyO3 %s builds abi3 wheels for CPython 3.%u and later, not %s: %s",
+			l->pyo3->series, l->pyo3->abi3_min, m->abi3, who_builds(l, minor, false));
+		pyo3_note(l, l->pyo3);
 		m->abi3 = NULL;
 		return;
 	}
@@ -179,6 +310,7 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 		return;
 	if (n && wm_yaml_is_null(n))
 		n = NULL;
+	l->pyo3 = project_pyo3(l);
 	if (!versions && !abi3)
 		nversions = WM_ARRAY_SIZE(default_versions);
 	m->pythons = wm_arena_array(l->c.arena, nversions + 2, sizeof(*m->pythons));
@@ -204,13 +336,17 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 			return;
 	}
 	if (!versions && !abi3) {
-		/* the supported CPython releases, from the lowest that requires-python admits */
+		/*
+		 * The supported CPython releases, from the lowest that requires-python admits, that the
+		 * crate's PyO3 builds for: nothing asked for the others.
+		 */
 		unsigned lowest = l->project && l->project->min_minor > 10 ? l->project->min_minor : 10;
 		for (size_t i = 0; i < WM_ARRAY_SIZE(default_versions); i++) {
+			unsigned minor = 10 + (unsigned)i;
 			struct wm_python *py;
-			if (10 + (unsigned)i < lowest)
+			if (minor < lowest || (l->pyo3 && (minor < l->pyo3->py_min || minor > l->pyo3->py_max)))
 				continue;
-			if (!(py = wm_python_make(l, default_versions[i], 10 + (unsigned)i, false)))
+			if (!(py = wm_python_make(l, default_versions[i], minor, false)))
 				return;
 			m->pythons[m->npythons++] = py;
 		}
@@ -229,7 +365,8 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 			struct wm_python *py;
 			unsigned minor;
 			bool ft, dup = false;
-			if (!wm_python_parse_version(l, nodes[i], "versions", WM_PYTHON_MIN, true, &minor, &ft))
+			if (!wm_python_parse_version(l, nodes[i], "versions", WM_PYTHON_MIN, true, &minor, &ft) ||
+					!check_pyo3(l, l->pyo3, nodes[i], minor, ft, false))
 				continue;
 			for (size_t j = start; j < m->npythons; j++)
 				if (m->pythons[j]->minor == minor && m->pythons[j]->freethreaded == ft) {
@@ -242,7 +379,7 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 			if (!abi3 && !ft && l->project && l->project->abi3) {
 				const struct wm_project *p = l->project;
 				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed: the crate builds one abi3 wheel for "
-					"CPython %s and later; list only free-threaded versions (\"3.13t\"), or none",
+					"CPython %s and later; list only free-threaded versions (\"3.14t\"), or none",
 					list.items[i], m->abi3);
 				wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->abi3_file, p->abi3_doc->text,
 					p->abi3_doc->len, p->abi3_span.line, p->abi3_span.column,
@@ -252,7 +389,7 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 			}
 			if (abi3 && l->abi3_node && !ft) {
 				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed with 'abi3': the abi3 wheel already "
-					"covers CPython %s and later; list only free-threaded versions (\"3.13t\") beside it",
+					"covers CPython %s and later; list only free-threaded versions (\"3.14t\") beside it",
 					list.items[i], m->abi3);
 				wm_schema_note(&l->c, l->abi3_node, "'abi3' is set here");
 				continue;

@@ -101,7 +101,7 @@ void wm_rules_load_excludes(struct wm_loader *l, const struct wm_node *n)
 {
 	struct wm_matrix *m = l->m;
 	if (n->type != WM_NODE_SEQ) {
-		wm_schema_error(&l->c, n, "'exclude' must be a list of rules such as {backend: cuda, python: \"3.13t\"}, "
+		wm_schema_error(&l->c, n, "'exclude' must be a list of rules such as {backend: cuda, python: \"3.14t\"}, "
 			"not %s", wm_yaml_kind(n));
 		return;
 	}
