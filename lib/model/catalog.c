@@ -134,7 +134,8 @@ static void read_platform(struct wm_catalog *cat, struct wm_schema *c, const str
 static void read_toolkit(struct wm_schema *c, const struct wm_pair *pair, struct wm_toolkit *t)
 {
 	static const char *const keys[] = { "title", "versions", "default", "platforms", "platforms-text",
-		"features", "smoke", "installable", "full-versions", "repair-exclude", "github", "gitlab" };
+		"features", "smoke", "installable", "full-versions", "repair-exclude", "packages", "images", "el7-versions", "archs",
+		"github", "gitlab" };
 	const struct wm_node *e = pair->value;
 	t->id = pair->key->text;
 	t->recipe = e;
