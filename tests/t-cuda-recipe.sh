@@ -1,9 +1,9 @@
 #!/bin/bash
 # t-cuda-recipe.sh — Linux CUDA builds run in NVIDIA's prebuilt image where one matches, else install only their features' packages, and export the GPU architectures.
 #
-# A matrix of CUDA 12.9 on linux-x86_64 (manylinux_2_28) and linux-aarch64 at level 2_34, and a
-# CUDA 12.4 backend with cudnn, is generated for GitHub and GitLab, and again with linux-x86_64's
-# image and container given by the matrix.  Read back with PyYAML:
+# A matrix of CUDA 12.9 on linux-x86_64 (manylinux_2_28), linux-aarch64 at level 2_34 and
+# windows-x86_64, and a CUDA 12.4 backend with cudnn, is generated for GitHub and GitLab, and again
+# with linux-x86_64's image and container given by the matrix.  Read back with PyYAML:
 # - the 12.9 builds run in quay.io/manylinux_cuda/manylinux_2_28_x86_64_cuda12_9 and
 #   manylinux_2_34_aarch64_cuda12_9 (the names of cibuildwheel's FAQ) at the catalog's date tag, on
 #   GitHub in the container step's WM_IMAGE per entry and on GitLab as the job's image; the 12.4
@@ -13,7 +13,8 @@
 #   /etc/os-release;
 # - the recipe's export lines, run by bash, give CUDA_COMPUTE_CAP, CMAKE_CUDA_ARCHITECTURES,
 #   CUDAARCHS and TORCH_CUDA_ARCH_LIST in their formats for the matrix's archs ("7.5", 80, sm_86)
-#   and for 12.4's default, and keep a value the job's environment already has.
+#   and for 12.4's default, and keep a value the job's environment already has; on Windows, a
+#   bash step writes the same to GITHUB_ENV, and GitLab's PowerShell lines set them.
 # Both files pass actionlint and zizmor (tests/wmlint.py) and gitlab-ci-local (tests/glcheck.py).
 # Then the errors: a bad architecture, one CUDA 13.0 cannot build for, a duplicate, archs on ROCm,
 # and CUDA 12.9 at manylinux level 2014, each at its position with status 2.
@@ -32,6 +33,7 @@ python:
 platforms:
   linux-x86_64: {}
   linux-aarch64: {manylinux: "2_34"}
+  windows-x86_64: {}
 backends:
   cuda:
     features: [candle-core/cuda]
@@ -126,6 +128,25 @@ for name, image in (("build-cuda-linux-x86_64", x86), ("build-cuda-linux-aarch64
 for backend in ("cuda", "cudnn"):
     lines = gl[".wheelmatrix-build-%s-linux" % backend]["before_script"]
     check_script(backend, "\n".join(lines), "gitlab " + backend)
+
+# Windows: a step writes them to GITHUB_ENV; GitLab's PowerShell sets those the job has not
+step = [s for s in wf["jobs"]["build-cuda-windows"]["steps"] if s.get("name") == "Set the CUDA architectures"]
+want(len(step) == 1 and step[0].get("shell") == "bash", "github windows: no bash step setting the architectures")
+if step:
+    envfile = os.path.join(tmp, "github-env")
+    for preset in (False, True):
+        open(envfile, "w").close()
+        env = {"PATH": os.environ["PATH"], "GITHUB_ENV": envfile}
+        if preset:
+            env["CUDA_COMPUTE_CAP"] = "90"
+        subprocess.run(["bash", "-e", "-c", step[0]["run"]], env=env, check=True)
+        got = dict(l.split("=", 1) for l in open(envfile).read().splitlines())
+        expect = dict(want_env["cuda"], **({"CUDA_COMPUTE_CAP": "90"} if preset else {}))
+        want(got == expect, "github windows%s: GITHUB_ENV has %s, not %s" % (" (preset)" if preset else "", got, expect))
+lines = gl[".wheelmatrix-build-cuda-windows"]["before_script"]
+for name, value in want_env["cuda"].items():
+    line = 'if (-not $env:%s) { $env:%s = "%s" }' % (name, name, value)
+    want(line in lines, "gitlab windows: no line %s" % line)
 
 # the matrix's own image stays, on both
 own = load("own", ".github/workflows/wheels.yml")["jobs"]["build-cuda-linux"]
