@@ -2,20 +2,23 @@
 # t-cuda-recipe.sh — Linux CUDA builds run in NVIDIA's prebuilt image where one matches, else install only their features' packages, and export the GPU architectures.
 #
 # A matrix of CUDA 12.9 on linux-x86_64 (manylinux_2_28), linux-aarch64 at level 2_34 and
-# windows-x86_64, and a CUDA 12.4 backend with cudnn, is generated for GitHub and GitLab, and again
-# with linux-x86_64's image and container given by the matrix.  Read back with PyYAML:
+# windows-x86_64, a CUDA 12.4 backend with cudnn, a 12.8 one with cublas and cudarc and one of 13.0
+# with none of CUDA's features, is generated for GitHub and GitLab, and again with linux-x86_64's
+# image and container given by the matrix.  Read back with PyYAML:
 # - the 12.9 builds run in quay.io/manylinux_cuda/manylinux_2_28_x86_64_cuda12_9 and
 #   manylinux_2_34_aarch64_cuda12_9 (the names of cibuildwheel's FAQ) at the catalog's date tag, on
 #   GitHub in the container step's WM_IMAGE per entry and on GitLab as the job's image; the 12.4
 #   build and the one with its own image keep the platform's image;
 # - no recipe installs cuda-toolkit-X-Y; each installs exactly the base packages and those of its
-#   features (candle-core/cuda: cuBLAS, cuRAND, NVRTC; cudnn: cuDNN 9), the repository chosen from
-#   /etc/os-release;
+#   features (candle-core/cuda: cuBLAS, cuRAND, NVRTC; cudnn: cuDNN 9; cublas and cudarc: cuBLAS
+#   once; none: the catalog's default), the repository chosen from /etc/os-release;
 # - the recipe's export lines, run by bash, give CUDA_COMPUTE_CAP, CMAKE_CUDA_ARCHITECTURES,
-#   CUDAARCHS and TORCH_CUDA_ARCH_LIST in their formats for the matrix's archs ("7.5", 80, sm_86)
-#   and for 12.4's default, and keep a value the job's environment already has; on Windows, a
+#   CUDAARCHS and TORCH_CUDA_ARCH_LIST in their formats for the matrix's archs ("7.5", 80, sm_86;
+#   "12.0", 75, "9.0" in that order, the oldest for CUDA_COMPUTE_CAP) and for 12.4's and 13.0's
+#   defaults, and keep a value the job's environment already has; on Windows, a
 #   bash step writes the same to GITHUB_ENV, and GitLab's PowerShell lines set them.
 # Both files pass actionlint and zizmor (tests/wmlint.py) and gitlab-ci-local (tests/glcheck.py).
+# ROCm installs hipcc, hip-devel and rocm-device-libs, not rocm-hip-sdk, from the image's el<N>.
 # Then the errors: a bad architecture, one CUDA 13.0 cannot build for, a duplicate, archs on ROCm,
 # and CUDA 12.9 at manylinux level 2014, each at its position with status 2.
 . "$ROOT/tests/lib.sh"
@@ -42,6 +45,17 @@ backends:
     features: [cudnn]
     platforms: [linux-x86_64]
     toolkit: {cuda: "12.4"}
+  mixed:
+    features: [cublas, cudarc]
+    platforms: [linux-x86_64]
+    toolkit: {cuda: {version: "12.8", archs: ["12.0", 75, "9.0"]}}
+  plain:
+    platforms: [linux-x86_64]
+    toolkit: {cuda: "13.0"}
+  amd:
+    features: [hip]
+    platforms: [linux-x86_64]
+    toolkit: {rocm: "6.4"}
   cpu:
     default: true
 ci: {github: {}, gitlab: {}}
@@ -78,12 +92,21 @@ base = ["cuda-nvcc-%s", "cuda-cudart-devel-%s", "cuda-driver-devel-%s", "cuda-cc
 want_packages = {
     "cuda": [p % "12-9" for p in base] + ["libcublas-devel-12-9", "libcurand-devel-12-9", "cuda-nvrtc-devel-12-9"],
     "cudnn": [p % "12-4" for p in base] + ["libcudnn9-devel-cuda-12"],
+    # cuBLAS once, though both features need it
+    "mixed": [p % "12-8" for p in base] + ["libcublas-devel-12-8", "libcurand-devel-12-8", "cuda-nvrtc-devel-12-8"],
+    # the toolkit without one of its features: the catalog's default libraries
+    "plain": [p % "13-0" for p in base] + ["libcublas-devel-13-0", "libcurand-devel-13-0", "cuda-nvrtc-devel-13-0"],
 }
 want_env = {
     "cuda": {"CUDA_COMPUTE_CAP": "75", "CMAKE_CUDA_ARCHITECTURES": "75;80;86", "CUDAARCHS": "75;80;86",
              "TORCH_CUDA_ARCH_LIST": "7.5;8.0;8.6"},
     "cudnn": {"CUDA_COMPUTE_CAP": "50", "CMAKE_CUDA_ARCHITECTURES": "50;60;70;75;80;86;90",
               "CUDAARCHS": "50;60;70;75;80;86;90", "TORCH_CUDA_ARCH_LIST": "5.0;6.0;7.0;7.5;8.0;8.6;9.0"},
+    # in the matrix's order; CUDA_COMPUTE_CAP the oldest
+    "mixed": {"CUDA_COMPUTE_CAP": "75", "CMAKE_CUDA_ARCHITECTURES": "120;75;90", "CUDAARCHS": "120;75;90",
+              "TORCH_CUDA_ARCH_LIST": "12.0;7.5;9.0"},
+    "plain": {"CUDA_COMPUTE_CAP": "75", "CMAKE_CUDA_ARCHITECTURES": "75;80;86;90;100;120",
+              "CUDAARCHS": "75;80;86;90;100;120", "TORCH_CUDA_ARCH_LIST": "7.5;8.0;8.6;9.0;10.0;12.0"},
 }
 
 def check_script(backend, script, where):
@@ -107,7 +130,9 @@ def check_script(backend, script, where):
 # GitHub: the container step of each CUDA build job, its image per entry
 wf = load("r", ".github/workflows/wheels.yml")
 for backend, images in (("cuda", {"linux-x86_64": x86, "linux-aarch64": arm}),
-                        ("cudnn", {"linux-x86_64": "quay.io/pypa/manylinux_2_28_x86_64"})):
+                        ("cudnn", {"linux-x86_64": "quay.io/pypa/manylinux_2_28_x86_64"}),
+                        ("mixed", {"linux-x86_64": "quay.io/pypa/manylinux_2_28_x86_64"}),
+                        ("plain", {"linux-x86_64": "quay.io/pypa/manylinux_2_28_x86_64"})):
     job = wf["jobs"]["build-%s-linux" % backend]
     step = [s for s in job["steps"] if "WM_IMAGE" in (s.get("env") or {})]
     want(len(step) == 1, "github %s: no container step" % backend)
@@ -125,9 +150,17 @@ gl = load("r", ".gitlab-ci.yml")
 for name, image in (("build-cuda-linux-x86_64", x86), ("build-cuda-linux-aarch64", arm),
                     ("build-cudnn-linux-x86_64", "quay.io/pypa/manylinux_2_28_x86_64")):
     want(gl.get(name, {}).get("image") == image, "gitlab %s: image %s, not %s" % (name, gl.get(name, {}).get("image"), image))
-for backend in ("cuda", "cudnn"):
+for backend in ("cuda", "cudnn", "mixed", "plain"):
     lines = gl[".wheelmatrix-build-%s-linux" % backend]["before_script"]
     check_script(backend, "\n".join(lines), "gitlab " + backend)
+
+# ROCm: the HIP compiler, headers and device libraries (feature hip needs no library), not rocm-hip-sdk
+rocm = [s for s in wf["jobs"]["build-amd-linux"]["steps"] if "WM_BEFORE_SCRIPT" in (s.get("env") or {})]
+for where, script in (("github", rocm[0]["env"]["WM_BEFORE_SCRIPT"] if rocm else ""),
+                      ("gitlab", "\n".join(gl[".wheelmatrix-build-amd-linux"]["before_script"]))):
+    want('packages="hipcc hip-devel rocm-device-libs"' in script.splitlines(), "%s rocm: packages" % where)
+    want("rocm-hip-sdk" not in script and "rocm/el${VERSION_ID%%.*}/6.4/main" in script,
+         "%s rocm: the whole SDK, or not the image's EL repository" % where)
 
 # Windows: a step writes them to GITHUB_ENV; GitLab's PowerShell sets those the job has not
 step = [s for s in wf["jobs"]["build-cuda-windows"]["steps"] if s.get("name") == "Set the CUDA architectures"]
