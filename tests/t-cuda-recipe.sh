@@ -19,6 +19,11 @@
 #   bash step writes the same to GITHUB_ENV, and GitLab's PowerShell lines set them.
 # Both files pass actionlint and zizmor (tests/wmlint.py) and gitlab-ci-local (tests/glcheck.py).
 # ROCm installs hipcc, hip-devel and rocm-device-libs, not rocm-hip-sdk, from the image's el<N>.
+# The CUDA recipe then runs (bash, in a mount namespace whose /etc/os-release is an EL9, EL8 or EL7
+# image's; rpm, curl, dnf, yum and uname log what they are asked): it adds NVIDIA's rhel9, rhel8
+# (sbsa on aarch64) or rhel7 repository and installs every package with dnf (yum on EL7); in an
+# image with some of them it installs the others, in one with all of them it runs neither curl nor
+# dnf.
 # Then the errors: a bad architecture, one CUDA 13.0 cannot build for, a duplicate, archs on ROCm,
 # and CUDA 12.9 at manylinux level 2014, each at its position with status 2.
 . "$ROOT/tests/lib.sh"
@@ -192,6 +197,72 @@ for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
+
+# The Linux recipe run by bash as the container runs it, in a mount namespace where the image's
+# /etc/os-release is bound over the host's, with rpm (answering from a list of installed packages),
+# curl, dnf, yum and uname replaced by programs that log their arguments.
+"$py" -c 'import sys, yaml
+job = yaml.safe_load(open(sys.argv[1]))["jobs"]["build-cuda-linux"]
+print([s for s in job["steps"] if "WM_BEFORE_SCRIPT" in (s.get("env") or {})][0]["env"]["WM_BEFORE_SCRIPT"])' \
+	"$tmp/r/.github/workflows/wheels.yml" >"$tmp/recipe.sh" || fatal "no CUDA recipe to run"
+need unshare "apt-get install util-linux"
+unshare=$(command -v unshare) mount=$(command -v mount)
+mkdir "$tmp/fake"
+fake() {
+	printf '#!/bin/sh\n%s\n' "$2" >"$tmp/fake/$1"
+	chmod +x "$tmp/fake/$1"
+}
+fake rpm 'while read -r p; do [ "$p" = "$2" ] && exit 0; done <"$FAKE/installed"; exit 1'
+fake curl 'echo "curl $*" >>"$FAKE/log"'
+fake uname 'echo "$FAKE_ARCH"'
+# run_recipe OS-RELEASE ARCH dnf|yum INSTALLED...: the log in $tmp/fake-log
+run_recipe() {
+	local release=$1 arch=$2 pm=$3
+	shift 3
+	rm -f "$tmp/fake/dnf" "$tmp/fake/yum"
+	fake "$pm" "echo \"$pm \$*\" >>\"\$FAKE/log\""
+	printf '%s\n' "$release" >"$tmp/os-release"
+	printf '%s\n' "$@" >"$tmp/installed"
+	: >"$tmp/log"
+	if ! FAKE=$tmp FAKE_ARCH=$arch MOUNT=$mount PATH=$tmp/fake "$unshare" -rm /bin/bash -c \
+			'"$MOUNT" --bind "$FAKE/os-release" /etc/os-release && set -eu && . "$FAKE/recipe.sh"' >"$tmp/run" 2>&1; then
+		fail "the recipe failed under $release on $arch"
+		show "$tmp/run"
+	fi
+	cp "$tmp/log" "$tmp/fake-log"
+}
+all="cuda-nvcc-12-9 cuda-cudart-devel-12-9 cuda-driver-devel-12-9 cuda-cccl-12-9 libcublas-devel-12-9 libcurand-devel-12-9 cuda-nvrtc-devel-12-9"
+repo=https://developer.download.nvidia.com/compute/cuda/repos
+# shellcheck disable=SC2086 # the package lists are words
+{
+	run_recipe 'ID="almalinux"
+VERSION_ID="9.6"' x86_64 dnf
+	expect_same - "$tmp/fake-log" "an EL9 image, nothing installed" <<-EOF
+	curl -fsSL -o /etc/yum.repos.d/cuda-rhel9.repo $repo/rhel9/x86_64/cuda-rhel9.repo
+	dnf install -y $all
+	EOF
+	run_recipe 'ID="almalinux"
+VERSION_ID="8.10"' aarch64 dnf
+	expect_same - "$tmp/fake-log" "an EL8 image on aarch64" <<-EOF
+	curl -fsSL -o /etc/yum.repos.d/cuda-rhel8.repo $repo/rhel8/sbsa/cuda-rhel8.repo
+	dnf install -y $all
+	EOF
+	run_recipe 'ID="centos"
+VERSION_ID="7"' x86_64 yum
+	expect_same - "$tmp/fake-log" "an EL7 image, with yum" <<-EOF
+	curl -fsSL -o /etc/yum.repos.d/cuda-rhel7.repo $repo/rhel7/x86_64/cuda-rhel7.repo
+	yum install -y $all
+	EOF
+	# NVIDIA's image with the compiler, runtime and cuBLAS: only the rest
+	run_recipe 'VERSION_ID="8.10"' x86_64 dnf cuda-nvcc-12-9 cuda-cudart-devel-12-9 cuda-driver-devel-12-9 cuda-cccl-12-9 libcublas-devel-12-9
+	expect_same - "$tmp/fake-log" "an image with part of the packages" <<-EOF
+	curl -fsSL -o /etc/yum.repos.d/cuda-rhel8.repo $repo/rhel8/x86_64/cuda-rhel8.repo
+	dnf install -y libcurand-devel-12-9 cuda-nvrtc-devel-12-9
+	EOF
+	# an image with them all: nothing downloaded, nothing installed
+	run_recipe 'VERSION_ID="9.6"' x86_64 dnf $all
+	expect_same /dev/null "$tmp/fake-log" "an image with every package"
+}
 
 # the validators accept both
 if ! "$py" "$lint" "$tmp/r/.github/workflows/wheels.yml" >"$tmp/lint" 2>&1; then
