@@ -105,6 +105,7 @@ export CARGO_TARGET_DIR=$tmp/target
 expect_run 0 cargo build -q --locked --manifest-path "$tmp/probe/Cargo.toml"
 probe=$tmp/target/debug/bindgen-cuda-probe
 while read -r version cap dotted list; do
+	# shellcheck disable=SC2016 # the fake nvcc's own line
 	printf '#!/bin/sh\n[ "$1" = --list-gpu-code ] || exit 2\n' >"$tmp/bin/nvcc"
 	for a in ${list//,/ }; do printf 'echo sm_%s\n' "$a" >>"$tmp/bin/nvcc"; done
 	chmod +x "$tmp/bin/nvcc"

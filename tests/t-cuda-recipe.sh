@@ -212,9 +212,12 @@ fake() {
 	printf '#!/bin/sh\n%s\n' "$2" >"$tmp/fake/$1"
 	chmod +x "$tmp/fake/$1"
 }
-fake rpm 'while read -r p; do [ "$p" = "$2" ] && exit 0; done <"$FAKE/installed"; exit 1'
-fake curl 'echo "curl $*" >>"$FAKE/log"'
-fake uname 'echo "$FAKE_ARCH"'
+# shellcheck disable=SC2016 # the fakes' own lines, expanded when they run
+{
+	fake rpm 'while read -r p; do [ "$p" = "$2" ] && exit 0; done <"$FAKE/installed"; exit 1'
+	fake curl 'echo "curl $*" >>"$FAKE/log"'
+	fake uname 'echo "$FAKE_ARCH"'
+}
 # run_recipe OS-RELEASE ARCH dnf|yum INSTALLED...: the log in $tmp/fake-log
 run_recipe() {
 	local release=$1 arch=$2 pm=$3
@@ -224,6 +227,7 @@ run_recipe() {
 	printf '%s\n' "$release" >"$tmp/os-release"
 	printf '%s\n' "$@" >"$tmp/installed"
 	: >"$tmp/log"
+	# shellcheck disable=SC2016 # expanded by the bash in the namespace
 	if ! FAKE=$tmp FAKE_ARCH=$arch MOUNT=$mount PATH=$tmp/fake "$unshare" -rm /bin/bash -c \
 			'"$MOUNT" --bind "$FAKE/os-release" /etc/os-release && set -eu && . "$FAKE/recipe.sh"' >"$tmp/run" 2>&1; then
 		fail "the recipe failed under $release on $arch"
