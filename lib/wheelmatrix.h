@@ -178,6 +178,8 @@ struct wm_toolkit_use {
 	const struct wm_toolkit *toolkit;
 	const char *version;      /* NULL when the toolkit has no versions */
 	bool implied;             /* implied by a feature name, not declared under `toolkit:` */
+	const struct wm_strlist *features; /* the backend's Cargo features: the packages its recipe installs */
+	struct wm_strlist archs;  /* `archs:`, in the catalog's spelling ("8.6"); empty: the version's default */
 	struct wm_loc loc;
 	struct wm_loc version_loc; /* the version as written; `loc` when the default is taken */
 };

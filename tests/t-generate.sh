@@ -37,7 +37,7 @@ grep -qx "$wf: out of date" "$tmp/out" || fail "--check said '$(cat "$tmp/out")'
 cmp -s "$tmp/first.yml" "$repo/$wf" || fail "--check wrote the file"
 expect_run 0 "$WM" -q -C "$repo" generate
 cmp -s "$tmp/first.yml" "$repo/$wf" && fail "a stale file was not rewritten"
-grep -q 'cuda-toolkit-12-6' "$repo/$wf" || fail "the rewritten file does not install CUDA 12.6"
+grep -q 'cuda-nvcc-12-6' "$repo/$wf" || fail "the rewritten file does not install CUDA 12.6's compiler"
 
 # 4. a hand edit is refused (exit 1, file untouched) unless --force
 cp "$repo/$wf" "$tmp/second.yml"

@@ -40,7 +40,7 @@ expect_run 1 "$WM" -q -C "$repo" generate --check
 grep -qx "$gl: out of date" "$tmp/out" || fail "--check said '$(cat "$tmp/out")'"
 cmp -s "$tmp/llm-rs.yml" "$repo/$gl" || fail "--check wrote $gl"
 expect_run 0 "$WM" -q -C "$repo" generate
-grep -q 'cuda-toolkit-12-6' "$repo/$gl" || fail "the rewritten $gl does not install CUDA 12.6"
+grep -q 'cuda-nvcc-12-6' "$repo/$gl" || fail "the rewritten $gl does not install CUDA 12.6's compiler"
 
 # 3. a hand edit is refused unless --force; a CRLF checkout is not a hand edit
 cp "$repo/$gl" "$tmp/current.yml"

@@ -98,7 +98,7 @@ for name, job_steps in steps.items():
             # 4. the backend's env and before-script-linux reach the container
             want(env.get("WM_CONTAINER_ENV") == "CUDA_COMPUTE_CAP", f"{name}: env not passed: {env.get('WM_CONTAINER_ENV')}")
             want("export ZLIB_STATIC=1" in env.get("WM_BEFORE_SCRIPT", ""), f"{name}: before-script-linux lost")
-            want("cuda-toolkit-12-4" in env.get("WM_BEFORE_SCRIPT", ""), f"{name}: the CUDA recipe lost")
+            want("cuda-nvcc-12-4" in env.get("WM_BEFORE_SCRIPT", ""), f"{name}: the CUDA recipe lost")
         if s.get("name") == "Repair the wheel":
             want("windows" in name, f"{name}: a repair step outside the build container")
 want(any("maturin-action" in s.get("uses", "") and s["with"].get("docker-options") == "--env FAST_LEVEL"

@@ -27,7 +27,7 @@ schema_level=(
 	list-caret-columns missing-version platform-glob-nothing publish-github-release-bad
 	publish-github-release-misspelt top-level-list top-level-scalar unknown-key-backend unknown-key-platform
 	unknown-key-project unknown-key-python unknown-key-rules unknown-key-sections unknown-key-setup
-	unknown-key-toolkit unknown-key-top unknown-platform unsupported-version variants-errors version-not-number
+	toolkit-archs-errors unknown-key-toolkit unknown-key-top unknown-platform unsupported-version variants-errors version-not-number
 	wrong-types wrong-types-nested yaml11-bools
 )
 valid=("$ROOT"/matrices/*.yaml)

@@ -5,6 +5,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/name.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
 #include "model/meta.h"
@@ -27,6 +28,74 @@ const char *wm_emit_keep(struct wm_yb *b, struct wm_buf *out)
 		b->oom = true;
 	wm_buf_release(out);
 	return s;
+}
+
+/*
+ * The packages a Linux build installs: the toolkit's `packages.base`, then those of each of the
+ * backend's features (by its last `/` component), or `packages.default` when no feature is one of
+ * the toolkit's; each once, space-separated.
+ */
+static void put_packages(struct wm_yb *b, struct wm_buf *out, const struct wm_toolkit_use *u)
+{
+	const struct wm_node *data = wm_yaml_find(u->toolkit->recipe, "packages");
+	const struct wm_node *by_feature = wm_yaml_find(data, "features");
+	const struct wm_node *lists[64];
+	size_t n = 0;
+	size_t start = out->len;
+
+	lists[n++] = wm_yaml_find(data, "base");
+	for (size_t f = 0; u->features && f < u->features->n && n < WM_ARRAY_SIZE(lists); f++) {
+		const struct wm_node *list = wm_yaml_find(by_feature, wm_name_feature_leaf(u->features->items[f]));
+		if (list)
+			lists[n++] = list;
+	}
+	if (n == 1)
+		lists[n++] = wm_yaml_find(data, "default");
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; lists[i] && k < lists[i]->n; k++) {
+			const char *name = wm_emit_recipe_text(b, lists[i]->items[k]->text, u);
+			size_t len = strlen(name);
+			bool seen = false;
+			/* a name already written is a whole word of what this call wrote */
+			for (const char *w = out->ptr ? out->ptr + start : NULL; w && *w && !seen; w += strcspn(w, " "), w += *w == ' ')
+				seen = strncmp(w, name, len) == 0 && (w[len] == ' ' || w[len] == '\0');
+			if (!seen)
+				wm_buf_printf(out, "%s%s", out->len > start ? " " : "", name);
+		}
+}
+
+/*
+ * The GPU architectures of a toolkit use, as the build systems read them: `cap` CUDA_COMPUTE_CAP
+ * (bindgen_cuda: one number, nvcc's --gpu-architecture=sm_N, so the oldest, whose PTX newer GPUs
+ * compile when they load it), `cmake` CMake's CUDA_ARCHITECTURES and CUDAARCHS ("75;80;86"),
+ * `torch` TORCH_CUDA_ARCH_LIST ("7.5;8.0;8.6").  The matrix's `archs`, else the version's default.
+ */
+static void put_archs(struct wm_buf *out, const struct wm_toolkit_use *u, const char *form)
+{
+	const struct wm_node *def = wm_yaml_find(wm_yaml_find(wm_yaml_find(u->toolkit->recipe, "archs"),
+		u->version ? u->version : ""), "default");
+	size_t n = u->archs.n ? u->archs.n : def ? def->n : 0;
+	const char *lowest = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *a = u->archs.n ? u->archs.items[i] : def->items[i]->text;
+		if (strcmp(form, "cap") == 0) {
+			if (!lowest || strtod(a, NULL) < strtod(lowest, NULL))
+				lowest = a;
+			continue;
+		}
+		if (i)
+			wm_buf_putc(out, ';');
+		if (strcmp(form, "torch") == 0) {
+			wm_buf_puts(out, a);
+		} else {
+			for (const char *c = a; *c; c++)
+				if (*c != '.')
+					wm_buf_putc(out, *c);
+		}
+	}
+	for (const char *c = lowest; c && *c; c++)
+		if (*c != '.')
+			wm_buf_putc(out, *c);
 }
 
 const char *wm_emit_recipe_text(struct wm_yb *b, const char *text, const struct wm_toolkit_use *u)
@@ -53,6 +122,22 @@ const char *wm_emit_recipe_text(struct wm_yb *b, const char *text, const struct 
 		} else if (strncmp(p, "@full@", 6) == 0) {
 			wm_buf_puts(&out, fv ? fv->text : version);
 			p += 6;
+		} else if (strncmp(p, "@version-underscore@", 20) == 0) {
+			for (const char *v = version; *v; v++)
+				wm_buf_putc(&out, *v == '.' ? '_' : *v);
+			p += 20;
+		} else if (strncmp(p, "@packages@", 10) == 0) {
+			put_packages(b, &out, u);
+			p += 10;
+		} else if (strncmp(p, "@compute-cap@", 13) == 0) {
+			put_archs(&out, u, "cap");
+			p += 13;
+		} else if (strncmp(p, "@cuda-archs@", 12) == 0) {
+			put_archs(&out, u, "cmake");
+			p += 12;
+		} else if (strncmp(p, "@torch-archs@", 13) == 0) {
+			put_archs(&out, u, "torch");
+			p += 13;
 		} else {
 			wm_buf_putc(&out, *p++);
 		}
@@ -72,6 +157,49 @@ void wm_emit_recipe_subst(struct wm_yb *b, struct wm_y *y, const struct wm_toolk
 	}
 	for (size_t i = 0; i < y->n; i++)
 		wm_emit_recipe_subst(b, y->items[i], u);
+}
+
+const char *wm_emit_build_image(struct wm_yb *b, const struct wm_catalog *cat, const struct wm_backend *be,
+	const struct wm_platform *p)
+{
+	const struct wm_platform *base = wm_catalog_platform(cat, p->id);
+	const char *image = p->container ? p->container : p->gitlab_image;
+
+	/* the matrix's own image (`container`, `image`) is kept: it may hold more than the toolkit */
+	if (p->os != WM_OS_LINUX || p->container || !base || !p->gitlab_image || !base->gitlab_image ||
+			strcmp(p->gitlab_image, base->gitlab_image) != 0 || strcmp(p->family, "manylinux") != 0)
+		return image;
+	for (size_t t = 0; t < be->ntoolkits; t++) {
+		const struct wm_toolkit_use *u = &be->toolkits[t];
+		const struct wm_node *images = wm_yaml_find(u->toolkit->recipe, "images");
+		const struct wm_node *levels = wm_yaml_find(wm_yaml_find(images, "versions"), u->version ? u->version : "");
+		const struct wm_node *archs = wm_yaml_find(images, "archs"), *tag = wm_yaml_find(images, "tag");
+		const struct wm_node *name = wm_yaml_find(images, "name");
+		bool level = false, arch = false;
+		for (size_t i = 0; levels && i < levels->n; i++)
+			level = level || strcmp(levels->items[i]->text, p->manylinux) == 0;
+		for (size_t i = 0; archs && i < archs->n; i++)
+			arch = arch || strcmp(archs->items[i]->text, p->arch) == 0;
+		if (level && arch && name && tag) {
+			struct wm_buf out = WM_BUF_INIT;
+			const char *s;
+			for (const char *c = wm_emit_recipe_text(b, name->text, u); *c;) {
+				if (strncmp(c, "@level@", 7) == 0) {
+					wm_buf_puts(&out, p->manylinux);
+					c += 7;
+				} else if (strncmp(c, "@arch@", 6) == 0) {
+					wm_buf_puts(&out, p->arch);
+					c += 6;
+				} else {
+					wm_buf_putc(&out, *c++);
+				}
+			}
+			wm_buf_printf(&out, ":%s", tag->text);
+			s = wm_emit_keep(b, &out);
+			return s ? s : image;
+		}
+	}
+	return image;
 }
 
 const struct wm_node *wm_emit_recipe(const struct wm_toolkit_use *u, const char *provider, enum wm_os os,

@@ -12,9 +12,19 @@
 struct wm_y *wm_emit_piece(struct wm_yb *b, const struct wm_doc *skel, const char *name, struct wm_error *err);
 /* Moves a built string into the arena and releases the buffer; NULL when it is empty (or out of memory). */
 const char *wm_emit_keep(struct wm_yb *b, struct wm_buf *out);
-/* Replaces @version@, @version-dash@, @major@ and @full@ in a recipe's text (or in a whole tree). */
+/*
+ * Replaces @version@, @version-dash@, @version-underscore@, @major@, @full@, @packages@ and the
+ * architectures @compute-cap@, @cuda-archs@ and @torch-archs@ in a recipe's text (or in a whole tree).
+ */
 const char *wm_emit_recipe_text(struct wm_yb *b, const char *text, const struct wm_toolkit_use *u);
 void wm_emit_recipe_subst(struct wm_yb *b, struct wm_y *y, const struct wm_toolkit_use *u);
+/*
+ * The image a Linux build of backend `be` on `p` runs in: a toolkit's prebuilt image (its catalog
+ * `images`) for the toolkit's version, the platform's level and architecture, when the matrix keeps
+ * the platform's catalog image; else the platform's `container`, else its image.
+ */
+const char *wm_emit_build_image(struct wm_yb *b, const struct wm_catalog *cat, const struct wm_backend *be,
+	const struct wm_platform *p);
 /* The toolkit recipe's `provider`.`os`.`key` node, or NULL. */
 const struct wm_node *wm_emit_recipe(const struct wm_toolkit_use *u, const char *provider, enum wm_os os,
 	const char *key);

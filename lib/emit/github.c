@@ -95,7 +95,7 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 			e->values[F_CONTAINER][i] = p->container ? p->container : "";
 			if (container) {
 				const char *level = e->values[F_MANYLINUX][i];
-				e->values[F_IMAGE][i] = p->container ? p->container : p->gitlab_image;
+				e->values[F_IMAGE][i] = wm_emit_build_image(&g->b, g->cat, job.backend, p);
 				e->values[F_COMPAT][i] = strncmp(level, "musllinux", 9) == 0 ? level :
 					wm_arena_printf(a, strchr(level, '_') ? "manylinux_%s" : "manylinux%s", level);
 				e->values[F_CONTAINER][i] = "";

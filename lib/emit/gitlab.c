@@ -525,7 +525,8 @@ static void build_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 
 	wm_yaml_set(&g->b, job, "extends", str(g, extends));
 	if (p->gitlab_image)
-		wm_yaml_set(&g->b, job, "image", str(g, p->gitlab_image));
+		wm_yaml_set(&g->b, job, "image", str(g, p->os == WM_OS_LINUX ? wm_emit_build_image(&g->b, g->cat, b, p) :
+			p->gitlab_image));
 	set_tags(g, job, p);
 	vars = vars_of(g, job);
 	parallel = add_entries(g, vars, k, false);

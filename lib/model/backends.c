@@ -89,7 +89,7 @@ static bool toolkit_declared(const struct wm_backend *b, const struct wm_toolkit
 	return false;
 }
 
-static const char *const toolkit_keys[] = { "version" };
+static const char *const toolkit_keys[] = { "version", "archs" };
 const struct wm_names wm_backends_toolkit_keys = WM_NAMES(toolkit_keys);
 
 static void load_toolkit_use(struct wm_loader *l, struct wm_backend *b, const struct wm_pair *pair)
@@ -110,6 +110,7 @@ static void load_toolkit_use(struct wm_loader *l, struct wm_backend *b, const st
 	u = &b->toolkits[b->ntoolkits++];
 	u->toolkit = t;
 	u->version = t->default_version;
+	u->features = &b->features;
 	u->loc = u->version_loc = wm_loader_loc(l, pair->key);
 	if (v->type == WM_NODE_MAP) {
 		if (wm_schema_map(&l->c, v, "toolkit options", toolkit_keys, WM_ARRAY_SIZE(toolkit_keys)))
@@ -145,6 +146,100 @@ static void load_toolkit_use(struct wm_loader *l, struct wm_backend *b, const st
 	}
 }
 
+/*
+ * A GPU architecture as written: "8.6", 86 or sm_86 (the spellings of CMake, PyTorch and nvcc),
+ * into "8.6"; false when it is none of these.
+ */
+static bool arch_spelling(const char *s, char *out, size_t size)
+{
+	size_t len;
+	if (strncmp(s, "sm_", 3) == 0)
+		s += 3;
+	len = strlen(s);
+	if (len < 2 || len > 4 || strspn(s, "0123456789.") != len || s[0] == '0')
+		return false;
+	if (strchr(s, '.')) {
+		const char *dot = strchr(s, '.');
+		/* one digit after the point, and one point: 8.6, 10.0 */
+		if (dot == s || dot[1] == '\0' || dot[2] != '\0' || strchr(dot + 1, '.'))
+			return false;
+		snprintf(out, size, "%s", s);
+	} else {
+		if (len > 3)
+			return false;
+		snprintf(out, size, "%.*s.%c", (int)(len - 1), s, s[len - 1]);
+	}
+	return true;
+}
+
+/*
+ * `archs:` of a toolkit use: each one a compute capability nvcc of the chosen version builds for
+ * (the catalog's `archs.<version>.supported`).  Kept in the catalog's spelling, so that what the
+ * recipes export is the catalog's text, never the matrix file's.
+ */
+static void load_archs(struct wm_loader *l, struct wm_toolkit_use *u, const struct wm_node *n)
+{
+	const struct wm_node *data = wm_yaml_find(u->toolkit->recipe, "archs");
+	const struct wm_node *supported = wm_yaml_find(wm_yaml_find(data, u->version ? u->version : ""), "supported");
+	const char **items;
+
+	if (!n)
+		return;
+	if (!data) {
+		wm_schema_error(&l->c, n, "%s has no GPU architectures to choose: 'archs' applies to CUDA", u->toolkit->title);
+		return;
+	}
+	if (n->type != WM_NODE_SEQ) {
+		wm_schema_error(&l->c, n, "'archs' must be a list of compute capabilities such as [\"8.0\", \"9.0\"], not %s",
+			wm_yaml_kind(n));
+		return;
+	}
+	if (n->n == 0) {
+		wm_schema_error(&l->c, n, "'archs' is empty: omit it to build for %s %s's default architectures",
+			u->toolkit->title, u->version);
+		return;
+	}
+	items = wm_arena_array(l->c.arena, n->n, sizeof(*items));
+	if (wm_loader_oom(l, items))
+		return;
+	u->archs.items = items;
+	for (size_t i = 0; i < n->n; i++) {
+		const struct wm_node *a = n->items[i];
+		const char *found = NULL;
+		char canon[8];
+		if (a->type != WM_NODE_SCALAR || wm_yaml_is_null(a)) {
+			wm_schema_error(&l->c, a, "a GPU architecture must be a compute capability such as \"8.6\", not %s",
+				wm_yaml_kind(a));
+			continue;
+		}
+		if (!arch_spelling(a->text, canon, sizeof(canon))) {
+			wm_schema_error(&l->c, a, "invalid GPU architecture '%s': write a compute capability such as \"8.6\" "
+				"(86 and sm_86 are read alike)", a->text);
+			continue;
+		}
+		for (size_t k = 0; supported && k < supported->n && !found; k++)
+			if (strcmp(supported->items[k]->text, canon) == 0)
+				found = supported->items[k]->text;
+		if (!found) {
+			struct wm_buf known = WM_BUF_INIT;
+			for (size_t k = 0; supported && k < supported->n; k++)
+				wm_buf_printf(&known, "%s%s", k ? ", " : "", supported->items[k]->text);
+			wm_schema_error(&l->c, a, "%s %s cannot build for architecture %s (its nvcc builds for %s)",
+				u->toolkit->title, u->version, canon, known.ptr ? known.ptr : "none");
+			wm_buf_release(&known);
+			continue;
+		}
+		for (size_t k = 0; k < u->archs.n; k++)
+			if (strcmp(u->archs.items[k], found) == 0) {
+				wm_schema_error(&l->c, a, "architecture %s is listed twice", found);
+				found = NULL;
+				break;
+			}
+		if (found)
+			items[u->archs.n++] = found;
+	}
+}
+
 static void load_toolkits(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
 {
 	size_t cat_n = wm_catalog_toolkit_count(l->cat);
@@ -156,8 +251,12 @@ static void load_toolkits(struct wm_loader *l, struct wm_backend *b, const struc
 	b->toolkits = wm_arena_array(l->c.arena, declared + cat_n + 1, sizeof(*b->toolkits));
 	if (wm_loader_oom(l, b->toolkits))
 		return;
-	for (size_t i = 0; i < declared; i++)
+	for (size_t i = 0; i < declared; i++) {
+		size_t before = b->ntoolkits;
 		load_toolkit_use(l, b, &n->pairs[i]);
+		if (b->ntoolkits > before && n->pairs[i].value->type == WM_NODE_MAP)
+			load_archs(l, &b->toolkits[before], wm_yaml_find(n->pairs[i].value, "archs"));
+	}
 	/* a feature such as `cublas` or `candle-core/cuda` needs its toolkit even when none is named */
 	for (size_t f = 0; f < b->features.n; f++) {
 		const char *leaf = wm_name_feature_leaf(b->features.items[f]);
@@ -168,6 +267,7 @@ static void load_toolkits(struct wm_loader *l, struct wm_backend *b, const struc
 					struct wm_toolkit_use *u = &b->toolkits[b->ntoolkits++];
 					u->toolkit = tk;
 					u->version = tk->default_version;
+					u->features = &b->features;
 					u->implied = true;
 					u->loc = u->version_loc = b->loc;
 				}
@@ -436,6 +536,31 @@ static void check_installer(struct wm_loader *l, const struct wm_backend *b, con
 	wm_buf_release(&versions);
 }
 
+/*
+ * A manylinux2014 (glibc 2.17) build installs the toolkit from NVIDIA's rhel7 repository, which has
+ * only the versions of the catalog's `el7-versions`.
+ */
+static bool check_el7(struct wm_loader *l, const struct wm_backend *b, const struct wm_toolkit_use *u,
+	const struct wm_platform *p, struct wm_loc at)
+{
+	const struct wm_node *el7 = wm_yaml_find(u->toolkit->recipe, "el7-versions");
+	struct wm_buf known = WM_BUF_INIT;
+	if (!el7 || !u->version || p->os != WM_OS_LINUX || !p->manylinux ||
+			(strcmp(p->manylinux, "2014") != 0 && strcmp(p->manylinux, "2_17") != 0))
+		return true;
+	for (size_t i = 0; i < el7->n; i++) {
+		if (strcmp(el7->items[i]->text, u->version) == 0)
+			return true;
+		wm_buf_printf(&known, "%s%s", i ? ", " : "", el7->items[i]->text);
+	}
+	wm_schema_error_at(&l->c, u->implied ? at.line : u->loc.line, u->implied ? at.column : u->loc.column, 1,
+		"backend '%s' uses %s %s on %s at manylinux level %s, whose images are EL7: NVIDIA's rhel7 "
+		"repository has %s %s only; choose one of them, or level 2_28", b->id, u->toolkit->title, u->version,
+		p->id, p->manylinux, u->toolkit->title, known.ptr ? known.ptr : "none");
+	wm_buf_release(&known);
+	return false;
+}
+
 bool wm_backends_check_toolkit_platform(struct wm_loader *l, const struct wm_backend *b, const struct wm_platform *p,
 	struct wm_loc at)
 {
@@ -452,8 +577,10 @@ bool wm_backends_check_toolkit_platform(struct wm_loader *l, const struct wm_bac
 			ok = false;
 			continue;
 		}
-		if (found)
+		if (found) {
+			ok = check_el7(l, b, u, p, at) && ok;
 			continue;
+		}
 		if (u->implied)
 			for (size_t f = 0; f < b->features.n; f++)
 				for (size_t k = 0; k < tk->features.n; k++)

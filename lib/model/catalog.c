@@ -159,8 +159,8 @@ static void read_installers(struct wm_schema *c, const struct wm_node *n, struct
 static void read_toolkit(struct wm_schema *c, const struct wm_pair *pair, struct wm_toolkit *t)
 {
 	static const char *const keys[] = { "title", "versions", "default", "platforms", "platforms-text",
-		"features", "smoke", "installable", "full-versions", "installers", "repair-exclude", "github",
-		"gitlab" };
+		"features", "smoke", "installable", "full-versions", "installers", "repair-exclude", "packages", "images",
+		"el7-versions", "archs", "github", "gitlab" };
 	const struct wm_node *in;
 	const struct wm_node *e = pair->value;
 	t->id = pair->key->text;

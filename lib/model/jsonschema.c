@@ -415,8 +415,27 @@ static struct wm_json *toolkit_version(struct cx *x, struct wm_json *s)
 	return put(x, s, "enum", texts(x, t->versions.items, t->versions.n));
 }
 
+/* CUDA's `archs`: compute capabilities as the loader reads them ("8.6", 86, sm_86); none for the others. */
+static struct wm_json *toolkit_archs(struct cx *x, struct wm_json *s)
+{
+	struct wm_json *items = wm_json_object(), *types = wm_json_array();
+	if (!wm_yaml_find(x->toolkit->recipe, "archs")) {
+		put_text(x, s, "description", "GPU architectures: CUDA only");
+		return put(x, s, "not", wm_json_object());
+	}
+	push(x, types, text("string"));
+	push(x, types, text("number"));
+	put(x, items, "type", types);
+	put_text(x, items, "pattern", "^(sm_)?([1-9][0-9]?[.][0-9]|[1-9][0-9]{1,2})$");
+	list_of(x, s, items);
+	put(x, s, "minItems", wm_json_int(1));
+	return put(x, s, "uniqueItems", wm_json_bool(true));
+}
+
 static const struct field toolkit_fields[] = {
 	{ "version", toolkit_version, "the toolkit's version" },
+	{ "archs", toolkit_archs, "the GPU architectures (compute capabilities) to build for, such as \"8.6\" "
+		"(default: the version's list in the catalog)" },
 };
 
 /* A toolkit of the catalog: its version, as a string or {version: ...}; nothing ({}) for one without versions. */
