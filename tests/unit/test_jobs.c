@@ -10,8 +10,8 @@ static const char *windows_tags[] = { "saas-windows-medium-amd64", "windows" };
 
 static const struct wm_toolkit cuda = { .id = "cuda" };
 static const struct wm_toolkit clblast = { .id = "clblast" };
-static struct wm_toolkit_use cuda_uses[] = { { &cuda, "12.4", false, { NULL, 0, 0 } },
-	{ &clblast, NULL, false, { NULL, 0, 0 } } };
+static struct wm_toolkit_use cuda_uses[] = { { .toolkit = &cuda, .version = "12.4" },
+	{ .toolkit = &clblast } };
 
 static struct wm_backend cuda_backend = {
 	.id = "cuda", .dist = "llm-rs-cuda", .features = { cuda_features, 2 },
