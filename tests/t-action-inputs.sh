@@ -4,7 +4,8 @@
 # tests/action-inputs.yaml holds, for each action of templates/actions.yaml at the reference
 # pinned there, the inputs its action.yml declares (read from the action's repository at that
 # tag; the file says where, and how to refresh it).  First the checker (tests/action-inputs.py) is
-# shown able to fail: a workflow passing an input checkout does not declare (`fetch_depth`), one
+# shown able to fail: a workflow passing an input checkout does not declare (`fetch_depth`, beside
+# the declared `fetch-depth`, which is not reported), one
 # that leaves out upload-artifact's required `path`, one on another tag of checkout, and a pin with
 # no inputs recorded (templates/actions.yaml read from a copy with checkout on v1) each fail.
 # Then every example matrix (matrices/*.yaml: strategies rename, meta, index and variants, the
@@ -34,7 +35,8 @@ jobs:
       - uses: actions/checkout@$checkout
         with: {fetch-depth: 0, fetch_depth: 0}
 EOF2
-canary missing-required 'the required input `path` is not passed' <<EOF2
+! grep -qF "\`fetch-depth\`" "$tmp/out" || fail "canary bad-input: the declared fetch-depth reported: $(cat "$tmp/out")"
+canary missing-required "the required input \`path\` is not passed" <<EOF2
 jobs:
   a:
     steps:
