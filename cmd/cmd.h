@@ -136,6 +136,11 @@ void cli_write_text(const char *data, size_t len);
  * (malloc'd, NULL when out of memory); *base is the file's name in it.
  */
 char *cli_matrix_root(const char *file, const char **base);
+/*
+ * Gives the catalog the day runner retirements are checked against: WHEELMATRIX_TODAY (YYYY-MM-DD)
+ * when set, else the clock's UTC day.  False, said, when WHEELMATRIX_TODAY is not a date.
+ */
+bool cli_set_today(struct wm_catalog *cat);
 void cli_print_diags(struct wm_error *err);
 /* The exit code for a library error. */
 int cli_exit_code(int code);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cmd.h"
@@ -28,6 +29,22 @@ static const struct cli_option global_options[] = {
 };
 
 static int cmd_help(struct cli *cli);
+
+bool cli_set_today(struct wm_catalog *cat)
+{
+	const char *env = getenv("WHEELMATRIX_TODAY");
+	long days;
+	if (env && *env) {
+		if (!wm_catalog_date(env, &days)) {
+			cli_error("WHEELMATRIX_TODAY is '%s', not a date YYYY-MM-DD", env);
+			return false;
+		}
+	} else {
+		days = (long)(time(NULL) / 86400);
+	}
+	wm_catalog_set_today(cat, days);
+	return true;
+}
 
 char *cli_matrix_root(const char *file, const char **base)
 {
@@ -76,10 +93,15 @@ bool cli_find_matrix(struct cli *cli)
 #define NO_ENV NULL, 0
 
 /* The environment variables the commands read (cmd_*.c), for their --help (and the manual page's ENVIRONMENT). */
+#define TODAY_ENV { "WHEELMATRIX_TODAY", "the day runner labels' retirements are checked against, " \
+	"YYYY-MM-DD (default: the clock's UTC day)" }
 static const struct cli_env check_env[] = {
 	{ "PRE_COMMIT", "when 1 (pre-commit sets it), read the index by default, as --staged" },
 	{ "WHEELMATRIX_HOOK", "when 1 (the installed hook sets it), the same" },
+	TODAY_ENV,
 };
+static const struct cli_env list_env[] = { TODAY_ENV };
+static const struct cli_env generate_env[] = { TODAY_ENV };
 static const struct cli_env build_env[] = {
 	{ "MATURIN", "the maturin to run: a path, or a name looked up on PATH (default: maturin)" },
 	{ "PATH", "where maturin is looked up" },
@@ -96,10 +118,10 @@ static const struct cli_command commands[] = {
 	{ "init", NULL, "Write a starting wheelmatrix.yaml from the repository", cmd_init_options, INIT_NOPTIONS,
 		0, 0, cmd_init, "wheelmatrix init --pyproject python/pyproject.toml", NO_ENV },
 	{ "list", NULL, "Expand the matrix into concrete jobs", cmd_list_options, LIST_NOPTIONS, 0, 0, cmd_list,
-		"wheelmatrix list --why", NO_ENV },
+		"wheelmatrix list --why", ENV(list_env) },
 	{ "generate", NULL, "Write the CI files, variant patches and meta package the matrix implies",
 		cmd_generate_options, GENERATE_NOPTIONS, 0, 0, cmd_generate, "wheelmatrix generate --dry-run --diff",
-		NO_ENV },
+		ENV(generate_env) },
 	{ "check", NULL, "Check the generated files against the git repository",
 		cmd_check_options, CHECK_NOPTIONS, 0, 0, cmd_check, "wheelmatrix check --rev HEAD", ENV(check_env) },
 	{ "patch", "BACKEND", "Apply a variant's patch to the working tree for a local build",

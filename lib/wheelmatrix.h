@@ -116,6 +116,7 @@ struct wm_platform {
 	const char *manylinux;     /* manylinux/musllinux level as written ("2_28", "2014", "1_2"); NULL off Linux */
 	const char *platform_tag;  /* wheel platform tag: manylinux_2_28_x86_64, macosx_11_0_arm64, win_amd64 */
 	const char *runner;        /* GitHub Actions runner label */
+	struct wm_loc runner_loc;  /* where the matrix file chose it (`runner:`, or `cross:`); line 0: the catalog's */
 	const char *container;     /* GitHub build container image, NULL for maturin-action's default */
 	bool cross;                /* built on another architecture: the runner cannot run the wheel */
 	unsigned python_min;       /* the oldest 3.minor its runners can build for, 0 when any */
@@ -148,8 +149,30 @@ struct wm_toolkit {
 
 struct wm_catalog;
 
-/* Loads the platform and toolkit catalogs compiled into the library. */
+/* A GitHub-hosted runner label of the catalog (templates/runners.yaml). */
+struct wm_runner {
+	const char *label;
+	const char *retires_text;  /* the day GitHub retires it, YYYY-MM-DD; NULL when none is announced */
+	long retires;              /* the same in days since 1970-01-01 */
+	const char *instead;       /* the label to move to, with retires_text */
+};
+
+/* Loads the platform, toolkit and runner catalogs compiled into the library. */
 int wm_catalog_load(struct wm_catalog **out, struct wm_error *err);
+/* The catalog's entry for a runner label, or NULL for a label it does not know (a self-hosted one). */
+const struct wm_runner *wm_catalog_runner(const struct wm_catalog *cat, const char *label);
+/* The runner labels of templates/runners.yaml, in its order. */
+size_t wm_catalog_runner_count(const struct wm_catalog *cat);
+const struct wm_runner *wm_catalog_runner_at(const struct wm_catalog *cat, size_t i);
+/*
+ * Sets the day the matrix is checked on, in days since 1970-01-01: loading a matrix then warns
+ * about a runner label retiring within 90 days of it and refuses one retired.  0, the default,
+ * checks nothing: the library reads no clock.
+ */
+void wm_catalog_set_today(struct wm_catalog *cat, long days);
+long wm_catalog_today(const struct wm_catalog *cat);
+/* Reads a date YYYY-MM-DD (1970 or later) as days since 1970-01-01; false when it is not one. */
+bool wm_catalog_date(const char *s, long *days);
 void wm_catalog_free(struct wm_catalog *cat);
 size_t wm_catalog_platform_count(const struct wm_catalog *cat);
 const struct wm_platform *wm_catalog_platform_at(const struct wm_catalog *cat, size_t i);

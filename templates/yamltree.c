@@ -165,12 +165,17 @@ static int write_tree(FILE *out, size_t k, const char *dir, const char *name)
 			for (size_t j = 0; j < t.v[i]->n; j++)
 				fprintf(out, "\t{ &n%zu[%zu], &n%zu[%zu] },\n", k, find(&t, t.v[i]->pairs[j].key),
 					k, find(&t, t.v[i]->pairs[j].value));
-	fprintf(out, "};\nstatic struct wm_node *i%zu[%zu] = {\n", k, t.nitems ? t.nitems : 1);
-	for (size_t i = 0; i < t.n; i++)
-		if (t.v[i]->type == WM_NODE_SEQ)
-			for (size_t j = 0; j < t.v[i]->n; j++)
-				fprintf(out, "\t&n%zu[%zu],\n", k, find(&t, t.v[i]->items[j]));
-	fprintf(out, "};\nstatic struct wm_node n%zu[%zu] = {\n", k, t.n);
+	fputs("};\n", out);
+	/* a template without sequences (runners.yaml) gets no array: an unused one is a warning */
+	if (t.nitems) {
+		fprintf(out, "static struct wm_node *i%zu[%zu] = {\n", k, t.nitems);
+		for (size_t i = 0; i < t.n; i++)
+			if (t.v[i]->type == WM_NODE_SEQ)
+				for (size_t j = 0; j < t.v[i]->n; j++)
+					fprintf(out, "\t&n%zu[%zu],\n", k, find(&t, t.v[i]->items[j]));
+		fputs("};\n", out);
+	}
+	fprintf(out, "static struct wm_node n%zu[%zu] = {\n", k, t.n);
 	for (size_t i = 0; i < t.n; i++) {
 		const struct wm_node *n = t.v[i];
 		fprintf(out, "\t{ %d, %d, %u, %u, %u, %u, ", (int)n->type, (int)n->style, n->line, n->column,

@@ -21,7 +21,7 @@ root = wmlint.ROOT
 
 with open(os.path.join(root, "templates", "actions.yaml"), encoding="utf-8") as f:
     catalog = yaml.safe_load(f)
-attest_ref = "actions/attest-build-provenance@" + catalog["actions"]["actions/attest-build-provenance"]
+attest_ref = "actions/attest@" + catalog["actions"]["actions/attest"]
 problems = []
 
 
@@ -141,10 +141,10 @@ def check_github(case, repo, release, trusted):
     for name in publish:
         steps = jobs[name]["steps"]
         kinds = [uses(s) for s in steps]
-        if kinds.count("actions/attest-build-provenance") != 1 or kinds.count("pypa/gh-action-pypi-publish") != 1:
+        if kinds.count("actions/attest") != 1 or kinds.count("pypa/gh-action-pypi-publish") != 1:
             bad(case, "%s: steps %r" % (name, kinds))
             continue
-        a, p = kinds.index("actions/attest-build-provenance"), kinds.index("pypa/gh-action-pypi-publish")
+        a, p = kinds.index("actions/attest"), kinds.index("pypa/gh-action-pypi-publish")
         if not a < p:
             bad(case, "%s: the attestation is not before the upload: %r" % (name, kinds))
         files = attested(case, name, steps, a, uploaded)
@@ -202,10 +202,10 @@ def check_index_job(case, name, job, uploaded):
         bad(case, "%s: if %r" % (name, job.get("if")))
     steps = job["steps"]
     kinds = [uses(s) or ("release" if "gh release create" in s.get("run", "") else "run") for s in steps]
-    if kinds.count("actions/attest-build-provenance") != 1 or kinds[-1] != "release":
+    if kinds.count("actions/attest") != 1 or kinds[-1] != "release":
         bad(case, "%s: steps %r" % (name, kinds))
         return
-    files = attested(case, name, steps, kinds.index("actions/attest-build-provenance"), uploaded)
+    files = attested(case, name, steps, kinds.index("actions/attest"), uploaded)
     own = {os.path.join("dist", f) for art, fs in uploaded.items() for f in fs
            if art.startswith("wheels-%s-" % backend) or art == "sdist-" + backend}
     if files != own or not own:

@@ -23,7 +23,7 @@ other one in a value the replay uses is an error).  What it does per step:
 - `actions/upload-artifact` — checks that `path` matches a file (`if-no-files-found: error`); with
   WM_REPLAY_ARTIFACTS, copies the files into the artifact store as the artifact `name` (an artifact
   of that name already there is an error, as it is for the action without `overwrite`);
-- `actions/attest-build-provenance` — checks that `subject-path` matches a file; no attestation
+- `actions/attest` — checks that `subject-path` matches a file; no attestation
   is made (said on stderr);
 - `gh release create TAG --repo R --target SHA --title T --notes N FILE...` in a `run:` script
   (a `gh` on PATH; any other use of gh is an error) — checks GH_TOKEN is set, R is GITHUB_REPOSITORY
@@ -286,7 +286,7 @@ def main():
                     if not os.path.isfile(f):
                         fail(f"step {i}: {os.path.relpath(f, workspace)} is not a file")
                     shutil.copy(f, os.path.join(dest, os.path.basename(f)))
-        elif action == "actions/attest-build-provenance":
+        elif action == "actions/attest":
             files = [f for p in with_["subject-path"].split("\n") if p for f in glob.glob(os.path.join(workspace, p))]
             if not files:
                 fail(f"step {i}: no file matches {with_['subject-path']!r}")

@@ -11,7 +11,8 @@
 # Golden case directories (tests/golden/NAME/) hold `args` (one argument per
 # line), optional `stdin`, and the expected `stdout`, `stderr` and `exit`
 # (a missing output file means empty, a missing `exit` means 0).  The
-# binary runs in the case directory with LC_ALL=C and NO_COLOR=1.
+# binary runs in the case directory with LC_ALL=C and NO_COLOR=1 (and, as every test,
+# WHEELMATRIX_TODAY=2026-12-01).
 # WM_UPDATE=1 rewrites the expected files of the selected cases from the run.
 #
 # Scripts (tests/t-*.sh) get WM (the binary) and ROOT (the repository) and
@@ -48,6 +49,11 @@ declare -A running=() # the scripts running: process id (and process group) -> n
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/wheelmatrix-tests.XXXXXX") || exit 1
 mkdir "$scratch/tmp" && chmod 711 "$scratch" && chmod 1777 "$scratch/tmp" || exit 1
 export TMPDIR=$scratch/tmp
+
+# The day runner labels' retirements are checked against (docs/wheelmatrix.md, Environment): a
+# fixed one, so that no test's output changes as a label's retirement comes near.
+# tests/t-runner-retirement.sh sets its own days, and runs the tool once on the clock's.
+export WHEELMATRIX_TODAY=2026-12-01
 
 cleanup() {
 	[[ -d $scratch ]] || return 0

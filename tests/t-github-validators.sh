@@ -3,7 +3,7 @@
 #
 # zizmor runs at its auditor persona, and the findings docs/generate.md explains pass only where it
 # says (tests/wmlint.py reads the list there).  First the wrapper is shown able to fail: a
-# hand-written workflow using the newest runner labels (macos-15-intel, windows-11-arm), with
+# hand-written workflow using the newest runner labels (macos-26-intel, windows-11-arm), with
 # those explained findings (a documented publish job's permissions, an expression reading
 # runner.* in a script, a secret in a build job's env) passes, and so does one with a custom
 # label when the label is declared, as a repository declares its own runners; workflows with an
@@ -41,7 +41,7 @@ jobs:
       fail-fast: false
       matrix:
         include:
-          - {id: cpu-macos-x86_64-abi3, runner: macos-15-intel}
+          - {id: cpu-macos-x86_64-abi3, runner: macos-26-intel}
           - {id: cpu-macos-arm64-abi3, runner: macos-15}
     steps:
       - run: printf '%s\n' "$TITLE" "python${{ runner.arch }}"

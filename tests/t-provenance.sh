@@ -8,7 +8,7 @@
 # - the workflow grants `contents: read` and only the publish jobs and the release job ask for
 #   more: a publish job exactly contents: read, id-token: write, attestations: write; the release
 #   job exactly contents: write; no other job has a `permissions:` block;
-# - each publish job, after its downloads, runs actions/attest-build-provenance (at the reference
+# - each publish job, after its downloads, runs actions/attest (at the reference
 #   of templates/actions.yaml) before pypa/gh-action-pypi-publish, and its `subject-path` globs,
 #   run against a workspace holding what the job's downloads write (each build job's artifact,
 #   wheels-<matrix id>, holds a wheel, sdist-<backend> an sdist, meta-package one of each, as

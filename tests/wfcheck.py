@@ -22,7 +22,7 @@ Properties (issue 3, design section 5):
   which no backend's download matches, and `publish-meta-package` runs on tags only, downloads
   exactly that artifact and `needs` it and every backend's publish job;
 - provenance: every publish job downloads into `dist` only, then runs
-  actions/attest-build-provenance with `subject-path` `dist/*.whl` and `dist/*.tar.gz` (every
+  actions/attest with `subject-path` `dist/*.whl` and `dist/*.tar.gz` (every
   wheel and sdist it downloaded), then pypa/gh-action-pypi-publish; it asks for exactly
   contents: read, id-token: write and attestations: write; no other job asks for id-token or
   attestations, and only a `github-release` job (on tags only) for contents: write.
@@ -348,12 +348,12 @@ def _check_variants(jobs, uploads, listed, default):
                 bad.append("variants step %d: label %r with properties %r" % (n, env.get("WM_VARIANT_LABEL"), props))
     if made != labels:
         bad.append("variants makes %r, not list's labels %r" % (made, labels))
-    order = ("make-variant", "generate-index-json", "actions/attest-build-provenance", 'gh release create "$GITHUB_REF_NAME-variants"',
+    order = ("make-variant", "generate-index-json", "actions/attest", 'gh release create "$GITHUB_REF_NAME-variants"',
              "actions/upload-artifact")
     kinds = [a for step in steps for a in order if uses(step, a) or a in str(step.get("run", ""))]
     if kinds != sorted(kinds, key=order.index) or any(kinds.count(a) != 1 for a in order[1:]):
         bad.append("variants: make-variant, the variants.json, attestation, release and upload out of order: %r" % kinds)
-    attest = [s for s in steps if uses(s, "actions/attest-build-provenance")]
+    attest = [s for s in steps if uses(s, "actions/attest")]
     if attest and str((attest[0].get("with") or {}).get("subject-path", "")).split() != ["variants/*"]:
         bad.append("variants: attests %r, not every file of the variant index" % (attest[0].get("with") or {}))
     if [u[2] for u in uploads if u[0] == "variants"] != ["variants"]:
@@ -395,7 +395,7 @@ def _check_provenance(jobs, index=False, variants=False):
         if perms != want:
             bad.append("%s: permissions %r" % (name, perms))
         steps = job.get("steps") or []
-        order = ("actions/download-artifact", "actions/attest-build-provenance", "pypa/gh-action-pypi-publish")
+        order = ("actions/download-artifact", "actions/attest", "pypa/gh-action-pypi-publish")
         if release:
             order = order[:2] + ("gh release create",)
         kinds = [a for step in steps for a in order if uses(step, a) or a in str(step.get("run", ""))]
@@ -405,7 +405,7 @@ def _check_provenance(jobs, index=False, variants=False):
             w = step.get("with") or {}
             if uses(step, "actions/download-artifact") and w.get("path") != "dist":
                 bad.append("%s: downloads into %r, which the attestation does not cover" % (name, w.get("path")))
-            if uses(step, "actions/attest-build-provenance") and str(w.get("subject-path", "")).split() != ["dist/*.whl", "dist/*.tar.gz"]:
+            if uses(step, "actions/attest") and str(w.get("subject-path", "")).split() != ["dist/*.whl", "dist/*.tar.gz"]:
                 bad.append("%s: attests %r, not every wheel and sdist" % (name, w.get("subject-path")))
     return bad
 

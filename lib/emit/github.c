@@ -514,7 +514,7 @@ static void add_download(struct gh *g, struct wm_y *steps, const char *kind, con
 	add_download_to(g, steps, kind, key, v, NULL);
 }
 
-/* The provenance of every wheel and sdist in dist/ (`actions/attest-build-provenance`). */
+/* The provenance of every wheel and sdist in dist/ (`actions/attest`). */
 static void add_attest(struct gh *g, struct wm_y *steps)
 {
 	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "attest")), *with;

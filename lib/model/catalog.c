@@ -1,4 +1,4 @@
-/* catalog.c — the platform and toolkit catalogs, read from the YAML compiled in from templates/. */
+/* catalog.c — the platform, toolkit and runner catalogs, read from the YAML compiled in from templates/. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,10 @@ struct wm_catalog {
 	size_t nactions;
 	struct wm_pyo3 *pyo3;      /* templates/pyo3.yaml, newest first */
 	size_t npyo3;
-	struct wm_doc docs[4];     /* the parsed catalogs: entries point into them */
+	struct wm_runner *runners; /* templates/runners.yaml, in its order */
+	size_t nrunners;
+	long today;                /* days since 1970-01-01, or 0: retirements are not checked */
+	struct wm_doc docs[5];     /* the parsed catalogs: entries point into them */
 };
 
 const char *wm_catalog_os_name(enum wm_os os)
@@ -450,6 +453,88 @@ const struct wm_node *wm_catalog_releases(const struct wm_catalog *cat, const ch
 	return v && v->type == WM_NODE_SEQ ? v : NULL;
 }
 
+bool wm_catalog_date(const char *s, long *days)
+{
+	static const unsigned char mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	long y, m, d, era, yoe, doy;
+	for (int i = 0; i < 10; i++)
+		if (i == 4 || i == 7 ? s[i] != '-' : s[i] < '0' || s[i] > '9')
+			return false;
+	if (s[10])
+		return false;
+	y = strtol(s, NULL, 10), m = strtol(s + 5, NULL, 10), d = strtol(s + 8, NULL, 10);
+	if (y < 1970 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1] ||
+			(m == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))))
+		return false;
+	/* the proleptic Gregorian calendar, counted from 1 March so that the leap day comes last */
+	y -= m <= 2;
+	era = y / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	*days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+	return true;
+}
+
+static int load_runners(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
+{
+	static const char *const keys[] = { "retires", "instead" };
+	struct wm_schema c = { doc, err, &cat->arena };
+	const struct wm_node *root = doc->root;
+	if (!root || root->type != WM_NODE_MAP) {
+		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "not a mapping");
+		return WM_EINTERNAL;
+	}
+	if (!(cat->runners = wm_arena_array(&cat->arena, root->n + 1, sizeof(*cat->runners))))
+		return WM_ENOMEM;
+	for (size_t i = 0; i < root->n; i++) {
+		const struct wm_node *e = root->pairs[i].value;
+		struct wm_runner *r = &cat->runners[cat->nrunners++];
+		r->label = root->pairs[i].key->text;
+		if (!wm_schema_map(&c, e, "a runner label", keys, WM_ARRAY_SIZE(keys)))
+			continue;
+		r->retires_text = opt_string(&c, e, "retires");
+		r->instead = opt_string(&c, e, "instead");
+		if (r->retires_text && !wm_catalog_date(r->retires_text, &r->retires))
+			wm_schema_error(&c, wm_yaml_find(e, "retires"), "'%s' is not a date (YYYY-MM-DD)", r->retires_text);
+		if (!r->retires_text != !r->instead)
+			wm_schema_error(&c, e, "runner '%s' gives 'retires' and 'instead' together or neither", r->label);
+	}
+	/* a platform's default label is one this table knows, so that its retirement is seen */
+	for (size_t i = 0; i < cat->nplatforms; i++)
+		if (!wm_catalog_runner(cat, cat->platforms[i].runner))
+			wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0,
+				"platform '%s' runs on '%s', which is not listed", cat->platforms[i].id, cat->platforms[i].runner);
+	return err->code;
+}
+
+const struct wm_runner *wm_catalog_runner(const struct wm_catalog *cat, const char *label)
+{
+	for (size_t i = 0; label && i < cat->nrunners; i++)
+		if (strcmp(cat->runners[i].label, label) == 0)
+			return &cat->runners[i];
+	return NULL;
+}
+
+size_t wm_catalog_runner_count(const struct wm_catalog *cat)
+{
+	return cat->nrunners;
+}
+
+const struct wm_runner *wm_catalog_runner_at(const struct wm_catalog *cat, size_t i)
+{
+	return &cat->runners[i];
+}
+
+void wm_catalog_set_today(struct wm_catalog *cat, long days)
+{
+	cat->today = days;
+}
+
+long wm_catalog_today(const struct wm_catalog *cat)
+{
+	return cat->today;
+}
+
 int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 {
 	struct wm_catalog *cat = calloc(1, sizeof(*cat));
@@ -471,7 +556,9 @@ int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 	    (ret = load_actions(cat, &cat->docs[2], err)) < 0 ||
 	    (ret = check_installers(cat, err)) < 0 ||
 	    (ret = wm_catalog_template_parse(&cat->docs[3], "pyo3.yaml", err)) < 0 ||
-	    (ret = load_pyo3(cat, &cat->docs[3], err)) < 0) {
+	    (ret = load_pyo3(cat, &cat->docs[3], err)) < 0 ||
+	    (ret = wm_catalog_template_parse(&cat->docs[4], "runners.yaml", err)) < 0 ||
+	    (ret = load_runners(cat, &cat->docs[4], err)) < 0) {
 		wm_error_code(err, ret);
 		wm_catalog_free(cat);
 		return ret;

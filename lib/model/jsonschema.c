@@ -285,10 +285,16 @@ static struct wm_json *runner(struct cx *x, struct wm_json *s)
 	const char *seen[64];
 	size_t n = 0;
 	struct wm_json *examples = wm_json_array();
-	/* the catalog's labels, once each: what an editor offers first */
-	for (size_t i = 0; i < wm_catalog_platform_count(x->cat) && n < WM_ARRAY_SIZE(seen); i++) {
-		const char *r = wm_catalog_platform_at(x->cat, i)->runner;
+	/* the catalog's labels, once each, what an editor offers first; then the other labels with no
+	 * retirement announced (a label retiring is not one to offer) */
+	for (size_t i = 0; i < wm_catalog_platform_count(x->cat) + wm_catalog_runner_count(x->cat) &&
+			n < WM_ARRAY_SIZE(seen); i++) {
+		size_t np = wm_catalog_platform_count(x->cat);
+		const struct wm_runner *known = i < np ? NULL : wm_catalog_runner_at(x->cat, i - np);
+		const char *r = known ? known->label : wm_catalog_platform_at(x->cat, i)->runner;
 		size_t j;
+		if (known && known->retires_text)
+			continue;
 		for (j = 0; j < n && strcmp(seen[j], r) != 0; j++)
 			;
 		if (j == n) {

@@ -566,6 +566,9 @@ static void load_root(struct wm_loader *l)
 	if ((v = present(r, "include")))
 		wm_rules_load_includes(l, v);
 	load_ci(l, present(r, "ci"));
+	/* the runner labels are GitHub's: a GitLab-only matrix runs on none of them */
+	if (l->platforms_ok && l->m->github.enabled)
+		wm_platforms_check_runners(l);
 	check_gitlab_env(l);
 	if ((v = present(r, "actions")))
 		load_actions(l, v);

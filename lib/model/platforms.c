@@ -71,6 +71,7 @@ struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const stru
 		else
 			wm_untrusted_expression_free(l, v, "a runner label");
 		p->runner = s;
+		p->runner_loc = wm_loader_loc(l, v);
 	}
 	if ((v = wm_yaml_find(o, "image")) && wm_schema_string(&l->c, v, "'image'", &s)) {
 		if (!label_valid(s))
@@ -116,6 +117,7 @@ struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const stru
 		/* cross-built on the usual runner of the OS: x86_64 Linux and Windows, Apple silicon */
 		static const char *const runners[] = { "ubuntu-24.04", "macos-15", "windows-2022" };
 		p->runner = runners[p->os];
+		p->runner_loc = wm_loader_loc(l, v);
 	}
 	if ((v = wm_yaml_find(o, "target")) && wm_schema_string(&l->c, v, "'target'", &s)) {
 		if (!wm_name_target(s))
@@ -220,4 +222,62 @@ bool wm_platforms_pattern(struct wm_loader *l, const struct wm_node *n, const ch
 	else
 		wm_platforms_unknown(l, n, s);
 	return false;
+}
+
+/*
+ * One runner label a job runs on, against the catalog's retirement dates: a warning from 90
+ * days before the day GitHub announced, an error from that day on (a job on a retired label
+ * never starts).  `line`/`column`: where the label comes from, its `runner:` value or, for the
+ * catalog's label, the platform's entry; `id`: that platform, when the label is the catalog's.
+ */
+static void check_runner(struct wm_loader *l, const char *label, unsigned line, unsigned column, unsigned span,
+	const char *id)
+{
+	const struct wm_runner *r = wm_catalog_runner(l->cat, label);
+	long today = wm_catalog_today(l->cat), days;
+	char whose[96] = "";
+
+	if (!today || !r || !r->retires_text)
+		return;
+	if ((days = r->retires - today) > 90)
+		return;
+	if (id)
+		snprintf(whose, sizeof(whose), " (the catalog's runner for %s)", id);
+	if (days <= 0)
+		wm_schema_error_at(&l->c, line, column, span, "runner '%s'%s was retired on %s, as GitHub announced: "
+			"its jobs no longer start; set 'runner: %s'", label, whose, r->retires_text, r->instead);
+	else
+		wm_schema_warning_at(&l->c, line, column, span, "runner '%s'%s retires on %s, in %ld %s, as GitHub "
+			"announced: set 'runner: %s'", label, whose, r->retires_text, days, days == 1 ? "day" : "days",
+			r->instead);
+}
+
+static void check_platform_runner(struct wm_loader *l, const struct wm_platform *p, const struct wm_loc *entry)
+{
+	if (p->runner_loc.line)
+		check_runner(l, p->runner, p->runner_loc.line, p->runner_loc.column, (unsigned)strlen(p->runner), NULL);
+	else
+		check_runner(l, p->runner, entry->line, entry->column, entry->line ? (unsigned)strlen(p->id) : 0, p->id);
+}
+
+void wm_platforms_check_runners(struct wm_loader *l)
+{
+	const struct wm_matrix *m = l->m;
+	/* the default platforms, for a file without `platforms:`, are the file's first line's */
+	const struct wm_loc first = { m->file, l->root ? l->root->line : 1, l->root ? l->root->column : 1 };
+
+	for (size_t i = 0; i < m->nplatforms; i++)
+		check_platform_runner(l, m->platforms[i], l->platform_nodes[i] ? &m->platforms[i]->loc : &first);
+	/* an include's platform: reported there only when the include chose another label than the platform's */
+	for (size_t i = 0; i < m->nincludes; i++) {
+		const struct wm_platform *p = m->includes[i].include_platform, *listed = NULL;
+		if (!p)
+			continue;
+		for (size_t j = 0; j < m->nplatforms; j++)
+			if (strcmp(m->platforms[j]->id, p->id) == 0)
+				listed = m->platforms[j];
+		if (listed && strcmp(listed->runner, p->runner) == 0)
+			continue;
+		check_platform_runner(l, p, &m->includes[i].loc);
+	}
 }

@@ -9,6 +9,8 @@ struct wm_loader;
 
 /* Loads `platforms` (`n` NULL when the key is absent: the default platforms). */
 void wm_platforms_load(struct wm_loader *l, const struct wm_node *n);
+/* Warns about a runner label a job runs on that retires within 90 days, and refuses a retired one. */
+void wm_platforms_check_runners(struct wm_loader *l);
 /* Reports `id`, at `n`, as a platform the catalog does not have, with a suggestion. */
 void wm_platforms_unknown(struct wm_loader *l, const struct wm_node *n, const char *id);
 /*

@@ -21,6 +21,15 @@ void wm_schema_error_at(struct wm_schema *c, unsigned line, unsigned column, uns
 	va_end(ap);
 }
 
+void wm_schema_warning_at(struct wm_schema *c, unsigned line, unsigned column, unsigned span, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	wm_error_vadd(c->err, WM_OK, WM_SEV_WARNING, c->doc->file, c->doc->text, c->doc->len,
+		line, column, span, fmt, ap);
+	va_end(ap);
+}
+
 void wm_schema_error(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...)
 {
 	va_list ap;

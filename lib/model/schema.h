@@ -31,6 +31,8 @@ void wm_schema_note(struct wm_schema *c, const struct wm_node *n, const char *fm
 void wm_schema_warning(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
 void wm_schema_error_at(struct wm_schema *c, unsigned line, unsigned column, unsigned span,
 	const char *fmt, ...) WM_PRINTF(5, 6);
+void wm_schema_warning_at(struct wm_schema *c, unsigned line, unsigned column, unsigned span,
+	const char *fmt, ...) WM_PRINTF(5, 6);
 
 /*
  * A mapping's keys checked against `keys` (unknown keys are reported with a
