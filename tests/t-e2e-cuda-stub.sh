@@ -14,13 +14,15 @@
 # - the same generated import step fails without the driver stub, naming libcuda.so.1, and fails on
 #   a wheel that holds a copy of libcudart; the module imported with the copies answers the
 #   runtime's version (12.9) and the stub's CUDA_ERROR_STUB_LIBRARY (34);
-# - a build whose toolkit has no driver stub stops with an error that names it.
+# - a build whose toolkit has no driver stub stops with an error that names it;
+# - GitLab alike: the generated build-cuda-linux-x86_64 and test-cuda-linux-x86_64 jobs pass under
+#   gitlab-ci-local, the copies carried from one to the other as the build's artifact.
 #
 # What is not the real job's: the driver stub is a stand-in (tests/fixtures/cuda-stub/stub/libcuda.c,
 # built here with the stub's soname and answer), since no package this test can install ships
 # NVIDIA's (tests/tools/cuda-requirements.txt); the toolkit is at $tmp/toolkit, not
-# /usr/local/cuda (the generated file's paths are rewritten to it); the manylinux level is this
-# machine's; the toolkit recipe (dnf) does not run.
+# /usr/local/cuda (the generated files' paths are rewritten to it); the manylinux level is this
+# machine's; the toolkit recipe (dnf) does not run; no container is run.
 . "$ROOT/tests/lib.sh"
 set +e
 # shellcheck source=tests/e2e-env.sh
@@ -197,6 +199,40 @@ assert m.runtime == (0, 12090), m.runtime
 assert m.driver == (34, 0), m.driver') >"$tmp/answers" 2>&1 ||
 	fail "the module did not answer the runtime's version and the stub's error"
 show "$tmp/answers"
+
+# GitLab: gitlab-ci-local (tests/external) runs the generated build and test jobs with its shell
+# executor (the image is not pulled); the toolkit recipe lines of the build's before_script (those
+# after the base template's) are replaced by CUDA_PATH, the toolkit where this test put it
+glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
+need "$glci" "run 'npm ci --prefix tests/external'"
+need rsync "apt-get install rsync (gitlab-ci-local copies the checkout with it)"
+gl=$tmp/gitlab
+git clone -q "$repo" "$gl"
+"$py" - "$gl/.gitlab-ci.yml" "$tk" <<'PY' || fatal "cannot put the toolkit's place into the GitLab file"
+import sys, yaml
+path, tk = sys.argv[1:]
+ci = yaml.safe_load(open(path))
+base = ci[".wheelmatrix-build-linux"]["before_script"]
+job = ci[".wheelmatrix-build-cuda-linux"]
+assert job["before_script"][:len(base)] == base
+job["before_script"] = base + [f"export CUDA_PATH={tk}"]
+text = yaml.safe_dump(ci, sort_keys=False, width=1000).replace("/usr/local/cuda/", tk + "/")
+open(path, "w").write(text)
+PY
+commit_all "$gl" "the toolkit in $tk"
+started=$(date +%s)
+if (cd "$gl" && PATH=$env/bin:$PATH "$glci" --force-shell-executor --shell-isolation \
+	--variable "WM_COMPATIBILITY=manylinux_$glibc" build-cuda-linux-x86_64 test-cuda-linux-x86_64) >"$tmp/gitlab.log" 2>&1; then
+	echo "GitLab's build-cuda-linux-x86_64 and test-cuda-linux-x86_64 passed in $(($(date +%s) - started)) s:"
+	grep 'for the import test: \|> cuda_stub_rs from ' "$tmp/gitlab.log" | sed 's/^/    /'
+	grep -q "for the import test: libcuda.so.1 from $tk/lib64/stubs/libcuda.so" "$tmp/gitlab.log" ||
+		fail "GitLab's build did not take libcuda.so.1 from the driver stub"
+	grep -q "^test-cuda-linux-x86_64.* > cuda_stub_rs from $env/lib/python3.12/site-packages/" "$tmp/gitlab.log" ||
+		fail "GitLab's test job did not import cuda_stub_rs from the installed wheel"
+else
+	fail "gitlab-ci-local failed on build-cuda-linux-x86_64 and test-cuda-linux-x86_64"
+	tail -n 30 "$tmp/gitlab.log" | sed 's/^/    /'
+fi
 
 # A toolkit without the driver stub: the build says which library it cannot find
 sed "s|/usr/local/cuda/lib64/stubs ||; s|/usr/local/cuda/|$tk/|g" "$wf" >"$tmp/no-stubs.yml"
