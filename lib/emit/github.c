@@ -325,8 +325,8 @@ static void add_container_step(struct gh *g, struct wm_y *steps, const struct wm
 	add_env(g, step, "WM_MATURIN", wm_yaml_str(&g->b, g->m->maturin));
 	add_env(g, step, "WM_AUDITWHEEL", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "auditwheel")));
 	add_env(g, step, "WM_REPAIR_EXCLUDE", wm_yaml_str(&g->b, exclude));
-	if (smoke_libraries)
-		add_env(g, step, "WM_SMOKE_LIBRARIES", wm_yaml_str(&g->b, smoke_libraries));
+	/* set even when empty: the script passes it into the container by name */
+	add_env(g, step, "WM_SMOKE_LIBRARIES", wm_yaml_str(&g->b, smoke_libraries ? smoke_libraries : ""));
 	if (env)
 		add_env(g, step, "WM_CONTAINER_ENV", wm_yaml_str(&g->b, env));
 	if (script)
