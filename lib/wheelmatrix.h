@@ -137,7 +137,7 @@ struct wm_toolkit {
 	struct wm_strlist platforms;     /* platform ids it can be built on */
 	const char *platforms_text;      /* "manylinux x86_64/aarch64 and windows-x86_64", for messages */
 	struct wm_strlist features;      /* Cargo feature names that imply the toolkit */
-	bool smoke;                      /* an import works on a hosted runner without the hardware */
+	unsigned smoke_os;               /* bit 1 << wm_os: an import works on a hosted runner without the hardware */
 	bool installable;                /* has an install recipe (Metal ships with macOS: no) */
 	const void *recipe;              /* the catalog entry, read by the emitters */
 	/* per OS, the installer its recipe uses and the full releases it can install; none: not checked */
@@ -223,7 +223,8 @@ struct wm_backend {
 	const char *variant_label;       /* strategy variants: the label in its wheels' names; "null" for the default */
 	struct wm_strlist variant_properties; /* strategy variants: "namespace :: feature :: value", as written */
 	bool is_default;
-	bool smoke;
+	bool smoke;                      /* an import test is wanted somewhere: smoke_os != 0 */
+	unsigned smoke_os;               /* bit 1 << wm_os: where (the runner must also run the wheel) */
 	struct wm_toolkit_use *toolkits;
 	size_t ntoolkits;
 	struct wm_env *env;

@@ -222,6 +222,21 @@ const char *wm_emit_repair_exclude(struct wm_yb *yb, const struct wm_backend *b,
 	return wm_emit_keep(yb, &out);
 }
 
+const char *wm_emit_smoke_libraries(struct wm_yb *yb, const struct wm_backend *b, enum wm_os os)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	if (!(b->smoke_os >> os & 1))
+		return NULL;
+	for (size_t t = 0; t < b->ntoolkits; t++) {
+		const struct wm_node *list = wm_yaml_find(wm_yaml_find(b->toolkits[t].toolkit->recipe, "smoke-libraries"),
+			wm_catalog_os_name(os));
+		for (size_t i = 0; list && i < list->n; i++)
+			wm_buf_printf(&out, "%s%s", out.len ? " " : "",
+				wm_emit_recipe_text(yb, list->items[i]->text, &b->toolkits[t]));
+	}
+	return wm_emit_keep(yb, &out);
+}
+
 bool wm_emit_has_patch(const struct wm_matrix *m, const bool *patched, const struct wm_backend *b)
 {
 	if (patched)

@@ -30,6 +30,12 @@ const struct wm_node *wm_emit_recipe(const struct wm_toolkit_use *u, const char 
 	const char *key);
 /* The libraries the wheel repair must leave out for backend `b` on `os`, space-separated, or NULL. */
 const char *wm_emit_repair_exclude(struct wm_yb *yb, const struct wm_backend *b, enum wm_os os);
+/*
+ * Where the build takes the libraries the repair leaves out for backend `b`'s
+ * import test on `os` (the toolkits' `smoke-libraries`), space-separated, or
+ * NULL when it is not import-tested there or none leaves libraries out.
+ */
+const char *wm_emit_smoke_libraries(struct wm_yb *yb, const struct wm_backend *b, enum wm_os os);
 /* The module a backend's wheel holds: the project's, or _<package>_<backend>.<leaf> under meta. */
 const char *wm_emit_module(struct wm_arena *a, const struct wm_matrix *m, const struct wm_backend *b);
 /* Backend b has a variant patch (`patched` NULL: no project was read, so guess from the matrix). */

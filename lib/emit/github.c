@@ -105,7 +105,7 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 		if (p->os == WM_OS_WINDOWS)
 			e->values[F_ARCH][i] = strcmp(p->arch, "x86") == 0 ? "x86" :
 				strcmp(p->arch, "arm64") == 0 ? "arm64" : "x64";
-		e->values[F_SMOKE][i] = job.backend->smoke && wm_emit_runnable(p, p->cross) ? "true" : "false";
+		e->values[F_SMOKE][i] = (job.backend->smoke_os >> p->os & 1) && wm_emit_runnable(p, p->cross) ? "true" : "false";
 		if (!e->values[F_ID][i] || !e->values[F_PYTHON][i])
 			g->b.oom = true;
 	}
@@ -311,7 +311,7 @@ static void add_build_step(struct gh *g, struct wm_y *steps, const struct wm_gro
 
 /* The build and the repair in the manylinux container (build_in_container). */
 static void add_container_step(struct gh *g, struct wm_y *steps, const struct wm_group *grp, const struct entries *e,
-	const char *exclude)
+	const char *exclude, const char *smoke_libraries)
 {
 	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "build-container"));
 	const char *dir = wm_emit_project_dir(g->b.arena, g->m), *env = container_env(g, grp->backend, e, "");
@@ -325,6 +325,8 @@ static void add_container_step(struct gh *g, struct wm_y *steps, const struct wm
 	add_env(g, step, "WM_MATURIN", wm_yaml_str(&g->b, g->m->maturin));
 	add_env(g, step, "WM_AUDITWHEEL", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "auditwheel")));
 	add_env(g, step, "WM_REPAIR_EXCLUDE", wm_yaml_str(&g->b, exclude));
+	/* set even when empty: the script passes it into the container by name */
+	add_env(g, step, "WM_SMOKE_LIBRARIES", wm_yaml_str(&g->b, smoke_libraries ? smoke_libraries : ""));
 	if (env)
 		add_env(g, step, "WM_CONTAINER_ENV", wm_yaml_str(&g->b, env));
 	if (script)
@@ -356,6 +358,8 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	struct wm_y *job, *strategy, *matrix, *steps, *step;
 	struct entries e;
 	const char *exclude = wm_emit_repair_exclude(&g->b, b, grp->os);
+	/* the build copies what the import test needs only where the repair leaves libraries out */
+	const char *smoke_libraries = build_in_container(grp, exclude) ? wm_emit_smoke_libraries(&g->b, b, grp->os) : NULL;
 	const char **names;
 	size_t nnames;
 	int ret;
@@ -386,7 +390,7 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 		add_setup_python(g, steps, &e, false);
 	add_toolkit_steps(g, steps, b, grp->os);
 	if (build_in_container(grp, exclude)) {
-		add_container_step(g, steps, grp, &e, exclude);
+		add_container_step(g, steps, grp, &e, exclude, all(&e, F_SMOKE, "false") ? NULL : smoke_libraries);
 	} else {
 		add_build_step(g, steps, grp, &e);
 		if (exclude && grp->os == WM_OS_WINDOWS) {
@@ -402,6 +406,10 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 		if (!e.same[F_SMOKE])
 			wm_yaml_set_before(&g->b, step, "run", "if", wm_yaml_str(&g->b, "matrix.smoke"));
 		add_env(g, step, "WM_MODULE", wm_yaml_str(&g->b, wm_emit_module(g->b.arena, g->m, grp->backend)));
+		if (exclude)
+			add_env(g, step, "WM_REPAIR_EXCLUDE", wm_yaml_str(&g->b, exclude));
+		if (smoke_libraries)
+			add_env(g, step, "WM_LIBRARY_PATH", wm_yaml_str(&g->b, "smoke-libraries"));
 	}
 	step = wm_yaml_push(&g->b, steps, piece(g, "upload-wheels"));
 	wm_yaml_set(&g->b, wm_yaml_get(step, "with"), "name", wm_yaml_str(&g->b, "wheels-${{ matrix.id }}"));

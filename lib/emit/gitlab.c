@@ -127,7 +127,7 @@ static int collect(struct gl *g)
 		j->platform = job.platform;
 		j->python = job.python->interpreter + strlen("python");
 		j->include = job.include;
-		j->smoke = job.backend->smoke && wm_emit_runnable(job.platform, gitlab_cross(job.platform));
+		j->smoke = (job.backend->smoke_os >> job.platform->os & 1) && wm_emit_runnable(job.platform, gitlab_cross(job.platform));
 		if (!j->id)
 			g->b.oom = true;
 	}
@@ -541,9 +541,12 @@ static void build_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 		set_var(g, vars, "WM_PATCH", patch_path(g, b), false);
 	if (exclude) {
 		set_var(g, vars, "WM_REPAIR_EXCLUDE", exclude, false);
-		if (p->os == WM_OS_LINUX)
+		if (p->os == WM_OS_LINUX) {
+			const char *libs = k->nsmoke ? wm_emit_smoke_libraries(&g->b, b, p->os) : NULL;
 			set_var(g, vars, "WM_AUDITWHEEL", wm_catalog_tool(g->cat, "auditwheel"), false);
-		else
+			if (libs)
+				set_var(g, vars, "WM_SMOKE_LIBRARIES", libs, false);
+		} else
 			set_var(g, vars, "WM_DELVEWHEEL", wm_catalog_tool(g->cat, "delvewheel"), false);
 	}
 	add_env(g, vars, b, k->include);
@@ -556,7 +559,7 @@ static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	const struct wm_platform *p = k->platform;
 	struct wm_y *job, *vars, *par;
 	struct dep dep = { k->name, k->n, true };
-	const char *name = wm_arena_printf(g->b.arena, "test-%s", k->suffix);
+	const char *name = wm_arena_printf(g->b.arena, "test-%s", k->suffix), *exclude;
 
 	if (!name) {
 		g->b.oom = true;
@@ -570,6 +573,11 @@ static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	vars = vars_of(g, job);
 	par = add_entries(g, vars, k, true);
 	set_var(g, vars, "WM_MODULE", wm_emit_module(g->b.arena, g->m, k->backend), false);
+	if (p->os == WM_OS_LINUX && (exclude = wm_emit_repair_exclude(&g->b, k->backend, p->os)) != NULL) {
+		set_var(g, vars, "WM_REPAIR_EXCLUDE", exclude, false);
+		if (wm_emit_smoke_libraries(&g->b, k->backend, p->os))
+			set_var(g, vars, "WM_LIBRARY_PATH", "smoke-libraries", false);
+	}
 	if (p->os != WM_OS_LINUX)
 		set_var(g, vars, "WM_UV", wm_catalog_tool(g->cat, "uv"), false);
 	add_env(g, vars, k->backend, k->include);

@@ -263,7 +263,7 @@ static int update_job(struct member *mb, const struct wm_job *job)
 	ret |= set_string(&mb[J_GITLAB_IMAGE], p->gitlab_image);
 	ret |= set_strlist(&mb[J_GITLAB_TAGS], &p->gitlab_tags);
 	ret |= set_toolkits(&mb[J_TOOLKITS], b);
-	ret |= set_bool(&mb[J_SMOKE], b->smoke);
+	ret |= set_bool(&mb[J_SMOKE], b->smoke_os >> p->os & 1);
 	ret |= set_string(&mb[J_BUILD_JOB], job->group ? job->group->name : NULL);
 	ret |= set_string(&mb[J_VARIANT_LABEL], b->variant_label);
 	return ret ? WM_ENOMEM : 0;

@@ -431,16 +431,19 @@ static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pa
 		load_dependencies(l, b, v);
 	if (n && (v = wm_yaml_find(n, "variant")))
 		wm_variants_load_backend(l, b, v);
-	b->smoke = true;
+	/* by default, where every toolkit it uses imports without the hardware; `smoke:` says everywhere or nowhere */
+	b->smoke_os = (1u << WM_OS_COUNT) - 1;
 	for (size_t t = 0; t < b->ntoolkits; t++)
-		b->smoke = b->smoke && b->toolkits[t].toolkit->smoke;
-	if (n && (v = wm_yaml_find(n, "smoke")))
-		wm_schema_bool(&l->c, v, "'smoke'", &b->smoke);
+		b->smoke_os &= b->toolkits[t].toolkit->smoke_os;
+	b->smoke = b->smoke_os != 0;
+	if (n && (v = wm_yaml_find(n, "smoke")) && wm_schema_bool(&l->c, v, "'smoke'", &b->smoke))
+		b->smoke_os = b->smoke ? (1u << WM_OS_COUNT) - 1 : 0;
 	if (wm_loader_bindings_bin(l)) {
 		/* a program, not a module: nothing to import */
 		if (b->smoke && n && (v = wm_yaml_find(n, "smoke")))
 			wm_schema_error(&l->c, v, "a bindings = \"bin\" project has no module to import: 'smoke' must be false");
 		b->smoke = false;
+		b->smoke_os = 0;
 	}
 }
 
@@ -466,6 +469,7 @@ void wm_backends_load(struct wm_loader *l, const struct wm_node *n)
 		b->id = "cpu";
 		b->is_default = true;
 		b->smoke = !wm_loader_bindings_bin(l);
+		b->smoke_os = b->smoke ? (1u << WM_OS_COUNT) - 1 : 0;
 		b->loc = wm_loader_loc(l, l->root);
 		m->backends[m->nbackends++] = b;
 		return;

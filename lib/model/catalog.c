@@ -33,10 +33,11 @@ struct wm_catalog {
 	struct wm_doc docs[5];     /* the parsed catalogs: entries point into them */
 };
 
+static const char *const os_names[WM_OS_COUNT] = { "linux", "macos", "windows" };
+
 const char *wm_catalog_os_name(enum wm_os os)
 {
-	static const char *const names[] = { "linux", "macos", "windows" };
-	return (unsigned)os < WM_ARRAY_SIZE(names) ? names[os] : "?";
+	return (unsigned)os < WM_ARRAY_SIZE(os_names) ? os_names[os] : "?";
 }
 
 static bool parse_os(const char *s, enum wm_os *out)
@@ -159,11 +160,53 @@ static void read_installers(struct wm_schema *c, const struct wm_node *n, struct
 	}
 }
 
+/*
+ * `smoke`: true, false, or the operating systems where the module imports
+ * without the hardware.  An OS whose repair leaves libraries out needs
+ * `smoke-libraries` there: the directories the build takes them from for the
+ * import test (a driver stub among them).
+ */
+static void read_smoke(struct wm_schema *c, const struct wm_node *e, struct wm_toolkit *t)
+{
+	const struct wm_node *v = wm_yaml_find(e, "smoke"), *libs = wm_yaml_find(e, "smoke-libraries");
+	const struct wm_node *exclude = wm_yaml_find(e, "repair-exclude");
+	bool all = false;
+
+	t->smoke_os = 0;
+	if (v && v->type == WM_NODE_SEQ) {
+		for (size_t i = 0; i < v->n; i++) {
+			enum wm_os os;
+			if (v->items[i]->type != WM_NODE_SCALAR || !parse_os(v->items[i]->text, &os))
+				wm_schema_error(c, v->items[i], "'smoke' lists operating systems: linux, macos, windows");
+			else
+				t->smoke_os |= 1u << os;
+		}
+	} else if (v && wm_schema_bool(c, v, "smoke", &all) && all) {
+		t->smoke_os = (1u << WM_OS_COUNT) - 1;
+	}
+	for (int os = 0; os < WM_OS_COUNT; os++) {
+		const char *name = wm_catalog_os_name((enum wm_os)os);
+		if ((t->smoke_os >> os & 1) && wm_yaml_find(exclude, name) && !wm_yaml_find(libs, name))
+			wm_schema_error(c, v, "toolkit '%s' is import-tested on %s, where its wheels leave libraries out, "
+				"but has no 'smoke-libraries' for %s", t->id, name, name);
+	}
+	if (libs && wm_schema_map(c, libs, "'smoke-libraries'", os_names, WM_OS_COUNT))
+		for (size_t i = 0; i < libs->n; i++) {
+			enum wm_os os;
+			struct wm_strlist dirs;
+			if (parse_os(libs->pairs[i].key->text, &os) &&
+					wm_schema_strlist(c, libs->pairs[i].value, "'smoke-libraries'", &dirs, NULL) &&
+					!(t->smoke_os >> os & 1))
+				wm_schema_error(c, libs->pairs[i].key, "toolkit '%s' has 'smoke-libraries' for %s but is not "
+					"import-tested there ('smoke')", t->id, libs->pairs[i].key->text);
+		}
+}
+
 static void read_toolkit(struct wm_schema *c, const struct wm_pair *pair, struct wm_toolkit *t)
 {
 	static const char *const keys[] = { "title", "versions", "default", "platforms", "platforms-text",
-		"features", "smoke", "installable", "full-versions", "installers", "repair-exclude", "packages", "images",
-		"el7-versions", "archs", "github", "gitlab" };
+		"features", "smoke", "smoke-libraries", "installable", "full-versions", "installers", "repair-exclude",
+		"packages", "images", "el7-versions", "archs", "github", "gitlab" };
 	const struct wm_node *in;
 	const struct wm_node *e = pair->value;
 	t->id = pair->key->text;
@@ -176,7 +219,7 @@ static void read_toolkit(struct wm_schema *c, const struct wm_pair *pair, struct
 	opt_list(c, e, "platforms", &t->platforms);
 	t->platforms_text = need(c, e, "platforms-text");
 	opt_list(c, e, "features", &t->features);
-	t->smoke = opt_bool(c, e, "smoke", false);
+	read_smoke(c, e, t);
 	t->installable = opt_bool(c, e, "installable", true);
 	if (t->versions.n && !t->default_version)
 		wm_schema_error(c, e, "toolkit '%s' has versions but no default", t->id);

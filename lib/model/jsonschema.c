@@ -609,7 +609,7 @@ static const struct field backend_fields[] = {
 	{ "setup", setup, "raw CI setup steps before the build" },
 	{ "before-script-linux", a_string, "shell lines run in the Linux build container before the build" },
 	{ "dependencies", strings, "PEP 508 runtime dependencies the variant adds" },
-	{ "smoke", a_bool, "run the import smoke test (default: true unless a toolkit needs hardware)" },
+	{ "smoke", a_bool, "run the import smoke test (default: true where every toolkit imports without the hardware; CUDA on Linux)" },
 	{ "variant", variant, "the wheel variant (strategy variants; not on the default backend)" },
 };
 

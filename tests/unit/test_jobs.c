@@ -15,9 +15,9 @@ static struct wm_toolkit_use cuda_uses[] = { { .toolkit = &cuda, .version = "12.
 
 static struct wm_backend cuda_backend = {
 	.id = "cuda", .dist = "llm-rs-cuda", .features = { cuda_features, 2 },
-	.toolkits = cuda_uses, .ntoolkits = 2, .smoke = false,
+	.toolkits = cuda_uses, .ntoolkits = 2, .smoke = false, .smoke_os = 0,
 };
-static struct wm_backend cpu_backend = { .id = "cpu", .dist = "llm-rs", .smoke = true };
+static struct wm_backend cpu_backend = { .id = "cpu", .dist = "llm-rs", .smoke = true, .smoke_os = 7 };
 
 static const struct wm_platform linux_x86_64 = {
 	.id = "linux-x86_64", .os = WM_OS_LINUX, .arch = "x86_64", .family = "manylinux",

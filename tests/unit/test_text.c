@@ -331,9 +331,14 @@ static void test_catalog(void)
 	CHECK_STR(wm_catalog_suggest_platform(cat, "solaris-sparc"), NULL);
 
 	t = wm_catalog_toolkit(cat, "cuda");
-	CHECK(t && t->installable && !t->smoke);
+	CHECK(t && t->installable && t->smoke_os == 1u << WM_OS_LINUX);
 	CHECK_STR(t ? t->default_version : NULL, "12.4");
 	CHECK(wm_catalog_toolkit(cat, "metal") != NULL);
+	/* Metal imports everywhere it builds; ROCm nowhere; CUDA on Linux only (no nvcuda.dll stub) */
+	t = wm_catalog_toolkit(cat, "metal");
+	CHECK(t && t->smoke_os == (1u << WM_OS_COUNT) - 1);
+	t = wm_catalog_toolkit(cat, "rocm");
+	CHECK(t && t->smoke_os == 0);
 	CHECK_STR(wm_catalog_suggest_toolkit(cat, "cdua"), "cuda");
 
 	wm_catalog_free(cat);
