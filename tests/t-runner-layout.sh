@@ -109,7 +109,10 @@ for name, job_steps in steps.items():
     for s in job_steps:
         if s.get("name") == "Import the module from the built wheel":
             lines = s["run"].splitlines()
-            want(lines[1].startswith('cd "$RUNNER_TEMP"') and " -I -c " in lines[2], f"{name}: the import runs in the checkout")
+            cd = [k for k, line in enumerate(lines) if line.startswith('cd "$RUNNER_TEMP"')]
+            imports = [k for k, line in enumerate(lines) if "import_module" in line]
+            want(len(cd) == 1 and len(imports) == 1 and imports[0] == cd[0] + 1 and " -I -c " in lines[imports[0]],
+                 f"{name}: the import runs in the checkout")
 for name in ("sdist-cuda", "sdist-cpu"):
     w = [s for s in steps[name] if s.get("uses", "").startswith("PyO3/maturin-action@")][0]["with"]
     want(w.get("working-directory") == "python" and w.get("args") == "--out ../dist", f"{name}: sdist not built in python/")
