@@ -112,12 +112,17 @@ printf '%s\n' "wheelmatrix: 1" "project: {name: gh-rs}" 'python: {versions: ["3.
 "$WM" -q -C "$gh" generate >"$tmp/generate.log" 2>&1 || { show "$tmp/generate.log"; fatal "wheelmatrix generate (GitHub)"; }
 mkdir -p "$tmp/bin"
 # a docker that records its arguments, one a line, and reads the script it is given
-printf '%s\n' '#!/bin/sh' 'printf "%s\n" "$@" >"$WM_DOCKER_ARGS"' 'cat >/dev/null' >"$tmp/bin/docker"
+cat >"$tmp/bin/docker" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$WM_DOCKER_ARGS"
+cat >/dev/null
+EOF
 chmod +x "$tmp/bin/docker"
 # maturin's own CI (the pinned maturin's `generate-ci github`) gives sccache one value in all its builds
 maturin_sccache=$(cd "$repo" && "$tools/bin/maturin" generate-ci github 2>"$tmp/generate-ci.log" | sed -n 's/^ *sccache: //p' | sort -u)
-[ -n "$maturin_sccache" ] && [ "$(printf '%s\n' "$maturin_sccache" | wc -l)" = 1 ] ||
+if [ -z "$maturin_sccache" ] || [ "$(printf '%s\n' "$maturin_sccache" | wc -l)" != 1 ]; then
 	fatal "maturin generate-ci github gives sccache '$maturin_sccache', not one value"
+fi
 "$py" - "$gh/.github/workflows/wheels.yml" "$tmp" "$maturin_sccache" >"$tmp/github.log" 2>&1 <<'PY' || { fail "the GitHub workflow's caches"; show "$tmp/github.log"; }
 import os, subprocess, sys, yaml
 doc = yaml.safe_load(open(sys.argv[1], encoding="utf-8"))
