@@ -13,7 +13,8 @@
 # pinned maturin, first on PATH. The Windows jobs, which cannot run here, are read instead: in the
 # GitLab file of a matrix with every toolkit that has a Windows recipe, each Windows build job's
 # before_script makes a new directory under the system's temporary directory, $env:WM_TEMP, first,
-# and everything its lines download (-OutFile) or clone goes below it.
+# and everything its lines download (-OutFile) or clone goes below it. No sdist job has a
+# `cache:`, which would put the Linux builds' .wheelmatrix-cache/ into its checkout.
 . "$ROOT/tests/lib.sh"
 # each step below is checked where it happens: a failed one does not end the script
 set +e
@@ -55,6 +56,35 @@ expect_same - "$tmp/status" "what the job wrote into its checkout" <<'EOF'
  M pyproject.toml
 ?? dist/pure_rs_cuda-0.3.0.tar.gz
 EOF
+
+# The caches of the Linux build jobs (.wheelmatrix-cache/, in the checkout) never reach an sdist:
+# no job that builds one has a `cache:`, itself or through what it extends, and the Linux build
+# jobs that do keep it in .wheelmatrix-cache/ alone (tests/t-build-cache.sh runs one)
+"$py" - "$repo/.gitlab-ci.yml" >"$tmp/cache.log" 2>&1 <<'PY' || { fail "the jobs' caches"; show "$tmp/cache.log"; }
+import sys, yaml
+doc = yaml.safe_load(open(sys.argv[1], encoding="utf-8"))
+def chain(name):
+    while name:
+        yield name, doc[name]
+        name = doc[name].get("extends")
+bad, sdists, caches = [], 0, 0
+for name, job in doc.items():
+    if not isinstance(job, dict) or "script" not in job and "extends" not in job or name.startswith("."):
+        continue
+    found = [(n, j["cache"]) for n, j in chain(name) if "cache" in j]
+    if any(n.startswith(".wheelmatrix-sdist") for n, _ in chain(name)):
+        sdists += 1
+        if found:
+            bad.append("%s builds an sdist and has a cache: %r" % (name, found))
+    elif found:
+        caches += 1
+        if found[0][1].get("paths") != [".wheelmatrix-cache/"]:
+            bad.append("%s caches %r" % (name, found[0][1].get("paths")))
+if sdists == 0 or caches == 0:
+    bad.append("%d sdist jobs and %d jobs with a cache: the file should have both" % (sdists, caches))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
 
 # The Windows build jobs: what they download goes to $env:WM_TEMP, never into the checkout
 win=$tmp/win

@@ -327,6 +327,7 @@ static void add_container_step(struct gh *g, struct wm_y *steps, const struct wm
 	add_env(g, step, "WM_REPAIR_EXCLUDE", wm_yaml_str(&g->b, exclude));
 	/* set even when empty: the script passes it into the container by name */
 	add_env(g, step, "WM_SMOKE_LIBRARIES", wm_yaml_str(&g->b, smoke_libraries ? smoke_libraries : ""));
+	add_env(g, step, "WM_SCCACHE", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "sccache")));
 	if (env)
 		add_env(g, step, "WM_CONTAINER_ENV", wm_yaml_str(&g->b, env));
 	if (script)
@@ -390,6 +391,7 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 		add_setup_python(g, steps, &e, false);
 	add_toolkit_steps(g, steps, b, grp->os);
 	if (build_in_container(grp, exclude)) {
+		wm_yaml_push(&g->b, steps, piece(g, "build-cache"));
 		add_container_step(g, steps, grp, &e, exclude, all(&e, F_SMOKE, "false") ? NULL : smoke_libraries);
 	} else {
 		add_build_step(g, steps, grp, &e);

@@ -531,8 +531,10 @@ static void build_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	vars = vars_of(g, job);
 	parallel = add_entries(g, vars, k, false);
 	set_var(g, vars, "WM_TARGET", p->target, false);
-	if (p->os == WM_OS_LINUX)
+	if (p->os == WM_OS_LINUX) {
 		set_var(g, vars, "WM_COMPATIBILITY", compatibility(g, p), false);
+		set_var(g, vars, "WM_SCCACHE", wm_catalog_tool(g->cat, "sccache"), false);
+	}
 	set_var(g, vars, "WM_MATURIN", g->m->maturin, false);
 	add_project_dir(g, vars);
 	if (p->os != WM_OS_LINUX)
