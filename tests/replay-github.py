@@ -7,8 +7,11 @@ The job's steps run in order in the current directory, a fresh clone of the repo
 runner would run them, with the job's and each step's `env:` and the entry MATRIX-ID of its
 `strategy.matrix.include` (`${{ matrix.NAME }}`, `${{ github.ref_name }}`, `${{ github.repository }}`,
 `${{ github.sha }}` and `${{ github.server_url }}` from GITHUB_REF_NAME, GITHUB_REPOSITORY, GITHUB_SHA
-and GITHUB_SERVER_URL, and `${{ github.token }}`, a placeholder, are the expressions replaced; any
-other one in a value the replay uses is an error).  What it does per step:
+and GITHUB_SERVER_URL, and `${{ github.token }}`, a placeholder, are the expressions replaced, and
+`startsWith(github.ref, '...')` and its negation are evaluated against GITHUB_REF; any other one in
+a value the replay uses is an error).  GITHUB_REF is `refs/tags/replay` unless set: the job runs as
+a tag's build, the one that publishes, where the caches of a build (sccache, cargo's registry,
+`actions/cache`) are off, so they are not replayed.  What it does per step:
 
 - `run:` — bash -e -o pipefail, as `defaults.run.shell: bash` says, with GITHUB_WORKSPACE and
   RUNNER_TEMP set;
@@ -92,6 +95,10 @@ def substitute(value, matrix):
             return OUTPUTS[expr]
         if expr == "github.token":
             return "replay-token"
+        ref = re.fullmatch(r"(!?)startsWith\(github\.ref, '([^']*)'\)", expr)
+        if ref:
+            holds = os.environ.get("GITHUB_REF", "refs/tags/replay").startswith(ref.group(2))
+            return "true" if holds != (ref.group(1) == "!") else "false"
         if expr in GITHUB:
             return os.environ.get(GITHUB[expr]) or fail(f"${{{{ {expr} }}}}: {GITHUB[expr]} is not set")
         fail(f"an expression the replay cannot evaluate: ${{{{ {expr} }}}}")
@@ -204,6 +211,7 @@ def main():
                              for s in job["steps"]):
         fail("WM_REPLAY_MANYLINUX is not set (this machine's manylinux level)")
     base = dict(os.environ, GITHUB_WORKSPACE=workspace, RUNNER_TEMP=runner_temp, CI="true",
+                GITHUB_REF=os.environ.get("GITHUB_REF", "refs/tags/replay"),
                 PATH=shim + os.pathsep + os.environ["PATH"])
     for k, v in (job.get("env") or {}).items():
         base[k] = substitute(v, matrix)
