@@ -7,7 +7,8 @@
 
 const struct cli_option cmd_init_options[INIT_NOPTIONS] = {
 	[INIT_FORCE] = { 0, "force", NULL, NULL, "replace an existing matrix file" },
-	[INIT_PYPROJECT] = { 0, "pyproject", "FILE", NULL, "the project's pyproject.toml (default: pyproject.toml)" },
+	[INIT_PYPROJECT] = { 0, "pyproject", "FILE", NULL, "the project's pyproject.toml (default: pyproject.toml, else the one "
+		"maturin builds that the workflows, the uv workspace or the tracked files point at)" },
 };
 
 int cmd_init(struct cli *cli)
@@ -16,6 +17,7 @@ int cmd_init(struct cli *cli)
 	struct wm_error err;
 	struct wm_reader reader;
 	struct wm_file f = { NULL, NULL, 0 };
+	char *found = NULL;
 	struct stat st;
 	int ret = 0, code = CLI_EXIT_OK;
 
@@ -30,6 +32,14 @@ int cmd_init(struct cli *cli)
 	}
 	wm_error_init(&err);
 	wm_io_tree_reader(&reader, ".");
+	if (!cli->values[INIT_PYPROJECT]) {
+		if ((ret = wm_init_project(&found, &reader, ".", &err)) < 0) {
+			cli_print_diags(&err);
+			goto out;
+		}
+		if (found)
+			pyproject = found;
+	}
 	if ((ret = wm_init_matrix(&f.data, &f.len, &reader, pyproject, &err)) < 0) {
 		cli_print_diags(&err);
 		goto out;
@@ -46,6 +56,7 @@ int cmd_init(struct cli *cli)
 	cli_print_diags(&err);
 out:
 	free(f.data);
+	free(found);
 	wm_error_release(&err);
 	return ret < 0 ? cli_exit_code(ret) : code;
 }

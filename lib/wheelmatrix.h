@@ -664,6 +664,14 @@ int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const c
  */
 int wm_init_matrix(char **out, size_t *len, const struct wm_reader *r, const char *pyproject, struct wm_error *err);
 /*
+ * The project init reads when no --pyproject is given and the root's pyproject.toml (read through
+ * `r`, the directory `root`) is not one maturin builds: *pyproject (malloc'd) is the one the
+ * repository points at, with a note in `err` saying why; NULL for the root's (found nowhere else,
+ * then with a hint when the root holds no project).  Several: WM_EINVALID, each listed in `err`
+ * with the `init --pyproject` line that picks it.
+ */
+int wm_init_project(char **pyproject, const struct wm_reader *r, const char *root, struct wm_error *err);
+/*
  * The working tree below `root` as a reader (root is not copied): symbolic
  * links are followed while they stay below root and out of `.git`; one that
  * leads elsewhere is an error naming it, for a file and for a listed directory.

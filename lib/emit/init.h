@@ -38,4 +38,30 @@ int wm_init_workflows_scan(struct wm_init_workflows *out, const struct wm_reader
 	const struct wm_project *p, const char *const *known, size_t nknown, const char *skip, struct wm_error *err);
 void wm_init_workflows_release(struct wm_init_workflows *w);
 
+/* A maturin project found below the root (init_find.c), and why. */
+struct wm_init_candidate {
+	const char *pyproject;   /* relative to the root */
+	const char *why;         /* what pointed at it: "FILE:LINE: ..." */
+	bool evidence;           /* a workflow or the uv workspace pointed at it, not only the index */
+};
+
+struct wm_init_found {
+	struct wm_arena arena;   /* owns everything below */
+	struct wm_init_candidate *items;
+	size_t n;
+	bool missing;            /* the root's pyproject.toml is missing or is no project init can read */
+};
+
+/*
+ * Where the project is when the root's pyproject.toml is not one maturin builds: the pyproject.toml
+ * of maturin-action's `working-directory` or of the `--manifest-path` (`-m`) the workflows pass
+ * maturin, of the root's uv workspace members, else of the tracked files `tracked` (pyproject.toml
+ * files, the first `ntracked` of `total`): each one whose build-backend is maturin.  Paths from the
+ * workflows are data: only plain relative paths inside the repository are followed, the others
+ * noted in `err`.  Nothing is found when the root is the project.  Only running out of memory fails.
+ */
+int wm_init_find(struct wm_init_found *out, const struct wm_reader *r, const char *const *tracked, size_t ntracked,
+	size_t total, struct wm_error *err);
+void wm_init_found_release(struct wm_init_found *f);
+
 #endif
