@@ -33,7 +33,7 @@ int cmd_init(struct cli *cli)
 	wm_error_init(&err);
 	wm_io_tree_reader(&reader, ".");
 	if (!cli->values[INIT_PYPROJECT]) {
-		if ((ret = wm_init_project(&found, &reader, ".", &err)) < 0) {
+		if ((ret = wm_repo_tracked_init_project(&found, &reader, ".", &err)) < 0) {
 			cli_print_diags(&err);
 			goto out;
 		}

@@ -670,7 +670,7 @@ int wm_init_matrix(char **out, size_t *len, const struct wm_reader *r, const cha
  * then with a hint when the root holds no project).  Several: WM_EINVALID, each listed in `err`
  * with the `init --pyproject` line that picks it.
  */
-int wm_init_project(char **pyproject, const struct wm_reader *r, const char *root, struct wm_error *err);
+int wm_repo_tracked_init_project(char **pyproject, const struct wm_reader *r, const char *root, struct wm_error *err);
 /*
  * The working tree below `root` as a reader (root is not copied): symbolic
  * links are followed while they stay below root and out of `.git`; one that

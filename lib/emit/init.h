@@ -56,12 +56,14 @@ struct wm_init_found {
  * Where the project is when the root's pyproject.toml is not one maturin builds: the pyproject.toml
  * of maturin-action's `working-directory` or of the `--manifest-path` (`-m`) the workflows pass
  * maturin, of the root's uv workspace members, else of the tracked files `tracked` (pyproject.toml
- * files, the first `ntracked` of `total`): each one whose build-backend is maturin.  Paths from the
+ * files, `ntracked` of the `total` there are, in the order to read them, at most 64 read): each one
+ * whose build-backend is maturin.  The files the workflows or the workspace point at win over those
+ * only tracked (a test's fixture, an example).  Paths from the
  * workflows are data: only plain relative paths inside the repository are followed, the others
  * noted in `err`.  Nothing is found when the root is the project.  Only running out of memory fails.
  */
 int wm_init_find(struct wm_init_found *out, const struct wm_reader *r, const char *const *tracked, size_t ntracked,
 	size_t total, struct wm_error *err);
-void wm_init_found_release(struct wm_init_found *f);
+void wm_init_find_release(struct wm_init_found *f);
 
 #endif

@@ -12,10 +12,9 @@
 #include "formats/toml.h"
 #include "formats/yaml.h"
 #include "emit/init.h"
-#include "repo/repo.h"
 
 #define MAX_WORKFLOWS 256  /* workflow files read */
-#define MAX_READ 64        /* pyproject.toml files read to see whether maturin builds them */
+#define MAX_READ 64        /* pyproject.toml files read to see whether maturin builds them: init stays fast in a large repository */
 #define MAX_CANDIDATES 16
 /* a workflow larger or deeper is passed over (as init.c reads them) */
 static const struct wm_yaml_limits limits = { 1u << 20, 64, 200000, 2u << 20 };
@@ -339,9 +338,9 @@ int wm_init_find(struct wm_init_found *out, const struct wm_reader *r, const cha
 	}
 	out->missing = !got || (backend && !(wm_toml_is_string(backend) && strcmp(backend->str, "maturin") == 0)) ||
 		!wm_toml_table_get(root.root, "project");
-	if (total > ntracked && !out->n)
+	if ((total > ntracked || f.nread >= MAX_READ) && !out->n)
 		wm_error_add(err, WM_OK, WM_SEV_NOTE, NULL, NULL, 0, 0, 0, 0,
-			"%zu tracked pyproject.toml files: init read the first %zu", total, ntracked);
+			"%zu tracked pyproject.toml files: init read the %zu shallowest", total, f.nread);
 out:
 	wm_toml_release(&root);
 	free(text);
@@ -353,54 +352,10 @@ out:
 	return 0;
 }
 
-void wm_init_found_release(struct wm_init_found *f)
+void wm_init_find_release(struct wm_init_found *f)
 {
 	if (!f)
 		return;
 	wm_arena_release(&f->arena);
 	memset(f, 0, sizeof(*f));
-}
-
-#define MAX_TRACKED 64  /* tracked pyproject.toml files read, to keep init fast in a large repository */
-
-int wm_init_project(char **pyproject, const struct wm_reader *r, const char *root, struct wm_error *err)
-{
-	struct wm_paths tracked = { NULL, 0, 0 };
-	struct wm_init_found found;
-	size_t total = 0;
-	int ret = wm_repo_tracked_named(&tracked, &total, root, "pyproject.toml", MAX_TRACKED, err);
-
-	*pyproject = NULL;
-	memset(&found, 0, sizeof(found));
-	if (ret >= 0)
-		ret = wm_init_find(&found, r, (const char *const *)tracked.items, tracked.n, total, err);
-	wm_io_paths_free(&tracked);
-	if (ret < 0)
-		goto out;
-	if (found.n == 1) {
-		if (!(*pyproject = strdup(found.items[0].pyproject))) {
-			ret = WM_ENOMEM;
-			wm_error_code(err, ret);
-			goto out;
-		}
-		wm_error_add(err, WM_OK, WM_SEV_NOTE, *pyproject, NULL, 0, 0, 0, 0,
-			"the project (the root's pyproject.toml is not one maturin builds), found by %s; "
-			"written as project.pyproject", found.items[0].why);
-	} else if (found.n > 1) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-			"%zu maturin projects in the repository and none at the root: give init the one to build", found.n);
-		for (size_t i = 0; i < found.n; i++)
-			wm_error_add(err, WM_OK, WM_SEV_NOTE, found.items[i].pyproject, NULL, 0, 0, 0, 0,
-				"found by %s: wheelmatrix init --pyproject %s", found.items[i].why, found.items[i].pyproject);
-		ret = WM_EINVALID;
-		wm_error_code(err, ret);
-	} else if (found.missing) {
-		wm_error_add(err, WM_OK, WM_SEV_NOTE, NULL, NULL, 0, 0, 0, 0,
-			"no maturin project found elsewhere (the workflows' working-directory and --manifest-path, "
-			"the uv workspace's members, the tracked pyproject.toml files): give its pyproject.toml with "
-			"--pyproject PATH");
-	}
-out:
-	wm_init_found_release(&found);
-	return ret < 0 ? ret : 0;
 }

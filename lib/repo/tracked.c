@@ -1,10 +1,11 @@
-/* tracked.c — tracked files by name, from git's index read directly (init looks for the project's pyproject.toml among them). */
+/* tracked.c — tracked files by name, from git's index read directly; init's project looked for among them and where the repository points (emit/init_find.c). */
 /* realpath() is XSI */
 #define _XOPEN_SOURCE 700
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/error.h"
+#include "emit/init.h"
 #include "repo/gitdir.h"
 #include "repo/gitindex.h"
 #include "repo/repo.h"
@@ -66,4 +67,66 @@ out:
 	wm_gitdir_release(&g);
 	wm_error_release(&quiet);
 	return ret;
+}
+
+#define MAX_TRACKED 4096  /* tracked pyproject.toml paths kept (only MAX_READ are read) */
+
+static size_t depth(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s == '/';
+	return n;
+}
+
+/* The shallowest first, as the project is rather in bindings/python than in a test's fixture. */
+static int by_depth(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t dx = depth(x), dy = depth(y);
+	return dx != dy ? (dx < dy ? -1 : 1) : strcmp(x, y);
+}
+
+int wm_repo_tracked_init_project(char **pyproject, const struct wm_reader *r, const char *root, struct wm_error *err)
+{
+	struct wm_paths tracked = { NULL, 0, 0 };
+	struct wm_init_found found;
+	size_t total = 0;
+	int ret = wm_repo_tracked_named(&tracked, &total, root, "pyproject.toml", MAX_TRACKED, err);
+
+	*pyproject = NULL;
+	memset(&found, 0, sizeof(found));
+	if (ret == 0)
+		qsort(tracked.items, tracked.n, sizeof(*tracked.items), by_depth);
+	if (ret >= 0)
+		ret = wm_init_find(&found, r, (const char *const *)tracked.items, tracked.n, total, err);
+	wm_io_paths_free(&tracked);
+	if (ret < 0)
+		goto out;
+	if (found.n == 1) {
+		if (!(*pyproject = strdup(found.items[0].pyproject))) {
+			ret = WM_ENOMEM;
+			wm_error_code(err, ret);
+			goto out;
+		}
+		wm_error_add(err, WM_OK, WM_SEV_NOTE, *pyproject, NULL, 0, 0, 0, 0,
+			"the project (the root's pyproject.toml is not one maturin builds), found by %s; "
+			"written as project.pyproject", found.items[0].why);
+	} else if (found.n > 1) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"%zu maturin projects in the repository and none at the root: give init the one to build", found.n);
+		for (size_t i = 0; i < found.n; i++)
+			wm_error_add(err, WM_OK, WM_SEV_NOTE, found.items[i].pyproject, NULL, 0, 0, 0, 0,
+				"found by %s: wheelmatrix init --pyproject %s", found.items[i].why, found.items[i].pyproject);
+		ret = WM_EINVALID;
+		wm_error_code(err, ret);
+	} else if (found.missing) {
+		wm_error_add(err, WM_OK, WM_SEV_NOTE, NULL, NULL, 0, 0, 0, 0,
+			"no maturin project found elsewhere (the workflows' working-directory and --manifest-path, "
+			"the uv workspace's members, the tracked pyproject.toml files): give its pyproject.toml with "
+			"--pyproject PATH");
+	}
+out:
+	wm_init_find_release(&found);
+	return ret < 0 ? ret : 0;
 }
