@@ -182,6 +182,9 @@ jobs:
         with:
           working-directory: ${{ matrix.dir }}
       - run: maturin build -m "$DIR/Cargo.toml"
+      - run: |
+          maturin --version
+          other-tool -m real/Cargo.toml
 EOF
 printf 'jobs:\n  a:\n    steps:\n      - uses: PyO3/maturin-action@v1\n        with: {working-directory: "re\\x1bal"}\n' >"$r/.github/workflows/esc.yml"
 printf 'jobs:\n  a:\n    steps:\n      - uses: PyO3/maturin-action@v1\n        with: {working-directory: real}\n' >"$r/.github/workflows/ctl$'\001'.yml"

@@ -140,10 +140,14 @@ static void scan_args(struct finder *f, const char *file, const struct wm_node *
 	bool maturin = !need_maturin;
 	while (*p) {
 		const char *s, *e;
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\\')
+		while (*p == ' ' || *p == '\t' || (*p == '\\' && p[1] == '\n'))
+			p += *p == '\\' ? 2 : 1;
+		/* a new command line (not one continued with a backslash) */
+		if (*p == '\n') {
+			maturin = !need_maturin;
 			p++;
-		if (*p == '\n' && need_maturin)
-			maturin = false;
+			continue;
+		}
 		s = p;
 		while (*p && *p != ' ' && *p != '\t' && *p != '\n')
 			p++;
