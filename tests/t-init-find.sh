@@ -66,7 +66,7 @@ expect_err "crates/quux-python/pyproject.toml: note: the project (the root's pyp
 	fail "uv workspace: project is $(yq "$r/wheelmatrix.yaml" 'd["project"]')"
 grep -q tooling "$tmp/err" && fail "a hatchling project was proposed: $(cat "$tmp/err")"
 expect_run 0 "$WM" -C "$r" generate
-"$py" - "$r/.github/workflows/wheels.yml" "$r/.gitlab-ci.yml" <<'PY' || fail "the generated CI does not run maturin in crates/quux-python"
+"$py" - "$r/.github/workflows/wheels.yml" <<'PY' || fail "the generated workflow does not run maturin in crates/quux-python"
 import sys, yaml
 gh = yaml.safe_load(open(sys.argv[1]))
 dirs = set()
