@@ -43,7 +43,7 @@ grep -q "build-system" "$tmp/root.log" || { fail "maturin failed at the root for
 	{ fail "maturin build in $dir failed"; show "$tmp/build.log"; }
 wheel=$(ls "$tmp/dist"/ws_rs-1.2.0-*.whl 2>/dev/null)
 [[ -n $wheel ]] || fail "no ws_rs-1.2.0 wheel: $(ls "$tmp/dist" 2>&1)"
-"$tools/bin/python" -m venv "$tmp/venv" && "$tmp/venv/bin/python" -m pip install -q --no-index "$wheel" >"$tmp/pip.log" 2>&1 ||
+{ "$tools/bin/python" -m venv "$tmp/venv" && "$tmp/venv/bin/python" -m pip install -q --no-index "$wheel"; } >"$tmp/pip.log" 2>&1 ||
 	{ fail "the wheel does not install"; show "$tmp/pip.log"; }
 (cd "$tmp" && "$tmp/venv/bin/python" -I -c 'import ws_rs') || fail "ws_rs does not import from the wheel"
 finish

@@ -187,9 +187,8 @@ jobs:
           other-tool -m real/Cargo.toml
 EOF
 printf 'jobs:\n  a:\n    steps:\n      - uses: PyO3/maturin-action@v1\n        with: {working-directory: "re\\x1bal"}\n' >"$r/.github/workflows/esc.yml"
-printf 'jobs:\n  a:\n    steps:\n      - uses: PyO3/maturin-action@v1\n        with: {working-directory: real}\n' >"$r/.github/workflows/ctl$'\001'.yml"
-cp "$r/.github/workflows/ctl$'\001'.yml" "$r/.github/workflows/$(printf 'ctl\001.yml')"
-rm "$r/.github/workflows/ctl\$'\\001'.yml"
+printf 'jobs:\n  a:\n    steps:\n      - uses: PyO3/maturin-action@v1\n        with: {working-directory: real}\n' \
+	>"$r/.github/workflows/$(printf 'ctl\001.yml')"
 { printf 'jobs:\n  a:\n    steps:\n      - uses: PyO3/maturin-action@v1\n        with: {working-directory: real}\n'
   head -c $((1 << 20)) /dev/zero | tr '\0' '#'; echo; } >"$r/.github/workflows/huge.yml"
 wm -C "$r" init
