@@ -67,7 +67,7 @@ static bool propose(struct finder *f, const char *path, bool evidence, const cha
 	if (!c && (o->n >= MAX_CANDIDATES || !maturin_pyproject(f, path)))
 		return false;
 	va_start(ap, fmt);
-	if (c)
+	if (c && c->why)
 		wm_buf_printf(&why, "%s; ", c->why);
 	wm_buf_vprintf(&why, fmt, ap);
 	va_end(ap);
@@ -115,8 +115,8 @@ static char *join(struct finder *f, const char *dir, size_t n, const char *leaf)
 static void manifest_project(struct finder *f, const char *file, const struct wm_node *at, const char *manifest,
 	const char *base)
 {
-	const char *slash = strrchr(manifest, '/');
-	size_t n = slash ? (size_t)(slash - manifest) : 0;
+	const char *slash;
+	size_t n;
 	char *m = base ? wm_arena_printf(&f->out->arena, "%s/%s", base, manifest) : (char *)manifest, *py;
 	if (!m) {
 		f->oom = true;
