@@ -120,21 +120,26 @@ def check(doc, listed, plain, tagged, meta=None, index=None, variants=None):
         name = base(j["name"])
         m = _INSTANCE.match(j["name"])
         if m:
+            # the job id, WM_PYTHON, and a PyPy job's WM_INTERPRETER (the scripts run
+            # ${WM_INTERPRETER:-python$WM_PYTHON})
             values = m.group(2).split(",")
-            if len(values) != 2:
-                bad.append("%s: an instance name with %d values, not the job id and python" % (j["name"], len(values)))
+            if len(values) not in (2, 3):
+                bad.append("%s: an instance name with %d values, not the job id, python and interpreter"
+                           % (j["name"], len(values)))
                 continue
-            job_id, python = values
+            job_id, python = values[:2]
+            interpreter = values[2] if len(values) == 3 else "python" + python
         else:
             variables = jobs.get(name, {}).get("variables") or {}
             job_id, python = variables.get("WM_JOB_ID"), variables.get("WM_PYTHON")
+            interpreter = variables.get("WM_INTERPRETER") or "python" + str(python)
         seen.append(job_id)
         want = by_id.get(job_id)
         if not want:
             bad.append("%s builds %r, which list does not have" % (j["name"], job_id))
             continue
-        if "python" + str(python) != want["interpreter"]:
-            bad.append("%s builds %s with python %s, list says %s" % (j["name"], job_id, python, want["interpreter"]))
+        if interpreter != want["interpreter"]:
+            bad.append("%s builds %s with %s, list says %s" % (j["name"], job_id, interpreter, want["interpreter"]))
         if name not in ("build-%s-%s" % (want["backend"], want["platform"]), "build-" + job_id):
             bad.append("%s holds %s of backend %s on %s" % (name, job_id, want["backend"], want["platform"]))
     if sorted(seen) != sorted(by_id):

@@ -4,7 +4,7 @@
 # For each example matrix (matrices/*.yaml with GitLab enabled; under strategies index and
 # variants glcheck checks the `pages` job too), a matrix of overrides written
 # here (image and tags per platform and per include, include env, setup lines, token mode, a
-# custom path, windows-arm64 on a self-hosted runner), and for seeds 1-6 of
+# custom path, windows-arm64 on a self-hosted runner), PyPy beside abi3, and for seeds 1-6 of
 # tests/gen_matrix.py (turned into GitLab matrices: `ci: {gitlab: {}}`, and runner tags for
 # windows-arm64, which GitLab.com does not host), generate in a scratch git repository, then check
 # with tests/glcheck.py: gitlab-ci-local --list-json accepts the file, with and without a tag; its
@@ -72,6 +72,15 @@ include:
 ci: {gitlab: {path: ci/pipeline.yml}}
 publish:
   pypi: {trusted: false, environment: release}
+"""))
+# PyPy beside abi3 and a free-threaded build, on every platform with PyPy: the jobs with WM_INTERPRETER
+cases.append(("pypy", None, """wheelmatrix: 1
+project: {name: pppkg, module: pppkg}
+python:
+  abi3: "3.9"
+  versions: ["pp3.11", "3.14t"]
+platforms: [linux-x86_64, linux-aarch64, macos-x86_64, macos-arm64, windows-x86_64]
+ci: {gitlab: {}}
 """))
 for seed in range(1, 7):
     cases.append(("seed %d" % seed, seed, gen_matrix.dump(gitlab(gen_matrix.generate(seed)[0]))))
