@@ -183,17 +183,18 @@ const struct wm_toolkit *wm_catalog_toolkit(const struct wm_catalog *cat, const 
 
 /* ---- the matrix -------------------------------------------------------- */
 
-/* One Python axis entry: "3.12", "3.13t" (free-threaded) or "abi3". */
+/* One Python axis entry: "3.12", "3.13t" (free-threaded), "pp3.11" (PyPy) or "abi3". */
 struct wm_python {
-	const char *version;      /* as written: "3.12", "3.13t"; "abi3" for the abi3 entry */
+	const char *version;      /* as written: "3.12", "3.13t", "pp3.11"; "abi3" for the abi3 entry */
 	unsigned minor;           /* 3.minor; the abi3 minimum for the abi3 entry */
 	bool freethreaded;
+	bool pypy;                /* PyPy of Python 3.minor: pp311-pypy311_pp73, never abi3 */
 	bool abi3;
 	bool bin;                 /* a `bindings = "bin"` project's one entry: py3-none, no module */
-	const char *python_tag;   /* cp312; cp38 for abi3 (the minimum) */
-	const char *abi_tag;      /* cp312, cp313t, abi3 */
-	const char *tag;          /* the job id suffix: cp312, cp313t, abi3 */
-	const char *interpreter;  /* python3.12, python3.13t; for abi3 python3.12, or the minimum when newer */
+	const char *python_tag;   /* cp312, pp311; cp38 for abi3 (the minimum) */
+	const char *abi_tag;      /* cp312, cp313t, pypy311_pp73, abi3 */
+	const char *tag;          /* the job id suffix: cp312, cp313t, pp311, abi3 */
+	const char *interpreter;  /* python3.12, python3.13t, pypy3.11; for abi3 python3.12, or the minimum when newer */
 	struct wm_loc loc;
 };
 

@@ -14,6 +14,8 @@ CRATES holds pyo3-ffi-X.Y.Z/ and pyo3-build-config-X.Y.Z/ as crates.io's .crate 
                  else none: build.rs refuses an interpreter built with the GIL disabled (0.22), or
                  does not know of one (older)
   abi3           the lowest abi3-py3N feature of its Cargo.toml
+  pypy           build.rs SUPPORTED_VERSIONS_PYPY: min and max (max may be
+                 SUPPORTED_VERSIONS_CPYTHON.max)
 """
 import os
 import re
@@ -45,6 +47,12 @@ def read_release(crates, version):
     if not m:
         raise ValueError(f"{ffi}/build.rs: no SUPPORTED_VERSIONS_CPYTHON")
     lo, hi = version_expr(m.group(1), consts), version_expr(m.group(2), consts)
+    m = re.search(r"const SUPPORTED_VERSIONS_PYPY: SupportedVersions = SupportedVersions \{\s*"
+                  r"min: (.*?),\s*max: (.*?),\s*\};", build, re.S)
+    if not m:
+        raise ValueError(f"{ffi}/build.rs: no SUPPORTED_VERSIONS_PYPY")
+    pp_lo = version_expr(m.group(1), consts)
+    pp_hi = hi if m.group(2).strip() == "SUPPORTED_VERSIONS_CPYTHON.max" else version_expr(m.group(2), consts)
     ft = None
     m = re.search(r"const MIN_FREE_THREADED_VERSION: PythonVersion = (.*?);", build, re.S)
     if m:
@@ -61,7 +69,8 @@ def read_release(crates, version):
     if not floors:
         raise ValueError(f"{ffi}/Cargo.toml: no abi3-py3N feature")
     return {"crate": version, "python": [f"3.{lo}", f"3.{hi}"],
-            "free-threaded": f"3.{ft}" if ft else None, "abi3": f"3.{min(floors)}"}
+            "free-threaded": f"3.{ft}" if ft else None, "abi3": f"3.{min(floors)}",
+            "pypy": [f"3.{pp_lo}", f"3.{pp_hi}"]}
 
 
 def releases(crates):
@@ -86,7 +95,7 @@ def main():
         for series, r in reversed(list(got.items())):
             ft = f'"{r["free-threaded"]}"' if r["free-threaded"] else "null"
             print(f'  "{series}": {{crate: {r["crate"]}, python: ["{r["python"][0]}", "{r["python"][1]}"], '
-                  f'free-threaded: {ft}, abi3: "{r["abi3"]}"}}')
+                  f'free-threaded: {ft}, abi3: "{r["abi3"]}", pypy: ["{r["pypy"][0]}", "{r["pypy"][1]}"]}}')
         return 0
     with open(template, encoding="utf-8") as f:
         table = yaml.safe_load(f)["pyo3"]

@@ -405,7 +405,7 @@ static unsigned python_minor(const char *s)
 static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
 	static const char *const top[] = { "pyo3" };
-	static const char *const keys[] = { "crate", "python", "free-threaded", "abi3" };
+	static const char *const keys[] = { "crate", "python", "free-threaded", "abi3", "pypy" };
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root, *t;
 	if (!root || !wm_schema_map(&c, root, "the PyO3 table", top, WM_ARRAY_SIZE(top)) ||
@@ -416,7 +416,7 @@ static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error
 	if (!(cat->pyo3 = wm_arena_array(&cat->arena, t->n + 1, sizeof(*cat->pyo3))))
 		return WM_ENOMEM;
 	for (size_t i = 0; i < t->n; i++) {
-		const struct wm_node *e = t->pairs[i].value, *range, *ft;
+		const struct wm_node *e = t->pairs[i].value, *range, *ft, *pypy;
 		struct wm_pyo3 *r = &cat->pyo3[cat->npyo3];
 		char *end;
 		r->series = t->pairs[i].key->text;
@@ -433,6 +433,13 @@ static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error
 			r->py_min = python_minor(range->items[0]->text);
 			r->py_max = python_minor(range->items[1]->text);
 		}
+		pypy = wm_yaml_find(e, "pypy");
+		if (pypy && pypy->type == WM_NODE_SEQ && pypy->n == 2) {
+			r->pypy_min = python_minor(pypy->items[0]->text);
+			r->pypy_max = python_minor(pypy->items[1]->text);
+		}
+		if (!r->pypy_min || r->pypy_max < r->pypy_min)
+			wm_schema_error(&c, e, "PyO3 %s: 'pypy' is [oldest, newest]", r->series);
 		r->abi3_min = python_minor(need(&c, e, "abi3"));
 		if (ft && !wm_yaml_is_null(ft) && !(r->ft_min = python_minor(ft->text)))
 			wm_schema_error(&c, ft, "'free-threaded' is a version such as \"3.14\", or null");

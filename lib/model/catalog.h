@@ -31,6 +31,7 @@ struct wm_pyo3 {
 	unsigned py_min, py_max;
 	unsigned ft_min;               /* the oldest free-threaded build; 0 when none */
 	unsigned abi3_min;
+	unsigned pypy_min, pypy_max;   /* the PyPy it builds for */
 };
 /* The series of templates/pyo3.yaml, newest first; the one of major.minor, or NULL. */
 size_t wm_catalog_pyo3_count(const struct wm_catalog *cat);

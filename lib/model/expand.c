@@ -258,6 +258,50 @@ static void check_python_min(const struct wm_matrix *m, struct expand_state *st,
 	}
 }
 
+/*
+ * Where a PyPy job can run its interpreter: the manylinux images of x86_64 and
+ * aarch64 carry it (/opt/python/pp311-pypy311_pp73, /usr/local/bin/pypy3.11:
+ * pypa/manylinux docker/build_scripts/finalize-one.sh), the cross images and
+ * musllinux's carry none; PyPy ships for macOS x86_64 and arm64 and 64-bit
+ * Windows only (what actions/setup-python and uv install).
+ */
+static const char *pypy_missing(const struct wm_platform *pl)
+{
+	if (pl->cross)
+		return "a cross build has no PyPy for the target";
+	if (pl->os == WM_OS_LINUX)
+		return strcmp(pl->family, "manylinux") != 0 ? "the musllinux images carry no PyPy" :
+			pl->container ? "its build container is not a manylinux image with PyPy" :
+			strcmp(pl->arch, "x86_64") != 0 && strcmp(pl->arch, "aarch64") != 0 ?
+			"the manylinux images carry PyPy for x86_64 and aarch64 only" : NULL;
+	if (pl->os == WM_OS_MACOS)
+		return strcmp(pl->arch, "x86_64") != 0 && strcmp(pl->arch, "arm64") != 0 ?
+			"PyPy ships for macOS x86_64 and arm64, one architecture each" : NULL;
+	return strcmp(pl->arch, "x86_64") != 0 ? "PyPy ships for 64-bit x86 Windows only" : NULL;
+}
+
+/* A PyPy version on a platform without PyPy is an error at the version, once per platform. */
+static void check_pypy(const struct wm_matrix *m, struct expand_state *st, struct wm_schema *c)
+{
+	for (size_t p = 0; p < m->nplatforms; p++) {
+		const struct wm_platform *pl = m->platforms[p];
+		const char *why = pypy_missing(pl);
+		uint32_t any = 0;
+		if (!why)
+			continue;
+		for (size_t b = 0; b < m->nbackends; b++)
+			any |= st->kept[CELL(m, b, p)];
+		for (size_t y = 0; y < m->npythons; y++) {
+			const struct wm_python *py = m->pythons[y];
+			if (!(any >> y & 1) || !py->pypy)
+				continue;
+			wm_schema_error_at(c, py->loc.line, py->loc.column, (unsigned)strlen(py->version),
+				"PyPy %s cannot be built for %s: %s; leave it out there with an exclude such as "
+				"{platform: %s, python: \"%s\"}", py->version + 2, pl->id, why, pl->id, py->version);
+		}
+	}
+}
+
 int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c)
 {
 	struct expand_state *st = wm_arena_alloc(m->arena, sizeof(*st));
@@ -292,6 +336,7 @@ int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c)
 	apply_excludes(m, st, c);
 	check_includes(m, c);
 	check_python_min(m, st, c);
+	check_pypy(m, st, c);
 	if ((ret = make_groups(m, st)) < 0)
 		goto nomem;
 	return c->err->code;

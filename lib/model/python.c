@@ -1,6 +1,6 @@
 /*
- * python.c — the matrix's `python` section: its CPython versions and abi3 wheel, or the one py3 wheel
- * of a bindings = "bin" project.
+ * python.c — the matrix's `python` section: its CPython and PyPy versions and abi3 wheel, or the one
+ * py3 wheel of a bindings = "bin" project.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,13 +37,70 @@ struct wm_python *wm_python_make(struct wm_loader *l, const char *version, unsig
 	return py;
 }
 
+struct wm_python *wm_python_make_pypy(struct wm_loader *l, const char *version, unsigned minor)
+{
+	struct wm_python *py = wm_python_make(l, version, minor, false);
+	if (!py)
+		return NULL;
+	/* maturin's and packaging's names for PyPy 7.3's C API: pp311-pypy311_pp73 */
+	py->pypy = true;
+	py->python_tag = py->tag = wm_arena_printf(l->c.arena, "pp3%u", minor);
+	py->abi_tag = wm_arena_printf(l->c.arena, "pypy3%u_pp73", minor);
+	py->interpreter = wm_arena_printf(l->c.arena, "pypy3.%u", minor);
+	if (wm_loader_oom(l, py->python_tag) || wm_loader_oom(l, py->abi_tag) || wm_loader_oom(l, py->interpreter))
+		return NULL;
+	return py;
+}
+
+/* "pp3.N" (also "pypy3.N", maturin's spelling, for a clearer message): PyPy of Python 3.N. */
+static bool parse_pypy(struct wm_loader *l, const struct wm_node *n, const char *s, unsigned *minor)
+{
+	const char *p = s;
+	unsigned mi = 0;
+	size_t digits = 0;
+
+	if (strncmp(p, "pp3.", 4) != 0)
+		goto grammar;
+	for (p += 4; *p >= '0' && *p <= '9' && mi < 1000; p++, digits++)
+		mi = mi * 10 + (unsigned)(*p - '0');
+	if (digits == 0 || (digits > 1 && p[-(long)digits] == '0'))
+		goto grammar;
+	if (*p == 't' && !p[1]) {
+		wm_schema_error(&l->c, n, "PyPy has no free-threaded build: write 'pp3.%u'",
+			mi >= WM_PYPY_MIN && mi <= WM_PYPY_MAX ? mi : WM_PYPY_MAX);
+		return false;
+	}
+	if (*p)
+		goto grammar;
+	if (mi < WM_PYPY_MIN || mi > WM_PYPY_MAX) {
+		wm_schema_error(&l->c, n, "PyPy %s is not built: the manylinux images carry PyPy 3.%u only (write "
+			"'pp3.%u')", s + 2, WM_PYPY_MAX, WM_PYPY_MAX);
+		return false;
+	}
+	*minor = mi;
+	return true;
+grammar:
+	if (strncmp(s, "pypy3.", 6) == 0)
+		wm_schema_error(&l->c, n, "invalid Python version '%s': PyPy is written 'pp3.N', such as \"pp3.%u\"",
+			s, WM_PYPY_MAX);
+	else
+		wm_schema_error(&l->c, n, "invalid PyPy version '%s': write pp3.N such as \"pp3.%u\"", s, WM_PYPY_MAX);
+	return false;
+}
+
 bool wm_python_parse_version(struct wm_loader *l, const struct wm_node *n, const char *what,
-	unsigned lowest, bool allow_ft, unsigned *minor, bool *ft)
+	unsigned lowest, bool allow_ft, unsigned *minor, bool *ft, bool *pypy)
 {
 	const char *s = n->text, *p;
 	unsigned major = 0, mi = 0;
 	size_t digits = 0;
 
+	if (pypy)
+		*pypy = false;
+	if (pypy && (strncmp(s, "pp", 2) == 0 || strncmp(s, "pypy", 4) == 0)) {
+		*ft = false;
+		return (*pypy = parse_pypy(l, n, s, minor));
+	}
 	for (p = s; *p >= '0' && *p <= '9' && major < 1000; p++)
 		major = major * 10 + (unsigned)(*p - '0');
 	if (p == s || *p != '.')
@@ -80,7 +137,7 @@ bool wm_python_parse_version(struct wm_loader *l, const struct wm_node *n, const
 	return true;
 grammar:
 	wm_schema_error(&l->c, n, "invalid Python version '%s': write 3.N such as \"3.12\", or 3.Nt for a "
-		"free-threaded build such as \"3.14t\"", s);
+		"free-threaded build such as \"3.14t\"%s", s, pypy ? ", or pp3.N for PyPy such as \"pp3.11\"" : "");
 	return false;
 }
 
@@ -115,13 +172,14 @@ static bool one_series(const char *s, bool exact, unsigned *major, unsigned *min
 	return true;
 }
 
-/* The range of the table's series that build `minor` (free-threaded when `ft`), as a phrase. */
-static const char *who_builds(struct wm_loader *l, unsigned minor, bool ft)
+/* The range of the table's series that build `minor` (free-threaded when `ft`, PyPy when `pp`), as a phrase. */
+static const char *who_builds(struct wm_loader *l, unsigned minor, bool ft, bool pp)
 {
 	const struct wm_pyo3 *newest = NULL, *oldest = NULL;
 	for (size_t i = 0; i < wm_catalog_pyo3_count(l->cat); i++) {
 		const struct wm_pyo3 *r = wm_catalog_pyo3_at(l->cat, i);
-		bool ok = minor >= r->py_min && minor <= r->py_max && (!ft || (r->ft_min && minor >= r->ft_min));
+		bool ok = pp ? minor >= r->pypy_min && minor <= r->pypy_max :
+			minor >= r->py_min && minor <= r->py_max && (!ft || (r->ft_min && minor >= r->ft_min));
 		if (ok && !newest)
 			newest = r;
 		if (ok)
@@ -183,15 +241,23 @@ static void pyo3_note(struct wm_loader *l, const struct wm_pyo3 *r)
 			"pyo3 \"%s\" is required here: PyO3 %s (no Cargo.lock resolves it)", p->pyo3_req, r->series);
 }
 
-/* Python 3.`minor` (free-threaded when `ft`) against the crate's PyO3: an error at `n` naming the PyO3 that would build it. */
+/*
+ * Python 3.`minor` (free-threaded when `ft`, PyPy when `pp`) against the crate's PyO3: an error
+ * at `n` naming the PyO3 that would build it.
+ */
 static bool check_pyo3(struct wm_loader *l, const struct wm_pyo3 *r, const struct wm_node *n, unsigned minor,
-	bool ft, bool abi3)
+	bool ft, bool pp, bool abi3)
 {
 	const char *v = wm_arena_printf(l->c.arena, "3.%u%s", minor, ft ? "t" : ""), *what;
 
 	if (!r)
 		return true;
-	if (minor < r->py_min || (minor > r->py_max && !abi3))
+	if (pp && (minor < r->pypy_min || minor > r->pypy_max))
+		what = wm_arena_printf(l->c.arena, "PyO3 %s builds for PyPy 3.%u to 3.%u, not pp%s", r->series,
+			r->pypy_min, r->pypy_max, v);
+	else if (pp)
+		return true;
+	else if (minor < r->py_min || (minor > r->py_max && !abi3))
 		what = wm_arena_printf(l->c.arena, "PyO3 %s builds for CPython 3.%u to 3.%u, not %s", r->series,
 			r->py_min, r->py_max, v);
 	else if (ft && !r->ft_min)
@@ -202,7 +268,7 @@ static bool check_pyo3(struct wm_loader *l, const struct wm_pyo3 *r, const struc
 			r->series, r->ft_min, v);
 	else
 		return true;
-	wm_schema_error(&l->c, n, "%s: %s", what, who_builds(l, minor, ft));
+	wm_schema_error(&l->c, n, "%s: %s", what, who_builds(l, minor, ft, pp));
 	pyo3_note(l, r);
 	return false;
 }
@@ -212,6 +278,8 @@ static int cmp_python(const void *pa, const void *pb)
 	const struct wm_python *a = *(const struct wm_python *const *)pa, *b = *(const struct wm_python *const *)pb;
 	if (a->abi3 != b->abi3)
 		return a->abi3 ? -1 : 1;
+	if (a->pypy != b->pypy)
+		return a->pypy ? 1 : -1;
 	if (a->minor != b->minor)
 		return a->minor < b->minor ? -1 : 1;
 	return (int)a->freethreaded - (int)b->freethreaded;
@@ -227,7 +295,7 @@ static void load_abi3(struct wm_loader *l, const struct wm_node *n)
 
 	if (!wm_schema_string(&l->c, n, "'python.abi3'", &m->abi3))
 		return;
-	if (!wm_python_parse_version(l, n, "'python.abi3'", WM_ABI3_MIN, false, &minor, &ft)) {
+	if (!wm_python_parse_version(l, n, "'python.abi3'", WM_ABI3_MIN, false, &minor, &ft, NULL)) {
 		m->abi3 = NULL;
 		return;
 	}
@@ -244,7 +312,7 @@ static void load_abi3(struct wm_loader *l, const struct wm_node *n)
 	}
 	if (l->pyo3 && minor < l->pyo3->abi3_min) {
 		wm_schema_error(&l->c, n, "PyO3 %s builds abi3 wheels for CPython 3.%u and later, not %s: %s",
-			l->pyo3->series, l->pyo3->abi3_min, m->abi3, who_builds(l, minor, false));
+			l->pyo3->series, l->pyo3->abi3_min, m->abi3, who_builds(l, minor, false, false));
 		pyo3_note(l, l->pyo3);
 		m->abi3 = NULL;
 		return;
@@ -364,19 +432,21 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 		for (size_t i = 0; i < list.n; i++) {
 			struct wm_python *py;
 			unsigned minor;
-			bool ft, dup = false;
-			if (!wm_python_parse_version(l, nodes[i], "versions", WM_PYTHON_MIN, true, &minor, &ft) ||
-					!check_pyo3(l, l->pyo3, nodes[i], minor, ft, false))
+			bool ft, pp, dup = false;
+			if (!wm_python_parse_version(l, nodes[i], "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp) ||
+					!check_pyo3(l, l->pyo3, nodes[i], minor, ft, pp, false))
 				continue;
 			for (size_t j = start; j < m->npythons; j++)
-				if (m->pythons[j]->minor == minor && m->pythons[j]->freethreaded == ft) {
+				if (m->pythons[j]->minor == minor && m->pythons[j]->freethreaded == ft &&
+						m->pythons[j]->pypy == pp) {
 					wm_schema_error(&l->c, nodes[i], "Python %s is listed twice (first at line %u, column %u)",
 						list.items[i], l->python_nodes[j]->line, l->python_nodes[j]->column);
 					dup = true;
 				}
 			if (dup)
 				continue;
-			if (!abi3 && !ft && l->project && l->project->abi3) {
+			/* PyPy has no abi3: maturin builds its own wheel beside the abi3 one, as here */
+			if (!abi3 && !ft && !pp && l->project && l->project->abi3) {
 				const struct wm_project *p = l->project;
 				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed: the crate builds one abi3 wheel for "
 					"CPython %s and later; list only free-threaded versions (\"3.14t\"), or none",
@@ -387,14 +457,15 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 					"pyo3's feature '%s' makes it abi3", p->abi3_feature);
 				continue;
 			}
-			if (abi3 && l->abi3_node && !ft) {
+			if (abi3 && l->abi3_node && !ft && !pp) {
 				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed with 'abi3': the abi3 wheel already "
 					"covers CPython %s and later; list only free-threaded versions (\"3.14t\") beside it",
 					list.items[i], m->abi3);
 				wm_schema_note(&l->c, l->abi3_node, "'abi3' is set here");
 				continue;
 			}
-			if ((py = wm_python_make(l, list.items[i], minor, ft)) == NULL)
+			if ((py = pp ? wm_python_make_pypy(l, list.items[i], minor) :
+					wm_python_make(l, list.items[i], minor, ft)) == NULL)
 				return;
 			py->loc = wm_loader_loc(l, nodes[i]);
 			m->pythons[m->npythons] = py;
