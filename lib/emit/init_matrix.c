@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include "util/arena.h"
+#include "util/buf.h"
 #include "util/error.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
@@ -329,9 +330,9 @@ static void add_interpreter(struct wm_takeover *t, const char *file, const char 
 }
 
 /* maturin's arguments: -i/--interpreter lists, --find-interpreter; whether they name interpreters. */
-static bool read_args(struct wm_takeover *t, const char *file, const char *args, const char **level)
+static bool read_args(struct wm_takeover *t, const char *file, const char *args, const char **level, bool *listed)
 {
-	bool named = false, in_list = false;
+	bool named = false, in_list = false, find = false;
 	char *copy = wm_arena_strdup(t->arena, args), *save = NULL;
 	for (char *w = copy ? strtok_r(copy, " \t\r\n", &save) : NULL; w; w = strtok_r(NULL, " \t\r\n", &save)) {
 		if (w[0] == '-') {
@@ -343,7 +344,7 @@ static bool read_args(struct wm_takeover *t, const char *file, const char *args,
 				for (char *v = w + 14, *s2 = NULL, *x = strtok_r(v, ",", &s2); x; x = strtok_r(NULL, ",", &s2))
 					add_interpreter(t, file, x);
 			} else if (!strcmp(w, "--find-interpreter")) {
-				t->find_interpreter = named = true;
+				t->find_interpreter = named = find = true;
 			} else if (!strncmp(w, "--compatibility=", 16) || !strncmp(w, "--manylinux=", 12)) {
 				*level = strchr(w, '=') + 1;
 			} else if (!strcmp(w, "--compatibility") || !strcmp(w, "--manylinux")) {
@@ -357,11 +358,12 @@ static bool read_args(struct wm_takeover *t, const char *file, const char *args,
 			add_interpreter(t, file, w);
 		}
 	}
-	return named;
+	*listed = named;
+	return find;
 }
 
 static void add_platform(struct wm_takeover *t, const char *file, const struct wm_platform *p, const char *level,
-	const char *runner, const char *container)
+	const char *runner, const char *container, unsigned pypy)
 {
 	struct wm_takeover_platform *tp = NULL;
 	for (size_t i = 0; i < t->nplatforms && !tp; i++)
@@ -376,8 +378,10 @@ static void add_platform(struct wm_takeover *t, const char *file, const struct w
 		tp->level = level;
 		tp->runner = runner;
 		tp->container = container;
+		tp->pypy = pypy;
 		return;
 	}
+	tp->pypy |= pypy;
 	/* the same platform built twice: one level per platform in the matrix */
 	if ((level ? level : p->manylinux ? p->manylinux : "") != NULL &&
 			!same_level(tp->level ? tp->level : p->manylinux ? p->manylinux : "",
@@ -432,6 +436,8 @@ static void read_step(struct wm_takeover *t, const char *file, const char *job, 
 		const char *args = args_raw ? expand(t->arena, args_raw, r) : "", *level = NULL, *family, *runner = NULL;
 		enum wm_os os = label_os(label);
 		const struct wm_platform *p;
+		unsigned pypy;
+		bool find, named;
 
 		t->jobs++;
 		if (!t->file)
@@ -461,7 +467,9 @@ static void read_step(struct wm_takeover *t, const char *file, const char *job, 
 				"read", shown(job)));
 			args = "";
 		}
-		if (!read_args(t, file, args, &level)) {
+		t->pypy = 0;
+		find = read_args(t, file, args, &level, &named);
+		if (!named) {
 			/* no -i, no --find-interpreter: maturin builds for the interpreter on the PATH */
 			const struct wm_node *v = resolve(setup_python, r);
 			if (v && v->type == WM_NODE_SCALAR) {
@@ -477,8 +485,17 @@ static void read_step(struct wm_takeover *t, const char *file, const char *job, 
 					"a python-version the matrix can read", shown(job)));
 			}
 		}
-		if (t->find_interpreter && !strcmp(family, "manylinux"))
-			t->pypy_found = true;
+		pypy = t->pypy;
+		/*
+		 * --find-interpreter on Linux builds for PyPy too: the manylinux images of x86_64 and
+		 * i686 carry pypy3.11 (pypa/manylinux docker/build_scripts/python_versions.json), and a
+		 * cross build (the other targets, every musllinux one) takes maturin's own sysconfig
+		 * data, PyPy 3.8 to 3.12 (`maturin list-python --target ...`, maturin 1.16).  On
+		 * macOS and Windows it finds the interpreters on the runner's PATH, where no PyPy is.
+		 */
+		if (find && os == WM_OS_LINUX)
+			pypy |= !strcmp(family, "manylinux") && (!strcmp(p->arch, "x86_64") || !strcmp(p->arch, "i686")) ?
+				1u << 11 : 0x1fu << 8;
 		if (os == WM_OS_LINUX) {
 			if (!level)
 				level = many;
@@ -515,7 +532,7 @@ static void read_step(struct wm_takeover *t, const char *file, const char *job, 
 				drop(t, file, wm_arena_printf(t->arena, "job %s's container: an image the matrix cannot name", shown(job)));
 			container = NULL;
 		}
-		add_platform(t, file, p, level, runner, os == WM_OS_LINUX ? container : NULL);
+		add_platform(t, file, p, level, runner, os == WM_OS_LINUX ? container : NULL, pypy);
 	}
 }
 
@@ -565,11 +582,60 @@ static const struct wm_pyo3 *crate_pyo3(const struct wm_takeover *t)
 	return major == 0 ? wm_catalog_pyo3(t->cat, (unsigned)major, (unsigned)minor) : NULL;
 }
 
+/*
+ * Where the matrix builds PyPy, as the loader allows it (model/expand.c): the manylinux images of
+ * x86_64 and aarch64, macOS x86_64 and arm64, Windows x86_64, none of them cross-built.
+ */
+static bool pypy_builds(const struct wm_platform *p)
+{
+	if (p->cross)
+		return false;
+	if (p->os == WM_OS_LINUX)
+		return !strcmp(p->family, "manylinux") && (!strcmp(p->arch, "x86_64") || !strcmp(p->arch, "aarch64"));
+	if (p->os == WM_OS_MACOS)
+		return !strcmp(p->arch, "x86_64") || !strcmp(p->arch, "arm64");
+	return !strcmp(p->arch, "x86_64");
+}
+
+/*
+ * The PyPy versions python.versions names: those built somewhere that the matrix builds and the
+ * crate's PyO3 admits; every other PyPy build is a drop, by version and platform.
+ */
+static unsigned pypy_written(struct wm_takeover *t, const struct wm_pyo3 *pyo3)
+{
+	unsigned lo = WM_PYPY_MIN, hi = WM_PYPY_MAX, out = 0;
+	const char *file = t->file;
+	if (pyo3 && pyo3->pypy_min > lo)
+		lo = pyo3->pypy_min;
+	if (pyo3 && pyo3->pypy_max < hi)
+		hi = pyo3->pypy_max;
+	for (unsigned m = 0; m < 32; m++) {
+		struct wm_buf where = WM_BUF_INIT;
+		bool admitted = !(pyo3 && (m < pyo3->pypy_min || m > pyo3->pypy_max)) && (!t->project || m >= t->project->min_minor);
+		for (size_t i = 0; i < t->nplatforms; i++) {
+			const struct wm_takeover_platform *tp = &t->platforms[i];
+			if (!(tp->pypy >> m & 1) || !admitted)
+				continue;
+			if (m >= lo && m <= hi && pypy_builds(tp->p))
+				out |= 1u << m;
+			else
+				wm_buf_printf(&where, "%s%s", where.len ? ", " : "", tp->p->id);
+		}
+		if (where.len && !where.oom)
+			drop(t, file, wm_arena_printf(t->arena, "PyPy 3.%u on %s: %s", m, where.ptr, m < lo || m > hi ?
+				"the matrix builds PyPy 3.11 only (pp3.11)" :
+				"the matrix builds PyPy where its interpreter is: the manylinux images of x86_64 and aarch64, "
+				"macOS, Windows x86_64"));
+		wm_buf_release(&where);
+	}
+	return out;
+}
+
 void wm_takeover_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
 {
 	const struct wm_project *p = t->project;
 	const struct wm_pyo3 *pyo3 = crate_pyo3(t);
-	unsigned lo = WM_PYTHON_MIN, hi = pyo3 ? pyo3->py_max : 14, cp = t->cpython[0], ft = t->cpython[1];
+	unsigned lo = WM_PYTHON_MIN, hi = pyo3 ? pyo3->py_max : 14, cp = t->cpython[0], ft = t->cpython[1], pp;
 	bool overrides = false, abi3 = p && p->abi3;
 	struct wm_y *list, *python, *versions, *exclude = NULL;
 	const char *file = t->file;
@@ -619,12 +685,10 @@ void wm_takeover_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root
 			ft &= ~(1u << m);
 		}
 	}
-	if (t->pypy || t->pypy_found)
-		drop(t, file, "PyPy (-i pypy3.N, or --find-interpreter in the manylinux images, which carry PyPy): "
-			"python.versions names CPython only");
+	pp = pypy_written(t, pyo3);
 	if (abi3)
 		cp = 0;  /* the abi3 wheel stands for every CPython */
-	if (cp || ft) {
+	if (cp || ft || pp) {
 		python = wm_yaml_get(root, "python");
 		if (!python)
 			python = wm_yaml_set_before(b, root, "platforms", "python", wm_yaml_map(b));
@@ -637,6 +701,9 @@ void wm_takeover_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root
 			if (ft >> m & 1)
 				wm_yaml_push(b, versions, wm_yaml_strf(b, "3.%ut", m));
 		}
+		for (unsigned m = 0; m < 32; m++)
+			if (pp >> m & 1)
+				wm_yaml_push(b, versions, wm_yaml_strf(b, "pp3.%u", m));
 		/* a runner without the older interpreters (windows-arm64 from 3.11) builds without them */
 		for (size_t i = 0; i < t->nplatforms; i++)
 			for (unsigned m = 0; m < t->platforms[i].p->python_min; m++)
@@ -652,6 +719,20 @@ void wm_takeover_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root
 					wm_yaml_set(b, e, "platform", wm_yaml_str(b, t->platforms[i].p->id));
 					wm_yaml_set(b, e, "python", wm_yaml_strf(b, "3.%u%s", m, f ? "t" : ""));
 				}
+		/* PyPy where the workflows did not build it, or the matrix cannot (a drop, above) */
+		for (size_t i = 0; i < t->nplatforms; i++)
+			for (unsigned m = 0; m < 32; m++) {
+				struct wm_y *e;
+				if (!(pp >> m & 1) || (t->platforms[i].pypy >> m & 1 && pypy_builds(t->platforms[i].p)))
+					continue;
+				if (!exclude && (exclude = wm_yaml_set(b, root, "exclude", wm_yaml_seq(b))) == NULL)
+					return;
+				e = wm_yaml_push(b, exclude, wm_yaml_map(b));
+				if (e)
+					e->style = WM_Y_FLOW;
+				wm_yaml_set(b, e, "platform", wm_yaml_str(b, t->platforms[i].p->id));
+				wm_yaml_set(b, e, "python", wm_yaml_strf(b, "pp3.%u", m));
+			}
 	}
 	if (t->before_script_differs) {
 		drop(t, file, "before-script-linux, which differs between jobs: a backend runs one script in each Linux build");

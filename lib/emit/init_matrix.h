@@ -14,6 +14,7 @@ struct wm_takeover_platform {
 	const char *level;      /* manylinux or musllinux level, when not the catalogue's; else NULL */
 	const char *runner;     /* a runner label the catalogue does not know (self-hosted); else NULL */
 	const char *container;  /* maturin-action's `container`; else NULL */
+	unsigned pypy;          /* bit N: PyPy 3.N built there */
 };
 
 /* Something a workflow builds that the matrix cannot express: "drops WHAT: WHY", in `file`. */
@@ -30,8 +31,7 @@ struct wm_takeover {
 	size_t nplatforms;
 	bool find_interpreter;        /* --find-interpreter: every CPython the crate builds for */
 	unsigned cpython[2];          /* bit N: CPython 3.N named (-i, python-version); [1]: free-threaded */
-	unsigned pypy;                /* bit N: PyPy 3.N, from -i pypy3.N */
-	bool pypy_found;              /* --find-interpreter on a manylinux image, which carries PyPy */
+	unsigned pypy;                /* bit N: PyPy 3.N, from -i pypy3.N of the step being read */
 	const char *before_script;    /* maturin-action's before-script-linux, the same in every job */
 	bool before_script_differs;
 	struct wm_takeover_drop drops[WM_TAKEOVER_MAX];
