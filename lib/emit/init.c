@@ -67,7 +67,8 @@ struct repo_ci {
 	struct published published[MAX_FOUND];
 	size_t npublished;
 	size_t unplain;                     /* files passed over for their names */
-	struct wm_takeover takeover;        /* what the wheel workflows build, read as a matrix (init_matrix.c) */
+	struct wm_takeover takeover;        /* what the workflows that build the project's own distribution build,
+	                                       read as a matrix (init_matrix.c); a backend's are its own */
 };
 
 /* Whether text (not NUL-terminated) holds `needle`. */
@@ -676,7 +677,7 @@ static void scan_file(struct repo_ci *ci, struct wm_arena *a, const struct wm_re
 	}
 	scan_distributions(ci, a, p, file, text, len);
 	if (ci->nworkflows < MAX_FOUND && read_workflow(&ci->read[ci->nworkflows], a, file, text, len, p->name, p, NULL, 0,
-			&ci->takeover) > 0) {
+			ci->npublished == before ? &ci->takeover : NULL) > 0) {
 		struct wm_buf names = WM_BUF_INIT;
 		for (size_t i = before; i < ci->npublished; i++)
 			wm_buf_printf(&names, "%s%s, backend '%s'", names.len ? "; " : "", ci->published[i].dist,

@@ -351,8 +351,6 @@ static bool read_args(struct wm_takeover *t, const char *file, const char *args,
 				char *v = strtok_r(NULL, " \t\r\n", &save);
 				if (v)
 					*level = v;
-			} else if (!strcmp(w, "--zig")) {
-				drop(t, file, "maturin's --zig: the matrix builds in the manylinux containers, not with zig's linker");
 			}
 		} else if (in_list) {
 			add_interpreter(t, file, w);
@@ -487,15 +485,21 @@ static void read_step(struct wm_takeover *t, const char *file, const char *job, 
 		}
 		pypy = t->pypy;
 		/*
-		 * --find-interpreter on Linux builds for PyPy too: the manylinux images of x86_64 and
-		 * i686 carry pypy3.11 (pypa/manylinux docker/build_scripts/python_versions.json), and a
-		 * cross build (the other targets, every musllinux one) takes maturin's own sysconfig
-		 * data, PyPy 3.8 to 3.12 (`maturin list-python --target ...`, maturin 1.16).  On
-		 * macOS and Windows it finds the interpreters on the runner's PATH, where no PyPy is.
+		 * --find-interpreter on Linux builds for PyPy too.  A native build runs in the pypa
+		 * manylinux image of the runner's architecture (i686's on x86_64: maturin-action's
+		 * DEFAULT_CONTAINERS), and the x86_64 and aarch64 images carry pypy3.11, the i686 one
+		 * none (pypa/manylinux docker/build_scripts/finalize-one.sh); a cross build (the other
+		 * targets, and every musllinux one, in rust-cross images without Python) takes maturin's
+		 * own sysconfig data, PyPy 3.8 to 3.12 (`maturin list-python --target ...`, maturin
+		 * 1.16).  On macOS and Windows it finds the interpreters on the runner's PATH, where no
+		 * PyPy is.
 		 */
-		if (find && os == WM_OS_LINUX)
-			pypy |= !strcmp(family, "manylinux") && (!strcmp(p->arch, "x86_64") || !strcmp(p->arch, "i686")) ?
-				1u << 11 : 0x1fu << 8;
+		if (find && os == WM_OS_LINUX) {
+			const char *host = label ? label_arch(label) : "x86_64";
+			bool native = !strcmp(family, "manylinux") && (!strcmp(p->arch, host) ||
+				(!strcmp(p->arch, "i686") && !strcmp(host, "x86_64")));
+			pypy |= !native ? 0x1fu << 8 : strcmp(p->arch, "i686") != 0 ? 1u << 11 : 0;
+		}
 		if (os == WM_OS_LINUX) {
 			if (!level)
 				level = many;
@@ -540,6 +544,8 @@ void wm_takeover_read(struct wm_takeover *t, const char *path, const struct wm_n
 {
 	const struct wm_node *jobs = wm_yaml_find(root, "jobs");
 	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
+	size_t before = t->jobs;
+	bool runs = false;
 	if (!rows || !jobs || jobs->type != WM_NODE_MAP) {
 		free(rows);
 		return;
@@ -553,6 +559,8 @@ void wm_takeover_read(struct wm_takeover *t, const char *path, const struct wm_n
 		nrows = rows_of(rows, wm_yaml_find(wm_yaml_find(job, "strategy"), "matrix"));
 		for (size_t s = 0; s < steps->n; s++) {
 			const char *uses = scalar(wm_yaml_find(steps->items[s], "uses"));
+			const char *run = scalar(wm_yaml_find(steps->items[s], "run"));
+			runs |= run && (strstr(run, "maturin build") || strstr(run, "maturin publish"));
 			if (!uses)
 				continue;
 			if (!strncasecmp(uses, "actions/setup-python@", 21))
@@ -562,6 +570,9 @@ void wm_takeover_read(struct wm_takeover *t, const char *path, const struct wm_n
 		}
 	}
 	free(rows);
+	/* a build in a script is the project's own: its targets and interpreters are not read */
+	if (runs && t->jobs == before)
+		drop(t, path, "the wheels its `run:` steps build with maturin: init reads maturin-action's builds only");
 }
 
 /* The PyO3 series the crate builds with, as the loader reads it (Cargo.lock, else one series). */
