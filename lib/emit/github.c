@@ -13,14 +13,17 @@
 
 /* Fields a build matrix entry may carry; one written inline when all entries agree. */
 enum field {
-	F_ID, F_RUNNER, F_TARGET, F_MANYLINUX, F_CONTAINER, F_IMAGE, F_COMPAT, F_PYTHON, F_ARCH, F_SMOKE,
-	F_COUNT
+	F_ID, F_RUNNER, F_TARGET, F_MANYLINUX, F_CONTAINER, F_IMAGE, F_COMPAT, F_PYTHON, F_INTERPRETER, F_ARCH,
+	F_SMOKE, F_COUNT
 };
 
-/* F_IMAGE and F_COMPAT are set only for a build in our own container step (see build_in_container). */
+/*
+ * F_IMAGE and F_COMPAT are set only for a build in our own container step (see build_in_container);
+ * F_INTERPRETER only in a job with PyPy, whose interpreter is not python<python-version>.
+ */
 static const char *const field_names[F_COUNT] = {
 	"id", "runner", "target", "manylinux", "container", "image", "compatibility", "python-version",
-	"architecture", "smoke"
+	"interpreter", "architecture", "smoke"
 };
 
 struct gh {
@@ -51,7 +54,7 @@ static struct wm_y *piece(struct gh *g, const char *name)
 
 static unsigned build_minor(const struct wm_job *job)
 {
-	return (unsigned)atoi(job->python->interpreter + strlen("python3."));
+	return (unsigned)atoi(strchr(job->python->interpreter, '.') + 1);
 }
 
 /*
@@ -70,6 +73,7 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 	struct wm_expand *it = NULL;
 	struct wm_job job;
 	struct wm_arena *a = g->b.arena;
+	bool pypy = false;
 	int ret;
 
 	memset(e, 0, sizeof(*e));
@@ -101,7 +105,10 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 				e->values[F_CONTAINER][i] = "";
 			}
 		}
-		e->values[F_PYTHON][i] = wm_arena_printf(a, "3.%u%s", minor, ft ? "t" : "");
+		/* setup-python's and uv's name for PyPy: pypy3.11 */
+		e->values[F_PYTHON][i] = wm_arena_printf(a, "%s3.%u%s", job.python->pypy ? "pypy" : "", minor, ft ? "t" : "");
+		e->values[F_INTERPRETER][i] = job.python->interpreter;
+		pypy |= job.python->pypy;
 		if (p->os == WM_OS_WINDOWS)
 			e->values[F_ARCH][i] = strcmp(p->arch, "x86") == 0 ? "x86" :
 				strcmp(p->arch, "arm64") == 0 ? "arm64" : "x64";
@@ -110,6 +117,8 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 			g->b.oom = true;
 	}
 	wm_expand_free(it);
+	if (!pypy)
+		memset(e->values[F_INTERPRETER], 0, (grp->njobs + 1) * sizeof(char *));
 	for (int f = 0; f < F_COUNT; f++) {
 		e->same[f] = f != F_ID;
 		for (size_t i = 1; i < e->n && e->same[f]; i++) {
@@ -301,9 +310,17 @@ static void add_build_step(struct gh *g, struct wm_y *steps, const struct wm_gro
 		if ((script = wm_emit_before_script(&g->b, grp->backend, "github", "before-script")) != NULL)
 			wm_yaml_set(&g->b, with, "before-script-linux", wm_yaml_literal(&g->b, script));
 	}
-	/* the interpreter is python3.X: the same version setup-python installs */
+	/*
+	 * The interpreter is python3.X, or pypy3.X: the one setup-python installs (for PyPy it
+	 * links pypy3.X, python3 and python to it: actions/setup-python@v7 src/install-pypy.ts,
+	 * createPyPySymlink, so the import test's `python` is PyPy too), or the manylinux
+	 * image's /usr/local/bin/pypy3.X
+	 */
 	wm_yaml_set(&g->b, with, "args", e->same[F_PYTHON] ?
-		wm_yaml_strf(&g->b, "--release --out %s -i python%s", out, e->values[F_PYTHON][0]) :
+		wm_yaml_strf(&g->b, "--release --out %s -i %s", out, e->values[F_INTERPRETER][0] ?
+			e->values[F_INTERPRETER][0] : wm_arena_printf(g->b.arena, "python%s", e->values[F_PYTHON][0])) :
+		!e->same[F_INTERPRETER] ?
+		wm_yaml_strf(&g->b, "--release --out %s -i ${{ matrix.interpreter }}", out) :
 		wm_yaml_strf(&g->b, "--release --out %s -i python${{ matrix.python-version }}", out));
 	if (sccache)
 		wm_yaml_set(&g->b, with, "sccache", sccache);

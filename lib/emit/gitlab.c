@@ -17,7 +17,8 @@ struct ljob {
 	const char *id;
 	const struct wm_backend *backend;
 	const struct wm_platform *platform;
-	const char *python;        /* the interpreter's version: 3.12, 3.13t */
+	const char *python;        /* the interpreter's version: 3.12, 3.13t; pypy3.11 */
+	const char *interpreter;   /* PyPy's: pypy3.11; NULL for python<version> */
 	const struct wm_rule *include;
 	bool smoke;
 	size_t bucket;             /* the GitLab build job it belongs to */
@@ -125,7 +126,9 @@ static int collect(struct gl *g)
 		j->id = wm_arena_strdup(a, job.id);
 		j->backend = job.backend;
 		j->platform = job.platform;
-		j->python = job.python->interpreter + strlen("python");
+		/* uv's name for PyPy is its interpreter's: pypy3.11 */
+		j->python = job.python->pypy ? job.python->interpreter : job.python->interpreter + strlen("python");
+		j->interpreter = job.python->pypy ? job.python->interpreter : NULL;
 		j->include = job.include;
 		j->smoke = (job.backend->smoke_os >> job.platform->os & 1) && wm_emit_runnable(job.platform, gitlab_cross(job.platform));
 		if (!j->id)
@@ -402,12 +405,14 @@ static void set_tags(struct gl *g, struct wm_y *job, const struct wm_platform *p
 		wm_yaml_push(&g->b, tags, str(g, p->gitlab_tags.items[i]));
 }
 
-/* The variables of the entries: WM_JOB_ID and WM_PYTHON. */
+/* The variables of the entries: WM_JOB_ID and WM_PYTHON, and a PyPy job's WM_INTERPRETER. */
 static struct wm_y *entry(struct gl *g, const struct ljob *j)
 {
 	struct wm_y *e = wm_yaml_map(&g->b);
 	set_var(g, e, "WM_JOB_ID", j->id, false);
 	set_var(g, e, "WM_PYTHON", j->python, false);
+	if (j->interpreter)
+		set_var(g, e, "WM_INTERPRETER", j->interpreter, false);
 	return e;
 }
 

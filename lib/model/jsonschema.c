@@ -377,8 +377,8 @@ static struct wm_json *abi3(struct cx *x, struct wm_json *s)
 }
 
 static const struct field python_fields[] = {
-	{ "versions", python_versions, "CPython versions, one wheel each: 3.N, or 3.Nt for a free-threaded build "
-		"(default: 3.10, or requires-python's lowest, to 3.14)" },
+	{ "versions", python_versions, "Python versions, one wheel each: CPython 3.N, or 3.Nt for a free-threaded "
+		"build, or PyPy pp3.N (default: 3.10, or requires-python's lowest, to 3.14)" },
 	{ "abi3", abi3, "the minimum version of one stable-ABI wheel per platform (default: pyo3's abi3-py3X "
 		"feature of the crate)" },
 };
@@ -888,7 +888,10 @@ static struct wm_json *platform_pattern(struct cx *x, struct wm_json *s)
 	return put(x, s, "anyOf", any);
 }
 
-/* The versions the loader takes (python.c), in the axis' order: 3.13, 3.13t, 3.14, ... */
+/*
+ * The versions the loader takes (python.c), in the axis' order: 3.13, 3.13t, 3.14, ...,
+ * then PyPy's pp3.11 where free-threaded ones are taken (a version list, not abi3).
+ */
 static void python_values(struct cx *x, struct wm_json *values, struct wm_json *descs, unsigned from, bool ft)
 {
 	char v[16], d[64];
@@ -901,6 +904,12 @@ static void python_values(struct cx *x, struct wm_json *values, struct wm_json *
 			continue;
 		snprintf(v, sizeof(v), "3.%ut", minor);
 		snprintf(d, sizeof(d), "free-threaded CPython 3.%u", minor);
+		push(x, values, text(v));
+		push(x, descs, text(d));
+	}
+	for (unsigned minor = WM_PYPY_MIN; ft && minor <= WM_PYPY_MAX; minor++) {
+		snprintf(v, sizeof(v), "pp3.%u", minor);
+		snprintf(d, sizeof(d), "PyPy 3.%u (pp3%u-pypy3%u_pp73)", minor, minor, minor);
 		push(x, values, text(v));
 		push(x, descs, text(d));
 	}
@@ -946,8 +955,8 @@ static struct wm_json *defs(struct cx *x)
 	put(x, d, "platform-pattern", platform_pattern(x, wm_json_object()));
 	put(x, d, "overrides", overrides(x, put_text(x, wm_json_object(), "description",
 		"the platform's settings that differ from the catalog's")));
-	put(x, d, "python-version", python_enum(x, wm_json_object(), "a CPython version: 3.N, or 3.Nt for a "
-		"free-threaded build", WM_PYTHON_MIN, true, false));
+	put(x, d, "python-version", python_enum(x, wm_json_object(), "a Python version: CPython 3.N, or 3.Nt "
+		"for a free-threaded build, or PyPy pp3.N", WM_PYTHON_MIN, true, false));
 	put(x, d, "abi3-version", python_enum(x, wm_json_object(), "the abi3 minimum: 3.N", WM_ABI3_MIN, false, false));
 	put(x, d, "python-entry", python_enum(x, wm_json_object(), "an entry of the Python axis: a version, 'abi3' "
 		"or 'py3'", WM_PYTHON_MIN, true, true));

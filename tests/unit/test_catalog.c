@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "util/common.h"
 #include "model/catalog.h"
+#include "model/matrix.h"
 
 /*
  * The network installers of the release pinned before (Jimver/cuda-toolkit@v0.2.24:
@@ -119,6 +120,47 @@ static void test_rocm(const struct wm_catalog *cat)
 	CHECK_STR(msg, NULL);
 }
 
+/* PyPy on the Python axis: its tags, its place after CPython, and PyO3's PyPy range from the table. */
+static void test_pypy(const struct wm_catalog *cat)
+{
+	static const char text[] = "wheelmatrix: 1\nproject: {name: demo}\n"
+		"python: {versions: [\"pp3.11\", \"3.13t\", \"3.12\"]}\nplatforms: [linux-x86_64]\n";
+	struct wm_matrix *m = NULL;
+	struct wm_error err;
+	unsigned line = 0, column = 0;
+
+	wm_error_init(&err);
+	CHECK(wm_matrix_load(&m, cat, "wheelmatrix.yaml", text, sizeof(text) - 1, &err) == 0);
+	CHECK(m && m->npythons == 3);
+	if (m && m->npythons == 3) {
+		const struct wm_python *pp = m->pythons[2];
+		CHECK_STR(m->pythons[0]->version, "3.12");
+		CHECK_STR(m->pythons[1]->version, "3.13t");
+		CHECK_STR(pp->version, "pp3.11");
+		CHECK(pp->pypy && !pp->freethreaded && !pp->abi3 && pp->minor == 11);
+		CHECK_STR(pp->python_tag, "pp311");
+		CHECK_STR(pp->abi_tag, "pypy311_pp73");
+		CHECK_STR(pp->tag, "pp311");
+		CHECK_STR(pp->interpreter, "pypy3.11");
+		CHECK(!m->pythons[0]->pypy && !m->pythons[1]->pypy);
+	}
+	wm_matrix_free(m);
+	wm_error_release(&err);
+
+	CHECK(wm_catalog_pyo3(cat, 0, 22)->pypy_min == 7 && wm_catalog_pyo3(cat, 0, 22)->pypy_max == 10);
+	CHECK(wm_catalog_pyo3(cat, 0, 23)->pypy_min == 9 && wm_catalog_pyo3(cat, 0, 23)->pypy_max == 11);
+	CHECK(wm_catalog_pyo3(cat, 0, 27)->pypy_min == 11);
+	CHECK_STR(load(cat, "wheelmatrix: 1\nproject: {name: demo}\npython: {versions: [\"3.12\", \"pp3.13t\"]}\n",
+		&line, &column), "PyPy has no free-threaded build: write 'pp3.11'");
+	CHECK(line == 3 && column == 29);
+	CHECK_STR(load(cat, "wheelmatrix: 1\nproject: {name: demo}\npython: {versions: [\"pypy3.11\"]}\n",
+		&line, &column), "invalid Python version 'pypy3.11': PyPy is written 'pp3.N', such as \"pp3.11\"");
+	CHECK(load(cat, "wheelmatrix: 1\nproject: {name: demo}\npython: {abi3: \"3.9\", versions: [\"pp3.11\"]}\n"
+		"platforms: [linux-x86_64]\n", &line, &column) == NULL);
+	CHECK(load(cat, "wheelmatrix: 1\nproject: {name: demo}\npython: {versions: [\"pp3.11\"]}\n"
+		"platforms: [musllinux-x86_64]\n", &line, &column) != NULL);
+}
+
 int main(void)
 {
 	struct wm_catalog *cat = NULL;
@@ -133,6 +175,7 @@ int main(void)
 		test_current_lists(cat);
 		test_refused(cat);
 		test_rocm(cat);
+		test_pypy(cat);
 	}
 	wm_catalog_free(cat);
 	wm_error_release(&err);
