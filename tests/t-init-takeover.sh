@@ -169,6 +169,17 @@ jobs:
           target: universal2-apple-darwin
           args: --release --out dist --interpreter 3.9 3.10 3.11 3.12 3.13 3.14t
 EOF
+# no target, no -i: the runner's own architecture, and the interpreter setup-python puts on the PATH
+cat >"$repo/.github/workflows/mac.yml" <<'EOF'
+jobs:
+  mac:
+    runs-on: macos-14
+    steps:
+      - uses: actions/setup-python@v5
+        with: {python-version: "3.12"}
+      - uses: PyO3/maturin-action@v1
+        with: {args: --release --out dist}
+EOF
 printf '[package]\nname = "demo"\nversion = "1.0.0"\nedition = "2021"\n[lib]\ncrate-type = ["cdylib"]\n[dependencies]\npyo3 = "0.29"\n' >"$repo/Cargo.toml"
 wm -C "$repo" init
 expect_status 0 "init with workflows modelled on real projects'"
@@ -183,6 +194,7 @@ want_platforms = {
     "musllinux-x86_64": {"manylinux": "1_1"},
     "musllinux-aarch64": {"manylinux": "1_1"},
     "macos-universal2": {"runner": "my-mac-mini"},      # a label no hosted image has
+    "macos-arm64": {},                                  # macos-14: Apple silicon
 }
 ok = True
 if d["platforms"] != want_platforms:
@@ -200,8 +212,17 @@ for what in "target riscv64 on musllinux (job musl): no platform of the catalogu
 	grep -qF "# drops $what (.github/workflows/release.yml)" "$repo/wheelmatrix.yaml" || fail "the file does not name the drop '$what'"
 done
 grep -q "replaces it" "$tmp/init-err" && fail "real projects: 'replaces it', though init drops builds"
-wm -C "$repo" list
+wm -C "$repo" list --format json
 expect_status 0 "list after init with workflows modelled on real projects'"
+# each platform builds the versions its own job names: macos-arm64 3.12 alone, the others the -i list
+"$py" -c 'import json, sys
+by = {}
+for j in json.load(open(sys.argv[1])):
+    by.setdefault(j["platform"], set()).add(j["python"])
+want = {"3.9", "3.10", "3.11", "3.12", "3.13", "3.14t"}
+bad = {p: sorted(v) for p, v in by.items() if v != ({"3.12"} if p == "macos-arm64" else want)}
+print(bad) if bad else None
+sys.exit(1 if bad or len(by) != 7 else 0)' "$tmp/out" || fail "real projects: the versions per platform are not the workflows': $(cat "$tmp/out")"
 
 # the same workflow without what the matrix cannot build: nothing dropped, and it is replaced
 sed -i -e 's/, riscv64]/]/' -e '/self-hosted/d' "$repo/.github/workflows/release.yml"

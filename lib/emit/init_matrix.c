@@ -361,7 +361,7 @@ static bool read_args(struct wm_takeover *t, const char *file, const char *args,
 }
 
 static void add_platform(struct wm_takeover *t, const char *file, const struct wm_platform *p, const char *level,
-	const char *runner, const char *container, unsigned pypy)
+	const char *runner, const char *container, unsigned pypy, const unsigned *cpython, bool find)
 {
 	struct wm_takeover_platform *tp = NULL;
 	for (size_t i = 0; i < t->nplatforms && !tp; i++)
@@ -377,9 +377,15 @@ static void add_platform(struct wm_takeover *t, const char *file, const struct w
 		tp->runner = runner;
 		tp->container = container;
 		tp->pypy = pypy;
+		tp->cpython[0] = cpython[0];
+		tp->cpython[1] = cpython[1];
+		tp->find = find;
 		return;
 	}
 	tp->pypy |= pypy;
+	tp->cpython[0] |= cpython[0];
+	tp->cpython[1] |= cpython[1];
+	tp->find |= find;
 	/* the same platform built twice: one level per platform in the matrix */
 	if ((level ? level : p->manylinux ? p->manylinux : "") != NULL &&
 			!same_level(tp->level ? tp->level : p->manylinux ? p->manylinux : "",
@@ -434,7 +440,7 @@ static void read_step(struct wm_takeover *t, const char *file, const char *job, 
 		const char *args = args_raw ? expand(t->arena, args_raw, r) : "", *level = NULL, *family, *runner = NULL;
 		enum wm_os os = label_os(label);
 		const struct wm_platform *p;
-		unsigned pypy;
+		unsigned pypy, saved[2], named_here[2];
 		bool find, named;
 
 		t->jobs++;
@@ -465,6 +471,10 @@ static void read_step(struct wm_takeover *t, const char *file, const char *job, 
 				"read", shown(job)));
 			args = "";
 		}
+		/* what this combination names, beside what the others named */
+		saved[0] = t->cpython[0];
+		saved[1] = t->cpython[1];
+		t->cpython[0] = t->cpython[1] = 0;
 		t->pypy = 0;
 		find = read_args(t, file, args, &level, &named);
 		if (!named) {
@@ -484,6 +494,10 @@ static void read_step(struct wm_takeover *t, const char *file, const char *job, 
 			}
 		}
 		pypy = t->pypy;
+		named_here[0] = t->cpython[0];
+		named_here[1] = t->cpython[1];
+		t->cpython[0] |= saved[0];
+		t->cpython[1] |= saved[1];
 		/*
 		 * --find-interpreter on Linux builds for PyPy too.  A native build runs in the pypa
 		 * manylinux image of the runner's architecture (i686's on x86_64: maturin-action's
@@ -536,7 +550,7 @@ static void read_step(struct wm_takeover *t, const char *file, const char *job, 
 				drop(t, file, wm_arena_printf(t->arena, "job %s's container: an image the matrix cannot name", shown(job)));
 			container = NULL;
 		}
-		add_platform(t, file, p, level, runner, os == WM_OS_LINUX ? container : NULL, pypy);
+		add_platform(t, file, p, level, runner, os == WM_OS_LINUX ? container : NULL, pypy, named_here, find);
 	}
 }
 
@@ -730,6 +744,27 @@ void wm_takeover_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root
 					wm_yaml_set(b, e, "platform", wm_yaml_str(b, t->platforms[i].p->id));
 					wm_yaml_set(b, e, "python", wm_yaml_strf(b, "3.%u%s", m, f ? "t" : ""));
 				}
+		/* a CPython the workflows did not build on a platform (the versions are one axis) */
+		for (size_t i = 0; i < t->nplatforms; i++) {
+			const struct wm_takeover_platform *tp = &t->platforms[i];
+			unsigned here[2] = { tp->cpython[0], tp->cpython[1] };
+			if (tp->find)
+				for (unsigned m = lo; m <= hi; m++)
+					here[0] |= 1u << m;
+			for (unsigned m = tp->p->python_min; m < 32; m++)
+				for (int f = 0; f < 2; f++) {
+					struct wm_y *e;
+					if (!((f ? ft : cp) >> m & 1) || (here[f] >> m & 1))
+						continue;
+					if (!exclude && (exclude = wm_yaml_set(b, root, "exclude", wm_yaml_seq(b))) == NULL)
+						return;
+					e = wm_yaml_push(b, exclude, wm_yaml_map(b));
+					if (e)
+						e->style = WM_Y_FLOW;
+					wm_yaml_set(b, e, "platform", wm_yaml_str(b, tp->p->id));
+					wm_yaml_set(b, e, "python", wm_yaml_strf(b, "3.%u%s", m, f ? "t" : ""));
+				}
+		}
 		/* PyPy where the workflows did not build it, or the matrix cannot (a drop, above) */
 		for (size_t i = 0; i < t->nplatforms; i++)
 			for (unsigned m = 0; m < 32; m++) {

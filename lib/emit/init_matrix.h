@@ -15,6 +15,8 @@ struct wm_takeover_platform {
 	const char *runner;     /* a runner label the catalogue does not know (self-hosted); else NULL */
 	const char *container;  /* maturin-action's `container`; else NULL */
 	unsigned pypy;          /* bit N: PyPy 3.N built there */
+	unsigned cpython[2];    /* bit N: CPython 3.N named there ([1]: free-threaded) */
+	bool find;              /* --find-interpreter there: every CPython the crate builds */
 };
 
 /* Something a workflow builds that the matrix cannot express: "drops WHAT: WHY", in `file`. */
