@@ -21,7 +21,8 @@ maturin=$tools/bin/maturin
 [ -x "$maturin" ] || fatal "the pinned maturin is not installed in $tools: run 'make tools' (tests/tools/install.sh)"
 
 # ---- 1. maturin new's CI ---------------------------------------------------------------------
-(cd "$tmp" && "$maturin" new --bindings pyo3 demo) >"$tmp/new.log" 2>&1 || fatal "maturin new failed: $(cat "$tmp/new.log")"
+# offline: the project as maturin writes it, without a Cargo.lock resolved from crates.io today
+(cd "$tmp" && CARGO_NET_OFFLINE=true "$maturin" new --bindings pyo3 demo) >"$tmp/new.log" 2>&1 || fatal "maturin new failed: $(cat "$tmp/new.log")"
 repo=$tmp/demo
 mkdir -p "$repo/.github/workflows"
 (cd "$repo" && "$maturin" generate-ci github) >"$repo/.github/workflows/CI.yml" 2>"$tmp/gen.log" ||
@@ -258,6 +259,11 @@ EOF
 # over the 1 MiB bound of a workflow: not parsed, so no build of it is read
 { printf 'jobs:\n  big:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: PyO3/maturin-action@v1\n        with: {target: s390x, args: -i 3.12}\n'
   head -c 1100000 /dev/zero | tr '\0' '#'; echo; } >"$repo/.github/workflows/big.yml"
+# 300 steps x 64 combinations, each with 2 kB of arguments: read up to a bound, not 19,200 copies
+"$py" -c 'import sys
+step = "      - uses: PyO3/maturin-action@v1\n        with: {target: \"${{ matrix.t }}\", manylinux: \"2_28\", args: \"-i 3.12 --features %s\"}\n" % ("x" * 2000)
+print("jobs:\n  j:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        t: [%s]\n        u: [a, b, c, d, e, f, g, h]\n    steps:\n%s" % (", ".join(["x86_64"] * 8), step * 300))' \
+	>"$repo/.github/workflows/many.yml"
 wm -C "$repo" init
 expect_status 0 "init with hostile workflow files"
 grep -q $'\033' "$tmp/err" "$repo/wheelmatrix.yaml" && fail "a control character reached the notes or the file"
@@ -265,6 +271,8 @@ grep -q "1 file of the CI not read: a name with characters other than letters, d
 	fail "the file with control characters in its name is passed over without a note: $(cat "$tmp/err")"
 grep -q "^# drops target (a value not shown) on manylinux (job build)" "$repo/wheelmatrix.yaml" ||
 	fail "the target with a newline is not dropped as a value not shown: $(cat "$repo/wheelmatrix.yaml")"
+grep -q "^.github/workflows/many.yml: note: drops the builds past the first 1024 combinations of steps and matrices: not read" "$tmp/err" ||
+	fail "the builds past the bound are not named: $(cat "$tmp/err")"
 "$py" -c 'import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); sys.exit(d.get("platforms") != ["linux-x86_64"] or "hacked" in str(d))' \
 	"$repo/wheelmatrix.yaml" || fail "hostile: the platforms are not the one readable build's: $(cat "$repo/wheelmatrix.yaml")"
 finish

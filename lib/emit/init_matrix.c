@@ -15,6 +15,8 @@
 
 #define MAX_ROWS 64   /* combinations of one job's strategy.matrix read: more is no starting point */
 #define MAX_KEYS 16   /* keys of one combination */
+#define MAX_INCLUDES 256  /* include entries of one job read */
+#define MAX_BUILDS 1024   /* builds (step x combination) read in all: each costs a copy of its arguments */
 
 /*
  * maturin-action's short targets, per platform family: PyO3/maturin-action@v1.51.0 src/index.ts,
@@ -196,7 +198,7 @@ static size_t rows_of(struct row *rows, const struct wm_node *matrix)
 	}
 	const struct wm_node *inc = wm_yaml_find(matrix, "include");
 	bool axes = rows[0].n > 0;
-	for (size_t i = 0; inc && inc->type == WM_NODE_SEQ && i < inc->n; i++) {
+	for (size_t i = 0; inc && inc->type == WM_NODE_SEQ && i < inc->n && i < MAX_INCLUDES; i++) {
 		const struct wm_node *e = inc->items[i];
 		bool matched = false;
 		if (e->type != WM_NODE_MAP)
@@ -443,6 +445,10 @@ static void read_step(struct wm_takeover *t, const char *file, const char *job, 
 		unsigned pypy, saved[2], named_here[2];
 		bool find, named;
 
+		if (t->jobs == MAX_BUILDS) {
+			drop(t, file, "the builds past the first 1024 combinations of steps and matrices: not read");
+			return;
+		}
 		t->jobs++;
 		if (!t->file)
 			t->file = file;
