@@ -260,6 +260,7 @@ EOF
 { printf 'jobs:\n  big:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: PyO3/maturin-action@v1\n        with: {target: s390x, args: -i 3.12}\n'
   head -c 1100000 /dev/zero | tr '\0' '#'; echo; } >"$repo/.github/workflows/big.yml"
 # 300 steps x 64 combinations, each with 2 kB of arguments: read up to a bound, not 19,200 copies
+# shellcheck disable=SC2016 # ${{ matrix.t }} is the workflow's, not the shell's
 "$py" -c 'import sys
 step = "      - uses: PyO3/maturin-action@v1\n        with: {target: \"${{ matrix.t }}\", manylinux: \"2_28\", args: \"-i 3.12 --features %s\"}\n" % ("x" * 2000)
 print("jobs:\n  j:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        t: [%s]\n        u: [a, b, c, d, e, f, g, h]\n    steps:\n%s" % (", ".join(["x86_64"] * 8), step * 300))' \
