@@ -313,6 +313,8 @@ platforms:
   linux-s390x: {}
   musllinux-x86_64: {}
   musllinux-aarch64: {}
+  musllinux-i686: {}
+  musllinux-armv7: {}
   macos-x86_64: {}
   macos-arm64: {}
   macos-universal2: {}

@@ -12,7 +12,9 @@
 #include "formats/yaml.h"
 #include "model/expr.h"
 #include "model/project.h"
+#include "model/catalog.h"
 #include "emit/init.h"
+#include "emit/init_matrix.h"
 
 /* Cargo features that name a GPU backend, and where that backend can be built by default. */
 static const struct gpu {
@@ -64,6 +66,9 @@ struct repo_ci {
 	size_t nworkflows;
 	struct published published[MAX_FOUND];
 	size_t npublished;
+	size_t unplain;                     /* files passed over for their names */
+	struct wm_takeover takeover;        /* what the workflows that build the project's own distribution build,
+	                                       read as a matrix (init_matrix.c); a backend's are its own */
 };
 
 /* Whether text (not NUL-terminated) holds `needle`. */
@@ -603,7 +608,8 @@ static bool same_name(const char *a, const char *b)
  * unrenamed.  1 for a wheel workflow, 0 for another text, WM_ENOMEM.
  */
 static int read_workflow(struct wm_init_workflow *w, struct wm_arena *a, const char *path, const char *text,
-	size_t len, const char *name, const struct wm_project *p, const char *const *known, size_t nknown)
+	size_t len, const char *name, const struct wm_project *p, const char *const *known, size_t nknown,
+	struct wm_takeover *takeover)
 {
 	static const struct wm_yaml_limits limits = WORKFLOW_LIMITS;
 	struct named names[MAX_FOUND];
@@ -635,8 +641,11 @@ static int read_workflow(struct wm_init_workflow *w, struct wm_arena *a, const c
 	/* evidence: a workflow GitHub could not read either publishes nothing */
 	wm_error_init(&ignored);
 	ret = wm_yaml_parse(&doc, path, text, len, &limits, &ignored);
-	if (ret == 0 && doc.root && doc.root->type == WM_NODE_MAP)
+	if (ret == 0 && doc.root && doc.root->type == WM_NODE_MAP) {
 		find_upload(w, &doc);
+		if (takeover)
+			wm_takeover_read(takeover, w->path, doc.root);
+	}
 	wm_yaml_release(&doc);
 	wm_error_release(&ignored);
 	return ret == WM_ENOMEM ? ret : 1;
@@ -653,6 +662,8 @@ static void scan_file(struct repo_ci *ci, struct wm_arena *a, const struct wm_re
 
 	/* evidence, not input: a file that cannot be read is passed over */
 	wm_error_init(&ignored);
+	if (!plain_path(path))
+		ci->unplain++;
 	if (!plain_path(path) || r->read(r->ctx, path, &text, &len, &ignored) != 0 || as_utf8(&text, &len) < 0 ||
 			!(file = wm_arena_strdup(a, path))) {
 		wm_error_release(&ignored);
@@ -665,7 +676,8 @@ static void scan_file(struct repo_ci *ci, struct wm_arena *a, const struct wm_re
 		return;  /* what generate wrote replaces the others, not itself */
 	}
 	scan_distributions(ci, a, p, file, text, len);
-	if (ci->nworkflows < MAX_FOUND && read_workflow(&ci->read[ci->nworkflows], a, file, text, len, p->name, p, NULL, 0) > 0) {
+	if (ci->nworkflows < MAX_FOUND && read_workflow(&ci->read[ci->nworkflows], a, file, text, len, p->name, p, NULL, 0,
+			ci->npublished == before ? &ci->takeover : NULL) > 0) {
 		struct wm_buf names = WM_BUF_INIT;
 		for (size_t i = before; i < ci->npublished; i++)
 			wm_buf_printf(&names, "%s%s, backend '%s'", names.len ? "; " : "", ci->published[i].dist,
@@ -707,7 +719,8 @@ int wm_init_workflows_scan(struct wm_init_workflows *out, const struct wm_reader
 			continue;
 		if ((ret = r->read(r->ctx, path, &text, &len, &ignored)) == 0 && (ret = as_utf8(&text, &len)) == 0 &&
 				!written_by_wheelmatrix(path, text, len) &&
-				(ret = read_workflow(&out->items[out->n], &out->arena, path, text, len, name, p, known, nknown)) > 0)
+				(ret = read_workflow(&out->items[out->n], &out->arena, path, text, len, name, p, known, nknown,
+				NULL)) > 0)
 			out->n++;
 		free(text);
 		if (ret == WM_ENOMEM)
@@ -739,7 +752,8 @@ void wm_init_workflows_release(struct wm_init_workflows *w)
  * wheelmatrix wrote that one), the workflows that build wheels today, and the backends its
  * workflows and scripts publish as distributions of their own.
  */
-static void scan_repo(struct repo_ci *ci, struct wm_arena *a, const struct wm_reader *r, const struct wm_project *p)
+static void scan_repo(struct repo_ci *ci, struct wm_arena *a, const struct wm_reader *r, const struct wm_project *p,
+	const struct wm_catalog *cat)
 {
 	static const char *const dirs[] = { ".github", "scripts", "build_scripts", "ci" };
 	struct wm_error ignored;
@@ -748,6 +762,9 @@ static void scan_repo(struct repo_ci *ci, struct wm_arena *a, const struct wm_re
 	size_t len = 0;
 
 	memset(ci, 0, sizeof(*ci));
+	ci->takeover.arena = a;
+	ci->takeover.cat = cat;
+	ci->takeover.project = p;
 	wm_error_init(&ignored);
 	if (r->read(r->ctx, ".gitlab-ci.yml", &text, &len, &ignored) == 0) {
 		ci->gitlab = written_by_wheelmatrix(".gitlab-ci.yml", text, len);
@@ -874,14 +891,22 @@ static void header(struct wm_buf *out, const struct repo_ci *ci)
 		"# Edit it freely; docs/matrix.md in wheelmatrix describes every key.\n");
 	if (!ci->nworkflows)
 		return;
-	wm_buf_puts(out, "#\n# The workflow `generate` writes, .github/workflows/wheels.yml, replaces these, which build\n"
-		"# the wheels today (remove them once it runs):\n");
+	if (ci->takeover.ndrops)
+		wm_buf_puts(out, "#\n# These workflows build the wheels today; the matrix below builds what they build, but\n"
+			"# not all of it (the drops below), so the workflow `generate` writes does not replace them yet:\n");
+	else
+		wm_buf_puts(out, "#\n# The workflow `generate` writes, .github/workflows/wheels.yml, replaces these, which build\n"
+			"# the wheels today (remove them once it runs):\n");
 	for (size_t i = 0; i < ci->nworkflows; i++) {
 		wm_buf_printf(out, "#   %s", ci->workflows[i]);
 		if (ci->built[i])
 			wm_buf_printf(out, " (%s)", ci->built[i]);
 		wm_buf_putc(out, '\n');
 	}
+	for (size_t i = 0; i < ci->takeover.ndrops; i++)
+		wm_buf_printf(out, "# drops %s (%s)\n", ci->takeover.drops[i].what, ci->takeover.drops[i].file);
+	if (ci->takeover.more_drops)
+		wm_buf_puts(out, "# drops more than these: read the workflows\n");
 }
 
 /* What the reader should know before the first generate, as notes that name the files. */
@@ -894,12 +919,27 @@ static void notes(const struct repo_ci *ci, struct wm_error *err)
 			wm_buf_printf(&what, " (%s)", ci->built[i]);
 		if (w->publisher)
 			wm_buf_printf(&what, " and uploads them to an index on %s (%s)", w->event, w->publisher);
-		wm_error_add(err, WM_OK, WM_SEV_NOTE, ci->workflows[i], NULL, 0, 0, 0, 0,
-			"builds wheels%s: the workflow generate writes, .github/workflows/wheels.yml, replaces it; "
-			"remove it once that runs%s", what.ptr && !what.oom ? what.ptr : "",
-			w->publisher ? " ('wheelmatrix check' reports the two publishers until then)" : "");
+		if (ci->takeover.ndrops)
+			wm_error_add(err, WM_OK, WM_SEV_NOTE, ci->workflows[i], NULL, 0, 0, 0, 0,
+				"builds wheels%s: the matrix builds them too, except what it drops (the notes 'drops ...'), "
+				"so keep it until those are built another way%s", what.ptr && !what.oom ? what.ptr : "",
+				w->publisher ? " ('wheelmatrix check' reports the two publishers until then)" : "");
+		else
+			wm_error_add(err, WM_OK, WM_SEV_NOTE, ci->workflows[i], NULL, 0, 0, 0, 0,
+				"builds wheels%s: the workflow generate writes, .github/workflows/wheels.yml, replaces it; "
+				"remove it once that runs%s", what.ptr && !what.oom ? what.ptr : "",
+				w->publisher ? " ('wheelmatrix check' reports the two publishers until then)" : "");
 		wm_buf_release(&what);
 	}
+	for (size_t i = 0; i < ci->takeover.ndrops; i++)
+		wm_error_add(err, WM_OK, WM_SEV_NOTE, ci->takeover.drops[i].file, NULL, 0, 0, 0, 0, "drops %s",
+			ci->takeover.drops[i].what);
+	if (ci->takeover.more_drops)
+		wm_error_add(err, WM_OK, WM_SEV_NOTE, NULL, NULL, 0, 0, 0, 0, "drops more than these: read the workflows");
+	if (ci->unplain)
+		wm_error_add(err, WM_OK, WM_SEV_NOTE, NULL, NULL, 0, 0, 0, 0,
+			"%zu file%s of the CI not read: a name with characters other than letters, digits and ._-/",
+			ci->unplain, ci->unplain == 1 ? "" : "s");
 	/* a script's distributions: a workflow's are in its note above */
 	for (size_t i = 0; i < ci->npublished; i++) {
 		bool workflow = false;
@@ -929,6 +969,7 @@ static int render(struct wm_buf *out, const struct wm_reader *r, const char *pyp
 	struct wm_yb b;
 	struct wm_y *root, *project, *one;
 	struct repo_ci *ci;
+	struct wm_catalog *cat = NULL;
 	int ret = wm_project_load(&p, r, pyproject, NULL, err);
 
 	if (ret == 1) {
@@ -946,8 +987,13 @@ static int render(struct wm_buf *out, const struct wm_reader *r, const char *pyp
 	wm_arena_init(&arena);
 	b.arena = &arena;
 	b.oom = false;
+	if ((ret = wm_catalog_load(&cat, err)) < 0) {
+		wm_arena_release(&arena);
+		wm_project_free(p);
+		return ret;
+	}
 	if ((ci = wm_arena_alloc(&arena, sizeof(*ci))) != NULL)
-		scan_repo(ci, &arena, r, p);
+		scan_repo(ci, &arena, r, p, cat);
 	root = wm_yaml_map(&b);
 	if ((one = wm_yaml_str(&b, "1")) != NULL)
 		one->typed = true;  /* the format version is a number */
@@ -964,6 +1010,7 @@ static int render(struct wm_buf *out, const struct wm_reader *r, const char *pyp
 	add_flow_list(&b, root, "platforms", platforms, WM_ARRAY_SIZE(platforms));
 	if (ci) {
 		add_backends(&b, root, p, ci);
+		wm_takeover_write(&ci->takeover, &b, root);
 		add_ci(&b, root, ci);
 	}
 	if (b.oom || !root || !ci) {
@@ -975,6 +1022,7 @@ static int render(struct wm_buf *out, const struct wm_reader *r, const char *pyp
 			notes(ci, err);
 	}
 	wm_arena_release(&arena);
+	wm_catalog_free(cat);
 	wm_project_free(p);
 	return ret;
 }

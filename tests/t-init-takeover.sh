@@ -1,0 +1,279 @@
+#!/bin/bash
+# t-init-takeover.sh — init writes the matrix that builds the wheels the workflows it replaces
+# build, and names what it cannot.
+#
+# 1. `maturin new` and `maturin generate-ci github`, run here with the pinned maturin: the jobs of
+#    the matrix init writes (`list --format json`) are exactly the wheels of maturin's CI.yml,
+#    computed here from CI.yml (PyYAML) and from maturin itself (`maturin list-python --target`,
+#    the interpreters a cross build finds), less the PyPy builds init names as dropped, and
+#    nothing else is dropped; the "replaces it" note is then not given.
+# 2. workflows modelled on real projects' (an explicit -i list, cross targets, musllinux, a
+#    self-hosted runner, manylinux 2_28, before-script-linux): each becomes its override; a
+#    target the catalogue lacks (riscv64) is dropped by name, in the notes and the file.
+# 3. hostile workflow files are data: a name with control characters is passed over with a note
+#    that does not echo it, a workflow over the size bound is not read, and values with newlines
+#    never reach the file's comments.
+. "$ROOT/tests/lib.sh"
+# shellcheck source=tests/python-env.sh
+. "$ROOT/tests/python-env.sh"
+tools=$("$ROOT/tests/tools/install.sh" --path)
+maturin=$tools/bin/maturin
+[ -x "$maturin" ] || fatal "the pinned maturin is not installed in $tools: run 'make tools' (tests/tools/install.sh)"
+
+# ---- 1. maturin new's CI ---------------------------------------------------------------------
+# offline: the project as maturin writes it, without a Cargo.lock resolved from crates.io today
+(cd "$tmp" && CARGO_NET_OFFLINE=true "$maturin" new --bindings pyo3 demo) >"$tmp/new.log" 2>&1 || fatal "maturin new failed: $(cat "$tmp/new.log")"
+repo=$tmp/demo
+mkdir -p "$repo/.github/workflows"
+(cd "$repo" && "$maturin" generate-ci github) >"$repo/.github/workflows/CI.yml" 2>"$tmp/gen.log" ||
+	fatal "maturin generate-ci failed: $(cat "$tmp/gen.log")"
+grep -q "find-interpreter" "$repo/.github/workflows/CI.yml" || fatal "maturin's CI.yml no longer uses --find-interpreter"
+wm -C "$repo" init
+expect_status 0 "init in maturin new's project"
+cp "$tmp/err" "$tmp/init-err"
+wm -C "$repo" list --format json
+expect_status 0 "list after init in maturin new's project"
+cp "$tmp/out" "$tmp/jobs.json"
+for t in x86_64-unknown-linux-gnu i686-unknown-linux-gnu aarch64-unknown-linux-gnu armv7-unknown-linux-gnueabihf \
+		s390x-unknown-linux-gnu powerpc64le-unknown-linux-gnu x86_64-unknown-linux-musl i686-unknown-linux-musl \
+		aarch64-unknown-linux-musl armv7-unknown-linux-musleabihf; do
+	"$maturin" list-python --target "$t" >"$tmp/python-$t" 2>&1 || fatal "maturin list-python --target $t: $(cat "$tmp/python-$t")"
+done
+"$py" - "$repo" "$tmp" "$tmp/jobs.json" "$tmp/init-err" "$ROOT/templates/pyo3.yaml" "$ROOT/templates/platforms.yaml" <<'PY' || fail "maturin new: the matrix does not build CI.yml's wheels"
+import json, re, sys, tomllib, yaml
+repo, tmp, jobs, err, pyo3_table, catalog = sys.argv[1:]
+ci = yaml.safe_load(open(repo + "/.github/workflows/CI.yml"))
+requires = tomllib.load(open(repo + "/pyproject.toml", "rb"))["project"]["requires-python"]
+lowest = int(re.fullmatch(r">=\s*3\.(\d+)", requires).group(1))
+# the PyO3 the crate builds with: Cargo.lock's, else Cargo.toml's requirement; what it builds, from the table
+lock = open(repo + "/Cargo.lock").read() if __import__("os").path.exists(repo + "/Cargo.lock") else ""
+m = re.search(r'name = "pyo3"\nversion = "(\d+)\.(\d+)', lock) or \
+    re.search(r'pyo3 = \{ version = "(\d+)\.(\d+)|pyo3 = "(\d+)\.(\d+)', open(repo + "/Cargo.toml").read())
+series = "%s.%s" % tuple(g for g in m.groups() if g)[:2]
+row = yaml.safe_load(open(pyo3_table))["pyo3"][series]
+py_max = int(row["python"][1].split(".")[1])
+pp_min, pp_max = (int(v.split(".")[1]) for v in row["pypy"])
+# each maturin-action build of CI.yml: its job's family and level, the target, the runner's interpreters
+arch = {"x86_64": "x86_64", "x64": "x86_64", "x86": "i686", "aarch64": "aarch64", "armv7": "armv7l",
+        "s390x": "s390x", "ppc64le": "ppc64le"}
+triple = {("manylinux", "x86_64"): "x86_64-unknown-linux-gnu", ("manylinux", "i686"): "i686-unknown-linux-gnu",
+          ("manylinux", "aarch64"): "aarch64-unknown-linux-gnu", ("manylinux", "armv7l"): "armv7-unknown-linux-gnueabihf",
+          ("manylinux", "s390x"): "s390x-unknown-linux-gnu", ("manylinux", "ppc64le"): "powerpc64le-unknown-linux-gnu",
+          ("musllinux", "x86_64"): "x86_64-unknown-linux-musl", ("musllinux", "i686"): "i686-unknown-linux-musl",
+          ("musllinux", "aarch64"): "aarch64-unknown-linux-musl", ("musllinux", "armv7l"): "armv7-unknown-linux-musleabihf"}
+def listed(t):
+    out = open("%s/python-%s" % (tmp, t)).read()
+    return ({int(v) for v in re.findall(r"CPython 3\.(\d+)\b", out)}, {int(v) for v in re.findall(r"PyPy 3\.(\d+)", out)})
+want = set()
+for name, job in ci["jobs"].items():
+    step = next((s for s in job.get("steps", []) if "maturin-action" in s.get("uses", "")), None)
+    if not step or step["with"].get("command") == "sdist":
+        continue
+    assert "--find-interpreter" in step["with"]["args"], name
+    for p in job["strategy"]["matrix"]["platform"]:
+        runner, target = p["runner"], p["target"]
+        cpython = set(range(lowest, py_max + 1))
+        pypy = set()
+        if runner.startswith("ubuntu"):
+            level = step["with"]["manylinux"]
+            family = "musllinux" if level.startswith("musllinux") else "manylinux"
+            # auto: maturin-action runs the manylinux2014 images, and maturin tags the wheel 2_17
+            tag = "%s_%s" % (family, "2_17" if level == "auto" else level[len("musllinux_"):])
+            plat = "%s_%s" % (tag, arch[target])
+            if family == "manylinux" and target in ("x86_64", "x86"):
+                # native, in the pypa image: its pypy3.11 on x86_64, none on i686 (pypa/manylinux finalize-one.sh)
+                pypy = {11} if target == "x86_64" else set()
+            else:
+                # cross: maturin's own sysconfig data, as maturin itself lists it
+                found_cp, found_pp = listed(triple[(family, arch[target])])
+                cpython &= found_cp
+                pypy = found_pp
+        elif runner.startswith("windows"):
+            plat = {"x64": "win_amd64", "x86": "win32", "aarch64": "win_arm64"}[target]
+            if target == "aarch64":
+                cpython = {v for v in cpython if v >= 11}  # python.org's arm64 Windows installers: 3.11 on
+        else:
+            plat = {"x86_64": "macosx_10_12_x86_64", "aarch64": "macosx_11_0_arm64"}[target]
+        want |= {("cp3%d-cp3%d" % (v, v), plat) for v in cpython}
+        want |= {("pp3%d-pypy3%d_pp73" % (v, v), plat) for v in pypy if pp_min <= v <= pp_max and v >= lowest}
+got = {(j["python_tag"] + "-" + j["abi_tag"], j["platform_tag"]) for j in json.load(open(jobs))}
+plat_of = {j["platform"]: j["platform_tag"] for j in json.load(open(jobs))}
+# what init says it drops: PyPy only, by version and platform
+dropped, other = set(), []
+for line in open(err):
+    d = re.match(r"\.github/workflows/CI\.yml: note: drops (.*)", line)
+    if not d:
+        continue
+    pp = re.match(r"PyPy 3\.(\d+) on ([a-z0-9_, -]+):", d.group(1))
+    if not pp:
+        other.append(d.group(1))
+        continue
+    for pid in pp.group(2).split(", "):
+        dropped.add(("pp3%s-pypy3%s_pp73" % (pp.group(1), pp.group(1)), plat_of[pid]))
+ok = True
+if other:
+    print("drops other than PyPy:", other); ok = False
+if got - want:
+    print("jobs CI.yml does not build:", sorted(got - want)); ok = False
+if want - got != dropped:
+    print("wheels of CI.yml neither built nor named as dropped:", sorted(want - got - dropped))
+    print("named as dropped but built, or not built by CI.yml:", sorted(dropped - (want - got))); ok = False
+if not any(p.startswith("musllinux_1_2_armv7l") for _, p in got) or not any(t.startswith("pp311") for t, _ in got):
+    print("no musllinux armv7 or PyPy job at all"); ok = False
+print("%d wheels of CI.yml; %d built, %d named as dropped" % (len(want), len(got), len(dropped)))
+sys.exit(0 if ok else 1)
+PY
+grep -q "replaces it" "$tmp/init-err" && fail "maturin new: init says the generated workflow replaces CI.yml, though it drops PyPy builds"
+grep -q "^# drops PyPy 3.1[12] on " "$repo/wheelmatrix.yaml" || fail "maturin new: the file does not name the PyPy it drops: $(head -12 "$repo/wheelmatrix.yaml")"
+
+# ---- 2. real projects' shapes ----------------------------------------------------------------
+repo=$tmp/real
+demo_project "$repo"
+rm -f "$repo/wheelmatrix.yaml"
+mkdir -p "$repo/.github/workflows"
+cat >"$repo/.github/workflows/release.yml" <<'EOF'
+on: {push: {tags: ["v*"]}}
+jobs:
+  linux:
+    runs-on: ${{ matrix.runner }}
+    strategy:
+      matrix:
+        include:
+          - {runner: ubuntu-latest, target: x86_64}
+          - {runner: [self-hosted, linux, arm64], target: aarch64}
+          - {runner: ubuntu-latest, target: ppc64le}
+    steps:
+      - uses: actions/checkout@v4
+      - uses: PyO3/maturin-action@v1
+        with:
+          target: ${{ matrix.target }}
+          manylinux: 2_28
+          args: --release --out dist -i python3.9 python3.10 python3.11 python3.12 python3.13 python3.14t
+          before-script-linux: yum install -y openssl-devel
+  musl:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        target: [x86_64-unknown-linux-musl, aarch64, riscv64]
+    steps:
+      - uses: PyO3/maturin-action@v1
+        with:
+          target: ${{ matrix.target }}
+          manylinux: musllinux_1_1
+          args: --release --out dist -i 3.9 3.10 3.11 3.12 3.13 3.14t
+          before-script-linux: yum install -y openssl-devel
+  mac:
+    runs-on: my-mac-mini
+    steps:
+      - uses: PyO3/maturin-action@v1
+        with:
+          target: universal2-apple-darwin
+          args: --release --out dist --interpreter 3.9 3.10 3.11 3.12 3.13 3.14t
+EOF
+# no target, no -i: the runner's own architecture, and the interpreter setup-python puts on the PATH
+cat >"$repo/.github/workflows/mac.yml" <<'EOF'
+jobs:
+  mac:
+    runs-on: macos-14
+    steps:
+      - uses: actions/setup-python@v5
+        with: {python-version: "3.12"}
+      - uses: PyO3/maturin-action@v1
+        with: {args: --release --out dist}
+EOF
+printf '[package]\nname = "demo"\nversion = "1.0.0"\nedition = "2021"\n[lib]\ncrate-type = ["cdylib"]\n[dependencies]\npyo3 = "0.29"\n' >"$repo/Cargo.toml"
+wm -C "$repo" init
+expect_status 0 "init with workflows modelled on real projects'"
+cp "$tmp/err" "$tmp/init-err"
+"$py" - "$repo/wheelmatrix.yaml" <<'PY' || fail "real projects: the matrix is not what the workflow builds: $(cat "$repo/wheelmatrix.yaml")"
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+want_platforms = {
+    "linux-x86_64": {},                                 # 2_28: the catalogue's level, ubuntu-latest: hosted
+    "linux-aarch64": {},                                # its self-hosted runner dropped, by name
+    "linux-ppc64le": {},
+    "musllinux-x86_64": {"manylinux": "1_1"},
+    "musllinux-aarch64": {"manylinux": "1_1"},
+    "macos-universal2": {"runner": "my-mac-mini"},      # a label no hosted image has
+    "macos-arm64": {},                                  # macos-14: Apple silicon
+}
+ok = True
+if d["platforms"] != want_platforms:
+    print("platforms:", d["platforms"]); ok = False
+if d["python"] != {"versions": ["3.9", "3.10", "3.11", "3.12", "3.13", "3.14t"]}:
+    print("python:", d["python"]); ok = False
+cpu = d["backends"]["cpu"]
+if cpu.get("before-script-linux") != "yum install -y openssl-devel" or cpu.get("default") is not True:
+    print("cpu backend:", cpu); ok = False
+sys.exit(0 if ok else 1)
+PY
+for what in "target riscv64 on musllinux (job musl): no platform of the catalogue builds it" \
+		"job linux's runner: a list of labels (a self-hosted runner); set platforms.linux-aarch64.runner to one label"; do
+	grep -qF ".github/workflows/release.yml: note: drops $what" "$tmp/init-err" || fail "init does not name the drop '$what': $(cat "$tmp/init-err")"
+	grep -qF "# drops $what (.github/workflows/release.yml)" "$repo/wheelmatrix.yaml" || fail "the file does not name the drop '$what'"
+done
+grep -q "replaces it" "$tmp/init-err" && fail "real projects: 'replaces it', though init drops builds"
+wm -C "$repo" list --format json
+expect_status 0 "list after init with workflows modelled on real projects'"
+# each platform builds the versions its own job names: macos-arm64 3.12 alone, the others the -i list
+"$py" -c 'import json, sys
+by = {}
+for j in json.load(open(sys.argv[1])):
+    by.setdefault(j["platform"], set()).add(j["python"])
+want = {"3.9", "3.10", "3.11", "3.12", "3.13", "3.14t"}
+bad = {p: sorted(v) for p, v in by.items() if v != ({"3.12"} if p == "macos-arm64" else want)}
+print(bad) if bad else None
+sys.exit(1 if bad or len(by) != 7 else 0)' "$tmp/out" || fail "real projects: the versions per platform are not the workflows': $(cat "$tmp/out")"
+
+# the same workflow without what the matrix cannot build: nothing dropped, and it is replaced
+sed -i -e 's/, riscv64]/]/' -e '/self-hosted/d' "$repo/.github/workflows/release.yml"
+wm -C "$repo" init --force
+expect_status 0 "init once nothing is dropped"
+grep -q "drops" "$tmp/err" "$repo/wheelmatrix.yaml" && fail "drops left: $(cat "$tmp/err")"
+grep -q "^.github/workflows/release.yml: note: builds wheels.*replaces it; remove it once that runs" "$tmp/err" ||
+	fail "nothing dropped, but init does not say the generated workflow replaces release.yml: $(cat "$tmp/err")"
+
+# ---- 3. hostile workflow files ---------------------------------------------------------------
+repo=$tmp/hostile
+demo_project "$repo"
+rm -f "$repo/wheelmatrix.yaml"
+mkdir -p "$repo/.github/workflows"
+cp "$tmp/real/.github/workflows/release.yml" "$repo/.github/workflows/$(printf 'evil\033[2J.yml')"
+# a target and a runner holding a newline: data, never a line of the file
+cat >"$repo/.github/workflows/ci.yml" <<'EOF'
+jobs:
+  build:
+    runs-on: "ubuntu-latest"
+    steps:
+      - uses: PyO3/maturin-action@v1
+        with:
+          target: "sparc\nplatforms: [hacked]"
+          manylinux: "2_28"
+          args: "-i 3.12"
+      - uses: PyO3/maturin-action@v1
+        with:
+          target: x86_64
+          manylinux: "2_28"
+          args: "-i 3.12"
+EOF
+# over the 1 MiB bound of a workflow: not parsed, so no build of it is read
+{ printf 'jobs:\n  big:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: PyO3/maturin-action@v1\n        with: {target: s390x, args: -i 3.12}\n'
+  head -c 1100000 /dev/zero | tr '\0' '#'; echo; } >"$repo/.github/workflows/big.yml"
+# 300 steps x 64 combinations, each with 2 kB of arguments: read up to a bound, not 19,200 copies
+# shellcheck disable=SC2016 # ${{ matrix.t }} is the workflow's, not the shell's
+"$py" -c 'import sys
+step = "      - uses: PyO3/maturin-action@v1\n        with: {target: \"${{ matrix.t }}\", manylinux: \"2_28\", args: \"-i 3.12 --features %s\"}\n" % ("x" * 2000)
+print("jobs:\n  j:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        t: [%s]\n        u: [a, b, c, d, e, f, g, h]\n    steps:\n%s" % (", ".join(["x86_64"] * 8), step * 300))' \
+	>"$repo/.github/workflows/many.yml"
+wm -C "$repo" init
+expect_status 0 "init with hostile workflow files"
+grep -q $'\033' "$tmp/err" "$repo/wheelmatrix.yaml" && fail "a control character reached the notes or the file"
+grep -q "1 file of the CI not read: a name with characters other than letters, digits and ._-/" "$tmp/err" ||
+	fail "the file with control characters in its name is passed over without a note: $(cat "$tmp/err")"
+grep -q "^# drops target (a value not shown) on manylinux (job build)" "$repo/wheelmatrix.yaml" ||
+	fail "the target with a newline is not dropped as a value not shown: $(cat "$repo/wheelmatrix.yaml")"
+grep -q "^.github/workflows/many.yml: note: drops the builds past the first 1024 combinations of steps and matrices: not read" "$tmp/err" ||
+	fail "the builds past the bound are not named: $(cat "$tmp/err")"
+"$py" -c 'import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); sys.exit(d.get("platforms") != ["linux-x86_64"] or "hacked" in str(d))' \
+	"$repo/wheelmatrix.yaml" || fail "hostile: the platforms are not the one readable build's: $(cat "$repo/wheelmatrix.yaml")"
+finish
