@@ -644,7 +644,7 @@ static int read_workflow(struct wm_init_workflow *w, struct wm_arena *a, const c
 	if (ret == 0 && doc.root && doc.root->type == WM_NODE_MAP) {
 		find_upload(w, &doc);
 		if (takeover)
-			wm_takeover_read(takeover, w->path, doc.root);
+			wm_init_matrix_read(takeover, w->path, doc.root);
 	}
 	wm_yaml_release(&doc);
 	wm_error_release(&ignored);
@@ -1010,7 +1010,7 @@ static int render(struct wm_buf *out, const struct wm_reader *r, const char *pyp
 	add_flow_list(&b, root, "platforms", platforms, WM_ARRAY_SIZE(platforms));
 	if (ci) {
 		add_backends(&b, root, p, ci);
-		wm_takeover_write(&ci->takeover, &b, root);
+		wm_init_matrix_write(&ci->takeover, &b, root);
 		add_ci(&b, root, ci);
 	}
 	if (b.oom || !root || !ci) {

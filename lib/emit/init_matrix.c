@@ -560,7 +560,7 @@ static void read_step(struct wm_takeover *t, const char *file, const char *job, 
 	}
 }
 
-void wm_takeover_read(struct wm_takeover *t, const char *path, const struct wm_node *root)
+void wm_init_matrix_read(struct wm_takeover *t, const char *path, const struct wm_node *root)
 {
 	const struct wm_node *jobs = wm_yaml_find(root, "jobs");
 	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
@@ -662,7 +662,7 @@ static unsigned pypy_written(struct wm_takeover *t, const struct wm_pyo3 *pyo3)
 	return out;
 }
 
-void wm_takeover_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
+void wm_init_matrix_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
 {
 	const struct wm_project *p = t->project;
 	const struct wm_pyo3 *pyo3 = crate_pyo3(t);

@@ -44,13 +44,13 @@ struct wm_takeover {
 };
 
 /* Reads the wheel builds of one workflow (`root`, parsed, bounded) of the file `path` into `t`. */
-void wm_takeover_read(struct wm_takeover *t, const char *path, const struct wm_node *root);
+void wm_init_matrix_read(struct wm_takeover *t, const char *path, const struct wm_node *root);
 /*
  * Writes what was read into the matrix `root`: `platforms` (with overrides), `python.versions` and
  * the excludes the runners need, and the default backend's before-script-linux (`backends`
  * already written).  Python versions PyO3 or the matrix cannot build become drops.  Nothing is
  * written when no build was read: the matrix keeps its defaults.
  */
-void wm_takeover_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root);
+void wm_init_matrix_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root);
 
 #endif

@@ -287,7 +287,8 @@ static void test_catalog(void)
 {
 	static const char *const ids[] = {
 		"linux-x86_64", "linux-aarch64", "linux-armv7", "linux-i686", "linux-ppc64le", "linux-s390x",
-		"musllinux-x86_64", "musllinux-aarch64", "macos-x86_64", "macos-arm64", "macos-universal2",
+		"musllinux-x86_64", "musllinux-aarch64", "musllinux-i686", "musllinux-armv7", "macos-x86_64",
+		"macos-arm64", "macos-universal2",
 		"windows-x86_64", "windows-arm64", "windows-x86",
 	};
 	struct wm_catalog *cat = NULL;
@@ -303,13 +304,13 @@ static void test_catalog(void)
 		wm_error_release(&err);
 		return;
 	}
-	CHECK(wm_catalog_platform_count(cat) == 14);
+	CHECK(wm_catalog_platform_count(cat) == WM_ARRAY_SIZE(ids));
 	for (size_t i = 0; i < WM_ARRAY_SIZE(ids); i++) {
 		p = wm_catalog_platform_at(cat, i);
 		CHECK_STR(p ? p->id : NULL, ids[i]);
 		CHECK(wm_catalog_platform(cat, ids[i]) == p);
 	}
-	CHECK(wm_catalog_platform_at(cat, 14) == NULL);
+	CHECK(wm_catalog_platform_at(cat, WM_ARRAY_SIZE(ids)) == NULL);
 	CHECK(wm_catalog_platform(cat, "linux") == NULL);         /* an alias is not an id */
 
 	p = wm_catalog_platform(cat, "linux-x86_64");
