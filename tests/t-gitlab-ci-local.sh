@@ -31,12 +31,15 @@ with open(os.path.join(root, "templates", "actions.yaml"), encoding="utf-8") as 
     want_attestations = yaml.safe_load(f)["tools"]["pypi-attestations"]
 
 def gitlab(m):
-    """A generated matrix with GitLab instead of GitHub, windows-arm64 on a self-hosted runner."""
+    """A generated matrix with GitLab instead of GitHub, windows-arm64 and musllinux-armv7 (no hosted
+    runner) on self-hosted ones."""
     m["ci"] = {"gitlab": {}}
     if isinstance(m["platforms"], list):
         m["platforms"] = {p: {} for p in m["platforms"]}
     if "windows-arm64" in m["platforms"]:
         m["platforms"]["windows-arm64"] = dict(m["platforms"]["windows-arm64"] or {}, tags=["windows", "arm64"])
+    if "musllinux-armv7" in m["platforms"]:
+        m["platforms"]["musllinux-armv7"] = dict(m["platforms"]["musllinux-armv7"] or {}, tags=["linux", "armv7"])
     return m
 
 cases = []

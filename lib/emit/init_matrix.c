@@ -1,5 +1,6 @@
 /* init_matrix.c — what the workflows init replaces build (maturin-action's targets, levels, runners, interpreters), as the matrix that builds the same wheels, and what it cannot. */
 #include <ctype.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -662,6 +663,49 @@ static unsigned pypy_written(struct wm_takeover *t, const struct wm_pyo3 *pyo3)
 	return out;
 }
 
+/*
+ * The backends' platforms narrowed to the matrix's, the platforms the replaced workflows build: a
+ * GPU backend's platforms come from its feature's table, which may name others.  A backend left
+ * with none is not written, and is a drop.
+ */
+static void fit_backends(struct wm_takeover *t, struct wm_y *root)
+{
+	struct wm_y *platforms = wm_yaml_get(root, "platforms"), *backends = wm_yaml_get(root, "backends");
+	size_t step;
+
+	if (!platforms || !backends || backends->type != WM_NODE_MAP)
+		return;
+	step = platforms->type == WM_NODE_MAP ? 2 : 1;  /* ids, or ids with their overrides */
+	for (size_t i = 0; i + 1 < backends->n;) {
+		struct wm_y *list = wm_yaml_get(backends->items[i + 1], "platforms");
+		struct wm_buf was = WM_BUF_INIT;
+		size_t kept = 0;
+		if (!list || list->type != WM_NODE_SEQ) {
+			i += 2;
+			continue;
+		}
+		for (size_t k = 0; k < list->n; k++) {
+			bool built = false;
+			for (size_t j = 0; j < platforms->n && !built; j += step)
+				built = fnmatch(list->items[k]->text, platforms->items[j]->text, 0) == 0;
+			wm_buf_printf(&was, "%s%s", k ? ", " : "", list->items[k]->text);
+			if (built)
+				list->items[kept++] = list->items[k];
+		}
+		list->n = kept;
+		if (kept) {
+			wm_buf_release(&was);
+			i += 2;
+			continue;
+		}
+		drop(t, t->file, wm_arena_printf(t->arena, "backend '%s': its platforms (%s) are none of those the "
+			"workflows build", backends->items[i]->text, was.ptr ? was.ptr : ""));
+		wm_buf_release(&was);
+		memmove(&backends->items[i], &backends->items[i + 2], (backends->n - i - 2) * sizeof(*backends->items));
+		backends->n -= 2;
+	}
+}
+
 void wm_init_matrix_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
 {
 	const struct wm_project *p = t->project;
@@ -695,6 +739,7 @@ void wm_init_matrix_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *r
 		if (tp->level)
 			wm_yaml_set(b, o, "manylinux", wm_yaml_str(b, tp->level));
 	}
+	fit_backends(t, root);
 
 	/* --find-interpreter: every CPython the image or runner has that requires-python and PyO3 admit */
 	if (pyo3 && pyo3->py_min > lo)
