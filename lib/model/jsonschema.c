@@ -424,11 +424,13 @@ static struct wm_json *toolkit_version(struct cx *x, struct wm_json *s)
 /* CUDA's `archs`: compute capabilities as the loader reads them ("8.6", 86, sm_86); none for the others. */
 static struct wm_json *toolkit_archs(struct cx *x, struct wm_json *s)
 {
-	struct wm_json *items = wm_json_object(), *types = wm_json_array();
+	struct wm_json *items, *types;
 	if (!wm_yaml_find(x->toolkit->recipe, "archs")) {
 		put_text(x, s, "description", "GPU architectures: CUDA only");
 		return put(x, s, "not", wm_json_object());
 	}
+	items = wm_json_object();
+	types = wm_json_array();
 	push(x, types, text("string"));
 	push(x, types, text("number"));
 	put(x, items, "type", types);
