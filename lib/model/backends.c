@@ -552,11 +552,11 @@ static bool check_el7(struct wm_loader *l, const struct wm_backend *b, const str
 	if (!el7 || !u->version || p->os != WM_OS_LINUX || !p->manylinux ||
 			(strcmp(p->manylinux, "2014") != 0 && strcmp(p->manylinux, "2_17") != 0))
 		return true;
-	for (size_t i = 0; i < el7->n; i++) {
+	for (size_t i = 0; i < el7->n; i++)
 		if (strcmp(el7->items[i]->text, u->version) == 0)
 			return true;
+	for (size_t i = 0; i < el7->n; i++)
 		wm_buf_printf(&known, "%s%s", i ? ", " : "", el7->items[i]->text);
-	}
 	wm_schema_error_at(&l->c, u->implied ? at.line : u->loc.line, u->implied ? at.column : u->loc.column, 1,
 		"backend '%s' uses %s %s on %s at manylinux level %s, whose images are EL7: NVIDIA's rhel7 "
 		"repository has %s %s only; choose one of them, or level 2_28", b->id, u->toolkit->title, u->version,
