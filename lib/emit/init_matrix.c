@@ -86,9 +86,9 @@ static void drop(struct wm_takeover *t, const char *file, const char *what)
 		t->more_drops = true;
 		return;
 	}
-	if (what) {
-		t->drops[t->ndrops].file = file;
-		t->drops[t->ndrops++].what = what;
+	if (what) {  /* copied, as a workflow's text is released before the drops are said */
+		t->drops[t->ndrops].file = file ? wm_arena_strdup(t->arena, file) : NULL;
+		t->drops[t->ndrops++].what = wm_arena_strdup(t->arena, what);
 	}
 }
 
@@ -376,9 +376,10 @@ static void add_platform(struct wm_takeover *t, const char *file, const struct w
 		tp = &t->platforms[t->nplatforms++];
 		memset(tp, 0, sizeof(*tp));
 		tp->p = p;
-		tp->level = level;
-		tp->runner = runner;
-		tp->container = container;
+		/* copied: the workflow they were read from is released before the matrix is written */
+		tp->level = level ? wm_arena_strdup(t->arena, level) : NULL;
+		tp->runner = runner ? wm_arena_strdup(t->arena, runner) : NULL;
+		tp->container = container ? wm_arena_strdup(t->arena, container) : NULL;
 		tp->pypy = pypy;
 		tp->cpython[0] = cpython[0];
 		tp->cpython[1] = cpython[1];
@@ -452,7 +453,7 @@ static void read_step(struct wm_takeover *t, const char *file, const char *job, 
 		}
 		t->jobs++;
 		if (!t->file)
-			t->file = file;
+			t->file = wm_arena_strdup(t->arena, file);
 		if (os == WM_OS_COUNT)
 			os = target && strstr(target, "windows") ? WM_OS_WINDOWS : target && strstr(target, "darwin") ?
 				WM_OS_MACOS : strstr(job, "windows") ? WM_OS_WINDOWS : strstr(job, "mac") ? WM_OS_MACOS :
@@ -537,7 +538,7 @@ static void read_step(struct wm_takeover *t, const char *file, const char *job, 
 			if (same_level(level, p->manylinux))
 				level = NULL;
 			if (bs && !t->before_script)
-				t->before_script = bs;
+				t->before_script = wm_arena_strdup(t->arena, bs);
 			else if (bs && strcmp(bs, t->before_script) != 0)
 				t->before_script_differs = true;
 		}
