@@ -96,7 +96,7 @@ int wm_repo_tracked_init_project(char **pyproject, const struct wm_reader *r, co
 
 	*pyproject = NULL;
 	memset(&found, 0, sizeof(found));
-	if (ret == 0)
+	if (ret == 0 && tracked.n)  /* qsort's array may not be NULL, even empty */
 		qsort(tracked.items, tracked.n, sizeof(*tracked.items), by_depth);
 	if (ret >= 0)
 		ret = wm_init_find(&found, r, (const char *const *)tracked.items, tracked.n, total, err);
