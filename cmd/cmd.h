@@ -137,10 +137,11 @@ void cli_write_text(const char *data, size_t len);
  */
 char *cli_matrix_root(const char *file, const char **base);
 /*
- * Gives the catalog the day runner retirements are checked against: WHEELMATRIX_TODAY (YYYY-MM-DD)
- * when set, else the clock's UTC day.  False, said, when WHEELMATRIX_TODAY is not a date.
+ * Loads the catalog (its diagnostics printed when it cannot) and gives it the day runner
+ * retirements are checked against: WHEELMATRIX_TODAY (YYYY-MM-DD) when set, else the clock's UTC
+ * day; WM_EINVALID, said, when WHEELMATRIX_TODAY is not a date.
  */
-bool cli_set_today(struct wm_catalog *cat);
+int cli_catalog_load(struct wm_catalog **cat, struct wm_error *err);
 void cli_print_diags(struct wm_error *err);
 /* The exit code for a library error. */
 int cli_exit_code(int code);

@@ -73,14 +73,8 @@ int cmd_check(struct cli *cli)
 		ret = WM_ENOMEM;
 		goto out;
 	}
-	if ((ret = wm_catalog_load(&cat, &findings)) < 0) {
-		cli_print_diags(&findings);
+	if ((ret = cli_catalog_load(&cat, &findings)) < 0)
 		goto out;
-	}
-	if (!cli_set_today(cat)) {
-		ret = WM_EINVALID;
-		goto out;
-	}
 	if ((ret = wm_check(&findings, &diff, &difflen, cat, &o)) < 0) {
 		cli_print_diags(&findings);
 		goto out;

@@ -171,14 +171,8 @@ int cmd_generate(struct cli *cli)
 		ret = WM_ENOMEM;
 		goto fail;
 	}
-	if ((ret = wm_catalog_load(&cat, &err)) < 0) {
-		cli_print_diags(&err);
+	if ((ret = cli_catalog_load(&cat, &err)) < 0)
 		goto out;
-	}
-	if (!cli_set_today(cat)) {
-		ret = WM_EINVALID;
-		goto out;
-	}
 	if ((ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
 	    (ret = wm_generate(&files, m, cat, base, &err)) < 0) {
 		cli_print_diags(&err);

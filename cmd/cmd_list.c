@@ -280,14 +280,8 @@ int cmd_list(struct cli *cli)
 		return CLI_EXIT_USAGE;
 	}
 	wm_error_init(&err);
-	if ((ret = wm_catalog_load(&cat, &err)) < 0) {
-		cli_print_diags(&err);
+	if ((ret = cli_catalog_load(&cat, &err)) < 0)
 		goto out;
-	}
-	if (!cli_set_today(cat)) {
-		ret = WM_EINVALID;
-		goto out;
-	}
 	if ((ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0) {
 		cli_print_diags(&err);
 		goto out;

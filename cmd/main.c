@@ -30,7 +30,7 @@ static const struct cli_option global_options[] = {
 
 static int cmd_help(struct cli *cli);
 
-bool cli_set_today(struct wm_catalog *cat)
+static bool set_today(struct wm_catalog *cat)
 {
 	const char *env = getenv("WHEELMATRIX_TODAY");
 	long days;
@@ -44,6 +44,16 @@ bool cli_set_today(struct wm_catalog *cat)
 	}
 	wm_catalog_set_today(cat, days);
 	return true;
+}
+
+int cli_catalog_load(struct wm_catalog **cat, struct wm_error *err)
+{
+	int ret = wm_catalog_load(cat, err);
+	if (ret < 0) {
+		cli_print_diags(err);
+		return ret;
+	}
+	return set_today(*cat) ? 0 : WM_EINVALID;
 }
 
 char *cli_matrix_root(const char *file, const char **base)

@@ -707,6 +707,20 @@ static void fit_backends(struct wm_takeover *t, struct wm_y *root)
 	}
 }
 
+/* Adds {platform: ID, python: VERSION} to the matrix's `exclude` (made on first use); false when it cannot be made. */
+static bool add_exclude(struct wm_yb *b, struct wm_y *root, struct wm_y **exclude, const char *platform,
+	struct wm_y *python)
+{
+	struct wm_y *e;
+	if (!*exclude && (*exclude = wm_yaml_set(b, root, "exclude", wm_yaml_seq(b))) == NULL)
+		return false;
+	if ((e = wm_yaml_push(b, *exclude, wm_yaml_map(b))) != NULL)
+		e->style = WM_Y_FLOW;
+	wm_yaml_set(b, e, "platform", wm_yaml_str(b, platform));
+	wm_yaml_set(b, e, "python", python);
+	return true;
+}
+
 void wm_init_matrix_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
 {
 	const struct wm_project *p = t->project;
@@ -785,16 +799,9 @@ void wm_init_matrix_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *r
 		for (size_t i = 0; i < t->nplatforms; i++)
 			for (unsigned m = 0; m < t->platforms[i].p->python_min; m++)
 				for (int f = 0; f < 2; f++) {
-					struct wm_y *e;
-					if (!((f ? ft : cp) >> m & 1))
-						continue;
-					if (!exclude && (exclude = wm_yaml_set(b, root, "exclude", wm_yaml_seq(b))) == NULL)
+					if (((f ? ft : cp) >> m & 1) && !add_exclude(b, root, &exclude, t->platforms[i].p->id,
+							wm_yaml_strf(b, "3.%u%s", m, f ? "t" : "")))
 						return;
-					e = wm_yaml_push(b, exclude, wm_yaml_map(b));
-					if (e)
-						e->style = WM_Y_FLOW;
-					wm_yaml_set(b, e, "platform", wm_yaml_str(b, t->platforms[i].p->id));
-					wm_yaml_set(b, e, "python", wm_yaml_strf(b, "3.%u%s", m, f ? "t" : ""));
 				}
 		/* a CPython the workflows did not build on a platform (the versions are one axis) */
 		for (size_t i = 0; i < t->nplatforms; i++) {
@@ -805,31 +812,18 @@ void wm_init_matrix_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *r
 					here[0] |= 1u << m;
 			for (unsigned m = tp->p->python_min; m < 32; m++)
 				for (int f = 0; f < 2; f++) {
-					struct wm_y *e;
-					if (!((f ? ft : cp) >> m & 1) || (here[f] >> m & 1))
-						continue;
-					if (!exclude && (exclude = wm_yaml_set(b, root, "exclude", wm_yaml_seq(b))) == NULL)
+					if (((f ? ft : cp) >> m & 1) && !(here[f] >> m & 1) && !add_exclude(b, root, &exclude,
+							tp->p->id, wm_yaml_strf(b, "3.%u%s", m, f ? "t" : "")))
 						return;
-					e = wm_yaml_push(b, exclude, wm_yaml_map(b));
-					if (e)
-						e->style = WM_Y_FLOW;
-					wm_yaml_set(b, e, "platform", wm_yaml_str(b, tp->p->id));
-					wm_yaml_set(b, e, "python", wm_yaml_strf(b, "3.%u%s", m, f ? "t" : ""));
 				}
 		}
 		/* PyPy where the workflows did not build it, or the matrix cannot (a drop, above) */
 		for (size_t i = 0; i < t->nplatforms; i++)
 			for (unsigned m = 0; m < 32; m++) {
-				struct wm_y *e;
 				if (!(pp >> m & 1) || (t->platforms[i].pypy >> m & 1 && pypy_builds(t->platforms[i].p)))
 					continue;
-				if (!exclude && (exclude = wm_yaml_set(b, root, "exclude", wm_yaml_seq(b))) == NULL)
+				if (!add_exclude(b, root, &exclude, t->platforms[i].p->id, wm_yaml_strf(b, "pp3.%u", m)))
 					return;
-				e = wm_yaml_push(b, exclude, wm_yaml_map(b));
-				if (e)
-					e->style = WM_Y_FLOW;
-				wm_yaml_set(b, e, "platform", wm_yaml_str(b, t->platforms[i].p->id));
-				wm_yaml_set(b, e, "python", wm_yaml_strf(b, "pp3.%u", m));
 			}
 	}
 	if (t->before_script_differs) {
