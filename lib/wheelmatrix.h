@@ -192,7 +192,7 @@ struct wm_python {
 	bool abi3;
 	bool bin;                 /* a `bindings = "bin"` project's one entry: py3-none, no module */
 	const char *python_tag;   /* cp312, pp311; cp38 for abi3 (the minimum) */
-	const char *abi_tag;      /* cp312, cp313t, pypy311_pp73, abi3 */
+	const char *abi_tag;      /* cp312, cp313t, pypy311_pp73, pypy312_pp80, abi3 */
 	const char *tag;          /* the job id suffix: cp312, cp313t, pp311, abi3 */
 	const char *interpreter;  /* python3.12, python3.13t, pypy3.11; for abi3 python3.12, or the minimum when newer */
 	struct wm_loc loc;

@@ -120,8 +120,8 @@ def check(doc, listed, plain, tagged, meta=None, index=None, variants=None):
         name = base(j["name"])
         m = _INSTANCE.match(j["name"])
         if m:
-            # the job id, WM_PYTHON, and a PyPy job's WM_INTERPRETER (the scripts run
-            # ${WM_INTERPRETER:-python$WM_PYTHON})
+            # the job id, WM_PYTHON, and a PyPy job's WM_INTERPRETER, or on Linux its
+            # WM_TARGET_PYTHON (the build runs maturin -i ${WM_TARGET_PYTHON:-${WM_INTERPRETER:-python$WM_PYTHON}})
             values = m.group(2).split(",")
             if len(values) not in (2, 3):
                 bad.append("%s: an instance name with %d values, not the job id, python and interpreter"
@@ -132,7 +132,7 @@ def check(doc, listed, plain, tagged, meta=None, index=None, variants=None):
         else:
             variables = jobs.get(name, {}).get("variables") or {}
             job_id, python = variables.get("WM_JOB_ID"), variables.get("WM_PYTHON")
-            interpreter = variables.get("WM_INTERPRETER") or "python" + str(python)
+            interpreter = variables.get("WM_TARGET_PYTHON") or variables.get("WM_INTERPRETER") or "python" + str(python)
         seen.append(job_id)
         want = by_id.get(job_id)
         if not want:

@@ -77,12 +77,13 @@ publish:
   pypi: {trusted: false, environment: release}
 """))
 # PyPy beside abi3 and a free-threaded build, on every platform with PyPy: the jobs with WM_INTERPRETER
+# (macOS, Windows) or WM_TARGET_PYTHON (Linux, images with and without PyPy, cross-built)
 cases.append(("pypy", None, """wheelmatrix: 1
 project: {name: pppkg, module: pppkg}
 python:
   abi3: "3.9"
-  versions: ["pp3.11", "3.14t"]
-platforms: [linux-x86_64, linux-aarch64, macos-x86_64, macos-arm64, windows-x86_64]
+  versions: ["pp3.11", "pp3.12", "3.14t"]
+platforms: [linux-x86_64, linux-aarch64, linux-i686, linux-armv7, musllinux-x86_64, macos-x86_64, macos-arm64, windows-x86_64]
 ci: {gitlab: {}}
 """))
 for seed in range(1, 7):

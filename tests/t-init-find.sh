@@ -202,4 +202,55 @@ expect_err ".github/workflows: note: skipped a workflow whose name has a control
 grep -q "outside/pyproject.toml\|real/pyproject.toml" "$tmp/err" && fail "init proposed a project from a hostile path: $(cat "$tmp/err")"
 "$py" -c 'import sys; t = open(sys.argv[1], encoding="utf-8", errors="replace").read(); sys.exit(any(ord(c) < 32 and c not in "\n\t" or c == "\x7f" for c in t))' "$tmp/err" ||
 	fail "a control character reached stderr"
+
+# (f) defaults.run.working-directory: a workflow's, and a job's over it, is where its `run:` steps
+# run maturin (GitHub applies it to run steps only, not to an action's); a step's own wins
+r=$tmp/defaults
+mkdir -p "$r/.github/workflows"
+maturin_project "$r/bindings/python" bound
+maturin_project "$r/elsewhere/rust" elsewhere
+cat >"$r/.github/workflows/release.yml" <<'EOF'
+defaults:
+  run:
+    working-directory: elsewhere
+jobs:
+  wheels:
+    defaults:
+      run:
+        working-directory: bindings/python
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: pip install maturin
+      - run: maturin build --release --out dist
+EOF
+scratch_repo "$r"
+commit_all "$r"
+wm -C "$r" init
+expect_status 0 "init with the project in a job's defaults.run.working-directory"
+expect_err "bindings/python/pyproject.toml: note: the project (the root's pyproject.toml is not one maturin builds), found by .github/workflows/release.yml:8: the working directory of maturin's command line (defaults.run): bindings/python" \
+	"init names the job's default working directory"
+[[ $(yq "$r/wheelmatrix.yaml" 'd["project"]["pyproject"]') == '"bindings/python/pyproject.toml"' ]] ||
+	fail "init did not write the job's default directory as project.pyproject: $(cat "$r/wheelmatrix.yaml")"
+# the workflow's default alone, and a step's own over it (no project in `elsewhere` itself)
+r=$tmp/defaults2
+mkdir -p "$r/.github/workflows"
+maturin_project "$r/bindings/python" bound
+cat >"$r/.github/workflows/release.yml" <<'EOF'
+defaults: {run: {working-directory: bindings/python}}
+jobs:
+  wheels:
+    runs-on: ubuntu-latest
+    steps:
+      - run: maturin sdist --out dist
+      - run: maturin build --release
+        working-directory: elsewhere
+EOF
+scratch_repo "$r"
+commit_all "$r"
+wm -C "$r" init
+expect_status 0 "init with the project in the workflow's defaults.run.working-directory"
+expect_err "found by .github/workflows/release.yml:1: the working directory of maturin's command line (defaults.run): bindings/python" \
+	"init names the workflow's default working directory"
+grep -q "elsewhere" "$tmp/err" && fail "init proposed a directory without a maturin project: $(cat "$tmp/err")"
 finish

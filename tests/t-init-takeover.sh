@@ -5,11 +5,12 @@
 # 1. `maturin new` and `maturin generate-ci github`, run here with the pinned maturin: the jobs of
 #    the matrix init writes (`list --format json`) are exactly the wheels of maturin's CI.yml,
 #    computed here from CI.yml (PyYAML) and from maturin itself (`maturin list-python --target`,
-#    the interpreters a cross build finds), less the PyPy builds init names as dropped, and
-#    nothing else is dropped; the "replaces it" note is then not given.
+#    the interpreters a cross build finds, PyPy among them), and nothing is dropped: the file
+#    names no drop and init says the generated workflow replaces CI.yml.
 # 2. workflows modelled on real projects' (an explicit -i list, cross targets, musllinux, a
 #    self-hosted runner, manylinux 2_28, before-script-linux): each becomes its override; a
-#    target the catalogue lacks (riscv64) is dropped by name, in the notes and the file.
+#    target the catalogue lacks (riscv64) is dropped by name, in the notes and the file; a
+#    strategy.matrix's exclude removes its combinations (GitHub's rule, before include).
 # 3. hostile workflow files are data: a name with control characters is passed over with a note
 #    that does not echo it, a workflow over the size bound is not read, and values with newlines
 #    never reach the file's comments.
@@ -95,8 +96,10 @@ for name, job in ci["jobs"].items():
         else:
             plat = {"x86_64": "macosx_10_12_x86_64", "aarch64": "macosx_11_0_arm64"}[target]
         want |= {("cp3%d-cp3%d" % (v, v), plat) for v in cpython}
-        want |= {("pp3%d-pypy3%d_pp73" % (v, v), plat) for v in pypy if pp_min <= v <= pp_max and v >= lowest}
-got = {(j["python_tag"] + "-" + j["abi_tag"], j["platform_tag"]) for j in json.load(open(jobs))}
+        # PyPy by its interpreter tag: its ABI tag (pp73, pp80) is t-pypy-maturin's, from maturin's build
+        want |= {("pp3%d" % v, plat) for v in pypy if pp_min <= v <= pp_max and v >= lowest}
+got = {(j["python_tag"] if j["python_tag"].startswith("pp") else j["python_tag"] + "-" + j["abi_tag"], j["platform_tag"])
+       for j in json.load(open(jobs))}
 plat_of = {j["platform"]: j["platform_tag"] for j in json.load(open(jobs))}
 # what init says it drops: PyPy only, by version and platform
 dropped, other = set(), []
@@ -109,22 +112,25 @@ for line in open(err):
         other.append(d.group(1))
         continue
     for pid in pp.group(2).split(", "):
-        dropped.add(("pp3%s-pypy3%s_pp73" % (pp.group(1), pp.group(1)), plat_of[pid]))
+        dropped.add(("pp3%s" % pp.group(1), plat_of[pid]))
 ok = True
-if other:
-    print("drops other than PyPy:", other); ok = False
+if other or dropped:
+    print("init drops wheels of CI.yml:", other, sorted(dropped)); ok = False
 if got - want:
     print("jobs CI.yml does not build:", sorted(got - want)); ok = False
 if want - got != dropped:
     print("wheels of CI.yml neither built nor named as dropped:", sorted(want - got - dropped))
     print("named as dropped but built, or not built by CI.yml:", sorted(dropped - (want - got))); ok = False
-if not any(p.startswith("musllinux_1_2_armv7l") for _, p in got) or not any(t.startswith("pp311") for t, _ in got):
+if not any(p.startswith("musllinux_1_2_armv7l") for _, p in got) or not any(t == "pp311" for t, _ in got):
     print("no musllinux armv7 or PyPy job at all"); ok = False
+# maturin's own PyPy tables for cross and musllinux targets: built there too
+if not {("pp311", "musllinux_1_2_armv7l"), ("pp312", "manylinux_2_17_s390x")} <= got:
+    print("no PyPy from maturin's tables (musllinux armv7, s390x)"); ok = False
 print("%d wheels of CI.yml; %d built, %d named as dropped" % (len(want), len(got), len(dropped)))
 sys.exit(0 if ok else 1)
 PY
-grep -q "replaces it" "$tmp/init-err" && fail "maturin new: init says the generated workflow replaces CI.yml, though it drops PyPy builds"
-grep -q "^# drops PyPy 3.1[12] on " "$repo/wheelmatrix.yaml" || fail "maturin new: the file does not name the PyPy it drops: $(head -12 "$repo/wheelmatrix.yaml")"
+grep -q "replaces it" "$tmp/init-err" || fail "maturin new: init does not say the generated workflow replaces CI.yml: $(cat "$tmp/init-err")"
+grep -q "^# drops" "$repo/wheelmatrix.yaml" && fail "maturin new: the file names drops: $(grep "^# drops" "$repo/wheelmatrix.yaml")"
 
 # ---- 2. real projects' shapes ----------------------------------------------------------------
 repo=$tmp/real
@@ -232,6 +238,42 @@ expect_status 0 "init once nothing is dropped"
 grep -q "drops" "$tmp/err" "$repo/wheelmatrix.yaml" && fail "drops left: $(cat "$tmp/err")"
 grep -q "^.github/workflows/release.yml: note: builds wheels.*replaces it; remove it once that runs" "$tmp/err" ||
 	fail "nothing dropped, but init does not say the generated workflow replaces release.yml: $(cat "$tmp/err")"
+
+# a workflow's own strategy.matrix exclude: the combinations it removes are not built
+repo=$tmp/excl
+demo_project "$repo"
+rm -f "$repo/wheelmatrix.yaml"
+mkdir -p "$repo/.github/workflows"
+cat >"$repo/.github/workflows/release.yml" <<'EOF'
+on: {push: {tags: ["v*"]}}
+jobs:
+  build:
+    runs-on: ${{ matrix.runner }}
+    strategy:
+      matrix:
+        runner: [ubuntu-latest, macos-14]
+        target: [x86_64, aarch64]
+        exclude:
+          - {runner: macos-14, target: x86_64}
+        include:
+          - {runner: ubuntu-latest, target: armv7}
+    steps:
+      - uses: actions/checkout@v4
+      - uses: PyO3/maturin-action@v1
+        with:
+          target: ${{ matrix.target }}
+          manylinux: 2_28
+          args: --release --out dist -i 3.12
+EOF
+wm -C "$repo" init
+expect_status 0 "init with a workflow whose strategy.matrix excludes a combination"
+"$py" -c 'import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+want = {"linux-x86_64", "linux-aarch64", "linux-armv7", "macos-arm64"}
+got = set(d["platforms"])
+sys.exit(0 if got == want else "platforms %s, want %s" % (sorted(got), sorted(want)))' "$repo/wheelmatrix.yaml" ||
+	fail "the matrix's platforms are not the workflow's combinations less its exclude: $(cat "$repo/wheelmatrix.yaml")"
+grep -q "drops" "$tmp/err" && fail "init drops with an exclude: $(cat "$tmp/err")"
 
 # ---- 3. hostile workflow files ---------------------------------------------------------------
 repo=$tmp/hostile

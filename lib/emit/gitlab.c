@@ -9,6 +9,7 @@
 #include "formats/yaml.h"
 #include "model/catalog.h"
 #include "model/matrix.h"
+#include "model/python.h"
 #include "emit/emit.h"
 #include "emit/gitlab.h"
 
@@ -19,6 +20,7 @@ struct ljob {
 	const struct wm_platform *platform;
 	const char *python;        /* the interpreter's version: 3.12, 3.13t; pypy3.11 */
 	const char *interpreter;   /* PyPy's: pypy3.11; NULL for python<version> */
+	unsigned pypy;             /* PyPy's Python minor version (11), else 0 */
 	const struct wm_rule *include;
 	bool smoke;
 	size_t bucket;             /* the GitLab build job it belongs to */
@@ -93,6 +95,13 @@ static const char *patch_path(struct gl *g, const struct wm_backend *b)
 	return wm_arena_printf(g->b.arena, WM_PATCH_PATH, b->id);
 }
 
+/*
+ * The CPython that runs the tools of a job building for another interpreter (maturin, for a
+ * PyPy wheel in a Linux image: python.h) and of the sdist jobs: every Linux image we build
+ * in has it (the pypa images' /usr/local/bin/python3.12, rust-cross's deadsnakes python3.12).
+ */
+static const char tool_python[] = "3.12";
+
 /* On GitLab, macos-x86_64 is cross-built on Apple silicon: no smoke test there. */
 static bool gitlab_cross(const struct wm_platform *p)
 {
@@ -129,8 +138,12 @@ static int collect(struct gl *g)
 		/* uv's name for PyPy is its interpreter's: pypy3.11 */
 		j->python = job.python->pypy ? job.python->interpreter : job.python->interpreter + strlen("python");
 		j->interpreter = job.python->pypy ? job.python->interpreter : NULL;
+		j->pypy = job.python->pypy ? job.python->minor : 0;
 		j->include = job.include;
 		j->smoke = (job.backend->smoke_os >> job.platform->os & 1) && wm_emit_runnable(job.platform, gitlab_cross(job.platform));
+		/* a Linux image's PyPy is its own (python.h): no other can run the smoke test there */
+		if (j->pypy && job.platform->os == WM_OS_LINUX && j->pypy != WM_PYPY_IMAGES)
+			j->smoke = false;
 		if (!j->id)
 			g->b.oom = true;
 	}
@@ -405,11 +418,21 @@ static void set_tags(struct gl *g, struct wm_y *job, const struct wm_platform *p
 		wm_yaml_push(&g->b, tags, str(g, p->gitlab_tags.items[i]));
 }
 
-/* The variables of the entries: WM_JOB_ID and WM_PYTHON, and a PyPy job's WM_INTERPRETER. */
-static struct wm_y *entry(struct gl *g, const struct ljob *j)
+/*
+ * The variables of the entries: WM_JOB_ID and WM_PYTHON, and a PyPy job's WM_INTERPRETER.  A
+ * PyPy build on Linux is the tool CPython's maturin given -i pypy3.N (WM_TARGET_PYTHON), which
+ * takes the image's PyPy where there is one and its own tables of PyPy's configuration where
+ * not: most images have none.
+ */
+static struct wm_y *entry(struct gl *g, const struct ljob *j, bool build)
 {
 	struct wm_y *e = wm_yaml_map(&g->b);
 	set_var(g, e, "WM_JOB_ID", j->id, false);
+	if (build && j->pypy && j->platform->os == WM_OS_LINUX) {
+		set_var(g, e, "WM_PYTHON", tool_python, false);
+		set_var(g, e, "WM_TARGET_PYTHON", j->interpreter, false);
+		return e;
+	}
 	set_var(g, e, "WM_PYTHON", j->python, false);
 	if (j->interpreter)
 		set_var(g, e, "WM_INTERPRETER", j->interpreter, false);
@@ -428,7 +451,7 @@ static struct wm_y *add_entries(struct gl *g, struct wm_y *vars, const struct bu
 	if (n == 1) {
 		for (size_t i = 0; i < k->n; i++)
 			if (!smoke_only || g->jobs[k->jobs[i]].smoke) {
-				struct wm_y *e = entry(g, &g->jobs[k->jobs[i]]);
+				struct wm_y *e = entry(g, &g->jobs[k->jobs[i]], !smoke_only);
 				for (size_t x = 0; e && x + 1 < e->n; x += 2)
 					wm_yaml_set(&g->b, vars, e->items[x]->text, e->items[x + 1]);
 			}
@@ -438,7 +461,7 @@ static struct wm_y *add_entries(struct gl *g, struct wm_y *vars, const struct bu
 	matrix = wm_yaml_set(&g->b, parallel, "matrix", wm_yaml_seq(&g->b));
 	for (size_t i = 0; i < k->n; i++)
 		if (!smoke_only || g->jobs[k->jobs[i]].smoke)
-			wm_yaml_push(&g->b, matrix, entry(g, &g->jobs[k->jobs[i]]));
+			wm_yaml_push(&g->b, matrix, entry(g, &g->jobs[k->jobs[i]], !smoke_only));
 	return parallel;
 }
 
@@ -607,7 +630,7 @@ static void sdist_job(struct gl *g, struct wm_y *root, const struct wm_backend *
 	set_var(g, vars, "WM_BACKEND", b->id, false);
 	set_var(g, vars, "WM_TARGET", p ? p->target : "x86_64-unknown-linux-gnu", false);
 	set_var(g, vars, "WM_MATURIN", g->m->maturin, false);
-	set_var(g, vars, "WM_PYTHON", "3.12", false);
+	set_var(g, vars, "WM_PYTHON", tool_python, false);
 	add_project_dir(g, vars);
 	if (wm_emit_has_patch(g->m, g->patched, b))
 		set_var(g, vars, "WM_PATCH", patch_path(g, b), false);

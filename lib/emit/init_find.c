@@ -193,9 +193,31 @@ static void scan_args(struct finder *f, const char *file, const struct wm_node *
 	}
 }
 
-/* A job's steps: maturin-action's working-directory and args, and maturin's command lines. */
-static void scan_steps(struct finder *f, const char *file, const struct wm_node *steps)
+/*
+ * The working directory of a job's `run:` steps without their own: the job's
+ * defaults.run.working-directory, else the workflow's (GitHub applies them to `run:` steps
+ * only, never to an action's).
+ */
+static const struct wm_node *run_directory(const struct wm_node *job, const struct wm_node *root)
 {
+	const struct wm_node *wd = wm_yaml_find(wm_yaml_find(wm_yaml_find(job, "defaults"), "run"), "working-directory");
+	return wd ? wd : wm_yaml_find(wm_yaml_find(wm_yaml_find(root, "defaults"), "run"), "working-directory");
+}
+
+/* A command line of maturin's that builds the project of its working directory. */
+static bool builds_here(const char *run)
+{
+	static const char *const commands[] = { "maturin build", "maturin sdist", "maturin publish", "maturin develop" };
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strstr(run, commands[i]))
+			return true;
+	return false;
+}
+
+/* A job's steps: maturin-action's working-directory and args, and maturin's command lines. */
+static void scan_steps(struct finder *f, const char *file, const struct wm_node *job, const struct wm_node *root)
+{
+	const struct wm_node *steps = wm_yaml_find(job, "steps");
 	for (size_t i = 0; steps && steps->type == WM_NODE_SEQ && i < steps->n; i++) {
 		const struct wm_node *step = steps->items[i], *uses, *with, *wd, *args, *run;
 		const char *base = NULL;
@@ -216,9 +238,16 @@ static void scan_steps(struct finder *f, const char *file, const struct wm_node 
 			if (args && args->type == WM_NODE_SCALAR)
 				scan_args(f, file, args, args->text, base, false);
 		} else if (run && run->type == WM_NODE_SCALAR && strstr(run->text, "maturin")) {
-			wd = wm_yaml_find(step, "working-directory");
-			if (wd && wd->type == WM_NODE_SCALAR && plain(f, file, wd, "working-directory"))
+			bool own = (wd = wm_yaml_find(step, "working-directory")) != NULL;
+			if (!own)
+				wd = run_directory(job, root);
+			if (wd && wd->type == WM_NODE_SCALAR && plain(f, file, wd, "working-directory")) {
+				char *py = builds_here(run->text) ? join(f, wd->text, wd->len, "pyproject.toml") : NULL;
 				base = wd->text;
+				if (py)
+					propose(f, py, true, "%s:%u: the working directory of maturin's command line%s: %s", file,
+						wd->line, own ? "" : " (defaults.run)", wd->text);
+			}
 			scan_args(f, file, run, run->text, base, true);
 		}
 	}
@@ -258,7 +287,7 @@ static void scan_workflows(struct finder *f)
 				doc.root->type == WM_NODE_MAP && (jobs = wm_yaml_find(doc.root, "jobs")) && jobs->type == WM_NODE_MAP)
 			for (size_t j = 0; j < jobs->n; j++)
 				if (jobs->pairs[j].value && jobs->pairs[j].value->type == WM_NODE_MAP)
-					scan_steps(f, path, wm_yaml_find(jobs->pairs[j].value, "steps"));
+					scan_steps(f, path, jobs->pairs[j].value, doc.root);
 		wm_yaml_release(&doc);
 		free(text);
 	}

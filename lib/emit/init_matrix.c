@@ -10,6 +10,7 @@
 #include "util/error.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
+#include "model/platforms.h"
 #include "model/project.h"
 #include "model/python.h"
 #include "emit/init_matrix.h"
@@ -170,7 +171,33 @@ static const char *expand(struct wm_arena *a, const char *text, const struct row
 	return out;
 }
 
-/* The combinations of strategy.matrix: the product of its lists, then its include entries; at most MAX_ROWS. */
+/*
+ * Whether a value of a combination is an exclude entry's: scalars by their text, a mapping
+ * by its keys (an exclude entry may name some of them), a list item by item.
+ */
+static bool same_value(const struct wm_node *have, const struct wm_node *want)
+{
+	if (have->type != want->type)
+		return false;
+	if (have->type == WM_NODE_SCALAR)
+		return strcmp(have->text, want->text) == 0;
+	if (have->type == WM_NODE_SEQ) {
+		if (have->n != want->n)
+			return false;
+		for (size_t i = 0; i < have->n; i++)
+			if (!same_value(have->items[i], want->items[i]))
+				return false;
+		return true;
+	}
+	for (size_t k = 0; k < want->n; k++) {
+		const struct wm_node *v = wm_yaml_find(have, want->pairs[k].key->text);
+		if (!v || !same_value(v, want->pairs[k].value))
+			return false;
+	}
+	return true;
+}
+
+/* The combinations of strategy.matrix: the product of its lists less its exclude entries, then its include entries; at most MAX_ROWS. */
 static size_t rows_of(struct row *rows, const struct wm_node *matrix)
 {
 	size_t n = 1;
@@ -197,8 +224,26 @@ static size_t rows_of(struct row *rows, const struct wm_node *matrix)
 			}
 		}
 	}
-	const struct wm_node *inc = wm_yaml_find(matrix, "include");
+	/* exclude entries drop the combinations they match, before include (GitHub's rule) */
+	const struct wm_node *exc = wm_yaml_find(matrix, "exclude");
 	bool axes = rows[0].n > 0;
+	for (size_t i = 0; exc && exc->type == WM_NODE_SEQ && i < exc->n && axes; i++) {
+		const struct wm_node *e = exc->items[i];
+		size_t kept = 0;
+		if (e->type != WM_NODE_MAP || !e->n)
+			continue;
+		for (size_t r = 0; r < n; r++) {
+			bool match = true;
+			for (size_t k = 0; k < e->n && match; k++) {
+				const struct wm_node *have = row_get(&rows[r], e->pairs[k].key->text, strlen(e->pairs[k].key->text));
+				match = have && same_value(have, e->pairs[k].value);
+			}
+			if (!match)
+				rows[kept++] = rows[r];
+		}
+		n = kept;
+	}
+	const struct wm_node *inc = wm_yaml_find(matrix, "include");
 	for (size_t i = 0; inc && inc->type == WM_NODE_SEQ && i < inc->n && i < MAX_INCLUDES; i++) {
 		const struct wm_node *e = inc->items[i];
 		bool matched = false;
@@ -615,19 +660,10 @@ static const struct wm_pyo3 *crate_pyo3(const struct wm_takeover *t)
 	return major == 0 ? wm_catalog_pyo3(t->cat, (unsigned)major, (unsigned)minor) : NULL;
 }
 
-/*
- * Where the matrix builds PyPy, as the loader allows it (model/expand.c): the manylinux images of
- * x86_64 and aarch64, macOS x86_64 and arm64, Windows x86_64, none of them cross-built.
- */
+/* Where the matrix builds PyPy, as the loader allows it (model/platforms.c). */
 static bool pypy_builds(const struct wm_platform *p)
 {
-	if (p->cross)
-		return false;
-	if (p->os == WM_OS_LINUX)
-		return !strcmp(p->family, "manylinux") && (!strcmp(p->arch, "x86_64") || !strcmp(p->arch, "aarch64"));
-	if (p->os == WM_OS_MACOS)
-		return !strcmp(p->arch, "x86_64") || !strcmp(p->arch, "arm64");
-	return !strcmp(p->arch, "x86_64");
+	return wm_platforms_pypy_missing(p) == NULL;
 }
 
 /*
@@ -656,9 +692,8 @@ static unsigned pypy_written(struct wm_takeover *t, const struct wm_pyo3 *pyo3)
 		}
 		if (where.len && !where.oom)
 			drop(t, file, wm_arena_printf(t->arena, "PyPy 3.%u on %s: %s", m, where.ptr, m < lo || m > hi ?
-				"the matrix builds PyPy 3.11 only (pp3.11)" :
-				"the matrix builds PyPy where its interpreter is: the manylinux images of x86_64 and aarch64, "
-				"macOS, Windows x86_64"));
+				wm_arena_printf(t->arena, "the matrix builds PyPy 3.%u to 3.%u", WM_PYPY_MIN, WM_PYPY_MAX) :
+				"PyPy ships for Linux, macOS x86_64 and arm64 and Windows x86_64 only"));
 		wm_buf_release(&where);
 	}
 	return out;

@@ -6,6 +6,7 @@
 #include "util/error.h"
 #include "util/text.h"
 #include "model/expand.h"
+#include "model/platforms.h"
 #include "model/schema.h"
 
 /*
@@ -258,34 +259,12 @@ static void check_python_min(const struct wm_matrix *m, struct expand_state *st,
 	}
 }
 
-/*
- * Where a PyPy job can run its interpreter: the manylinux images of x86_64 and
- * aarch64 carry it (/opt/python/pp311-pypy311_pp73, /usr/local/bin/pypy3.11:
- * pypa/manylinux docker/build_scripts/finalize-one.sh), the cross images and
- * musllinux's carry none; PyPy ships for macOS x86_64 and arm64 and 64-bit
- * Windows only (what actions/setup-python and uv install).
- */
-static const char *pypy_missing(const struct wm_platform *pl)
-{
-	if (pl->cross)
-		return "a cross build has no PyPy for the target";
-	if (pl->os == WM_OS_LINUX)
-		return strcmp(pl->family, "manylinux") != 0 ? "the musllinux images carry no PyPy" :
-			pl->container ? "its build container is not a manylinux image with PyPy" :
-			strcmp(pl->arch, "x86_64") != 0 && strcmp(pl->arch, "aarch64") != 0 ?
-			"the manylinux images carry PyPy for x86_64 and aarch64 only" : NULL;
-	if (pl->os == WM_OS_MACOS)
-		return strcmp(pl->arch, "x86_64") != 0 && strcmp(pl->arch, "arm64") != 0 ?
-			"PyPy ships for macOS x86_64 and arm64, one architecture each" : NULL;
-	return strcmp(pl->arch, "x86_64") != 0 ? "PyPy ships for 64-bit x86 Windows only" : NULL;
-}
-
 /* A PyPy version on a platform without PyPy is an error at the version, once per platform. */
 static void check_pypy(const struct wm_matrix *m, struct expand_state *st, struct wm_schema *c)
 {
 	for (size_t p = 0; p < m->nplatforms; p++) {
 		const struct wm_platform *pl = m->platforms[p];
-		const char *why = pypy_missing(pl);
+		const char *why = wm_platforms_pypy_missing(pl);
 		uint32_t any = 0;
 		if (!why)
 			continue;

@@ -911,7 +911,8 @@ static void python_values(struct cx *x, struct wm_json *values, struct wm_json *
 	}
 	for (unsigned minor = WM_PYPY_MIN; ft && minor <= WM_PYPY_MAX; minor++) {
 		snprintf(v, sizeof(v), "pp3.%u", minor);
-		snprintf(d, sizeof(d), "PyPy 3.%u (pp3%u-pypy3%u_pp73)", minor, minor, minor);
+		snprintf(d, sizeof(d), "PyPy 3.%u (pp3%u-pypy3%u_pp%s)", minor, minor, minor,
+			minor >= WM_PYPY_PP80_FROM ? "80" : "73");
 		push(x, values, text(v));
 		push(x, descs, text(d));
 	}

@@ -281,3 +281,20 @@ void wm_platforms_check_runners(struct wm_loader *l)
 		check_platform_runner(l, p, &m->includes[i].loc);
 	}
 }
+
+/*
+ * Where PyPy is built: on Linux, every target, by maturin from its own tables of PyPy's
+ * configuration when the image has no such interpreter (python.h: cross images, musllinux,
+ * i686, a project's own container); PyPy itself ships for macOS x86_64 and arm64 and 64-bit
+ * Windows only (what actions/setup-python and uv install), and maturin builds for Windows
+ * only with the interpreter.
+ */
+const char *wm_platforms_pypy_missing(const struct wm_platform *pl)
+{
+	if (pl->os == WM_OS_LINUX)
+		return NULL;
+	if (pl->os == WM_OS_MACOS)
+		return strcmp(pl->arch, "x86_64") != 0 && strcmp(pl->arch, "arm64") != 0 ?
+			"PyPy ships for macOS x86_64 and arm64, one architecture each" : NULL;
+	return strcmp(pl->arch, "x86_64") != 0 ? "PyPy ships for 64-bit x86 Windows only" : NULL;
+}

@@ -20,6 +20,8 @@ void wm_platforms_unknown(struct wm_loader *l, const struct wm_node *n, const ch
 struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const struct wm_platform *base,
 	const struct wm_node *o);
 /* The matrix platform a pattern names, or reports why none. */
+/* Why PyPy cannot be built for platform pl, or NULL when it can (any version the loader takes). */
+const char *wm_platforms_pypy_missing(const struct wm_platform *pl);
 bool wm_platforms_pattern(struct wm_loader *l, const struct wm_node *n, const char *what);
 
 #endif

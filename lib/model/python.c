@@ -42,10 +42,10 @@ struct wm_python *wm_python_make_pypy(struct wm_loader *l, const char *version, 
 	struct wm_python *py = wm_python_make(l, version, minor, false);
 	if (!py)
 		return NULL;
-	/* maturin's and packaging's names for PyPy 7.3's C API: pp311-pypy311_pp73 */
+	/* maturin's and packaging's names, with PyPy's C API version: pp311-pypy311_pp73, pp312-pypy312_pp80 */
 	py->pypy = true;
 	py->python_tag = py->tag = wm_arena_printf(l->c.arena, "pp3%u", minor);
-	py->abi_tag = wm_arena_printf(l->c.arena, "pypy3%u_pp73", minor);
+	py->abi_tag = wm_arena_printf(l->c.arena, "pypy3%u_pp%s", minor, minor >= WM_PYPY_PP80_FROM ? "80" : "73");
 	py->interpreter = wm_arena_printf(l->c.arena, "pypy3.%u", minor);
 	if (wm_loader_oom(l, py->python_tag) || wm_loader_oom(l, py->abi_tag) || wm_loader_oom(l, py->interpreter))
 		return NULL;
@@ -67,14 +67,14 @@ static bool parse_pypy(struct wm_loader *l, const struct wm_node *n, const char 
 		goto grammar;
 	if (*p == 't' && !p[1]) {
 		wm_schema_error(&l->c, n, "PyPy has no free-threaded build: write 'pp3.%u'",
-			mi >= WM_PYPY_MIN && mi <= WM_PYPY_MAX ? mi : WM_PYPY_MAX);
+			mi >= WM_PYPY_MIN && mi <= WM_PYPY_MAX ? mi : WM_PYPY_IMAGES);
 		return false;
 	}
 	if (*p)
 		goto grammar;
 	if (mi < WM_PYPY_MIN || mi > WM_PYPY_MAX) {
-		wm_schema_error(&l->c, n, "PyPy %s is not built: the manylinux images carry PyPy 3.%u only (write "
-			"'pp3.%u')", s + 2, WM_PYPY_MAX, WM_PYPY_MAX);
+		wm_schema_error(&l->c, n, "PyPy %s is not built: maturin builds PyPy 3.%u to 3.%u (such as 'pp3.%u')",
+			s + 2, WM_PYPY_MIN, WM_PYPY_MAX, WM_PYPY_IMAGES);
 		return false;
 	}
 	*minor = mi;
@@ -82,9 +82,9 @@ static bool parse_pypy(struct wm_loader *l, const struct wm_node *n, const char 
 grammar:
 	if (strncmp(s, "pypy3.", 6) == 0)
 		wm_schema_error(&l->c, n, "invalid Python version '%s': PyPy is written 'pp3.N', such as \"pp3.%u\"",
-			s, WM_PYPY_MAX);
+			s, WM_PYPY_IMAGES);
 	else
-		wm_schema_error(&l->c, n, "invalid PyPy version '%s': write pp3.N such as \"pp3.%u\"", s, WM_PYPY_MAX);
+		wm_schema_error(&l->c, n, "invalid PyPy version '%s': write pp3.N such as \"pp3.%u\"", s, WM_PYPY_IMAGES);
 	return false;
 }
 

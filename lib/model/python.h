@@ -10,13 +10,27 @@
 #define WM_FT_MIN 13        /* first free-threaded CPython */
 #define WM_ABI3_MIN 7       /* oldest abi3 minimum */
 /*
- * The PyPy we build for, "pp3.N": the one the manylinux images carry under
- * /opt/python/pp311-pypy311_pp73 (pypa/manylinux docker/Dockerfile, finalize.sh's
- * argument, and docker/build_scripts/python_versions.json: pp311 only since 3.9 and
- * 3.10 left), and actions/setup-python and uv install as pypy3.11.
+ * The PyPy we build for, "pp3.N": those maturin builds without the interpreter, from its
+ * own tables of PyPy's configuration, for every Linux target (`maturin list-python
+ * --target ...`, maturin 1.16.0: PyPy 3.8 to 3.12; it takes them when cross-compiling,
+ * and when an interpreter named by -i is not found), and actions/setup-python and uv
+ * install as pypy3.N on macOS and Windows (uv 0.13.9's download list: 3.8 to 3.12 for
+ * macOS x86_64 and arm64 and Windows x86_64).  t-pypy-maturin checks both lists.
  */
-#define WM_PYPY_MIN 11
-#define WM_PYPY_MAX 11
+#define WM_PYPY_MIN 8
+#define WM_PYPY_MAX 12
+/*
+ * PyPy's C API version, the end of its ABI tag: pp73 (PyPy 7.3) to PyPy 3.11, pp80 from 3.12
+ * (maturin 1.16.0's tables: it builds pp312-pypy312_pp80 and pp311-pypy311_pp73; t-pypy-maturin).
+ */
+#define WM_PYPY_PP80_FROM 12
+/*
+ * The PyPy the manylinux images carry, /opt/python/pp311-pypy311_pp73 on x86_64 and
+ * aarch64 (pypa/manylinux docker/Dockerfile, docker/build_scripts/python_versions.json:
+ * pp311 only since 3.9 and 3.10 left): a GitLab job runs it there; the others have no
+ * PyPy interpreter in a Linux image.
+ */
+#define WM_PYPY_IMAGES 11
 
 struct wm_loader;
 
@@ -24,7 +38,7 @@ struct wm_loader;
 void wm_python_load(struct wm_loader *l, const struct wm_node *n);
 /* An entry of the Python axis, CPython 3.`minor` (free-threaded when `ft`), with its tags; NULL when out of memory. */
 struct wm_python *wm_python_make(struct wm_loader *l, const char *version, unsigned minor, bool ft);
-/* An entry of the Python axis, PyPy of Python 3.`minor`: pp3N-pypy3N_pp73, built with pypy3.N. */
+/* An entry of the Python axis, PyPy of Python 3.`minor`: pp3N-pypy3N_pp73 (pp80 from 3.12), built with pypy3.N. */
 struct wm_python *wm_python_make_pypy(struct wm_loader *l, const char *version, unsigned minor);
 /*
  * Parses "3.N" or "3.Nt", and "pp3.N" when `pypy` is not NULL (setting it);

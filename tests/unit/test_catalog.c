@@ -157,8 +157,13 @@ static void test_pypy(const struct wm_catalog *cat)
 		&line, &column), "invalid Python version 'pypy3.11': PyPy is written 'pp3.N', such as \"pp3.11\"");
 	CHECK(load(cat, "wheelmatrix: 1\nproject: {name: demo}\npython: {abi3: \"3.9\", versions: [\"pp3.11\"]}\n"
 		"platforms: [linux-x86_64]\n", &line, &column) == NULL);
+	/* every Linux platform builds PyPy (maturin's tables where the image has none); Windows arm64 none */
+	CHECK(load(cat, "wheelmatrix: 1\nproject: {name: demo}\npython: {versions: [\"pp3.11\", \"pp3.12\"]}\n"
+		"platforms: [musllinux-x86_64, linux-i686, linux-s390x]\n", &line, &column) == NULL);
 	CHECK(load(cat, "wheelmatrix: 1\nproject: {name: demo}\npython: {versions: [\"pp3.11\"]}\n"
-		"platforms: [musllinux-x86_64]\n", &line, &column) != NULL);
+		"platforms: [windows-arm64]\n", &line, &column) != NULL);
+	CHECK(load(cat, "wheelmatrix: 1\nproject: {name: demo}\npython: {versions: [\"pp3.13\"]}\n"
+		"platforms: [linux-x86_64]\n", &line, &column) != NULL);
 }
 
 int main(void)
