@@ -86,7 +86,7 @@ start_fault() {
 	local dir=$1 i
 	shift
 	rm -f "$dir/fault.port"
-	python3 "$ROOT/tests/index-server.py" "$dir/fault.port" "$@" &
+	python3 "$ROOT/tests/index-server.py" "$dir/fault.port" "$@" 8>&- &
 	server_pids+=($!)
 	for ((i = 0; i < 100; i++)); do
 		[[ -s $dir/fault.port ]] && break
@@ -175,7 +175,7 @@ http {
 	}
 }
 CONF
-		nginx -p "$dir/nginx" -c "$dir/nginx/nginx.conf" -e "$dir/nginx/error.log" -g 'daemon off;' &
+		nginx -p "$dir/nginx" -c "$dir/nginx/nginx.conf" -e "$dir/nginx/error.log" -g 'daemon off;' 8>&- &
 		pid=$!
 		if wait_port "$HTTP_PORT" "$pid" && wait_port "$HTTPS_PORT" "$pid"; then
 			server_pids+=("$pid")
