@@ -270,6 +270,11 @@ struct wm_output {
 struct wm_action_ref {
 	const char *action;  /* owner/name */
 	const char *ref;
+	/*
+	 * For a ref that is a full commit SHA, the tag it was pinned at: the comment after the
+	 * value (`owner/name: <sha>  # v4.2.2`) when it reads as a reference; NULL otherwise
+	 */
+	const char *tag;
 	struct wm_loc loc;
 };
 
