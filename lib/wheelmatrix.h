@@ -730,6 +730,75 @@ size_t wm_show_next(const char **piece, size_t *piecelen, size_t *width, char es
 /* PEP 503 normalisation into `out` (at least strlen(name)+1 bytes). */
 void wm_name_normalize(char *out, const char *name);
 
+/* ---- pin: the actions of the generated workflows pinned to commits -------- */
+
+#define WM_PIN_FORGE "https://github.com"
+
+enum wm_pin_move {
+	WM_PIN_KEEP,     /* each action's tag stays: its commit is written */
+	WM_PIN_UPDATE,   /* to the newest release tag of the tag's major version */
+	WM_PIN_MAJOR,    /* to the newest release tag */
+};
+
+struct wm_pin_options {
+	const char *forge;               /* NULL: WM_PIN_FORGE; <forge>/<owner>/<name>.git is asked */
+	enum wm_pin_move move;
+	unsigned jobs, retries;          /* as plan's */
+	long timeout_ms, connect_timeout_ms;
+	unsigned backoff_ms;
+	size_t max_bytes;
+	const char *cacert, *netrc;
+};
+/* The defaults: GitHub, the tags kept, plan's network defaults. */
+void wm_pin_options_init(struct wm_pin_options *o);
+
+/* An action a generated workflow uses, and what its forge says of it. */
+struct wm_pin_action {
+	const char *action;              /* owner/name */
+	const char *ref;                 /* what `uses:` has now: the matrix's reference, else the catalogue's */
+	const char *tag;                 /* the tag that stands for: ref, or a SHA's `# tag`; NULL when unknown */
+	bool pinned;                     /* ref is a full commit SHA */
+	bool in_table;                   /* the matrix's actions: names it */
+	/* after wm_pin_resolve: */
+	const char *new_tag, *new_sha;   /* the pin to write */
+	const char *tag_sha;             /* the commit `tag` names now, NULL when it names none */
+	const char *latest_major;        /* the newest release tag of tag's major version, or NULL */
+	const char *latest;              /* the newest release tag, or NULL */
+	const char *error;               /* why the forge could not say, or NULL */
+	bool changes;                    /* the pin written differs from the file's */
+};
+
+struct wm_pin {
+	struct wm_arena *arena;
+	const struct wm_matrix *matrix;
+	const char *forge;               /* as messages show it */
+	struct wm_pin_action *actions;   /* in the catalogue's order */
+	size_t n;
+};
+
+/* The actions the matrix's GitHub workflow uses (none without ci.github), read from the matrix; `m` must outlive it. */
+int wm_pin_new(struct wm_pin **out, const struct wm_matrix *m, const struct wm_catalog *cat, struct wm_error *err);
+/*
+ * Asks the forge for each action's tags and branches, concurrently, and sets
+ * what to write.  Failures are set in their action, not returned; the return
+ * value is 0, WM_EINVALID for a bad forge URL, WM_EREAD for an unreadable CA
+ * file, WM_EIO when libcurl cannot be loaded, or WM_ENOMEM.
+ */
+int wm_pin_resolve(struct wm_pin *p, const struct wm_pin_options *o, struct wm_error *err);
+/*
+ * The matrix file's text with every resolved action's pin written into its
+ * actions: table as `owner/name: <sha>  # <tag>` (malloc'd, the caller's):
+ * each value and the comment after it replaced, each missing entry added at
+ * the end of the table, a table added at the end of the file when there is
+ * none; every other byte as it was.  WM_EINVALID, with the position, where
+ * that cannot be done safely: a table written with an alias or a merge key,
+ * in flow style, or a value over several lines.
+ */
+int wm_pin_edit(char **out, size_t *len, const struct wm_pin *p, struct wm_error *err);
+/* Replaces the matrix file with `text` atomically (util/io), its permissions kept. */
+int wm_pin_write(const struct wm_pin *p, const char *text, size_t len, struct wm_error *err);
+void wm_pin_free(struct wm_pin *p);
+
 /* ---- plan: a release against a package index ------------------------------- */
 
 #define WM_PLAN_INDEX "https://pypi.org/simple/"

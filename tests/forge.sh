@@ -48,3 +48,32 @@ start_forge() {
 	# shellcheck disable=SC2034  # for the script that sources this file
 	FORGE=http://127.0.0.1:$(cat "$tmp/forge.port" 2>/dev/null) || { echo "the forge did not start"; return 1; }
 }
+
+# forge_action ROOT OWNER/NAME VERSION... [--branch NAME]: a bare repository ROOT/OWNER/NAME.git as an
+# action's repository is kept: a commit and an annotated tag vVERSION for each VERSION, in order,
+# and each major's lightweight tag (v4) on the newest of its releases; with --branch, a branch NAME
+# (release/v1) at the last commit too.
+forge_action() {
+	local dir=$1 repo=$2 w=$tmp/forge-work v branch=
+	shift 2
+	rm -rf "$w"
+	git init -q "$w"
+	for v in "$@"; do
+		if [[ $v == --branch ]]; then
+			branch=next
+			continue
+		fi
+		if [[ $branch == next ]]; then
+			branch=$v
+			continue
+		fi
+		git -C "$w" commit -q --allow-empty -m "release $v"
+		git -C "$w" tag -a "v$v" -m "v$v"
+		git -C "$w" tag -f "v${v%%.*}" >/dev/null
+	done
+	[[ -z $branch ]] || git -C "$w" branch "$branch"
+	mkdir -p "$dir/${repo%/*}"
+	git init -q --bare "$dir/$repo.git"
+	git -C "$w" push -q "$dir/$repo.git" 'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*'
+	rm -rf "$w"
+}

@@ -27,6 +27,7 @@
 #define CONTENT_TYPE "application/x-git-upload-pack-advertisement"
 #define SERVICE "# service=git-upload-pack"
 #define TAGS "refs/tags/"
+#define HEADS "refs/heads/"
 #define PEELED "^{}"
 /* The longest tag name taken: a version tag is a few bytes, and a comment must stay readable. */
 #define TAG_MAX 255
@@ -195,6 +196,8 @@ int wm_refs_name_ok(const char *name, size_t len, const char **why)
 struct lists {
 	struct wm_refs_tag *tags;
 	size_t ntags, tags_cap;
+	struct wm_refs_tag *heads;
+	size_t nheads, heads_cap;
 	struct wm_refs_skipped *skipped;
 	size_t nskipped, skipped_cap;
 };
@@ -212,17 +215,24 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 	return q;
 }
 
-/* A tag ref (the name after refs/tags/) named `oid`: kept, or skipped with the rule it breaks. */
-static int add_tag(struct reader *r, struct lists *l, const char *ref, size_t len, const char *oid)
+/*
+ * A tag ref (or with `heads`, a branch) named `oid`: kept, or skipped with
+ * the rule it breaks (a branch silently: only a tag is ever shown).
+ */
+static int add_tag(struct reader *r, struct lists *l, const char *ref, size_t len, const char *oid, bool heads)
 {
-	const char *why = NULL, *name = ref + strlen(TAGS);
-	size_t nlen = len - strlen(TAGS);
+	const char *why = NULL, *name = ref + (heads ? strlen(HEADS) : strlen(TAGS));
+	size_t nlen = len - (size_t)(name - ref);
+	struct wm_refs_tag **list = heads ? &l->heads : &l->tags;
+	size_t *n = heads ? &l->nheads : &l->ntags, *cap = heads ? &l->heads_cap : &l->tags_cap;
 	void *p;
 
 	if (nlen > TAG_MAX)
 		why = "it is longer than 255 bytes";
 	else
 		wm_refs_name_ok(ref, len, &why);
+	if (why && heads)
+		return 0;
 	if (why) {
 		if (!(p = grow(l->skipped, &l->skipped_cap, l->nskipped + 1, sizeof(*l->skipped))))
 			return WM_ENOMEM;
@@ -231,13 +241,13 @@ static int add_tag(struct reader *r, struct lists *l, const char *ref, size_t le
 		l->skipped[l->nskipped++].shown = shown(r->a, name, nlen);
 		return 0;
 	}
-	if (!(p = grow(l->tags, &l->tags_cap, l->ntags + 1, sizeof(*l->tags))))
+	if (!(p = grow(*list, cap, *n + 1, sizeof(**list))))
 		return WM_ENOMEM;
-	l->tags = p;
-	memset(&l->tags[l->ntags], 0, sizeof(*l->tags));
-	memcpy(l->tags[l->ntags].object, oid, 40);
-	memcpy(l->tags[l->ntags].commit, oid, 40);
-	if (!(l->tags[l->ntags++].name = wm_arena_strndup(r->a, name, nlen)))
+	*list = p;
+	memset(&(*list)[*n], 0, sizeof(**list));
+	memcpy((*list)[*n].object, oid, 40);
+	memcpy((*list)[*n].commit, oid, 40);
+	if (!((*list)[(*n)++].name = wm_arena_strndup(r->a, name, nlen)))
 		return WM_ENOMEM;
 	return 0;
 }
@@ -326,9 +336,12 @@ static int read_refs(struct reader *r, struct wm_refs *out, struct lists *l, siz
 		prev_kept = false;
 		if (len > strlen(TAGS) && memcmp(name, TAGS, strlen(TAGS)) == 0) {
 			size_t before = l->ntags;
-			if ((ret = add_tag(r, l, name, len, oid)) < 0)
+			if ((ret = add_tag(r, l, name, len, oid, false)) < 0)
 				return ret;
 			prev_kept = l->ntags > before;
+		} else if (len > strlen(HEADS) && memcmp(name, HEADS, strlen(HEADS)) == 0 &&
+				(ret = add_tag(r, l, name, len, oid, true)) < 0) {
+			return ret;
 		}
 	}
 	if (r->at != r->len)
@@ -355,12 +368,16 @@ int wm_refs_parse(struct wm_refs *out, struct wm_arena *a, const char *content_t
 		goto out;
 	ret = WM_ENOMEM;
 	if ((l.ntags && !(out->tags = wm_arena_array(a, l.ntags, sizeof(*out->tags)))) ||
+	    (l.nheads && !(out->heads = wm_arena_array(a, l.nheads, sizeof(*out->heads)))) ||
 	    (l.nskipped && !(out->skipped = wm_arena_array(a, l.nskipped, sizeof(*out->skipped)))))
 		goto out;
 	if (l.ntags)
 		memcpy(out->tags, l.tags, l.ntags * sizeof(*l.tags));
+	if (l.nheads)
+		memcpy(out->heads, l.heads, l.nheads * sizeof(*l.heads));
 	if (l.nskipped)
 		memcpy(out->skipped, l.skipped, l.nskipped * sizeof(*l.skipped));
+	out->nheads = l.nheads;
 	out->ntags = l.ntags;
 	out->nskipped = l.nskipped;
 	ret = 0;
@@ -371,6 +388,7 @@ out:
 		out->nrefs = nrefs;
 	}
 	free(l.tags);
+	free(l.heads);
 	free(l.skipped);
 	return ret;
 }

@@ -32,6 +32,8 @@ struct wm_refs_skipped {
 struct wm_refs {
 	struct wm_refs_tag *tags;
 	size_t ntags;
+	struct wm_refs_tag *heads;   /* the branches (after refs/heads/), kept as tags are */
+	size_t nheads;
 	struct wm_refs_skipped *skipped;
 	size_t nskipped;
 	size_t nrefs;        /* every ref advertised, branches and others included */
