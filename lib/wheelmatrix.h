@@ -799,6 +799,63 @@ int wm_pin_edit(char **out, size_t *len, const struct wm_pin *p, struct wm_error
 int wm_pin_write(const struct wm_pin *p, const char *text, size_t len, struct wm_error *err);
 void wm_pin_free(struct wm_pin *p);
 
+/* ---- outdated: what the generated CI pins, against the newest releases ----- */
+
+enum wm_outdated_kind { WM_OUTDATED_ACTION, WM_OUTDATED_TOOL, WM_OUTDATED_RUNNER, WM_OUTDATED_TOOLKIT };
+enum wm_outdated_state {
+	WM_OUTDATED_CURRENT,    /* the newest of its kind (or a floating major tag of the newest major) */
+	WM_OUTDATED_MINOR,      /* a newer release of the same major version */
+	WM_OUTDATED_MAJOR,      /* a newer major version */
+	WM_OUTDATED_RETIRING,   /* a runner label with a retirement date, not passed */
+	WM_OUTDATED_RETIRED,    /* a runner label past its retirement date */
+	WM_OUTDATED_UNKNOWN,    /* could not be learnt: `why` says why */
+};
+
+struct wm_outdated_item {
+	enum wm_outdated_kind kind;
+	const char *name;             /* owner/name, a PyPI project, a runner label, a toolkit id */
+	const char *pin;              /* what the generated CI uses: a tag, a version, a label */
+	const char *latest_major;     /* the newest release of the pin's major version, NULL when unknown */
+	const char *latest;           /* the newest release, NULL when unknown */
+	const char *retires;          /* a runner's retirement day YYYY-MM-DD, or NULL */
+	const char *instead;          /* a retiring runner's successor, or NULL */
+	enum wm_outdated_state state;
+	const char *why;              /* WM_OUTDATED_UNKNOWN: the reason */
+};
+
+struct wm_outdated_options {
+	const char *index;            /* NULL: WM_PLAN_INDEX; tools' PEP 691 pages */
+	const char *forge;            /* NULL: WM_PIN_FORGE */
+	unsigned jobs, retries;
+	long timeout_ms, connect_timeout_ms;
+	unsigned backoff_ms;
+	size_t max_bytes;
+	const char *cacert, *netrc, *username, *password;  /* username and password: the index's */
+};
+void wm_outdated_options_init(struct wm_outdated_options *o);
+
+struct wm_outdated {
+	struct wm_arena *arena;
+	struct wm_outdated_item *items;   /* actions, tools, runners, toolkits */
+	size_t n;
+	struct wm_pin *pin;               /* the actions, asked through pin */
+};
+/* What the generated CI of `m` pins: its actions, tools, runner labels and toolkit versions. */
+int wm_outdated_new(struct wm_outdated **out, const struct wm_matrix *m, const struct wm_catalog *cat,
+	struct wm_error *err);
+/*
+ * Asks the forge for the actions' tags and the index for the tools' versions,
+ * in one concurrent batch each, and sets each item's state.  Failures are set
+ * in their item (unknown, with the reason); the return value is 0, or
+ * WM_EINVALID (a bad URL), WM_EREAD (a CA file), WM_EIO (no libcurl), WM_ENOMEM.
+ */
+int wm_outdated_query(struct wm_outdated *o, const struct wm_outdated_options *opts, struct wm_error *err);
+enum wm_outdated_format { WM_OUTDATED_TABLE, WM_OUTDATED_JSON };
+/* The report (malloc'd, the caller's); every text from outside shown safely in the table. */
+int wm_outdated_render(char **out, size_t *len, const struct wm_outdated *o, enum wm_outdated_format format);
+const char *wm_outdated_state_name(enum wm_outdated_state s);
+void wm_outdated_free(struct wm_outdated *o);
+
 /* ---- plan: a release against a package index ------------------------------- */
 
 #define WM_PLAN_INDEX "https://pypi.org/simple/"

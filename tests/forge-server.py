@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """forge-server.py — a forge on loopback: git's own smart-HTTP server for real repositories, and faults.
 
-usage: forge-server.py PORT_FILE --root DIR [--delay SECONDS] [--log FILE]
+usage: forge-server.py PORT_FILE --root DIR [--index FILE] [--delay SECONDS] [--log FILE]
 
 Binds 127.0.0.1 on a free port, writes the port to PORT_FILE, and answers
 GET /OWNER/NAME.git/info/refs?service=git-upload-pack.  For every owner but
@@ -22,10 +22,15 @@ does not have.  Under fault/, these misbehave:
   moved          a 301 to /real/moved.git/info/refs?service=git-upload-pack (a renamed repository)
   loop           a 302 to itself
 
+With --index, it is also a simple index: GET /simple/NAME/ answers the PEP 691 JSON page (api-version
+1.1, with PEP 700's `versions`) of each project FILE (JSON: {"NAME": ["1.0.0", ...]}) lists, 404
+for the others, and /simple/no-versions/ a page of api-version 1.0 without `versions`.
+
 --delay holds every answer that long first.  The log has a line per request: the path.
 """
 import argparse
 import http.server
+import json
 import os
 import socket
 import subprocess
@@ -60,6 +65,7 @@ HOSTILE = [
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     root = None
+    index = {}
     delay = 0.0
     log = None
 
@@ -134,6 +140,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(302, b"", None, [("Location", path + "?" + query)])
         return self.send(404, b"no such fault\n", "text/plain")
 
+    def project(self, name):
+        ctype = "application/vnd.pypi.simple.v1+json"
+        if name == "no-versions":
+            return self.send(200, json.dumps({"meta": {"api-version": "1.0"}, "name": name, "files": []}).encode(), ctype)
+        if name not in self.index:
+            return self.send(404, b"not found\n", "text/plain")
+        page = {"meta": {"api-version": "1.1"}, "name": name, "files": [], "versions": self.index[name]}
+        return self.send(200, json.dumps(page).encode(), ctype)
+
     def do_GET(self):
         path, _, query = self.path.partition("?")
         if self.log:
@@ -142,6 +157,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.delay:
             time.sleep(self.delay)
         parts = path.split("/")
+        if len(parts) == 4 and parts[1] == "simple" and parts[3] == "":
+            return self.project(parts[2])
         if len(parts) == 5 and parts[1] == "fault" and parts[2].endswith(".git") and parts[3:] == ["info", "refs"]:
             return self.fault(parts[2][:-4], path, query)
         return self.backend(path, query)
@@ -151,11 +168,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("port_file")
     ap.add_argument("--root", required=True)
+    ap.add_argument("--index")
     ap.add_argument("--delay", type=float, default=0.0)
     ap.add_argument("--log")
     args = ap.parse_args()
     Handler.root = os.path.abspath(args.root)
     Handler.delay = args.delay
+    if args.index:
+        with open(args.index, encoding="utf-8") as f:
+            Handler.index = json.load(f)
     Handler.log = args.log
     http.server.ThreadingHTTPServer.request_queue_size = 128
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -52,7 +52,7 @@ start_forge() {
 # forge_action ROOT OWNER/NAME VERSION... [--branch NAME]: a bare repository ROOT/OWNER/NAME.git as an
 # action's repository is kept: a commit and an annotated tag vVERSION for each VERSION, in order,
 # and each major's lightweight tag (v4) on the newest of its releases; with --branch, a branch NAME
-# (release/v1) at the last commit too.
+# (release/v1) at the last commit too.  A repository already there is replaced.
 forge_action() {
 	local dir=$1 repo=$2 w=$tmp/forge-work v branch=
 	shift 2
@@ -73,6 +73,7 @@ forge_action() {
 	done
 	[[ -z $branch ]] || git -C "$w" branch "$branch"
 	mkdir -p "$dir/${repo%/*}"
+	rm -rf "$dir/$repo.git"
 	git init -q --bare "$dir/$repo.git"
 	git -C "$w" push -q "$dir/$repo.git" 'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*'
 	rm -rf "$w"
