@@ -10,6 +10,7 @@
 #include "formats/json.h"
 #include "model/catalog.h"
 #include "index/net.h"
+#include "index/pin.h"
 #include "index/simple.h"
 
 #define ACCEPT "application/vnd.pypi.simple.v1+json"
@@ -293,12 +294,34 @@ static void set_tool(struct wm_outdated *o, struct wm_outdated_item *it, const s
 int wm_outdated_query(struct wm_outdated *o, const struct wm_outdated_options *opts, struct wm_error *err)
 {
 	struct wm_pin_options po;
-	struct wm_net_options no;
+	struct wm_net_options own;
 	struct wm_net_request *reqs = NULL;
 	size_t *of = NULL, nreqs = 0;
 	char *base, *query;
 	int ret;
 
+	if ((ret = index_parts(o->arena, opts->index ? opts->index : WM_PLAN_INDEX, &base, &query)) < 0)
+		goto oom;
+	if (strncmp(base, "http://", 7) != 0 && strncmp(base, "https://", 8) != 0) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"invalid index URL: a simple index is an http:// or https:// URL");
+		return WM_EINVALID;
+	}
+	if (!(reqs = calloc(o->n + 1, sizeof(*reqs))) || !(of = calloc(o->n + 1, sizeof(*of))))
+		goto oom;
+	/* the index's pages: its Accept header and its credentials, which the forge never gets */
+	memset(&own, 0, sizeof(own));
+	own.accept = ACCEPT;
+	own.username = opts->username;
+	own.password = opts->password;
+	for (size_t i = 0; i < o->n; i++) {
+		if (o->items[i].kind != WM_OUTDATED_TOOL)
+			continue;
+		if (!(reqs[nreqs].url = wm_arena_printf(o->arena, "%s%s/%s", base, o->items[i].name, query)))
+			goto oom;
+		reqs[nreqs].own = &own;
+		of[nreqs++] = i;
+	}
 	wm_pin_options_init(&po);
 	po.forge = opts->forge;
 	po.jobs = opts->jobs;
@@ -309,41 +332,10 @@ int wm_outdated_query(struct wm_outdated *o, const struct wm_outdated_options *o
 	po.max_bytes = opts->max_bytes;
 	po.cacert = opts->cacert;
 	po.netrc = opts->netrc;
-	if ((ret = wm_pin_resolve(o->pin, &po, err)) < 0)
-		return ret;
-	set_actions(o);
-	if ((ret = index_parts(o->arena, opts->index ? opts->index : WM_PLAN_INDEX, &base, &query)) < 0)
-		goto oom;
-	if (strncmp(base, "http://", 7) != 0 && strncmp(base, "https://", 8) != 0) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-			"invalid index URL: a simple index is an http:// or https:// URL");
-		return WM_EINVALID;
-	}
-	if (!(reqs = calloc(o->n + 1, sizeof(*reqs))) || !(of = calloc(o->n + 1, sizeof(*of))))
-		goto oom;
-	for (size_t i = 0; i < o->n; i++) {
-		if (o->items[i].kind != WM_OUTDATED_TOOL)
-			continue;
-		if (!(reqs[nreqs].url = wm_arena_printf(o->arena, "%s%s/%s", base, o->items[i].name, query)))
-			goto oom;
-		of[nreqs++] = i;
-	}
-	memset(&no, 0, sizeof(no));
-	no.accept = ACCEPT;
-	no.jobs = opts->jobs;
-	no.retries = opts->retries;
-	no.timeout_ms = opts->timeout_ms;
-	no.connect_timeout_ms = opts->connect_timeout_ms;
-	no.backoff_ms = opts->backoff_ms;
-	no.max_bytes = opts->max_bytes;
-	no.cacert = opts->cacert;
-	no.netrc = opts->netrc;
-	no.username = opts->username;
-	no.password = opts->password;
-	if (nreqs && (ret = wm_net_init(err)) < 0)
+	/* one batch: the forge's refs and the index's pages, `jobs` at a time */
+	if ((ret = wm_pin_resolve_with(o->pin, &po, reqs, nreqs, err)) < 0)
 		goto out;
-	if ((ret = wm_net_fetch(reqs, nreqs, &no)) < 0)
-		goto oom;
+	set_actions(o);
 	for (size_t k = 0; k < nreqs; k++)
 		set_tool(o, &o->items[of[k]], &reqs[k]);
 	ret = 0;

@@ -15,6 +15,7 @@
 #include "emit/github.h"
 #include "index/net.h"
 #include "index/refs.h"
+#include "index/pin.h"
 
 void wm_pin_options_init(struct wm_pin_options *o)
 {
@@ -214,6 +215,12 @@ static int settle(struct wm_pin *p, struct wm_pin_action *a, const struct wm_ref
 
 int wm_pin_resolve(struct wm_pin *p, const struct wm_pin_options *o, struct wm_error *err)
 {
+	return wm_pin_resolve_with(p, o, NULL, 0, err);
+}
+
+int wm_pin_resolve_with(struct wm_pin *p, const struct wm_pin_options *o, struct wm_net_request *extra,
+	size_t nextra, struct wm_error *err)
+{
 	struct wm_refs_query *q = NULL;
 	struct wm_net_options no;
 	struct wm_buf b = WM_BUF_INIT;
@@ -229,7 +236,7 @@ int wm_pin_resolve(struct wm_pin *p, const struct wm_pin_options *o, struct wm_e
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
-	if (p->n == 0)
+	if (p->n + nextra == 0)
 		return 0;
 	if (o->cacert) {
 		FILE *f = fopen(o->cacert, "r");
@@ -242,7 +249,7 @@ int wm_pin_resolve(struct wm_pin *p, const struct wm_pin_options *o, struct wm_e
 	}
 	if ((ret = wm_net_init(err)) < 0)
 		return ret;
-	if (!(q = calloc(p->n, sizeof(*q)))) {
+	if (!(q = calloc(p->n + 1, sizeof(*q)))) {
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
@@ -257,7 +264,7 @@ int wm_pin_resolve(struct wm_pin *p, const struct wm_pin_options *o, struct wm_e
 	no.max_bytes = o->max_bytes;
 	no.cacert = o->cacert;
 	no.netrc = o->netrc;
-	ret = wm_refs_fetch(q, p->n, p->arena, forge, 0, &no);
+	ret = wm_refs_fetch_with(q, p->n, p->arena, forge, 0, &no, extra, nextra);
 	for (size_t i = 0; ret == 0 && i < p->n; i++) {
 		if (q[i].error)
 			p->actions[i].error = wm_arena_printf(p->arena, "%s: %s", q[i].url, q[i].error);

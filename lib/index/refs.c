@@ -465,6 +465,12 @@ static int answer(struct wm_refs_query *q, struct wm_arena *a, const struct wm_n
 int wm_refs_fetch(struct wm_refs_query *q, size_t n, struct wm_arena *a, const char *forge, size_t max_refs,
 	const struct wm_net_options *o)
 {
+	return wm_refs_fetch_with(q, n, a, forge, max_refs, o, NULL, 0);
+}
+
+int wm_refs_fetch_with(struct wm_refs_query *q, size_t n, struct wm_arena *a, const char *forge, size_t max_refs,
+	const struct wm_net_options *o, struct wm_net_request *extra, size_t nextra)
+{
 	struct wm_net_request *reqs = NULL;
 	struct wm_net_options opts = *o;
 	size_t *of = NULL, nreqs = 0, flen = strlen(forge);
@@ -472,7 +478,7 @@ int wm_refs_fetch(struct wm_refs_query *q, size_t n, struct wm_arena *a, const c
 
 	while (flen && forge[flen - 1] == '/')
 		flen--;
-	if (n && (!(reqs = calloc(n, sizeof(*reqs))) || !(of = calloc(n, sizeof(*of)))))
+	if (!(reqs = calloc(n + nextra + 1, sizeof(*reqs))) || !(of = calloc(n + 1, sizeof(*of))))
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		struct wm_buf b = WM_BUF_INIT;
@@ -498,7 +504,13 @@ int wm_refs_fetch(struct wm_refs_query *q, size_t n, struct wm_arena *a, const c
 		of[nreqs++] = i;
 	}
 	opts.accept = CONTENT_TYPE;
-	if ((ret = wm_net_fetch(reqs, nreqs, &opts)) < 0)
+	/* the caller's requests go in the same batch, after ours */
+	for (size_t k = 0; k < nextra; k++)
+		reqs[nreqs + k] = extra[k];
+	ret = wm_net_fetch(reqs, nreqs + nextra, &opts);
+	for (size_t k = 0; k < nextra; k++)
+		extra[k] = reqs[nreqs + k];
+	if (ret < 0)
 		goto out;
 	for (size_t k = 0; k < nreqs; k++)
 		if ((ret = answer(&q[of[k]], a, &reqs[k], max_refs)) < 0)

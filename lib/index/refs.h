@@ -79,5 +79,12 @@ int wm_refs_forge_check(const char *forge, struct wm_error *err);
  */
 int wm_refs_fetch(struct wm_refs_query *q, size_t n, struct wm_arena *a, const char *forge, size_t max_refs,
 	const struct wm_net_options *o);
+/*
+ * The same, with `extra` (nextra requests of the caller's, an index's pages
+ * say) fetched in the same batch: their answers are left in them, for the
+ * caller to read and release (wm_net_request_release).
+ */
+int wm_refs_fetch_with(struct wm_refs_query *q, size_t n, struct wm_arena *a, const char *forge, size_t max_refs,
+	const struct wm_net_options *o, struct wm_net_request *extra, size_t nextra);
 
 #endif
