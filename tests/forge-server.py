@@ -24,9 +24,11 @@ does not have.  Under fault/, these misbehave:
 
 With --index, it is also a simple index: GET /simple/NAME/ answers the PEP 691 JSON page (api-version
 1.1, with PEP 700's `versions`) of each project FILE (JSON: {"NAME": ["1.0.0", ...]}) lists, 404
-for the others, and /simple/no-versions/ a page of api-version 1.0 without `versions`.
+for the others, and for a project listed with null (and for /simple/no-versions/) a page of
+api-version 1.0, without `versions`.
 
---delay holds every answer that long first.  The log has a line per request: the path.
+--delay holds every answer that long first.  The log has a line per request: the path, and
+" authorization" when the request carried an Authorization header.
 """
 import argparse
 import http.server
@@ -146,6 +148,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, json.dumps({"meta": {"api-version": "1.0"}, "name": name, "files": []}).encode(), ctype)
         if name not in self.index:
             return self.send(404, b"not found\n", "text/plain")
+        if self.index[name] is None:
+            return self.send(200, json.dumps({"meta": {"api-version": "1.0"}, "name": name, "files": []}).encode(), ctype)
         page = {"meta": {"api-version": "1.1"}, "name": name, "files": [], "versions": self.index[name]}
         return self.send(200, json.dumps(page).encode(), ctype)
 
@@ -153,7 +157,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         path, _, query = self.path.partition("?")
         if self.log:
             with lock, open(self.log, "a") as f:
-                f.write(path + "\n")
+                f.write(path + (" authorization" if self.headers.get("Authorization") else "") + "\n")
         if self.delay:
             time.sleep(self.delay)
         parts = path.split("/")

