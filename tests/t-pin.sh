@@ -6,7 +6,8 @@
 # CRLF line ends); the edited file lists the same jobs and generates the same workflow but for
 # `uses: owner/name@<sha> # <tag>`, which zizmor at its defaults, with no configuration, finds no
 # unpinned-uses in and actionlint passes; --check exits 1 until pinned, --update and --major move
-# the pins to the newest release of the major, and of all; a table written with an alias, a merge
+# the pins to the newest release of the major, and of all (numbers compared as numbers, pre-releases
+# never chosen); a table written with an alias, a merge
 # key or in flow style is refused at its position, an unknown repository fails with exit 3, and in
 # each refusal the file is left as it was.
 . "$ROOT/tests/lib.sh"
@@ -32,6 +33,10 @@ while read -r action ref; do
 	*) fatal "templates/actions.yaml: $action's reference '$ref' is neither vN, vN.N... nor release/vN" ;;
 	esac
 done <"$tmp/actions"
+# actions/checkout: majors past 9 (ordered as numbers, not text) and a pre-release, never chosen
+forge_action "$forge" actions/checkout 7.0.0 7.1.0 8.0.0 9.0.0 10.0.0
+git --git-dir "$forge/actions/checkout.git" tag v11.0.0-rc.1 v10.0.0
+git --git-dir "$forge/actions/checkout.git" tag v10.0.0.beta v10.0.0
 start_forge "$forge"
 commit() {  # commit ACTION TAG: the commit TAG names in ACTION's repository, as git reads it
 	git --git-dir "$forge/$1.git" rev-parse "$2^{commit}"
@@ -141,8 +146,8 @@ grep -q "^  pypa/gh-action-pypi-publish: $(commit pypa/gh-action-pypi-publish v1
 	"$repo/wheelmatrix.yaml" || fail "pin --update did not move the release/v1 branch to v1.13.0"
 wm -C "$repo" pin --github "$FORGE" --major
 expect_status 0 "pin --major"
-grep -q "^  actions/checkout: $(commit actions/checkout v8.0.0)  # v8.0.0$" "$repo/wheelmatrix.yaml" ||
-	fail "pin --major did not move actions/checkout to v8.0.0"
+grep -q "^  actions/checkout: $(commit actions/checkout v10.0.0)  # v10.0.0$" "$repo/wheelmatrix.yaml" ||
+	fail "pin --major did not move actions/checkout to v10.0.0"
 wm -C "$repo" pin --github "$FORGE" --update --major
 expect_status 2 "pin --update --major"
 
