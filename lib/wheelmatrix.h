@@ -790,9 +790,11 @@ int wm_pin_resolve(struct wm_pin *p, const struct wm_pin_options *o, struct wm_e
  * actions: table as `owner/name: <sha>  # <tag>` (malloc'd, the caller's):
  * each value and the comment after it replaced, each missing entry added at
  * the end of the table, a table added at the end of the file when there is
- * none; every other byte as it was.  WM_EINVALID, with the position, where
- * that cannot be done safely: a table written with an alias or a merge key,
- * in flow style, or a value over several lines.
+ * none; every other byte as it was.  A table in flow style is written again
+ * in flow style, one entry a line (`{owner/name: <sha>,  # <tag>` ... `}`).
+ * WM_EINVALID, with the position, where that cannot be done safely: a table
+ * written with an alias or a merge key, a flow table with a comment other
+ * than an entry's, a value over several lines.
  */
 int wm_pin_edit(char **out, size_t *len, const struct wm_pin *p, struct wm_error *err);
 /* Replaces the matrix file with `text` atomically (util/io), its permissions kept. */

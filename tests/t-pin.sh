@@ -5,11 +5,11 @@
 # other byte of the matrix file stays (comments, a quoted value's neighbours, keys after the table,
 # CRLF line ends); the edited file lists the same jobs and generates the same workflow but for
 # `uses: owner/name@<sha> # <tag>`, which zizmor at its defaults, with no configuration, finds no
-# unpinned-uses in and actionlint passes; --check exits 1 until pinned, --update and --major move
-# the pins to the newest release of the major, and of all (numbers compared as numbers, pre-releases
-# never chosen); a table written with an alias, a merge
-# key or in flow style is refused at its position, an unknown repository fails with exit 3, and in
-# each refusal the file is left as it was.
+# unpinned-uses in and actionlint passes; a table in flow style stays in flow style; --check exits 1
+# until pinned, --update and --major move the pins to the newest release of the major, and of all
+# (numbers compared as numbers, pre-releases never chosen); a table written with an alias, a merge
+# key or a comment pin would lose is refused at its position, an unknown repository fails with exit
+# 3, and in each refusal the file is left as it was.
 . "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
@@ -162,9 +162,11 @@ refuse() {  # refuse NAME WANT-STDERR: pin of $tmp/r/wheelmatrix.yaml exits 2 wi
 demo_project "$tmp/r"
 cat >>"$tmp/r/wheelmatrix.yaml" <<'YAML'
 project: {name: demo, module: demo}
-actions: {actions/checkout: v7}
+actions: {actions/checkout: v7,
+  # a comment of the table's own
+  PyO3/maturin-action: v1}
 YAML
-refuse "a flow table" "wheelmatrix.yaml:11:10: error: the actions table is in flow style ({...}): pin writes one action a line with its tag in a comment; write the table in block style ('actions:', then one 'owner/name: ref' a line)"
+refuse "a flow table with a comment inside" "wheelmatrix.yaml:11:10: error: the actions table in flow style has a comment pin would lose (one not after an entry): move it out of the table"
 demo_project "$tmp/r"
 cat >>"$tmp/r/wheelmatrix.yaml" <<'YAML'
 project: {name: demo, module: &ref v7}
@@ -180,6 +182,48 @@ actions:
   PyO3/maturin-action: v1
 YAML
 refuse "a merge key" "wheelmatrix.yaml:12:8: error: an entry of the actions table comes from an alias or a merge key ('<<'): pin cannot edit it in place; write it out"
+
+# a table in flow style stays in flow style, one entry a line with its tag; pinned again, the same
+demo_project "$tmp/f"
+cat >>"$tmp/f/wheelmatrix.yaml" <<'YAML'
+project: {name: demo}
+actions: {actions/checkout: "v7", PyO3/maturin-action: v1}  # the table's own comment
+# the end
+YAML
+wm -C "$tmp/f" list --format json
+cp "$tmp/out" "$tmp/f-list"
+wm -C "$tmp/f" pin --github "$FORGE"
+expect_status 0 "pin of a flow table"
+"$py" - "$tmp/f/wheelmatrix.yaml" "$tmp/actions" "$tmp/used" "$forge" <<'PY' || fail "the flow table (above)"
+import subprocess, sys
+text = open(sys.argv[1]).read()
+catalogue = [l.split() for l in open(sys.argv[2])]
+used = {l.strip() for l in open(sys.argv[3])}
+def commit(action, ref):
+    return subprocess.run(["git", "--git-dir", "%s/%s.git" % (sys.argv[4], action), "rev-parse", ref + "^{commit}"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+lines = ["actions: {actions/checkout: %s,  # v7" % commit("actions/checkout", "v7"),
+         "  PyO3/maturin-action: %s,  # v1" % commit("PyO3/maturin-action", "v1")]
+lines += ["  %s: %s,  # %s" % (a, commit(a, r), r) for a, r in catalogue
+          if "%s@%s" % (a, r) in used and a not in ("actions/checkout", "PyO3/maturin-action")]
+lines += ["  }  # the table's own comment", "# the end"]
+head = text.split("actions: {", 1)[0]
+want = head + "\n".join(lines) + "\n"
+if text != want:
+    print("got:\n" + text + "\nwant:\n" + want)
+    sys.exit(1)
+PY
+wm -C "$tmp/f" list --format json
+expect_same "$tmp/f-list" "$tmp/out" "list after pinning a flow table"
+cp "$tmp/f/wheelmatrix.yaml" "$tmp/f-pinned"
+wm -C "$tmp/f" pin --github "$FORGE" --check
+expect_status 0 "pin --check of a pinned flow table"
+wm -C "$tmp/f" pin --github "$FORGE" --update
+expect_status 0 "pin --update of a pinned flow table"
+grep -q "^actions: {actions/checkout: $(commit actions/checkout v7.1.0),  # v7.1.0$" "$tmp/f/wheelmatrix.yaml" ||
+	{ fail "pin --update of the flow table"; show "$tmp/f/wheelmatrix.yaml"; }
+[[ $(grep -c ',  # v' "$tmp/f/wheelmatrix.yaml") == $(grep -c ',  # ' "$tmp/f-pinned") ]] ||
+	fail "pin --update changed the flow table's number of entries"
 
 # no actions table: one is added at the end, and CRLF line ends stay CRLF
 demo_project "$tmp/c"

@@ -395,6 +395,80 @@ static bool reads_back(const struct wm_pin *p, const char *text, size_t len)
 	return ok;
 }
 
+/* The offset of the '#' of the comment after value `v` on its line (past blanks and a ','), or SIZE_MAX. */
+static size_t comment_at(const struct edit *e, const struct wm_node *v)
+{
+	const char *s = e->doc->text;
+	size_t i = offset(e, v->end_line, v->end_column);
+	while (i < e->doc->len && (s[i] == ' ' || s[i] == '\t' || s[i] == ','))
+		i++;
+	return i < e->doc->len && s[i] == '#' ? i : SIZE_MAX;
+}
+
+/*
+ * A table in flow style, written again in flow style one entry a line, so
+ * that each pin's tag can follow its entry as a comment: `{owner/name: <sha>,
+ * # <tag>` ... `}`.  Each key as written, each value as written or replaced
+ * by its pin, an entry's own comment kept (or replaced by the new tag); a
+ * comment anywhere else in the table would be lost, so it is refused.
+ */
+static int flow_table(struct edit *e, const struct wm_pin *p, const struct wm_node *table, const struct wm_node *key,
+	const char *nl, struct wm_buf *out)
+{
+	const char *s = e->doc->text;
+	size_t start = offset(e, table->line, table->column), end = offset(e, table->end_line, table->end_column);
+	unsigned indent = key->column + 1;
+	size_t written = 0;
+
+	for (size_t i = start; i < end; i++) {
+		bool owned = false;
+		if (s[i] != '#')
+			continue;
+		for (size_t k = 0; !owned && k < table->n; k++)
+			owned = comment_at(e, table->pairs[k].value) == i;
+		if (!owned)
+			return refuse(e, table, "the actions table in flow style has a comment pin would lose (one not after "
+				"an entry): move it out of the table");
+	}
+	wm_buf_putc(out, '{');
+	for (size_t k = 0; k < table->n; k++) {
+		const struct wm_node *kn = table->pairs[k].key, *v = table->pairs[k].value;
+		const struct wm_pin_action *a = NULL;
+		size_t ks = offset(e, kn->line, kn->column), ke = offset(e, kn->end_line, kn->end_column);
+		size_t vs = offset(e, v->line, v->column), ve = offset(e, v->end_line, v->end_column), c = comment_at(e, v);
+		for (size_t i = 0; !a && i < p->n; i++)
+			if (strcmp(p->actions[i].action, kn->text) == 0 && p->actions[i].new_sha && p->actions[i].changes)
+				a = &p->actions[i];
+		if (written++)
+			wm_buf_printf(out, "%s%*s", nl, (int)indent, "");
+		wm_buf_add(out, s + ks, ke - ks);
+		wm_buf_puts(out, ": ");
+		if (a) {
+			wm_buf_printf(out, "%s,  # %s", a->new_sha, a->new_tag);
+			continue;
+		}
+		wm_buf_add(out, s + vs, ve - vs);
+		wm_buf_putc(out, ',');
+		if (c != SIZE_MAX) {
+			size_t ce = c;
+			while (ce < e->doc->len && s[ce] != '\n' && s[ce] != '\r')
+				ce++;
+			wm_buf_puts(out, "  ");
+			wm_buf_add(out, s + c, ce - c);
+		}
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		const struct wm_pin_action *a = &p->actions[i];
+		if (!a->new_sha || !a->changes || entry(table, a->action))
+			continue;
+		if (written++)
+			wm_buf_printf(out, "%s%*s", nl, (int)indent, "");
+		wm_buf_printf(out, "%s: %s,  # %s", a->action, a->new_sha, a->new_tag);
+	}
+	wm_buf_printf(out, "%s%*s}", nl, (int)indent, "");
+	return out->oom ? WM_ENOMEM : 0;
+}
+
 int wm_pin_edit(char **out, size_t *out_len, const struct wm_pin *p, struct wm_error *err)
 {
 	const struct wm_doc *doc = wm_matrix_doc(p->matrix);
@@ -427,10 +501,6 @@ int wm_pin_edit(char **out, size_t *out_len, const struct wm_pin *p, struct wm_e
 		block_null = table->type == WM_NODE_SCALAR && wm_yaml_is_null(table) && table->len == 0;
 		if (!block_null && (table->type != WM_NODE_MAP))
 			return refuse(&e, table, "'actions' is not a mapping");
-		if (!block_null && table->flow)
-			return refuse(&e, table, "the actions table is in flow style ({...}): pin writes one action a line "
-				"with its tag in a comment; write the table in block style ('actions:', then one "
-				"'owner/name: ref' a line)");
 		for (size_t i = 0; !block_null && i < table->n; i++) {
 			const struct wm_node *k = table->pairs[i].key, *v = table->pairs[i].value;
 			const struct wm_node *prev = i ? table->pairs[i - 1].value : key;
@@ -440,6 +510,15 @@ int wm_pin_edit(char **out, size_t *out_len, const struct wm_pin *p, struct wm_e
 					"pin cannot edit it in place; write it out");
 			if (v->type != WM_NODE_SCALAR || v->end_line != v->line)
 				return refuse(&e, v, "an action's reference written over several lines: write it on one");
+		}
+		if (!block_null && table->flow) {
+			/* the whole table, written again in its style */
+			size_t start = offset(&e, table->line, table->column), end = offset(&e, table->end_line,
+				table->end_column);
+			if ((ret = flow_table(&e, p, table, key, nl, &b)) < 0 ||
+			    (ret = splice_add(&sp, &nsp, start, end, &b)) < 0)
+				goto out;
+			goto apply;
 		}
 		if (block_null) {
 			insert_at = line_end(&e, offset(&e, key->line, key->column), &had_break);
@@ -480,6 +559,7 @@ int wm_pin_edit(char **out, size_t *out_len, const struct wm_pin *p, struct wm_e
 	}
 	if (nadds && (ret = splice_add(&sp, &nsp, insert_at, insert_at, &adds)) < 0)
 		goto out;
+apply:
 	qsort(sp, nsp, sizeof(*sp), splice_cmp);
 	at = 0;
 	for (size_t i = 0; i < nsp; i++) {
