@@ -102,7 +102,8 @@ LIB_OBJS = $(call obj,$(LIB_SRCS))
 CMD_OBJS = $(call obj,$(CMD_SRCS))
 UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 # Programs the test scripts run: the toml-test decoder, the variant patch driver, the index dump.
-TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply $(B)/tests/index-dump $(B)/tests/schema-write
+TEST_BINS = $(B)/tests/toml-decode $(B)/tests/patch-apply $(B)/tests/index-dump $(B)/tests/schema-write \
+	$(B)/tests/refs-fetch
 LIB = $(B)/libwheelmatrix.a
 TOOL = $(B)/wheelmatrix
 # The shell completion scripts, each written by the tool (`wheelmatrix completion SHELL`, the
@@ -209,6 +210,12 @@ schema: $(B)/tests/schema-write
 
 # The variant patch driver (tests/t-patches.sh) applies a spec file to a pyproject.toml.
 $(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)
+	$(quiet) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+# The ref advertisement driver (tests/t-refs-forge.sh) asks a forge for repositories' tags through index/refs.c.
+$(B)/tests/refs-fetch: $(B)/obj/tests/refs-fetch.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)

@@ -81,6 +81,14 @@ enum { PLAN_INDEX, PLAN_OFFLINE, PLAN_FIRST_RELEASE, PLAN_FORMAT, PLAN_CACERT, P
 extern const struct cli_option cmd_plan_options[PLAN_NOPTIONS];
 int cmd_plan(struct cli *cli);
 
+enum { OUTDATED_FORMAT, OUTDATED_INDEX, OUTDATED_GITHUB, OUTDATED_CACERT, OUTDATED_JOBS, OUTDATED_TIMEOUT,
+	OUTDATED_RETRIES, OUTDATED_NOPTIONS };
+extern const struct cli_option cmd_outdated_options[OUTDATED_NOPTIONS];
+int cmd_outdated(struct cli *cli);
+enum { PIN_GITHUB, PIN_UPDATE, PIN_MAJOR, PIN_CHECK, PIN_CACERT, PIN_JOBS, PIN_TIMEOUT, PIN_RETRIES, PIN_NOPTIONS };
+extern const struct cli_option cmd_pin_options[PIN_NOPTIONS];
+int cmd_pin(struct cli *cli);
+
 enum { CHECK_STAGED, CHECK_REV, CHECK_WORKTREE, CHECK_DIFF, CHECK_FORMAT, CHECK_NOPTIONS };
 extern const struct cli_option cmd_check_options[CHECK_NOPTIONS];
 int cmd_check(struct cli *cli);

@@ -122,6 +122,18 @@ static const struct cli_env plan_env[] = {
 	{ "WHEELMATRIX_INDEX_PASSWORD", "its password or token" },
 	{ "SSL_CERT_FILE", "CA certificates for https when --cacert is not given" },
 };
+static const struct cli_env outdated_env[] = {
+	{ "NETRC", "the netrc file with the index's and the forge's credentials (default: ~/.netrc)" },
+	{ "WHEELMATRIX_INDEX_USERNAME", "the user name for the index" },
+	{ "WHEELMATRIX_INDEX_PASSWORD", "its password or token" },
+	{ "SSL_CERT_FILE", "CA certificates for https when --cacert is not given" },
+	TODAY_ENV,
+};
+static const struct cli_env pin_env[] = {
+	{ "NETRC", "the netrc file with the forge's credentials (default: ~/.netrc)" },
+	{ "SSL_CERT_FILE", "CA certificates for https when --cacert is not given" },
+	TODAY_ENV,
+};
 
 /* Every command of design §2, in the order `help` lists them, each with the example its --help ends with. */
 static const struct cli_command commands[] = {
@@ -142,6 +154,11 @@ static const struct cli_command commands[] = {
 		ENV(build_env) },
 	{ "plan", "[VERSION]", "Plan a release against a package index", cmd_plan_options, PLAN_NOPTIONS, 0, 1,
 		cmd_plan, "wheelmatrix plan 0.3.0 --format markdown >> \"$GITHUB_STEP_SUMMARY\"", ENV(plan_env) },
+	{ "outdated", NULL, "Say which actions, tools, runner labels and toolkits the generated CI pins are outdated",
+		cmd_outdated_options, OUTDATED_NOPTIONS, 0, 0, cmd_outdated, "wheelmatrix outdated --format json",
+		ENV(outdated_env) },
+	{ "pin", NULL, "Pin each action of the GitHub workflow to the commit its tag names",
+		cmd_pin_options, PIN_NOPTIONS, 0, 0, cmd_pin, "wheelmatrix pin --update", ENV(pin_env) },
 	{ "hook", "install", "Install the pre-commit hook that runs 'check --staged'", cmd_hook_options, HOOK_NOPTIONS,
 		1, 1, cmd_hook, "wheelmatrix hook install", NO_ENV },
 	{ "completion", "SHELL", "Print the shell completion script for bash, zsh or fish",

@@ -270,6 +270,11 @@ struct wm_output {
 struct wm_action_ref {
 	const char *action;  /* owner/name */
 	const char *ref;
+	/*
+	 * For a ref that is a full commit SHA, the tag it was pinned at: the comment after the
+	 * value (`owner/name: <sha>  # v4.2.2`) when it reads as a reference; NULL otherwise
+	 */
+	const char *tag;
 	struct wm_loc loc;
 };
 
@@ -724,6 +729,134 @@ size_t wm_show_next(const char **piece, size_t *piecelen, size_t *width, char es
 
 /* PEP 503 normalisation into `out` (at least strlen(name)+1 bytes). */
 void wm_name_normalize(char *out, const char *name);
+
+/* ---- pin: the actions of the generated workflows pinned to commits -------- */
+
+#define WM_PIN_FORGE "https://github.com"
+
+enum wm_pin_move {
+	WM_PIN_KEEP,     /* each action's tag stays: its commit is written */
+	WM_PIN_UPDATE,   /* to the newest release tag of the tag's major version */
+	WM_PIN_MAJOR,    /* to the newest release tag */
+};
+
+struct wm_pin_options {
+	const char *forge;               /* NULL: WM_PIN_FORGE; <forge>/<owner>/<name>.git is asked */
+	enum wm_pin_move move;
+	unsigned jobs, retries;          /* as plan's */
+	long timeout_ms, connect_timeout_ms;
+	unsigned backoff_ms;
+	size_t max_bytes;
+	const char *cacert, *netrc;
+};
+/* The defaults: GitHub, the tags kept, plan's network defaults. */
+void wm_pin_options_init(struct wm_pin_options *o);
+
+/* An action a generated workflow uses, and what its forge says of it. */
+struct wm_pin_action {
+	const char *action;              /* owner/name */
+	const char *ref;                 /* what `uses:` has now: the matrix's reference, else the catalogue's */
+	const char *tag;                 /* the tag that stands for: ref, or a SHA's `# tag`; NULL when unknown */
+	bool pinned;                     /* ref is a full commit SHA */
+	bool in_table;                   /* the matrix's actions: names it */
+	/* after wm_pin_resolve: */
+	const char *new_tag, *new_sha;   /* the pin to write */
+	const char *tag_sha;             /* the commit `tag` names now, NULL when it names none */
+	const char *latest_major;        /* the newest release tag of tag's major version, or NULL */
+	const char *latest;              /* the newest release tag, or NULL */
+	const char *error;               /* why the forge could not say, or NULL */
+	bool changes;                    /* the pin written differs from the file's */
+};
+
+struct wm_pin {
+	struct wm_arena *arena;
+	const struct wm_matrix *matrix;
+	const char *forge;               /* as messages show it */
+	struct wm_pin_action *actions;   /* in the catalogue's order */
+	size_t n;
+};
+
+/* The actions the matrix's GitHub workflow uses (none without ci.github), read from the matrix; `m` must outlive it. */
+int wm_pin_new(struct wm_pin **out, const struct wm_matrix *m, const struct wm_catalog *cat, struct wm_error *err);
+/*
+ * Asks the forge for each action's tags and branches, concurrently, and sets
+ * what to write.  Failures are set in their action, not returned; the return
+ * value is 0, WM_EINVALID for a bad forge URL, WM_EREAD for an unreadable CA
+ * file, WM_EIO when libcurl cannot be loaded, or WM_ENOMEM.
+ */
+int wm_pin_resolve(struct wm_pin *p, const struct wm_pin_options *o, struct wm_error *err);
+/*
+ * The matrix file's text with every resolved action's pin written into its
+ * actions: table as `owner/name: <sha>  # <tag>` (malloc'd, the caller's):
+ * each value and the comment after it replaced, each missing entry added at
+ * the end of the table, a table added at the end of the file when there is
+ * none; every other byte as it was.  A table in flow style is written again
+ * in flow style, one entry a line (`{owner/name: <sha>,  # <tag>` ... `}`).
+ * WM_EINVALID, with the position, where that cannot be done safely: a table
+ * written with an alias or a merge key, a flow table with a comment other
+ * than an entry's, a value over several lines.
+ */
+int wm_pin_edit(char **out, size_t *len, const struct wm_pin *p, struct wm_error *err);
+/* Replaces the matrix file with `text` atomically (util/io), its permissions kept. */
+int wm_pin_write(const struct wm_pin *p, const char *text, size_t len, struct wm_error *err);
+void wm_pin_free(struct wm_pin *p);
+
+/* ---- outdated: what the generated CI pins, against the newest releases ----- */
+
+enum wm_outdated_kind { WM_OUTDATED_ACTION, WM_OUTDATED_TOOL, WM_OUTDATED_RUNNER, WM_OUTDATED_TOOLKIT };
+enum wm_outdated_state {
+	WM_OUTDATED_CURRENT,    /* the newest of its kind (or a floating major tag of the newest major) */
+	WM_OUTDATED_MINOR,      /* a newer release of the same major version */
+	WM_OUTDATED_MAJOR,      /* a newer major version */
+	WM_OUTDATED_RETIRING,   /* a runner label with a retirement date, not passed */
+	WM_OUTDATED_RETIRED,    /* a runner label past its retirement date */
+	WM_OUTDATED_UNKNOWN,    /* could not be learnt: `why` says why */
+};
+
+struct wm_outdated_item {
+	enum wm_outdated_kind kind;
+	const char *name;             /* owner/name, a PyPI project, a runner label, a toolkit id */
+	const char *pin;              /* what the generated CI uses: a tag, a version, a label */
+	const char *latest_major;     /* the newest release of the pin's major version, NULL when unknown */
+	const char *latest;           /* the newest release, NULL when unknown */
+	const char *retires;          /* a runner's retirement day YYYY-MM-DD, or NULL */
+	const char *instead;          /* a retiring runner's successor, or NULL */
+	enum wm_outdated_state state;
+	const char *why;              /* WM_OUTDATED_UNKNOWN: the reason */
+};
+
+struct wm_outdated_options {
+	const char *index;            /* NULL: WM_PLAN_INDEX; tools' PEP 691 pages */
+	const char *forge;            /* NULL: WM_PIN_FORGE */
+	unsigned jobs, retries;
+	long timeout_ms, connect_timeout_ms;
+	unsigned backoff_ms;
+	size_t max_bytes;
+	const char *cacert, *netrc, *username, *password;  /* username and password: the index's */
+};
+void wm_outdated_options_init(struct wm_outdated_options *o);
+
+struct wm_outdated {
+	struct wm_arena *arena;
+	struct wm_outdated_item *items;   /* actions, tools, runners, toolkits */
+	size_t n;
+	struct wm_pin *pin;               /* the actions, asked through pin */
+};
+/* What the generated CI of `m` pins: its actions, tools, runner labels and toolkit versions. */
+int wm_outdated_new(struct wm_outdated **out, const struct wm_matrix *m, const struct wm_catalog *cat,
+	struct wm_error *err);
+/*
+ * Asks the forge for the actions' tags and the index for the tools' versions,
+ * in one concurrent batch each, and sets each item's state.  Failures are set
+ * in their item (unknown, with the reason); the return value is 0, or
+ * WM_EINVALID (a bad URL), WM_EREAD (a CA file), WM_EIO (no libcurl), WM_ENOMEM.
+ */
+int wm_outdated_query(struct wm_outdated *o, const struct wm_outdated_options *opts, struct wm_error *err);
+enum wm_outdated_format { WM_OUTDATED_TABLE, WM_OUTDATED_JSON };
+/* The report (malloc'd, the caller's); every text from outside shown safely in the table. */
+int wm_outdated_render(char **out, size_t *len, const struct wm_outdated *o, enum wm_outdated_format format);
+const char *wm_outdated_state_name(enum wm_outdated_state s);
+void wm_outdated_free(struct wm_outdated *o);
 
 /* ---- plan: a release against a package index ------------------------------- */
 

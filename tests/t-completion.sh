@@ -81,7 +81,7 @@ bash_is() {
 	[[ $got == "$want" ]] || fail "bash completes '$*' with '$got', not '$want'"
 }
 bash_is "check completion" wheelmatrix c
-bash_is "patch plan" wheelmatrix p
+bash_is "patch pin plan" wheelmatrix p
 bash_is "cpu cuda12 rocm" wheelmatrix patch ""
 bash_is "rocm" wheelmatrix -q patch r
 bash_is "cpu cuda12 rocm" wheelmatrix patch --dry-run ""

@@ -3,7 +3,7 @@
 . "$ROOT/tests/lib.sh"
 
 mapfile -t commands < <("$WM" help | sed -n '/^commands:$/,/^$/s/^  \([a-z]*\) .*/\1/p')
-[[ ${#commands[@]} == 10 ]] || fail "expected 10 commands, got: ${commands[*]}"
+[[ ${#commands[@]} == 12 ]] || fail "expected 12 commands, got: ${commands[*]}"
 for cmd in init list generate check patch build plan hook completion help; do
 	[[ " ${commands[*]} " == *" $cmd "* ]] || fail "'$cmd' is missing from 'wheelmatrix help'"
 done

@@ -33,6 +33,7 @@ struct gh {
 	struct wm_error *err;
 	const bool *patched;   /* per backend: a variant patch exists; NULL: no project was read */
 	struct wm_doc skel;
+	bool *used;            /* per action of the catalogue: a step uses it; NULL: not asked */
 };
 
 /* One build job's entries: per field, each entry's value (NULL = none). */
@@ -902,12 +903,20 @@ static void resolve_uses(struct gh *g, struct wm_y *y)
 		struct wm_y *item = y->items[i];
 		if (y->type == WM_NODE_MAP && i % 2 == 1 && strcmp(y->items[i - 1]->text, "uses") == 0 &&
 				item->type == WM_NODE_SCALAR && !strchr(item->text, '@')) {
-			const char *ref = wm_catalog_action(g->cat, item->text);
+			const char *ref = wm_catalog_action(g->cat, item->text), *tag = NULL;
 			for (size_t a = 0; a < g->m->nactions; a++)
-				if (strcmp(g->m->actions[a].action, item->text) == 0)
+				if (strcmp(g->m->actions[a].action, item->text) == 0) {
 					ref = g->m->actions[a].ref;
+					tag = g->m->actions[a].tag;
+				}
+			for (size_t a = 0; g->used && a < wm_catalog_action_count(g->cat); a++)
+				if (strcmp(wm_catalog_action_name(g->cat, a), item->text) == 0)
+					g->used[a] = true;
 			if (ref) {
 				struct wm_y *v = wm_yaml_strf(&g->b, "%s@%s", item->text, ref);
+				/* a commit SHA says nothing to a reader: the tag it was pinned at follows (`# v4.2.2`) */
+				if (v && tag && wm_yaml_comment_ok(tag))
+					v->comment = tag;
 				if (v)
 					y->items[i] = v;
 			}
@@ -917,8 +926,28 @@ static void resolve_uses(struct gh *g, struct wm_y *y)
 	}
 }
 
+static int emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
+	const bool *patched, bool *used, struct wm_error *err);
+
 int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
 	const bool *patched, struct wm_error *err)
+{
+	return emit_github(out, m, cat, patched, NULL, err);
+}
+
+int wm_emit_github_actions(bool *used, const struct wm_matrix *m, const struct wm_catalog *cat, struct wm_error *err)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	int ret;
+
+	memset(used, 0, wm_catalog_action_count(cat) * sizeof(*used));
+	ret = emit_github(&out, m, cat, NULL, used, err);
+	wm_buf_release(&out);
+	return ret;
+}
+
+static int emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
+	const bool *patched, bool *used, struct wm_error *err)
 {
 	struct wm_arena arena;
 	struct gh g;
@@ -934,6 +963,7 @@ int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	g.cat = cat;
 	g.err = err;
 	g.patched = patched;
+	g.used = used;
 	if ((ret = wm_catalog_template_parse(&g.skel, "github.yaml", err)) < 0)
 		goto out;
 	root = piece(&g, "workflow");

@@ -1,5 +1,6 @@
 /* yaml.c — the one module that uses libyaml: parses documents into our tree and writes our output trees. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -1122,6 +1123,75 @@ bool wm_yaml_needs_quotes(const char *s, size_t len)
 	return false;
 }
 
+bool wm_yaml_comment_ok(const char *s)
+{
+	size_t len = strlen(s), n;
+	unsigned line, column;
+	unsigned char byte;
+	uint32_t cp;
+	return len && wm_utf8_valid(s, len, &line, &column, &byte) && wm_utf8_find_hidden(s, len, &cp, &n) == len;
+}
+
+/* The length of the line break at s[0] as libyaml reads one, or 0. */
+static size_t line_break(const char *s, size_t avail)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	if (u[0] == '\r')
+		return avail > 1 && u[1] == '\n' ? 2 : 1;
+	if (u[0] == '\n')
+		return 1;
+	if (avail > 1 && u[0] == 0xc2 && u[1] == 0x85)
+		return 2;
+	if (avail > 2 && u[0] == 0xe2 && u[1] == 0x80 && (u[2] == 0xa8 || u[2] == 0xa9))
+		return 3;
+	return 0;
+}
+
+size_t wm_yaml_offset(const struct wm_doc *doc, unsigned line, unsigned column)
+{
+	const char *s = doc->text;
+	size_t len = doc->len, i = 0;
+
+	/* libyaml's reader drops a byte-order mark before its first mark */
+	if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	for (unsigned l = 1; l < line && i < len;) {
+		size_t brk = line_break(s + i, len - i);
+		if (brk) {
+			i += brk;
+			l++;
+		} else {
+			uint32_t cp;
+			i += wm_utf8_decode(s + i, len - i, &cp);
+		}
+	}
+	for (unsigned c = 1; c < column && i < len && !line_break(s + i, len - i); c++) {
+		uint32_t cp;
+		i += wm_utf8_decode(s + i, len - i, &cp);
+	}
+	return i < len ? i : len;
+}
+
+bool wm_yaml_trailing_comment(const struct wm_doc *doc, const struct wm_node *n, const char **text, size_t *len)
+{
+	const char *s = doc->text;
+	size_t i = wm_yaml_offset(doc, n->end_line, n->end_column), end;
+
+	while (i < doc->len && (s[i] == ' ' || s[i] == '\t' || s[i] == ','))
+		i++;
+	if (i >= doc->len || s[i] != '#')
+		return false;
+	for (i++; i < doc->len && (s[i] == ' ' || s[i] == '\t'); i++)
+		;
+	for (end = i; end < doc->len && !line_break(s + end, doc->len - end); end++)
+		;
+	while (end > i && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+		end--;
+	*text = s + i;
+	*len = end - i;
+	return true;
+}
+
 /* Where the emitter writes: `out`, up to just past WM_GENERATED_MAX_BYTES from `start`. */
 struct writer {
 	struct wm_buf *out;
@@ -1158,18 +1228,45 @@ static bool unicode_break(const char *s, size_t len)
 	return false;
 }
 
-static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y)
+/*
+ * Trailing comments.  libyaml's emitter writes no comment, and holds events
+ * back (a mapping's start waits for three more) so that nothing can be added
+ * to its output at the moment a scalar goes out.  So a scalar with a comment
+ * is written plain with a mark after its text, `<sentinel><n>~`, and once the
+ * document is out each mark is replaced by ` # <comment>`.  The sentinel is
+ * chosen so that no text of the tree holds it: a mark can only be ours.
+ */
+struct marks {
+	char sentinel[32];
+	const struct wm_y **scalars;    /* the scalars with a comment, in the order written */
+	size_t n;
+	struct wm_buf text;             /* scratch: a scalar's text with its mark */
+};
+
+static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y, struct marks *mk)
 {
 	yaml_event_t ev;
 	if (y->type == WM_NODE_SCALAR) {
 		yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
+		const char *text = y->text;
+		size_t len = y->len;
 		if (unicode_break(y->text, y->len))
 			style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
 		else if (y->style == WM_Y_LITERAL || memchr(y->text, '\n', y->len))
 			style = YAML_LITERAL_SCALAR_STYLE;
 		else if (!y->typed && wm_yaml_needs_quotes(y->text, y->len))
 			style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-		if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)y->text, (int)y->len, 1, 1, style))
+		if (y->comment && style == YAML_PLAIN_SCALAR_STYLE && mk->scalars) {
+			wm_buf_clear(&mk->text);
+			wm_buf_add(&mk->text, y->text, y->len);
+			wm_buf_printf(&mk->text, "%s%zu~", mk->sentinel, mk->n);
+			if (mk->text.oom)
+				return false;
+			mk->scalars[mk->n++] = y;
+			text = mk->text.ptr;
+			len = mk->text.len;
+		}
+		if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)text, (int)len, 1, 1, style))
 			return false;
 		return y_event(e, &ev);
 	}
@@ -1178,7 +1275,7 @@ static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y)
 				y->style == WM_Y_FLOW ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE) || !y_event(e, &ev))
 			return false;
 		for (size_t i = 0; i < y->n; i++)
-			if (!y_emit_node(e, y->items[i]))
+			if (!y_emit_node(e, y->items[i], mk))
 				return false;
 		return yaml_sequence_end_event_initialize(&ev) && y_event(e, &ev);
 	}
@@ -1186,9 +1283,78 @@ static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y)
 			y->style == WM_Y_FLOW ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE) || !y_event(e, &ev))
 		return false;
 	for (size_t i = 0; i < y->n; i++)
-		if (!y_emit_node(e, y->items[i]))
+		if (!y_emit_node(e, y->items[i], mk))
 			return false;
 	return yaml_mapping_end_event_initialize(&ev) && y_event(e, &ev);
+}
+
+/* Whether `s` occurs in any text of the tree (keys and scalars); counts the scalars with a comment into *n. */
+static bool y_holds(const struct wm_y *y, const char *s, size_t *n)
+{
+	if (y->type == WM_NODE_SCALAR) {
+		*n += y->comment != NULL;
+		return y->text && strstr(y->text, s);
+	}
+	for (size_t i = 0; i < y->n; i++)
+		if (y_holds(y->items[i], s, n))
+			return true;
+	return false;
+}
+
+/*
+ * Picks the sentinel and counts the comments into mk->n: true when there are
+ * some and their list is allocated (false with mk->n set: out of memory).
+ */
+static bool marks_init(struct marks *mk, const struct wm_y *root)
+{
+	for (unsigned salt = 0;; salt++) {
+		size_t n = 0;
+		snprintf(mk->sentinel, sizeof(mk->sentinel), "~wm-comment-%u-", salt);
+		if (!y_holds(root, mk->sentinel, &n)) {
+			mk->n = n;
+			return n > 0 && (mk->scalars = calloc(n, sizeof(*mk->scalars))) != NULL;
+		}
+	}
+}
+
+/* Replaces each mark of out[start..] by its comment; WM_ENOMEM, or WM_EINTERNAL for a mark not found once. */
+static int marks_apply(struct marks *mk, struct wm_buf *out, size_t start)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	size_t at = start, found = 0;
+	int ret = 0;
+
+	wm_buf_add(&b, out->ptr, start);
+	while (at < out->len) {
+		char *m = strstr(out->ptr + at, mk->sentinel);
+		char *end;
+		unsigned long i;
+		if (!m) {
+			wm_buf_add(&b, out->ptr + at, out->len - at);
+			break;
+		}
+		i = strtoul(m + strlen(mk->sentinel), &end, 10);
+		if (*end != '~' || i != found || i >= mk->n) {
+			ret = WM_EINTERNAL;
+			break;
+		}
+		wm_buf_add(&b, out->ptr + at, (size_t)(m - (out->ptr + at)));
+		wm_buf_printf(&b, " # %s", mk->scalars[i]->comment);
+		at = (size_t)(end + 1 - out->ptr);
+		found++;
+	}
+	if (ret == 0 && found != mk->n)
+		ret = WM_EINTERNAL;
+	if (ret == 0 && b.oom)
+		ret = WM_ENOMEM;
+	if (ret == 0) {
+		wm_buf_clear(out);
+		wm_buf_add(out, b.ptr, b.len);
+		wm_buf_release(&b);
+	} else {
+		wm_buf_release(&b);
+	}
+	return ret;
 }
 
 int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *err)
@@ -1196,9 +1362,17 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 	struct writer w = { out, out->len, false };
 	yaml_emitter_t e;
 	yaml_event_t ev;
+	struct marks mk = { .text = WM_BUF_INIT };
+	int ret = 0;
 	bool ok;
 
+	if (!marks_init(&mk, root) && mk.n) {
+		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
+		return WM_ENOMEM;
+	}
+	mk.n = 0;
 	if (!yaml_emitter_initialize(&e)) {
+		free(mk.scalars);
 		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
 		return WM_ENOMEM;
 	}
@@ -1209,22 +1383,23 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 	yaml_emitter_set_break(&e, YAML_LN_BREAK);
 	ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) && y_event(&e, &ev) &&
 		yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) && y_event(&e, &ev) &&
-		y_emit_node(&e, root) &&
+		y_emit_node(&e, root, &mk) &&
 		yaml_document_end_event_initialize(&ev, 1) && y_event(&e, &ev) &&
 		yaml_stream_end_event_initialize(&ev) && y_event(&e, &ev) &&
 		yaml_emitter_flush(&e);
 	if (!ok && w.over) {
-		yaml_emitter_delete(&e);
 		wm_error_code(err, WM_EINVALID);
-		return WM_EINVALID;
-	}
-	if (!ok) {
-		int code = out->oom ? WM_ENOMEM : WM_EINTERNAL;
-		wm_error_add(err, code, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot write YAML: %s",
+		ret = WM_EINVALID;
+	} else if (!ok) {
+		ret = out->oom || mk.text.oom ? WM_ENOMEM : WM_EINTERNAL;
+		wm_error_add(err, ret, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot write YAML: %s",
 			e.problem ? e.problem : "out of memory");
-		yaml_emitter_delete(&e);
-		return code;
+	} else if (mk.n && (ret = marks_apply(&mk, out, w.start)) < 0) {
+		wm_error_add(err, ret, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, ret == WM_ENOMEM ? "out of memory" :
+			"cannot write YAML: a comment's mark was not written once");
 	}
 	yaml_emitter_delete(&e);
-	return 0;
+	wm_buf_release(&mk.text);
+	free(mk.scalars);
+	return ret;
 }

@@ -94,6 +94,11 @@ struct wm_y {
 	bool typed;              /* scalar: written plain even when it resolves to a bool or number */
 	const char *text;        /* scalar */
 	size_t len;
+	/*
+	 * scalar: a comment written after it on its line (` # comment`), or NULL; only for a
+	 * scalar written plain, in one line of printable text (wm_yaml_comment_ok)
+	 */
+	const char *comment;
 	struct wm_y **items;     /* sequence: items; mapping: key, value, key, value, ... */
 	size_t n, cap;
 };
@@ -121,6 +126,22 @@ struct wm_y *wm_yaml_get(const struct wm_y *map, const char *key);
 struct wm_y *wm_yaml_copy(struct wm_yb *b, const struct wm_node *n);
 /* True when plain `s` would not read back as the same string under YAML 1.1 or 1.2. */
 bool wm_yaml_needs_quotes(const char *s, size_t len);
+/* True when `s` can follow a '#' on a line: printable UTF-8, no control, format or separator character. */
+bool wm_yaml_comment_ok(const char *s);
+/*
+ * The byte offset in doc->text of (line, column) as nodes give them (1-based,
+ * columns in characters, lines broken where libyaml breaks them: LF, CR,
+ * CRLF, NEL, U+2028, U+2029); doc->len when past the end.
+ */
+size_t wm_yaml_offset(const struct wm_doc *doc, unsigned line, unsigned column);
+/*
+ * The comment on the rest of the line where node `n` ends, when only blanks
+ * (and, in a flow collection, a ',') stand between: its text after the '#'
+ * and its blanks, trailing blanks dropped, in *text and *len; false when
+ * there is none.
+ */
+bool wm_yaml_trailing_comment(const struct wm_doc *doc, const struct wm_node *n, const char **text, size_t *len);
+
 /*
  * Appends the document to `out`: block style, unlimited width, LF line ends, no header.  A
  * document longer than WM_GENERATED_MAX_BYTES is not written out: the writer stops just past the

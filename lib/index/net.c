@@ -169,10 +169,10 @@ static int setup(struct wm_net_request *r, struct sink *sink, const struct wm_ne
 	bad |= cu.easy_setopt(e, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 	if (o->netrc)
 		bad |= cu.easy_setopt(e, CURLOPT_NETRC_FILE, o->netrc);
-	if (o->username)
-		bad |= cu.easy_setopt(e, CURLOPT_USERNAME, o->username);
-	if (o->password)
-		bad |= cu.easy_setopt(e, CURLOPT_PASSWORD, o->password);
+	if ((r->own ? r->own : o)->username)
+		bad |= cu.easy_setopt(e, CURLOPT_USERNAME, (r->own ? r->own : o)->username);
+	if ((r->own ? r->own : o)->password)
+		bad |= cu.easy_setopt(e, CURLOPT_PASSWORD, (r->own ? r->own : o)->password);
 	if (o->cacert)
 		bad |= cu.easy_setopt(e, CURLOPT_CAINFO, o->cacert);
 	return bad ? WM_EINTERNAL : 0;
@@ -383,8 +383,19 @@ int wm_net_fetch(struct wm_net_request *reqs, size_t n, const struct wm_net_opti
 		reqs[i].attempts = 0;
 		if (!st || !(st->easy = cu.easy_init()))
 			goto out;
-		if (accept && !(st->headers = cu.slist_append(NULL, accept)))
+		if (reqs[i].own && reqs[i].own->accept) {
+			/* this request's own Accept header */
+			char *own = malloc(strlen(reqs[i].own->accept) + 9);
+			if (own) {
+				sprintf(own, "Accept: %s", reqs[i].own->accept);
+				st->headers = cu.slist_append(NULL, own);
+				free(own);
+			}
+			if (!st->headers)
+				goto out;
+		} else if (accept && !(st->headers = cu.slist_append(NULL, accept))) {
 			goto out;
+		}
 	}
 	while (done < n) {
 		uint64_t now = now_ms(), wake = UINT64_MAX;

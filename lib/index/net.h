@@ -7,6 +7,11 @@
 /* One GET of a batch.  Everything the caller reads is malloc'd and released with the request. */
 struct wm_net_request {
 	const char *url;           /* in: not copied */
+	/*
+	 * in: NULL, or options whose accept, username and password replace the batch's for this
+	 * request, so that one batch asks hosts that want other headers and other credentials
+	 */
+	const struct wm_net_options *own;
 	long status;               /* the final HTTP status, 0 when no response came */
 	char *content_type;        /* NULL when the response had none */
 	char *body;                /* NUL-terminated */

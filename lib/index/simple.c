@@ -297,3 +297,50 @@ int wm_simple_parse(struct wm_index_page *out, struct wm_arena *a, const char *c
 		return WM_ENOMEM;
 	return WM_EINVALID;
 }
+
+int wm_simple_versions(const char ***out, size_t *n, struct wm_arena *a, const char *content_type,
+	const char *body, size_t len, const char **why)
+{
+	struct wm_json_error jerr;
+	struct wm_json *root = NULL, *versions;
+	int ret;
+
+	*out = NULL;
+	*n = 0;
+	*why = NULL;
+	if (!content_type || !(media_type(content_type, "application/vnd.pypi.simple.v1+json") ||
+			media_type(content_type, "application/vnd.pypi.simple.latest+json"))) {
+		*why = "the index answered without PEP 691 JSON, which has the project's versions (PEP 700)";
+		return WM_EINVALID;
+	}
+	if ((ret = wm_json_parse(&root, body, len, &jerr)) == WM_EINVALID) {
+		*why = wm_arena_printf(a, "malformed JSON at line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+		return *why ? WM_EINVALID : WM_ENOMEM;
+	}
+	if (ret < 0)
+		return ret;
+	versions = wm_json_get(root, "versions");
+	ret = WM_EINVALID;
+	if (!wm_json_is_array(versions)) {
+		*why = "the PEP 691 page has no versions array: the index predates PEP 700 (api-version 1.1)";
+		goto out;
+	}
+	if (wm_json_size(versions) && !(*out = wm_arena_array(a, wm_json_size(versions), sizeof(**out)))) {
+		ret = WM_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < wm_json_size(versions); i++) {
+		struct wm_json *v = wm_json_at(versions, i);
+		if (!wm_json_is_string(v))
+			continue;
+		if (!((*out)[*n] = wm_arena_strdup(a, wm_json_str(v)))) {
+			ret = WM_ENOMEM;
+			goto out;
+		}
+		(*n)++;
+	}
+	ret = 0;
+out:
+	wm_json_free(root);
+	return ret;
+}

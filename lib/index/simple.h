@@ -19,5 +19,13 @@ struct wm_index_page {
  */
 int wm_simple_parse(struct wm_index_page *out, struct wm_arena *a, const char *content_type,
 	const char *body, size_t len, const char **why);
+/*
+ * Reads the `versions` of a PEP 691 JSON project page (PEP 700, api-version
+ * 1.1 and later: every version the project has, files or not) into *out (n of
+ * them, in the arena).  WM_EINVALID with `why` when the page is not JSON or
+ * has no `versions` (an index older than PEP 700).
+ */
+int wm_simple_versions(const char ***out, size_t *n, struct wm_arena *a, const char *content_type,
+	const char *body, size_t len, const char **why);
 
 #endif

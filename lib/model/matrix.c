@@ -413,6 +413,30 @@ static bool action_ref_valid(const char *s)
 	return true;
 }
 
+static bool is_sha(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+	return n == 40 && !s[n];
+}
+
+/*
+ * The tag a commit SHA was pinned at: `pin` writes it as the comment after
+ * the value.  Only a comment that reads as a reference is one (any other is
+ * the user's own and not written into the workflow); the grammar keeps it
+ * from ending the line or the comment it is written into.
+ */
+static const char *pin_tag(struct wm_loader *l, const struct wm_node *v, const char *ref)
+{
+	const char *text;
+	size_t len;
+	char *tag;
+
+	if (!is_sha(ref) || !wm_yaml_trailing_comment(l->c.doc, v, &text, &len) || len == 0 || len > 255)
+		return NULL;
+	tag = wm_arena_strndup(l->c.arena, text, len);
+	return tag && action_ref_valid(tag) ? tag : NULL;
+}
+
 static void load_actions(struct wm_loader *l, const struct wm_node *n)
 {
 	struct wm_matrix *m = l->m;
@@ -449,6 +473,7 @@ static void load_actions(struct wm_loader *l, const struct wm_node *n)
 		}
 		m->actions[m->nactions].action = k->text;
 		m->actions[m->nactions].ref = ref;
+		m->actions[m->nactions].tag = pin_tag(l, v, ref);
 		m->actions[m->nactions++].loc = wm_loader_loc(l, k);
 	}
 }

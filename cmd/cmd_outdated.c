@@ -1,0 +1,118 @@
+/* cmd_outdated.c — `wheelmatrix outdated`: what the generated CI pins, against the newest releases. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+static const char *const formats[] = { "table", "json", NULL };
+
+const struct cli_option cmd_outdated_options[OUTDATED_NOPTIONS] = {
+	[OUTDATED_FORMAT] = { 0, "format", "FORMAT", formats, "table (default) or json" },
+	[OUTDATED_INDEX] = { 0, "index", "URL", NULL, "the PEP 691 index the tools come from (default: PyPI); credentials, ?query never shown" },
+	[OUTDATED_GITHUB] = { 0, "github", "URL", NULL, "the forge the actions' repositories are on (default: https://github.com)" },
+	[OUTDATED_CACERT] = { 0, "cacert", "FILE", NULL, "CA certificates for https (default: $SSL_CERT_FILE, else the system's)" },
+	[OUTDATED_JOBS] = { 0, "jobs", "N", NULL, "requests at once, 1 to 64 (default: 8)" },
+	[OUTDATED_TIMEOUT] = { 0, "timeout", "SECONDS", NULL, "time allowed for each request (default: 30)" },
+	[OUTDATED_RETRIES] = { 0, "retries", "N", NULL, "retries on 429, 5xx and dropped connections, 0 to 10 (default: 3)" },
+};
+
+/* A whole number in [min, max] for option `name`; false (reported) otherwise. */
+static bool number(const char *value, const char *name, long min, long max, long *out)
+{
+	char *end;
+	long v;
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (!*value || *end || errno || v < min || v > max) {
+		cli_error("invalid value '%s' for '--%s': expected a whole number from %ld to %ld", value, name, min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool parse_numbers(const struct cli *cli, struct wm_outdated_options *o)
+{
+	const char *const *v = cli->values;
+	long n;
+	if (v[OUTDATED_JOBS]) {
+		if (!number(v[OUTDATED_JOBS], "jobs", 1, 64, &n))
+			return false;
+		o->jobs = (unsigned)n;
+	}
+	if (v[OUTDATED_TIMEOUT]) {
+		if (!number(v[OUTDATED_TIMEOUT], "timeout", 1, 3600, &n))
+			return false;
+		o->timeout_ms = n * 1000;
+		if (o->connect_timeout_ms > o->timeout_ms)
+			o->connect_timeout_ms = o->timeout_ms;
+	}
+	if (v[OUTDATED_RETRIES]) {
+		if (!number(v[OUTDATED_RETRIES], "retries", 0, 10, &n))
+			return false;
+		o->retries = (unsigned)n;
+	}
+	return true;
+}
+
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+int cmd_outdated(struct cli *cli)
+{
+	struct wm_outdated_options o;
+	struct wm_error err;
+	struct wm_catalog *cat = NULL;
+	struct wm_matrix *m = NULL;
+	struct wm_outdated *out = NULL;
+	char *applied = NULL, *text = NULL;
+	const char *format = cli->values[OUTDATED_FORMAT];
+	size_t len = 0;
+	bool stale = false, unknown = false;
+	int ret = 0;
+
+	wm_outdated_options_init(&o);
+	o.index = cli->values[OUTDATED_INDEX];
+	o.forge = cli->values[OUTDATED_GITHUB];
+	o.cacert = cli->values[OUTDATED_CACERT] ? cli->values[OUTDATED_CACERT] : env("SSL_CERT_FILE");
+	o.netrc = env("NETRC");
+	o.username = env("WHEELMATRIX_INDEX_USERNAME");
+	o.password = env("WHEELMATRIX_INDEX_PASSWORD");
+	if (!parse_numbers(cli, &o))
+		return CLI_EXIT_USAGE;
+	wm_error_init(&err);
+	if ((ret = cli_catalog_load(&cat, &err)) < 0)
+		goto out;
+	if ((ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
+	    (ret = wm_outdated_new(&out, m, cat, &err)) < 0 ||
+	    (ret = wm_outdated_query(out, &o, &err)) < 0) {
+		cli_print_diags(&err);
+		goto out;
+	}
+	if (err.ndiags && cli->verbosity >= 0)
+		cli_print_diags(&err);
+	if ((ret = wm_outdated_render(&text, &len, out, format && strcmp(format, "json") == 0 ? WM_OUTDATED_JSON :
+			WM_OUTDATED_TABLE)) < 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	fwrite(text, 1, len, stdout);
+	for (size_t i = 0; i < out->n; i++) {
+		stale |= out->items[i].state != WM_OUTDATED_CURRENT && out->items[i].state != WM_OUTDATED_UNKNOWN;
+		unknown |= out->items[i].state == WM_OUTDATED_UNKNOWN;
+	}
+out:
+	free(text);
+	free(applied);
+	wm_outdated_free(out);
+	wm_matrix_free(m);
+	wm_catalog_free(cat);
+	wm_error_release(&err);
+	if (ret < 0)
+		return cli_exit_code(ret);
+	return stale ? CLI_EXIT_STATE : unknown ? CLI_EXIT_ENV : CLI_EXIT_OK;
+}

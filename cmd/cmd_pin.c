@@ -1,0 +1,163 @@
+/* cmd_pin.c — `wheelmatrix pin`: each action of the generated workflow pinned to the commit its tag names. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+const struct cli_option cmd_pin_options[PIN_NOPTIONS] = {
+	[PIN_GITHUB] = { 0, "github", "URL", NULL, "the forge the actions' repositories are on (default: https://github.com)" },
+	[PIN_UPDATE] = { 0, "update", NULL, NULL, "move each pin to the newest tag of its major version" },
+	[PIN_MAJOR] = { 0, "major", NULL, NULL, "move each pin to the newest tag, whatever its major version" },
+	[PIN_CHECK] = { 0, "check", NULL, NULL, "write nothing; exit 1 when a pin would change (one not its tag's commit, or missing)" },
+	[PIN_CACERT] = { 0, "cacert", "FILE", NULL, "CA certificates for https (default: $SSL_CERT_FILE, else the system's)" },
+	[PIN_JOBS] = { 0, "jobs", "N", NULL, "requests at once, 1 to 64 (default: 8)" },
+	[PIN_TIMEOUT] = { 0, "timeout", "SECONDS", NULL, "time allowed for each request (default: 30)" },
+	[PIN_RETRIES] = { 0, "retries", "N", NULL, "retries on 429, 5xx and dropped connections, 0 to 10 (default: 3)" },
+};
+
+/* A whole number in [min, max] for option `name`; false (reported) otherwise. */
+static bool number(const char *value, const char *name, long min, long max, long *out)
+{
+	char *end;
+	long v;
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (!*value || *end || errno || v < min || v > max) {
+		cli_error("invalid value '%s' for '--%s': expected a whole number from %ld to %ld", value, name, min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool parse_options(const struct cli *cli, struct wm_pin_options *o)
+{
+	const char *const *v = cli->values;
+	long n;
+	if (v[PIN_UPDATE] && v[PIN_MAJOR]) {
+		cli_error("--update and --major move pins two ways: give one");
+		return false;
+	}
+	o->move = v[PIN_MAJOR] ? WM_PIN_MAJOR : v[PIN_UPDATE] ? WM_PIN_UPDATE : WM_PIN_KEEP;
+	o->forge = v[PIN_GITHUB];
+	if (v[PIN_JOBS]) {
+		if (!number(v[PIN_JOBS], "jobs", 1, 64, &n))
+			return false;
+		o->jobs = (unsigned)n;
+	}
+	if (v[PIN_TIMEOUT]) {
+		if (!number(v[PIN_TIMEOUT], "timeout", 1, 3600, &n))
+			return false;
+		o->timeout_ms = n * 1000;
+		if (o->connect_timeout_ms > o->timeout_ms)
+			o->connect_timeout_ms = o->timeout_ms;
+	}
+	if (v[PIN_RETRIES]) {
+		if (!number(v[PIN_RETRIES], "retries", 0, 10, &n))
+			return false;
+		o->retries = (unsigned)n;
+	}
+	return true;
+}
+
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+/* One line per action: what it is now, and what it becomes (or why the forge could not say). */
+static void report(const struct wm_pin *p, bool check)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct wm_pin_action *a = &p->actions[i];
+		char now[128];
+		if (a->pinned)
+			snprintf(now, sizeof(now), "%.12s # %s", a->ref, a->tag ? a->tag : "?");
+		else
+			snprintf(now, sizeof(now), "%s", a->ref);
+		if (a->error)
+			cli_print(stdout, "%-32s %s: unknown\n", a->action, now);
+		else if (!a->changes)
+			cli_print(stdout, "%-32s %s: pinned\n", a->action, now);
+		else
+			cli_print(stdout, "%-32s %s -> %s # %s%s\n", a->action, now, a->new_sha, a->new_tag,
+				check ? " (would change)" : "");
+	}
+}
+
+int cmd_pin(struct cli *cli)
+{
+	struct wm_pin_options o;
+	struct wm_error err;
+	struct wm_catalog *cat = NULL;
+	struct wm_matrix *m = NULL;
+	struct wm_pin *p = NULL;
+	char *applied = NULL, *text = NULL;
+	size_t len = 0, failed = 0, changes = 0;
+	bool check = cli->values[PIN_CHECK] != NULL;
+	int ret = 0, exit_code = CLI_EXIT_OK;
+
+	wm_pin_options_init(&o);
+	o.cacert = cli->values[PIN_CACERT] ? cli->values[PIN_CACERT] : env("SSL_CERT_FILE");
+	o.netrc = env("NETRC");
+	if (!parse_options(cli, &o))
+		return CLI_EXIT_USAGE;
+	if (!check && strcmp(cli->file, "-") == 0) {
+		cli_error("pin writes the matrix file: give its path, not standard input (or use --check)");
+		return CLI_EXIT_USAGE;
+	}
+	wm_error_init(&err);
+	if ((ret = cli_catalog_load(&cat, &err)) < 0)
+		goto out;
+	if ((ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
+	    (ret = wm_pin_new(&p, m, cat, &err)) < 0 ||
+	    (ret = wm_pin_resolve(p, &o, &err)) < 0) {
+		cli_print_diags(&err);
+		goto out;
+	}
+	if (err.ndiags && cli->verbosity >= 0)
+		cli_print_diags(&err);
+	if (p->n == 0) {
+		cli_note("the matrix generates no GitHub workflow: no action to pin");
+		goto out;
+	}
+	report(p, check);
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->actions[i].error) {
+			cli_error("%s: %s", p->actions[i].action, p->actions[i].error);
+			failed++;
+		}
+		changes += p->actions[i].changes;
+	}
+	if (failed) {
+		cli_error("%zu of %zu actions could not be resolved: nothing written", failed, p->n);
+		exit_code = CLI_EXIT_ENV;
+		goto out;
+	}
+	if (check) {
+		exit_code = changes ? CLI_EXIT_STATE : CLI_EXIT_OK;
+		goto out;
+	}
+	if (!changes)
+		goto out;
+	if ((ret = wm_pin_edit(&text, &len, p, &err)) < 0) {
+		cli_print_diags(&err);
+		goto out;
+	}
+	if ((ret = wm_pin_write(p, text, len, &err)) < 0) {
+		cli_print_diags(&err);
+		goto out;
+	}
+	if (cli->verbosity >= 0)
+		cli_print(stderr, "wrote %s: %zu pin%s\n", cli->file, changes, changes == 1 ? "" : "s");
+out:
+	free(text);
+	free(applied);
+	wm_pin_free(p);
+	wm_matrix_free(m);
+	wm_catalog_free(cat);
+	wm_error_release(&err);
+	return ret < 0 ? cli_exit_code(ret) : exit_code;
+}

@@ -1,0 +1,80 @@
+# shellcheck shell=bash
+# forge.sh — sourced by the tests of refs, pin and outdated: a forge on loopback with real repositories.
+#
+# forge_repos ROOT      bare repositories made now with git under ROOT, as a forge serves them:
+#                       acme/setup-tool.git (branches, lightweight tags, annotated tags, a tag of
+#                       a tag, 3,000 more tags: v0.0.0 ... v0.2.999), acme/empty.git (no commits)
+# start_forge ROOT [ARGS...]   tests/forge-server.py (git http-backend for ROOT, and its faults);
+#                       sets FORGE (http://127.0.0.1:PORT)
+#
+# Source it after tests/lib.sh (and tests/plan-servers.sh, whose stop_servers stops it too).
+
+: "${ROOT:?}" "${tmp:?source tests/lib.sh first}"
+
+forge_repos() {
+	local dir=$1 w=$tmp/forge-work i
+	mkdir -p "$dir/acme"
+	git init -q --bare "$dir/acme/setup-tool.git"
+	git init -q --bare "$dir/acme/empty.git"
+	git init -q "$w"
+	git -C "$w" commit -q --allow-empty -m one
+	git -C "$w" tag v1.0.0
+	git -C "$w" tag -a v1.1.0 -m "v1.1.0"
+	git -C "$w" commit -q --allow-empty -m two
+	git -C "$w" tag -a v1.2.0 -m "v1.2.0"
+	git -C "$w" tag v1
+	git -C "$w" checkout -q -b next
+	git -C "$w" commit -q --allow-empty -m three
+	git -C "$w" tag -a v2.0.0 -m "v2.0.0"
+	# a tag of a tag: its ^{} line names the commit under both
+	git -C "$w" -c advice.nestedTag=false tag -a v2 -m "v2" v2.0.0
+	for ((i = 0; i < 3000; i++)); do
+		printf 'create refs/tags/v0.%d.%d HEAD~2\n' $((i / 1000)) $((i % 1000))
+	done | git -C "$w" update-ref --stdin
+	git -C "$w" push -q "$dir/acme/setup-tool.git" 'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*'
+	rm -rf "$w"
+}
+
+start_forge() {
+	local dir=$1 i
+	shift
+	rm -f "$tmp/forge.port"
+	python3 "$ROOT/tests/forge-server.py" "$tmp/forge.port" --root "$dir" "$@" &
+	server_pids+=($!)
+	for ((i = 0; i < 100; i++)); do
+		[[ -s $tmp/forge.port ]] && break
+		sleep 0.05
+	done
+	# shellcheck disable=SC2034  # for the script that sources this file
+	FORGE=http://127.0.0.1:$(cat "$tmp/forge.port" 2>/dev/null) || { echo "the forge did not start"; return 1; }
+}
+
+# forge_action ROOT OWNER/NAME VERSION... [--branch NAME]: a bare repository ROOT/OWNER/NAME.git as an
+# action's repository is kept: a commit and an annotated tag vVERSION for each VERSION, in order,
+# and each major's lightweight tag (v4) on the newest of its releases; with --branch, a branch NAME
+# (release/v1) at the last commit too.  A repository already there is replaced.
+forge_action() {
+	local dir=$1 repo=$2 w=$tmp/forge-work v branch=
+	shift 2
+	rm -rf "$w"
+	git init -q "$w"
+	for v in "$@"; do
+		if [[ $v == --branch ]]; then
+			branch=next
+			continue
+		fi
+		if [[ $branch == next ]]; then
+			branch=$v
+			continue
+		fi
+		git -C "$w" commit -q --allow-empty -m "release $v"
+		git -C "$w" tag -a "v$v" -m "v$v"
+		git -C "$w" tag -f "v${v%%.*}" >/dev/null
+	done
+	[[ -z $branch ]] || git -C "$w" branch "$branch"
+	mkdir -p "$dir/${repo%/*}"
+	rm -rf "$dir/$repo.git"
+	git init -q --bare "$dir/$repo.git"
+	git -C "$w" push -q "$dir/$repo.git" 'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*'
+	rm -rf "$w"
+}
