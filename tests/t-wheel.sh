@@ -84,12 +84,17 @@ for p in yaml-0.1 jansson libgit2 libcurl; do
 	[ -f "$f" ] || fatal "no library file for $p ($f)"
 	hide+=("$f")
 done
-# hidden CMD...: runs CMD there (the files are in HIDE, for the inner shell)
+# hidden CMD...: runs CMD there (the files are in HIDE, for the inner shell); a user namespace
+# too when the test does not run as root, which may mount in it
+userns=()
+[ "$(id -u)" = 0 ] || userns=(-r)
 # shellcheck disable=SC2016,SC2317
 hidden() {
-	unshare -m --propagation private sh -c 'for f in $HIDE; do mount --bind /dev/null "$f" || exit 99; done; exec "$@"' hidden "$@"
+	unshare "${userns[@]}" -m --propagation private sh -c 'for f in $HIDE; do mount --bind /dev/null "$f" || exit 99; done; exec "$@"' hidden "$@"
 }
 export HIDE="${hide[*]}"
+run hidden true
+[ "$status" = 0 ] || fatal "no mount namespace to hide the libraries in (unshare ${userns[*]} -m: $(cat "$tmp/err"))"
 run hidden "$WM" --version
 if [ "$status" != 127 ] || ! grep -q "error while loading shared libraries" "$tmp/err"; then
 	fail "make's wheelmatrix still starts with the machine's libraries hidden (exit $status)"
