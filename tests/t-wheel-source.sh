@@ -1,5 +1,5 @@
 #!/bin/bash
-# t-wheel-source.sh — from the repository's directory, `pip install .` into a fresh virtual environment, `pipx install .`, `uv tool install .` and `uvx --from . wheelmatrix` each build wheelmatrix (pyproject.toml) and give a `wheelmatrix` that prints WM_VERSION and lists the example as make's does.
+# t-wheel-source.sh — from the repository's directory, `pip install .` into a fresh virtual environment, `pipx install .`, `uv tool install .` and `uvx --from . wheelmatrix` each build wheelmatrix (pyproject.toml) and give a `wheelmatrix` that prints WM_VERSION and lists the example as make's does; so does the macOS wheels' layout (the program in platlib, a launcher on PATH), built here with pip.
 #
 # Offline: pyproject.toml's pinned build requirements come from the wheelhouse (tests/wheel-env.sh);
 # the builds link the machine's libraries (the -dev packages are here), which t-wheel.sh's repaired
@@ -28,6 +28,16 @@ cd "$ROOT"
 expect_run 0 "$tmp/venv/bin/pip" install .
 works "pip install ." "$tmp/venv/bin/wheelmatrix"
 cmp -s docs/wheelmatrix.1 "$tmp/venv/share/man/man1/wheelmatrix.1" || fail "pip install .: no manual page in the environment's share/man/man1"
+
+# the layout of the macOS wheels (CMakeLists.txt's WHEELMATRIX_PLATLIB_PROGRAM, which delocate
+# needs): the program in platlib, and on PATH wheel/launcher.py running it
+/usr/bin/python3 -m venv "$tmp/venv-platlib" || fatal "python3 -m venv failed"
+expect_run 0 "$tmp/venv-platlib/bin/pip" install --config-settings=cmake.define.WHEELMATRIX_PLATLIB_PROGRAM=ON .
+site=$("$tmp/venv-platlib/bin/python" -c 'import sysconfig; print(sysconfig.get_path("platlib"))')
+[ -x "$site/wheelmatrix.scripts/wheelmatrix" ] || fail "WHEELMATRIX_PLATLIB_PROGRAM: no program in $site/wheelmatrix.scripts"
+[ "$(head -n 1 "$tmp/venv-platlib/bin/wheelmatrix")" = "#!$tmp/venv-platlib/bin/python3" ] ||
+	fail "WHEELMATRIX_PLATLIB_PROGRAM: the wheelmatrix on PATH is not the launcher: $(head -c 40 "$tmp/venv-platlib/bin/wheelmatrix" | tr -c '[:print:]' .)"
+works "pip install . with the program in platlib" "$tmp/venv-platlib/bin/wheelmatrix"
 
 expect_run 0 pipx install .
 works "pipx install ." "$PIPX_BIN_DIR/wheelmatrix"
