@@ -1,4 +1,4 @@
-# Makefile — builds libwheelmatrix and the wheelmatrix tool into build/ (GNU make, Linux).
+# Makefile — builds libwheelmatrix and the wheelmatrix tool into build/ (GNU make; Linux, macOS).
 #
 #   make                      build build/wheelmatrix
 #   make check                build, then run tests/run.sh (installs the tests' Debian packages,
@@ -12,6 +12,8 @@
 #   make SANITIZE=address,undefined
 #                             AddressSanitizer and UBSan; arena allocations become real mallocs
 #   make V=1                  show the commands
+#   make LINKED=1             libcurl and libgit2 linked, not loaded when first needed (the wheel's
+#                             build: pyproject.toml, docs/install.md; the default on macOS)
 #   make install PREFIX=/usr/local DESTDIR=
 #                             the binary, the manual page, the docs and the bash, zsh and fish completions
 #                             (and the schema under DATADIR; SCHEMA_URL= is what `init` names: docs/init.md)
@@ -70,13 +72,22 @@ PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev
 # uses them.  libgit2's soname changes with each minor version: it is read from the library
 # pkg-config names, the one the headers came with.
 DLOPEN_PKGS = libcurl libgit2
+# LINKED=1 links them instead (-DWM_LINKED, no soname read): the build of the wheel (pyproject.toml,
+# docs/install.md), whose repair bundles only the libraries the program names as needed; and the
+# default on macOS, where a library has an install name, not a soname objdump would print.
+ifeq ($(shell uname -s),Darwin)
+LINKED ?= 1
+endif
+ifeq ($(LINKED),1)
+DLOPEN_PKGS =
+endif
 PKG_LIBS = $(eval PKG_LIBS := $$(shell $(PKG_CONFIG) --libs $(filter-out $(DLOPEN_PKGS),$(PKGS)) 2>/dev/null))$(PKG_LIBS)
 LIBGIT2_SONAME = $(eval LIBGIT2_SONAME := $$(shell objdump -p "$$$$($(PKG_CONFIG) --variable=libdir libgit2 2>/dev/null)/libgit2.so" \
 	2>/dev/null | awk '$$$$1 == "SONAME" { print $$$$2 }'))$(LIBGIT2_SONAME)
 .DEFAULT_GOAL := all
 
 # What the sources are built with in every build, the fuzzing one too.
-WM_DEFINES = -DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"' -DWM_SCHEMA_URL='"$(SCHEMA_URL)"'
+WM_DEFINES = $(if $(filter 1,$(LINKED)),-DWM_LINKED,-DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"') -DWM_SCHEMA_URL='"$(SCHEMA_URL)"'
 ALL_CFLAGS = $(WM_CFLAGS) $(WM_DEFINES) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(WM_LDFLAGS) $(LDFLAGS)
 
@@ -124,7 +135,7 @@ $(B)/flags: FORCE
 		echo "Makefile: pkg-config does not find $(PKGS); 'make deps' installs the build dependencies" >&2; \
 		exit 1; \
 	fi
-	@if [ -z '$(LIBGIT2_SONAME)' ]; then \
+	@if [ -z '$(if $(filter 1,$(LINKED)),linked,$(LIBGIT2_SONAME))' ]; then \
 		echo "Makefile: cannot read the soname of $$($(PKG_CONFIG) --variable=libdir libgit2)/libgit2.so with objdump (binutils)" >&2; \
 		exit 1; \
 	fi
@@ -237,10 +248,12 @@ check-e2e: deps
 
 # The end-to-end tests' tools (maturin, auditwheel, uv: tests/tools/requirements.txt, pinned by
 # hash) in a virtual environment under ~/.cache/wheelmatrix, which `make clean` keeps; made once.
-# Then the CUDA runtime the CUDA import test links (tests/tools/cuda-requirements.txt).
+# Then the CUDA runtime the CUDA import test links (tests/tools/cuda-requirements.txt), and the build
+# requirements of wheelmatrix's own wheel (tests/tools/wheel-requirements.txt) for its offline builds.
 tools:
 	@tests/tools/install.sh
 	@tests/tools/install-cuda.sh
+	@tests/tools/install-wheelhouse.sh
 
 install: $(TOOL) $(COMPLETIONS)
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)'

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The one place of the version: pyproject.toml reads it here for the wheel and the sdist. */
 #define WM_VERSION "0.1.0"
 
 /*

@@ -368,13 +368,14 @@ def _zizmor_line(path, f):
 
 def without_attestations(text):
     """The workflow text without the `attestations:` entries of its block-style `permissions:`
-    mappings, which action-validator's schema does not know (see above)."""
+    mappings, which action-validator's schema does not know (see above), with the comment that
+    explains one (zizmor's undocumented-permissions) if it has one."""
     out, block = [], None
     for line in text.splitlines(keepends=True):
         indent = len(line) - len(line.lstrip(" "))
         if block is not None and line.strip() and indent <= block:
             block = None
-        if block is not None and re.fullmatch(r" *attestations: *(read|write|none) *\n?", line):
+        if block is not None and re.fullmatch(r" *attestations: *(read|write|none) *(#.*)?\n?", line):
             continue
         if re.fullmatch(r" *permissions: *\n?", line):
             block = indent

@@ -45,6 +45,28 @@ static struct {
 	void (*slist_free_all)(struct curl_slist *list);
 } cu;
 
+#ifdef WM_LINKED
+/*
+ * Built with WM_LINKED (make LINKED=1, as the wheel is: docs/install.md),
+ * the program is linked with libcurl and the pointers are its functions: a
+ * wheel's repair (auditwheel) bundles only the libraries a program names as
+ * needed, and renames them, so that a dlopen by soname would not find them.
+ */
+int wm_net_init(struct wm_error *err)
+{
+	(void)err;
+	if (cu.handle)
+		return 0;
+#define FN(f) cu.f = curl_##f;
+	FN(global_init) FN(global_cleanup) FN(easy_init) FN(easy_reset) FN(easy_cleanup)
+	FN(easy_setopt) FN(easy_getinfo) FN(easy_strerror) FN(multi_init) FN(multi_cleanup)
+	FN(multi_setopt) FN(multi_add_handle) FN(multi_remove_handle) FN(multi_perform)
+	FN(multi_poll) FN(multi_info_read) FN(slist_append) FN(slist_free_all)
+#undef FN
+	cu.handle = &cu;
+	return 0;
+}
+#else
 int wm_net_init(struct wm_error *err)
 {
 	static const struct { const char *name; size_t offset; } fns[] = {
@@ -79,6 +101,7 @@ int wm_net_init(struct wm_error *err)
 	cu.handle = h;
 	return 0;
 }
+#endif
 
 /*
  * Every request of a batch is an easy handle on one multi handle, at most

@@ -44,7 +44,7 @@ struct wm_repo {
  * WM_LIBGIT2_SONAME is the soname of the library the headers came with
  * (the Makefile reads it from the library pkg-config names).
  */
-#ifndef WM_LIBGIT2_SONAME
+#if !defined(WM_LIBGIT2_SONAME) && !defined(WM_LINKED)
 #error "WM_LIBGIT2_SONAME, the soname of libgit2 (libgit2.so.1.5 for Debian 12's), is not defined"
 #endif
 #define LIBGIT2_FUNCTIONS(X) \
@@ -74,38 +74,63 @@ static struct {
 #undef X
 } lg;
 
-/* Loads libgit2 (once) and starts it: 0, or WM_EIO with the reason; stop it with lg.git_libgit2_shutdown. */
-static int start(struct wm_error *err)
+#ifdef WM_LINKED
+/*
+ * Built with WM_LINKED (make LINKED=1, as the wheel is: docs/install.md),
+ * the program is linked with libgit2 and the pointers are its functions: a
+ * wheel's repair (auditwheel) bundles only the libraries a program names as
+ * needed, and renames them, so that a dlopen by soname would not find them.
+ */
+static int load(struct wm_error *err)
+{
+	(void)err;
+#define X(f) lg.f = f;
+	LIBGIT2_FUNCTIONS(X)
+#undef X
+	lg.handle = &lg;
+	return 0;
+}
+#else
+/* Loads libgit2 by its soname and fills `lg`: 0, or WM_EIO with the reason. */
+static int load(struct wm_error *err)
 {
 	static const struct { const char *name; size_t offset; } fns[] = {
 #define X(f) { #f, offsetof(__typeof__(lg), f) },
 		LIBGIT2_FUNCTIONS(X)
 #undef X
 	};
-	const git_error *e;
 	void *h;
 
-	if (!lg.handle) {
-		if (!(h = dlopen(WM_LIBGIT2_SONAME, RTLD_LAZY | RTLD_LOCAL))) {
-			const char *why = dlerror();
+	if (!(h = dlopen(WM_LIBGIT2_SONAME, RTLD_LAZY | RTLD_LOCAL))) {
+		const char *why = dlerror();
+		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			"cannot load libgit2 (%s): install the libgit2 this program was built with, %s",
+			why ? why : WM_LIBGIT2_SONAME, WM_LIBGIT2_SONAME);
+		return WM_EIO;
+	}
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		void *f = dlsym(h, fns[i].name);
+		if (!f) {
 			wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-				"cannot load libgit2 (%s): install the libgit2 this program was built with, %s",
-				why ? why : WM_LIBGIT2_SONAME, WM_LIBGIT2_SONAME);
+				"cannot load libgit2: %s has no %s", WM_LIBGIT2_SONAME, fns[i].name);
+			dlclose(h);
 			return WM_EIO;
 		}
-		for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
-			void *f = dlsym(h, fns[i].name);
-			if (!f) {
-				wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-					"cannot load libgit2: %s has no %s", WM_LIBGIT2_SONAME, fns[i].name);
-				dlclose(h);
-				return WM_EIO;
-			}
-			/* POSIX: a function's address converts to and from void * through dlsym */
-			memcpy((char *)&lg + fns[i].offset, &f, sizeof(f));
-		}
-		lg.handle = h;
+		/* POSIX: a function's address converts to and from void * through dlsym */
+		memcpy((char *)&lg + fns[i].offset, &f, sizeof(f));
 	}
+	lg.handle = h;
+	return 0;
+}
+#endif
+
+/* Loads libgit2 (once) and starts it: 0, or WM_EIO with the reason; stop it with lg.git_libgit2_shutdown. */
+static int start(struct wm_error *err)
+{
+	const git_error *e;
+
+	if (!lg.handle && load(err) < 0)
+		return WM_EIO;
 	if (lg.git_libgit2_init() < 0) {
 		e = lg.git_error_last();
 		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot initialise libgit2: %s",

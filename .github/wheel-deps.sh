@@ -1,0 +1,51 @@
+#!/bin/bash
+# wheel-deps.sh — the C libraries wheelmatrix's release wheels are built with and bundle (release.yml:
+# cibuildwheel's before-all, pyproject.toml [tool.cibuildwheel]), installed with their pkg-config files.
+#
+# usage: .github/wheel-deps.sh linux   in the manylinux_2_28 container (AlmaLinux 8), as root
+#        .github/wheel-deps.sh macos   on a GitHub-hosted macOS runner, with Homebrew
+#
+# AlmaLinux 8 has libyaml and Jansson, but its libcurl (7.61) is older than the 7.85 lib/index/net.c
+# needs and it has no libgit2 1.x, so those two are built from their repositories at the tags
+# below, each checked to be the commit recorded here (read from the repositories' snapshots:
+# curl/curl tag curl-8_21_0, libgit2/libgit2 tag v1.9.7), with only what wheelmatrix uses: libcurl
+# with OpenSSL for HTTPS, libgit2 without network transports.  On macOS, Homebrew's bottles.
+set -euo pipefail
+curl_tag=curl-8_21_0 curl_commit=68720b4837284335b2d63cb358f8f6ce65f5bc55
+libgit2_tag=v1.9.7 libgit2_commit=49e408b3208bc3093757a1c2db938d3590f3f412
+
+# clone NAME URL TAG COMMIT: the repository at TAG into /tmp/NAME, refused unless TAG is COMMIT
+clone() {
+	git clone --quiet --depth 1 --branch "$3" "$2" "/tmp/$1"
+	[[ $(git -C "/tmp/$1" rev-parse HEAD) == "$4" ]] || {
+		echo "wheel-deps.sh: $2 tag $3 is $(git -C "/tmp/$1" rev-parse HEAD), not $4" >&2
+		exit 1
+	}
+}
+
+case ${1:-} in
+linux)
+	dnf install -y dnf-plugins-core
+	dnf config-manager --set-enabled powertools
+	dnf install -y git libyaml-devel jansson-devel openssl-devel zlib-devel pkgconf-pkg-config
+	clone curl https://github.com/curl/curl.git "$curl_tag" "$curl_commit"
+	cmake -S /tmp/curl -B /tmp/curl/build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr/local \
+		-DBUILD_CURL_EXE=OFF -DBUILD_TESTING=OFF -DBUILD_LIBCURL_DOCS=OFF -DBUILD_MISC_DOCS=OFF \
+		-DENABLE_CURL_MANUAL=OFF -DCURL_USE_OPENSSL=ON -DCURL_USE_LIBPSL=OFF -DCURL_USE_LIBSSH2=OFF \
+		-DUSE_LIBIDN2=OFF -DUSE_NGHTTP2=OFF -DCURL_DISABLE_LDAP=ON -DCURL_BROTLI=OFF -DCURL_ZSTD=OFF
+	cmake --build /tmp/curl/build --parallel
+	cmake --install /tmp/curl/build
+	clone libgit2 https://github.com/libgit2/libgit2.git "$libgit2_tag" "$libgit2_commit"
+	cmake -S /tmp/libgit2 -B /tmp/libgit2/build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr/local \
+		-DBUILD_TESTS=OFF -DBUILD_CLI=OFF -DUSE_HTTPS=OFF -DUSE_SSH=OFF -DUSE_GSSAPI=OFF -DREGEX_BACKEND=builtin
+	cmake --build /tmp/libgit2/build --parallel
+	cmake --install /tmp/libgit2/build
+	;;
+macos)
+	brew install libyaml jansson libgit2 curl pkgconf
+	;;
+*)
+	echo "usage: $0 linux|macos" >&2
+	exit 2
+	;;
+esac

@@ -1,0 +1,91 @@
+#!/bin/bash
+# t-release-workflow.sh — wheelmatrix's own release workflow (.github/workflows/release.yml, written by hand) passes actionlint, zizmor, action-validator and shellcheck as a generated one must (tests/wmlint.py); its actions are on the tags of templates/actions.yaml, its runner labels are templates/runners.yaml's with no retirement, it builds Linux x86_64 and aarch64 and macOS arm64 and x86_64 wheels and an sdist with the pinned tools, and publishes them on a tag with trusted publishing, build provenance and attestations; .github/wheel-deps.sh passes shellcheck.  A copy with an action on another tag, one on a retiring runner, and one splicing the tag into a script (zizmor) each fail.
+. "$ROOT/tests/lib.sh"
+# shellcheck source=tests/python-env.sh
+. "$ROOT/tests/python-env.sh"
+lint=$ROOT/tests/wmlint.py
+why=$("$py" "$lint" --missing) || fatal "$why"
+need shellcheck "make test-deps (apt-get install shellcheck)"
+workflow=$ROOT/.github/workflows/release.yml
+
+# facts WORKFLOW: what the workflow must say, against the catalogs; prints each problem, exit 1 if any
+# shellcheck disable=SC2317  # run by `run facts`
+facts() {
+	"$py" - "$1" "$ROOT/templates/actions.yaml" "$ROOT/templates/runners.yaml" "$ROOT/pyproject.toml" <<'PY'
+import re, sys, tomllib, yaml
+wf = yaml.safe_load(open(sys.argv[1]))
+actions = yaml.safe_load(open(sys.argv[2]))
+runners = yaml.safe_load(open(sys.argv[3]))
+with open(sys.argv[4], "rb") as f:
+    cibw = tomllib.load(f)["tool"]["cibuildwheel"]
+problems = []
+jobs = wf["jobs"]
+steps = [(name, s) for name, job in jobs.items() for s in job.get("steps", [])]
+for name, s in steps:
+    if "uses" in s:
+        action, _, ref = s["uses"].partition("@")
+        if actions["actions"].get(action) != ref:
+            problems.append(f"{name}: {s['uses']} is not on the tag of templates/actions.yaml ({actions['actions'].get(action)})")
+labels = set()
+for name, job in jobs.items():
+    if job["runs-on"] == "${{ matrix.runner }}":
+        labels |= {e["runner"] for e in job["strategy"]["matrix"]["include"]}
+    else:
+        labels.add(job["runs-on"])
+for label in sorted(labels):
+    if label not in runners or "retires" in (runners[label] or {}):
+        problems.append(f"runner {label}: not in templates/runners.yaml, or retiring there")
+ids = sorted(e["id"] for e in jobs["wheels"]["strategy"]["matrix"]["include"])
+if ids != ["linux-aarch64", "linux-x86_64", "macos-arm64", "macos-x86_64"]:
+    problems.append(f"the wheels built are {ids}")
+runs = " ".join(s.get("run", "") for _, s in steps)
+if "pipx run --spec build==" + actions["tools"]["build"] + " " not in runs:
+    problems.append("the sdist is not built by the build of templates/actions.yaml's tools")
+if not re.search(r"pipx run --spec cibuildwheel==[0-9.]+ cibuildwheel ", runs):
+    problems.append("the wheels are not built by a pinned cibuildwheel")
+if cibw.get("build") != "cp312-*" or cibw.get("manylinux-x86_64-image") != "manylinux_2_28":
+    problems.append("pyproject.toml's [tool.cibuildwheel] builds more than one wheel per platform, or off manylinux_2_28")
+publish = jobs["publish"]
+uses = [s.get("uses", "") for s in publish["steps"]]
+with_ = {s.get("uses", ""): s.get("with", {}) for s in publish["steps"]}
+if publish.get("if") != "startsWith(github.ref, 'refs/tags/')" or sorted(publish["needs"]) != ["sdist", "wheels"]:
+    problems.append("publish does not run on tags only, after the wheels and the sdist")
+if publish["permissions"] != {"contents": "read", "id-token": "write", "attestations": "write"}:
+    problems.append(f"publish's permissions are {publish['permissions']}")
+if not any(u.startswith("actions/attest@") for u in uses):
+    problems.append("publish attests no build provenance")
+pp = [u for u in uses if u.startswith("pypa/gh-action-pypi-publish@")]
+if not pp or with_[pp[0]].get("attestations") is not True or "password" in with_[pp[0]]:
+    problems.append("publish does not upload with trusted publishing and attestations")
+for p in problems:
+    print(p)
+sys.exit(1 if problems else 0)
+PY
+}
+
+run facts "$workflow"
+expect_status 0 "release.yml's actions, runners, builds and publishing"
+run "$py" "$lint" "$workflow"
+expect_status 0 "actionlint, zizmor, action-validator and shellcheck on release.yml"
+run shellcheck --severity=style "$ROOT/.github/wheel-deps.sh"
+expect_status 0 "shellcheck of .github/wheel-deps.sh"
+
+# the checks can fail: an action on another tag (zizmor's ref-pin policy too), a retiring runner
+mkdir -p "$tmp/old/.github/workflows" "$tmp/retiring/.github/workflows"
+sed 's|actions/checkout@v7|actions/checkout@v4|' "$workflow" >"$tmp/old/.github/workflows/release.yml"
+run facts "$tmp/old/.github/workflows/release.yml"
+expect_status 1 "release.yml with actions/checkout@v4"
+grep -q "actions/checkout@v4 is not on the tag of templates/actions.yaml" "$tmp/out" || fail "no finding for actions/checkout@v4: $(cat "$tmp/out")"
+# and the validators see this file: the tag spliced into the check's script is an injection
+mkdir -p "$tmp/injected/.github/workflows"
+sed 's|if \[ ! -f "dist/wheelmatrix-${WM_TAG#v}.tar.gz" \]; then|if [ ! -f "dist/wheelmatrix-${{ github.ref_name }}.tar.gz" ]; then|' "$workflow" >"$tmp/injected/.github/workflows/release.yml"
+cmp -s "$workflow" "$tmp/injected/.github/workflows/release.yml" && fatal "the tag check of release.yml is not where this test looks"
+run "$py" "$lint" "$tmp/injected/.github/workflows/release.yml"
+expect_status 1 "the validators on release.yml with github.ref_name in a script"
+grep -q "template-injection" "$tmp/out" "$tmp/err" || fail "zizmor reports no template-injection: $(cat "$tmp/out" "$tmp/err")"
+sed 's|runner: macos-26-intel$|runner: macos-15-intel|' "$workflow" >"$tmp/retiring/.github/workflows/release.yml"
+run facts "$tmp/retiring/.github/workflows/release.yml"
+expect_status 1 "release.yml on macos-15-intel"
+grep -q "runner macos-15-intel: not in templates/runners.yaml, or retiring there" "$tmp/out" || fail "no finding for macos-15-intel: $(cat "$tmp/out")"
+
+finish
