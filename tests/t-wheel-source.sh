@@ -30,7 +30,7 @@ works "pip install ." "$tmp/venv/bin/wheelmatrix"
 cmp -s docs/wheelmatrix.1 "$tmp/venv/share/man/man1/wheelmatrix.1" || fail "pip install .: no manual page in the environment's share/man/man1"
 
 # the layout of the macOS wheels (CMakeLists.txt's WHEELMATRIX_PLATLIB_PROGRAM, which delocate
-# needs): the program in platlib, and on PATH wheel/launcher.py running it
+# needs): the program in platlib, and on PATH cmd/launcher.py running it
 /usr/bin/python3 -m venv "$tmp/venv-platlib" || fatal "python3 -m venv failed"
 expect_run 0 "$tmp/venv-platlib/bin/pip" install --config-settings=cmake.define.WHEELMATRIX_PLATLIB_PROGRAM=ON .
 site=$("$tmp/venv-platlib/bin/python" -c 'import sysconfig; print(sysconfig.get_path("platlib"))')
