@@ -20,7 +20,8 @@ struct ljob {
 	const char *python;        /* the interpreter's version: 3.12, 3.13t; pypy3.11 */
 	const char *interpreter;   /* PyPy's: pypy3.11; NULL for python<version> */
 	const struct wm_rule *include;
-	bool smoke;
+	bool smoke;                /* in its test job: the import test, then the project's tests where `tests` says */
+	enum wm_tests tests;       /* where the project's tests run: the test job, for BUILD_JOB and TEST_JOB alike */
 	size_t bucket;             /* the GitLab build job it belongs to */
 };
 
@@ -131,6 +132,16 @@ static int collect(struct gl *g)
 		j->interpreter = job.python->pypy ? job.python->interpreter : NULL;
 		j->include = job.include;
 		j->smoke = (job.backend->smoke_os >> job.platform->os & 1) && wm_emit_runnable(job.platform, gitlab_cross(job.platform));
+		{
+			const struct wm_test *t = job.backend->test;
+			const char *why;
+			j->tests = wm_emit_tests(&job, t && t->tags.n, gitlab_cross(job.platform), &why);
+			/* the PowerShell test template runs the import test alone */
+			if (job.platform->os == WM_OS_WINDOWS && j->tests != WM_TESTS_NONE)
+				j->tests = WM_TESTS_SKIPPED;
+			/* a backend with test tags: its wheels are tested on that runner, imported there too */
+			j->smoke |= j->tests == WM_TESTS_TEST_JOB;
+		}
 		if (!j->id)
 			g->b.oom = true;
 	}
@@ -335,6 +346,15 @@ static bool any_pages(const struct gl *g)
 	return false;
 }
 
+/* Whether some build job's backend has tests (`test:`): the test templates run them. */
+static bool any_tests(const struct gl *g)
+{
+	for (size_t i = 0; i < g->nbuckets; i++)
+		if (g->buckets[i].backend->test)
+			return true;
+	return false;
+}
+
 /* The hidden templates, those that some job extends. */
 static void templates(struct gl *g, struct wm_y *root)
 {
@@ -357,6 +377,8 @@ static void templates(struct gl *g, struct wm_y *root)
 		if (!os_used(g, (enum wm_os)os, true))
 			continue;
 		job = piece(g, test_piece[os]);
+		if (os != WM_OS_WINDOWS && any_tests(g))
+			add_lines(g, wm_yaml_get(job, "script"), "tests-sh");
 		if (os != WM_OS_LINUX) {
 			struct wm_y *list = wm_yaml_seq(&g->b);
 			snprintf(name, sizeof(name), "python-%s", shell_of((enum wm_os)os));
@@ -405,6 +427,16 @@ static void set_tags(struct gl *g, struct wm_y *job, const struct wm_platform *p
 		wm_yaml_push(&g->b, tags, str(g, p->gitlab_tags.items[i]));
 }
 
+/* A backend's test runner tags (`test.tags`), for its test jobs. */
+static void set_test_tags(struct gl *g, struct wm_y *job, const struct wm_test *t)
+{
+	struct wm_y *tags = wm_yaml_set(&g->b, job, "tags", wm_yaml_seq(&g->b));
+	if (tags)
+		tags->style = WM_Y_FLOW;
+	for (size_t i = 0; i < t->tags.n; i++)
+		wm_yaml_push(&g->b, tags, str(g, t->tags.items[i]));
+}
+
 /* The variables of the entries: WM_JOB_ID and WM_PYTHON, and a PyPy job's WM_INTERPRETER. */
 static struct wm_y *entry(struct gl *g, const struct ljob *j)
 {
@@ -413,6 +445,9 @@ static struct wm_y *entry(struct gl *g, const struct ljob *j)
 	set_var(g, e, "WM_PYTHON", j->python, false);
 	if (j->interpreter)
 		set_var(g, e, "WM_INTERPRETER", j->interpreter, false);
+	if (j->backend->test)
+		set_var(g, e, "WM_TEST", j->tests == WM_TESTS_BUILD_JOB || j->tests == WM_TESTS_TEST_JOB ? "true" : "false",
+			false);
 	return e;
 }
 
@@ -567,6 +602,7 @@ static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	struct wm_y *job, *vars, *par;
 	struct dep dep = { k->name, k->n, true };
 	const char *name = wm_arena_printf(g->b.arena, "test-%s", k->suffix), *exclude;
+	const struct wm_test *t = k->backend->test;
 
 	if (!name) {
 		g->b.oom = true;
@@ -576,14 +612,34 @@ static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	wm_yaml_set(&g->b, job, "extends", wm_yaml_strf(&g->b, ".wheelmatrix-test-%s", wm_catalog_os_name(p->os)));
 	if (p->gitlab_image)
 		wm_yaml_set(&g->b, job, "image", str(g, p->gitlab_image));
-	set_tags(g, job, p);
+	if (t && t->tags.n)
+		set_test_tags(g, job, t);
+	else
+		set_tags(g, job, p);
 	vars = vars_of(g, job);
 	par = add_entries(g, vars, k, true);
 	set_var(g, vars, "WM_MODULE", wm_emit_module(g->b.arena, g->m, k->backend), false);
 	if (p->os == WM_OS_LINUX && (exclude = wm_emit_repair_exclude(&g->b, k->backend, p->os)) != NULL) {
 		set_var(g, vars, "WM_REPAIR_EXCLUDE", exclude, false);
-		if (wm_emit_smoke_libraries(&g->b, k->backend, p->os))
+		/* the build's copies stand in for a driver the test runner of a backend's own has */
+		if (wm_emit_smoke_libraries(&g->b, k->backend, p->os) && !(t && t->tags.n))
 			set_var(g, vars, "WM_LIBRARY_PATH", "smoke-libraries", false);
+	}
+	if (t && p->os != WM_OS_WINDOWS) {
+		struct wm_buf lines = WM_BUF_INIT;
+		set_var(g, vars, "WM_TEST_COMMAND", t->command, false);
+		for (size_t i = 0; i < t->requires.n; i++)
+			wm_buf_printf(&lines, "%s%s", i ? "\n" : "", t->requires.items[i]);
+		if (t->requires.n)
+			set_var(g, vars, "WM_TEST_REQUIRES", wm_emit_keep(&g->b, &lines), false);
+		for (size_t i = 0; i < t->extras.n; i++)
+			wm_buf_printf(&lines, "%s%s", i ? "," : "", t->extras.items[i]);
+		if (t->extras.n)
+			set_var(g, vars, "WM_TEST_EXTRAS", wm_emit_keep(&g->b, &lines), false);
+		for (size_t i = 0; i < t->sources.n; i++)
+			wm_buf_printf(&lines, "%s%s", i ? "\n" : "", t->sources.items[i]);
+		if (t->sources.n)
+			set_var(g, vars, "WM_TEST_SOURCES", wm_emit_keep(&g->b, &lines), false);
 	}
 	if (p->os != WM_OS_LINUX)
 		set_var(g, vars, "WM_UV", wm_catalog_tool(g->cat, "uv"), false);
