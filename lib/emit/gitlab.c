@@ -377,8 +377,14 @@ static void templates(struct gl *g, struct wm_y *root)
 		if (!os_used(g, (enum wm_os)os, true))
 			continue;
 		job = piece(g, test_piece[os]);
-		if (os != WM_OS_WINDOWS && any_tests(g))
-			add_lines(g, wm_yaml_get(job, "script"), "tests-sh");
+		if (os != WM_OS_WINDOWS && any_tests(g)) {
+			struct wm_y *script = wm_yaml_seq(&g->b), *old = wm_yaml_get(job, "script");
+			add_lines(g, script, "tests-checkout-sh");
+			for (size_t i = 0; old && i < old->n; i++)
+				wm_yaml_push(&g->b, script, old->items[i]);
+			add_lines(g, script, "tests-sh");
+			wm_yaml_set(&g->b, job, "script", script);
+		}
 		if (os != WM_OS_LINUX) {
 			struct wm_y *list = wm_yaml_seq(&g->b);
 			snprintf(name, sizeof(name), "python-%s", shell_of((enum wm_os)os));
