@@ -154,6 +154,31 @@ static int print_left(const struct wm_job *job, void *data)
 	return 0;
 }
 
+/* A job whose tests run nowhere (`test:`), for --why: its id's width, or the line itself. */
+static int measure_untested(const struct wm_job *job, void *data)
+{
+	struct table *t = data;
+	const char *why;
+	if (wm_jobs_tests(job, &why) == WM_TESTS_SKIPPED) {
+		size_t id = width(job->id);
+		if (id > t->left_id)
+			t->left_id = id;
+		t->n++;
+	}
+	return 0;
+}
+
+static int print_untested(const struct wm_job *job, void *data)
+{
+	struct table *t = data;
+	const char *why;
+	if (wm_jobs_tests(job, &why) == WM_TESTS_SKIPPED) {
+		cell(job->id, t->left_id);
+		cli_print(stdout, "%s\n", why);
+	}
+	return 0;
+}
+
 static int list_table(const struct wm_matrix *m, bool why)
 {
 	struct table t;
@@ -184,6 +209,16 @@ static int list_table(const struct wm_matrix *m, bool why)
 	if ((ret = each(m, WM_EXPAND_LEFT_OUT, print_left, &t)) < 0)
 		return ret;
 	printf("%zu left out\n", t.n);
+	/* the jobs built and imported whose project tests do not run: only a matrix with `test:` has any */
+	t.n = t.left_id = 0;
+	if ((ret = each(m, WM_EXPAND_JOBS, measure_untested, &t)) < 0)
+		return ret;
+	if (!t.n)
+		return 0;
+	puts("\nnot tested:");
+	if ((ret = each(m, WM_EXPAND_JOBS, print_untested, &t)) < 0)
+		return ret;
+	printf("%zu not tested\n", t.n);
 	return 0;
 }
 

@@ -293,7 +293,7 @@ enum wm_tests wm_emit_tests(const struct wm_job *job, bool own_job, bool cross, 
 		return WM_TESTS_NONE;
 	for (size_t i = 0; i < t->skip.n; i++)
 		if (wm_text_glob_match(t->skip.items[i], job->id)) {
-			*why = "test.skip";
+			*why = "its id matches test.skip";
 			return WM_TESTS_SKIPPED;
 		}
 	if (own_job)

@@ -408,8 +408,8 @@ static bool test_tag(struct wm_loader *l, const struct wm_node *n, const char *w
 	(void)what;
 	if (!strchr(n->text, '$'))
 		return true;
-	wm_schema_error(&l->c, n, "a runner tag cannot hold '$': GitLab expands variables in it, so a branch or "
-		"tag name could choose it");
+	wm_schema_error(&l->c, n, "invalid runner tag '%s': a runner tag cannot hold '$': GitLab expands variables "
+		"in it, so a branch or tag name could choose it", n->text);
 	return false;
 }
 
