@@ -443,15 +443,18 @@ static void set_test_tags(struct gl *g, struct wm_y *job, const struct wm_test *
 		wm_yaml_push(&g->b, tags, str(g, t->tags.items[i]));
 }
 
-/* The variables of the entries: WM_JOB_ID and WM_PYTHON, and a PyPy job's WM_INTERPRETER. */
-static struct wm_y *entry(struct gl *g, const struct ljob *j)
+/*
+ * The variables of the entries: WM_JOB_ID and WM_PYTHON, and a PyPy job's WM_INTERPRETER; in a
+ * test job (`test`) of a backend with tests, WM_TEST: whether the entry runs them.
+ */
+static struct wm_y *entry(struct gl *g, const struct ljob *j, bool test)
 {
 	struct wm_y *e = wm_yaml_map(&g->b);
 	set_var(g, e, "WM_JOB_ID", j->id, false);
 	set_var(g, e, "WM_PYTHON", j->python, false);
 	if (j->interpreter)
 		set_var(g, e, "WM_INTERPRETER", j->interpreter, false);
-	if (j->backend->test)
+	if (test && j->backend->test)
 		set_var(g, e, "WM_TEST", j->tests == WM_TESTS_BUILD_JOB || j->tests == WM_TESTS_TEST_JOB ? "true" : "false",
 			false);
 	return e;
@@ -469,7 +472,7 @@ static struct wm_y *add_entries(struct gl *g, struct wm_y *vars, const struct bu
 	if (n == 1) {
 		for (size_t i = 0; i < k->n; i++)
 			if (!smoke_only || g->jobs[k->jobs[i]].smoke) {
-				struct wm_y *e = entry(g, &g->jobs[k->jobs[i]]);
+				struct wm_y *e = entry(g, &g->jobs[k->jobs[i]], smoke_only);
 				for (size_t x = 0; e && x + 1 < e->n; x += 2)
 					wm_yaml_set(&g->b, vars, e->items[x]->text, e->items[x + 1]);
 			}
@@ -479,7 +482,7 @@ static struct wm_y *add_entries(struct gl *g, struct wm_y *vars, const struct bu
 	matrix = wm_yaml_set(&g->b, parallel, "matrix", wm_yaml_seq(&g->b));
 	for (size_t i = 0; i < k->n; i++)
 		if (!smoke_only || g->jobs[k->jobs[i]].smoke)
-			wm_yaml_push(&g->b, matrix, entry(g, &g->jobs[k->jobs[i]]));
+			wm_yaml_push(&g->b, matrix, entry(g, &g->jobs[k->jobs[i]], smoke_only));
 	return parallel;
 }
 

@@ -344,23 +344,25 @@ static bool test_literal(struct wm_loader *l, const struct wm_node *n, const cha
 	return test_visible(l, n, what) && wm_untrusted_expression_free(l, n, what);
 }
 
-/* A list of `test:` into *out, each item checked by `check` (NULL: only test_literal). */
+/* A list of `test:` into *out, each item checked by `check` (NULL: only test_literal); every bad item reported. */
 static void test_list(struct wm_loader *l, const struct wm_node *n, const char *what, struct wm_strlist *out,
 	bool (*check)(struct wm_loader *, const struct wm_node *, const char *))
 {
 	const struct wm_node **nodes;
 	struct wm_strlist list;
+	bool ok = true;
 	if (!wm_schema_strlist(&l->c, n, what, &list, &nodes))
 		return;
 	for (size_t i = 0; i < list.n; i++) {
 		if (!*list.items[i]) {
 			wm_schema_error(&l->c, nodes[i], "%s cannot hold an empty string", what);
-			return;
+			ok = false;
+		} else if (!test_literal(l, nodes[i], what) || (check && !check(l, nodes[i], what))) {
+			ok = false;
 		}
-		if (!test_literal(l, nodes[i], what) || (check && !check(l, nodes[i], what)))
-			return;
 	}
-	*out = list;
+	if (ok)
+		*out = list;
 }
 
 static bool test_requirement(struct wm_loader *l, const struct wm_node *n, const char *what)
