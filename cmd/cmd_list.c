@@ -11,7 +11,8 @@ const struct cli_option cmd_list_options[LIST_NOPTIONS] = {
 	[LIST_FORMAT] = { 0, "format", "FORMAT", formats,
 		"table (default), json (an array), jsonl (a line per job) or github ($GITHUB_OUTPUT lines)" },
 	[LIST_WHY] = { 0, "why", NULL, NULL,
-		"also list the combinations left out and the rule that removed each (not with github)" },
+		"also list the combinations left out and the rule that removed each, and the jobs whose tests do not run "
+		"(not with github)" },
 };
 
 /* Output is written as it is produced: a million jobs are never held in memory. */
