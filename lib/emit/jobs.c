@@ -46,6 +46,8 @@ struct member {
 	size_t len, cap;
 	bool stale;
 	bool omit;   /* left out of this object (`tests` of a backend without tests) */
+	const void *last[3];  /* `tests`: what its value was made from (test, why, runner), and where + 1 */
+	int last_where;
 };
 
 struct wm_jobs {
@@ -179,6 +181,10 @@ static int set_tests(struct member *mb, const struct wm_job *job)
 	if (!t)
 		return 0;
 	where = wm_jobs_tests(job, &why);
+	/* consecutive jobs mostly test alike: the value is rebuilt only when what it is made from changes */
+	if (mb->last_where == (int)where + 1 && mb->last[0] == t && mb->last[1] == why &&
+			mb->last[2] == job->platform->runner)
+		return 0;
 	if (!(o = wm_json_object()))
 		return WM_ENOMEM;
 	ret |= wm_json_set(o, "where", wm_json_string_trusted(where_names[where], strlen(where_names[where])));
@@ -186,11 +192,17 @@ static int set_tests(struct member *mb, const struct wm_job *job)
 		where == WM_TESTS_BUILD_JOB ? &build_runner : NULL));
 	ret |= wm_json_set(o, "tags", strlist_or_null(where == WM_TESTS_TEST_JOB ? &t->tags : NULL));
 	ret |= wm_json_set(o, "why", why ? wm_json_string_trusted(why, strlen(why)) : wm_json_null());
-	if (ret < 0) {
-		wm_json_free(o);
+	if (ret < 0 || replace(mb, o) < 0) {
+		if (ret < 0)
+			wm_json_free(o);
+		mb->last_where = 0;
 		return WM_ENOMEM;
 	}
-	return replace(mb, o);
+	mb->last_where = (int)where + 1;
+	mb->last[0] = t;
+	mb->last[1] = why;
+	mb->last[2] = job->platform->runner;
+	return 0;
 }
 
 /* The member becomes the object toolkit id -> version (null for a toolkit without versions). */
