@@ -13,7 +13,7 @@
 # - GitHub (tests/replay-github.py, each job in a fresh clone, real pip and pytest): the cpu build
 #   job's suite passes against its wheel; the gpu build job uploads its wheel, and the gpu test job
 #   downloads it and passes, as a CPU runner would run it;
-# - GitLab (gitlab-ci-local's shell executor, real uv, pip and pytest): the same four jobs pass;
+# - GitLab (gitlab-ci-local's shell executor, real pip and pytest): the same four jobs pass;
 # - the checkout holds a Python package pure_rs without its compiled module pure_rs.pure_rs (a
 #   mixed project, whose wheels hold both): run in the checkout, the suite fails on it (the
 #   control), and the generated jobs pass, so their tests never import the checkout;
@@ -163,8 +163,10 @@ grep -q 'pure_rs_gpu-0.3.0-cp312-cp312-.*\.whl' "$tmp/gh-gpu-test.log" ||
 # The control: the suite run in the checkout, the wheel installed, imports the checkout's package and fails
 wheel=$(ls "$tmp/gh-cpu/dist/"*.whl 2>/dev/null)
 if [ -f "$wheel" ]; then
-	"$tmp/gh-cpu.venv/bin/python" -m venv "$tmp/control" &&
-		"$tmp/control/bin/python" -m pip install -q "$wheel" pytest || fail "the control's environment"
+	if ! { "$tmp/gh-cpu.venv/bin/python" -m venv "$tmp/control" &&
+		"$tmp/control/bin/python" -m pip install -q "$wheel" pytest; }; then
+		fail "the control's environment"
+	fi
 	if (cd "$tmp/gh-cpu" && "$tmp/control/bin/python" -m pytest -p no:cacheprovider tests) >"$tmp/control.log" 2>&1; then
 		fail "the suite passes in the checkout: the checkout's package does not shadow the wheel, so the fixture proves nothing"
 		show "$tmp/control.log"
@@ -211,7 +213,9 @@ grep -q ' 1 failed, 2 passed' "$tmp/gh-cpu.log" || { fail "GitHub build-cpu-linu
 grep -q "^test-cpu-linux-x86_64.* 1 failed, 2 passed" "$tmp/gitlab-fail.log" ||
 	{ fail "GitLab test-cpu-linux-x86_64 did not fail on the failing test"; show "$tmp/gitlab-fail.log"; }
 # gitlab-ci-local ran publish-cpu's needs (the build and the sdist passed) and stopped there
-grep -q '^ PASS  build-cpu-linux-x86_64' "$tmp/gitlab-fail.log" && grep -q '^ PASS  sdist-cpu' "$tmp/gitlab-fail.log" ||
-	{ fail "gitlab-ci-local did not run publish-cpu's needs"; show "$tmp/gitlab-fail.log"; }
+if ! { grep -q '^ PASS  build-cpu-linux-x86_64' "$tmp/gitlab-fail.log" && grep -q '^ PASS  sdist-cpu' "$tmp/gitlab-fail.log"; }; then
+	fail "gitlab-ci-local did not run publish-cpu's needs"
+	show "$tmp/gitlab-fail.log"
+fi
 grep -q '^publish-cpu' "$tmp/gitlab-fail.log" && { fail "GitLab's publish-cpu started after a failing test"; show "$tmp/gitlab-fail.log"; }
 finish
