@@ -452,6 +452,19 @@ static void test_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 		if (e->values[F_ARCH][i])
 			wm_yaml_set(&g->b, entry, "architecture", wm_yaml_str(&g->b, e->values[F_ARCH][i]));
 	}
+	/* the build job's environment where its entries agree on it (the tests may read it); a value
+	 * that differs between entries stays the build's, in its matrix */
+	{
+		const char **names;
+		size_t n = env_names(g, b, e, &names);
+		struct wm_y *env = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (!env_varies(b, e, names[i])) {
+				if (!env)
+					env = wm_yaml_set(&g->b, job, "env", wm_yaml_map(&g->b));
+				wm_yaml_set(&g->b, env, names[i], wm_yaml_str(&g->b, entry_env(b, e, 0, names[i])));
+			}
+	}
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
 	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
 	step = wm_yaml_push(&g->b, steps, piece(g, "setup-python"));
