@@ -248,12 +248,14 @@ check-e2e: deps
 
 # The end-to-end tests' tools (maturin, auditwheel, uv: tests/tools/requirements.txt, pinned by
 # hash) in a virtual environment under ~/.cache/wheelmatrix, which `make clean` keeps; made once.
-# Then the CUDA runtime the CUDA import test links (tests/tools/cuda-requirements.txt), and the build
-# requirements of wheelmatrix's own wheel (tests/tools/wheel-requirements.txt) for its offline builds.
+# Then the CUDA runtime the CUDA import test links (tests/tools/cuda-requirements.txt), the build
+# requirements of wheelmatrix's own wheel (tests/tools/wheel-requirements.txt) for its offline builds,
+# and the wheelhouse of pytest the replayed test steps install from (tests/tools/pytest-requirements.txt).
 tools:
 	@tests/tools/install.sh
 	@tests/tools/install-cuda.sh
 	@tests/tools/install-wheelhouse.sh
+	@tests/tools/install-pytest.sh
 
 install: $(TOOL) $(COMPLETIONS)
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)'

@@ -11,7 +11,8 @@ const struct cli_option cmd_list_options[LIST_NOPTIONS] = {
 	[LIST_FORMAT] = { 0, "format", "FORMAT", formats,
 		"table (default), json (an array), jsonl (a line per job) or github ($GITHUB_OUTPUT lines)" },
 	[LIST_WHY] = { 0, "why", NULL, NULL,
-		"also list the combinations left out and the rule that removed each (not with github)" },
+		"also list the combinations left out and the rule that removed each, and the jobs whose tests do not run "
+		"(not with github)" },
 };
 
 /* Output is written as it is produced: a million jobs are never held in memory. */
@@ -154,6 +155,31 @@ static int print_left(const struct wm_job *job, void *data)
 	return 0;
 }
 
+/* A job whose tests run nowhere (`test:`), for --why: its id's width, or the line itself. */
+static int measure_untested(const struct wm_job *job, void *data)
+{
+	struct table *t = data;
+	const char *why;
+	if (wm_jobs_tests(job, &why) == WM_TESTS_SKIPPED) {
+		size_t id = width(job->id);
+		if (id > t->left_id)
+			t->left_id = id;
+		t->n++;
+	}
+	return 0;
+}
+
+static int print_untested(const struct wm_job *job, void *data)
+{
+	struct table *t = data;
+	const char *why;
+	if (wm_jobs_tests(job, &why) == WM_TESTS_SKIPPED) {
+		cell(job->id, t->left_id);
+		cli_print(stdout, "%s\n", why);
+	}
+	return 0;
+}
+
 static int list_table(const struct wm_matrix *m, bool why)
 {
 	struct table t;
@@ -184,6 +210,16 @@ static int list_table(const struct wm_matrix *m, bool why)
 	if ((ret = each(m, WM_EXPAND_LEFT_OUT, print_left, &t)) < 0)
 		return ret;
 	printf("%zu left out\n", t.n);
+	/* the jobs built and imported whose project tests do not run: only a matrix with `test:` has any */
+	t.n = t.left_id = 0;
+	if ((ret = each(m, WM_EXPAND_JOBS, measure_untested, &t)) < 0)
+		return ret;
+	if (!t.n)
+		return 0;
+	puts("\nnot tested:");
+	if ((ret = each(m, WM_EXPAND_JOBS, print_untested, &t)) < 0)
+		return ret;
+	printf("%zu not tested\n", t.n);
 	return 0;
 }
 

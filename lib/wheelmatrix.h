@@ -213,6 +213,21 @@ struct wm_env {
 	const char *name, *value;
 };
 
+/*
+ * `test:`, the matrix's and a backend's over it: the project's tests, run against each wheel
+ * (docs/matrix.md).  Every value is the matrix file's, checked by the loader.
+ */
+struct wm_test {
+	const char *command;             /* one shell line; {project} and {wheel} replaced */
+	struct wm_strlist requires;      /* PEP 508 requirements installed beside the wheel */
+	struct wm_strlist extras;        /* the wheel's extras installed with it */
+	struct wm_strlist sources;       /* paths of the checkout copied into the tests' directory */
+	struct wm_strlist skip;          /* globs of job ids whose tests do not run */
+	struct wm_strlist runner;        /* a backend's: GitHub runs-on labels of its test jobs; empty: the build job */
+	struct wm_strlist tags;          /* a backend's: GitLab runner tags of its test jobs; empty: the build's */
+	struct wm_loc loc;
+};
+
 struct wm_backend {
 	const char *id;
 	size_t index;                    /* position in the file: priority for the meta dispatcher */
@@ -234,6 +249,7 @@ struct wm_backend {
 	struct wm_strlist dependencies;
 	const void *setup;               /* raw `setup:` steps for the emitters, NULL when absent */
 	const char *before_script_linux; /* shell lines run in the Linux build container first, or NULL */
+	const struct wm_test *test;      /* the tests of its wheels (the matrix's `test:` under its own), or NULL */
 	struct wm_loc loc;
 };
 
@@ -326,6 +342,7 @@ struct wm_matrix {
 	bool trusted;
 	const char *environment;
 	bool github_release;   /* publish.github-release: a GitHub release per tag with every file */
+	const struct wm_test *test;      /* the top-level `test:`, or NULL */
 
 	/* derived by expansion: */
 	size_t njobs;
@@ -450,6 +467,19 @@ int wm_expand_next(struct wm_expand *it, struct wm_job *out);
 void wm_expand_free(struct wm_expand *it);
 
 /* ---- jobs as JSON (emit/jobs.c) ------------------------------------------ */
+
+/* Where the tests of a job's wheel run (the matrix's `test:`; docs/matrix.md). */
+enum wm_tests {
+	WM_TESTS_NONE,        /* the backend has no tests */
+	WM_TESTS_BUILD_JOB,   /* in the build job, after the import test */
+	WM_TESTS_TEST_JOB,    /* in a job of their own, on the backend's test runner */
+	WM_TESTS_SKIPPED,     /* nowhere: *why says why */
+};
+/*
+ * Where the tests of `job` run in the GitHub workflow; *why (static text, or the matrix's) is set
+ * when they are skipped, else NULL.
+ */
+enum wm_tests wm_jobs_tests(const struct wm_job *job, const char **why);
 
 /* Encodes jobs as compact JSON objects, reusing its buffers between calls. */
 struct wm_jobs;

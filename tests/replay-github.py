@@ -42,6 +42,9 @@ a tag's build, the one that publishes, where the caches of a build (sccache, car
 - `actions/upload-pages-artifact` — checks that `path` is a directory and copies its contents into
   WM_REPLAY_PAGES_DIR, where the test serves them.
 
+A job runs on an `ubuntu-*` label, or on the labels WM_REPLAY_LINUX_RUNNER names (a list
+space-separated): a runner of one's own, a Linux machine as this one is; any other is an error.
+
 What it does not emulate, and says so on stderr: containers (maturin-action's manylinux
 container and the `docker run` of a build that repairs its wheel there run on this machine:
 `docker run ... IMAGE bash -s` becomes `bash -s` in the checkout, and the manylinux level
@@ -215,8 +218,9 @@ def main():
                 PATH=shim + os.pathsep + os.environ["PATH"])
     for k, v in (job.get("env") or {}).items():
         base[k] = substitute(v, matrix)
-    runs_on = substitute(job["runs-on"], matrix)
-    if not runs_on.startswith("ubuntu-"):
+    runs_on = job["runs-on"]
+    runs_on = " ".join(runs_on) if isinstance(runs_on, list) else substitute(runs_on, matrix)
+    if not runs_on.startswith("ubuntu-") and runs_on != os.environ.get("WM_REPLAY_LINUX_RUNNER"):
         fail(f"job {sys.argv[2]} runs on {runs_on}: only Linux jobs are replayed")
     for i, step in enumerate(job["steps"], 1):
         name = step.get("name") or step.get("uses") or "run"

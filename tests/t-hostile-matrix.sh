@@ -26,6 +26,10 @@
 #   env-name     the generated jobs' own, the CI providers' and the code-running names are reserved;
 #   gitlab-env, gitlab-image, gitlab-tag  GitLab expands '$': written '$$' in values, refused in
 #       an image or runner tag; a GitHub expression copied to GitLab draws a warning;
+#   test-*       the tests' command, requirements, extras, sources, skip globs, runner and tags: no
+#       expression, control or format character (a command is one line), requirements and extras
+#       in their grammars, sources in the paths', runner labels without spaces, tags without '$';
+#       a command and requirements reach GitHub's env: and GitLab's variables as they are;
 #   index-url    strategy index: the URL is held to letters, digits and -._~/ after the host, and
 #       reaches the index-<backend> and index-pages jobs as WM_INDEX_URL, never a run: script.
 # The repository-side cases (a symbolic link into a nested .git, a meta package file linked out of
@@ -148,6 +152,23 @@ CASES = [
     ("gitlab-include-secret", "gitlab-include-env", E + " vars.CUDA_ARCH }}", "warn", None),
     ("gitlab-image", "gitlab-image", "$CI_COMMIT_REF_NAME", "reject", ("'$'",)),
     ("gitlab-tag", "gitlab-tag", "$CI_COMMIT_BRANCH", "reject", ("'$'",)),
+    # 6. test: the tests' values reach the GitHub steps and GitLab jobs through WM_TEST_* alone
+    ("test-command-quotes", "test-command", "pytest -k 'a and not b' \"$HOME\" {project}/tests #x", "intact", None),
+    ("test-command-untrusted", "test-command", "pytest " + E + " github.event.pull_request.title }}", "reject",
+     (E,)),
+    ("test-command-escape", "test-command", "pytest\x1b[2J", "reject", ("U+001B",)),
+    ("test-command-newline", "test-command", "pytest\ncurl evil", "reject", ("U+000A",)),
+    ("test-command-bidi", "test-command", "pytest \u202e", "reject", ("U+202E",)),
+    ("test-requires-marker", "test-requires", 'numpy>=1.26; python_version < "3.14"', "intact", None),
+    ("test-requires-untrusted", "test-requires", "pytest @ https://x/" + E + " github.head_ref }}", "reject", (E,)),
+    ("test-extras-shell", "test-extras", "a];touch x;[", "reject", ("a];touch x;[",)),
+    ("test-sources-out", "test-sources", "../outside", "reject", ("../outside",)),
+    ("test-sources-dollar", "test-sources", "tests/$HOME", "reject", ("tests/$HOME",)),
+    ("test-skip-untrusted", "test-skip", E + " github.head_ref }}", "reject", (E,)),
+    ("test-runner-label", "test-runner", "gpu-box", "intact", None),
+    ("test-runner-untrusted", "test-runner", E + " github.event.issue.title }}", "reject", (E,)),
+    ("test-runner-space", "test-runner", "gpu box", "reject", ("gpu box",)),
+    ("test-tags-dollar", "test-tags", "$CI_COMMIT_BRANCH", "reject", ("$CI_COMMIT_BRANCH",)),
     # 5. strategy index: the index URL reaches the release and Pages jobs through env: only
     ("index-url-shell", "index-url", "https://owner.github.io/x/$(touch pwned)", "reject", ("$(touch pwned)",)),
     ("index-url-expression", "index-url", "https://owner.github.io/" + E + " github.head_ref }}", "reject", (E,)),
@@ -191,14 +212,24 @@ def matrix(place, value):
             lines += ['          - run: echo "$HOSTILE_VALUE"', "            env: {%s: x}" % q]
         else:
             lines += ['          - run: echo "$HOSTILE_VALUE"', "            env: {HOSTILE_VALUE: %s}" % q]
+    if place == "test-runner":
+        lines += ["    test: {runner: %s}" % q]
+    elif place == "test-tags":
+        lines += ["    test: {tags: [%s]}" % q]
     if place == "index-url":
         lines += ["  cuda: {features: [gpu]}", "distribution:", "  strategy: index", "  index: {url: %s}" % q]
-    gitlab = place.startswith("gitlab") or place == "image"
+    gitlab = place.startswith("gitlab") or place in ("image", "test-command", "test-requires", "test-tags")
     lines += ["ci: {github: {}%s}" % (", gitlab: {}" if gitlab else "")]
     if place == "environment":
         lines += ["publish: {pypi: {environment: %s}}" % q]
     if place == "action-ref":
         lines += ["actions: {actions/checkout: %s}" % q]
+    if place == "test-command":
+        lines += ["test: {command: %s}" % q]
+    elif place.startswith("test-") and place[5:] in ("requires", "extras", "sources", "skip"):
+        lines += ["test: {command: pytest, %s: [%s]}" % (place[5:], q)]
+    elif place in ("test-runner", "test-tags"):
+        lines += ["test: {command: pytest}"]
     if place == "gitlab-include-env":
         lines += ["include:", '  - {backend: cpu, platform: linux-x86_64, python: "3.13", env: {HOSTILE_VALUE: %s}}' % q]
     text = "\n".join(lines) + "\n"
@@ -268,6 +299,16 @@ def found(doc, listed, place, value=None, gitlab=None):
     elif place == "env-name":
         out = [(name + " env", value if (job.get("env") or {}).get(value) == "hostile" else job.get("env"))
                for name, job in jobs.items() if name.startswith("build-")]
+    elif place in ("test-command", "test-requires"):
+        name = "WM_TEST_" + place[5:].upper()
+        out = [(w + " " + name, s["env"][name]) for w, s in steps(doc) if name in (s.get("env") or {})]
+        out += [("gitlab " + j + " " + name, v[name].replace("$$", "$")) for j, job in gitlab.items()
+                if isinstance(job, dict) for v in [job.get("variables") or {}] if name in v]
+        if sorted({w.split()[0] for w in dict(out)}) != ["build-cpu-linux", "build-cpu-macos", "build-cpu-windows",
+                                                          "gitlab"]:
+            out.append(("the jobs that read it", sorted(dict(out))))
+    elif place == "test-runner":
+        out = [("test-cpu-linux runs-on", (jobs.get("test-cpu-linux") or {}).get("runs-on"))]
     elif place in ("gitlab-env", "gitlab-include-env"):
         out = [("gitlab " + name, v["HOSTILE_VALUE"].replace("$$", "$"))
                for name, job in gitlab.items() if isinstance(job, dict)
@@ -327,7 +368,7 @@ for n, (name, place, value, outcome, quote) in enumerate(CASES):
         if v != value:
             failures.append("%s: %s is %r, not %r" % (name, where, v, value))
     to_lint[wf] = name
-    if place == "runner":
+    if place in ("runner", "test-runner"):
         labels[wf] = (value,)
 
 why = wmlint.missing()

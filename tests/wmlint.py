@@ -269,7 +269,7 @@ def _explain_secret(doc, text, f):
     for loc in _primaries(f):
         r = _route(loc)
         job = (doc.get("jobs") or {}).get(r[1]) if len(r) >= 2 and r[0] == "jobs" else None
-        if not (isinstance(job, dict) and str(r[1]).startswith("build-") and "environment" not in job):
+        if not (isinstance(job, dict) and str(r[1]).startswith(("build-", "test-")) and "environment" not in job):
             return False
         if not re.fullmatch(r"secrets\.[A-Za-z_][A-Za-z0-9_]*", loc["concrete"]["feature"].strip()):
             return False

@@ -6,6 +6,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/name.h"
+#include "util/text.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
 #include "model/meta.h"
@@ -281,6 +282,36 @@ const char *wm_emit_index_pages(struct wm_yb *b, const char *args)
 	script = memchr(t->data, '\n', t->len);
 	script = script ? script + 1 : t->data + t->len;
 	return wm_arena_printf(b->arena, "python3 - %s <<'PY'\n%.*sPY\n", args, (int)(t->data + t->len - script), script);
+}
+
+enum wm_tests wm_emit_tests(const struct wm_job *job, bool own_job, bool cross, const char **why)
+{
+	const struct wm_test *t = job->backend->test;
+	const struct wm_platform *p = job->platform;
+	*why = NULL;
+	if (!t)
+		return WM_TESTS_NONE;
+	for (size_t i = 0; i < t->skip.n; i++)
+		if (wm_text_glob_match(t->skip.items[i], job->id)) {
+			*why = "its id matches test.skip";
+			return WM_TESTS_SKIPPED;
+		}
+	if (own_job)
+		return WM_TESTS_TEST_JOB;
+	/* the hardware the import test would need is what the tests need too */
+	if (!(job->backend->smoke_os >> p->os & 1)) {
+		*why = "the build runner lacks the backend's hardware (no import test there): give the backend a "
+			"'test.runner' (GitHub) or 'test.tags' (GitLab)";
+		return WM_TESTS_SKIPPED;
+	}
+	if (wm_emit_runnable(p, cross))
+		return WM_TESTS_BUILD_JOB;
+	/* no emulation in the generated jobs yet: QEMU for a cross-built wheel, the image for musllinux */
+	if (cross)
+		*why = "cross-built: the build runner cannot run the wheel, and the generated jobs do not emulate it";
+	else
+		*why = "the build runner cannot run the wheel: the generated jobs do not run it in its image";
+	return WM_TESTS_SKIPPED;
 }
 
 bool wm_emit_runnable(const struct wm_platform *p, bool cross)

@@ -41,6 +41,12 @@ const char *wm_emit_module(struct wm_arena *a, const struct wm_matrix *m, const 
 /* Backend b has a variant patch (`patched` NULL: no project was read, so guess from the matrix). */
 bool wm_emit_has_patch(const struct wm_matrix *m, const bool *patched, const struct wm_backend *b);
 const char *wm_emit_env_value(const struct wm_env *env, size_t n, const char *name);
+/*
+ * Where the tests of `job` run (see wm_jobs_tests): `own_job`, the backend has a test runner on this
+ * provider (`test.runner` on GitHub, `test.tags` on GitLab); `cross`, the provider cross-builds the
+ * job's platform.  *why is set when they are skipped.
+ */
+enum wm_tests wm_emit_tests(const struct wm_job *job, bool own_job, bool cross, const char **why);
 /* A wheel built for `p` (cross-built or not) can be installed and imported where it was built. */
 bool wm_emit_runnable(const struct wm_platform *p, bool cross);
 /* The publish jobs' version check, templates/check-version.py, as a `python3 -` heredoc. */

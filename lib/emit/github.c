@@ -14,7 +14,7 @@
 /* Fields a build matrix entry may carry; one written inline when all entries agree. */
 enum field {
 	F_ID, F_RUNNER, F_TARGET, F_MANYLINUX, F_CONTAINER, F_IMAGE, F_COMPAT, F_PYTHON, F_INTERPRETER, F_ARCH,
-	F_SMOKE, F_COUNT
+	F_SMOKE, F_TEST, F_COUNT
 };
 
 /*
@@ -23,7 +23,7 @@ enum field {
  */
 static const char *const field_names[F_COUNT] = {
 	"id", "runner", "target", "manylinux", "container", "image", "compatibility", "python-version",
-	"interpreter", "architecture", "smoke"
+	"interpreter", "architecture", "smoke", "test"
 };
 
 struct gh {
@@ -42,6 +42,8 @@ struct entries {
 	const char **values[F_COUNT];
 	bool same[F_COUNT];
 	const struct wm_rule **includes;  /* the include rule of each entry, or NULL */
+	bool *test_job;                   /* per entry: its tests run in the backend's test job */
+	size_t ntest_job;
 };
 
 static struct wm_y *piece(struct gh *g, const char *name)
@@ -81,7 +83,8 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 	for (int f = 0; f < F_COUNT; f++)
 		if (!(e->values[f] = wm_arena_array(a, grp->njobs + 1, sizeof(char *))))
 			return WM_ENOMEM;
-	if (!(e->includes = wm_arena_array(a, grp->njobs + 1, sizeof(*e->includes))))
+	if (!(e->includes = wm_arena_array(a, grp->njobs + 1, sizeof(*e->includes))) ||
+			!(e->test_job = wm_arena_array(a, grp->njobs + 1, sizeof(*e->test_job))))
 		return WM_ENOMEM;
 	if ((ret = wm_expand_new_group(&it, g->m, grp)) < 0)
 		return ret;
@@ -114,6 +117,13 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 			e->values[F_ARCH][i] = strcmp(p->arch, "x86") == 0 ? "x86" :
 				strcmp(p->arch, "arm64") == 0 ? "arm64" : "x64";
 		e->values[F_SMOKE][i] = (job.backend->smoke_os >> p->os & 1) && wm_emit_runnable(p, p->cross) ? "true" : "false";
+		{
+			const char *why;
+			enum wm_tests where = wm_jobs_tests(&job, &why);
+			e->values[F_TEST][i] = where == WM_TESTS_BUILD_JOB ? "true" : "false";
+			e->test_job[i] = where == WM_TESTS_TEST_JOB;
+			e->ntest_job += e->test_job[i];
+		}
 		if (!e->values[F_ID][i] || !e->values[F_PYTHON][i])
 			g->b.oom = true;
 	}
@@ -230,7 +240,7 @@ static struct wm_y *include_list(struct gh *g, const struct wm_backend *b, const
 		for (int f = 0; f < F_COUNT; f++) {
 			if (e->same[f] || !e->values[f][i])
 				continue;
-			if (f == F_SMOKE)
+			if (f == F_SMOKE || f == F_TEST)
 				wm_yaml_set(&g->b, entry, field_names[f], wm_yaml_bool(&g->b, strcmp(e->values[f][i], "true") == 0));
 			else
 				wm_yaml_set(&g->b, entry, field_names[f], wm_yaml_str(&g->b, e->values[f][i]));
@@ -371,6 +381,109 @@ static void add_setup_steps(struct gh *g, struct wm_y *steps, const struct wm_ba
 		wm_yaml_push(&g->b, steps, wm_yaml_copy(&g->b, list->items[i]));
 }
 
+/* The items of `l`, one a line (NULL: none), for a script that reads them line by line. */
+static const char *lines(struct gh *g, const struct wm_strlist *l, const char *sep)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	for (size_t i = 0; i < l->n; i++)
+		wm_buf_printf(&out, "%s%s", i ? sep : "", l->items[i]);
+	return wm_emit_keep(&g->b, &out);
+}
+
+/* The project's tests (the piece `test`), their values from the matrix through `env:` alone. */
+static struct wm_y *add_test_step(struct gh *g, struct wm_y *steps, const struct wm_backend *b)
+{
+	const struct wm_test *t = b->test;
+	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "test"));
+	const char *s;
+	add_env(g, step, "WM_TEST_COMMAND", wm_yaml_str(&g->b, t->command));
+	if ((s = lines(g, &t->requires, "\n")))
+		add_env(g, step, "WM_TEST_REQUIRES", wm_yaml_str(&g->b, s));
+	if ((s = lines(g, &t->extras, ",")))
+		add_env(g, step, "WM_TEST_EXTRAS", wm_yaml_str(&g->b, s));
+	if ((s = lines(g, &t->sources, "\n")))
+		add_env(g, step, "WM_TEST_SOURCES", wm_yaml_str(&g->b, s));
+	return step;
+}
+
+/* The test job of a build job, `test-<backend>-<os>`: the build job's name with `test` for `build`. */
+static const char *test_job_name(struct gh *g, const struct wm_group *grp)
+{
+	const char *rest = strncmp(grp->name, "build-", 6) == 0 ? grp->name + 6 : grp->name;
+	return wm_arena_printf(g->b.arena, "test-%s", rest);
+}
+
+static void add_download_to(struct gh *g, struct wm_y *steps, const char *kind, const char *key, struct wm_y *v,
+	struct wm_y *path);
+
+/*
+ * A backend with a test runner (`test.runner`): its build job's wheels tested there, each in a job
+ * of the test job's matrix, after the build job, from the build's artifact, with the build's
+ * import test and then the project's tests.  Nothing is built on the test runner.
+ */
+static void test_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp, const struct entries *e)
+{
+	const struct wm_backend *b = grp->backend;
+	const char *exclude = wm_emit_repair_exclude(&g->b, b, grp->os);
+	struct wm_y *job, *needs, *strategy, *matrix, *list, *steps, *step, *with, *runs_on;
+
+	job = wm_yaml_set(&g->b, jobs, test_job_name(g, grp), wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, job, "name", wm_yaml_str(&g->b, "test ${{ matrix.id }}"));
+	needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
+	wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, grp->name));
+	if (b->test->runner.n == 1) {
+		runs_on = wm_yaml_str(&g->b, b->test->runner.items[0]);
+	} else {
+		runs_on = wm_yaml_seq(&g->b);
+		for (size_t i = 0; i < b->test->runner.n; i++)
+			wm_yaml_push(&g->b, runs_on, wm_yaml_str(&g->b, b->test->runner.items[i]));
+	}
+	wm_yaml_set(&g->b, job, "runs-on", runs_on);
+	strategy = wm_yaml_set(&g->b, job, "strategy", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, strategy, "fail-fast", wm_yaml_bool(&g->b, false));
+	matrix = wm_yaml_set(&g->b, strategy, "matrix", wm_yaml_map(&g->b));
+	list = wm_yaml_set(&g->b, matrix, "include", wm_yaml_seq(&g->b));
+	for (size_t i = 0; i < e->n; i++) {
+		struct wm_y *entry;
+		if (!e->test_job[i])
+			continue;
+		entry = wm_yaml_push(&g->b, list, wm_yaml_map(&g->b));
+		wm_yaml_set(&g->b, entry, "id", wm_yaml_str(&g->b, e->values[F_ID][i]));
+		wm_yaml_set(&g->b, entry, "python-version", wm_yaml_str(&g->b, e->values[F_PYTHON][i]));
+		if (e->values[F_ARCH][i])
+			wm_yaml_set(&g->b, entry, "architecture", wm_yaml_str(&g->b, e->values[F_ARCH][i]));
+	}
+	/* the build job's environment where its entries agree on it (the tests may read it); a value
+	 * that differs between entries stays the build's, in its matrix */
+	{
+		const char **names;
+		size_t n = env_names(g, b, e, &names);
+		struct wm_y *env = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (!env_varies(b, e, names[i])) {
+				if (!env)
+					env = wm_yaml_set(&g->b, job, "env", wm_yaml_map(&g->b));
+				wm_yaml_set(&g->b, env, names[i], wm_yaml_str(&g->b, entry_env(b, e, 0, names[i])));
+			}
+	}
+	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
+	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
+	step = wm_yaml_push(&g->b, steps, piece(g, "setup-python"));
+	with = wm_yaml_set(&g->b, step, "with", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, with, "python-version", wm_yaml_str(&g->b, "${{ matrix.python-version }}"));
+	if (e->values[F_ARCH][0])
+		wm_yaml_set(&g->b, with, "architecture", wm_yaml_str(&g->b, "${{ matrix.architecture }}"));
+	add_download_to(g, steps, "download-sdist", "name", wm_yaml_str(&g->b, "wheels-${{ matrix.id }}"), NULL);
+	if (steps && steps->n)
+		wm_yaml_set(&g->b, steps->items[steps->n - 1], "name", wm_yaml_str(&g->b, "Download the wheel"));
+	/* the import test too, whatever `smoke` says of the build runner: this one has the hardware */
+	step = wm_yaml_push(&g->b, steps, piece(g, "smoke"));
+	add_env(g, step, "WM_MODULE", wm_yaml_str(&g->b, wm_emit_module(g->b.arena, g->m, b)));
+	if (exclude)
+		add_env(g, step, "WM_REPAIR_EXCLUDE", wm_yaml_str(&g->b, exclude));
+	add_test_step(g, steps, b);
+}
+
 static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp)
 {
 	const struct wm_backend *b = grp->backend;
@@ -431,6 +544,13 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 		if (smoke_libraries)
 			add_env(g, step, "WM_LIBRARY_PATH", wm_yaml_str(&g->b, "smoke-libraries"));
 	}
+	if (!all(&e, F_TEST, "false")) {
+		step = add_test_step(g, steps, b);
+		if (!e.same[F_TEST])
+			wm_yaml_set_before(&g->b, step, "env", "if", wm_yaml_str(&g->b, "matrix.test"));
+		if (smoke_libraries)
+			add_env(g, step, "WM_LIBRARY_PATH", wm_yaml_str(&g->b, "smoke-libraries"));
+	}
 	step = wm_yaml_push(&g->b, steps, piece(g, "upload-wheels"));
 	wm_yaml_set(&g->b, wm_yaml_get(step, "with"), "name", wm_yaml_str(&g->b, "wheels-${{ matrix.id }}"));
 	/* name first: move `path` and `if-no-files-found` after it */
@@ -441,6 +561,8 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 		wm_yaml_set(&g->b, ordered, "if-no-files-found", wm_yaml_get(with, "if-no-files-found"));
 		wm_yaml_set(&g->b, step, "with", ordered);
 	}
+	if (e.ntest_job)
+		test_job(g, jobs, grp, &e);
 	return 0;
 }
 
@@ -566,12 +688,36 @@ static void add_publish(struct gh *g, struct wm_y *steps)
 	wm_yaml_set(&g->b, with, "attestations", wm_yaml_bool(&g->b, g->m->trusted));
 }
 
-/* A backend's build jobs and its sdist job, into `needs`. */
+/* Whether build job `grp` has a test job (test_job): an entry whose tests run on the test runner. */
+static bool has_test_job(const struct wm_matrix *m, const struct wm_group *grp)
+{
+	struct wm_expand *it = NULL;
+	struct wm_job job;
+	bool found = false;
+	if (!grp->backend->test || !grp->backend->test->runner.n || wm_expand_new_group(&it, m, grp) < 0)
+		return false;
+	while (!found && wm_expand_next(it, &job) > 0) {
+		const char *why;
+		found = wm_jobs_tests(&job, &why) == WM_TESTS_TEST_JOB;
+	}
+	wm_expand_free(it);
+	return found;
+}
+
+/* Build job `grp` and its test job, if it has one, into `needs`: a wheel is published once its tests pass. */
+static void add_group_needs(struct gh *g, struct wm_y *needs, const struct wm_group *grp)
+{
+	wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, grp->name));
+	if (has_test_job(g->m, grp))
+		wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, test_job_name(g, grp)));
+}
+
+/* A backend's build jobs (and test jobs) and its sdist job, into `needs`. */
 static void add_build_needs(struct gh *g, struct wm_y *needs, const struct wm_backend *b)
 {
 	for (size_t i = 0; i < g->m->ngroups; i++)
 		if (g->m->groups[i].backend == b)
-			wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, g->m->groups[i].name));
+			add_group_needs(g, needs, &g->m->groups[i]);
 	wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "sdist-%s", b->id));
 }
 
@@ -830,7 +976,7 @@ static void variants_job(struct gh *g, struct wm_y *jobs)
 	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
 	needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
 	for (size_t i = 0; i < m->ngroups; i++)
-		wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, m->groups[i].name));
+		add_group_needs(g, needs, &m->groups[i]);
 	wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "sdist-%s", def->id));
 	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
 	add_release_permissions(g, job);

@@ -22,7 +22,8 @@ struct ljob {
 	const char *interpreter;   /* PyPy's: pypy3.11; NULL for python<version> */
 	unsigned pypy;             /* PyPy's Python minor version (11), else 0 */
 	const struct wm_rule *include;
-	bool smoke;
+	bool smoke;                /* in its test job: the import test, then the project's tests where `tests` says */
+	enum wm_tests tests;       /* where the project's tests run: the test job, for BUILD_JOB and TEST_JOB alike */
 	size_t bucket;             /* the GitLab build job it belongs to */
 };
 
@@ -141,9 +142,22 @@ static int collect(struct gl *g)
 		j->pypy = job.python->pypy ? job.python->minor : 0;
 		j->include = job.include;
 		j->smoke = (job.backend->smoke_os >> job.platform->os & 1) && wm_emit_runnable(job.platform, gitlab_cross(job.platform));
-		/* a Linux image's PyPy is its own (python.h): no other can run the smoke test there */
-		if (j->pypy && job.platform->os == WM_OS_LINUX && j->pypy != WM_PYPY_IMAGES)
+		{
+			const struct wm_test *t = job.backend->test;
+			const char *why;
+			j->tests = wm_emit_tests(&job, t && t->tags.n, gitlab_cross(job.platform), &why);
+			/* the PowerShell test template runs the import test alone */
+			if (job.platform->os == WM_OS_WINDOWS && j->tests != WM_TESTS_NONE)
+				j->tests = WM_TESTS_SKIPPED;
+			/* a backend with test tags: its wheels are tested on that runner, imported there too */
+			j->smoke |= j->tests == WM_TESTS_TEST_JOB;
+		}
+		/* a Linux image's PyPy is its own (python.h): no other can run the smoke test or the tests there */
+		if (j->pypy && job.platform->os == WM_OS_LINUX && j->pypy != WM_PYPY_IMAGES) {
 			j->smoke = false;
+			if (j->tests != WM_TESTS_NONE)
+				j->tests = WM_TESTS_SKIPPED;
+		}
 		if (!j->id)
 			g->b.oom = true;
 	}
@@ -348,6 +362,15 @@ static bool any_pages(const struct gl *g)
 	return false;
 }
 
+/* Whether some build job's backend has tests (`test:`): the test templates run them. */
+static bool any_tests(const struct gl *g)
+{
+	for (size_t i = 0; i < g->nbuckets; i++)
+		if (g->buckets[i].backend->test)
+			return true;
+	return false;
+}
+
 /* The hidden templates, those that some job extends. */
 static void templates(struct gl *g, struct wm_y *root)
 {
@@ -370,6 +393,14 @@ static void templates(struct gl *g, struct wm_y *root)
 		if (!os_used(g, (enum wm_os)os, true))
 			continue;
 		job = piece(g, test_piece[os]);
+		if (os != WM_OS_WINDOWS && any_tests(g)) {
+			struct wm_y *script = wm_yaml_seq(&g->b), *old = wm_yaml_get(job, "script");
+			add_lines(g, script, "tests-checkout-sh");
+			for (size_t i = 0; old && i < old->n; i++)
+				wm_yaml_push(&g->b, script, old->items[i]);
+			add_lines(g, script, "tests-sh");
+			wm_yaml_set(&g->b, job, "script", script);
+		}
 		if (os != WM_OS_LINUX) {
 			struct wm_y *list = wm_yaml_seq(&g->b);
 			snprintf(name, sizeof(name), "python-%s", shell_of((enum wm_os)os));
@@ -418,17 +449,28 @@ static void set_tags(struct gl *g, struct wm_y *job, const struct wm_platform *p
 		wm_yaml_push(&g->b, tags, str(g, p->gitlab_tags.items[i]));
 }
 
+/* A backend's test runner tags (`test.tags`), for its test jobs. */
+static void set_test_tags(struct gl *g, struct wm_y *job, const struct wm_test *t)
+{
+	struct wm_y *tags = wm_yaml_set(&g->b, job, "tags", wm_yaml_seq(&g->b));
+	if (tags)
+		tags->style = WM_Y_FLOW;
+	for (size_t i = 0; i < t->tags.n; i++)
+		wm_yaml_push(&g->b, tags, str(g, t->tags.items[i]));
+}
+
 /*
- * The variables of the entries: WM_JOB_ID and WM_PYTHON, and a PyPy job's WM_INTERPRETER.  A
- * PyPy build on Linux is the tool CPython's maturin given -i pypy3.N (WM_TARGET_PYTHON), which
- * takes the image's PyPy where there is one and its own tables of PyPy's configuration where
- * not: most images have none.
+ * The variables of the entries: WM_JOB_ID and WM_PYTHON, and a PyPy job's WM_INTERPRETER; in a
+ * test job (`test`) of a backend with tests, WM_TEST: whether the entry runs them.  A PyPy build
+ * on Linux is the tool CPython's maturin given -i pypy3.N (WM_TARGET_PYTHON), which takes the
+ * image's PyPy where there is one and its own tables of PyPy's configuration where not: most
+ * images have none.
  */
-static struct wm_y *entry(struct gl *g, const struct ljob *j, bool build)
+static struct wm_y *entry(struct gl *g, const struct ljob *j, bool test)
 {
 	struct wm_y *e = wm_yaml_map(&g->b);
 	set_var(g, e, "WM_JOB_ID", j->id, false);
-	if (build && j->pypy && j->platform->os == WM_OS_LINUX) {
+	if (!test && j->pypy && j->platform->os == WM_OS_LINUX) {
 		set_var(g, e, "WM_PYTHON", tool_python, false);
 		set_var(g, e, "WM_TARGET_PYTHON", j->interpreter, false);
 		return e;
@@ -436,6 +478,9 @@ static struct wm_y *entry(struct gl *g, const struct ljob *j, bool build)
 	set_var(g, e, "WM_PYTHON", j->python, false);
 	if (j->interpreter)
 		set_var(g, e, "WM_INTERPRETER", j->interpreter, false);
+	if (test && j->backend->test)
+		set_var(g, e, "WM_TEST", j->tests == WM_TESTS_BUILD_JOB || j->tests == WM_TESTS_TEST_JOB ? "true" : "false",
+			false);
 	return e;
 }
 
@@ -451,7 +496,7 @@ static struct wm_y *add_entries(struct gl *g, struct wm_y *vars, const struct bu
 	if (n == 1) {
 		for (size_t i = 0; i < k->n; i++)
 			if (!smoke_only || g->jobs[k->jobs[i]].smoke) {
-				struct wm_y *e = entry(g, &g->jobs[k->jobs[i]], !smoke_only);
+				struct wm_y *e = entry(g, &g->jobs[k->jobs[i]], smoke_only);
 				for (size_t x = 0; e && x + 1 < e->n; x += 2)
 					wm_yaml_set(&g->b, vars, e->items[x]->text, e->items[x + 1]);
 			}
@@ -461,7 +506,7 @@ static struct wm_y *add_entries(struct gl *g, struct wm_y *vars, const struct bu
 	matrix = wm_yaml_set(&g->b, parallel, "matrix", wm_yaml_seq(&g->b));
 	for (size_t i = 0; i < k->n; i++)
 		if (!smoke_only || g->jobs[k->jobs[i]].smoke)
-			wm_yaml_push(&g->b, matrix, entry(g, &g->jobs[k->jobs[i]], !smoke_only));
+			wm_yaml_push(&g->b, matrix, entry(g, &g->jobs[k->jobs[i]], smoke_only));
 	return parallel;
 }
 
@@ -590,6 +635,7 @@ static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	struct wm_y *job, *vars, *par;
 	struct dep dep = { k->name, k->n, true };
 	const char *name = wm_arena_printf(g->b.arena, "test-%s", k->suffix), *exclude;
+	const struct wm_test *t = k->backend->test;
 
 	if (!name) {
 		g->b.oom = true;
@@ -599,14 +645,34 @@ static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	wm_yaml_set(&g->b, job, "extends", wm_yaml_strf(&g->b, ".wheelmatrix-test-%s", wm_catalog_os_name(p->os)));
 	if (p->gitlab_image)
 		wm_yaml_set(&g->b, job, "image", str(g, p->gitlab_image));
-	set_tags(g, job, p);
+	if (t && t->tags.n)
+		set_test_tags(g, job, t);
+	else
+		set_tags(g, job, p);
 	vars = vars_of(g, job);
 	par = add_entries(g, vars, k, true);
 	set_var(g, vars, "WM_MODULE", wm_emit_module(g->b.arena, g->m, k->backend), false);
 	if (p->os == WM_OS_LINUX && (exclude = wm_emit_repair_exclude(&g->b, k->backend, p->os)) != NULL) {
 		set_var(g, vars, "WM_REPAIR_EXCLUDE", exclude, false);
-		if (wm_emit_smoke_libraries(&g->b, k->backend, p->os))
+		/* the build's copies stand in for a driver the test runner of a backend's own has */
+		if (wm_emit_smoke_libraries(&g->b, k->backend, p->os) && !(t && t->tags.n))
 			set_var(g, vars, "WM_LIBRARY_PATH", "smoke-libraries", false);
+	}
+	if (t && p->os != WM_OS_WINDOWS) {
+		struct wm_buf lines = WM_BUF_INIT;
+		set_var(g, vars, "WM_TEST_COMMAND", t->command, false);
+		for (size_t i = 0; i < t->requires.n; i++)
+			wm_buf_printf(&lines, "%s%s", i ? "\n" : "", t->requires.items[i]);
+		if (t->requires.n)
+			set_var(g, vars, "WM_TEST_REQUIRES", wm_emit_keep(&g->b, &lines), false);
+		for (size_t i = 0; i < t->extras.n; i++)
+			wm_buf_printf(&lines, "%s%s", i ? "," : "", t->extras.items[i]);
+		if (t->extras.n)
+			set_var(g, vars, "WM_TEST_EXTRAS", wm_emit_keep(&g->b, &lines), false);
+		for (size_t i = 0; i < t->sources.n; i++)
+			wm_buf_printf(&lines, "%s%s", i ? "\n" : "", t->sources.items[i]);
+		if (t->sources.n)
+			set_var(g, vars, "WM_TEST_SOURCES", wm_emit_keep(&g->b, &lines), false);
 	}
 	if (p->os != WM_OS_LINUX)
 		set_var(g, vars, "WM_UV", wm_catalog_tool(g->cat, "uv"), false);

@@ -6,6 +6,7 @@
 #include "formats/json.h"
 #include "model/catalog.h"
 #include "model/expand.h"
+#include "emit/emit.h"
 
 /*
  * Encoding a million jobs must stay cheap.  Consecutive jobs share their
@@ -22,13 +23,13 @@
 enum job_member {
 	J_ID, J_BACKEND, J_PLATFORM, J_PYTHON, J_DISTRIBUTION, J_FEATURES, J_OS, J_ARCH, J_TARGET,
 	J_RUNNER, J_CROSS, J_CONTAINER, J_MANYLINUX, J_PLATFORM_TAG, J_PYTHON_TAG, J_ABI_TAG,
-	J_INTERPRETER, J_GITLAB_IMAGE, J_GITLAB_TAGS, J_TOOLKITS, J_SMOKE, J_BUILD_JOB, J_VARIANT_LABEL, J_COUNT
+	J_INTERPRETER, J_GITLAB_IMAGE, J_GITLAB_TAGS, J_TOOLKITS, J_SMOKE, J_BUILD_JOB, J_TESTS, J_VARIANT_LABEL, J_COUNT
 };
 
 static const char *const job_keys[J_COUNT] = {
 	"id", "backend", "platform", "python", "distribution", "features", "os", "arch", "target",
 	"runner", "cross", "container", "manylinux", "platform_tag", "python_tag", "abi_tag",
-	"interpreter", "gitlab_image", "gitlab_tags", "toolkits", "smoke", "build_job", "variant_label",
+	"interpreter", "gitlab_image", "gitlab_tags", "toolkits", "smoke", "build_job", "tests", "variant_label",
 };
 
 enum left_member { L_ID, L_BACKEND, L_PLATFORM, L_PYTHON, L_LEFT_OUT, L_REASON, L_RULE, L_COUNT };
@@ -44,6 +45,9 @@ struct member {
 	char *text;
 	size_t len, cap;
 	bool stale;
+	bool omit;   /* left out of this object (`tests` of a backend without tests) */
+	const void *last[3];  /* `tests`: what its value was made from (test, why, runner), and where + 1 */
+	int last_where;
 };
 
 struct wm_jobs {
@@ -137,6 +141,70 @@ static int set_strlist(struct member *mb, const struct wm_strlist *l)
 	return replace(mb, a);
 }
 
+static struct wm_json *strlist_or_null(const struct wm_strlist *l)
+{
+	struct wm_json *a;
+	if (!l || !l->n)
+		return wm_json_null();
+	if (!(a = wm_json_array()))
+		return NULL;
+	for (size_t k = 0; k < l->n; k++)
+		if (wm_json_push(a, wm_json_string_trusted(l->items[k], strlen(l->items[k]))) < 0) {
+			wm_json_free(a);
+			return NULL;
+		}
+	return a;
+}
+
+enum wm_tests wm_jobs_tests(const struct wm_job *job, const char **why)
+{
+	const struct wm_test *t = job->backend->test;
+	return wm_emit_tests(job, t && t->runner.n, job->platform->cross, why);
+}
+
+/*
+ * The member becomes where the job's tests run: {"where", "runner", "tags", "why"}; omitted for a
+ * backend without tests.  Rebuilt for every job: only a matrix with `test:` pays for it.
+ */
+static int set_tests(struct member *mb, const struct wm_job *job)
+{
+	const struct wm_test *t = job->backend->test;
+	static const char *const where_names[] = { "none", "build-job", "test-job", "skipped" };
+	const char *why;
+	enum wm_tests where;
+	const char *one[1] = { job->platform->runner };
+	struct wm_strlist build_runner = { one, 1 };
+	struct wm_json *o;
+	int ret = 0;
+
+	mb->omit = t == NULL;
+	if (!t)
+		return 0;
+	where = wm_jobs_tests(job, &why);
+	/* consecutive jobs mostly test alike: the value is rebuilt only when what it is made from changes */
+	if (mb->last_where == (int)where + 1 && mb->last[0] == t && mb->last[1] == why &&
+			mb->last[2] == job->platform->runner)
+		return 0;
+	if (!(o = wm_json_object()))
+		return WM_ENOMEM;
+	ret |= wm_json_set(o, "where", wm_json_string_trusted(where_names[where], strlen(where_names[where])));
+	ret |= wm_json_set(o, "runner", strlist_or_null(where == WM_TESTS_TEST_JOB ? &t->runner :
+		where == WM_TESTS_BUILD_JOB ? &build_runner : NULL));
+	ret |= wm_json_set(o, "tags", strlist_or_null(where == WM_TESTS_TEST_JOB ? &t->tags : NULL));
+	ret |= wm_json_set(o, "why", why ? wm_json_string_trusted(why, strlen(why)) : wm_json_null());
+	if (ret < 0 || replace(mb, o) < 0) {
+		if (ret < 0)
+			wm_json_free(o);
+		mb->last_where = 0;
+		return WM_ENOMEM;
+	}
+	mb->last_where = (int)where + 1;
+	mb->last[0] = t;
+	mb->last[1] = why;
+	mb->last[2] = job->platform->runner;
+	return 0;
+}
+
 /* The member becomes the object toolkit id -> version (null for a toolkit without versions). */
 static int set_toolkits(struct member *mb, const struct wm_backend *b)
 {
@@ -190,6 +258,8 @@ static int assemble(struct wm_jobs *j, struct member *mb, size_t n, const char *
 	size_t total = n + 2;  /* braces, commas and the NUL */
 	char *p;
 	for (size_t i = 0; i < n; i++) {
+		if (mb[i].omit)
+			continue;
 		if (mb[i].stale && encode_member(&mb[i]) < 0)
 			return WM_ENOMEM;
 		total += mb[i].len;
@@ -198,8 +268,10 @@ static int assemble(struct wm_jobs *j, struct member *mb, size_t n, const char *
 		return WM_ENOMEM;
 	p = j->text;
 	*p++ = '{';
-	for (size_t i = 0; i < n; i++) {
-		if (i)
+	for (size_t i = 0, k = 0; i < n; i++) {
+		if (mb[i].omit)
+			continue;
+		if (k++)
 			*p++ = ',';
 		memcpy(p, mb[i].text, mb[i].len);
 		p += mb[i].len;
@@ -265,6 +337,7 @@ static int update_job(struct member *mb, const struct wm_job *job)
 	ret |= set_toolkits(&mb[J_TOOLKITS], b);
 	ret |= set_bool(&mb[J_SMOKE], b->smoke_os >> p->os & 1);
 	ret |= set_string(&mb[J_BUILD_JOB], job->group ? job->group->name : NULL);
+	ret |= set_tests(&mb[J_TESTS], job);
 	ret |= set_string(&mb[J_VARIANT_LABEL], b->variant_label);
 	return ret ? WM_ENOMEM : 0;
 }

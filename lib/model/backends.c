@@ -1,6 +1,6 @@
 /*
  * backends.c — the matrix's `backends` section (features, platforms, toolkits, dist, env, setup
- * steps, dependencies, smoke) and the checks across backends: toolkits against platforms, the one
+ * steps, dependencies, smoke, test) and the checks across backends: toolkits against platforms, the one
  * default, distribution names.
  */
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "util/map.h"
 #include "util/name.h"
 #include "util/text.h"
+#include "util/utf8.h"
 #include "formats/pep440.h"
 #include "formats/yaml.h"
 #include "model/backends.h"
@@ -319,8 +320,163 @@ static void load_dependencies(struct wm_loader *l, struct wm_backend *b, const s
 	}
 }
 
+/* ---- test: the matrix's and a backend's ------------------------------------------------ */
+
+/*
+ * Reports a character of scalar n that does not show as itself (a control, a format character,
+ * a line break): the value reaches a script of the CI files through an environment variable,
+ * where a reader of the file could not see it.
+ */
+static bool test_visible(struct wm_loader *l, const struct wm_node *n, const char *what)
+{
+	uint32_t cp;
+	size_t len, at = wm_utf8_find_hidden(n->text, n->len, &cp, &len);
+	if (at == n->len)
+		return true;
+	wm_schema_error(&l->c, n, "%s holds U+%04X, a character that does not show as itself: write it on one "
+		"line, in visible characters", what, (unsigned)cp);
+	return false;
+}
+
+/* A scalar of `test:` that reaches the CI files as it is: visible, and no GitHub expression. */
+static bool test_literal(struct wm_loader *l, const struct wm_node *n, const char *what)
+{
+	return test_visible(l, n, what) && wm_untrusted_expression_free(l, n, what);
+}
+
+/* A list of `test:` into *out, each item checked by `check` (NULL: only test_literal); every bad item reported. */
+static void test_list(struct wm_loader *l, const struct wm_node *n, const char *what, struct wm_strlist *out,
+	bool (*check)(struct wm_loader *, const struct wm_node *, const char *))
+{
+	const struct wm_node **nodes;
+	struct wm_strlist list;
+	bool ok = true;
+	if (!wm_schema_strlist(&l->c, n, what, &list, &nodes))
+		return;
+	for (size_t i = 0; i < list.n; i++) {
+		if (!*list.items[i]) {
+			wm_schema_error(&l->c, nodes[i], "%s cannot hold an empty string", what);
+			ok = false;
+		} else if (!test_literal(l, nodes[i], what) || (check && !check(l, nodes[i], what))) {
+			ok = false;
+		}
+	}
+	if (ok)
+		*out = list;
+}
+
+static bool test_requirement(struct wm_loader *l, const struct wm_node *n, const char *what)
+{
+	const char *why;
+	(void)what;
+	if (wm_name_requirement(n->text, &why))
+		return true;
+	wm_schema_error(&l->c, n, "invalid requirement '%s': %s", n->text, why);
+	return false;
+}
+
+static bool test_extra(struct wm_loader *l, const struct wm_node *n, const char *what)
+{
+	(void)what;
+	if (wm_name_distribution(n->text))
+		return true;
+	wm_schema_error(&l->c, n, "invalid extra '%s': an extra's name is letters, digits, '.', '-' and '_', "
+		"beginning and ending with a letter or digit (PEP 685)", n->text);
+	return false;
+}
+
+static bool test_source(struct wm_loader *l, const struct wm_node *n, const char *what)
+{
+	const char *why;
+	if (!wm_name_repo_path_shape(n->text, &why)) {
+		wm_schema_error(&l->c, n, "invalid path '%s': %s", n->text, why);
+		return false;
+	}
+	return wm_untrusted_path(l, n, what);
+}
+
+static bool test_runner(struct wm_loader *l, const struct wm_node *n, const char *what)
+{
+	(void)what;
+	if (!strpbrk(n->text, " \t"))
+		return true;
+	wm_schema_error(&l->c, n, "invalid runner label '%s': a label has no spaces", n->text);
+	return false;
+}
+
+/* GitLab expands variables in a runner tag before it picks the runner (platforms.c says the same). */
+static bool test_tag(struct wm_loader *l, const struct wm_node *n, const char *what)
+{
+	(void)what;
+	if (!strchr(n->text, '$'))
+		return true;
+	wm_schema_error(&l->c, n, "invalid runner tag '%s': a runner tag cannot hold '$': GitLab expands variables "
+		"in it, so a branch or tag name could choose it", n->text);
+	return false;
+}
+
+static const char *const test_keys[] = { "command", "requires", "extras", "sources", "skip" };
+static const char *const backend_test_keys[] = { "command", "requires", "extras", "sources", "skip", "runner",
+	"tags" };
+const struct wm_names wm_backends_test_keys = WM_NAMES(test_keys),
+	wm_backends_backend_test_keys = WM_NAMES(backend_test_keys);
+
+void wm_backends_load_test(struct wm_loader *l, const struct wm_node *n, const struct wm_test *base, bool backend,
+	const struct wm_test **out)
+{
+	struct wm_test *t = wm_arena_alloc(l->c.arena, sizeof(*t));
+	const char *what = backend ? "a backend's 'test'" : "'test'";
+	const struct wm_node *v;
+
+	*out = NULL;
+	if (wm_loader_oom(l, t))
+		return;
+	if (base)
+		*t = *base;
+	t->loc = wm_loader_loc(l, n);
+	if (!(backend ? wm_schema_map(&l->c, n, what, backend_test_keys, WM_ARRAY_SIZE(backend_test_keys)) :
+			wm_schema_map(&l->c, n, what, test_keys, WM_ARRAY_SIZE(test_keys))))
+		return;
+	if ((v = wm_yaml_find(n, "command")) && wm_schema_string(&l->c, v, "'test.command'", &t->command)) {
+		if (!*t->command)
+			wm_schema_error(&l->c, v, "'test.command' cannot be empty");
+		else
+			test_literal(l, v, "'test.command'");
+	}
+	if ((v = wm_yaml_find(n, "requires")))
+		test_list(l, v, "'test.requires'", &t->requires, test_requirement);
+	if ((v = wm_yaml_find(n, "extras")))
+		test_list(l, v, "'test.extras'", &t->extras, test_extra);
+	if ((v = wm_yaml_find(n, "sources")))
+		test_list(l, v, "'test.sources'", &t->sources, test_source);
+	if ((v = wm_yaml_find(n, "skip")))
+		test_list(l, v, "'test.skip'", &t->skip, NULL);
+	/* a runner is one label or a list of them, as runs-on takes it */
+	if ((v = wm_yaml_find(n, "runner")) && v->type == WM_NODE_SCALAR) {
+		const char **one = wm_arena_array(l->c.arena, 1, sizeof(*one));
+		if (wm_loader_oom(l, one))
+			return;
+		if (!*v->text)
+			wm_schema_error(&l->c, v, "a runner label cannot be empty");
+		else if (test_literal(l, v, "'test.runner'") && test_runner(l, v, NULL)) {
+			one[0] = v->text;
+			t->runner = (struct wm_strlist){ one, 1 };
+		}
+	} else if (v) {
+		test_list(l, v, "'test.runner'", &t->runner, test_runner);
+	}
+	if ((v = wm_yaml_find(n, "tags")))
+		test_list(l, v, "'test.tags'", &t->tags, test_tag);
+	if (!t->command) {
+		wm_schema_error(&l->c, n, "%s has no 'command': say how the tests run, such as 'pytest {project}/tests'",
+			what);
+		return;
+	}
+	*out = t;
+}
+
 static const char *const backend_keys[] = { "features", "platforms", "toolkit", "dist", "default", "env",
-	"setup", "before-script-linux", "dependencies", "smoke", "variant" };
+	"setup", "before-script-linux", "dependencies", "smoke", "variant", "test" };
 const struct wm_names wm_backends_keys = WM_NAMES(backend_keys);
 
 static bool is_backend_key(const char *s)
@@ -431,6 +587,9 @@ static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pa
 		load_dependencies(l, b, v);
 	if (n && (v = wm_yaml_find(n, "variant")))
 		wm_variants_load_backend(l, b, v);
+	b->test = l->m->test;
+	if (n && (v = wm_yaml_find(n, "test")) && !wm_yaml_is_null(v))
+		wm_backends_load_test(l, v, l->m->test, true, &b->test);
 	/* by default, where every toolkit it uses imports without the hardware; `smoke:` says everywhere or nowhere */
 	b->smoke_os = (1u << WM_OS_COUNT) - 1;
 	for (size_t t = 0; t < b->ntoolkits; t++)
@@ -470,6 +629,7 @@ void wm_backends_load(struct wm_loader *l, const struct wm_node *n)
 		b->is_default = true;
 		b->smoke = !wm_loader_bindings_bin(l);
 		b->smoke_os = b->smoke ? (1u << WM_OS_COUNT) - 1 : 0;
+		b->test = m->test;
 		b->loc = wm_loader_loc(l, l->root);
 		m->backends[m->nbackends++] = b;
 		return;

@@ -9,6 +9,13 @@ struct wm_loader;
 
 /* Loads `backends` (`n` NULL when the key is absent: one plain build, "cpu"). */
 void wm_backends_load(struct wm_loader *l, const struct wm_node *n);
+/*
+ * Loads the `test:` mapping n (the top-level one, or with `backend` a backend's, which may also
+ * say `runner` and `tags`) over `base` (NULL: nothing) into *out; NULL in *out on an error, which
+ * is reported.  The result is in the loader's arena.
+ */
+void wm_backends_load_test(struct wm_loader *l, const struct wm_node *n, const struct wm_test *base, bool backend,
+	const struct wm_test **out);
 /* Reports each toolkit of `b` that cannot be built on `p`; `at` is where the job is asked for. */
 bool wm_backends_check_toolkit_platform(struct wm_loader *l, const struct wm_backend *b, const struct wm_platform *p,
 	struct wm_loc at);

@@ -599,6 +599,46 @@ static struct wm_json *variant(struct cx *x, struct wm_json *s)
 	return object_of(x, s, false, "'variant'", &wm_variants_keys, FIELDS(variant_fields), NULL, 0);
 }
 
+/* ---- test ------------------------------------------------------------------------- */
+
+/* One runner label or a list of them, as `runs-on` takes it. */
+static struct wm_json *test_runner(struct cx *x, struct wm_json *s)
+{
+	struct wm_json *any = wm_json_array();
+	push(x, any, no_blank(x, wm_json_object()));
+	push(x, any, list_of(x, wm_json_object(), no_blank(x, wm_json_object())));
+	return put(x, s, "anyOf", any);
+}
+
+static struct wm_json *test_command(struct cx *x, struct wm_json *s)
+{
+	put_text(x, s, "type", "string");
+	return put(x, s, "minLength", wm_json_int(1));
+}
+
+static const struct field test_fields[] = {
+	{ "command", test_command, "the shell line that runs the tests, in a directory holding only 'sources'; "
+		"{project} is the checkout, {wheel} the wheel's path" },
+	{ "requires", strings, "PEP 508 requirements installed beside the wheel" },
+	{ "extras", strings, "extras of the wheel installed with it" },
+	{ "sources", strings, "paths of the checkout copied into the tests' directory" },
+	{ "skip", strings, "job ids or globs whose tests do not run" },
+	{ "runner", test_runner, "the GitHub runs-on label (or list) of the backend's test jobs, for wheels that "
+		"need hardware the build runner lacks (default: the tests run in the build job)" },
+	{ "tags", runner_tags, "the GitLab runner tags of the backend's test jobs (default: the build's)" },
+};
+
+static struct wm_json *test(struct cx *x, struct wm_json *s)
+{
+	object_of(x, s, false, "'test'", &wm_backends_test_keys, test_fields, 5, NULL, 0);
+	return put(x, s, "required", texts(x, (const char *const[]){ "command" }, 1));
+}
+
+static struct wm_json *backend_test(struct cx *x, struct wm_json *s)
+{
+	return object_of(x, s, true, "a backend's 'test'", &wm_backends_backend_test_keys, FIELDS(test_fields), NULL, 0);
+}
+
 static const struct field backend_fields[] = {
 	{ "features", features, "Cargo features of the build" },
 	{ "platforms", platform_patterns, "where the backend is built: platform ids or globs (default: every "
@@ -613,6 +653,8 @@ static const struct field backend_fields[] = {
 	{ "dependencies", strings, "PEP 508 runtime dependencies the variant adds" },
 	{ "smoke", a_bool, "run the import smoke test (default: true where every toolkit imports without the hardware; CUDA on Linux)" },
 	{ "variant", variant, "the wheel variant (strategy variants; not on the default backend)" },
+	{ "test", backend_test, "the backend's tests over the top-level 'test' (the same keys, and 'runner' and "
+		"'tags')" },
 };
 
 static struct wm_json *backend(struct cx *x, struct wm_json *s)
@@ -860,6 +902,7 @@ static const struct field top_fields[] = {
 	{ "ci", ci, "which CI files generate writes, and where (default: both)" },
 	{ "actions", actions, "the references of the generated workflow's actions" },
 	{ "publish", publish, "how releases are published" },
+	{ "test", test, "the project's tests, run against every wheel" },
 };
 
 /* ---- the shared definitions ------------------------------------------------------ */

@@ -42,7 +42,7 @@ extern const struct wm_names wm_matrix_keys, wm_matrix_project_keys, wm_matrix_d
 	wm_matrix_strategies;
 extern const struct wm_names wm_python_keys, wm_python_defaults, wm_platforms_override_keys, wm_platforms_defaults;
 extern const struct wm_names wm_backends_keys, wm_backends_toolkit_keys, wm_backends_setup_keys,
-	wm_backends_setup_os_keys, wm_variants_keys, wm_variants_provider_keys, wm_rules_exclude_keys,
+	wm_backends_setup_os_keys, wm_backends_test_keys, wm_backends_backend_test_keys, wm_variants_keys, wm_variants_provider_keys, wm_rules_exclude_keys,
 	wm_rules_include_keys, wm_untrusted_step_keys;
 
 /* Records WM_ENOMEM when `p` is NULL, and says so. */

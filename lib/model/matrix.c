@@ -559,7 +559,7 @@ static void check_gitlab_env(struct wm_loader *l)
 /* ---- the whole file, and the entry points -------------------------------------- */
 
 static const char *const top_keys[] = { "wheelmatrix", "project", "python", "platforms", "backends",
-	"exclude", "include", "distribution", "ci", "actions", "publish" };
+	"exclude", "include", "distribution", "ci", "actions", "publish", "test" };
 const struct wm_names wm_matrix_keys = WM_NAMES(top_keys);
 
 /* The sections whose keys, written at the top, are said to be indented too little. */
@@ -567,6 +567,7 @@ static const struct wm_schema_inner top_inner[] = {
 	{ "'project'", &wm_matrix_project_keys }, { "'python'", &wm_python_keys },
 	{ "'distribution'", &wm_matrix_distribution_keys }, { "'ci'", &wm_matrix_ci_keys },
 	{ "'publish'", &wm_matrix_publish_keys }, { "a backend", &wm_backends_keys },
+	{ "'test'", &wm_backends_test_keys },
 };
 
 static void load_root(struct wm_loader *l)
@@ -585,6 +586,9 @@ static void load_root(struct wm_loader *l)
 	wm_platforms_load(l, wm_yaml_find(r, "platforms"));
 	if ((v = present(r, "distribution")))
 		load_distribution(l, v);
+	/* before the backends, whose own `test:` goes over it */
+	if ((v = present(r, "test")))
+		wm_backends_load_test(l, v, NULL, false, &l->m->test);
 	wm_backends_load(l, wm_yaml_find(r, "backends"));
 	if ((v = present(r, "exclude")))
 		wm_rules_load_excludes(l, v);
