@@ -151,6 +151,15 @@ char *cli_matrix_root(const char *file, const char **base);
  */
 int cli_catalog_load(struct wm_catalog **cat, struct wm_error *err);
 void cli_print_diags(struct wm_error *err);
+/*
+ * The network options of plan, outdated and pin, each NULL when not given: --jobs (1 to 64),
+ * --timeout (seconds, 1 to 3600; the connect timeout is kept no longer) and --retries (0 to 10);
+ * false, said, for a value out of range.
+ */
+bool cli_net_options(const char *jobs, const char *timeout, const char *retries, unsigned *o_jobs,
+	long *timeout_ms, long *connect_timeout_ms, unsigned *o_retries);
+/* The environment variable `name`; NULL when it is unset or empty. */
+const char *cli_env(const char *name);
 /* The exit code for a library error. */
 int cli_exit_code(int code);
 

@@ -1,5 +1,4 @@
 /* cmd_outdated.c — `wheelmatrix outdated`: what the generated CI pins, against the newest releases. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,51 +16,6 @@ const struct cli_option cmd_outdated_options[OUTDATED_NOPTIONS] = {
 	[OUTDATED_RETRIES] = { 0, "retries", "N", NULL, "retries on 429, 5xx and dropped connections, 0 to 10 (default: 3)" },
 };
 
-/* A whole number in [min, max] for option `name`; false (reported) otherwise. */
-static bool number(const char *value, const char *name, long min, long max, long *out)
-{
-	char *end;
-	long v;
-	errno = 0;
-	v = strtol(value, &end, 10);
-	if (!*value || *end || errno || v < min || v > max) {
-		cli_error("invalid value '%s' for '--%s': expected a whole number from %ld to %ld", value, name, min, max);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
-static bool parse_numbers(const struct cli *cli, struct wm_outdated_options *o)
-{
-	const char *const *v = cli->values;
-	long n;
-	if (v[OUTDATED_JOBS]) {
-		if (!number(v[OUTDATED_JOBS], "jobs", 1, 64, &n))
-			return false;
-		o->jobs = (unsigned)n;
-	}
-	if (v[OUTDATED_TIMEOUT]) {
-		if (!number(v[OUTDATED_TIMEOUT], "timeout", 1, 3600, &n))
-			return false;
-		o->timeout_ms = n * 1000;
-		if (o->connect_timeout_ms > o->timeout_ms)
-			o->connect_timeout_ms = o->timeout_ms;
-	}
-	if (v[OUTDATED_RETRIES]) {
-		if (!number(v[OUTDATED_RETRIES], "retries", 0, 10, &n))
-			return false;
-		o->retries = (unsigned)n;
-	}
-	return true;
-}
-
-static const char *env(const char *name)
-{
-	const char *v = getenv(name);
-	return v && *v ? v : NULL;
-}
-
 int cmd_outdated(struct cli *cli)
 {
 	struct wm_outdated_options o;
@@ -78,11 +32,12 @@ int cmd_outdated(struct cli *cli)
 	wm_outdated_options_init(&o);
 	o.index = cli->values[OUTDATED_INDEX];
 	o.forge = cli->values[OUTDATED_GITHUB];
-	o.cacert = cli->values[OUTDATED_CACERT] ? cli->values[OUTDATED_CACERT] : env("SSL_CERT_FILE");
-	o.netrc = env("NETRC");
-	o.username = env("WHEELMATRIX_INDEX_USERNAME");
-	o.password = env("WHEELMATRIX_INDEX_PASSWORD");
-	if (!parse_numbers(cli, &o))
+	o.cacert = cli->values[OUTDATED_CACERT] ? cli->values[OUTDATED_CACERT] : cli_env("SSL_CERT_FILE");
+	o.netrc = cli_env("NETRC");
+	o.username = cli_env("WHEELMATRIX_INDEX_USERNAME");
+	o.password = cli_env("WHEELMATRIX_INDEX_PASSWORD");
+	if (!cli_net_options(cli->values[OUTDATED_JOBS], cli->values[OUTDATED_TIMEOUT],
+			cli->values[OUTDATED_RETRIES], &o.jobs, &o.timeout_ms, &o.connect_timeout_ms, &o.retries))
 		return CLI_EXIT_USAGE;
 	wm_error_init(&err);
 	if ((ret = cli_catalog_load(&cat, &err)) < 0)

@@ -1,5 +1,4 @@
 /* cmd_pin.c — `wheelmatrix pin`: each action of the generated workflow pinned to the commit its tag names. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,55 +15,19 @@ const struct cli_option cmd_pin_options[PIN_NOPTIONS] = {
 	[PIN_RETRIES] = { 0, "retries", "N", NULL, "retries on 429, 5xx and dropped connections, 0 to 10 (default: 3)" },
 };
 
-/* A whole number in [min, max] for option `name`; false (reported) otherwise. */
-static bool number(const char *value, const char *name, long min, long max, long *out)
-{
-	char *end;
-	long v;
-	errno = 0;
-	v = strtol(value, &end, 10);
-	if (!*value || *end || errno || v < min || v > max) {
-		cli_error("invalid value '%s' for '--%s': expected a whole number from %ld to %ld", value, name, min, max);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
 static bool parse_options(const struct cli *cli, struct wm_pin_options *o)
 {
 	const char *const *v = cli->values;
-	long n;
 	if (v[PIN_UPDATE] && v[PIN_MAJOR]) {
 		cli_error("--update and --major move pins two ways: give one");
 		return false;
 	}
 	o->move = v[PIN_MAJOR] ? WM_PIN_MAJOR : v[PIN_UPDATE] ? WM_PIN_UPDATE : WM_PIN_KEEP;
 	o->forge = v[PIN_GITHUB];
-	if (v[PIN_JOBS]) {
-		if (!number(v[PIN_JOBS], "jobs", 1, 64, &n))
-			return false;
-		o->jobs = (unsigned)n;
-	}
-	if (v[PIN_TIMEOUT]) {
-		if (!number(v[PIN_TIMEOUT], "timeout", 1, 3600, &n))
-			return false;
-		o->timeout_ms = n * 1000;
-		if (o->connect_timeout_ms > o->timeout_ms)
-			o->connect_timeout_ms = o->timeout_ms;
-	}
-	if (v[PIN_RETRIES]) {
-		if (!number(v[PIN_RETRIES], "retries", 0, 10, &n))
-			return false;
-		o->retries = (unsigned)n;
-	}
+	if (!cli_net_options(v[PIN_JOBS], v[PIN_TIMEOUT], v[PIN_RETRIES], &o->jobs, &o->timeout_ms,
+			&o->connect_timeout_ms, &o->retries))
+		return false;
 	return true;
-}
-
-static const char *env(const char *name)
-{
-	const char *v = getenv(name);
-	return v && *v ? v : NULL;
 }
 
 /* One line per action: what it is now, and what it becomes (or why the forge could not say). */
@@ -100,8 +63,8 @@ int cmd_pin(struct cli *cli)
 	int ret = 0, exit_code = CLI_EXIT_OK;
 
 	wm_pin_options_init(&o);
-	o.cacert = cli->values[PIN_CACERT] ? cli->values[PIN_CACERT] : env("SSL_CERT_FILE");
-	o.netrc = env("NETRC");
+	o.cacert = cli->values[PIN_CACERT] ? cli->values[PIN_CACERT] : cli_env("SSL_CERT_FILE");
+	o.netrc = cli_env("NETRC");
 	if (!parse_options(cli, &o))
 		return CLI_EXIT_USAGE;
 	if (!check && strcmp(cli->file, "-") == 0) {

@@ -1,5 +1,4 @@
 /* cmd_plan.c — `wheelmatrix plan`: the artifacts of a release, checked against a package index. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,44 +17,6 @@ const struct cli_option cmd_plan_options[PLAN_NOPTIONS] = {
 	[PLAN_TIMEOUT] = { 0, "timeout", "SECONDS", NULL, "time allowed for each request (default: 30)" },
 	[PLAN_RETRIES] = { 0, "retries", "N", NULL, "retries on 429, 5xx and dropped connections, 0 to 10 (default: 3)" },
 };
-
-/* A whole number in [min, max] for option `name`; false (reported) otherwise. */
-static bool number(const char *value, const char *name, long min, long max, long *out)
-{
-	char *end;
-	long v;
-	errno = 0;
-	v = strtol(value, &end, 10);
-	if (!*value || *end || errno || v < min || v > max) {
-		cli_error("invalid value '%s' for '--%s': expected a whole number from %ld to %ld", value, name, min, max);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
-static bool parse_numbers(const struct cli *cli, struct wm_plan_options *o)
-{
-	long v;
-	if (cli->values[PLAN_JOBS]) {
-		if (!number(cli->values[PLAN_JOBS], "jobs", 1, 64, &v))
-			return false;
-		o->jobs = (unsigned)v;
-	}
-	if (cli->values[PLAN_TIMEOUT]) {
-		if (!number(cli->values[PLAN_TIMEOUT], "timeout", 1, 3600, &v))
-			return false;
-		o->timeout_ms = v * 1000;
-		if (o->connect_timeout_ms > o->timeout_ms)
-			o->connect_timeout_ms = o->timeout_ms;
-	}
-	if (cli->values[PLAN_RETRIES]) {
-		if (!number(cli->values[PLAN_RETRIES], "retries", 0, 10, &v))
-			return false;
-		o->retries = (unsigned)v;
-	}
-	return true;
-}
 
 /* The progress line, on a terminal only: it is rewritten in place. */
 static void progress(void *ctx, size_t done, size_t total)
@@ -76,12 +37,6 @@ static enum wm_plan_format parse_format(const char *value)
 	return WM_PLAN_TABLE;
 }
 
-static const char *env(const char *name)
-{
-	const char *v = getenv(name);
-	return v && *v ? v : NULL;
-}
-
 int cmd_plan(struct cli *cli)
 {
 	struct wm_plan_options o;
@@ -99,11 +54,12 @@ int cmd_plan(struct cli *cli)
 	o.index = cli->values[PLAN_INDEX];
 	o.offline = cli->values[PLAN_OFFLINE] != NULL;
 	o.first_release = cli->values[PLAN_FIRST_RELEASE] != NULL;
-	o.cacert = cli->values[PLAN_CACERT] ? cli->values[PLAN_CACERT] : env("SSL_CERT_FILE");
-	o.netrc = env("NETRC");
-	o.username = env("WHEELMATRIX_INDEX_USERNAME");
-	o.password = env("WHEELMATRIX_INDEX_PASSWORD");
-	if (!parse_numbers(cli, &o))
+	o.cacert = cli->values[PLAN_CACERT] ? cli->values[PLAN_CACERT] : cli_env("SSL_CERT_FILE");
+	o.netrc = cli_env("NETRC");
+	o.username = cli_env("WHEELMATRIX_INDEX_USERNAME");
+	o.password = cli_env("WHEELMATRIX_INDEX_PASSWORD");
+	if (!cli_net_options(cli->values[PLAN_JOBS], cli->values[PLAN_TIMEOUT], cli->values[PLAN_RETRIES],
+			&o.jobs, &o.timeout_ms, &o.connect_timeout_ms, &o.retries))
 		return CLI_EXIT_USAGE;
 	if (o.offline && (o.index || cli->values[PLAN_CACERT])) {
 		cli_error("'--offline' queries no index: '--%s' cannot be used with it", o.index ? "index" : "cacert");

@@ -46,6 +46,51 @@ static bool set_today(struct wm_catalog *cat)
 	return true;
 }
 
+/* A whole number in [min, max] for option `name`; false (reported) otherwise. */
+static bool number(const char *value, const char *name, long min, long max, long *out)
+{
+	char *end;
+	long v;
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (!*value || *end || errno || v < min || v > max) {
+		cli_error("invalid value '%s' for '--%s': expected a whole number from %ld to %ld", value, name, min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool cli_net_options(const char *jobs, const char *timeout, const char *retries, unsigned *o_jobs,
+	long *timeout_ms, long *connect_timeout_ms, unsigned *o_retries)
+{
+	long v;
+	if (jobs) {
+		if (!number(jobs, "jobs", 1, 64, &v))
+			return false;
+		*o_jobs = (unsigned)v;
+	}
+	if (timeout) {
+		if (!number(timeout, "timeout", 1, 3600, &v))
+			return false;
+		*timeout_ms = v * 1000;
+		if (*connect_timeout_ms > *timeout_ms)
+			*connect_timeout_ms = *timeout_ms;
+	}
+	if (retries) {
+		if (!number(retries, "retries", 0, 10, &v))
+			return false;
+		*o_retries = (unsigned)v;
+	}
+	return true;
+}
+
+const char *cli_env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
 int cli_catalog_load(struct wm_catalog **cat, struct wm_error *err)
 {
 	int ret = wm_catalog_load(cat, err);
