@@ -142,15 +142,15 @@ static void read_project(struct wm_loader *l, const struct wm_node *n, bool mani
 		if (a && b) {
 			wm_name_normalize(a, m->name);
 			wm_name_normalize(b, p->name);
-			size_t n = strlen(a);
+			size_t len = strlen(a);
 			/* "<name>-<backend>": the name a variant patch gives, left applied */
-			bool variant = strncmp(a, b, n) == 0 && b[n] == '-' && wm_yaml_find_pair(wm_yaml_find(l->root, "backends"),
-				b + n + 1);
+			bool variant = strncmp(a, b, len) == 0 && b[len] == '-' && wm_yaml_find_pair(wm_yaml_find(l->root, "backends"),
+				b + len + 1);
 			if (strcmp(a, b) != 0)
 				wm_schema_error(&l->c, name, "'project.name' is '%s' but %s names the project '%s': the variants "
 					"are renamed from the name pyproject.toml has%s%s%s", m->name, p->py_path, p->name,
 					variant ? " (a variant's name: if 'wheelmatrix patch' left it applied, 'wheelmatrix patch " : "",
-					variant ? b + n + 1 : "", variant ? " --revert' undoes it)" : "");
+					variant ? b + len + 1 : "", variant ? " --revert' undoes it)" : "");
 		}
 	}
 	if (!m->module)
