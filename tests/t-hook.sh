@@ -114,10 +114,16 @@ expect_run 2 wheelmatrix -C "$r" hook remove
 . "$ROOT/tests/python-env.sh"
 "$py" - "$ROOT/.pre-commit-hooks.yaml" "$ROOT/README.md" <<'PY' || fail ".pre-commit-hooks.yaml"
 import re, sys, yaml
-(hook,) = yaml.safe_load(open(sys.argv[1]))
+hooks = {h["id"]: h for h in yaml.safe_load(open(sys.argv[1]))}
+assert sorted(hooks) == ["wheelmatrix-check", "wheelmatrix-check-python"], sorted(hooks)
 want = {"id": "wheelmatrix-check", "language": "system", "pass_filenames": False, "always_run": True,
         "entry": "wheelmatrix check --staged"}
+hook = hooks["wheelmatrix-check"]
 assert all(hook[k] == v for k, v in want.items()), hook
+# the one pre-commit builds itself runs the same check
+python = hooks["wheelmatrix-check-python"]
+assert all(python[k] == (v if k not in ("id", "language") else python[k]) for k, v in want.items()), python
+assert python["language"] == "python", python
 blocks = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", open(sys.argv[2]).read(), re.S)]
 local = [h for b in blocks if isinstance(b, dict) and "repos" in b for r in b["repos"] for h in r["hooks"]]
 assert local and all(local[0][k] == hook[k] for k in want), local
