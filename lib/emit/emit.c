@@ -304,14 +304,28 @@ enum wm_tests wm_emit_tests(const struct wm_job *job, bool own_job, bool cross, 
 			"'test.runner' (GitHub) or 'test.tags' (GitLab)";
 		return WM_TESTS_SKIPPED;
 	}
-	if (wm_emit_runnable(p, cross))
+	if (wm_emit_runnable(p, cross) || wm_emit_in_image(job, cross))
 		return WM_TESTS_BUILD_JOB;
-	/* no emulation in the generated jobs yet: QEMU for a cross-built wheel, the image for musllinux */
+	/* no emulation in the generated jobs yet: QEMU for a cross-built wheel */
 	if (cross)
 		*why = "cross-built: the build runner cannot run the wheel, and the generated jobs do not emulate it";
+	else if (strcmp(p->family, "musllinux") == 0)
+		*why = "PyPy: the musllinux image the wheel would run in has no PyPy";
 	else
 		*why = "the build runner cannot run the wheel: the generated jobs do not run it in its image";
 	return WM_TESTS_SKIPPED;
+}
+
+bool wm_emit_in_image(const struct wm_job *job, bool cross)
+{
+	/*
+	 * The runner's glibc cannot load a musllinux wheel, but the runner runs the platform's pypa
+	 * image (musllinux-i686 too: an x86_64 host runs i686 code), whose CPythons are
+	 * /usr/local/bin/python3.X and python3.Xt (pypa/manylinux README, "Image content"); it has
+	 * no PyPy.
+	 */
+	return !cross && !job->python->pypy && job->platform->os == WM_OS_LINUX &&
+		strcmp(job->platform->family, "musllinux") == 0 && job->platform->gitlab_image != NULL;
 }
 
 bool wm_emit_runnable(const struct wm_platform *p, bool cross)

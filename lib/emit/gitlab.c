@@ -141,7 +141,9 @@ static int collect(struct gl *g)
 		j->interpreter = job.python->pypy ? job.python->interpreter : NULL;
 		j->pypy = job.python->pypy ? job.python->minor : 0;
 		j->include = job.include;
-		j->smoke = (job.backend->smoke_os >> job.platform->os & 1) && wm_emit_runnable(job.platform, gitlab_cross(job.platform));
+		/* a musllinux wheel is tested in its test job, which runs in the platform's musllinux image */
+		j->smoke = (job.backend->smoke_os >> job.platform->os & 1) && (wm_emit_runnable(job.platform,
+			gitlab_cross(job.platform)) || wm_emit_in_image(&job, gitlab_cross(job.platform)));
 		{
 			const struct wm_test *t = job.backend->test;
 			const char *why;
