@@ -20,7 +20,11 @@
 #   (pure Python, made here: a musllinux wheel pip refuses on this glibc machine), never the
 #   checkout's package of the same name; a variable of the job reaches the tests and one of the
 #   runner does not; with the entry's test-in-image false the import runs and the tests do not; a
-#   failing test fails the step.  Unlike the real image: the workspace is at its own path, not /io.
+#   failing test fails the step.  Unlike the real image: the workspace is at its own path, not /io;
+# - GitLab's musllinux test job, under gitlab-ci-local's shell executor (which runs no image: the
+#   Linux test template in this machine's shell, the image's python3.12 first on PATH), fails
+#   without the build's artifact, and with the wheel where gitlab-ci-local keeps that artifact
+#   imports it and passes the suite.
 . "$ROOT/tests/lib.sh"
 set +e
 # shellcheck source=tests/python-env.sh
@@ -223,6 +227,34 @@ if (cd "$repo" && PROBE_JOB="job value" PYTHONPATH=$repo "$tmp/image-python/bin/
 	fail "the suite passes in the checkout: the checkout's package does not shadow the wheel, so the probe proves nothing"
 	show "$tmp/control.log"
 fi
+
+# GitLab: the musllinux test job under gitlab-ci-local's shell executor, which runs no image (its
+# script is the Linux one, in this machine's shell), with the image's python3.12 first on PATH.
+# Without the build's artifact it fails (the control), and its log names where gitlab-ci-local
+# keeps the artifact of each build instance ("artifacts from NAME was empty"): the wheel laid
+# there, it passes.
+glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
+need "$glci" "run 'npm ci --prefix tests/external'"
+need rsync "apt-get install rsync (gitlab-ci-local copies the checkout with it)"
+gitlab() {
+	(cd "$repo" && PATH=$tmp/image-python/bin:$PATH HOME=$tmp/home "$glci" --force-shell-executor --shell-isolation \
+		test-cpu-musllinux-x86_64) >"$tmp/$1.log" 2>&1
+}
+gitlab gitlab-none && { fail "gitlab-ci-local passed test-cpu-musllinux-x86_64 without a wheel"; show "$tmp/gitlab-none.log"; }
+instance=$(sed -n 's/.* artifacts from \(build-cpu-musllinux-x86_64[^ ]*cp312[^ ]*\) was empty$/\1/p' "$tmp/gitlab-none.log")
+if [ -n "$instance" ] && [ "$(wc -l <<<"$instance")" = 1 ]; then
+	artifact=$repo/.gitlab-ci-local/artifacts/$instance/dist/cpu-musllinux-x86_64-cp312
+	mkdir -p "$artifact" && cp "$repo"/dist/*.whl "$artifact/"
+	gitlab gitlab || { fail "gitlab-ci-local failed on test-cpu-musllinux-x86_64"; show "$tmp/gitlab.log"; }
+	grep -q "^test-cpu-musllinux-x86_64 > wm_image_probe from $tmp/image-python/lib/python3.12/site-packages/" "$tmp/gitlab.log" ||
+		{ fail "GitLab test-cpu-musllinux-x86_64 did not import the wheel"; show "$tmp/gitlab.log"; }
+	grep -q "^test-cpu-musllinux-x86_64.* 2 passed" "$tmp/gitlab.log" ||
+		{ fail "GitLab test-cpu-musllinux-x86_64: pytest did not pass both tests"; show "$tmp/gitlab.log"; }
+else
+	fail "gitlab-ci-local's log names no one artifact of cpu-musllinux-x86_64-cp312"
+	show "$tmp/gitlab-none.log"
+fi
+rm -rf "$repo/.gitlab-ci-local"
 
 # An entry whose tests do not run there: the import alone
 "$tmp/image-python/bin/python" -m pip uninstall -q -y wm-image-probe >/dev/null 2>&1
