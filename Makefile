@@ -329,9 +329,11 @@ test-deps: deps
 			"(Debian 12's golang-go is 1.19); install it from https://go.dev/doc/install into /usr/local/go" >&2; exit 1; fi
 
 # The workflow validators the tests run (zizmor, actionlint), pinned in tests/tools/ and installed
-# outside build/, under ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/validators/.
+# outside build/, under ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/validators/; and the parser of
+# the generated PowerShell (tree-sitter), under .../powershell-parser/.
 validators: deps
 	@tests/tools/install-validators.sh
+	@tests/tools/install-powershell-parser.sh
 
 # The test data (the toml-test suite from the Go module proxy, the corpus of real projects' sdists from
 # PyPI), pinned in tests/tools/ and installed under ${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/testdata/;

@@ -5,7 +5,7 @@
 # variants glcheck checks the `pages` job too), a matrix of overrides written
 # here (image and tags per platform and per include, include env, setup lines, token mode, a
 # custom path, windows-arm64 on a self-hosted runner), PyPy beside abi3, the project's tests (a
-# backend's test jobs on runner tags of its own), and for seeds 1-6 of
+# backend's test jobs on runner tags of its own, the musllinux and Windows test jobs), and for seeds 1-6 of
 # tests/gen_matrix.py (turned into GitLab matrices: `ci: {gitlab: {}}`, and runner tags for
 # windows-arm64, which GitLab.com does not host), generate in a scratch git repository, then check
 # with tests/glcheck.py: gitlab-ci-local --list-json accepts the file, with and without a tag; its
@@ -87,11 +87,12 @@ python:
 platforms: [linux-x86_64, linux-aarch64, linux-i686, linux-armv7, musllinux-x86_64, macos-x86_64, macos-arm64, windows-x86_64]
 ci: {gitlab: {}}
 """))
-# The project's tests: in the test jobs, a backend's on runners of its own tags, with skips
+# The project's tests: in the test jobs (musllinux ones in the musllinux image, Windows ones in
+# PowerShell), a backend's on runners of its own tags, with skips
 cases.append(("tests", None, """wheelmatrix: 1
 project: {name: tpkg}
-python: {versions: ["3.12", "3.13"]}
-platforms: [linux-x86_64, linux-aarch64, linux-armv7, macos-arm64, windows-x86_64]
+python: {versions: ["3.12", "3.13", "pp3.11"]}
+platforms: [linux-x86_64, linux-aarch64, linux-armv7, musllinux-x86_64, musllinux-aarch64, musllinux-i686, macos-arm64, windows-x86_64]
 backends:
   cpu: {default: true}
   cuda:

@@ -10,6 +10,7 @@
 #include "formats/yaml.h"
 #include "model/catalog.h"
 #include "model/meta.h"
+#include "model/python.h"
 #include "emit/emit.h"
 
 struct wm_y *wm_emit_piece(struct wm_yb *b, const struct wm_doc *skel, const char *name, struct wm_error *err)
@@ -304,14 +305,34 @@ enum wm_tests wm_emit_tests(const struct wm_job *job, bool own_job, bool cross, 
 			"'test.runner' (GitHub) or 'test.tags' (GitLab)";
 		return WM_TESTS_SKIPPED;
 	}
-	if (wm_emit_runnable(p, cross))
+	if (wm_emit_runnable(p, cross) || wm_emit_in_image(job, cross))
 		return WM_TESTS_BUILD_JOB;
-	/* no emulation in the generated jobs yet: QEMU for a cross-built wheel, the image for musllinux */
+	/* no emulation in the generated jobs yet: QEMU for a cross-built wheel */
 	if (cross)
 		*why = "cross-built: the build runner cannot run the wheel, and the generated jobs do not emulate it";
+	else if (strcmp(p->family, "musllinux") == 0 && job->python->pypy)
+		*why = "PyPy: the musllinux image the wheel would run in has no PyPy";
+	else if (strcmp(p->family, "musllinux") == 0)
+		*why = "the musllinux image the wheel would run in has no such CPython (3.9 and later, free-threaded "
+			"from 3.14)";
 	else
 		*why = "the build runner cannot run the wheel: the generated jobs do not run it in its image";
 	return WM_TESTS_SKIPPED;
+}
+
+bool wm_emit_in_image(const struct wm_job *job, bool cross)
+{
+	/*
+	 * The runner's glibc cannot load a musllinux wheel, but the runner runs the platform's pypa
+	 * image (musllinux-i686 too: an x86_64 host runs i686 code), whose CPythons are
+	 * /usr/local/bin/python3.X and python3.Xt (python.h); it has no PyPy.
+	 */
+	const struct wm_python *py = job->python;
+	unsigned minor = py->abi3 ? (unsigned)atoi(strchr(py->interpreter, '.') + 1) : py->minor;
+	if (py->pypy || minor < WM_CPYTHON_IMAGES_MIN || (py->freethreaded && minor < WM_FREETHREADED_IMAGES_MIN))
+		return false;
+	return !cross && job->platform->os == WM_OS_LINUX &&
+		strcmp(job->platform->family, "musllinux") == 0 && job->platform->gitlab_image != NULL;
 }
 
 bool wm_emit_runnable(const struct wm_platform *p, bool cross)

@@ -47,6 +47,12 @@ const char *wm_emit_env_value(const struct wm_env *env, size_t n, const char *na
  * job's platform.  *why is set when they are skipped.
  */
 enum wm_tests wm_emit_tests(const struct wm_job *job, bool own_job, bool cross, const char **why);
+/*
+ * The wheel of `job` (cross-built or not) is a musllinux one whose import test and tests run in the
+ * platform's musllinux image (gitlab_image) on the build runner: GitHub's step `test-image`, GitLab's
+ * test job, which runs in that image.
+ */
+bool wm_emit_in_image(const struct wm_job *job, bool cross);
 /* A wheel built for `p` (cross-built or not) can be installed and imported where it was built. */
 bool wm_emit_runnable(const struct wm_platform *p, bool cross);
 /* The publish jobs' version check, templates/check-version.py, as a `python3 -` heredoc. */

@@ -14,16 +14,19 @@
 /* Fields a build matrix entry may carry; one written inline when all entries agree. */
 enum field {
 	F_ID, F_RUNNER, F_TARGET, F_MANYLINUX, F_CONTAINER, F_IMAGE, F_COMPAT, F_PYTHON, F_INTERPRETER, F_ARCH,
-	F_SMOKE, F_TEST, F_COUNT
+	F_SMOKE, F_TEST, F_TEST_IMAGE, F_IMAGE_TEST, F_COUNT
 };
 
 /*
  * F_IMAGE and F_COMPAT are set only for a build in our own container step (see build_in_container);
  * F_INTERPRETER only in a job with PyPy, whose interpreter is not python<python-version>.
+ * F_TEST_IMAGE is the image a musllinux wheel is imported and tested in (wm_emit_in_image), NULL
+ * for a wheel the runner imports itself (F_SMOKE, F_TEST); F_IMAGE_TEST says whether the
+ * project's tests run there too.
  */
 static const char *const field_names[F_COUNT] = {
 	"id", "runner", "target", "manylinux", "container", "image", "compatibility", "python-version",
-	"interpreter", "architecture", "smoke", "test"
+	"interpreter", "architecture", "smoke", "test", "test-image", "test-in-image"
 };
 
 struct gh {
@@ -120,7 +123,10 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 		{
 			const char *why;
 			enum wm_tests where = wm_jobs_tests(&job, &why);
-			e->values[F_TEST][i] = where == WM_TESTS_BUILD_JOB ? "true" : "false";
+			bool image = (job.backend->smoke_os >> p->os & 1) && wm_emit_in_image(&job, p->cross);
+			e->values[F_TEST][i] = where == WM_TESTS_BUILD_JOB && !image ? "true" : "false";
+			e->values[F_TEST_IMAGE][i] = image ? p->gitlab_image : NULL;
+			e->values[F_IMAGE_TEST][i] = where == WM_TESTS_BUILD_JOB && image ? "true" : "false";
 			e->test_job[i] = where == WM_TESTS_TEST_JOB;
 			e->ntest_job += e->test_job[i];
 		}
@@ -240,7 +246,7 @@ static struct wm_y *include_list(struct gh *g, const struct wm_backend *b, const
 		for (int f = 0; f < F_COUNT; f++) {
 			if (e->same[f] || !e->values[f][i])
 				continue;
-			if (f == F_SMOKE || f == F_TEST)
+			if (f == F_SMOKE || f == F_TEST || f == F_IMAGE_TEST)
 				wm_yaml_set(&g->b, entry, field_names[f], wm_yaml_bool(&g->b, strcmp(e->values[f][i], "true") == 0));
 			else
 				wm_yaml_set(&g->b, entry, field_names[f], wm_yaml_str(&g->b, e->values[f][i]));
@@ -406,6 +412,55 @@ static struct wm_y *add_test_step(struct gh *g, struct wm_y *steps, const struct
 	return step;
 }
 
+/*
+ * The import test and the tests of the entries with a test image (F_TEST_IMAGE), in that image: the
+ * piece `test-image`, the run: text of `smoke` and `test` in place of its line `# smoke, test`.
+ */
+static void add_image_step(struct gh *g, struct wm_y *steps, const struct wm_group *grp, const struct entries *e,
+	const char *exclude, const char *smoke_libraries)
+{
+	const struct wm_backend *b = grp->backend;
+	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "test-image"));
+	struct wm_y *run = wm_yaml_get(step, "run"), *smoke = piece(g, "smoke"), *test = NULL;
+	const char *env = container_env(g, b, e, ""), *at, *mark = "# smoke, test\n";
+	struct wm_buf out = WM_BUF_INIT;
+
+	if (!run || !run->text || !(at = strstr(run->text, mark)) || !(smoke = wm_yaml_get(smoke, "run"))) {
+		g->b.oom = true;
+		return;
+	}
+	if (!e->same[F_TEST_IMAGE])
+		wm_yaml_set_before(&g->b, step, "run", "if", wm_yaml_str(&g->b, "matrix.test-image"));
+	wm_buf_printf(&out, "%.*s(\n%s)\n", (int)(at - run->text), run->text, smoke->text);
+	if (!all(e, F_IMAGE_TEST, "false")) {
+		/* the step `test` holds the test's values in its env: */
+		test = add_test_step(g, wm_yaml_seq(&g->b), b);
+		if (!wm_yaml_get(test, "run")) {
+			g->b.oom = true;
+			wm_buf_release(&out);
+			return;
+		}
+		wm_buf_printf(&out, "if [ \"$WM_TEST\" = true ]; then (\n%s) fi\n", wm_yaml_get(test, "run")->text);
+	}
+	wm_buf_puts(&out, at + strlen(mark));
+	wm_yaml_set(&g->b, step, "run", wm_yaml_literal(&g->b, wm_emit_keep(&g->b, &out)));
+	add_env(g, step, "WM_IMAGE", value(g, e, F_TEST_IMAGE));
+	add_env(g, step, "WM_PYTHON", value(g, e, F_PYTHON));
+	add_env(g, step, "WM_MODULE", wm_yaml_str(&g->b, wm_emit_module(g->b.arena, g->m, b)));
+	if (exclude)
+		add_env(g, step, "WM_REPAIR_EXCLUDE", wm_yaml_str(&g->b, exclude));
+	if (smoke_libraries)
+		add_env(g, step, "WM_LIBRARY_PATH", wm_yaml_str(&g->b, "smoke-libraries"));
+	if (test) {
+		struct wm_y *vars = wm_yaml_get(test, "env");
+		add_env(g, step, "WM_TEST", value(g, e, F_IMAGE_TEST));
+		for (size_t i = 0; vars && i + 1 < vars->n; i += 2)
+			add_env(g, step, vars->items[i]->text, vars->items[i + 1]);
+	}
+	if (env)
+		add_env(g, step, "WM_CONTAINER_ENV", wm_yaml_str(&g->b, env));
+}
+
 /* The test job of a build job, `test-<backend>-<os>`: the build job's name with `test` for `build`. */
 static const char *test_job_name(struct gh *g, const struct wm_group *grp)
 {
@@ -523,7 +578,8 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	add_toolkit_steps(g, steps, b, grp->os);
 	if (build_in_container(grp, exclude)) {
 		wm_yaml_push(&g->b, steps, piece(g, "build-cache"));
-		add_container_step(g, steps, grp, &e, exclude, all(&e, F_SMOKE, "false") ? NULL : smoke_libraries);
+		add_container_step(g, steps, grp, &e, exclude,
+			all(&e, F_SMOKE, "false") && !e.values[F_TEST_IMAGE][0] && e.same[F_TEST_IMAGE] ? NULL : smoke_libraries);
 	} else {
 		add_build_step(g, steps, grp, &e);
 		if (exclude && grp->os == WM_OS_WINDOWS) {
@@ -551,6 +607,8 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 		if (smoke_libraries)
 			add_env(g, step, "WM_LIBRARY_PATH", wm_yaml_str(&g->b, "smoke-libraries"));
 	}
+	if (!e.same[F_TEST_IMAGE] || e.values[F_TEST_IMAGE][0])
+		add_image_step(g, steps, grp, &e, exclude, smoke_libraries);
 	step = wm_yaml_push(&g->b, steps, piece(g, "upload-wheels"));
 	wm_yaml_set(&g->b, wm_yaml_get(step, "with"), "name", wm_yaml_str(&g->b, "wheels-${{ matrix.id }}"));
 	/* name first: move `path` and `if-no-files-found` after it */

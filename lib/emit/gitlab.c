@@ -141,14 +141,13 @@ static int collect(struct gl *g)
 		j->interpreter = job.python->pypy ? job.python->interpreter : NULL;
 		j->pypy = job.python->pypy ? job.python->minor : 0;
 		j->include = job.include;
-		j->smoke = (job.backend->smoke_os >> job.platform->os & 1) && wm_emit_runnable(job.platform, gitlab_cross(job.platform));
+		/* a musllinux wheel is tested in its test job, which runs in the platform's musllinux image */
+		j->smoke = (job.backend->smoke_os >> job.platform->os & 1) && (wm_emit_runnable(job.platform,
+			gitlab_cross(job.platform)) || wm_emit_in_image(&job, gitlab_cross(job.platform)));
 		{
 			const struct wm_test *t = job.backend->test;
 			const char *why;
 			j->tests = wm_emit_tests(&job, t && t->tags.n, gitlab_cross(job.platform), &why);
-			/* the PowerShell test template runs the import test alone */
-			if (job.platform->os == WM_OS_WINDOWS && j->tests != WM_TESTS_NONE)
-				j->tests = WM_TESTS_SKIPPED;
 			/* a backend with test tags: its wheels are tested on that runner, imported there too */
 			j->smoke |= j->tests == WM_TESTS_TEST_JOB;
 		}
@@ -393,12 +392,14 @@ static void templates(struct gl *g, struct wm_y *root)
 		if (!os_used(g, (enum wm_os)os, true))
 			continue;
 		job = piece(g, test_piece[os]);
-		if (os != WM_OS_WINDOWS && any_tests(g)) {
+		if (any_tests(g)) {
 			struct wm_y *script = wm_yaml_seq(&g->b), *old = wm_yaml_get(job, "script");
-			add_lines(g, script, "tests-checkout-sh");
+			snprintf(name, sizeof(name), "tests-checkout-%s", shell_of((enum wm_os)os));
+			add_lines(g, script, name);
 			for (size_t i = 0; old && i < old->n; i++)
 				wm_yaml_push(&g->b, script, old->items[i]);
-			add_lines(g, script, "tests-sh");
+			snprintf(name, sizeof(name), "tests-%s", shell_of((enum wm_os)os));
+			add_lines(g, script, name);
 			wm_yaml_set(&g->b, job, "script", script);
 		}
 		if (os != WM_OS_LINUX) {
@@ -658,7 +659,7 @@ static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 		if (wm_emit_smoke_libraries(&g->b, k->backend, p->os) && !(t && t->tags.n))
 			set_var(g, vars, "WM_LIBRARY_PATH", "smoke-libraries", false);
 	}
-	if (t && p->os != WM_OS_WINDOWS) {
+	if (t) {
 		struct wm_buf lines = WM_BUF_INIT;
 		set_var(g, vars, "WM_TEST_COMMAND", t->command, false);
 		for (size_t i = 0; i < t->requires.n; i++)

@@ -31,6 +31,14 @@
  * PyPy interpreter in a Linux image.
  */
 #define WM_PYPY_IMAGES 11
+/*
+ * The CPythons the pypa images carry as /usr/local/bin/python3.X: 3.9 and later, free-threaded
+ * from 3.14 (pypa/manylinux@ad3c453 README.rst, "Image content": "CPython 3.9, 3.10, 3.11, 3.12,
+ * 3.13, 3.14, 3.14t, 3.15, 3.15t"; 638a3185, "break: drop Python 3.13t").  A musllinux wheel of
+ * another is not imported or tested in its image.
+ */
+#define WM_CPYTHON_IMAGES_MIN 9
+#define WM_FREETHREADED_IMAGES_MIN 14
 
 struct wm_loader;
 
