@@ -32,6 +32,13 @@ struct wm_net_options {
 	void *progress_ctx;
 };
 /*
+ * The defaults of the network options plan, outdated and pin share (theirs are wm_net_options'
+ * fields by the same names): 8 requests at once, 3 retries from 500 ms, 30 s a request (10 to
+ * connect), responses of at most 32 MiB.
+ */
+#define WM_NET_DEFAULTS(o) ((o)->jobs = 8, (o)->retries = 3, (o)->timeout_ms = 30000, \
+	(o)->connect_timeout_ms = 10000, (o)->backoff_ms = 500, (o)->max_bytes = 32u << 20)
+/*
  * Loads libcurl (once): 0, or WM_EIO when it cannot be loaded.  Call it
  * before wm_net_fetch, which is WM_EINTERNAL without it.
  */

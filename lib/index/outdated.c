@@ -22,12 +22,7 @@ static const char *const tools[] = { "maturin", "auditwheel", "delvewheel", "uv"
 void wm_outdated_options_init(struct wm_outdated_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->jobs = 8;
-	o->retries = 3;
-	o->timeout_ms = 30000;
-	o->connect_timeout_ms = 10000;
-	o->backoff_ms = 500;
-	o->max_bytes = 32u << 20;
+	WM_NET_DEFAULTS(o);
 }
 
 void wm_outdated_free(struct wm_outdated *o)

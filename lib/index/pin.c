@@ -21,12 +21,7 @@ void wm_pin_options_init(struct wm_pin_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->move = WM_PIN_KEEP;
-	o->jobs = 8;
-	o->retries = 3;
-	o->timeout_ms = 30000;
-	o->connect_timeout_ms = 10000;
-	o->backoff_ms = 500;
-	o->max_bytes = 32u << 20;
+	WM_NET_DEFAULTS(o);
 }
 
 void wm_pin_free(struct wm_pin *p)

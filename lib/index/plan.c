@@ -22,12 +22,7 @@
 void wm_plan_options_init(struct wm_plan_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->jobs = 8;
-	o->retries = 3;
-	o->timeout_ms = 30000;
-	o->connect_timeout_ms = 10000;
-	o->backoff_ms = 500;
-	o->max_bytes = 32u << 20;
+	WM_NET_DEFAULTS(o);
 }
 
 void wm_plan_free(struct wm_plan *p)

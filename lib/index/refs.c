@@ -67,17 +67,6 @@ static const char *shown(struct wm_arena *a, const char *s, size_t len)
 	return out ? out : "";
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * The pkt-line at the reader's position: 1 with *line and *n its payload, 0
  * for a flush-pkt, or WM_EINVALID (or WM_ENOMEM) with the reason.  A
@@ -92,7 +81,7 @@ static int next_pkt(struct reader *r, const char **line, size_t *n)
 		return refuse(r, r->at == r->len ? "the advertisement ends before its final flush-pkt (truncated)" :
 			"the advertisement ends inside a pkt-line's length (truncated)");
 	for (int i = 0; i < 4; i++) {
-		int v = hexval(r->s[r->at + i]);
+		int v = wm_text_hex_digit(r->s[r->at + i]);
 		if (v < 0)
 			return refuse(r, "the pkt-line at byte %zu has the length '%s', not four hex digits", r->at,
 				shown(r->a, r->s + r->at, 4));
