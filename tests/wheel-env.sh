@@ -20,6 +20,10 @@ version=$(sed -n 's/^#define WM_VERSION "\(.*\)"$/\1/p' "$ROOT/lib/wheelmatrix.h
 [ -n "$version" ] || fatal "no WM_VERSION in lib/wheelmatrix.h"
 PATH=$tools/bin:$PATH
 export PATH
+# the wheel is the release build: what a `make SANITIZE=... check` passes its recipes (its
+# command-line variables, in the environment and in MAKEFLAGS) does not reach the make the wheel's
+# build runs, nor the `make install` it is compared with
+unset SANITIZE MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 unset PYTHONPATH PYTHONHOME PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE UV_INDEX_URL UV_EXTRA_INDEX_URL \
 	UV_INDEX UV_DEFAULT_INDEX VIRTUAL_ENV CONDA_PREFIX PREFIX CFLAGS LDFLAGS
 export PYTHONDONTWRITEBYTECODE=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 PIP_NO_INDEX=1 \
