@@ -720,9 +720,13 @@ static void report_parser(struct builder *b, const yaml_parser_t *p)
 	}
 	line = (unsigned)p->problem_mark.line + 1;
 	column = (unsigned)p->problem_mark.column + 1;
-	/* at the end of a file without a final line break libyaml counts one more line: stay on the last */
+	/*
+	 * at the end of a file without a final line break libyaml counts one more line: stay on the
+	 * last (its index counts characters after a byte-order mark, which its reader drops)
+	 */
 	if (p->problem_mark.column == 0 && b->doc->len > 0 && b->doc->text[b->doc->len - 1] != '\n' &&
-	    p->problem_mark.index >= wm_utf8_len(b->doc->text, b->doc->len))
+	    p->problem_mark.index + (b->doc->len >= 3 && memcmp(b->doc->text, "\xef\xbb\xbf", 3) == 0) >=
+	    wm_utf8_len(b->doc->text, b->doc->len))
 		offset_position(b->doc->text, b->doc->len, b->doc->len, &line, &column);
 	if (explain_parser(b, p, line, column))
 		return;
