@@ -527,7 +527,7 @@ bool wm_catalog_date(const char *s, long *days)
 
 static int load_runners(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
-	static const char *const keys[] = { "retires", "instead" };
+	static const char *const keys[] = { "retires", "instead", "available" };
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root;
 	if (!root || root->type != WM_NODE_MAP) {
@@ -544,6 +544,12 @@ static int load_runners(struct wm_catalog *cat, struct wm_doc *doc, struct wm_er
 			continue;
 		r->retires_text = opt_string(&c, e, "retires");
 		r->instead = opt_string(&c, e, "instead");
+		{
+			const char *since = opt_string(&c, e, "available");
+			long day;
+			if (since && !wm_catalog_date(since, &day))
+				wm_schema_error(&c, wm_yaml_find(e, "available"), "'%s' is not a date (YYYY-MM-DD)", since);
+		}
 		if (r->retires_text && !wm_catalog_date(r->retires_text, &r->retires))
 			wm_schema_error(&c, wm_yaml_find(e, "retires"), "'%s' is not a date (YYYY-MM-DD)", r->retires_text);
 		if (!r->retires_text != !r->instead)
@@ -563,6 +569,24 @@ const struct wm_runner *wm_catalog_runner(const struct wm_catalog *cat, const ch
 		if (strcmp(cat->runners[i].label, label) == 0)
 			return &cat->runners[i];
 	return NULL;
+}
+
+bool wm_catalog_runner_hosted_like(const char *label)
+{
+	static const char *const prefixes[] = { "ubuntu-", "macos-", "windows-" };
+	for (size_t i = 0; label && i < WM_ARRAY_SIZE(prefixes); i++)
+		if (strncmp(label, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+const char *wm_catalog_suggest_runner(const struct wm_catalog *cat, const char *word)
+{
+	const char *labels[64];
+	size_t n = 0;
+	for (size_t i = 0; i < cat->nrunners && n < WM_ARRAY_SIZE(labels); i++)
+		labels[n++] = cat->runners[i].label;
+	return wm_text_suggest(word, labels, n);
 }
 
 size_t wm_catalog_runner_count(const struct wm_catalog *cat)

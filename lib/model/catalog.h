@@ -37,6 +37,13 @@ struct wm_pyo3 {
 size_t wm_catalog_pyo3_count(const struct wm_catalog *cat);
 const struct wm_pyo3 *wm_catalog_pyo3_at(const struct wm_catalog *cat, size_t i);
 const struct wm_pyo3 *wm_catalog_pyo3(const struct wm_catalog *cat, unsigned major, unsigned minor);
+/*
+ * Whether a runner label looks like one GitHub hosts (ubuntu-*, macos-*, windows-*), so that a
+ * label the catalog lacks is more likely misspelt or newer than self-hosted; and the catalog's
+ * label closest to a word, or NULL.
+ */
+bool wm_catalog_runner_hosted_like(const char *label);
+const char *wm_catalog_suggest_runner(const struct wm_catalog *cat, const char *word);
 /* Checks a manylinux/musllinux level for platform `p`; `why` says what is accepted. */
 bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, const char **why);
 /* The wheel platform tag of `p` at its current level (arena-allocated). */
