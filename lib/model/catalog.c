@@ -22,7 +22,7 @@ struct wm_catalog {
 	const char **alias_ids;    /* ... and the id it stands for */
 	size_t naliases;
 	const char **toolkit_ids;
-	const struct wm_node *actions, *tools, *releases;
+	const struct wm_node *actions, *tools, *releases, *runtimes, *node_runtimes;
 	const char **action_names;
 	size_t nactions;
 	struct wm_pyo3 *pyo3;      /* templates/pyo3.yaml, newest first */
@@ -369,7 +369,7 @@ static int load_toolkits(struct wm_catalog *cat, struct wm_doc *doc, struct wm_e
 
 static int load_actions(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
-	static const char *const keys[] = { "actions", "tools", "releases" };
+	static const char *const keys[] = { "actions", "tools", "releases", "node-runtimes", "runtimes" };
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root;
 	if (!root || !wm_schema_map(&c, root, "the actions table", keys, WM_ARRAY_SIZE(keys)) ||
@@ -388,7 +388,93 @@ static int load_actions(struct wm_catalog *cat, struct wm_doc *doc, struct wm_er
 			return WM_EINTERNAL;
 		cat->action_names[cat->nactions++] = cat->actions->pairs[i].key->text;
 	}
+	cat->runtimes = wm_yaml_find(root, "runtimes");
+	cat->node_runtimes = wm_yaml_find(root, "node-runtimes");
+	if (!cat->runtimes || cat->runtimes->type != WM_NODE_MAP || !cat->node_runtimes ||
+			cat->node_runtimes->type != WM_NODE_SEQ) {
+		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed actions table: "
+			"no runtimes or node-runtimes");
+		return WM_EINTERNAL;
+	}
+	/* every action the workflow uses by default runs on a runtime the runners have */
+	for (size_t i = 0; i < cat->nactions; i++) {
+		const char *name = cat->action_names[i], *ref = wm_catalog_action(cat, name), *why = NULL;
+		if (!wm_catalog_action_runtime(cat, &cat->arena, name, ref, &why))
+			wm_schema_error(&c, cat->actions->pairs[i].value, "action %s@%s has no runtime in 'runtimes': read "
+				"runs.using of its action.yml", name, ref);
+		else if (why)
+			wm_schema_error(&c, cat->actions->pairs[i].value, "action %s@%s %s", name, ref, why);
+	}
 	return err->code;
+}
+
+/* The entry of action@ref in `runtimes`: the ref itself, else the major of a version tag ("v4.6.2": v4). */
+static const struct wm_node *runtime_entry(const struct wm_catalog *cat, const char *action, const char *ref)
+{
+	const struct wm_node *table = cat->runtimes ? wm_yaml_find(cat->runtimes, action) : NULL, *v;
+	char major[32];
+	size_t n;
+	if (!table || table->type != WM_NODE_MAP || !ref)
+		return NULL;
+	if ((v = wm_yaml_find(table, ref)) != NULL)
+		return v;
+	n = strspn(ref + (ref[0] == 'v'), "0123456789") + (ref[0] == 'v');
+	if (ref[0] != 'v' || n < 2 || n >= sizeof(major) || ref[n] != '.')
+		return NULL;
+	memcpy(major, ref, n);
+	major[n] = '\0';
+	return wm_yaml_find(table, major);
+}
+
+static bool node_runtime_ok(const struct wm_catalog *cat, const char *using)
+{
+	if (strncmp(using, "node", 4) != 0)
+		return true;
+	for (size_t i = 0; i < cat->node_runtimes->n; i++)
+		if (strcmp(cat->node_runtimes->items[i]->text, using) == 0)
+			return true;
+	return false;
+}
+
+static const char *runtime_of(const struct wm_catalog *cat, struct wm_arena *a, const char *action, const char *ref,
+	const char **why, unsigned depth)
+{
+	const struct wm_node *v = runtime_entry(cat, action, ref);
+	if (!v || depth > 4)
+		return NULL;
+	if (v->type == WM_NODE_SCALAR) {
+		if (!node_runtime_ok(cat, v->text) && !*why)
+			*why = wm_arena_printf(a, "runs on %s", v->text);
+		return v->text;
+	}
+	if (v->type != WM_NODE_SEQ || v->n == 0)
+		return NULL;
+	/* composite: the actions its steps use, each at the runtime its own entry says */
+	for (size_t i = 1; i < v->n; i++) {
+		const char *use = v->items[i]->text, *at = strchr(use, '@'), *inner_why = NULL, *inner;
+		char *name;
+		if (!at)
+			continue;
+		if (!(name = wm_arena_strndup(a, use, (size_t)(at - use))))
+			return NULL;
+		inner = runtime_of(cat, a, name, at + 1, &inner_why, depth + 1);
+		(void)inner;
+		if (inner_why && !*why)
+			*why = wm_arena_printf(a, "runs %s in a step, which %s", use, inner_why);
+	}
+	return v->items[0]->text;
+}
+
+const char *wm_catalog_action_runtime(const struct wm_catalog *cat, struct wm_arena *a, const char *action,
+	const char *ref, const char **why)
+{
+	const char *using;
+	*why = NULL;
+	using = runtime_of(cat, a, action, ref, why, 0);
+	if (*why)
+		*why = wm_arena_printf(a, "%s, which GitHub's runners no longer have (their Node is %s)", *why,
+			cat->node_runtimes->items[0]->text);
+	return using;
 }
 
 /* "3.N" into N; 0 when it is not one. */

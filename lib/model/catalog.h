@@ -15,6 +15,14 @@ const char *wm_catalog_action(const struct wm_catalog *cat, const char *name);
 size_t wm_catalog_action_count(const struct wm_catalog *cat);
 const char *wm_catalog_action_name(const struct wm_catalog *cat, size_t i);
 const char *wm_catalog_suggest_action(const struct wm_catalog *cat, const char *word);
+/*
+ * The runtime of action@`ref` from templates/actions.yaml's `runtimes` ("node24", "docker",
+ * "composite"), a version tag read as its major; NULL when the table does not know it.  `why`
+ * gets NULL, or, when it or an action its composite steps use runs on a Node GitHub's runners no
+ * longer have, why it cannot run (allocated in `a`).
+ */
+const char *wm_catalog_action_runtime(const struct wm_catalog *cat, struct wm_arena *a, const char *action,
+	const char *ref, const char **why);
 /* The pinned version of a tool ("maturin"), or NULL. */
 const char *wm_catalog_tool(const struct wm_catalog *cat, const char *name);
 /* The releases of a tool ("maturin") a pin may be chosen from, newest first: a sequence, or NULL. */
