@@ -27,6 +27,8 @@ struct wm_catalog {
 	size_t nactions;
 	struct wm_pyo3 *pyo3;      /* templates/pyo3.yaml, newest first */
 	size_t npyo3;
+	struct wm_cpython *cpython; /* its `cpython` table, in its order */
+	size_t ncpython;
 	struct wm_runner *runners; /* templates/runners.yaml, in its order */
 	size_t nrunners;
 	long today;                /* days since 1970-01-01, or 0: retirements are not checked */
@@ -488,9 +490,65 @@ static unsigned python_minor(const char *s)
 	return *end || n > 99 ? 0 : (unsigned)n;
 }
 
+/* A day YYYY-MM-DD, or a month YYYY-MM read as its first day. */
+static bool day_or_month(const char *s, long *days)
+{
+	char day[11];
+	if (strlen(s) == 7) {
+		snprintf(day, sizeof(day), "%s-01", s);
+		s = day;
+	}
+	return wm_catalog_date(s, days);
+}
+
+/* `cpython`: each series' first release and end of life. */
+static int load_cpython(struct wm_catalog *cat, struct wm_schema *c, const struct wm_node *t, struct wm_error *err)
+{
+	static const char *const keys[] = { "released", "end-of-life" };
+	if (!t || t->type != WM_NODE_MAP) {
+		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, c->doc->file, NULL, 0, 0, 0, 0, "no cpython table");
+		return WM_EINTERNAL;
+	}
+	if (!(cat->cpython = wm_arena_array(&cat->arena, t->n + 1, sizeof(*cat->cpython))))
+		return WM_ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct wm_node *e = t->pairs[i].value;
+		struct wm_cpython *v = &cat->cpython[cat->ncpython];
+		v->series = t->pairs[i].key->text;
+		if (!(v->minor = python_minor(v->series)) || !wm_schema_map(c, e, "a CPython series", keys, WM_ARRAY_SIZE(keys)))
+			continue;
+		v->released = need(c, e, "released");
+		v->end_of_life = need(c, e, "end-of-life");
+		if (!v->released || !v->end_of_life || !day_or_month(v->released, &v->released_day) ||
+				!day_or_month(v->end_of_life, &v->end_of_life_day))
+			wm_schema_error(c, e, "CPython %s: 'released' and 'end-of-life' are YYYY-MM-DD or YYYY-MM", v->series);
+		else
+			cat->ncpython++;
+	}
+	return err->code;
+}
+
+const struct wm_cpython *wm_catalog_cpython(const struct wm_catalog *cat, unsigned minor)
+{
+	for (size_t i = 0; i < cat->ncpython; i++)
+		if (cat->cpython[i].minor == minor)
+			return &cat->cpython[i];
+	return NULL;
+}
+
+size_t wm_catalog_cpython_count(const struct wm_catalog *cat)
+{
+	return cat->ncpython;
+}
+
+const struct wm_cpython *wm_catalog_cpython_at(const struct wm_catalog *cat, size_t i)
+{
+	return i < cat->ncpython ? &cat->cpython[i] : NULL;
+}
+
 static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
-	static const char *const top[] = { "pyo3" };
+	static const char *const top[] = { "pyo3", "cpython" };
 	static const char *const keys[] = { "crate", "python", "free-threaded", "abi3", "pypy" };
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root, *t;
@@ -535,7 +593,7 @@ static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error
 			wm_schema_error(&c, t->pairs[i].key, "the PyO3 series are listed newest first");
 		cat->npyo3++;
 	}
-	return err->code;
+	return load_cpython(cat, &c, wm_yaml_find(root, "cpython"), err);
 }
 
 size_t wm_catalog_pyo3_count(const struct wm_catalog *cat)

@@ -52,6 +52,16 @@ const struct wm_pyo3 *wm_catalog_pyo3(const struct wm_catalog *cat, unsigned maj
  */
 bool wm_catalog_runner_hosted_like(const char *label);
 const char *wm_catalog_suggest_runner(const struct wm_catalog *cat, const char *word);
+/* A CPython release series (templates/pyo3.yaml's `cpython`): its first release and end of life. */
+struct wm_cpython {
+	const char *series;            /* "3.10" */
+	unsigned minor;                /* 10 */
+	const char *released, *end_of_life;   /* as written: YYYY-MM-DD, or YYYY-MM for a scheduled month */
+	long released_day, end_of_life_day;   /* days since 1970-01-01 (a month: its first day) */
+};
+const struct wm_cpython *wm_catalog_cpython(const struct wm_catalog *cat, unsigned minor);
+size_t wm_catalog_cpython_count(const struct wm_catalog *cat);
+const struct wm_cpython *wm_catalog_cpython_at(const struct wm_catalog *cat, size_t i);
 /* Checks a manylinux/musllinux level for platform `p`; `why` says what is accepted. */
 bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, const char **why);
 /* The wheel platform tag of `p` at its current level (arena-allocated). */

@@ -273,6 +273,20 @@ static bool check_pyo3(struct wm_loader *l, const struct wm_pyo3 *r, const struc
 	return false;
 }
 
+/*
+ * CPython 3.`minor` past its end of life on the day the matrix is checked: a note, not an error (its
+ * wheels still build and install, but python.org fixes nothing in it any more).
+ */
+static void note_end_of_life(struct wm_loader *l, const struct wm_node *n, unsigned minor)
+{
+	const struct wm_cpython *v = wm_catalog_cpython(l->cat, minor);
+	long today = wm_catalog_today(l->cat);
+	if (v && today && v->end_of_life_day <= today)
+		wm_schema_note(&l->c, n, "CPython %s reached its end of life in %.7s (python.org's release cycle): its "
+			"wheels still build, but it has no security fixes any more; consider dropping it", v->series,
+			v->end_of_life);
+}
+
 static int cmp_python(const void *pa, const void *pb)
 {
 	const struct wm_python *a = *(const struct wm_python *const *)pa, *b = *(const struct wm_python *const *)pb;
@@ -464,6 +478,8 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 				wm_schema_note(&l->c, l->abi3_node, "'abi3' is set here");
 				continue;
 			}
+			if (!pp)
+				note_end_of_life(l, nodes[i], minor);
 			if ((py = pp ? wm_python_make_pypy(l, list.items[i], minor) :
 					wm_python_make(l, list.items[i], minor, ft)) == NULL)
 				return;
