@@ -14,7 +14,12 @@
 #include "model/schema.h"
 
 
-static const char *const default_versions[] = { "3.10", "3.11", "3.12", "3.13", "3.14" };
+/*
+ * The supported CPython releases (templates/pyo3.yaml's `cpython`: 3.10's life ended in October 2026,
+ * 3.15 was released on 2026-10-01), oldest first, without gaps: DEFAULT_MIN is the first's minor.
+ */
+static const char *const default_versions[] = { "3.11", "3.12", "3.13", "3.14", "3.15" };
+#define DEFAULT_MIN 11
 const struct wm_names wm_python_defaults = WM_NAMES(default_versions);
 static const char *const python_keys[] = { "versions", "abi3" };
 const struct wm_names wm_python_keys = WM_NAMES(python_keys);
@@ -422,9 +427,9 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 		 * The supported CPython releases, from the lowest that requires-python admits, that the
 		 * crate's PyO3 builds for: nothing asked for the others.
 		 */
-		unsigned lowest = l->project && l->project->min_minor > 10 ? l->project->min_minor : 10;
+		unsigned lowest = l->project && l->project->min_minor > DEFAULT_MIN ? l->project->min_minor : DEFAULT_MIN;
 		for (size_t i = 0; i < WM_ARRAY_SIZE(default_versions); i++) {
-			unsigned minor = 10 + (unsigned)i;
+			unsigned minor = DEFAULT_MIN + (unsigned)i;
 			struct wm_python *py;
 			if (minor < lowest || (l->pyo3 && (minor < l->pyo3->py_min || minor > l->pyo3->py_max)))
 				continue;
