@@ -52,7 +52,8 @@ start_forge() {
 # forge_action ROOT OWNER/NAME VERSION... [--branch NAME]: a bare repository ROOT/OWNER/NAME.git as an
 # action's repository is kept: a commit and an annotated tag vVERSION for each VERSION, in order,
 # and each major's lightweight tag (v4) on the newest of its releases; with --branch, a branch NAME
-# (release/v1) at the last commit too.  A repository already there is replaced.
+# (release/v1) at the last commit too.  A repository already there is replaced.  Each commit has an
+# action.yml: $FORGE_ACTION_YML when set, else one whose runs.using is node24.
 forge_action() {
 	local dir=$1 repo=$2 w=$tmp/forge-work v branch=
 	shift 2
@@ -67,6 +68,12 @@ forge_action() {
 			branch=$v
 			continue
 		fi
+		if [[ -n ${FORGE_ACTION_YML:-} ]]; then
+			printf '%s\n' "$FORGE_ACTION_YML" >"$w/action.yml"
+		else
+			printf 'runs:\n  using: node24\n' >"$w/action.yml"
+		fi
+		git -C "$w" add action.yml
 		git -C "$w" commit -q --allow-empty -m "release $v"
 		git -C "$w" tag -a "v$v" -m "v$v"
 		git -C "$w" tag -f "v${v%%.*}" >/dev/null

@@ -428,7 +428,7 @@ static const struct wm_node *runtime_entry(const struct wm_catalog *cat, const c
 	return wm_yaml_find(table, major);
 }
 
-static bool node_runtime_ok(const struct wm_catalog *cat, const char *using)
+bool wm_catalog_node_runtime_ok(const struct wm_catalog *cat, const char *using)
 {
 	if (strncmp(using, "node", 4) != 0)
 		return true;
@@ -445,7 +445,7 @@ static const char *runtime_of(const struct wm_catalog *cat, struct wm_arena *a, 
 	if (!v || depth > 4)
 		return NULL;
 	if (v->type == WM_NODE_SCALAR) {
-		if (!node_runtime_ok(cat, v->text) && !*why)
+		if (!wm_catalog_node_runtime_ok(cat, v->text) && !*why)
 			*why = wm_arena_printf(a, "runs on %s", v->text);
 		return v->text;
 	}

@@ -23,6 +23,8 @@ const char *wm_catalog_suggest_action(const struct wm_catalog *cat, const char *
  */
 const char *wm_catalog_action_runtime(const struct wm_catalog *cat, struct wm_arena *a, const char *action,
 	const char *ref, const char **why);
+/* Whether the runners have runtime `using` (a `nodeN` in node-runtimes, or anything but Node). */
+bool wm_catalog_node_runtime_ok(const struct wm_catalog *cat, const char *using);
 /* The pinned version of a tool ("maturin"), or NULL. */
 const char *wm_catalog_tool(const struct wm_catalog *cat, const char *name);
 /* The releases of a tool ("maturin") a pin may be chosen from, newest first: a sequence, or NULL. */
