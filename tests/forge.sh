@@ -6,6 +6,7 @@
 #                       a tag, 3,000 more tags: v0.0.0 ... v0.2.999), acme/empty.git (no commits)
 # start_forge ROOT [ARGS...]   tests/forge-server.py (git http-backend for ROOT, and its faults);
 #                       sets FORGE (http://127.0.0.1:PORT)
+# forge_action, forge_catalog_actions   an action's repository, every catalogue action's (below)
 #
 # Source it after tests/lib.sh (and tests/plan-servers.sh, whose stop_servers stops it too).
 
@@ -84,4 +85,20 @@ forge_action() {
 	git init -q --bare "$dir/$repo.git"
 	git -C "$w" push -q "$dir/$repo.git" 'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*'
 	rm -rf "$w"
+}
+
+# forge_catalog_actions ROOT: every action of templates/actions.yaml as forge_action keeps it, at its
+# reference with one newer release of the same major and none newer: a major tag vN as vN.0.0 and
+# vN.1.0, a full tag as itself, a branch release/vN with N.12.4 and N.13.0 and the branch
+forge_catalog_actions() {
+	local dir=$1 action ref
+	"${py:-python3}" -c 'import sys, yaml; [print(a, r) for a, r in yaml.safe_load(open(sys.argv[1]))["actions"].items()]' \
+		"$ROOT/templates/actions.yaml" >"$tmp/catalog-actions"
+	while read -r action ref; do
+		case $ref in
+		release/v*) forge_action "$dir" "$action" "${ref#release/v}.12.4" "${ref#release/v}.13.0" --branch "$ref" ;;
+		v*.*) forge_action "$dir" "$action" "${ref#v}" ;;
+		v*) forge_action "$dir" "$action" "${ref#v}.0.0" "${ref#v}.1.0" ;;
+		esac
+	done <"$tmp/catalog-actions"
 }

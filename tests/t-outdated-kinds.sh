@@ -42,15 +42,7 @@ export WHEELMATRIX_TODAY=2026-12-01
 
 # ---- the stand-ins ---------------------------------------------------------------------------
 forge=$tmp/forge
-"$py" -c 'import sys, yaml; [print(a, r) for a, r in yaml.safe_load(open(sys.argv[1]))["actions"].items()]' \
-	"$ROOT/templates/actions.yaml" >"$tmp/actions"
-while read -r action ref; do
-	case $ref in
-	release/v*) forge_action "$forge" "$action" "${ref#release/v}.12.4" "${ref#release/v}.13.0" --branch "$ref" ;;
-	v*.*) forge_action "$forge" "$action" "${ref#v}" ;;
-	v*) forge_action "$forge" "$action" "${ref#v}.0.0" "${ref#v}.1.0" ;;
-	esac
-done <"$tmp/actions"
+forge_catalog_actions "$forge"
 # actions/cache: a v4 on node20 beside the v5 the catalogue pins; maturin-action a composite that runs it
 FORGE_ACTION_YML='runs: {using: node20}' forge_action "$forge" actions/cache 4.2.0
 git init -q "$tmp/cache-v5"

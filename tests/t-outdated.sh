@@ -19,15 +19,7 @@ need git "apt-get install git"
 
 # every catalogue action at its reference, with one newer release of the same major and none newer
 forge=$tmp/forge
-"$py" -c 'import sys, yaml; [print(a, r) for a, r in yaml.safe_load(open(sys.argv[1]))["actions"].items()]' \
-	"$ROOT/templates/actions.yaml" >"$tmp/actions"
-while read -r action ref; do
-	case $ref in
-	release/v*) forge_action "$forge" "$action" "${ref#release/v}.12.4" "${ref#release/v}.13.0" --branch "$ref" ;;
-	v*.*) forge_action "$forge" "$action" "${ref#v}" ;;
-	v*) forge_action "$forge" "$action" "${ref#v}.0.0" "${ref#v}.1.0" ;;
-	esac
-done <"$tmp/actions"
+forge_catalog_actions "$forge"
 # the index: each tool at its pin only, and NVIDIA's cuda-toolkit as PyPI served it
 "$py" - "$ROOT/templates/actions.yaml" "$tmp/index.json" "$ROOT/tests/upstream/pypi-cuda-toolkit.json" <<'PY'
 import json, sys, yaml
