@@ -40,7 +40,7 @@ PY
 	} >"$repo/Cargo.toml"
 	# 5 platforms x 4 versions x 10 backends = 200 jobs
 	{
-		printf 'wheelmatrix: 1\npython:\n  versions: ["3.10", "3.11", "3.12", "3.13"]\n'
+		printf 'wheelmatrix: 1\npython:\n  versions: ["3.11", "3.12", "3.13", "3.14"]\n'
 		printf 'platforms: [linux-x86_64, linux-aarch64, macos-arm64, macos-x86_64, windows-x86_64]\nbackends:\n'
 		for i in 0 1 2 3 4 5 6 7 8; do printf '  gpu%d: {features: [gpu%d]}\n' "$i" "$i"; done
 		printf '  cpu: {default: true}\nci:\n  github: {path: .github/workflows/wheels.yml}\n'

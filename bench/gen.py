@@ -9,7 +9,7 @@ PLATFORMS = [
     "linux-x86_64", "macos-arm64", "windows-x86_64", "linux-aarch64", "macos-x86_64",
     "musllinux-x86_64", "linux-ppc64le", "linux-armv7", "musllinux-aarch64", "linux-i686",
 ]
-VERSIONS = ["3.9", "3.10", "3.11", "3.12", "3.13", "3.13t", "3.14", "3.14t"]
+VERSIONS = ["3.11", "3.12", "3.13", "3.13t", "3.14", "3.14t", "3.15", "3.15t"]
 
 # jobs -> (platforms, Python versions, backends); no filter, exclude or include, so the
 # product is the job count.

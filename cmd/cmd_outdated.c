@@ -10,6 +10,10 @@ const struct cli_option cmd_outdated_options[OUTDATED_NOPTIONS] = {
 	[OUTDATED_FORMAT] = { 0, "format", "FORMAT", formats, "table (default) or json" },
 	[OUTDATED_INDEX] = { 0, "index", "URL", NULL, "the PEP 691 index the tools come from (default: PyPI); credentials, ?query never shown" },
 	[OUTDATED_GITHUB] = { 0, "github", "URL", NULL, "the forge the actions' repositories are on (default: https://github.com)" },
+	[OUTDATED_CRATES] = { 0, "crates", "URL", NULL, "crates.io's sparse index, for PyO3 (default: https://index.crates.io/)" },
+	[OUTDATED_PYTHON_RELEASES] = { 0, "python-releases", "URL", NULL, "CPython's release cycle JSON (default: https://peps.python.org/api/release-cycle.json)" },
+	[OUTDATED_CATALOG] = { 0, "catalog", NULL, NULL, "check wheelmatrix's own catalogue instead of a matrix's pins" },
+	[OUTDATED_STRICT] = { 0, "strict", NULL, NULL, "what could not be checked fails like what is outdated (exit 1)" },
 	[OUTDATED_CACERT] = { 0, "cacert", "FILE", NULL, "CA certificates for https (default: $SSL_CERT_FILE, else the system's)" },
 	[OUTDATED_JOBS] = { 0, "jobs", "N", NULL, "requests at once, 1 to 64 (default: 8)" },
 	[OUTDATED_TIMEOUT] = { 0, "timeout", "SECONDS", NULL, "time allowed for each request (default: 30)" },
@@ -32,6 +36,8 @@ int cmd_outdated(struct cli *cli)
 	wm_outdated_options_init(&o);
 	o.index = cli->values[OUTDATED_INDEX];
 	o.forge = cli->values[OUTDATED_GITHUB];
+	o.crates = cli->values[OUTDATED_CRATES];
+	o.python = cli->values[OUTDATED_PYTHON_RELEASES];
 	o.cacert = cli->values[OUTDATED_CACERT] ? cli->values[OUTDATED_CACERT] : cli_env("SSL_CERT_FILE");
 	o.netrc = cli_env("NETRC");
 	o.username = cli_env("WHEELMATRIX_INDEX_USERNAME");
@@ -42,7 +48,7 @@ int cmd_outdated(struct cli *cli)
 	wm_error_init(&err);
 	if ((ret = cli_catalog_load(&cat, &err)) < 0)
 		goto out;
-	if ((ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
+	if ((!cli->values[OUTDATED_CATALOG] && (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0) ||
 	    (ret = wm_outdated_new(&out, m, cat, &err)) < 0 ||
 	    (ret = wm_outdated_query(out, &o, &err)) < 0) {
 		cli_print_diags(&err);
@@ -57,7 +63,8 @@ int cmd_outdated(struct cli *cli)
 	}
 	fwrite(text, 1, len, stdout);
 	for (size_t i = 0; i < out->n; i++) {
-		stale |= out->items[i].state != WM_OUTDATED_CURRENT && out->items[i].state != WM_OUTDATED_UNKNOWN;
+		stale |= out->items[i].state != WM_OUTDATED_CURRENT && out->items[i].state != WM_OUTDATED_UNKNOWN &&
+			out->items[i].state != WM_OUTDATED_SELF_HOSTED;
 		unknown |= out->items[i].state == WM_OUTDATED_UNKNOWN;
 	}
 out:
@@ -69,5 +76,5 @@ out:
 	wm_error_release(&err);
 	if (ret < 0)
 		return cli_exit_code(ret);
-	return stale ? CLI_EXIT_STATE : unknown ? CLI_EXIT_ENV : CLI_EXIT_OK;
+	return stale || (unknown && cli->values[OUTDATED_STRICT]) ? CLI_EXIT_STATE : unknown ? CLI_EXIT_ENV : CLI_EXIT_OK;
 }

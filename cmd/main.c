@@ -671,7 +671,8 @@ static int run(struct cli *cli, struct parse *ps, int argc, char **argv)
 	 * top.  check reads it from the index or a commit too: it says itself what it lacks.
 	 */
 	if (!ps->file_given && cli->cmd->run != cmd_init && cli->cmd->run != cmd_help &&
-	    cli->cmd->run != cmd_completion && !cli_find_matrix(cli) && cli->cmd->run != cmd_check) {
+	    cli->cmd->run != cmd_completion && !(cli->cmd->run == cmd_outdated && cli->values[OUTDATED_CATALOG]) &&
+	    !cli_find_matrix(cli) && cli->cmd->run != cmd_check) {
 		cli_error("no %s in this directory or any parent up to the repository's top: "
 			"'wheelmatrix init' writes one", cli->file);
 		return CLI_EXIT_USAGE;

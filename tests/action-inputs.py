@@ -17,7 +17,8 @@ import yaml
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with open(os.path.join(root, "templates", "actions.yaml"), encoding="utf-8") as f:
-    pins = yaml.safe_load(f)["actions"]
+    table = yaml.safe_load(f)
+pins, runtimes = table["actions"], table["runtimes"]
 with open(os.path.join(root, "tests", "action-inputs.yaml"), encoding="utf-8") as f:
     declared = yaml.safe_load(f)
 
@@ -28,9 +29,24 @@ if coverage:
 problems = []
 used = set()
 
+def major(use):
+    name, _, ref = use.partition("@")
+    return "%s@%s" % (name, ref.split(".")[0] if ref.startswith("v") else ref)
+
+
 for name, ref in pins.items():
-    if "%s@%s" % (name, ref) not in declared:
+    spec = declared.get("%s@%s" % (name, ref))
+    if spec is None:
         problems.append("tests/action-inputs.yaml has no inputs for %s@%s, the pin of templates/actions.yaml" % (name, ref))
+        continue
+    # the runtime templates/actions.yaml records against the one read from the action.yml
+    ours = (runtimes.get(name) or {}).get(ref)
+    theirs = [spec.get("using")] + [major(u) for u in spec.get("uses", []) if not u.startswith("./")]
+    if isinstance(ours, str):
+        ours = [ours]
+    if ours is None or [u for u in ours if u != "docker"] != theirs:
+        problems.append("templates/actions.yaml's runtime of %s@%s is %r, its action.yml says %r (%s)"
+                        % (name, ref, ours, theirs, spec["source"]))
 
 for path in args:
     with open(path, encoding="utf-8") as f:

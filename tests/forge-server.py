@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """forge-server.py — a forge on loopback: git's own smart-HTTP server for real repositories, and faults.
 
-usage: forge-server.py PORT_FILE --root DIR [--index FILE] [--delay SECONDS] [--log FILE]
+usage: forge-server.py PORT_FILE --root DIR [--index FILE] [--files DIR] [--delay SECONDS] [--log FILE]
 
 Binds 127.0.0.1 on a free port, writes the port to PORT_FILE, and answers
 GET /OWNER/NAME.git/info/refs?service=git-upload-pack.  For every owner but
@@ -22,10 +22,19 @@ does not have.  Under fault/, these misbehave:
   moved          a 301 to /real/moved.git/info/refs?service=git-upload-pack (a renamed repository)
   loop           a 302 to itself
 
+GET /OWNER/NAME/raw/REF/PATH answers the file PATH of the repository at REF (`git show REF:PATH`),
+as GitHub's own /raw/ URLs do (there after a redirect to raw.githubusercontent.com), 404 when the
+repository, the ref or the file is not there.
+
 With --index, it is also a simple index: GET /simple/NAME/ answers the PEP 691 JSON page (api-version
 1.1, with PEP 700's `versions`) of each project FILE (JSON: {"NAME": ["1.0.0", ...]}) lists, 404
 for the others, and for a project listed with null (and for /simple/no-versions/) a page of
-api-version 1.0, without `versions`.
+api-version 1.0, without `versions`; for a project listed with a string, the file it names,
+byte for byte (a page as PyPI served it).
+
+With --files, GET /files/PATH answers the file DIR/PATH (JSON as application/json, anything else
+as text/plain), 404 when there is none: crates.io's sparse index laid out as files, a release
+cycle's JSON.
 
 --delay holds every answer that long first.  The log has a line per request: the path, and
 " authorization" when the request carried an Authorization header.
@@ -68,6 +77,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     root = None
     index = {}
+    files = None
     delay = 0.0
     log = None
 
@@ -150,8 +160,36 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(404, b"not found\n", "text/plain")
         if self.index[name] is None:
             return self.send(200, json.dumps({"meta": {"api-version": "1.0"}, "name": name, "files": []}).encode(), ctype)
+        if isinstance(self.index[name], str):
+            with open(self.index[name], "rb") as f:
+                return self.send(200, f.read(), ctype)
         page = {"meta": {"api-version": "1.1"}, "name": name, "files": [], "versions": self.index[name]}
         return self.send(200, json.dumps(page).encode(), ctype)
+
+    def raw(self, owner, name, rest):
+        git_dir = os.path.join(self.root, owner, name + ".git")
+        parts = rest.split("/")
+        if not os.path.isdir(git_dir):
+            return self.send(404, b"not found\n", "text/plain")
+        # a ref may hold slashes (release/v1): the longest ref the repository has, as GitHub takes it
+        for i in range(len(parts) - 1, 0, -1):
+            ref, path = "/".join(parts[:i]), "/".join(parts[i:])
+            if subprocess.run(["git", "--git-dir", git_dir, "rev-parse", "-q", "--verify", ref + "^{commit}"],
+                              stdin=subprocess.DEVNULL, capture_output=True).returncode:
+                continue
+            out = subprocess.run(["git", "--git-dir", git_dir, "show", "%s:%s" % (ref, path)], stdin=subprocess.DEVNULL,
+                                 capture_output=True)
+            if out.returncode:
+                break
+            return self.send(200, out.stdout, "text/plain; charset=utf-8")
+        return self.send(404, b"not found\n", "text/plain")
+
+    def file(self, rel):
+        path = os.path.realpath(os.path.join(self.files, rel))
+        if not self.files or not path.startswith(os.path.realpath(self.files) + os.sep) or not os.path.isfile(path):
+            return self.send(404, b"not found\n", "text/plain")
+        with open(path, "rb") as f:
+            return self.send(200, f.read(), "application/json" if path.endswith(".json") else "text/plain")
 
     def do_GET(self):
         path, _, query = self.path.partition("?")
@@ -165,6 +203,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.project(parts[2])
         if len(parts) == 5 and parts[1] == "fault" and parts[2].endswith(".git") and parts[3:] == ["info", "refs"]:
             return self.fault(parts[2][:-4], path, query)
+        if len(parts) >= 6 and parts[3] == "raw":
+            return self.raw(parts[1], parts[2], "/".join(parts[4:]))
+        if len(parts) >= 3 and parts[1] == "files":
+            return self.file("/".join(parts[2:]))
         return self.backend(path, query)
 
 
@@ -173,11 +215,13 @@ def main():
     ap.add_argument("port_file")
     ap.add_argument("--root", required=True)
     ap.add_argument("--index")
+    ap.add_argument("--files")
     ap.add_argument("--delay", type=float, default=0.0)
     ap.add_argument("--log")
     args = ap.parse_args()
     Handler.root = os.path.abspath(args.root)
     Handler.delay = args.delay
+    Handler.files = os.path.abspath(args.files) if args.files else None
     if args.index:
         with open(args.index, encoding="utf-8") as f:
             Handler.index = json.load(f)

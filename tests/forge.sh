@@ -6,6 +6,7 @@
 #                       a tag, 3,000 more tags: v0.0.0 ... v0.2.999), acme/empty.git (no commits)
 # start_forge ROOT [ARGS...]   tests/forge-server.py (git http-backend for ROOT, and its faults);
 #                       sets FORGE (http://127.0.0.1:PORT)
+# forge_action, forge_catalog_actions   an action's repository, every catalogue action's (below)
 #
 # Source it after tests/lib.sh (and tests/plan-servers.sh, whose stop_servers stops it too).
 
@@ -52,7 +53,8 @@ start_forge() {
 # forge_action ROOT OWNER/NAME VERSION... [--branch NAME]: a bare repository ROOT/OWNER/NAME.git as an
 # action's repository is kept: a commit and an annotated tag vVERSION for each VERSION, in order,
 # and each major's lightweight tag (v4) on the newest of its releases; with --branch, a branch NAME
-# (release/v1) at the last commit too.  A repository already there is replaced.
+# (release/v1) at the last commit too.  A repository already there is replaced.  Each commit has an
+# action.yml: $FORGE_ACTION_YML when set, else one whose runs.using is node24.
 forge_action() {
 	local dir=$1 repo=$2 w=$tmp/forge-work v branch=
 	shift 2
@@ -67,6 +69,12 @@ forge_action() {
 			branch=$v
 			continue
 		fi
+		if [[ -n ${FORGE_ACTION_YML:-} ]]; then
+			printf '%s\n' "$FORGE_ACTION_YML" >"$w/action.yml"
+		else
+			printf 'runs:\n  using: node24\n' >"$w/action.yml"
+		fi
+		git -C "$w" add action.yml
 		git -C "$w" commit -q --allow-empty -m "release $v"
 		git -C "$w" tag -a "v$v" -m "v$v"
 		git -C "$w" tag -f "v${v%%.*}" >/dev/null
@@ -77,4 +85,20 @@ forge_action() {
 	git init -q --bare "$dir/$repo.git"
 	git -C "$w" push -q "$dir/$repo.git" 'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*'
 	rm -rf "$w"
+}
+
+# forge_catalog_actions ROOT: every action of templates/actions.yaml as forge_action keeps it, at its
+# reference with one newer release of the same major and none newer: a major tag vN as vN.0.0 and
+# vN.1.0, a full tag as itself, a branch release/vN with N.12.4 and N.13.0 and the branch
+forge_catalog_actions() {
+	local dir=$1 action ref
+	"${py:-python3}" -c 'import sys, yaml; [print(a, r) for a, r in yaml.safe_load(open(sys.argv[1]))["actions"].items()]' \
+		"$ROOT/templates/actions.yaml" >"$tmp/catalog-actions"
+	while read -r action ref; do
+		case $ref in
+		release/v*) forge_action "$dir" "$action" "${ref#release/v}.12.4" "${ref#release/v}.13.0" --branch "$ref" ;;
+		v*.*) forge_action "$dir" "$action" "${ref#v}" ;;
+		v*) forge_action "$dir" "$action" "${ref#v}.0.0" "${ref#v}.1.0" ;;
+		esac
+	done <"$tmp/catalog-actions"
 }

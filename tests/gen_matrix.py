@@ -36,7 +36,7 @@ TOOLKIT_FEATURES = {"cuda": ["cublas", "cuda", "candle-core/cuda"], "rocm": ["hi
                     "clblast": ["clblast", "opencl"], "vulkan": ["vulkan"], "metal": ["metal", "mps"]}
 # Runner labels actionlint knows, per platform, for the `runner` override.
 RUNNERS = {"linux-x86_64": ["ubuntu-22.04", "ubuntu-24.04"], "linux-aarch64": ["ubuntu-22.04-arm"],
-           "macos-arm64": ["macos-14"], "windows-x86_64": ["windows-2025"]}
+           "macos-arm64": ["macos-15"], "windows-x86_64": ["windows-2025"]}
 ENV_VALUES = ["1", "on", "3.10", "a b", "x=y", "", "-O2 -g", "yes", "0", "path/to/dir"]
 
 

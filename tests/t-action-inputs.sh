@@ -19,8 +19,9 @@
 check=$ROOT/tests/action-inputs.py
 
 # the checker fails where it should
-checkout=$(sed -n 's|^  actions/checkout: \([^ ]*\).*|\1|p' "$ROOT/templates/actions.yaml")
-upload=$(sed -n 's|^  actions/upload-artifact: \([^ ]*\).*|\1|p' "$ROOT/templates/actions.yaml")
+# the first line of each: the `actions:` table's, not `runtimes:`'s
+checkout=$(sed -n 's|^  actions/checkout: \([^ ]*\).*|\1|p' "$ROOT/templates/actions.yaml" | head -n 1)
+upload=$(sed -n 's|^  actions/upload-artifact: \([^ ]*\).*|\1|p' "$ROOT/templates/actions.yaml" | head -n 1)
 [[ -n $checkout && -n $upload ]] || fatal "templates/actions.yaml: no pin of actions/checkout or actions/upload-artifact read"
 mkdir "$tmp/canary"
 canary() {
@@ -52,7 +53,7 @@ EOF2
 # a pin the data file has no inputs for
 mkdir -p "$tmp/stale/tests" "$tmp/stale/templates"
 cp "$check" "$ROOT/tests/action-inputs.yaml" "$tmp/stale/tests/"
-sed 's|^  actions/checkout: [^ ]*|  actions/checkout: v1|' "$ROOT/templates/actions.yaml" >"$tmp/stale/templates/actions.yaml"
+sed '0,/^  actions\/checkout: /s|^  actions/checkout: [^ ]*|  actions/checkout: v1|' "$ROOT/templates/actions.yaml" >"$tmp/stale/templates/actions.yaml"
 expect_run 1 "$py" "$tmp/stale/tests/action-inputs.py"
 grep -q 'no inputs for actions/checkout@v1' "$tmp/out" || { fail "stale pin: not reported"; show "$tmp/out"; }
 

@@ -98,7 +98,7 @@ mkdir "$tmp/wide"
 import sys
 lines = ["wheelmatrix: 1", "project: {name: demo}",
          "platforms: [linux-x86_64, linux-aarch64, linux-ppc64le, linux-i686, musllinux-x86_64, musllinux-aarch64]",
-         'python: {versions: ["3.9", "3.10", "3.11", "3.12", "3.13", "3.14"]}', "backends:", "  cpu:",
+         'python: {versions: ["3.11", "3.12", "3.13", "3.14", "3.14t", "3.15"]}', "backends:", "  cpu:",
          "    default: true", "    env:", "      V0: &s " + "x" * (256 << 10)]
 lines += ["      V%d: *s" % i for i in range(1, 60)]
 lines += ["include:", '  - {backend: cpu, platform: linux-s390x, python: "3.12", env: {%s}}'
@@ -121,7 +121,7 @@ import sys
 plats = ["linux-x86_64", "linux-aarch64", "linux-ppc64le", "linux-i686", "musllinux-x86_64", "musllinux-aarch64",
          "macos-arm64", "macos-x86_64", "windows-x86_64", "linux-armv7"]
 lines = ["wheelmatrix: 1", "project: {name: demo}", "platforms: [%s]" % ", ".join(plats),
-         'python: {versions: ["3.9", "3.10", "3.11", "3.12", "3.13", "3.13t", "3.14", "3.14t"]}',
+         'python: {versions: ["3.11", "3.12", "3.13", "3.13t", "3.14", "3.14t", "3.15", "3.15t"]}',
          "backends:", "  b00:", "    features: [f00]", "    env: &env"]
 lines += ["      SETTING_%d: value-%d-%s" % (i, i, "v" * 300) for i in range(10)]
 for b in range(1, 40):

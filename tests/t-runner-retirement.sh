@@ -10,10 +10,13 @@
 # (2027-04-17) and after, each is an error of an invalid matrix: list, generate and check (with
 # --format json too) exit 2 with the errors on stderr, as for any invalid matrix.  The same matrix with GitLab CI only says nothing (GitHub's labels
 # are not used).  A WHEELMATRIX_TODAY that is not a date is an error, exit 2.  Without it the
-# clock's UTC day is used: the warning appears exactly when Python's date says it should.
+# clock's UTC day is used: the warning appears exactly when Python's date says it should.  A label
+# the catalogue lacks that looks like GitHub's (ubuntu-26.10) is a warning at its value naming the
+# closest known label; a self-hosted runner's (gpu-box) is not checked.
 # Last, the data against a tool nobody here wrote: a workflow running a job on every label of
-# templates/runners.yaml passes actionlint (1.7.12, tests/tools/actionlint) except exactly at the
-# labels runners.yaml says were retired before 2026-12-01, which actionlint no longer knows.
+# templates/runners.yaml passes actionlint (1.7.12 of 2026-03-30, tests/tools/actionlint) except
+# exactly at the labels runners.yaml says were retired before that day, which actionlint no longer
+# knows, and those it says GitHub first offered after it (`available`), which it does not know yet.
 . "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
@@ -126,6 +129,28 @@ else
 	[[ $status == 2 && $(said) == "5:26 error"* ]] || fail "list on the clock's day (retired): $(cat "$tmp/err")"
 fi
 
+# a label the catalogue lacks that looks like GitHub's: a warning at it with the closest label; a
+# self-hosted runner's label (and one the catalogue knows) says nothing; GitLab only: nothing
+mkdir "$tmp/unknown"
+cat >"$tmp/unknown/wheelmatrix.yaml" <<'YAML'
+wheelmatrix: 1
+project: {name: demo}
+python: {abi3: "3.9"}
+platforms:
+  linux-x86_64: {runner: ubuntu-26.10}
+  linux-aarch64: {runner: gpu-box}
+  windows-x86_64: {runner: windows-2025-vs2026}
+YAML
+WHEELMATRIX_TODAY=2026-12-01 wm -C "$tmp/unknown" list
+expect_status 0 "list with a label the catalogue lacks"
+expect_same - <(grep -E '^wheelmatrix.yaml:[0-9]+:[0-9]+: ' "$tmp/err") "the unknown labels' warnings" <<'WANT'
+wheelmatrix.yaml:5:26: warning: runner 'ubuntu-26.10' looks like a GitHub-hosted label, but wheelmatrix does not know it (did you mean 'ubuntu-26.04'?): its retirement is not checked, and a label no runner has leaves the jobs queued
+WANT
+sed -i 's/^python:/ci: {gitlab: {}}\npython:/' "$tmp/unknown/wheelmatrix.yaml"
+wm -C "$tmp/unknown" list
+expect_status 0 "list, GitLab only, with a label the catalogue lacks"
+[[ ! -s $tmp/err ]] || fail "list, GitLab only, warned: $(cat "$tmp/err")"
+
 # actionlint knows every label of runners.yaml but those retired before 2026-12-01
 "$py" - "$ROOT" "$tmp/labels.yml" <<'PY' || fail "runners.yaml against actionlint (above)"
 import datetime, os, sys
@@ -135,8 +160,12 @@ sys.path.insert(0, os.path.join(root, "tests"))
 import wmlint
 with open(os.path.join(root, "templates", "runners.yaml"), encoding="utf-8") as f:
     runners = yaml.safe_load(f)
+# the day the Go module proxy gives for actionlint v1.7.12 (its .info), the day of its label list
+released = datetime.date(2026, 3, 30)
 retired = {label for label, e in runners.items()
-           if e.get("retires") and datetime.date.fromisoformat(e["retires"]) < datetime.date(2026, 12, 1)}
+           if e.get("retires") and datetime.date.fromisoformat(e["retires"]) < released}
+newer = {label for label, e in runners.items()
+         if e.get("available") and datetime.date.fromisoformat(e["available"]) > released}
 lines = ["on: push", "permissions: {}", "jobs:"]
 where = {}
 for i, label in enumerate(runners):
@@ -147,9 +176,9 @@ with open(path, "w", encoding="utf-8") as f:
 found = wmlint.actionlint(path)
 unknown = {where.get(f["line"]) for f in found if f["kind"] == "runner-label"}
 others = [f for f in found if f["kind"] != "runner-label"]
-if others or unknown != retired or len(retired) < 2:
-    print("FAIL actionlint does not know %s; runners.yaml says retired: %s; other findings: %r"
-          % (sorted(map(str, unknown)), sorted(retired), others))
+if others or unknown != retired | newer or len(retired) < 2 or len(newer) < 2:
+    print("FAIL actionlint does not know %s; runners.yaml says retired before it: %s, offered after it: %s; "
+          "other findings: %r" % (sorted(map(str, unknown)), sorted(retired), sorted(newer), others))
     sys.exit(1)
 PY
 finish

@@ -103,6 +103,27 @@ static const char *patch_path(struct gl *g, const struct wm_backend *b)
  */
 static const char tool_python[] = "3.12";
 
+/*
+ * The newest CPython the cross images of GitLab's Linux cross jobs carry for the host, as python3.X
+ * (platforms.yaml's ghcr.io/rust-cross/manylinux_2_28-cross: deadsnakes' 3.9 and 3.11 to 3.14 and
+ * Ubuntu 22.04's 3.10, at rust-cross/manylinux-cross@6b05ad8, Dockerfile.j2).  A cross job for a
+ * newer one runs maturin with tool_python and builds for python3.X from maturin's own tables of the
+ * target's configuration, as for PyPy (`maturin list-python --target armv7-unknown-linux-gnueabihf`,
+ * maturin 1.16.0: CPython 3.7 to 3.15): its own python3.X is not there to run it.
+ */
+#define CROSS_HOST_PYTHON_MAX 14
+
+/* Whether the interpreter `python` ("3.15", not free-threaded) is newer than a cross image's host ones. */
+static bool past_cross_hosts(const char *python)
+{
+	unsigned long minor;
+	char *end;
+	if (strncmp(python, "3.", 2) != 0)
+		return false;
+	minor = strtoul(python + 2, &end, 10);
+	return !*end && minor > CROSS_HOST_PYTHON_MAX;
+}
+
 /* On GitLab, macos-x86_64 is cross-built on Apple silicon: no smoke test there. */
 static bool gitlab_cross(const struct wm_platform *p)
 {
@@ -465,7 +486,7 @@ static void set_test_tags(struct gl *g, struct wm_y *job, const struct wm_test *
  * test job (`test`) of a backend with tests, WM_TEST: whether the entry runs them.  A PyPy build
  * on Linux is the tool CPython's maturin given -i pypy3.N (WM_TARGET_PYTHON), which takes the
  * image's PyPy where there is one and its own tables of PyPy's configuration where not: most
- * images have none.
+ * images have none.  So is a Linux cross build for a CPython the cross images do not carry.
  */
 static struct wm_y *entry(struct gl *g, const struct ljob *j, bool test)
 {
@@ -474,6 +495,11 @@ static struct wm_y *entry(struct gl *g, const struct ljob *j, bool test)
 	if (!test && j->pypy && j->platform->os == WM_OS_LINUX) {
 		set_var(g, e, "WM_PYTHON", tool_python, false);
 		set_var(g, e, "WM_TARGET_PYTHON", j->interpreter, false);
+		return e;
+	}
+	if (!test && j->platform->os == WM_OS_LINUX && gitlab_cross(j->platform) && past_cross_hosts(j->python)) {
+		set_var(g, e, "WM_PYTHON", tool_python, false);
+		set_var(g, e, "WM_TARGET_PYTHON", wm_arena_printf(g->b.arena, "python%s", j->python), false);
 		return e;
 	}
 	set_var(g, e, "WM_PYTHON", j->python, false);

@@ -53,8 +53,10 @@ int wm_pin_new(struct wm_pin **out, const struct wm_matrix *m, const struct wm_c
 	p->matrix = m;
 	if (!(p->actions = wm_arena_array(p->arena, nactions + 1, sizeof(*p->actions))))
 		goto fail;
-	/* what the GitHub workflow would use, as generate writes it */
-	if (m->github.enabled && (ret = wm_emit_github_actions(used, m, cat, err)) < 0)
+	/* what the GitHub workflow would use, as generate writes it; without a matrix, every action */
+	for (size_t i = 0; !m && i < nactions; i++)
+		used[i] = true;
+	if (m && m->github.enabled && (ret = wm_emit_github_actions(used, m, cat, err)) < 0)
 		goto out;
 	for (size_t i = 0; i < nactions; i++) {
 		struct wm_pin_action *a;
@@ -63,7 +65,7 @@ int wm_pin_new(struct wm_pin **out, const struct wm_matrix *m, const struct wm_c
 		a = &p->actions[p->n++];
 		a->action = wm_catalog_action_name(cat, i);
 		a->ref = wm_catalog_action(cat, a->action);
-		for (size_t k = 0; k < m->nactions; k++)
+		for (size_t k = 0; m && k < m->nactions; k++)
 			if (strcmp(m->actions[k].action, a->action) == 0) {
 				a->ref = m->actions[k].ref;
 				a->tag = m->actions[k].tag;
@@ -166,6 +168,7 @@ static int settle(struct wm_pin *p, struct wm_pin_action *a, const struct wm_ref
 	unsigned long major = 0;
 	bool has_major = a->tag && tag_major(a->tag, &major);
 
+	a->refs_read = true;
 	if (a->tag && !(t = find_ref(refs->tags, refs->ntags, a->tag)))
 		t = find_ref(refs->heads, refs->nheads, a->tag);
 	if (t && !(a->tag_sha = wm_arena_strdup(ar, t->commit)))

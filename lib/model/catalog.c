@@ -22,11 +22,13 @@ struct wm_catalog {
 	const char **alias_ids;    /* ... and the id it stands for */
 	size_t naliases;
 	const char **toolkit_ids;
-	const struct wm_node *actions, *tools, *releases;
+	const struct wm_node *actions, *tools, *releases, *runtimes, *node_runtimes;
 	const char **action_names;
 	size_t nactions;
 	struct wm_pyo3 *pyo3;      /* templates/pyo3.yaml, newest first */
 	size_t npyo3;
+	struct wm_cpython *cpython; /* its `cpython` table, in its order */
+	size_t ncpython;
 	struct wm_runner *runners; /* templates/runners.yaml, in its order */
 	size_t nrunners;
 	long today;                /* days since 1970-01-01, or 0: retirements are not checked */
@@ -369,7 +371,7 @@ static int load_toolkits(struct wm_catalog *cat, struct wm_doc *doc, struct wm_e
 
 static int load_actions(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
-	static const char *const keys[] = { "actions", "tools", "releases" };
+	static const char *const keys[] = { "actions", "tools", "releases", "node-runtimes", "runtimes" };
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root;
 	if (!root || !wm_schema_map(&c, root, "the actions table", keys, WM_ARRAY_SIZE(keys)) ||
@@ -388,7 +390,93 @@ static int load_actions(struct wm_catalog *cat, struct wm_doc *doc, struct wm_er
 			return WM_EINTERNAL;
 		cat->action_names[cat->nactions++] = cat->actions->pairs[i].key->text;
 	}
+	cat->runtimes = wm_yaml_find(root, "runtimes");
+	cat->node_runtimes = wm_yaml_find(root, "node-runtimes");
+	if (!cat->runtimes || cat->runtimes->type != WM_NODE_MAP || !cat->node_runtimes ||
+			cat->node_runtimes->type != WM_NODE_SEQ) {
+		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed actions table: "
+			"no runtimes or node-runtimes");
+		return WM_EINTERNAL;
+	}
+	/* every action the workflow uses by default runs on a runtime the runners have */
+	for (size_t i = 0; i < cat->nactions; i++) {
+		const char *name = cat->action_names[i], *ref = wm_catalog_action(cat, name), *why = NULL;
+		if (!wm_catalog_action_runtime(cat, &cat->arena, name, ref, &why))
+			wm_schema_error(&c, cat->actions->pairs[i].value, "action %s@%s has no runtime in 'runtimes': read "
+				"runs.using of its action.yml", name, ref);
+		else if (why)
+			wm_schema_error(&c, cat->actions->pairs[i].value, "action %s@%s %s", name, ref, why);
+	}
 	return err->code;
+}
+
+/* The entry of action@ref in `runtimes`: the ref itself, else the major of a version tag ("v4.6.2": v4). */
+static const struct wm_node *runtime_entry(const struct wm_catalog *cat, const char *action, const char *ref)
+{
+	const struct wm_node *table = cat->runtimes ? wm_yaml_find(cat->runtimes, action) : NULL, *v;
+	char major[32];
+	size_t n;
+	if (!table || table->type != WM_NODE_MAP || !ref)
+		return NULL;
+	if ((v = wm_yaml_find(table, ref)) != NULL)
+		return v;
+	n = strspn(ref + (ref[0] == 'v'), "0123456789") + (ref[0] == 'v');
+	if (ref[0] != 'v' || n < 2 || n >= sizeof(major) || ref[n] != '.')
+		return NULL;
+	memcpy(major, ref, n);
+	major[n] = '\0';
+	return wm_yaml_find(table, major);
+}
+
+bool wm_catalog_node_runtime_ok(const struct wm_catalog *cat, const char *using)
+{
+	if (strncmp(using, "node", 4) != 0)
+		return true;
+	for (size_t i = 0; i < cat->node_runtimes->n; i++)
+		if (strcmp(cat->node_runtimes->items[i]->text, using) == 0)
+			return true;
+	return false;
+}
+
+static const char *runtime_of(const struct wm_catalog *cat, struct wm_arena *a, const char *action, const char *ref,
+	const char **why, unsigned depth)
+{
+	const struct wm_node *v = runtime_entry(cat, action, ref);
+	if (!v || depth > 4)
+		return NULL;
+	if (v->type == WM_NODE_SCALAR) {
+		if (!wm_catalog_node_runtime_ok(cat, v->text) && !*why)
+			*why = wm_arena_printf(a, "runs on %s", v->text);
+		return v->text;
+	}
+	if (v->type != WM_NODE_SEQ || v->n == 0)
+		return NULL;
+	/* composite: the actions its steps use, each at the runtime its own entry says */
+	for (size_t i = 1; i < v->n; i++) {
+		const char *use = v->items[i]->text, *at = strchr(use, '@'), *inner_why = NULL, *inner;
+		char *name;
+		if (!at)
+			continue;
+		if (!(name = wm_arena_strndup(a, use, (size_t)(at - use))))
+			return NULL;
+		inner = runtime_of(cat, a, name, at + 1, &inner_why, depth + 1);
+		(void)inner;
+		if (inner_why && !*why)
+			*why = wm_arena_printf(a, "runs %s in a step, which %s", use, inner_why);
+	}
+	return v->items[0]->text;
+}
+
+const char *wm_catalog_action_runtime(const struct wm_catalog *cat, struct wm_arena *a, const char *action,
+	const char *ref, const char **why)
+{
+	const char *using;
+	*why = NULL;
+	using = runtime_of(cat, a, action, ref, why, 0);
+	if (*why)
+		*why = wm_arena_printf(a, "%s, which GitHub's runners no longer have (their Node is %s)", *why,
+			cat->node_runtimes->items[0]->text);
+	return using;
 }
 
 /* "3.N" into N; 0 when it is not one. */
@@ -402,9 +490,65 @@ static unsigned python_minor(const char *s)
 	return *end || n > 99 ? 0 : (unsigned)n;
 }
 
+/* A day YYYY-MM-DD, or a month YYYY-MM read as its first day. */
+static bool day_or_month(const char *s, long *days)
+{
+	char day[11];
+	if (strlen(s) == 7) {
+		snprintf(day, sizeof(day), "%s-01", s);
+		s = day;
+	}
+	return wm_catalog_date(s, days);
+}
+
+/* `cpython`: each series' first release and end of life. */
+static int load_cpython(struct wm_catalog *cat, struct wm_schema *c, const struct wm_node *t, struct wm_error *err)
+{
+	static const char *const keys[] = { "released", "end-of-life" };
+	if (!t || t->type != WM_NODE_MAP) {
+		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, c->doc->file, NULL, 0, 0, 0, 0, "no cpython table");
+		return WM_EINTERNAL;
+	}
+	if (!(cat->cpython = wm_arena_array(&cat->arena, t->n + 1, sizeof(*cat->cpython))))
+		return WM_ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct wm_node *e = t->pairs[i].value;
+		struct wm_cpython *v = &cat->cpython[cat->ncpython];
+		v->series = t->pairs[i].key->text;
+		if (!(v->minor = python_minor(v->series)) || !wm_schema_map(c, e, "a CPython series", keys, WM_ARRAY_SIZE(keys)))
+			continue;
+		v->released = need(c, e, "released");
+		v->end_of_life = need(c, e, "end-of-life");
+		if (!v->released || !v->end_of_life || !day_or_month(v->released, &v->released_day) ||
+				!day_or_month(v->end_of_life, &v->end_of_life_day))
+			wm_schema_error(c, e, "CPython %s: 'released' and 'end-of-life' are YYYY-MM-DD or YYYY-MM", v->series);
+		else
+			cat->ncpython++;
+	}
+	return err->code;
+}
+
+const struct wm_cpython *wm_catalog_cpython(const struct wm_catalog *cat, unsigned minor)
+{
+	for (size_t i = 0; i < cat->ncpython; i++)
+		if (cat->cpython[i].minor == minor)
+			return &cat->cpython[i];
+	return NULL;
+}
+
+size_t wm_catalog_cpython_count(const struct wm_catalog *cat)
+{
+	return cat->ncpython;
+}
+
+const struct wm_cpython *wm_catalog_cpython_at(const struct wm_catalog *cat, size_t i)
+{
+	return i < cat->ncpython ? &cat->cpython[i] : NULL;
+}
+
 static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
-	static const char *const top[] = { "pyo3" };
+	static const char *const top[] = { "pyo3", "cpython" };
 	static const char *const keys[] = { "crate", "python", "free-threaded", "abi3", "pypy" };
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root, *t;
@@ -449,7 +593,7 @@ static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error
 			wm_schema_error(&c, t->pairs[i].key, "the PyO3 series are listed newest first");
 		cat->npyo3++;
 	}
-	return err->code;
+	return load_cpython(cat, &c, wm_yaml_find(root, "cpython"), err);
 }
 
 size_t wm_catalog_pyo3_count(const struct wm_catalog *cat)
@@ -527,7 +671,7 @@ bool wm_catalog_date(const char *s, long *days)
 
 static int load_runners(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
-	static const char *const keys[] = { "retires", "instead" };
+	static const char *const keys[] = { "retires", "instead", "available" };
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root;
 	if (!root || root->type != WM_NODE_MAP) {
@@ -544,6 +688,12 @@ static int load_runners(struct wm_catalog *cat, struct wm_doc *doc, struct wm_er
 			continue;
 		r->retires_text = opt_string(&c, e, "retires");
 		r->instead = opt_string(&c, e, "instead");
+		{
+			const char *since = opt_string(&c, e, "available");
+			long day;
+			if (since && !wm_catalog_date(since, &day))
+				wm_schema_error(&c, wm_yaml_find(e, "available"), "'%s' is not a date (YYYY-MM-DD)", since);
+		}
 		if (r->retires_text && !wm_catalog_date(r->retires_text, &r->retires))
 			wm_schema_error(&c, wm_yaml_find(e, "retires"), "'%s' is not a date (YYYY-MM-DD)", r->retires_text);
 		if (!r->retires_text != !r->instead)
@@ -563,6 +713,24 @@ const struct wm_runner *wm_catalog_runner(const struct wm_catalog *cat, const ch
 		if (strcmp(cat->runners[i].label, label) == 0)
 			return &cat->runners[i];
 	return NULL;
+}
+
+bool wm_catalog_runner_hosted_like(const char *label)
+{
+	static const char *const prefixes[] = { "ubuntu-", "macos-", "windows-" };
+	for (size_t i = 0; label && i < WM_ARRAY_SIZE(prefixes); i++)
+		if (strncmp(label, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+const char *wm_catalog_suggest_runner(const struct wm_catalog *cat, const char *word)
+{
+	const char *labels[64];
+	size_t n = 0;
+	for (size_t i = 0; i < cat->nrunners && n < WM_ARRAY_SIZE(labels); i++)
+		labels[n++] = cat->runners[i].label;
+	return wm_text_suggest(word, labels, n);
 }
 
 size_t wm_catalog_runner_count(const struct wm_catalog *cat)

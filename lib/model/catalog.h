@@ -15,6 +15,16 @@ const char *wm_catalog_action(const struct wm_catalog *cat, const char *name);
 size_t wm_catalog_action_count(const struct wm_catalog *cat);
 const char *wm_catalog_action_name(const struct wm_catalog *cat, size_t i);
 const char *wm_catalog_suggest_action(const struct wm_catalog *cat, const char *word);
+/*
+ * The runtime of action@`ref` from templates/actions.yaml's `runtimes` ("node24", "docker",
+ * "composite"), a version tag read as its major; NULL when the table does not know it.  `why`
+ * gets NULL, or, when it or an action its composite steps use runs on a Node GitHub's runners no
+ * longer have, why it cannot run (allocated in `a`).
+ */
+const char *wm_catalog_action_runtime(const struct wm_catalog *cat, struct wm_arena *a, const char *action,
+	const char *ref, const char **why);
+/* Whether the runners have runtime `using` (a `nodeN` in node-runtimes, or anything but Node). */
+bool wm_catalog_node_runtime_ok(const struct wm_catalog *cat, const char *using);
 /* The pinned version of a tool ("maturin"), or NULL. */
 const char *wm_catalog_tool(const struct wm_catalog *cat, const char *name);
 /* The releases of a tool ("maturin") a pin may be chosen from, newest first: a sequence, or NULL. */
@@ -37,6 +47,23 @@ struct wm_pyo3 {
 size_t wm_catalog_pyo3_count(const struct wm_catalog *cat);
 const struct wm_pyo3 *wm_catalog_pyo3_at(const struct wm_catalog *cat, size_t i);
 const struct wm_pyo3 *wm_catalog_pyo3(const struct wm_catalog *cat, unsigned major, unsigned minor);
+/*
+ * Whether a runner label looks like one GitHub hosts (ubuntu-*, macos-*, windows-*), so that a
+ * label the catalog lacks is more likely misspelt or newer than self-hosted; and the catalog's
+ * label closest to a word, or NULL.
+ */
+bool wm_catalog_runner_hosted_like(const char *label);
+const char *wm_catalog_suggest_runner(const struct wm_catalog *cat, const char *word);
+/* A CPython release series (templates/pyo3.yaml's `cpython`): its first release and end of life. */
+struct wm_cpython {
+	const char *series;            /* "3.10" */
+	unsigned minor;                /* 10 */
+	const char *released, *end_of_life;   /* as written: YYYY-MM-DD, or YYYY-MM for a scheduled month */
+	long released_day, end_of_life_day;   /* days since 1970-01-01 (a month: its first day) */
+};
+const struct wm_cpython *wm_catalog_cpython(const struct wm_catalog *cat, unsigned minor);
+size_t wm_catalog_cpython_count(const struct wm_catalog *cat);
+const struct wm_cpython *wm_catalog_cpython_at(const struct wm_catalog *cat, size_t i);
 /* Checks a manylinux/musllinux level for platform `p`; `why` says what is accepted. */
 bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, const char **why);
 /* The wheel platform tag of `p` at its current level (arena-allocated). */

@@ -475,6 +475,13 @@ static void load_actions(struct wm_loader *l, const struct wm_node *n)
 		m->actions[m->nactions].ref = ref;
 		m->actions[m->nactions].tag = pin_tag(l, v, ref);
 		m->actions[m->nactions++].loc = wm_loader_loc(l, k);
+		{
+			/* a reference whose runtime the runners no longer have: the job would fail at that step */
+			const char *tag = m->actions[m->nactions - 1].tag, *why = NULL;
+			if (wm_catalog_action_runtime(l->cat, l->c.arena, k->text, tag ? tag : ref, &why) && why)
+				wm_schema_error(&l->c, v, "%s %s %s: use %s, the reference wheelmatrix pins, or a later one",
+					k->text, tag ? tag : ref, why, wm_catalog_action(l->cat, k->text));
+		}
 	}
 }
 

@@ -227,7 +227,8 @@ bool wm_platforms_pattern(struct wm_loader *l, const struct wm_node *n, const ch
 /*
  * One runner label a job runs on, against the catalog's retirement dates: a warning from 90
  * days before the day GitHub announced, an error from that day on (a job on a retired label
- * never starts).  `line`/`column`: where the label comes from, its `runner:` value or, for the
+ * never starts); a warning for a label the catalog lacks that looks like GitHub's (ubuntu-*,
+ * macos-*, windows-*), where a self-hosted runner's label is not checked.  `line`/`column`: where the label comes from, its `runner:` value or, for the
  * catalog's label, the platform's entry; `id`: that platform, when the label is the catalog's.
  */
 static void check_runner(struct wm_loader *l, const char *label, unsigned line, unsigned column, unsigned span,
@@ -237,6 +238,14 @@ static void check_runner(struct wm_loader *l, const char *label, unsigned line, 
 	long today = wm_catalog_today(l->cat), days;
 	char whose[96] = "";
 
+	if (!r && !id && wm_catalog_runner_hosted_like(label)) {
+		/* a label GitHub might host that the catalog lacks: misspelt, or newer than the catalog */
+		const char *near = wm_catalog_suggest_runner(l->cat, label);
+		wm_schema_warning_at(&l->c, line, column, span, "runner '%s' looks like a GitHub-hosted label, but "
+			"wheelmatrix does not know it%s%s%s: its retirement is not checked, and a label no runner has "
+			"leaves the jobs queued", label, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+		return;
+	}
 	if (!today || !r || !r->retires_text)
 		return;
 	if ((days = r->retires - today) > 90)

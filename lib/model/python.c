@@ -14,7 +14,12 @@
 #include "model/schema.h"
 
 
-static const char *const default_versions[] = { "3.10", "3.11", "3.12", "3.13", "3.14" };
+/*
+ * The supported CPython releases (templates/pyo3.yaml's `cpython`: 3.10's life ended in October 2026,
+ * 3.15 was released on 2026-10-01), oldest first, without gaps: DEFAULT_MIN is the first's minor.
+ */
+static const char *const default_versions[] = { "3.11", "3.12", "3.13", "3.14", "3.15" };
+#define DEFAULT_MIN 11
 const struct wm_names wm_python_defaults = WM_NAMES(default_versions);
 static const char *const python_keys[] = { "versions", "abi3" };
 const struct wm_names wm_python_keys = WM_NAMES(python_keys);
@@ -273,6 +278,20 @@ static bool check_pyo3(struct wm_loader *l, const struct wm_pyo3 *r, const struc
 	return false;
 }
 
+/*
+ * CPython 3.`minor` past its end of life on the day the matrix is checked: a note, not an error (its
+ * wheels still build and install, but python.org fixes nothing in it any more).
+ */
+static void note_end_of_life(struct wm_loader *l, const struct wm_node *n, unsigned minor)
+{
+	const struct wm_cpython *v = wm_catalog_cpython(l->cat, minor);
+	long today = wm_catalog_today(l->cat);
+	if (v && today && v->end_of_life_day <= today)
+		wm_schema_note(&l->c, n, "CPython %s reached its end of life in %.7s (python.org's release cycle): its "
+			"wheels still build, but it has no security fixes any more; consider dropping it", v->series,
+			v->end_of_life);
+}
+
 static int cmp_python(const void *pa, const void *pb)
 {
 	const struct wm_python *a = *(const struct wm_python *const *)pa, *b = *(const struct wm_python *const *)pb;
@@ -408,9 +427,9 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 		 * The supported CPython releases, from the lowest that requires-python admits, that the
 		 * crate's PyO3 builds for: nothing asked for the others.
 		 */
-		unsigned lowest = l->project && l->project->min_minor > 10 ? l->project->min_minor : 10;
+		unsigned lowest = l->project && l->project->min_minor > DEFAULT_MIN ? l->project->min_minor : DEFAULT_MIN;
 		for (size_t i = 0; i < WM_ARRAY_SIZE(default_versions); i++) {
-			unsigned minor = 10 + (unsigned)i;
+			unsigned minor = DEFAULT_MIN + (unsigned)i;
 			struct wm_python *py;
 			if (minor < lowest || (l->pyo3 && (minor < l->pyo3->py_min || minor > l->pyo3->py_max)))
 				continue;
@@ -464,6 +483,8 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 				wm_schema_note(&l->c, l->abi3_node, "'abi3' is set here");
 				continue;
 			}
+			if (!pp)
+				note_end_of_life(l, nodes[i], minor);
 			if ((py = pp ? wm_python_make_pypy(l, list.items[i], minor) :
 					wm_python_make(l, list.items[i], minor, ft)) == NULL)
 				return;
