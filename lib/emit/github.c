@@ -205,11 +205,14 @@ static const char *entry_env(const struct wm_backend *b, const struct entries *e
 	return v ? v->value : "";
 }
 
-/* True when the entries disagree on `name`: it goes into the matrix as env-<name>. */
+/*
+ * True when not every entry sets `name` alike (one sets another value, or none): it goes into the
+ * matrix as env-<name>, in the entries that set it, and the step `set-env` sets it for those alone.
+ */
 static bool env_varies(const struct wm_backend *b, const struct entries *e, const char *name)
 {
-	for (size_t i = 1; i < e->n; i++)
-		if (strcmp(entry_env(b, e, 0, name), entry_env(b, e, i, name)) != 0)
+	for (size_t i = 0; i < e->n; i++)
+		if (!entry_var(e, i, name) || strcmp(entry_env(b, e, 0, name), entry_env(b, e, i, name)) != 0)
 			return true;
 	return false;
 }
@@ -291,7 +294,7 @@ static struct wm_y *include_list(struct gh *g, const struct wm_backend *b, const
 				wm_yaml_set(&g->b, entry, field_names[f], wm_yaml_str(&g->b, e->values[f][i]));
 		}
 		for (size_t k = 0; k < nnames; k++)
-			if (env_varies(b, e, names[k]))
+			if (env_varies(b, e, names[k]) && entry_var(e, i, names[k]))
 				wm_yaml_set(&g->b, entry, wm_arena_printf(g->b.arena, "env-%s", names[k]),
 					wm_yaml_str(&g->b, entry_env(b, e, i, names[k])));
 	}
@@ -304,6 +307,25 @@ static void add_env(struct gh *g, struct wm_y *step, const char *name, struct wm
 	if (!env)
 		env = wm_yaml_set_before(&g->b, step, "run", "env", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, env, name, v);
+}
+
+/* The step set-env: the variables not every entry sets alike, set for the steps after it where the entry has one. */
+static void add_set_env(struct gh *g, struct wm_y *steps, const struct wm_backend *b, const struct entries *e,
+	const char **names, size_t n)
+{
+	struct wm_buf list = WM_BUF_INIT;
+	struct wm_y *step;
+	for (size_t i = 0; i < n; i++)
+		if (env_varies(b, e, names[i]))
+			wm_buf_printf(&list, "%s%s", list.len ? " " : "", names[i]);
+	if (!list.len && !list.oom)
+		return;
+	step = wm_yaml_push(&g->b, steps, piece(g, "set-env"));
+	add_env(g, step, "WM_ENV_NAMES", wm_yaml_str(&g->b, wm_emit_keep(&g->b, &list)));
+	for (size_t i = 0; i < n; i++)
+		if (env_varies(b, e, names[i]))
+			add_env(g, step, wm_arena_printf(g->b.arena, "WM_ENV_%s", names[i]),
+				wm_yaml_strf(&g->b, "${{ matrix.env-%s }}", names[i]));
 }
 
 static void add_patch_step(struct gh *g, struct wm_y *steps, const struct wm_backend *b)
@@ -642,14 +664,21 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	wm_yaml_set(&g->b, strategy, "fail-fast", wm_yaml_bool(&g->b, false));
 	matrix = wm_yaml_set(&g->b, strategy, "matrix", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, matrix, "include", include_list(g, b, &e));
-	if (nnames > 0) {
-		struct wm_y *env = wm_yaml_set(&g->b, job, "env", wm_yaml_map(&g->b));
-		for (size_t i = 0; i < nnames; i++)
-			wm_yaml_set(&g->b, env, names[i], env_varies(b, &e, names[i]) ?
-				wm_yaml_strf(&g->b, "${{ matrix.env-%s }}", names[i]) : wm_yaml_str(&g->b, entry_env(b, &e, 0, names[i])));
+	/* the variables every entry sets alike are the job's; the others, the step set-env's */
+	for (size_t i = 0, varying = 0; i < nnames; i++) {
+		struct wm_y *env = wm_yaml_get(job, "env");
+		if (env_varies(b, &e, names[i])) {
+			varying++;
+			continue;
+		}
+		if (!env)
+			env = wm_yaml_set(&g->b, job, "env", wm_yaml_map(&g->b));
+		wm_yaml_set(&g->b, env, names[i], wm_yaml_str(&g->b, entry_env(b, &e, 0, names[i])));
+		(void)varying;
 	}
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
 	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
+	add_set_env(g, steps, b, &e, names, nnames);
 	add_patch_step(g, steps, b);
 	add_setup_steps(g, steps, b, grp->os);
 	/* a Linux build on the runner (container off, zig) takes the interpreter from setup-python, as off Linux */

@@ -560,6 +560,18 @@ static const struct wm_build *merge_one(struct merge *mg, const struct layers *l
 }
 
 /*
+ * A backend whose toolkit leaves libraries out of the Linux wheel's repair builds in wheelmatrix's
+ * own container step on GitHub (lib/emit/github.c), not through maturin-action.
+ */
+static bool repaired_in_container(const struct wm_backend *be)
+{
+	for (size_t t = 0; t < be->ntoolkits; t++)
+		if (wm_yaml_find(wm_yaml_find(be->toolkits[t].toolkit->recipe, "repair-exclude"), "linux"))
+			return true;
+	return false;
+}
+
+/*
  * Reports what holds only for a job's merge: a feature of a layer beside the backend's that needs a
  * toolkit (one the OS ships, on a platform it supports; an installable one belongs in a backend's
  * features, whose recipe installs it); zig on a target it cannot build; unstable flags with a
@@ -610,6 +622,14 @@ static void check_job(struct merge *mg, const struct layers *ls, const struct wm
 			if (strchr(be->features.items[i], '?') && first_report(mg, be->feature_locs[i]))
 				cli_feature(l, be->features.items[i], be->feature_locs[i], "where the per-platform features take "
 					"the backend's with them");
+	}
+	/* maturin-action builds with zig on the runner: docker options are left unused there (GitLab never has any) */
+	if (b->zig && b->docker_options.n && !repaired_in_container(be)) {
+		for (size_t i = 0; i < ls->n; i++)
+			if (ls->items[i]->docker_options.n && first_report(mg, ls->items[i]->docker_loc))
+				wm_schema_warning_at(&l->c, ls->items[i]->docker_loc.line, ls->items[i]->docker_loc.column, 1,
+					"the docker options of %s do not reach the build of backend '%s' on %s: with zig, maturin-action "
+					"builds on the runner, not in a container", ls->items[i]->what, be->id, p->id);
 	}
 	if (p->os == WM_OS_LINUX && p->container && strcmp(p->container, "off") == 0 && b->docker_options.n) {
 		for (size_t i = 0; i < ls->n; i++)
@@ -682,17 +702,12 @@ static void check_container_off(struct merge *mg, const struct wm_backend *be, c
 	struct wm_loc at)
 {
 	struct wm_loader *l = mg->l;
-	if (p->os != WM_OS_LINUX || !p->container || strcmp(p->container, "off") != 0)
+	if (p->os != WM_OS_LINUX || !p->container || strcmp(p->container, "off") != 0 || !repaired_in_container(be) ||
+			!first_report(mg, at))
 		return;
-	for (size_t t = 0; t < be->ntoolkits; t++)
-		if (wm_yaml_find(wm_yaml_find(be->toolkits[t].toolkit->recipe, "repair-exclude"), "linux") &&
-				first_report(mg, at)) {
-			wm_schema_error_at(&l->c, at.line, at.column, 1, "%s builds with 'container: off', and backend '%s' "
-				"uses %s, whose Linux wheels are built and repaired in the manylinux container (the repair "
-				"leaves the toolkit's libraries out): build it in a container on %s", p->id, be->id,
-				be->toolkits[t].toolkit->title, p->id);
-			return;
-		}
+	wm_schema_error_at(&l->c, at.line, at.column, 1, "%s builds with 'container: off', and backend '%s' uses a "
+		"toolkit whose Linux wheels are built and repaired in the manylinux container (the repair leaves the "
+		"toolkit's libraries out): build it in a container on %s", p->id, be->id, p->id);
 }
 
 void wm_settings_merge(struct wm_loader *l)
