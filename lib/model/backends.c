@@ -458,7 +458,7 @@ static void load_per_platform(struct wm_loader *l, struct wm_backend *b, const s
 		snprintf(what, sizeof(what), "backend '%s' on '%s'", b->id, k->text);
 		if (l->platforms_ok && !wm_platforms_pattern(l, k, "platform pattern"))
 			continue;
-		if (wm_yaml_is_null(v)) {
+		if (wm_yaml_is_null(v) || (v->type == WM_NODE_MAP && v->n == 0)) {
 			wm_schema_error(&l->c, k, "'%s' under 'per-platform' says nothing: give it build settings, or leave "
 				"it out", k->text);
 			continue;

@@ -299,7 +299,8 @@ static struct hit *hit_of(struct check *k, const struct wm_toml_doc *doc, const 
 	const struct wm_env *env, const char *key)
 {
 	for (size_t i = 0; i < k->nhits; i++)
-		if (k->hits[i].doc == doc && k->hits[i].env == env && (!doc || k->hits[i].span.start == span->start))
+		if (k->hits[i].doc == doc && (doc ? k->hits[i].span.start == span->start :
+				k->hits[i].env->loc.line == env->loc.line && k->hits[i].env->loc.column == env->loc.column))
 			return &k->hits[i];
 	if (k->nhits == k->hcap) {
 		size_t cap = k->hcap ? 2 * k->hcap : 4;

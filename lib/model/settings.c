@@ -371,8 +371,8 @@ static void check_plain(struct merge *mg)
 		if (wm_name_feature(f, &why) && !strchr(f, '?'))
 			continue;
 		wm_toml_fail(&p->py, mg->l->c.err, WM_EINVALID, &mg->plain[i].span, "feature '%s' of [tool.maturin].features "
-			"cannot go on maturin's command line, where the matrix's per-platform features take the whole list "
-			"with it (maturin's --features replaces [tool.maturin].features): %s", f, why);
+			"cannot go on maturin's command line, where the features a platform or a per-platform entry adds take "
+			"the whole list (maturin's --features replaces [tool.maturin].features): %s", f, why);
 	}
 }
 
@@ -620,8 +620,8 @@ static void check_job(struct merge *mg, const struct layers *ls, const struct wm
 		check_plain(mg);
 		for (size_t i = 0; i < be->features.n; i++)
 			if (strchr(be->features.items[i], '?') && first_report(mg, be->feature_locs[i]))
-				cli_feature(l, be->features.items[i], be->feature_locs[i], "where the per-platform features take "
-					"the backend's with them");
+				cli_feature(l, be->features.items[i], be->feature_locs[i], "where the features a platform or a "
+					"per-platform entry adds take the backend's with them");
 	}
 	/* maturin-action builds with zig on the runner: docker options are left unused there (GitLab never has any) */
 	if (b->zig && b->docker_options.n && !repaired_in_container(be)) {
@@ -654,11 +654,12 @@ static void gather(struct layers *ls, const struct wm_backend *be, const struct 
 		add_layer(ls, inc->settings);
 }
 
-/* Linux-only settings of a layer that no Linux job takes. */
+/* Linux-only settings of a layer that no Linux job takes (a platform's: of a platform that is not Linux). */
 static void check_linux_only(struct wm_loader *l, const struct wm_settings *s)
 {
 	if (!s || s->on_linux)
 		return;
+	/* "it builds on no Linux platform": the layer's platform, backend or pattern */
 	if (s->zig == 1)
 		wm_schema_error_at(&l->c, s->zig_loc.line, s->zig_loc.column, 1, "'zig' of %s applies to Linux builds "
 			"(maturin's --zig makes manylinux wheels with zig's linker), and it builds on no Linux platform", s->what);
@@ -763,8 +764,10 @@ void wm_settings_merge(struct wm_loader *l)
 		if ((rule->build = merge_one(&mg, &ls, rule->include_backend, rule->include_platform)) != NULL)
 			check_job(&mg, &ls, rule->build, rule->include_backend, rule->include_platform);
 	}
+	/* a platform's own: whether it is a Linux one, built on or not */
 	for (size_t p = 0; p < m->nplatforms; p++)
-		check_linux_only(l, m->platforms[p]->settings);
+		if (m->platforms[p]->os != WM_OS_LINUX)
+			check_linux_only(l, m->platforms[p]->settings);
 	for (size_t b = 0; b < m->nbackends; b++) {
 		check_linux_only(l, m->backends[b]->settings);
 		for (size_t i = 0; i < m->backends[b]->nper_platform; i++)
