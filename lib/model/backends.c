@@ -666,16 +666,6 @@ static struct wm_loc backend_platform_loc(const struct wm_backend *b, const char
 	return b->loc;
 }
 
-static bool backend_builds_on(const struct wm_backend *b, const char *platform)
-{
-	if (b->platforms.n == 0)
-		return true;
-	for (size_t i = 0; i < b->platforms.n; i++)
-		if (wm_text_glob_match(b->platforms.items[i], platform))
-			return true;
-	return false;
-}
-
 /*
  * A version the toolkit has, on a platform it builds on, that the installer its recipe uses
  * there cannot install: said at the version, with the installer's releases of that version's
@@ -779,7 +769,7 @@ void wm_backends_check_toolkits(struct wm_loader *l)
 	for (size_t i = 0; i < m->nbackends; i++) {
 		const struct wm_backend *b = m->backends[i];
 		for (size_t p = 0; p < m->nplatforms; p++)
-			if (backend_builds_on(b, m->platforms[p]->id))
+			if (wm_loader_builds_on(b, m->platforms[p]->id))
 				wm_backends_check_toolkit_platform(l, b, m->platforms[p], backend_platform_loc(b, m->platforms[p]->id));
 	}
 }

@@ -292,16 +292,6 @@ struct wm_settings *wm_settings_load(struct wm_loader *l, const struct wm_node *
 
 /* ---- the merge ------------------------------------------------------------------- */
 
-static bool builds_on(const struct wm_backend *b, const char *platform)
-{
-	if (b->platforms.n == 0)
-		return true;
-	for (size_t i = 0; i < b->platforms.n; i++)
-		if (wm_text_glob_match(b->platforms.items[i], platform))
-			return true;
-	return false;
-}
-
 /* A feature of [tool.maturin].features that maturin enables always, with where it is written. */
 struct plain {
 	const char *name;
@@ -694,7 +684,7 @@ static void check_per_platform(struct wm_loader *l, const struct wm_backend *be)
 		const struct wm_per_platform *pp = &be->per_platform[i];
 		bool any = false;
 		for (size_t p = 0; p < m->nplatforms && !any; p++)
-			any = wm_text_glob_match(pp->pattern, m->platforms[p]->id) && builds_on(be, m->platforms[p]->id);
+			any = wm_text_glob_match(pp->pattern, m->platforms[p]->id) && wm_loader_builds_on(be, m->platforms[p]->id);
 		for (size_t r = 0; r < m->nincludes && !any; r++)
 			any = m->includes[r].include_backend == be && m->includes[r].include_platform &&
 				wm_text_glob_match(pp->pattern, m->includes[r].include_platform->id);
@@ -753,7 +743,7 @@ void wm_settings_merge(struct wm_loader *l)
 			bool split = be->settings && (be->settings->zig == 1 || be->settings->docker_options.n);
 			const struct wm_build **shared = &base[2 * b + (split && pl->os == WM_OS_LINUX)], *one;
 			bool alone;
-			if (!builds_on(be, pl->id))
+			if (!wm_loader_builds_on(be, pl->id))
 				continue;
 			gather(&ls, be, pl, NULL);
 			if (ls.overflow) {
