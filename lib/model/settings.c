@@ -82,7 +82,6 @@ void wm_settings_load_features(struct wm_loader *l, const struct wm_node *n, str
 	}
 }
 
-
 /* Reads Cargo.toml at `path` through the loader's reader into `doc`: 0, 1 when there is none, or an error. */
 static int read_manifest(struct wm_loader *l, const char *path, struct wm_toml_doc *doc)
 {
@@ -96,9 +95,7 @@ static int read_manifest(struct wm_loader *l, const char *path, struct wm_toml_d
 	return ret;
 }
 
-/*
- * The directory of `path` with a trailing '/', or "" for a path at the root; in the arena.
- */
+/* The directory of `path` with a trailing '/', or "" for a path at the root; in the arena. */
 static char *dir_of(struct wm_loader *l, const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -115,19 +112,20 @@ static void check_profile(struct wm_loader *l, const struct wm_node *v)
 	static const char *const builtin[] = { "dev", "release", "test", "bench" };
 	const struct wm_project *p = l->project;
 	struct wm_toml_doc root;
+	const struct wm_toml_value *own;
 	const char *root_path = NULL, *member_has = NULL;
 	char *dir;
-	bool found = false;
+	bool found = false, own_has;
 
 	if (wm_schema_is_one_of(v->text, builtin, WM_ARRAY_SIZE(builtin)) || !p || !p->has_cargo || !l->reader)
 		return;
+	own = wm_toml_get_path(p->cargo.root, "profile");
+	own_has = wm_toml_is_table(own) && wm_toml_table_get(own->table, v->text);
 	if (wm_toml_table_get(p->cargo.root, "workspace")) {
 		root_path = p->cargo_path;
-		found = wm_toml_table_get(wm_toml_get_path(p->cargo.root, "profile") ?
-			wm_toml_get_path(p->cargo.root, "profile")->table : NULL, v->text) != NULL;
+		found = own_has;
 	} else {
-		if (wm_toml_is_table(wm_toml_get_path(p->cargo.root, "profile")) &&
-				wm_toml_table_get(wm_toml_get_path(p->cargo.root, "profile")->table, v->text))
+		if (own_has)
 			member_has = p->cargo_path;
 		/* the nearest Cargo.toml above with [workspace] is the root Cargo reads profiles from */
 		for (dir = dir_of(l, p->cargo_path); dir && *dir && !root_path;) {
