@@ -58,7 +58,7 @@ static size_t wheel_width(const struct wm_job *job)
 
 static void print_job_row(const struct wm_job *job, const size_t *w)
 {
-	const struct wm_strlist *f = &job->backend->features;
+	const struct wm_strlist *f = job->build ? &job->build->features : &job->backend->features;
 	cell(job->id, w[C_ID]);
 	cell(job->backend->dist, w[C_DIST]);
 	if (f->n == 0)
@@ -119,7 +119,7 @@ struct table {
 static int measure_job(const struct wm_job *job, void *data)
 {
 	struct table *t = data;
-	size_t v[C_COUNT] = { width(job->id), width(job->backend->dist), features_width(&job->backend->features),
+	size_t v[C_COUNT] = { width(job->id), width(job->backend->dist), features_width(job->build ? &job->build->features : &job->backend->features),
 		width(job->platform->runner), wheel_width(job) };
 	for (size_t i = 0; i < C_COUNT; i++)
 		if (v[i] > t->w[i])

@@ -127,6 +127,7 @@ struct wm_platform {
 	bool gitlab_hosted;        /* GitLab.com has a hosted runner for it (or the matrix gave tags) */
 	bool gitlab_cross;         /* cross-built on GitLab (macos-x86_64 on Apple silicon) */
 	struct wm_loc loc;         /* the catalog entry, or the matrix file's entry when listed there */
+	const struct wm_settings *settings; /* what its entry says of the build (model/settings.h), or NULL */
 };
 
 /* A toolkit recipe: CUDA, ROCm, CLBlast, Vulkan, Metal. */
@@ -211,6 +212,47 @@ struct wm_toolkit_use {
 
 struct wm_env {
 	const char *name, *value;
+	struct wm_loc loc;        /* the value in the matrix file */
+};
+
+struct wm_settings;
+struct wm_per_platform;
+
+/*
+ * A job's build settings: what its platform's entry, its backend, the backend's `per-platform`
+ * entries that match the platform (in file order) and its include say, merged in that order
+ * (docs/matrix.md, "Build settings"): a later layer's scalar replaces an earlier one's, lists add
+ * up (each item once), a later layer's variable replaces an earlier one's value.
+ */
+struct wm_build {
+	/*
+	 * The Cargo features the matrix turns on for the job: every layer's, in layer order, each once
+	 * (the backend's among them).  [tool.maturin].features of pyproject.toml are not listed: the
+	 * build takes them too, as maturin does.
+	 */
+	struct wm_strlist features;
+	bool default_features;            /* Cargo's `default` feature is on: no layer says no-default-features */
+	const char *profile;              /* the Cargo profile; NULL: --release */
+	const char *rust_toolchain;       /* NULL: the CI's own (stable, or the repository's rust-toolchain file) */
+	struct wm_strlist rustup_components;
+	struct wm_strlist unstable_flags; /* maturin's -Z */
+	bool zig;                         /* maturin's --zig (Linux only) */
+	struct wm_strlist docker_options; /* GitHub's Linux build container (Linux only) */
+	const struct wm_env *env;
+	size_t nenv;
+	/*
+	 * What the build passes maturin for them: --release or --profile NAME, then --features LIST
+	 * when `cli_features`, --no-default-features, --zig, -Z FLAG ...; and the same space-separated.
+	 * Each word is one without quoting (util/name.h).
+	 */
+	struct wm_strlist args;
+	const char *args_text;
+	/*
+	 * A layer other than the backend adds features: maturin's --features, which replaces
+	 * [tool.maturin].features, carries the whole list (those of pyproject.toml, the backend's, the
+	 * others'); otherwise the backend's reach the build through its variant patch, as ever.
+	 */
+	bool cli_features;
 };
 
 /*
@@ -232,6 +274,7 @@ struct wm_backend {
 	const char *id;
 	size_t index;                    /* position in the file: priority for the meta dispatcher */
 	struct wm_strlist features;
+	const struct wm_loc *feature_locs;
 	struct wm_strlist platforms;     /* the `platforms:` globs as written; empty = every platform */
 	const struct wm_loc *platform_locs;
 	const char *dist;                /* distribution name */
@@ -251,6 +294,9 @@ struct wm_backend {
 	const char *before_script_linux; /* shell lines run in the Linux build container first, or NULL */
 	const struct wm_test *test;      /* the tests of its wheels (the matrix's `test:` under its own), or NULL */
 	struct wm_loc loc;
+	const struct wm_settings *settings;          /* its build settings (model/settings.h), or NULL */
+	const struct wm_per_platform *per_platform;  /* `per-platform`: its settings on some platforms */
+	size_t nper_platform;
 };
 
 /* One `exclude` or `include` rule; fields NULL when absent.  Globs allowed in exclude. */
@@ -264,6 +310,8 @@ struct wm_rule {
 	const struct wm_python *include_python;
 	struct wm_env *env;
 	size_t nenv;
+	const struct wm_settings *settings;  /* its build settings (model/settings.h), or NULL */
+	const struct wm_build *build;        /* the job's build settings, merged */
 };
 
 enum wm_strategy { WM_STRATEGY_RENAME, WM_STRATEGY_META, WM_STRATEGY_INDEX, WM_STRATEGY_VARIANTS };
@@ -345,6 +393,7 @@ struct wm_matrix {
 	const struct wm_test *test;      /* the top-level `test:`, or NULL */
 
 	/* derived by expansion: */
+	const struct wm_build **builds;  /* per backend and matrix platform (b * nplatforms + p): the merged build, or NULL */
 	size_t njobs;
 	struct wm_group *groups;
 	size_t ngroups;
@@ -430,6 +479,7 @@ struct wm_job {
 	const struct wm_python *python;
 	const struct wm_rule *include;     /* the include rule that added it, or NULL */
 	const struct wm_group *group;      /* the CI build job it belongs to */
+	const struct wm_build *build;      /* its build settings, merged (NULL for a left-out combination) */
 	/* with WM_EXPAND_LEFT_OUT only: */
 	enum wm_rule_kind left_by;
 	const struct wm_rule *exclude;     /* WM_LEFT_BY_EXCLUDE: the rule */
@@ -462,6 +512,13 @@ struct wm_expand;
 int wm_expand_new(struct wm_expand **out, const struct wm_matrix *m, unsigned flags);
 /* Only the jobs of one build job. */
 int wm_expand_new_group(struct wm_expand **out, const struct wm_matrix *m, const struct wm_group *g);
+/*
+ * The build settings of backend `b` on matrix platform `p` (by id): what a job of theirs builds
+ * with, an include's aside (its rule's `build`); NULL when b is not built on p or p is not one of
+ * the matrix's platforms.  Valid as long as the matrix.
+ */
+const struct wm_build *wm_settings_build(const struct wm_matrix *m, const struct wm_backend *b,
+	const struct wm_platform *p);
 /* Fills `out` with the next job (valid until the next call); returns 1, or 0 at the end. */
 int wm_expand_next(struct wm_expand *it, struct wm_job *out);
 void wm_expand_free(struct wm_expand *it);

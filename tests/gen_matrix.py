@@ -29,11 +29,17 @@ FREE_THREADED = ["3.13t", "3.14t"]
 ABI3 = ["3.8", "3.9", "3.10"]
 BACKEND_IDS = ["cpu", "cpu_avx", "gpu", "gpu_2", "accel", "fast", "blas", "opencl", "vk", "rocm_b", "apple", "simd", "core", "b_2", "x9",
                "cuda"]
-SAFE_FEATURES = ["simd", "avx2", "fast-math", "serde", "parallel", "rayon", "openblas", "mkl", "f16",
+SAFE_FEATURES = ["simd", "avx2", "fast-math", "serde", "parallel", "rayon", "openblas", "blas", "f16",
                  "pyo3/extension-module", "dep:half", "tokio/rt", "Extra_1", "v2.0"]
 # A feature per toolkit, as real projects name them (each is one of the toolkit's `features`).
 TOOLKIT_FEATURES = {"cuda": ["cublas", "cuda", "candle-core/cuda"], "rocm": ["hipblas", "rocm"],
-                    "clblast": ["clblast", "opencl"], "vulkan": ["vulkan"], "metal": ["metal", "mps"]}
+                    "clblast": ["clblast", "opencl"], "vulkan": ["vulkan"], "metal": ["metal", "mps"],
+                    "mkl": ["mkl", "candle-core/mkl"], "accelerate": ["accelerate"]}
+# Build settings (docs/matrix.md, "Build settings") drawn for platforms and backends: features of no
+# toolkit, profiles Cargo always knows (the matrices have no Cargo.toml), toolchains.
+SETTING_FEATURES = ["jemalloc", "mimalloc", "avx512", "simd128"]
+PROFILES = ["release", "dev", "bench"]
+TOOLCHAINS = ["stable", "beta", "1.85.0", "nightly", "nightly-2026-01-15"]
 # Runner labels actionlint knows, per platform, for the `runner` override.
 RUNNERS = {"linux-x86_64": ["ubuntu-22.04", "ubuntu-24.04"], "linux-aarch64": ["ubuntu-22.04-arm"],
            "macos-arm64": ["macos-15"], "windows-x86_64": ["windows-2025"]}
@@ -176,7 +182,7 @@ def generate(seed):
         if kind in ("cuda", "rocm", "vulkan"):
             t = TOOLKITS[kind]
             b["toolkit"] = {kind: rng.choice(t["versions"]) if rng.random() < 0.7 else {}}
-        elif kind == "clblast" or kind == "metal" and rng.random() < 0.5:
+        elif kind == "clblast" or kind in ("metal", "mkl", "accelerate") and rng.random() < 0.5:
             b["toolkit"] = {kind: {}}
         if kind is None and not default_done and rng.random() < 0.6:
             b["default"] = True
@@ -222,7 +228,57 @@ def generate(seed):
     # drawn last, so the rest of each seed's matrix stays what it was
     if rng.random() < 0.3:
         m["distribution"] = {"strategy": "meta"}
+    _settings(rng, m, platforms, backends)
     return m, sorted(_job_id(j) for j in jobs)
+
+
+def _layer(rng, linux, prefix):
+    """Random build settings of one place; `linux`: the place builds on Linux platforms only."""
+    s = {}
+    if rng.random() < 0.4:
+        s["features"] = rng.sample(SETTING_FEATURES, rng.randint(1, 2))
+    if rng.random() < 0.2:
+        s["no-default-features"] = rng.random() < 0.5
+    if rng.random() < 0.3:
+        s["profile"] = rng.choice(PROFILES)
+    if rng.random() < 0.2:
+        s["rust-toolchain"] = rng.choice(TOOLCHAINS)
+        if s["rust-toolchain"].startswith("nightly") and rng.random() < 0.5:
+            s["rustup-components"] = ["rust-src"]
+            s["unstable-flags"] = ["build-std=std,panic_abort"]
+    if linux and rng.random() < 0.2:
+        s["zig"] = True
+    if rng.random() < 0.3:
+        s["env"] = {"%s_%d" % (prefix, i): rng.choice(ENV_VALUES) for i in range(rng.randint(1, 2))}
+    return s
+
+
+def _settings(rng, m, platforms, backends):
+    """Build settings in every place; the ones that hold only for some jobs stay where they hold."""
+    def linux(p):
+        return PLATFORMS[p]["os"] == "linux" and not p.endswith("s390x")
+    if isinstance(m["platforms"], list) and rng.random() < 0.5:
+        m["platforms"] = {p: {} for p in m["platforms"]}
+    if isinstance(m["platforms"], dict):
+        for p in platforms:
+            if rng.random() < 0.3:
+                m["platforms"][p].update(_layer(rng, linux(p), "PLAT_%s" % p.upper().replace("-", "_")))
+    for bid, b in m["backends"].items():
+        mine = sorted(backends[bid]["_platforms"])
+        # unstable flags ask for a nightly wherever they reach, which a platform's toolchain could undo
+        if rng.random() < 0.3:
+            layer = _layer(rng, all(linux(p) for p in mine), "SET_%s" % bid.upper())
+            if "unstable-flags" in layer:
+                layer.pop("unstable-flags")
+                layer.pop("rustup-components", None)
+            b.update({k: v for k, v in layer.items() if k not in ("features", "env")})
+        if mine and rng.random() < 0.3:
+            p = rng.choice(mine)
+            layer = _layer(rng, linux(p), "PER_%s" % bid.upper())
+            layer.pop("unstable-flags", None)
+            layer.pop("rustup-components", None)
+            if layer:
+                b["per-platform"] = {p: layer}
 
 
 def dump(m):

@@ -14,7 +14,8 @@ a tag's build, the one that publishes, where the caches of a build (sccache, car
 `actions/cache`) are off, so they are not replayed.  What it does per step:
 
 - `run:` — bash -e -o pipefail, as `defaults.run.shell: bash` says, with GITHUB_WORKSPACE and
-  RUNNER_TEMP set;
+  RUNNER_TEMP set, and GITHUB_ENV a fresh file whose `NAME=value` and `NAME<<DELIMITER` entries
+  are then set for the steps after it, as the runner does;
 - `actions/checkout` — nothing: the directory is the checkout;
 - `actions/setup-python` — checks that `python` on PATH is the version the step asks for; with
   WM_REPLAY_PYTHON (a Python interpreter, whose directory holds `python` and `pip`) that one
@@ -106,6 +107,33 @@ def substitute(value, matrix):
             return os.environ.get(GITHUB[expr]) or fail(f"${{{{ {expr} }}}}: {GITHUB[expr]} is not set")
         fail(f"an expression the replay cannot evaluate: ${{{{ {expr} }}}}")
     return EXPR.sub(one, value)
+
+
+def read_env_file(path):
+    """A $GITHUB_ENV file as the runner reads it: NAME=value lines, and NAME<<DELIMITER ... DELIMITER blocks."""
+    out, lines = {}, open(path).read().split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if not line:
+            continue
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, delim = line.split("<<", 1)
+            value = []
+            while i < len(lines) and lines[i] != delim:
+                value.append(lines[i])
+                i += 1
+            if i == len(lines):
+                fail(f"GITHUB_ENV: no closing delimiter {delim!r} for {name}")
+            i += 1
+            out[name] = "\n".join(value)
+        elif "=" in line:
+            name, value = line.split("=", 1)
+            out[name] = value
+        else:
+            fail(f"GITHUB_ENV: a line that is neither NAME=value nor NAME<<DELIMITER: {line!r}")
+    return out
 
 
 def run_bash(script, env, cwd):
@@ -242,8 +270,13 @@ def main():
             if "WM_COMPATIBILITY" in env and "docker run" in step["run"]:
                 note(f"manylinux level {env['WM_COMPATIBILITY']} replaced by {manylinux}")
                 env["WM_COMPATIBILITY"] = manylinux
+            env["GITHUB_ENV"] = os.path.join(runner_temp, f"github-env-{i}")
+            open(env["GITHUB_ENV"], "w").close()
             if run_bash(step["run"], env, workspace) != 0:
                 fail(f"step {i} ({name}) failed")
+            for k, v in read_env_file(env["GITHUB_ENV"]).items():
+                note(f"step {i}: {k} set for the steps after it")
+                base[k] = v
         elif action == "actions/checkout":
             pass
         elif action == "actions/setup-python":

@@ -296,8 +296,8 @@ for (path, found), (name, want) in zip(wmlint.lint_all(paths, labels), expect.it
 sys.exit(bad)
 PY
 
-# The coverage matrices: every platform, abi3 + free-threaded, every toolkit, env values, action
-# pins; then a per-version one that publishes with a token.
+# The coverage matrices: every platform, abi3 + free-threaded, every toolkit, env values, build
+# settings in every place, action pins; then a per-version one that publishes with a token.
 cat >"$tmp/everything.yaml" <<'EOF'
 wheelmatrix: 1
 project: {name: allplat, module: allplat}
@@ -305,8 +305,8 @@ python:
   abi3: "3.9"
   versions: ["3.13t", "3.14t"]
 platforms:
-  linux-x86_64: {manylinux: "2_28"}
-  linux-aarch64: {}
+  linux-x86_64: {manylinux: "2_28", features: [jemalloc], profile: dist}
+  linux-aarch64: {features: [jemalloc], env: {JEMALLOC_SYS_WITH_LG_PAGE: "16"}, docker-options: ["--shm-size=1g"]}
   linux-armv7: {}
   linux-i686: {}
   linux-ppc64le: {}
@@ -344,9 +344,25 @@ backends:
     features: [metal]
     platforms: ["macos-*"]
     toolkit: {metal: {}}
+  mkl:
+    features: [mkl]
+    platforms: [linux-x86_64, windows-x86_64]
+    toolkit: {mkl: {}}
+    per-platform:
+      linux-x86_64: {zig: true, env: {MKL_THREADING: sequential}}
+  accelerate:
+    features: [accelerate]
+    platforms: ["macos-*"]
+    toolkit: {accelerate: {}}
+    no-default-features: true
+    rust-toolchain: nightly-2026-01-15
+    rustup-components: [rust-src]
+    unstable-flags: ["build-std=std,panic_abort"]
   cpu:
     default: true
     env: {APP_KIND: cpu, APP_EMPTY: "", APP_YES: "yes"}
+    per-platform:
+      "windows-*": {features: [mimalloc], env: {APP_KIND: cpu-windows}}
 exclude:
   - {backend: cuda, python: "*t"}
   - {backend: rocm, python: "*t"}

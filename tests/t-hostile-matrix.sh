@@ -31,7 +31,12 @@
 #       in their grammars, sources in the paths', runner labels without spaces, tags without '$';
 #       a command and requirements reach GitHub's env: and GitLab's variables as they are;
 #   index-url    strategy index: the URL is held to letters, digits and -._~/ after the host, and
-#       reaches the index-<backend> and index-pages jobs as WM_INDEX_URL, never a run: script.
+#       reaches the index-<backend> and index-pages jobs as WM_INDEX_URL, never a run: script;
+#   profile, toolchain, feature, flag, docker  the build settings reach maturin-action's args,
+#       rust-toolchain and docker-options, which it writes into a shell script unquoted: each word
+#       in its grammar, no blank, quote, '$', '`', ';' or pattern character;
+#   include-env  a variable only some entries of a build job set goes through the matrix into the
+#       step that sets it for those entries ($GITHUB_ENV, between delimiters the value lacks).
 # The repository-side cases (a symbolic link into a nested .git, a meta package file linked out of
 # the repository, an index's control characters and query string) have their own tests:
 # t-nested-git, t-meta-symlink, t-plan-hostile.
@@ -175,6 +180,21 @@ CASES = [
     ("index-url-quote", "index-url", "https://owner.github.io/x'y", "reject", ("x'y",)),
     ("index-url-dotdot", "index-url", "https://owner.github.io/a/../whl", "reject", ("'..'",)),
     ("index-url-punctuation", "index-url", "https://owner.github.io/~a/b.c_d-e/whl", "intact", None),
+    # 7. build settings: words maturin-action splices into its script, and a variable of some entries
+    ("settings-profile", "profile", "dist-lto_2", "intact", None),
+    ("settings-profile-shell", "profile", "dist;id", "reject", ("dist;id",)),
+    ("settings-profile-expression", "profile", E + " github.head_ref }}", "reject", (E,)),
+    ("settings-toolchain", "toolchain", "nightly-2026-01-15-x86_64-unknown-linux-gnu", "intact", None),
+    ("settings-toolchain-shell", "toolchain", "nightly && curl evil", "reject", ("nightly && curl evil",)),
+    ("settings-feature", "feature", "simd+avx.2", "intact", None),
+    ("settings-feature-pattern", "feature", "dep?/x", "reject", ("dep?/x",)),
+    ("settings-feature-subst", "feature", "$(id)", "reject", ("$(id)",)),
+    ("settings-flag", "flag", "build-std=std,panic_abort", "intact", None),
+    ("settings-flag-backquote", "flag", "build-std=`id`", "reject", ("build-std=`id`",)),
+    ("settings-docker", "docker", "--volume=/data:/data:ro", "intact", None),
+    ("settings-docker-space", "docker", "--volume /:/host", "reject", ("--volume /:/host",)),
+    ("settings-docker-expression", "docker", "--env=" + E + " secrets.TOKEN }}", "reject", (E,)),
+    ("settings-include-env", "include-env", "$(touch pwned) `id`\nwm_0 <<EOF\n", "intact", None),
 ]
 
 
@@ -212,6 +232,16 @@ def matrix(place, value):
             lines += ['          - run: echo "$HOSTILE_VALUE"', "            env: {%s: x}" % q]
         else:
             lines += ['          - run: echo "$HOSTILE_VALUE"', "            env: {HOSTILE_VALUE: %s}" % q]
+    if place == "profile":
+        lines += ["    profile: %s" % q]
+    elif place == "toolchain":
+        lines += ["    rust-toolchain: %s" % q]
+    elif place == "flag":
+        lines += ["    rust-toolchain: nightly", "    unstable-flags: [%s]" % q]
+    elif place == "docker":
+        lines += ["    docker-options: [%s]" % q]
+    elif place == "feature":
+        lines[lines.index("  linux-x86_64: {}")] = "  linux-x86_64: {features: [%s]}" % q
     if place == "test-runner":
         lines += ["    test: {runner: %s}" % q]
     elif place == "test-tags":
@@ -230,7 +260,7 @@ def matrix(place, value):
         lines += ["test: {command: pytest, %s: [%s]}" % (place[5:], q)]
     elif place in ("test-runner", "test-tags"):
         lines += ["test: {command: pytest}"]
-    if place == "gitlab-include-env":
+    if place in ("gitlab-include-env", "include-env"):
         lines += ["include:", '  - {backend: cpu, platform: linux-x86_64, python: "3.13", env: {HOSTILE_VALUE: %s}}' % q]
     text = "\n".join(lines) + "\n"
     line = next(i for i, l in enumerate(lines, 1) if q in l)
@@ -309,6 +339,34 @@ def found(doc, listed, place, value=None, gitlab=None):
             out.append(("the jobs that read it", sorted(dict(out))))
     elif place == "test-runner":
         out = [("test-cpu-linux runs-on", (jobs.get("test-cpu-linux") or {}).get("runs-on"))]
+    elif place in ("profile", "toolchain", "feature", "flag", "docker"):
+        # maturin-action's inputs of each build job: the word after its option, or the input
+        for w, s in steps(doc):
+            if not wfcheck.uses(s, "PyO3/maturin-action"):
+                continue
+            with_ = s.get("with") or {}
+            if place == "toolchain":
+                out.append((w + " rust-toolchain", with_.get("rust-toolchain")))
+                continue
+            if place == "docker":
+                if w.startswith("build-cpu-linux"):
+                    out.append((w + " docker-options", (with_.get("docker-options") or "").split()[-1:] and
+                                (with_.get("docker-options") or "").split()[-1]))
+                continue
+            words = str(with_.get("args", "")).split()
+            option = {"profile": "--profile", "feature": "--features", "flag": "-Z"}[place]
+            if place == "feature" and not w.startswith("build-cpu-linux"):
+                continue
+            got = words[words.index(option) + 1] if option in words else None
+            out.append((w + " " + option, value if place == "feature" and got and value in got.split(",") else got))
+    elif place == "include-env":
+        job = jobs.get("build-cpu-linux") or {}
+        entry = [e for e in wfcheck._entries(job) or [] if e.get("id", "").endswith("-cp313")]
+        out = [("build-cpu-linux include entry", entry[0].get("env-HOSTILE_VALUE") if entry else None)]
+        sets = [s for s in job.get("steps") or [] if "WM_ENV_HOSTILE_VALUE" in (s.get("env") or {})]
+        if [s["env"]["WM_ENV_HOSTILE_VALUE"] for s in sets] != ["${{ matrix.env-HOSTILE_VALUE }}"] or \
+                "HOSTILE_VALUE" in (job.get("env") or {}):
+            out.append(("build-cpu-linux set-env", [s.get("env") for s in sets]))
     elif place in ("gitlab-env", "gitlab-include-env"):
         out = [("gitlab " + name, v["HOSTILE_VALUE"].replace("$$", "$"))
                for name, job in gitlab.items() if isinstance(job, dict)

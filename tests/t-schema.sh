@@ -25,7 +25,7 @@ expect_run 0 "$cj" --check-metaschema "$schema"
 schema_level=(
 	actions-hostile-refs empty-file exclude-bad-fields include-problems index-keys invalid-ids invalid-python key-lost-indent
 	list-caret-columns missing-version platform-glob-nothing publish-github-release-bad
-	publish-github-release-misspelt top-level-list top-level-scalar unknown-key-backend unknown-key-platform
+	publish-github-release-misspelt settings-errors top-level-list top-level-scalar unknown-key-backend unknown-key-platform
 	unknown-key-project unknown-key-python unknown-key-rules unknown-key-sections unknown-key-setup
 	toolkit-archs-errors unknown-key-toolkit unknown-key-top unknown-platform unsupported-version variants-errors version-not-number
 	wrong-types wrong-types-nested yaml11-bools

@@ -165,10 +165,12 @@ const char *wm_emit_build_image(struct wm_yb *b, const struct wm_catalog *cat, c
 	const struct wm_platform *p)
 {
 	const struct wm_platform *base = wm_catalog_platform(cat, p->id);
-	const char *image = p->container ? p->container : p->gitlab_image;
+	/* `container: off` (GitHub's build on the runner) names no image: GitLab's job keeps its own */
+	const char *container = p->container && strcmp(p->container, "off") != 0 ? p->container : NULL;
+	const char *image = container ? container : p->gitlab_image;
 
 	/* the matrix's own image (`container`, `image`) is kept: it may hold more than the toolkit */
-	if (p->os != WM_OS_LINUX || p->container || !base || !p->gitlab_image || !base->gitlab_image ||
+	if (p->os != WM_OS_LINUX || container || !base || !p->gitlab_image || !base->gitlab_image ||
 			strcmp(p->gitlab_image, base->gitlab_image) != 0 || strcmp(p->family, "manylinux") != 0)
 		return image;
 	for (size_t t = 0; t < be->ntoolkits; t++) {

@@ -14,7 +14,7 @@
 /* Fields a build matrix entry may carry; one written inline when all entries agree. */
 enum field {
 	F_ID, F_RUNNER, F_TARGET, F_MANYLINUX, F_CONTAINER, F_IMAGE, F_COMPAT, F_PYTHON, F_INTERPRETER, F_ARCH,
-	F_SMOKE, F_TEST, F_TEST_IMAGE, F_IMAGE_TEST, F_COUNT
+	F_SMOKE, F_TEST, F_TEST_IMAGE, F_IMAGE_TEST, F_ARGS, F_TOOLCHAIN, F_COMPONENTS, F_DOCKER, F_ZIG, F_COUNT
 };
 
 /*
@@ -22,11 +22,14 @@ enum field {
  * F_INTERPRETER only in a job with PyPy, whose interpreter is not python<python-version>.
  * F_TEST_IMAGE is the image a musllinux wheel is imported and tested in (wm_emit_in_image), NULL
  * for a wheel the runner imports itself (F_SMOKE, F_TEST); F_IMAGE_TEST says whether the
- * project's tests run there too.
+ * project's tests run there too.  F_ARGS to F_ZIG are the entry's build settings (struct wm_build):
+ * maturin's arguments before --out (--release, --profile, --features ...), the Rust toolchain and
+ * components, the build container's docker options, and whether zig links it.
  */
 static const char *const field_names[F_COUNT] = {
 	"id", "runner", "target", "manylinux", "container", "image", "compatibility", "python-version",
-	"interpreter", "architecture", "smoke", "test", "test-image", "test-in-image"
+	"interpreter", "architecture", "smoke", "test", "test-image", "test-in-image", "build-args", "rust-toolchain",
+	"rustup-components", "docker-options", "zig"
 };
 
 struct gh {
@@ -45,6 +48,8 @@ struct entries {
 	const char **values[F_COUNT];
 	bool same[F_COUNT];
 	const struct wm_rule **includes;  /* the include rule of each entry, or NULL */
+	const struct wm_build **builds;   /* the build settings of each entry (NULL: none) */
+	bool host;                        /* a Linux entry builds on the runner: `container: off`, or zig */
 	bool *test_job;                   /* per entry: its tests run in the backend's test job */
 	size_t ntest_job;
 };
@@ -53,6 +58,8 @@ static struct wm_y *piece(struct gh *g, const char *name)
 {
 	return wm_emit_piece(&g->b, &g->skel, name, g->err);
 }
+
+static const char *lines(struct gh *g, const struct wm_strlist *l, const char *sep);
 
 /* ---- recipes ------------------------------------------------------------------- */
 
@@ -87,6 +94,7 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 		if (!(e->values[f] = wm_arena_array(a, grp->njobs + 1, sizeof(char *))))
 			return WM_ENOMEM;
 	if (!(e->includes = wm_arena_array(a, grp->njobs + 1, sizeof(*e->includes))) ||
+			!(e->builds = wm_arena_array(a, grp->njobs + 1, sizeof(*e->builds))) ||
 			!(e->test_job = wm_arena_array(a, grp->njobs + 1, sizeof(*e->test_job))))
 		return WM_ENOMEM;
 	if ((ret = wm_expand_new_group(&it, g->m, grp)) < 0)
@@ -98,6 +106,19 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 		bool ft = job.python->freethreaded;
 		e->values[F_ID][i] = wm_arena_strdup(a, job.id);
 		e->includes[i] = job.include;
+		e->builds[i] = job.build;
+		if (job.build) {
+			const struct wm_build *bd = job.build;
+			e->values[F_ARGS][i] = bd->args_text;
+			e->values[F_TOOLCHAIN][i] = bd->rust_toolchain;
+			e->values[F_COMPONENTS][i] = lines(g, &bd->rustup_components, " ");
+			e->values[F_DOCKER][i] = lines(g, &bd->docker_options, " ");
+			e->values[F_ZIG][i] = bd->zig ? "true" : "false";
+			e->host |= p->os == WM_OS_LINUX && (bd->zig || (p->container && strcmp(p->container, "off") == 0));
+		} else {
+			e->values[F_ZIG][i] = "false";
+			e->host |= p->os == WM_OS_LINUX && p->container && strcmp(p->container, "off") == 0;
+		}
 		e->values[F_RUNNER][i] = p->runner;
 		e->values[F_TARGET][i] = p->target;
 		if (p->os == WM_OS_LINUX) {
@@ -160,47 +181,68 @@ static bool all(const struct entries *e, enum field f, const char *v)
 	return e->same[f] && e->values[f][0] && strcmp(e->values[f][0], v) == 0;
 }
 
-/* The value of a variable for entry i: the include's own, else the backend's, else empty. */
-static const char *entry_env(const struct wm_backend *b, const struct entries *e, size_t i, const char *name)
+/* No entry has a value for field f. */
+static bool all_null(const struct entries *e, enum field f)
 {
-	const char *v = e->includes[i] ? wm_emit_env_value(e->includes[i]->env, e->includes[i]->nenv, name) : NULL;
-	if (!v)
-		v = wm_emit_env_value(b->env, b->nenv, name);
-	return v ? v : "";
+	return e->same[f] && !e->values[f][0];
 }
 
-/* True when the entries disagree on `name`: it goes into the matrix as env-<name>. */
+/* The variable of entry i's build settings (its platform's, backend's, include's ... merged), or NULL. */
+static const struct wm_env *entry_var(const struct entries *e, size_t i, const char *name)
+{
+	const struct wm_build *bd = e->builds[i];
+	for (size_t k = 0; bd && k < bd->nenv; k++)
+		if (strcmp(bd->env[k].name, name) == 0)
+			return &bd->env[k];
+	return NULL;
+}
+
+/* The value of a variable for entry i, or empty. */
+static const char *entry_env(const struct wm_backend *b, const struct entries *e, size_t i, const char *name)
+{
+	const struct wm_env *v = entry_var(e, i, name);
+	(void)b;
+	return v ? v->value : "";
+}
+
+/*
+ * True when not every entry sets `name` alike (one sets another value, or none): it goes into the
+ * matrix as env-<name>, in the entries that set it, and the step `set-env` sets it for those alone.
+ */
 static bool env_varies(const struct wm_backend *b, const struct entries *e, const char *name)
 {
-	for (size_t i = 1; i < e->n; i++)
-		if (strcmp(entry_env(b, e, 0, name), entry_env(b, e, i, name)) != 0)
+	for (size_t i = 0; i < e->n; i++)
+		if (!entry_var(e, i, name) || strcmp(entry_env(b, e, 0, name), entry_env(b, e, i, name)) != 0)
 			return true;
 	return false;
 }
 
-/* Each variable name of the backend and of the group's includes, once, backend's first. */
+/* Each variable name of the entries' build settings, once, in the order they first come. */
 static size_t env_names(struct gh *g, const struct wm_backend *b, const struct entries *e, const char ***out)
 {
-	size_t cap = b->nenv, n = 0;
+	size_t cap = 0, n = 0;
 	const char **names;
+	(void)b;
 	for (size_t i = 0; i < e->n; i++)
-		cap += e->includes[i] ? e->includes[i]->nenv : 0;
+		if (e->builds[i] && (i == 0 || e->builds[i] != e->builds[i - 1]))
+			cap += e->builds[i]->nenv;
 	if (!(names = wm_arena_array(g->b.arena, cap + 1, sizeof(*names)))) {
 		g->b.oom = true;
 		*out = NULL;
 		return 0;
 	}
-	for (size_t i = 0; i < b->nenv; i++)
-		names[n++] = b->env[i].name;
-	for (size_t i = 0; i < e->n; i++)
-		for (size_t k = 0; e->includes[i] && k < e->includes[i]->nenv; k++) {
-			const char *name = e->includes[i]->env[k].name;
+	for (size_t i = 0; i < e->n; i++) {
+		const struct wm_build *bd = e->builds[i];
+		if (!bd || (i > 0 && bd == e->builds[i - 1]))
+			continue;
+		for (size_t k = 0; k < bd->nenv; k++) {
 			size_t j;
-			for (j = 0; j < n && strcmp(names[j], name) != 0; j++)
+			for (j = 0; j < n && strcmp(names[j], bd->env[k].name) != 0; j++)
 				;
 			if (j == n)
-				names[n++] = name;
+				names[n++] = bd->env[k].name;
 		}
+	}
 	*out = names;
 	return n;
 }
@@ -220,9 +262,9 @@ static int matrix_secrets(struct gh *g, const struct wm_group *grp, const struct
 		if (!env_varies(b, e, names[k]))
 			continue;
 		for (size_t i = 0; i < e->n; i++) {
-			const char *v = entry_env(b, e, i, names[k]), *open = strstr(v, "${{");
-			const struct wm_loc *at = e->includes[i] && wm_emit_env_value(e->includes[i]->env, e->includes[i]->nenv,
-				names[k]) ? &e->includes[i]->loc : &b->loc;
+			const struct wm_env *var = entry_var(e, i, names[k]);
+			const char *v = var ? var->value : "", *open = strstr(v, "${{");
+			const struct wm_loc *at = var && var->loc.line ? &var->loc : &b->loc;
 			if (!open || !strstr(open, "secrets."))
 				continue;
 			wm_error_add(g->err, WM_EINVALID, WM_SEV_ERROR, g->m->file, doc ? doc->text : NULL, doc ? doc->len : 0,
@@ -246,13 +288,13 @@ static struct wm_y *include_list(struct gh *g, const struct wm_backend *b, const
 		for (int f = 0; f < F_COUNT; f++) {
 			if (e->same[f] || !e->values[f][i])
 				continue;
-			if (f == F_SMOKE || f == F_TEST || f == F_IMAGE_TEST)
+			if (f == F_SMOKE || f == F_TEST || f == F_IMAGE_TEST || f == F_ZIG)
 				wm_yaml_set(&g->b, entry, field_names[f], wm_yaml_bool(&g->b, strcmp(e->values[f][i], "true") == 0));
 			else
 				wm_yaml_set(&g->b, entry, field_names[f], wm_yaml_str(&g->b, e->values[f][i]));
 		}
 		for (size_t k = 0; k < nnames; k++)
-			if (env_varies(b, e, names[k]))
+			if (env_varies(b, e, names[k]) && entry_var(e, i, names[k]))
 				wm_yaml_set(&g->b, entry, wm_arena_printf(g->b.arena, "env-%s", names[k]),
 					wm_yaml_str(&g->b, entry_env(b, e, i, names[k])));
 	}
@@ -265,6 +307,25 @@ static void add_env(struct gh *g, struct wm_y *step, const char *name, struct wm
 	if (!env)
 		env = wm_yaml_set_before(&g->b, step, "run", "env", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, env, name, v);
+}
+
+/* The step set-env: the variables not every entry sets alike, set for the steps after it where the entry has one. */
+static void add_set_env(struct gh *g, struct wm_y *steps, const struct wm_backend *b, const struct entries *e,
+	const char **names, size_t n)
+{
+	struct wm_buf list = WM_BUF_INIT;
+	struct wm_y *step;
+	for (size_t i = 0; i < n; i++)
+		if (env_varies(b, e, names[i]))
+			wm_buf_printf(&list, "%s%s", list.len ? " " : "", names[i]);
+	if (!list.len && !list.oom)
+		return;
+	step = wm_yaml_push(&g->b, steps, piece(g, "set-env"));
+	add_env(g, step, "WM_ENV_NAMES", wm_yaml_str(&g->b, wm_emit_keep(&g->b, &list)));
+	for (size_t i = 0; i < n; i++)
+		if (env_varies(b, e, names[i]))
+			add_env(g, step, wm_arena_printf(g->b.arena, "WM_ENV_%s", names[i]),
+				wm_yaml_strf(&g->b, "${{ matrix.env-%s }}", names[i]));
 }
 
 static void add_patch_step(struct gh *g, struct wm_y *steps, const struct wm_backend *b)
@@ -309,6 +370,7 @@ static void add_build_step(struct gh *g, struct wm_y *steps, const struct wm_gro
 	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "build"));
 	struct wm_y *with = wm_yaml_get(step, "with"), *sccache = wm_yaml_get(with, "sccache");
 	const char *script, *dir = wm_emit_project_dir(g->b.arena, g->m), *out = wm_emit_out_dir(g->b.arena, g->m);
+	const char *args;
 	struct wm_y *container;
 
 	/* maturin-version first: the order people expect to read */
@@ -322,23 +384,35 @@ static void add_build_step(struct gh *g, struct wm_y *steps, const struct wm_gro
 		wm_yaml_set(&g->b, with, "manylinux", value(g, e, F_MANYLINUX));
 		if (!all(e, F_CONTAINER, "") && (container = value(g, e, F_CONTAINER)))
 			wm_yaml_set(&g->b, with, "container", container);
-		if (env)
-			wm_yaml_set(&g->b, with, "docker-options", wm_yaml_str(&g->b, env));
+		/* the variables by name, then the matrix's own options (words without quotes: util/name.h) */
+		if (!e->same[F_DOCKER])
+			wm_yaml_set(&g->b, with, "docker-options", wm_yaml_strf(&g->b, "%s%s${{ matrix.docker-options }}",
+				env ? env : "", env ? " " : ""));
+		else if (env || e->values[F_DOCKER][0])
+			wm_yaml_set(&g->b, with, "docker-options", wm_yaml_strf(&g->b, "%s%s%s", env ? env : "",
+				env && e->values[F_DOCKER][0] ? " " : "", e->values[F_DOCKER][0] ? e->values[F_DOCKER][0] : ""));
 		if ((script = wm_emit_before_script(&g->b, grp->backend, "github", "before-script")) != NULL)
 			wm_yaml_set(&g->b, with, "before-script-linux", wm_yaml_literal(&g->b, script));
 	}
+	/* maturin-action installs the toolchain and the components itself (rustup, on the runner or in the container) */
+	if (!all_null(e, F_TOOLCHAIN))
+		wm_yaml_set(&g->b, with, "rust-toolchain", value(g, e, F_TOOLCHAIN));
+	if (!all_null(e, F_COMPONENTS))
+		wm_yaml_set(&g->b, with, "rustup-components", value(g, e, F_COMPONENTS));
 	/*
 	 * The interpreter is python3.X, or pypy3.X: the one setup-python installs (for PyPy it
 	 * links pypy3.X, python3 and python to it: actions/setup-python@v7 src/install-pypy.ts,
 	 * createPyPySymlink, so the import test's `python` is PyPy too), or the manylinux
-	 * image's /usr/local/bin/pypy3.X
+	 * image's /usr/local/bin/pypy3.X.  The build settings' arguments come first: --release, or
+	 * --profile NAME, then --features and the others (struct wm_build).
 	 */
+	args = e->same[F_ARGS] ? e->values[F_ARGS][0] : "${{ matrix.build-args }}";
 	wm_yaml_set(&g->b, with, "args", e->same[F_PYTHON] ?
-		wm_yaml_strf(&g->b, "--release --out %s -i %s", out, e->values[F_INTERPRETER][0] ?
+		wm_yaml_strf(&g->b, "%s --out %s -i %s", args, out, e->values[F_INTERPRETER][0] ?
 			e->values[F_INTERPRETER][0] : wm_arena_printf(g->b.arena, "python%s", e->values[F_PYTHON][0])) :
 		!e->same[F_INTERPRETER] ?
-		wm_yaml_strf(&g->b, "--release --out %s -i ${{ matrix.interpreter }}", out) :
-		wm_yaml_strf(&g->b, "--release --out %s -i python${{ matrix.python-version }}", out));
+		wm_yaml_strf(&g->b, "%s --out %s -i ${{ matrix.interpreter }}", args, out) :
+		wm_yaml_strf(&g->b, "%s --out %s -i python${{ matrix.python-version }}", args, out));
 	if (sccache)
 		wm_yaml_set(&g->b, with, "sccache", sccache);
 }
@@ -362,6 +436,32 @@ static void add_container_step(struct gh *g, struct wm_y *steps, const struct wm
 	/* set even when empty: the script passes it into the container by name */
 	add_env(g, step, "WM_SMOKE_LIBRARIES", wm_yaml_str(&g->b, smoke_libraries ? smoke_libraries : ""));
 	add_env(g, step, "WM_SCCACHE", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "sccache")));
+	/* the build settings, each passed into the container by name where a job sets it */
+	{
+		struct wm_buf names = WM_BUF_INIT;
+		if (env)
+			wm_buf_puts(&names, env);
+		if (!all(e, F_ARGS, "--release")) {
+			add_env(g, step, "WM_BUILD_ARGS", value(g, e, F_ARGS));
+			wm_buf_printf(&names, "%sWM_BUILD_ARGS", names.len ? " " : "");
+		}
+		if (!all_null(e, F_TOOLCHAIN)) {
+			add_env(g, step, "WM_RUST_TOOLCHAIN", value(g, e, F_TOOLCHAIN));
+			wm_buf_printf(&names, "%sWM_RUST_TOOLCHAIN", names.len ? " " : "");
+		}
+		if (!all_null(e, F_COMPONENTS)) {
+			add_env(g, step, "WM_RUSTUP_COMPONENTS", value(g, e, F_COMPONENTS));
+			wm_buf_printf(&names, "%sWM_RUSTUP_COMPONENTS", names.len ? " " : "");
+		}
+		if (!all(e, F_ZIG, "false")) {
+			/* installed for every entry of the job, the zig of those that link with it */
+			add_env(g, step, "WM_ZIGLANG", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "ziglang")));
+			wm_buf_printf(&names, "%sWM_ZIGLANG", names.len ? " " : "");
+		}
+		if (!all_null(e, F_DOCKER))
+			add_env(g, step, "WM_DOCKER_OPTIONS", value(g, e, F_DOCKER));
+		env = wm_emit_keep(&g->b, &names);
+	}
 	if (env)
 		add_env(g, step, "WM_CONTAINER_ENV", wm_yaml_str(&g->b, env));
 	if (script)
@@ -549,6 +649,7 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	const char *smoke_libraries = build_in_container(grp, exclude) ? wm_emit_smoke_libraries(&g->b, b, grp->os) : NULL;
 	const char **names;
 	size_t nnames;
+	bool host;
 	int ret;
 
 	if ((ret = collect(g, grp, &e, build_in_container(grp, exclude))) < 0)
@@ -563,17 +664,26 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	wm_yaml_set(&g->b, strategy, "fail-fast", wm_yaml_bool(&g->b, false));
 	matrix = wm_yaml_set(&g->b, strategy, "matrix", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, matrix, "include", include_list(g, b, &e));
-	if (nnames > 0) {
-		struct wm_y *env = wm_yaml_set(&g->b, job, "env", wm_yaml_map(&g->b));
-		for (size_t i = 0; i < nnames; i++)
-			wm_yaml_set(&g->b, env, names[i], env_varies(b, &e, names[i]) ?
-				wm_yaml_strf(&g->b, "${{ matrix.env-%s }}", names[i]) : wm_yaml_str(&g->b, entry_env(b, &e, 0, names[i])));
+	/* the variables every entry sets alike are the job's; the others, the step set-env's */
+	for (size_t i = 0, varying = 0; i < nnames; i++) {
+		struct wm_y *env = wm_yaml_get(job, "env");
+		if (env_varies(b, &e, names[i])) {
+			varying++;
+			continue;
+		}
+		if (!env)
+			env = wm_yaml_set(&g->b, job, "env", wm_yaml_map(&g->b));
+		wm_yaml_set(&g->b, env, names[i], wm_yaml_str(&g->b, entry_env(b, &e, 0, names[i])));
+		(void)varying;
 	}
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
 	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
+	add_set_env(g, steps, b, &e, names, nnames);
 	add_patch_step(g, steps, b);
 	add_setup_steps(g, steps, b, grp->os);
-	if (grp->os != WM_OS_LINUX)
+	/* a Linux build on the runner (container off, zig) takes the interpreter from setup-python, as off Linux */
+	host = grp->os == WM_OS_LINUX && e.host && !build_in_container(grp, exclude);
+	if (grp->os != WM_OS_LINUX || host)
 		add_setup_python(g, steps, &e, false);
 	add_toolkit_steps(g, steps, b, grp->os);
 	if (build_in_container(grp, exclude)) {
@@ -581,6 +691,13 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 		add_container_step(g, steps, grp, &e, exclude,
 			all(&e, F_SMOKE, "false") && !e.values[F_TEST_IMAGE][0] && e.same[F_TEST_IMAGE] ? NULL : smoke_libraries);
 	} else {
+		/* maturin-action installs zig unpinned: the pinned one first, which pip then keeps */
+		if (host && !all(&e, F_ZIG, "false")) {
+			step = wm_yaml_push(&g->b, steps, piece(g, "install-zig"));
+			if (!e.same[F_ZIG])
+				wm_yaml_set_before(&g->b, step, "run", "if", wm_yaml_str(&g->b, "matrix.zig"));
+			add_env(g, step, "WM_ZIGLANG", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "ziglang")));
+		}
 		add_build_step(g, steps, grp, &e);
 		if (exclude && grp->os == WM_OS_WINDOWS) {
 			step = wm_yaml_push(&g->b, steps, piece(g, "repair-windows"));
@@ -589,7 +706,7 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 		}
 	}
 	if (!all(&e, F_SMOKE, "false")) {
-		if (grp->os == WM_OS_LINUX)
+		if (grp->os == WM_OS_LINUX && !host)
 			add_setup_python(g, steps, &e, true);
 		step = wm_yaml_push(&g->b, steps, piece(g, "smoke"));
 		if (!e.same[F_SMOKE])

@@ -22,6 +22,7 @@ struct ljob {
 	const char *interpreter;   /* PyPy's: pypy3.11; NULL for python<version> */
 	unsigned pypy;             /* PyPy's Python minor version (11), else 0 */
 	const struct wm_rule *include;
+	const struct wm_build *build;  /* its build settings, merged */
 	bool smoke;                /* in its test job: the import test, then the project's tests where `tests` says */
 	enum wm_tests tests;       /* where the project's tests run: the test job, for BUILD_JOB and TEST_JOB alike */
 	size_t bucket;             /* the GitLab build job it belongs to */
@@ -36,7 +37,8 @@ struct bucket {
 	const char *suffix;        /* the name without "build-" */
 	const struct wm_backend *backend;
 	const struct wm_platform *platform;
-	const struct wm_rule *include;  /* a job of its own with an include's env, else NULL */
+	const struct wm_rule *include;  /* a job of its own with an include's build settings (env too), else NULL */
+	const struct wm_build *build;   /* the build settings of its jobs */
 	size_t *jobs;
 	size_t n, nsmoke;
 };
@@ -52,6 +54,8 @@ struct gl {
 	size_t njobs;
 	struct bucket *buckets;
 	size_t nbuckets;
+	bool toolchain[WM_OS_COUNT];   /* a build job on the OS sets a Rust toolchain or components */
+	bool zig;                      /* a Linux build job links with zig */
 };
 
 static struct wm_y *piece(struct gl *g, const char *name)
@@ -162,6 +166,7 @@ static int collect(struct gl *g)
 		j->interpreter = job.python->pypy ? job.python->interpreter : NULL;
 		j->pypy = job.python->pypy ? job.python->minor : 0;
 		j->include = job.include;
+		j->build = job.build;
 		/* a musllinux wheel is tested in its test job, which runs in the platform's musllinux image */
 		j->smoke = (job.backend->smoke_os >> job.platform->os & 1) && (wm_emit_runnable(job.platform,
 			gitlab_cross(job.platform)) || wm_emit_in_image(&job, gitlab_cross(job.platform)));
@@ -253,6 +258,7 @@ static struct bucket *new_bucket(struct gl *g, const char *name, const struct lj
 	k->suffix = name ? name + strlen("build-") : NULL;
 	k->backend = j->backend;
 	k->platform = j->platform;
+	k->build = j->build;
 	if (!name)
 		g->b.oom = true;
 	return k;
@@ -274,7 +280,8 @@ static int group(struct gl *g)
 		for (size_t i = 0; i < g->njobs && !g->b.oom; i++) {
 			struct ljob *j = &g->jobs[i];
 			struct bucket *k = NULL;
-			bool own_env = j->include && j->include->nenv > 0;
+			/* an include's own settings (its env among them) make a job of their own */
+			bool own_env = j->include && j->include->settings;
 			const char *name;
 			if (j->backend != g->m->backends[b])
 				continue;
@@ -303,6 +310,11 @@ static int group(struct gl *g)
 	for (size_t i = 0; i < g->njobs && !g->b.oom; i++) {
 		struct bucket *k = &g->buckets[g->jobs[i].bucket];
 		k->jobs[k->n++] = i;
+	}
+	for (size_t n = 0; n < g->nbuckets; n++) {
+		const struct wm_build *bd = g->buckets[n].build;
+		g->toolchain[g->buckets[n].platform->os] |= bd && (bd->rust_toolchain || bd->rustup_components.n);
+		g->zig |= bd && bd->zig;
 	}
 	return g->b.oom ? WM_ENOMEM : 0;
 }
@@ -334,8 +346,17 @@ static struct wm_y *base_before(struct gl *g, enum wm_os os)
 	add_lines(g, list, name);
 	snprintf(name, sizeof(name), "rust-%s", shell_of(os));
 	add_lines(g, list, name);
+	if (g->toolchain[os] && list && list->n) {
+		/* before the rust piece's last line, which adds the target to the toolchain then the default */
+		struct wm_y *target = list->items[--list->n];
+		snprintf(name, sizeof(name), "rust-toolchain-%s", shell_of(os));
+		add_lines(g, list, name);
+		wm_yaml_push(&g->b, list, target);
+	}
 	if (os == WM_OS_LINUX)
 		add_lines(g, list, "maturin-sh");
+	if (os == WM_OS_LINUX && g->zig)
+		add_lines(g, list, "zig-sh");
 	if (os != WM_OS_LINUX) {
 		snprintf(name, sizeof(name), "python-%s", shell_of(os));
 		add_lines(g, list, name);
@@ -551,15 +572,29 @@ static void add_project_dir(struct gl *g, struct wm_y *vars)
 		set_var(g, vars, "WM_PROJECT_DIR", dir, false);
 }
 
-static void add_env(struct gl *g, struct wm_y *vars, const struct wm_backend *b, const struct wm_rule *include)
+/*
+ * The build settings of a build job (struct wm_build): maturin's arguments before --out where they
+ * are not --release alone, the Rust toolchain and components, zig's pinned version; then the
+ * environment of the platform, the backend, its per-platform entries and an include, merged.
+ */
+static void add_build_vars(struct gl *g, struct wm_y *vars, const struct wm_build *bd)
 {
-	for (size_t i = 0; i < b->nenv; i++) {
-		const char *v = include ? wm_emit_env_value(include->env, include->nenv, b->env[i].name) : NULL;
-		set_var(g, vars, b->env[i].name, v ? v : b->env[i].value, false);
+	if (!bd)
+		return;
+	if (strcmp(bd->args_text, "--release") != 0)
+		set_var(g, vars, "WM_BUILD_ARGS", bd->args_text, false);
+	if (bd->rust_toolchain)
+		set_var(g, vars, "WM_RUST_TOOLCHAIN", bd->rust_toolchain, false);
+	if (bd->rustup_components.n) {
+		struct wm_buf out = WM_BUF_INIT;
+		for (size_t i = 0; i < bd->rustup_components.n; i++)
+			wm_buf_printf(&out, "%s%s", i ? " " : "", bd->rustup_components.items[i]);
+		set_var(g, vars, "WM_RUSTUP_COMPONENTS", wm_emit_keep(&g->b, &out), false);
 	}
-	for (size_t i = 0; include && i < include->nenv; i++)
-		if (!wm_emit_env_value(b->env, b->nenv, include->env[i].name))
-			set_var(g, vars, include->env[i].name, include->env[i].value, false);
+	if (bd->zig)
+		set_var(g, vars, "WM_ZIGLANG", wm_catalog_tool(g->cat, "ziglang"), false);
+	for (size_t i = 0; i < bd->nenv; i++)
+		set_var(g, vars, bd->env[i].name, bd->env[i].value, false);
 }
 
 /*
@@ -651,7 +686,7 @@ static void build_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 		} else
 			set_var(g, vars, "WM_DELVEWHEEL", wm_catalog_tool(g->cat, "delvewheel"), false);
 	}
-	add_env(g, vars, b, k->include);
+	add_build_vars(g, vars, k->build);
 	if (parallel)
 		wm_yaml_set(&g->b, job, "parallel", parallel);
 }
@@ -703,7 +738,9 @@ static void test_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	}
 	if (p->os != WM_OS_LINUX)
 		set_var(g, vars, "WM_UV", wm_catalog_tool(g->cat, "uv"), false);
-	add_env(g, vars, k->backend, k->include);
+	/* the build's environment: the tests may read it */
+	for (size_t i = 0; k->build && i < k->build->nenv; i++)
+		set_var(g, vars, k->build->env[i].name, k->build->env[i].value, false);
 	if (par)
 		wm_yaml_set(&g->b, job, "parallel", par);
 	add_needs(g, job, &dep, 1);

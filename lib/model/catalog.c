@@ -5,6 +5,7 @@
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/map.h"
+#include "util/name.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
 #include "model/schema.h"
@@ -902,4 +903,19 @@ const char *wm_catalog_platform_tag(struct wm_arena *a, const struct wm_platform
 	if (!p->manylinux || !p->wheel_arch)
 		return p->platform_tag;
 	return wm_arena_printf(a, "%s_%s_%s", p->family, pep600(p->manylinux), p->wheel_arch);
+}
+
+const struct wm_toolkit *wm_catalog_feature_toolkit(const struct wm_catalog *cat, const char *feature, size_t *from)
+{
+	const char *leaf = wm_name_feature_leaf(feature);
+	for (size_t t = *from; t < cat->ntoolkits; t++) {
+		const struct wm_toolkit *tk = &cat->toolkits[t];
+		for (size_t k = 0; k < tk->features.n; k++)
+			if (strcmp(leaf, tk->features.items[k]) == 0) {
+				*from = t + 1;
+				return tk;
+			}
+	}
+	*from = cat->ntoolkits;
+	return NULL;
 }

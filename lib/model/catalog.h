@@ -93,4 +93,10 @@ const struct wm_template_tree *wm_template_tree(const char *name);
 /* Parses the embedded templates/<name> (a catalog or an emitter's skeleton) into `doc`. */
 int wm_catalog_template_parse(struct wm_doc *doc, const char *name, struct wm_error *err);
 
+/*
+ * The next toolkit of the catalog, from index *from on, that Cargo feature `feature` implies (its
+ * last component is one of the toolkit's features); *from then points past it.  NULL when none.
+ */
+const struct wm_toolkit *wm_catalog_feature_toolkit(const struct wm_catalog *cat, const char *feature, size_t *from);
+
 #endif

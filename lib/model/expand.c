@@ -454,6 +454,7 @@ int wm_expand_next(struct wm_expand *it, struct wm_job *out)
 				if (kept >> y & 1) {
 					if (assign_group(it, b, pl->os, out) && (it->flags & WM_EXPAND_JOBS)) {
 						fill(it, out, m->backends[b], pl, m->pythons[y]);
+						out->build = m->builds ? m->builds[CELL(m, b, p)] : NULL;
 						return 1;
 					}
 				} else if ((it->flags & WM_EXPAND_LEFT_OUT) &&
@@ -482,6 +483,7 @@ int wm_expand_next(struct wm_expand *it, struct wm_job *out)
 		if (assign_group(it, b, r->include_platform->os, out) && (it->flags & WM_EXPAND_JOBS)) {
 			fill(it, out, r->include_backend, r->include_platform, r->include_python);
 			out->include = r;
+			out->build = r->build;
 			return 1;
 		}
 	}

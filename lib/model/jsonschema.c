@@ -20,6 +20,7 @@
 #include "model/jsonschema.h"
 #include "model/loader.h"
 #include "model/python.h"
+#include "model/settings.h"
 
 struct cx {
 	const struct wm_catalog *cat;
@@ -331,6 +332,54 @@ static struct wm_json *target(struct cx *x, struct wm_json *s)
 	return string_matching(x, s, "^[a-z0-9_.-]+$");
 }
 
+static struct wm_json *features(struct cx *x, struct wm_json *s);
+
+/* The build settings (model/settings.c), which every place of the file takes. */
+static struct wm_json *profile(struct cx *x, struct wm_json *s)
+{
+	string_matching(x, s, "^[A-Za-z0-9_][A-Za-z0-9_-]*$");
+	return put(x, s, "examples", texts(x, (const char *const[]){ "release", "dist" }, 2));
+}
+
+static struct wm_json *rust_toolchain(struct cx *x, struct wm_json *s)
+{
+	string_matching(x, s, "^(stable|beta|nightly|[0-9]+\\.[0-9]+(\\.[0-9]+)?)(-[0-9]{4}-[0-9]{2}-[0-9]{2})?"
+		"(-[a-z0-9_.]+(-[a-z0-9_.]+)*)?$");
+	return put(x, s, "examples", texts(x, (const char *const[]){ "stable", "nightly", "nightly-2026-01-15", "1.85.0" },
+		4));
+}
+
+static struct wm_json *rustup_components(struct cx *x, struct wm_json *s)
+{
+	return strings_matching(x, s, "^[a-z0-9][a-z0-9_.-]*$");
+}
+
+static struct wm_json *unstable_flags(struct cx *x, struct wm_json *s)
+{
+	return strings_matching(x, s, "^[a-z0-9][a-z0-9-]*(=[A-Za-z0-9_,.+-]+)?$");
+}
+
+static struct wm_json *docker_options(struct cx *x, struct wm_json *s)
+{
+	return strings_matching(x, s, "^[A-Za-z0-9_=:,./@+-]+$");
+}
+
+static const struct field settings_fields[] = {
+	{ "features", features, "Cargo features the build turns on, beside [tool.maturin].features and the other places' "
+		"(docs/matrix.md, \"Build settings\")" },
+	{ "no-default-features", a_bool, "build without the crate's default features (maturin's --no-default-features)" },
+	{ "profile", profile, "the Cargo profile to build with instead of release (maturin's --profile)" },
+	{ "rust-toolchain", rust_toolchain, "the Rust toolchain, as rustup names it (default: stable, or the repository's "
+		"rust-toolchain file)" },
+	{ "rustup-components", rustup_components, "rustup components to install with the toolchain (rust-src, ...)" },
+	{ "unstable-flags", unstable_flags, "Cargo's -Z flags, without '-Z' (build-std=std,panic_abort); they need a "
+		"nightly toolchain" },
+	{ "zig", a_bool, "link with zig (maturin's --zig), on the runner: Linux builds only" },
+	{ "docker-options", docker_options, "options of the GitHub Linux build container's docker run, one word each "
+		"(--shm-size=2g)" },
+	{ "env", env, "environment of the build (a later place's value replaces an earlier one's)" },
+};
+
 static const struct field override_fields[] = {
 	{ "runner", runner, "GitHub Actions runner label (default: the catalog's)" },
 	{ "image", no_blank, "GitLab image (default: the catalog's)" },
@@ -338,14 +387,16 @@ static const struct field override_fields[] = {
 		"runner)" },
 	{ "manylinux", manylinux, "manylinux level (2014, 2_28, ... : 2_17 or later) or musllinux level (1_1, 1_2); "
 		"Linux only" },
-	{ "container", no_blank, "GitHub build container image (Linux only; default: maturin-action's)" },
+	{ "container", no_blank, "GitHub build container image, or off to build on the runner (Linux only; default: "
+		"maturin-action's)" },
 	{ "cross", a_bool, "built on another architecture than the wheel's" },
 	{ "target", target, "Rust target triple" },
 };
 
 static struct wm_json *overrides(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "a platform's overrides", &wm_platforms_override_keys, FIELDS(override_fields), NULL, 0);
+	return object_of(x, s, true, "a platform's overrides", &wm_platforms_override_keys, FIELDS(override_fields),
+		FIELDS(settings_fields));
 }
 
 /* ---- project, python, platforms ------------------------------------------------- */
@@ -639,6 +690,19 @@ static struct wm_json *backend_test(struct cx *x, struct wm_json *s)
 	return object_of(x, s, true, "a backend's 'test'", &wm_backends_backend_test_keys, FIELDS(test_fields), NULL, 0);
 }
 
+static struct wm_json *build_settings(struct cx *x, struct wm_json *s)
+{
+	object_of(x, s, false, "a per-platform entry", &wm_settings_keys, FIELDS(settings_fields), NULL, 0);
+	return put(x, s, "minProperties", wm_json_int(1));
+}
+
+static struct wm_json *per_platform(struct cx *x, struct wm_json *s)
+{
+	put_text(x, s, "type", "object");
+	put(x, s, "propertyNames", new_ref(x, "platform-pattern"));
+	return put(x, s, "additionalProperties", build_settings(x, wm_json_object()));
+}
+
 static const struct field backend_fields[] = {
 	{ "features", features, "Cargo features of the build" },
 	{ "platforms", platform_patterns, "where the backend is built: platform ids or globs (default: every "
@@ -655,11 +719,13 @@ static const struct field backend_fields[] = {
 	{ "variant", variant, "the wheel variant (strategy variants; not on the default backend)" },
 	{ "test", backend_test, "the backend's tests over the top-level 'test' (the same keys, and 'runner' and "
 		"'tags')" },
+	{ "per-platform", per_platform, "the backend's build settings on some of its platforms, by platform id or glob "
+		"(applied after the backend's own, in file order)" },
 };
 
 static struct wm_json *backend(struct cx *x, struct wm_json *s)
 {
-	return object_of(x, s, true, "a backend", &wm_backends_keys, FIELDS(backend_fields), NULL, 0);
+	return object_of(x, s, true, "a backend", &wm_backends_keys, FIELDS(backend_fields), FIELDS(settings_fields));
 }
 
 static struct wm_json *backends(struct cx *x, struct wm_json *s)
@@ -722,7 +788,10 @@ static const struct field include_fields[] = {
 
 static struct wm_json *include_job(struct cx *x, struct wm_json *s)
 {
-	object_of(x, s, false, "an include rule", &wm_rules_include_keys, FIELDS(include_fields), FIELDS(override_fields));
+	struct field more[WM_ARRAY_SIZE(override_fields) + WM_ARRAY_SIZE(settings_fields)];
+	memcpy(more, override_fields, sizeof(override_fields));
+	memcpy(more + WM_ARRAY_SIZE(override_fields), settings_fields, sizeof(settings_fields));
+	object_of(x, s, false, "an include rule", &wm_rules_include_keys, FIELDS(include_fields), FIELDS(more));
 	return put(x, s, "required", texts(x, (const char *const[]){ "backend", "platform", "python" }, 3));
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "util/common.h"
 #include "util/error.h"
+#include "util/text.h"
 #include "formats/yaml.h"
 #include "model/project.h"
 #include "model/schema.h"
@@ -63,6 +64,17 @@ static inline struct wm_loc wm_loader_loc(struct wm_loader *l, const struct wm_n
 static inline bool wm_loader_bindings_bin(const struct wm_loader *l)
 {
 	return l->project && l->project->bindings && strcmp(l->project->bindings, "bin") == 0;
+}
+
+/* Whether backend b is built on the platform `id`: its `platforms:` globs match it (none: every platform). */
+static inline bool wm_loader_builds_on(const struct wm_backend *b, const char *id)
+{
+	if (b->platforms.n == 0)
+		return true;
+	for (size_t i = 0; i < b->platforms.n; i++)
+		if (wm_text_glob_match(b->platforms.items[i], id))
+			return true;
+	return false;
 }
 
 /* A character of a name in the CI files (an action, an environment, secrets.NAME): letters, digits, '_', '-'. */

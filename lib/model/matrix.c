@@ -19,6 +19,7 @@
 #include "formats/toml.h"
 #include "formats/yaml.h"
 #include "model/backends.h"
+#include "model/cargoconfig.h"
 #include "model/catalog.h"
 #include "model/expand.h"
 #include "model/loader.h"
@@ -29,6 +30,7 @@
 #include "model/python.h"
 #include "model/rules.h"
 #include "model/schema.h"
+#include "model/settings.h"
 #include "model/untrusted.h"
 #include "model/variants.h"
 
@@ -553,11 +555,19 @@ static void warn_gitlab_env(struct wm_loader *l, const struct wm_node *owner)
 static void check_gitlab_env(struct wm_loader *l)
 {
 	const struct wm_node *backends = wm_yaml_find(l->root, "backends"), *includes = present(l->root, "include");
+	const struct wm_node *platforms = wm_yaml_find(l->root, "platforms");
 	if (!l->m->gitlab.enabled)
 		return;
+	if (platforms && platforms->type == WM_NODE_MAP)
+		for (size_t i = 0; i < platforms->n; i++)
+			warn_gitlab_env(l, platforms->pairs[i].value);
 	if (backends && backends->type == WM_NODE_MAP)
-		for (size_t i = 0; i < backends->n; i++)
+		for (size_t i = 0; i < backends->n; i++) {
+			const struct wm_node *per = wm_yaml_find(backends->pairs[i].value, "per-platform");
 			warn_gitlab_env(l, backends->pairs[i].value);
+			for (size_t k = 0; per && per->type == WM_NODE_MAP && k < per->n; k++)
+				warn_gitlab_env(l, per->pairs[k].value);
+		}
 	if (includes && includes->type == WM_NODE_SEQ)
 		for (size_t i = 0; i < includes->n; i++)
 			warn_gitlab_env(l, includes->items[i]);
@@ -616,6 +626,8 @@ static void load_root(struct wm_loader *l)
 		wm_backends_check_distributions(l);
 	if (l->backends_ok)
 		wm_variants_check(l);
+	wm_settings_merge(l);
+	wm_cargoconfig_check(l);
 }
 
 int wm_matrix_load(struct wm_matrix **out, const struct wm_catalog *cat,

@@ -13,6 +13,7 @@
 #include "model/loader.h"
 #include "model/platforms.h"
 #include "model/schema.h"
+#include "model/settings.h"
 #include "model/untrusted.h"
 
 static const char *const default_platforms[] = { "linux-x86_64", "linux-aarch64", "macos-x86_64",
@@ -103,6 +104,7 @@ struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const stru
 		}
 	}
 	if ((v = wm_yaml_find(o, "container")) && wm_schema_string(&l->c, v, "'container'", &s)) {
+		/* `off`: maturin-action builds on the runner itself */
 		if (p->os != WM_OS_LINUX)
 			wm_schema_error(&l->c, v, "'container' applies to Linux platforms only: %s builds on the runner itself",
 				p->id);
@@ -127,7 +129,9 @@ struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const stru
 	return p;
 }
 
-static const char *const override_keys[] = { "runner", "image", "tags", "manylinux", "container", "cross", "target" };
+static const char *const override_keys[] = { "runner", "image", "tags", "manylinux", "container", "cross", "target",
+	"features", "no-default-features", "profile", "rust-toolchain", "rustup-components", "unstable-flags", "zig",
+	"docker-options", "env" };
 const struct wm_names wm_platforms_override_keys = WM_NAMES(override_keys);
 
 static void add_platform(struct wm_loader *l, const struct wm_node *key, const struct wm_node *o)
@@ -163,6 +167,11 @@ static void add_platform(struct wm_loader *l, const struct wm_node *key, const s
 	if ((p = wm_platforms_apply_overrides(l, base, o)) == NULL)
 		return;
 	p->loc = wm_loader_loc(l, key);
+	if (o) {
+		char *what = wm_arena_printf(l->c.arena, "platform '%s'", p->id);
+		if (!wm_loader_oom(l, what))
+			p->settings = wm_settings_load(l, o, WM_SETTINGS_PLATFORM, what, NULL, NULL, NULL, 0);
+	}
 	l->platform_nodes[m->nplatforms] = key;
 	m->platforms[m->nplatforms++] = p;
 }

@@ -12,6 +12,7 @@
 #include "model/python.h"
 #include "model/rules.h"
 #include "model/schema.h"
+#include "model/settings.h"
 #include "model/untrusted.h"
 
 static const struct wm_backend *find_backend(const struct wm_matrix *m, const char *id)
@@ -81,7 +82,8 @@ static bool rule_python(struct wm_loader *l, const struct wm_node *n)
 static const char *const rule_keys[] = { "backend", "platform", "python" };
 const struct wm_names wm_rules_exclude_keys = WM_NAMES(rule_keys);
 static const char *const include_keys[] = { "backend", "platform", "python", "env", "runner", "image", "tags",
-	"manylinux", "container", "cross", "target" };
+	"manylinux", "container", "cross", "target", "features", "no-default-features", "profile", "rust-toolchain",
+	"rustup-components", "unstable-flags", "zig", "docker-options" };
 const struct wm_names wm_rules_include_keys = WM_NAMES(include_keys);
 
 static bool rule_field(struct wm_loader *l, const struct wm_node *rule, const char *key, const char **out,
@@ -197,6 +199,11 @@ static void load_include(struct wm_loader *l, const struct wm_node *r)
 		rule->include_python = include_python(l, yn);
 	if ((v = wm_yaml_find(r, "env")))
 		wm_untrusted_load_env(l, v, &rule->env, &rule->nenv);
+	{
+		char *what = wm_arena_printf(l->c.arena, "the include at line %u", r->line);
+		if (!wm_loader_oom(l, what))
+			rule->settings = wm_settings_load(l, r, WM_SETTINGS_INCLUDE, what, NULL, NULL, rule->env, rule->nenv);
+	}
 	if (!rule->include_backend || !rule->include_platform || !rule->include_python)
 		return;
 	rule->loc = wm_loader_loc(l, r);

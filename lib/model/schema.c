@@ -57,6 +57,15 @@ void wm_schema_note(struct wm_schema *c, const struct wm_node *n, const char *fm
 	va_end(ap);
 }
 
+void wm_schema_note_at(struct wm_schema *c, unsigned line, unsigned column, unsigned span, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	wm_error_vadd(c->err, WM_EINVALID, WM_SEV_NOTE, c->doc->file, c->doc->text, c->doc->len,
+		line, column, span, fmt, ap);
+	va_end(ap);
+}
+
 bool wm_schema_is_one_of(const char *s, const char *const *names, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -33,6 +33,8 @@ void wm_schema_error_at(struct wm_schema *c, unsigned line, unsigned column, uns
 	const char *fmt, ...) WM_PRINTF(5, 6);
 void wm_schema_warning_at(struct wm_schema *c, unsigned line, unsigned column, unsigned span,
 	const char *fmt, ...) WM_PRINTF(5, 6);
+void wm_schema_note_at(struct wm_schema *c, unsigned line, unsigned column, unsigned span,
+	const char *fmt, ...) WM_PRINTF(5, 6);
 
 /*
  * A mapping's keys checked against `keys` (unknown keys are reported with a

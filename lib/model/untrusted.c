@@ -195,6 +195,7 @@ void wm_untrusted_load_env(struct wm_loader *l, const struct wm_node *n, struct 
 					"${{ secrets.NAME }} and ${{ vars.NAME }} may appear there", (int)blen, bad);
 		}
 		env[*nout].name = k->text;
+		env[*nout].loc = wm_loader_loc(l, v);
 		env[(*nout)++].value = value;
 	}
 	*out = env;

@@ -274,6 +274,105 @@ bool wm_name_target(const char *s)
 	return true;
 }
 
+bool wm_name_cargo_profile(const char *s)
+{
+	if (!*s || *s == '-')
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!(is_alnum(*p) || *p == '-' || *p == '_'))
+			return false;
+	return true;
+}
+
+/* n digits at p, nothing else */
+static bool digits(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(p[i] >= '0' && p[i] <= '9'))
+			return false;
+	return true;
+}
+
+bool wm_name_rust_toolchain(const char *s)
+{
+	static const char *const channels[] = { "stable", "beta", "nightly" };
+	const char *p = s;
+	size_t i;
+	for (i = 0; i < WM_ARRAY_SIZE(channels); i++)
+		if (strncmp(s, channels[i], strlen(channels[i])) == 0 && (s[strlen(channels[i])] == '\0' ||
+				s[strlen(channels[i])] == '-')) {
+			p = s + strlen(channels[i]);
+			break;
+		}
+	if (i == WM_ARRAY_SIZE(channels)) {
+		/* a release: 1.N or 1.N.N */
+		for (int part = 0; part < 3; part++) {
+			const char *start = p;
+			while (*p >= '0' && *p <= '9')
+				p++;
+			if (p == start || p - start > 4)
+				return false;
+			if (*p != '.' || part == 2)
+				break;
+			p++;
+		}
+		if (strchr(s, '.') == NULL || p[-1] == '.')
+			return false;
+	}
+	/* -YYYY-MM-DD */
+	if (p[0] == '-' && digits(p + 1, 4) && p[5] == '-' && digits(p + 6, 2) && p[8] == '-' && digits(p + 9, 2) &&
+			(p[11] == '\0' || p[11] == '-'))
+		p += 11;
+	if (!*p)
+		return true;
+	/* -<host triple> */
+	if (*p++ != '-' || !*p)
+		return false;
+	for (; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
+				(*p == '-' && p[1] && p[1] != '-')))
+			return false;
+	return true;
+}
+
+bool wm_name_rustup_component(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' || *p == '-'))
+			return false;
+	return true;
+}
+
+bool wm_name_unstable_flag(const char *s)
+{
+	const char *p = s;
+	if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+		return false;
+	for (; *p && *p != '='; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
+			return false;
+	if (!*p)
+		return true;
+	if (!*++p)
+		return false;
+	for (; *p; p++)
+		if (!(is_alnum(*p) || *p == '_' || *p == ',' || *p == '.' || *p == '+' || *p == '-'))
+			return false;
+	return true;
+}
+
+bool wm_name_docker_option(const char *s)
+{
+	if (!*s)
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!(is_alnum(*p) || strchr("_=:,./@+-", *p)))
+			return false;
+	return true;
+}
+
 bool wm_name_path_text(const char *s, size_t len, struct wm_path_fault *out)
 {
 	const char *dollar = memchr(s, '$', len);

@@ -13,6 +13,19 @@ bool wm_name_requirement(const char *s, const char **why);
 bool wm_name_env(const char *s);             /* [A-Za-z_][A-Za-z0-9_]* */
 bool wm_name_module(const char *s);          /* dotted Python identifiers, ASCII */
 bool wm_name_target(const char *s);          /* a Rust target triple's characters */
+/*
+ * The words of a build's settings (docs/matrix.md, "Build settings"), which reach maturin's
+ * command line and, through maturin-action, a shell script unquoted: none holds a blank, a quote,
+ * '$', '\\' or a pattern character ('*', '?', '['), so each is one word wherever it goes.
+ */
+bool wm_name_cargo_profile(const char *s);   /* Cargo's: letters, digits, '-' and '_', not starting with '-' */
+/* rustup's: stable, beta, nightly or 1.N[.N], then an optional -YYYY-MM-DD and host triple */
+bool wm_name_rust_toolchain(const char *s);
+bool wm_name_rustup_component(const char *s); /* [a-z0-9][a-z0-9_.-]* (rust-src, llvm-tools-preview) */
+/* A Cargo -Z flag: [a-z0-9][a-z0-9-]*, optionally =value of [A-Za-z0-9_,.+-] (build-std=std,panic_abort) */
+bool wm_name_unstable_flag(const char *s);
+/* A word of `docker run`'s options: letters, digits and _=:,./@+- (--shm-size=2g, /data:/data:ro) */
+bool wm_name_docker_option(const char *s);
 /* What is wrong with a path's text: why, where (a byte offset and length), and the character when it is a hidden one. */
 struct wm_path_fault {
 	const char *why;

@@ -59,6 +59,28 @@ static const char job2_text[] =
 	"\"gitlab_image\":null,\"gitlab_tags\":[\"saas-windows-medium-amd64\",\"windows\"],"
 	"\"toolkits\":{},\"smoke\":true,\"build_job\":null}";
 
+/* a build with settings: the member `build` shows them; the next job without them has none */
+static const char *const jemalloc[] = { "cublas", "jemalloc" };
+static const char *const args3[] = { "--profile", "dist", "--features", "pyo3/extension-module,cublas,jemalloc", "-Z",
+	"build-std" };
+static const char *const flags3[] = { "build-std" };
+static const char *const comps3[] = { "rust-src" };
+static const struct wm_env env3[] = { { "JEMALLOC_SYS_WITH_LG_PAGE", "16", { 0 } } };
+static const struct wm_build build3 = {
+	.features = { (const char **)jemalloc, 2 }, .default_features = false, .profile = "dist",
+	.rust_toolchain = "nightly", .rustup_components = { (const char **)comps3, 1 },
+	.unstable_flags = { (const char **)flags3, 1 }, .env = env3, .nenv = 1,
+	.args = { (const char **)args3, 6 }, .cli_features = true,
+};
+
+static const char job3_build[] =
+	"\"features\":[\"cublas\",\"jemalloc\"],";
+static const char job3_tail[] =
+	"\"build_job\":\"build-cuda-linux\",\"build\":{\"default_features\":false,\"profile\":\"dist\","
+	"\"rust_toolchain\":\"nightly\",\"rustup_components\":[\"rust-src\"],\"unstable_flags\":[\"build-std\"],"
+	"\"zig\":false,\"docker_options\":[],\"env\":{\"JEMALLOC_SYS_WITH_LG_PAGE\":\"16\"},"
+	"\"args\":[\"--profile\",\"dist\",\"--features\",\"pyo3/extension-module,cublas,jemalloc\",\"-Z\",\"build-std\"]}}";
+
 static void check_job(struct wm_jobs *j, const struct wm_job *job, const char *want)
 {
 	const char *text = NULL;
@@ -88,6 +110,19 @@ static void test_jobs(void)
 	/* every member goes back: nothing stale survives from the previous job */
 	strcpy(id, "cuda-linux-x86_64-cp312");
 	check_job(j, &job1, job1_text);
+	check_job(j, &job1, job1_text);
+	{
+		struct wm_job job3 = job1;
+		const char *text = NULL;
+		size_t len = 0;
+		job3.build = &build3;
+		CHECK(wm_jobs_encode(j, &job3, &text, &len) == 0);
+		CHECK(text && strstr(text, job3_build) != NULL);
+		CHECK(text && len > strlen(job3_tail) && strcmp(text + len - strlen(job3_tail), job3_tail) == 0);
+		CHECK(wm_jobs_encode(j, &job3, &text, &len) == 0);
+		CHECK(text && len > strlen(job3_tail) && strcmp(text + len - strlen(job3_tail), job3_tail) == 0);
+	}
+	/* the build member goes with the build: none for a job without settings */
 	check_job(j, &job1, job1_text);
 	wm_jobs_free(j);
 	wm_jobs_free(NULL);
