@@ -250,6 +250,13 @@ struct wm_backend {
 	const void *setup;               /* raw `setup:` steps for the emitters, NULL when absent */
 	const char *before_script_linux; /* shell lines run in the Linux build container first, or NULL */
 	const struct wm_test *test;      /* the tests of its wheels (the matrix's `test:` under its own), or NULL */
+	/*
+	 * The Python axis's abi3 entry its CPython wheels build, as its own features turn pyo3's abi3
+	 * on (or the crate's, or python.abi3); NULL: a wheel per CPython version.  Its jobs take that
+	 * entry, and the free-threaded and PyPy ones, never another backend's abi3 entry or, with one,
+	 * a CPython version.
+	 */
+	const struct wm_python *abi3;
 	struct wm_loc loc;
 };
 

@@ -17,6 +17,7 @@
 struct expand_state {
 	uint32_t *built;        /* per backend: matrix platforms its `platforms:` admits */
 	uint32_t *kept;         /* per (backend, platform): Python entries that survive the excludes */
+	uint32_t *pythons;      /* per backend: the Python entries it builds (backend_pythons) */
 	struct xrule {
 		uint32_t platforms, pythons;
 		uint64_t *backends; /* bitset, NULL = every backend */
@@ -119,9 +120,27 @@ static size_t platform_index(const struct wm_matrix *m, const char *id)
 static size_t python_index(const struct wm_matrix *m, const struct wm_python *py)
 {
 	for (size_t y = 0; y < m->npythons; y++)
+		if (m->pythons[y] == py)
+			return y;
+	for (size_t y = 0; y < m->npythons; y++)
 		if (strcmp(m->pythons[y]->version, py->version) == 0)
 			return y;
 	return SIZE_MAX;
+}
+
+/*
+ * The Python entries a backend builds: its abi3 entry (wm_backend.abi3) with the free-threaded and
+ * PyPy ones, or, without one, every entry but the abi3 ones.
+ */
+static uint32_t backend_pythons(const struct wm_matrix *m, const struct wm_backend *b)
+{
+	uint32_t mask = 0;
+	for (size_t y = 0; y < m->npythons; y++) {
+		const struct wm_python *py = m->pythons[y];
+		if (py->abi3 ? py == b->abi3 : !b->abi3 || py->freethreaded || py->pypy || py->bin)
+			mask |= 1u << y;
+	}
+	return mask;
 }
 
 bool wm_expand_in_base(const struct wm_matrix *m, size_t b, size_t p, const struct wm_python *py,
@@ -294,18 +313,20 @@ int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c)
 	}
 	if (!st || !(st->built = wm_arena_array(m->arena, m->nbackends + 1, sizeof(*st->built))) ||
 			!(st->kept = wm_arena_array(m->arena, ncells + 1, sizeof(*st->kept))) ||
+			!(st->pythons = wm_arena_array(m->arena, m->nbackends + 1, sizeof(*st->pythons))) ||
 			!(st->rules = wm_arena_array(m->arena, m->nexcludes + 1, sizeof(*st->rules))))
 		goto nomem;
 	m->priv = st;
 	for (size_t b = 0; b < m->nbackends; b++) {
 		const struct wm_backend *be = m->backends[b];
+		uint32_t pythons = st->pythons[b] = all_pythons & backend_pythons(m, be);
 		for (size_t p = 0; p < m->nplatforms; p++) {
 			bool in = be->platforms.n == 0;
 			for (size_t i = 0; i < be->platforms.n && !in; i++)
 				in = wm_text_glob_match(be->platforms.items[i], m->platforms[p]->id);
 			if (in) {
 				st->built[b] |= 1u << p;
-				st->kept[CELL(m, b, p)] = all_pythons;
+				st->kept[CELL(m, b, p)] = pythons;
 			}
 		}
 	}
@@ -456,7 +477,7 @@ int wm_expand_next(struct wm_expand *it, struct wm_job *out)
 						fill(it, out, m->backends[b], pl, m->pythons[y]);
 						return 1;
 					}
-				} else if ((it->flags & WM_EXPAND_LEFT_OUT) &&
+				} else if ((it->flags & WM_EXPAND_LEFT_OUT) && (st->pythons[b] >> y & 1) &&
 						!readded(m, m->backends[b], pl, m->pythons[y])) {
 					fill(it, out, m->backends[b], pl, m->pythons[y]);
 					out->group = NULL;

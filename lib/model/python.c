@@ -12,6 +12,7 @@
 #include "model/project.h"
 #include "model/python.h"
 #include "model/schema.h"
+#include "util/text.h"
 
 
 static const char *const default_versions[] = { "3.10", "3.11", "3.12", "3.13", "3.14" };
@@ -220,7 +221,7 @@ static const struct wm_pyo3 *project_pyo3(struct wm_loader *l)
 			wm_catalog_pyo3_at(l->cat, 0)->series, major, minor);
 	else
 		return r;
-	wm_error_add(l->c.err, WM_OK, WM_SEV_NOTE, p->cargo_path, p->cargo.text, p->cargo.len, p->pyo3_span.line,
+	wm_error_add(l->c.err, WM_OK, WM_SEV_NOTE, p->pyo3_file, p->pyo3_doc->text, p->pyo3_doc->len, p->pyo3_span.line,
 		p->pyo3_span.column, (unsigned)(p->pyo3_span.end - p->pyo3_span.start),
 		"%s: the Python versions are not checked against the PyO3 it builds with", why);
 	return NULL;
@@ -231,12 +232,12 @@ static void pyo3_note(struct wm_loader *l, const struct wm_pyo3 *r)
 {
 	const struct wm_project *p = l->project;
 	if (p->pyo3_locked)
-		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->cargo_path, p->cargo.text, p->cargo.len,
+		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->pyo3_file, p->pyo3_doc->text, p->pyo3_doc->len,
 			p->pyo3_span.line, p->pyo3_span.column, (unsigned)(p->pyo3_span.end - p->pyo3_span.start),
 			"pyo3 \"%s\" is required here, and %s resolves it to %s", p->pyo3_req, p->pyo3_lock_file,
 			p->pyo3_locked);
 	else
-		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->cargo_path, p->cargo.text, p->cargo.len,
+		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->pyo3_file, p->pyo3_doc->text, p->pyo3_doc->len,
 			p->pyo3_span.line, p->pyo3_span.column, (unsigned)(p->pyo3_span.end - p->pyo3_span.start),
 			"pyo3 \"%s\" is required here: PyO3 %s (no Cargo.lock resolves it)", p->pyo3_req, r->series);
 }
@@ -472,5 +473,117 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 			l->python_nodes[m->npythons++] = nodes[i];
 		}
 	}
+	qsort(m->pythons, m->npythons, sizeof(*m->pythons), cmp_python);
+}
+
+/* The abi3 entry of the axis for CPython 3.`minor` and later, made when the axis has none. */
+static const struct wm_python *abi3_entry(struct wm_loader *l, unsigned minor, struct wm_loc loc)
+{
+	struct wm_matrix *m = l->m;
+	struct wm_python *py;
+	for (size_t y = 0; y < m->npythons; y++)
+		if (m->pythons[y]->abi3 && m->pythons[y]->minor == minor)
+			return m->pythons[y];
+	if (!(py = wm_python_make(l, "abi3", minor, false)))
+		return NULL;
+	py->abi3 = true;
+	py->abi_tag = py->tag = "abi3";
+	py->interpreter = wm_arena_printf(l->c.arena, "python3.%u", minor < WM_ABI3_BUILD ? WM_ABI3_BUILD : minor);
+	py->loc = loc;
+	m->pythons[m->npythons] = py;
+	l->python_nodes[m->npythons++] = NULL;
+	return py;
+}
+
+/* A note at the pyo3 feature that `ab` names, where it is written in the project's files. */
+static void abi3_note(struct wm_loader *l, const struct wm_abi3 *ab, const char *what)
+{
+	if (!ab->at.file)
+		return;
+	wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, ab->at.file, ab->at.doc->text, ab->at.doc->len, ab->at.span.line,
+		ab->at.span.column, (unsigned)(ab->at.span.end - ab->at.span.start), "pyo3's feature '%s' %s%s%s%s",
+		ab->written, what, ab->via ? " (through the crate's feature '" : "", ab->via ? ab->via : "", ab->via ? "')" : "");
+}
+
+void wm_python_backends(struct wm_loader *l)
+{
+	struct wm_matrix *m = l->m;
+	const struct wm_project *p = l->project;
+	const struct wm_python *crate = NULL, **kept;
+	bool differ = false, cpython_used = false;
+	size_t n = 0;
+
+	for (size_t y = 0; y < m->npythons && !crate; y++)
+		if (m->pythons[y]->abi3)
+			crate = m->pythons[y];
+	for (size_t b = 0; b < m->nbackends; b++)
+		m->backends[b]->abi3 = crate;
+	if (!p || !p->has_cargo || !l->python_ok || !l->backends_ok || wm_loader_bindings_bin(l) || !m->pythons)
+		return;
+	{
+		/* room for one abi3 entry per backend */
+		const struct wm_python **py = wm_arena_array(l->c.arena, m->npythons + m->nbackends + 1, sizeof(*py));
+		const struct wm_node **nodes = wm_arena_array(l->c.arena, m->npythons + m->nbackends + 1, sizeof(*nodes));
+		if (wm_loader_oom(l, py) || wm_loader_oom(l, nodes))
+			return;
+		memcpy(py, m->pythons, m->npythons * sizeof(*py));
+		memcpy(nodes, l->python_nodes, m->npythons * sizeof(*nodes));
+		m->pythons = py;
+		l->python_nodes = nodes;
+	}
+	for (size_t i = 0; i < m->nbackends; i++) {
+		struct wm_backend *b = m->backends[i];
+		struct wm_build_features bf = { &b->features, false };
+		struct wm_abi3 ab;
+		unsigned minor;
+		if (b->features.n == 0)
+			continue;
+		wm_project_abi3(p, &bf, &ab);
+		if (!ab.abi3)
+			continue;
+		minor = ab.minor ? ab.minor : wm_project_abi3_minor(p);
+		if (crate && crate->minor == minor)
+			continue;
+		if (l->abi3_node) {
+			/* maturin tags the wheel with pyo3's minimum: any other name is a file that never exists */
+			wm_schema_error(&l->c, l->abi3_node, "'python.abi3' is \"%s\", but backend '%s' builds its abi3 wheel "
+				"for CPython 3.%u and later (cp3%u-abi3): write \"3.%u\", or change its features", m->abi3, b->id,
+				minor, minor, minor);
+			abi3_note(l, &ab, "sets its minimum");
+			continue;
+		}
+		if (l->pyo3 && minor < l->pyo3->abi3_min) {
+			wm_schema_error_at(&l->c, b->loc.line, b->loc.column, (unsigned)strlen(b->id), "backend '%s' builds "
+				"abi3 wheels for CPython 3.%u and later, but PyO3 %s builds them for 3.%u and later: %s", b->id,
+				minor, l->pyo3->series, l->pyo3->abi3_min, who_builds(l, minor, false, false));
+			continue;
+		}
+		if (!(b->abi3 = abi3_entry(l, minor, b->loc)))
+			return;
+		differ = true;
+	}
+	if (!differ)
+		return;
+	/* the CPython versions are for the backends without abi3; the abi3 entries for their backends */
+	for (size_t b = 0; b < m->nbackends; b++)
+		cpython_used |= m->backends[b]->abi3 == NULL;
+	if (wm_loader_oom(l, kept = wm_arena_array(l->c.arena, m->npythons + 1, sizeof(*kept))))
+		return;
+	for (size_t y = 0; y < m->npythons; y++) {
+		const struct wm_python *py = m->pythons[y];
+		bool used = !py->abi3 ? cpython_used || py->freethreaded || py->pypy : false;
+		for (size_t b = 0; py->abi3 && b < m->nbackends; b++)
+			used |= m->backends[b]->abi3 == py;
+		if (!used && l->python_nodes[y]) {
+			const struct wm_backend *b = m->backends[0];
+			wm_schema_error(&l->c, l->python_nodes[y], "'%s' cannot be listed: every backend builds one abi3 "
+				"wheel (backend '%s' for CPython 3.%u and later); list only free-threaded versions (\"3.14t\"), "
+				"or none", py->version, b->id, b->abi3->minor);
+		}
+		if (used)
+			kept[n++] = py;
+	}
+	memcpy(m->pythons, kept, n * sizeof(*kept));
+	m->npythons = n;
 	qsort(m->pythons, m->npythons, sizeof(*m->pythons), cmp_python);
 }

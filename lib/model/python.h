@@ -44,6 +44,13 @@ struct wm_loader;
 
 /* Loads `python` (`n` NULL when the key is absent) into the matrix's Python axis. */
 void wm_python_load(struct wm_loader *l, const struct wm_node *n);
+/*
+ * After the backends: each backend's abi3 entry (wm_backend.abi3), from the features its build
+ * enables through the crate's (model/project.c, wm_project_abi3); an abi3 entry added to the axis
+ * for each minimum a backend's features set apart from the crate's, and the CPython versions kept
+ * only while a backend builds them.
+ */
+void wm_python_backends(struct wm_loader *l);
 /* An entry of the Python axis, CPython 3.`minor` (free-threaded when `ft`), with its tags; NULL when out of memory. */
 struct wm_python *wm_python_make(struct wm_loader *l, const char *version, unsigned minor, bool ft);
 /* An entry of the Python axis, PyPy of Python 3.`minor`: pp3N-pypy3N_pp73 (pp80 from 3.12), built with pypy3.N. */

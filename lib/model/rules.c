@@ -199,6 +199,9 @@ static void load_include(struct wm_loader *l, const struct wm_node *r)
 		wm_untrusted_load_env(l, v, &rule->env, &rule->nenv);
 	if (!rule->include_backend || !rule->include_platform || !rule->include_python)
 		return;
+	/* its backend's abi3 wheel: the minimum its features set */
+	if (rule->include_python->abi3 && rule->include_backend->abi3)
+		rule->include_python = (struct wm_python *)rule->include_backend->abi3;
 	rule->loc = wm_loader_loc(l, r);
 	if (!wm_backends_check_toolkit_platform(l, rule->include_backend, rule->include_platform, rule->loc))
 		return;
