@@ -193,11 +193,16 @@ struct wm_python {
 	bool abi3;
 	bool bin;                 /* a `bindings = "bin"` project's one entry: py3-none, no module */
 	const char *python_tag;   /* cp312, pp311; cp38 for abi3 (the minimum) */
-	const char *abi_tag;      /* cp312, cp313t, pypy311_pp73, pypy312_pp80, abi3 */
+	const char *abi_tag;      /* cp312, cp313t, pypy311_pp73, pypy312_pp80, abi3: a Linux build's */
+	const char *abi_tag_installed; /* PyPy built off Linux, with the PyPy setup-python and uv install
+	                                  (pypy311_pp80); NULL: abi_tag everywhere.  wm_python_abi_tag */
 	const char *tag;          /* the job id suffix: cp312, cp313t, pp311, abi3 */
 	const char *interpreter;  /* python3.12, python3.13t, pypy3.11; for abi3 python3.12, or the minimum when newer */
 	struct wm_loc loc;
 };
+
+/* The ABI tag of the wheel of `py` built for `p`: pypy311_pp73 on Linux, pypy311_pp80 on macOS. */
+const char *wm_python_abi_tag(const struct wm_python *py, const struct wm_platform *p);
 
 struct wm_toolkit_use {
 	const struct wm_toolkit *toolkit;

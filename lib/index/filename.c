@@ -202,9 +202,31 @@ static bool platform_compatible(const char *s, size_t n, const char *expected)
 	return strcmp(f1, f2) == 0 && n1 == n2 && strncmp(a1, a2, n1) == 0;
 }
 
+/*
+ * A PyPy wheel's ABI tag names the PyPy release that built it (pypy311_pp73 with PyPy 7.3,
+ * pypy311_pp80 with 8.0: templates/pypy.yaml), which changes under a release's feet: for one
+ * Python version both are the same wheel.  Every other ABI tag matches exactly.
+ */
+static bool abi_compatible(const char *s, size_t n, const char *expected)
+{
+	const char *pp = strstr(expected, "_pp");
+	size_t k;
+	if (exact(s, n, expected))
+		return true;
+	if (strncmp(expected, "pypy", 4) != 0 || !pp)
+		return false;
+	k = (size_t)(pp - expected) + 3;
+	if (n <= k || strncmp(s, expected, k) != 0)
+		return false;
+	for (size_t i = k; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
 bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
 	const char *platform_tag)
 {
-	return f->kind == WM_FILE_WHEEL && set_has(f->python, python_tag, exact) && set_has(f->abi, abi_tag, exact) &&
+	return f->kind == WM_FILE_WHEEL && set_has(f->python, python_tag, exact) && set_has(f->abi, abi_tag, abi_compatible) &&
 		set_has(f->platform, platform_tag, platform_compatible);
 }

@@ -1,4 +1,5 @@
 /* catalog.c — the platform, toolkit and runner catalogs, read from the YAML compiled in from templates/. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,8 @@ struct wm_catalog {
 	struct wm_runner *runners; /* templates/runners.yaml, in its order */
 	size_t nrunners;
 	long today;                /* days since 1970-01-01, or 0: retirements are not checked */
-	struct wm_doc docs[5];     /* the parsed catalogs: entries point into them */
+	const char *pypy_api[2][100]; /* templates/pypy.yaml: [installed][3.N's N] */
+	struct wm_doc docs[6];     /* the parsed catalogs: entries point into them */
 };
 
 static const char *const os_names[WM_OS_COUNT] = { "linux", "macos", "windows" };
@@ -585,6 +587,39 @@ long wm_catalog_today(const struct wm_catalog *cat)
 	return cat->today;
 }
 
+/* templates/pypy.yaml: `tables` and `installed`, each Python version's C API version. */
+static int load_pypy(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
+{
+	static const char *const top[] = { "pypy" }, *const rows[] = { "tables", "installed" };
+	struct wm_schema c = { doc, err, &cat->arena };
+	const struct wm_node *root = doc->root, *t;
+	if (!root || !wm_schema_map(&c, root, "the PyPy table", top, WM_ARRAY_SIZE(top)) ||
+			!(t = wm_yaml_find(root, "pypy")) || !wm_schema_map(&c, t, "the PyPy table", rows, WM_ARRAY_SIZE(rows)))
+		goto bad;
+	for (int k = 0; k < 2; k++) {
+		const struct wm_node *row = wm_yaml_find(t, rows[k]);
+		if (!row || row->type != WM_NODE_MAP)
+			goto bad;
+		for (size_t i = 0; i < row->n; i++) {
+			unsigned minor = python_minor(row->pairs[i].key->text);
+			const char *api = row->pairs[i].value->text;
+			if (!minor || minor >= 100 || !api || strlen(api) != 2 || !isdigit((unsigned char)api[0]) ||
+					!isdigit((unsigned char)api[1]))
+				goto bad;
+			cat->pypy_api[k][minor] = api;
+		}
+	}
+	return 0;
+bad:
+	wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed PyPy table");
+	return WM_EINTERNAL;
+}
+
+const char *wm_catalog_pypy_api(const struct wm_catalog *cat, unsigned minor, enum wm_os os)
+{
+	return minor < 100 ? cat->pypy_api[os != WM_OS_LINUX][minor] : NULL;
+}
+
 int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 {
 	struct wm_catalog *cat = calloc(1, sizeof(*cat));
@@ -608,7 +643,9 @@ int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 	    (ret = wm_catalog_template_parse(&cat->docs[3], "pyo3.yaml", err)) < 0 ||
 	    (ret = load_pyo3(cat, &cat->docs[3], err)) < 0 ||
 	    (ret = wm_catalog_template_parse(&cat->docs[4], "runners.yaml", err)) < 0 ||
-	    (ret = load_runners(cat, &cat->docs[4], err)) < 0) {
+	    (ret = load_runners(cat, &cat->docs[4], err)) < 0 ||
+	    (ret = wm_catalog_template_parse(&cat->docs[5], "pypy.yaml", err)) < 0 ||
+	    (ret = load_pypy(cat, &cat->docs[5], err)) < 0) {
 		wm_error_code(err, ret);
 		wm_catalog_free(cat);
 		return ret;

@@ -37,6 +37,12 @@ struct wm_pyo3 {
 size_t wm_catalog_pyo3_count(const struct wm_catalog *cat);
 const struct wm_pyo3 *wm_catalog_pyo3_at(const struct wm_catalog *cat, size_t i);
 const struct wm_pyo3 *wm_catalog_pyo3(const struct wm_catalog *cat, unsigned major, unsigned minor);
+/*
+ * The C API version ending the ABI tag of a wheel for PyPy of Python 3.`minor` ("73", "80";
+ * templates/pypy.yaml), as a build on `os` takes its PyPy: maturin's tables (or the images' PyPy)
+ * on Linux, the PyPy setup-python and uv install elsewhere; NULL for a PyPy the table lacks.
+ */
+const char *wm_catalog_pypy_api(const struct wm_catalog *cat, unsigned minor, enum wm_os os);
 /* Checks a manylinux/musllinux level for platform `p`; `why` says what is accepted. */
 bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, const char **why);
 /* The wheel platform tag of `p` at its current level (arena-allocated). */

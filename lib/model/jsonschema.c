@@ -939,7 +939,7 @@ static struct wm_json *platform_pattern(struct cx *x, struct wm_json *s)
  */
 static void python_values(struct cx *x, struct wm_json *values, struct wm_json *descs, unsigned from, bool ft)
 {
-	char v[16], d[64];
+	char v[16], d[128];
 	for (unsigned minor = from; minor <= WM_PYTHON_MAX; minor++) {
 		snprintf(v, sizeof(v), "3.%u", minor);
 		snprintf(d, sizeof(d), "CPython 3.%u", minor);
@@ -954,8 +954,13 @@ static void python_values(struct cx *x, struct wm_json *values, struct wm_json *
 	}
 	for (unsigned minor = WM_PYPY_MIN; ft && minor <= WM_PYPY_MAX; minor++) {
 		snprintf(v, sizeof(v), "pp3.%u", minor);
-		snprintf(d, sizeof(d), "PyPy 3.%u (pp3%u-pypy3%u_pp%s)", minor, minor, minor,
-			minor >= WM_PYPY_PP80_FROM ? "80" : "73");
+		const char *linux = wm_catalog_pypy_api(x->cat, minor, WM_OS_LINUX);
+		const char *other = wm_catalog_pypy_api(x->cat, minor, WM_OS_MACOS);
+		if (linux && other && strcmp(linux, other) != 0)
+			snprintf(d, sizeof(d), "PyPy 3.%u (pp3%u-pypy3%u_pp%s on Linux, pp3%u-pypy3%u_pp%s on macOS and Windows)",
+				minor, minor, minor, linux, minor, minor, other);
+		else
+			snprintf(d, sizeof(d), "PyPy 3.%u (pp3%u-pypy3%u_pp%s)", minor, minor, minor, linux ? linux : "73");
 		push(x, values, text(v));
 		push(x, descs, text(d));
 	}

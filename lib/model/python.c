@@ -43,14 +43,27 @@ struct wm_python *wm_python_make_pypy(struct wm_loader *l, const char *version, 
 	struct wm_python *py = wm_python_make(l, version, minor, false);
 	if (!py)
 		return NULL;
-	/* maturin's and packaging's names, with PyPy's C API version: pp311-pypy311_pp73, pp312-pypy312_pp80 */
+	/*
+	 * maturin's and packaging's names, with the C API version of the PyPy that builds it
+	 * (templates/pypy.yaml): pp311-pypy311_pp73 from maturin's tables on Linux,
+	 * pp311-pypy311_pp80 from the PyPy 8.0 that setup-python and uv install on macOS and Windows
+	 */
+	const char *tables = wm_catalog_pypy_api(l->cat, minor, WM_OS_LINUX);
+	const char *installed = wm_catalog_pypy_api(l->cat, minor, WM_OS_MACOS);
 	py->pypy = true;
 	py->python_tag = py->tag = wm_arena_printf(l->c.arena, "pp3%u", minor);
-	py->abi_tag = wm_arena_printf(l->c.arena, "pypy3%u_pp%s", minor, minor >= WM_PYPY_PP80_FROM ? "80" : "73");
+	py->abi_tag = wm_arena_printf(l->c.arena, "pypy3%u_pp%s", minor, tables ? tables : "73");
+	if (installed && (!tables || strcmp(installed, tables) != 0))
+		py->abi_tag_installed = wm_arena_printf(l->c.arena, "pypy3%u_pp%s", minor, installed);
 	py->interpreter = wm_arena_printf(l->c.arena, "pypy3.%u", minor);
 	if (wm_loader_oom(l, py->python_tag) || wm_loader_oom(l, py->abi_tag) || wm_loader_oom(l, py->interpreter))
 		return NULL;
 	return py;
+}
+
+const char *wm_python_abi_tag(const struct wm_python *py, const struct wm_platform *p)
+{
+	return py->abi_tag_installed && p && p->os != WM_OS_LINUX ? py->abi_tag_installed : py->abi_tag;
 }
 
 /* "pp3.N" (also "pypy3.N", maturin's spelling, for a clearer message): PyPy of Python 3.N. */

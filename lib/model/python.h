@@ -20,11 +20,6 @@
 #define WM_PYPY_MIN 8
 #define WM_PYPY_MAX 12
 /*
- * PyPy's C API version, the end of its ABI tag: pp73 (PyPy 7.3) to PyPy 3.11, pp80 from 3.12
- * (maturin 1.16.0's tables: it builds pp312-pypy312_pp80 and pp311-pypy311_pp73; t-pypy-maturin).
- */
-#define WM_PYPY_PP80_FROM 12
-/*
  * The PyPy the manylinux images carry, /opt/python/pp311-pypy311_pp73 on x86_64 and
  * aarch64 (pypa/manylinux docker/Dockerfile, docker/build_scripts/python_versions.json:
  * pp311 only since 3.9 and 3.10 left): a GitLab job runs it there; the others have no
@@ -53,7 +48,7 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n);
 void wm_python_backends(struct wm_loader *l);
 /* An entry of the Python axis, CPython 3.`minor` (free-threaded when `ft`), with its tags; NULL when out of memory. */
 struct wm_python *wm_python_make(struct wm_loader *l, const char *version, unsigned minor, bool ft);
-/* An entry of the Python axis, PyPy of Python 3.`minor`: pp3N-pypy3N_pp73 (pp80 from 3.12), built with pypy3.N. */
+/* An entry of the Python axis, PyPy of Python 3.`minor`: pp3N-pypy3N_ppXY (templates/pypy.yaml), built with pypy3.N. */
 struct wm_python *wm_python_make_pypy(struct wm_loader *l, const char *version, unsigned minor);
 /*
  * Parses "3.N" or "3.Nt", and "pp3.N" when `pypy` is not NULL (setting it);
