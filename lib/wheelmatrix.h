@@ -115,7 +115,20 @@ struct wm_platform {
 	const char *target;        /* Rust target triple */
 	const char *wheel_arch;    /* the architecture in Linux wheel tags (armv7l); NULL off Linux */
 	const char *manylinux;     /* manylinux/musllinux level as written ("2_28", "2014", "1_2"); NULL off Linux */
-	const char *platform_tag;  /* wheel platform tag: manylinux_2_28_x86_64, macosx_11_0_arm64, win_amd64 */
+	/*
+	 * The wheel platform tag as maturin writes it: manylinux_2_28_x86_64, macosx_11_0_arm64,
+	 * win_amd64; a compressed set where maturin writes one, sorted as it sorts them
+	 * (manylinux2014_x86_64.manylinux_2_17_x86_64, and universal2's
+	 * macosx_10_12_universal2.macosx_10_12_x86_64.macosx_11_0_arm64)
+	 */
+	const char *platform_tag;
+	const char *catalog_id;    /* the catalog entry it is (linux-x86_64 for linux-x86_64-2_17) */
+	/*
+	 * macOS: the deployment target rustc builds for by default ("10.12" on x86_64, universal2's
+	 * x86_64 half; "11.0" on arm64, universal2's arm64 half in deployment_arm64), and the one the
+	 * matrix sets (MACOSX_DEPLOYMENT_TARGET of the build), NULL when none; NULL off macOS
+	 */
+	const char *deployment_default, *deployment_arm64, *deployment_target;
 	const char *runner;        /* GitHub Actions runner label */
 	struct wm_loc runner_loc;  /* where the matrix file chose it (`runner:`, or `cross:`); line 0: the catalog's */
 	const char *container;     /* GitHub build container image, NULL for maturin-action's default */

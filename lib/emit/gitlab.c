@@ -476,7 +476,11 @@ static struct wm_y *entry(struct gl *g, const struct ljob *j, bool test)
 		set_var(g, e, "WM_TARGET_PYTHON", j->interpreter, false);
 		return e;
 	}
-	set_var(g, e, "WM_PYTHON", j->python, false);
+	/* uv installs the runner's own architecture unless asked for another: Windows x86's is 32-bit */
+	if (j->platform->os == WM_OS_WINDOWS && strcmp(j->platform->arch, "x86") == 0 && !j->pypy)
+		set_var(g, e, "WM_PYTHON", wm_arena_printf(g->b.arena, "cpython-%s-windows-x86", j->python), false);
+	else
+		set_var(g, e, "WM_PYTHON", j->python, false);
 	if (j->interpreter)
 		set_var(g, e, "WM_INTERPRETER", j->interpreter, false);
 	if (test && j->backend->test)
@@ -605,6 +609,8 @@ static void build_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	vars = vars_of(g, job);
 	parallel = add_entries(g, vars, k, false);
 	set_var(g, vars, "WM_TARGET", p->target, false);
+	if (p->deployment_target)
+		set_var(g, vars, "MACOSX_DEPLOYMENT_TARGET", p->deployment_target, false);
 	if (p->os == WM_OS_LINUX) {
 		set_var(g, vars, "WM_COMPATIBILITY", compatibility(g, p), false);
 		set_var(g, vars, "WM_SCCACHE", wm_catalog_tool(g->cat, "sccache"), false);

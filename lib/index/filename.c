@@ -224,9 +224,35 @@ static bool abi_compatible(const char *s, size_t n, const char *expected)
 	return true;
 }
 
+/*
+ * The tag of a planned set that names the wheel: universal2's among its three, the PEP 600 one
+ * beside its legacy alias (manylinux_2_17_x86_64 of manylinux2014_x86_64.manylinux_2_17_x86_64);
+ * the tag itself when it is one.
+ */
+static void principal(char *out, size_t size, const char *set)
+{
+	const char *pick = set, *p = set;
+	size_t n;
+	for (;;) {
+		const char *dot = strchr(p, '.');
+		size_t len = dot ? (size_t)(dot - p) : strlen(p);
+		if ((len > 11 && strncmp(p + len - 11, "_universal2", 11) == 0) || strncmp(p, "manylinux_", 10) == 0) {
+			pick = p;
+			break;
+		}
+		if (!dot)
+			break;
+		p = dot + 1;
+	}
+	n = strcspn(pick, ".");
+	snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), pick);
+}
+
 bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
 	const char *platform_tag)
 {
+	char tag[128];
+	principal(tag, sizeof(tag), platform_tag);
 	return f->kind == WM_FILE_WHEEL && set_has(f->python, python_tag, exact) && set_has(f->abi, abi_tag, abi_compatible) &&
-		set_has(f->platform, platform_tag, platform_compatible);
+		set_has(f->platform, tag, platform_compatible);
 }

@@ -95,12 +95,13 @@ static void read_platform(struct wm_catalog *cat, struct wm_schema *c, const str
 	struct wm_platform *p)
 {
 	static const char *const keys[] = { "os", "arch", "family", "wheel-arch", "wheel-tag", "target",
-		"manylinux", "runner", "cross", "container", "python-min", "python-min-why", "gitlab", "aliases" };
+		"manylinux", "deployment-target", "deployment-target-arm64", "runner", "cross", "container", "python-min",
+		"python-min-why", "gitlab", "aliases" };
 	static const char *const gitlab_keys[] = { "tags", "image", "hosted", "cross" };
 	const struct wm_node *e = pair->value, *gl;
 	const char *os, *why;
 
-	p->id = pair->key->text;
+	p->id = p->catalog_id = pair->key->text;
 	p->loc = wm_schema_loc(c, pair->key);
 	if (!wm_schema_map(c, e, "a platform entry", keys, WM_ARRAY_SIZE(keys)))
 		return;
@@ -124,10 +125,16 @@ static void read_platform(struct wm_catalog *cat, struct wm_schema *c, const str
 		p->manylinux = need(c, e, "manylinux");
 		if (p->manylinux && !wm_catalog_level_valid(p, p->manylinux, &why))
 			wm_schema_error(c, wm_yaml_find(e, "manylinux"), "%s", why);
+	} else if (p->os == WM_OS_MACOS) {
+		unsigned major, minor;
+		p->deployment_default = need(c, e, "deployment-target");
+		p->deployment_arm64 = opt_string(c, e, "deployment-target-arm64");
+		if (p->deployment_default && !wm_catalog_macos_version(p->deployment_default, &major, &minor))
+			wm_schema_error(c, wm_yaml_find(e, "deployment-target"), "a macOS version such as \"11.0\"");
 	} else {
 		p->platform_tag = need(c, e, "wheel-tag");
 	}
-	if (p->family && p->wheel_arch && p->manylinux)
+	if ((p->family && p->wheel_arch && p->manylinux) || p->deployment_default)
 		p->platform_tag = wm_catalog_platform_tag(&cat->arena, p);
 	gl = wm_yaml_find(e, "gitlab");
 	p->gitlab_hosted = true;
@@ -766,9 +773,63 @@ bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, cons
 	return false;
 }
 
+bool wm_catalog_macos_version(const char *s, unsigned *major, unsigned *minor)
+{
+	char *end;
+	unsigned long a, b;
+	if (!s || !(*s >= '1' && *s <= '9'))
+		return false;
+	a = strtoul(s, &end, 10);
+	if (*end != '.' || !(end[1] >= '0' && end[1] <= '9'))
+		return false;
+	b = strtoul(end + 1, &end, 10);
+	if (*end || a < 10 || a > 99 || b > 99)
+		return false;
+	*major = (unsigned)a;
+	*minor = (unsigned)b;
+	return true;
+}
+
+/*
+ * The macOS version in a tag, as maturin 1.16.0 takes it (src/target/platform_tag.rs,
+ * macosx_deployment_target): MACOSX_DEPLOYMENT_TARGET when it is above rustc's default, else the
+ * default; from macOS 11 on only the major version ("pip only supports (major, 0)").
+ */
+static const char *macos_tag_version(struct wm_arena *a, const char *deflt, const char *given)
+{
+	unsigned dmaj = 10, dmin = 12, gmaj, gmin;
+	wm_catalog_macos_version(deflt, &dmaj, &dmin);
+	if (given && wm_catalog_macos_version(given, &gmaj, &gmin) && (gmaj > dmaj || (gmaj == dmaj && gmin > dmin))) {
+		dmaj = gmaj;
+		dmin = gmin;
+	}
+	return wm_arena_printf(a, "%u_%u", dmaj, dmaj >= 11 ? 0 : dmin);
+}
+
+/*
+ * Linux: <family>_<level>_<arch>, with the level's legacy alias where PyPI allows one
+ * (manylinux2014 for 2_17 on x86_64, i686, aarch64, armv7l, ppc64, ppc64le and s390x: maturin
+ * 1.16.0 src/target/legacy_py.rs, ALLOWED_PLATFORMS), the set sorted as maturin writes it
+ * (src/target/wheel_tag.rs: a BTreeSet).  macOS: macosx_<version>_<arch>, and for universal2
+ * the three tags maturin writes (src/target/platform_tag.rs, get_platform_tag).
+ */
 const char *wm_catalog_platform_tag(struct wm_arena *a, const struct wm_platform *p)
 {
+	static const char *const aliased[] = { "x86_64", "i686", "aarch64", "armv7l", "ppc64", "ppc64le", "s390x" };
+	if (p->os == WM_OS_MACOS && p->deployment_default) {
+		const char *x86 = macos_tag_version(a, p->deployment_default, p->deployment_target);
+		const char *arm = p->deployment_arm64 ? macos_tag_version(a, p->deployment_arm64, p->deployment_target) : NULL;
+		if (!x86 || (p->deployment_arm64 && !arm))
+			return NULL;
+		if (arm)
+			return wm_arena_printf(a, "macosx_%s_universal2.macosx_%s_x86_64.macosx_%s_arm64", x86, x86, arm);
+		return wm_arena_printf(a, "macosx_%s_%s", x86, strcmp(p->arch, "x86_64") == 0 ? "x86_64" : "arm64");
+	}
 	if (!p->manylinux || !p->wheel_arch)
 		return p->platform_tag;
+	if (strcmp(p->family, "manylinux") == 0 && strcmp(pep600(p->manylinux), "2_17") == 0)
+		for (size_t i = 0; i < WM_ARRAY_SIZE(aliased); i++)
+			if (strcmp(p->wheel_arch, aliased[i]) == 0)
+				return wm_arena_printf(a, "manylinux2014_%s.manylinux_2_17_%s", p->wheel_arch, p->wheel_arch);
 	return wm_arena_printf(a, "%s_%s_%s", p->family, pep600(p->manylinux), p->wheel_arch);
 }

@@ -45,6 +45,8 @@ const struct wm_pyo3 *wm_catalog_pyo3(const struct wm_catalog *cat, unsigned maj
 const char *wm_catalog_pypy_api(const struct wm_catalog *cat, unsigned minor, enum wm_os os);
 /* Checks a manylinux/musllinux level for platform `p`; `why` says what is accepted. */
 bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, const char **why);
+/* Reads a macOS version "10.12", "11.0", "15.0" (major 10 to 99). */
+bool wm_catalog_macos_version(const char *s, unsigned *major, unsigned *minor);
 /* The wheel platform tag of `p` at its current level (arena-allocated). */
 const char *wm_catalog_platform_tag(struct wm_arena *a, const struct wm_platform *p);
 

@@ -326,6 +326,13 @@ static struct wm_json *manylinux(struct cx *x, struct wm_json *s)
 	return put(x, s, "examples", texts(x, (const char *const[]){ "2_28", "2_17", "2014", "1_2" }, 4));
 }
 
+static struct wm_json *macos_version(struct cx *x, struct wm_json *s)
+{
+	put_text(x, s, "type", "string");
+	put_text(x, s, "pattern", "^[1-9][0-9]\\.[0-9]{1,2}$");
+	return put(x, s, "examples", texts(x, (const char *const[]){ "10.15", "11.0", "15.0" }, 3));
+}
+
 static struct wm_json *target(struct cx *x, struct wm_json *s)
 {
 	return string_matching(x, s, "^[a-z0-9_.-]+$");
@@ -338,6 +345,9 @@ static const struct field override_fields[] = {
 		"runner)" },
 	{ "manylinux", manylinux, "manylinux level (2014, 2_28, ... : 2_17 or later) or musllinux level (1_1, 1_2); "
 		"Linux only" },
+	{ "deployment-target", macos_version, "macOS deployment target, MACOSX_DEPLOYMENT_TARGET of the build "
+		"(\"10.15\", \"11.0\", \"15.0\"; macOS only; default: rustc's, 10.12 on x86_64 and 11.0 on arm64); the "
+		"wheel's tag names it when it is above rustc's" },
 	{ "container", no_blank, "GitHub build container image (Linux only; default: maturin-action's)" },
 	{ "cross", a_bool, "built on another architecture than the wheel's" },
 	{ "target", target, "Rust target triple" },
@@ -918,10 +928,32 @@ static struct wm_json *platform_enum(struct cx *x, struct wm_json *s)
 			p->arch, p->platform_tag, p->target, p->runner, p->cross ? " (cross-built)" : "");
 		push(x, descs, text(d));
 	}
-	put_text(x, s, "description", "a platform of the catalog");
-	put_text(x, s, "type", "string");
-	put(x, s, "enum", ids);
-	return put(x, s, "enumDescriptions", descs);
+	{
+		/* <Linux catalog id>-<level>: that platform at another manylinux or musllinux level */
+		struct wm_buf re = WM_BUF_INIT;
+		struct wm_json *any = wm_json_array(), *cat = wm_json_object(), *derived = wm_json_object();
+		size_t n = 0;
+		wm_buf_puts(&re, "^(");
+		for (size_t i = 0; i < wm_catalog_platform_count(x->cat); i++) {
+			const struct wm_platform *p = wm_catalog_platform_at(x->cat, i);
+			if (p->os == WM_OS_LINUX)
+				wm_buf_printf(&re, "%s%s", n++ ? "|" : "", p->id);
+		}
+		wm_buf_puts(&re, ")-([0-9]+_[0-9]+|2014)$");
+		put_text(x, cat, "type", "string");
+		put(x, cat, "enum", ids);
+		put(x, cat, "enumDescriptions", descs);
+		put_text(x, derived, "description", "a Linux platform of the catalog at another manylinux or musllinux "
+			"level: linux-x86_64-2_17, musllinux-x86_64-1_1");
+		put_text(x, derived, "type", "string");
+		if (!re.oom)
+			put_text(x, derived, "pattern", re.ptr);
+		wm_buf_release(&re);
+		put_text(x, s, "description", "a platform of the catalog, or a Linux one at another level");
+		push(x, any, cat);
+		push(x, any, derived);
+		return put(x, s, "anyOf", any);
+	}
 }
 
 static struct wm_json *platform_pattern(struct cx *x, struct wm_json *s)

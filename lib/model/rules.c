@@ -81,7 +81,7 @@ static bool rule_python(struct wm_loader *l, const struct wm_node *n)
 static const char *const rule_keys[] = { "backend", "platform", "python" };
 const struct wm_names wm_rules_exclude_keys = WM_NAMES(rule_keys);
 static const char *const include_keys[] = { "backend", "platform", "python", "env", "runner", "image", "tags",
-	"manylinux", "container", "cross", "target" };
+	"manylinux", "deployment-target", "container", "cross", "target" };
 const struct wm_names wm_rules_include_keys = WM_NAMES(include_keys);
 
 static bool rule_field(struct wm_loader *l, const struct wm_node *rule, const char *key, const char **out,
@@ -184,7 +184,7 @@ static void load_include(struct wm_loader *l, const struct wm_node *r)
 		rule->include_backend = find_backend(m, rule->backend);
 	if (wm_text_is_glob(rule->platform))
 		wm_schema_error(&l->c, pn, "an include names one job: write a platform id, not a pattern");
-	else if ((base = wm_catalog_platform(l->cat, rule->platform)) == NULL)
+	else if ((base = wm_platforms_find(l, rule->platform)) == NULL)
 		wm_platforms_unknown(l, pn, rule->platform);
 	for (size_t i = 0; base && i < m->nplatforms; i++)
 		if (strcmp(m->platforms[i]->id, base->id) == 0)
