@@ -204,6 +204,8 @@ struct wm_python {
 	bool freethreaded;
 	bool pypy;                /* PyPy of Python 3.minor: pp311-pypy311_pp73, never abi3 */
 	bool abi3;
+	bool abi3t;               /* the free-threaded stable ABI's entry (PEP 803): cp315-abi3.abi3t */
+	bool graalpy;             /* GraalPy of Python 3.minor: graalpy312-graalpy250_312_native */
 	bool bin;                 /* a `bindings = "bin"` project's one entry: py3-none, no module */
 	const char *python_tag;   /* cp312, pp311; cp38 for abi3 (the minimum) */
 	const char *abi_tag;      /* cp312, cp313t, pypy311_pp73, pypy312_pp80, abi3: a Linux build's */
@@ -275,6 +277,7 @@ struct wm_backend {
 	 * a CPython version.
 	 */
 	const struct wm_python *abi3;
+	bool abi3t;                      /* its build enables pyo3's abi3t: the axis's abi3t entry is its */
 	struct wm_loc loc;
 };
 

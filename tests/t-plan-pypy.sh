@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # t-plan-pypy.sh — plan names a PyPy 3.11 wheel after the PyPy that builds it (pp73 from maturin's
 # tables on Linux, pp80 from the PyPy 8.0 setup-python and uv install on macOS and Windows:
-# templates/pypy.yaml), and against nginx takes a pp73 and a pp80 file of one Python for the same
+# templates/interpreters.yaml), and against nginx takes a pp73 and a pp80 file of one Python for the same
 # wheel: a release made before PyPy 8.0 (macOS pp73) and one after (macOS pp80) are both present.
 . "$ROOT/tests/lib.sh"
 # shellcheck source=tests/plan-servers.sh

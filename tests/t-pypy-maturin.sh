@@ -7,7 +7,7 @@
 #    target (`maturin list-python --target`, what maturin builds from with no interpreter), a
 #    macOS or Windows one exactly when uv's download list has that PyPy for it (what setup-python
 #    and uv install there); the loader's refusals are read from `list`'s errors.
-# 2. templates/pypy.yaml's `installed` row is the C API version of the newest PyPy of each Python
+# 2. templates/interpreters.yaml's `installed` row is the C API version of the newest PyPy of each Python
 #    version in uv's download list for macOS x86_64 and arm64 and Windows x86_64.
 # 3. The abi3 fixture (pyo3 0.29 with abi3-py310), its matrix given pp3.11 and pp3.12, is built
 #    by the pinned maturin with `-i python3.11 -i pypy3.11 -i pypy3.12` (no PyPy interpreter here:
@@ -75,7 +75,7 @@ PY
 # ---- 2. the PyPy uv and setup-python install ---------------------------------------------------
 uv python list --all-versions --only-downloads --all-platforms --all-arches --output-format json >"$tmp/uv.json" 2>&1 ||
 	fatal "uv python list --output-format json failed: $(cat "$tmp/uv.json")"
-"$py" - "$ROOT/templates/pypy.yaml" "$tmp/uv.json" <<'PY' || fail "templates/pypy.yaml's installed row is not uv's"
+"$py" - "$ROOT/templates/interpreters.yaml" "$tmp/uv.json" <<'PY' || fail "templates/interpreters.yaml's installed row is not uv's"
 import json, re, sys, yaml
 table = yaml.safe_load(open(sys.argv[1]))["pypy"]["installed"]
 newest = {}

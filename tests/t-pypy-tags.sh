@@ -47,7 +47,7 @@ assert len(set(seen.values())) == 1 and len(seen) == 2, seen
 print(seen["macos"])
 PY
 ) || fatal "uv's download list names no one PyPy 3.11 for macOS and Windows"
-[ "$installed" = pp80 ] || fail "uv installs PyPy 3.11 as $installed, not pp80 (templates/pypy.yaml)"
+[ "$installed" = pp80 ] || fail "uv installs PyPy 3.11 as $installed, not pp80 (templates/interpreters.yaml)"
 
 cat >"$tmp/check.py" <<'PY'
 import json, sys

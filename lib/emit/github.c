@@ -113,10 +113,14 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 				e->values[F_CONTAINER][i] = "";
 			}
 		}
-		/* setup-python's and uv's name for PyPy: pypy3.11 */
-		e->values[F_PYTHON][i] = wm_arena_printf(a, "%s3.%u%s", job.python->pypy ? "pypy" : "", minor, ft ? "t" : "");
+		/* setup-python's and uv's name for PyPy: pypy3.11; for GraalPy the GraalPy release, graalpy-25.0 */
+		if (job.python->graalpy)
+			e->values[F_PYTHON][i] = wm_arena_printf(a, "graalpy-%s", wm_catalog_graalpy(g->cat, job.python->minor));
+		else
+			e->values[F_PYTHON][i] = wm_arena_printf(a, "%s3.%u%s", job.python->pypy ? "pypy" : "", minor,
+				ft ? "t" : "");
 		e->values[F_INTERPRETER][i] = job.python->interpreter;
-		pypy |= job.python->pypy;
+		pypy |= job.python->pypy || job.python->graalpy;
 		if (p->os == WM_OS_MACOS)
 			e->values[F_DEPLOYMENT][i] = p->deployment_target ? p->deployment_target : p->deployment_default;
 		deployment |= p->deployment_target != NULL;

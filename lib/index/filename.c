@@ -204,7 +204,7 @@ static bool platform_compatible(const char *s, size_t n, const char *expected)
 
 /*
  * A PyPy wheel's ABI tag names the PyPy release that built it (pypy311_pp73 with PyPy 7.3,
- * pypy311_pp80 with 8.0: templates/pypy.yaml), which changes under a release's feet: for one
+ * pypy311_pp80 with 8.0: templates/interpreters.yaml), which changes under a release's feet: for one
  * Python version both are the same wheel.  Every other ABI tag matches exactly.
  */
 static bool abi_compatible(const char *s, size_t n, const char *expected)
@@ -253,6 +253,13 @@ bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_t
 {
 	char tag[128];
 	principal(tag, sizeof(tag), platform_tag);
-	return f->kind == WM_FILE_WHEEL && set_has(f->python, python_tag, exact) && set_has(f->abi, abi_tag, abi_compatible) &&
+	/* a compressed ABI set (abi3t's abi3.abi3t) is the same wheel when the file has each of its tags */
+	for (const char *p = abi_tag; p; p = strchr(p, '.') ? strchr(p, '.') + 1 : NULL) {
+		char one[64];
+		snprintf(one, sizeof(one), "%.*s", (int)strcspn(p, "."), p);
+		if (f->kind != WM_FILE_WHEEL || !set_has(f->abi, one, abi_compatible))
+			return false;
+	}
+	return f->kind == WM_FILE_WHEEL && set_has(f->python, python_tag, exact) &&
 		set_has(f->platform, tag, platform_compatible);
 }

@@ -31,7 +31,8 @@ struct wm_catalog {
 	struct wm_runner *runners; /* templates/runners.yaml, in its order */
 	size_t nrunners;
 	long today;                /* days since 1970-01-01, or 0: retirements are not checked */
-	const char *pypy_api[2][100]; /* templates/pypy.yaml: [installed][3.N's N] */
+	const char *pypy_api[2][100]; /* templates/interpreters.yaml: [installed][3.N's N] */
+	const char *graalpy[100];  /* templates/interpreters.yaml: the GraalPy release of 3.N ("25.0") */
 	struct wm_doc docs[6];     /* the parsed catalogs: entries point into them */
 };
 
@@ -414,7 +415,7 @@ static unsigned python_minor(const char *s)
 static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
 	static const char *const top[] = { "pyo3" };
-	static const char *const keys[] = { "crate", "python", "free-threaded", "abi3", "pypy" };
+	static const char *const keys[] = { "crate", "python", "free-threaded", "abi3", "abi3t", "pypy" };
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root, *t;
 	if (!root || !wm_schema_map(&c, root, "the PyO3 table", top, WM_ARRAY_SIZE(top)) ||
@@ -450,6 +451,10 @@ static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error
 		if (!r->pypy_min || r->pypy_max < r->pypy_min)
 			wm_schema_error(&c, e, "PyO3 %s: 'pypy' is [oldest, newest]", r->series);
 		r->abi3_min = python_minor(need(&c, e, "abi3"));
+		{
+			const struct wm_node *t = wm_yaml_find(e, "abi3t");
+			r->abi3t_min = t && !wm_yaml_is_null(t) ? python_minor(opt_string(&c, e, "abi3t")) : 0;
+		}
 		if (ft && !wm_yaml_is_null(ft) && !(r->ft_min = python_minor(ft->text)))
 			wm_schema_error(&c, ft, "'free-threaded' is a version such as \"3.14\", or null");
 		if (!r->py_min || r->py_max < r->py_min || !r->abi3_min)
@@ -594,10 +599,10 @@ long wm_catalog_today(const struct wm_catalog *cat)
 	return cat->today;
 }
 
-/* templates/pypy.yaml: `tables` and `installed`, each Python version's C API version. */
+/* templates/interpreters.yaml: `tables` and `installed`, each Python version's C API version. */
 static int load_pypy(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
-	static const char *const top[] = { "pypy" }, *const rows[] = { "tables", "installed" };
+	static const char *const top[] = { "pypy", "graalpy" }, *const rows[] = { "tables", "installed" };
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root, *t;
 	if (!root || !wm_schema_map(&c, root, "the PyPy table", top, WM_ARRAY_SIZE(top)) ||
@@ -616,6 +621,13 @@ static int load_pypy(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error
 			cat->pypy_api[k][minor] = api;
 		}
 	}
+	if ((t = wm_yaml_find(root, "graalpy")) && t->type == WM_NODE_MAP)
+		for (size_t i = 0; i < t->n; i++) {
+			unsigned minor = python_minor(t->pairs[i].key->text), major, gminor;
+			if (!minor || minor >= 100 || !wm_catalog_macos_version(t->pairs[i].value->text, &major, &gminor))
+				goto bad;
+			cat->graalpy[minor] = t->pairs[i].value->text;
+		}
 	return 0;
 bad:
 	wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed PyPy table");
@@ -625,6 +637,11 @@ bad:
 const char *wm_catalog_pypy_api(const struct wm_catalog *cat, unsigned minor, enum wm_os os)
 {
 	return minor < 100 ? cat->pypy_api[os != WM_OS_LINUX][minor] : NULL;
+}
+
+const char *wm_catalog_graalpy(const struct wm_catalog *cat, unsigned minor)
+{
+	return minor < 100 ? cat->graalpy[minor] : NULL;
 }
 
 int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
@@ -651,7 +668,7 @@ int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 	    (ret = load_pyo3(cat, &cat->docs[3], err)) < 0 ||
 	    (ret = wm_catalog_template_parse(&cat->docs[4], "runners.yaml", err)) < 0 ||
 	    (ret = load_runners(cat, &cat->docs[4], err)) < 0 ||
-	    (ret = wm_catalog_template_parse(&cat->docs[5], "pypy.yaml", err)) < 0 ||
+	    (ret = wm_catalog_template_parse(&cat->docs[5], "interpreters.yaml", err)) < 0 ||
 	    (ret = load_pypy(cat, &cat->docs[5], err)) < 0) {
 		wm_error_code(err, ret);
 		wm_catalog_free(cat);

@@ -386,11 +386,19 @@ static struct wm_json *abi3(struct cx *x, struct wm_json *s)
 	return ref(x, s, "abi3-version");
 }
 
+static struct wm_json *abi3t(struct cx *x, struct wm_json *s)
+{
+	return ref(x, s, "abi3t-version");
+}
+
 static const struct field python_fields[] = {
 	{ "versions", python_versions, "Python versions, one wheel each: CPython 3.N, or 3.Nt for a free-threaded "
-		"build, or PyPy pp3.N (default: 3.10, or requires-python's lowest, to 3.14)" },
+		"build, PyPy pp3.N or GraalPy graalpy3.N (default: 3.10, or requires-python's lowest, to 3.14)" },
 	{ "abi3", abi3, "the minimum version of one stable-ABI wheel per platform (default: pyo3's abi3-py3X "
 		"feature of the crate)" },
+	{ "abi3t", abi3t, "the minimum version of one free-threaded stable-ABI wheel per platform (PEP 803, "
+		"cp315-abi3.abi3t; the crate's pyo3 needs its abi3t-py315 feature; default: none, or 3.15 when the crate "
+		"enables it)" },
 };
 
 static struct wm_json *python(struct cx *x, struct wm_json *s)
@@ -996,6 +1004,15 @@ static void python_values(struct cx *x, struct wm_json *values, struct wm_json *
 		push(x, values, text(v));
 		push(x, descs, text(d));
 	}
+	for (unsigned minor = WM_PYTHON_MIN; ft && minor <= WM_PYTHON_MAX; minor++) {
+		const char *release = wm_catalog_graalpy(x->cat, minor);
+		if (!release)
+			continue;
+		snprintf(v, sizeof(v), "graalpy3.%u", minor);
+		snprintf(d, sizeof(d), "GraalPy %s of Python 3.%u (manylinux x86_64 and aarch64)", release, minor);
+		push(x, values, text(v));
+		push(x, descs, text(d));
+	}
 }
 
 static struct wm_json *python_enum(struct cx *x, struct wm_json *s, const char *description, unsigned from, bool ft,
@@ -1007,6 +1024,8 @@ static struct wm_json *python_enum(struct cx *x, struct wm_json *s, const char *
 	if (entries) {
 		push(x, values, text("abi3"));
 		push(x, descs, text("the abi3 wheel (python.abi3)"));
+		push(x, values, text("abi3t"));
+		push(x, descs, text("the abi3t wheel (python.abi3t)"));
 		push(x, values, text("py3"));
 		push(x, descs, text("the one wheel of a bindings = \"bin\" project"));
 	}
@@ -1039,10 +1058,12 @@ static struct wm_json *defs(struct cx *x)
 	put(x, d, "overrides", overrides(x, put_text(x, wm_json_object(), "description",
 		"the platform's settings that differ from the catalog's")));
 	put(x, d, "python-version", python_enum(x, wm_json_object(), "a Python version: CPython 3.N, or 3.Nt "
-		"for a free-threaded build, or PyPy pp3.N", WM_PYTHON_MIN, true, false));
+		"for a free-threaded build, PyPy pp3.N or GraalPy graalpy3.N", WM_PYTHON_MIN, true, false));
 	put(x, d, "abi3-version", python_enum(x, wm_json_object(), "the abi3 minimum: 3.N", WM_ABI3_MIN, false, false));
-	put(x, d, "python-entry", python_enum(x, wm_json_object(), "an entry of the Python axis: a version, 'abi3' "
-		"or 'py3'", WM_PYTHON_MIN, true, true));
+	put(x, d, "abi3t-version", python_enum(x, wm_json_object(), "the abi3t minimum: 3.N", WM_ABI3T_MIN, false,
+		false));
+	put(x, d, "python-entry", python_enum(x, wm_json_object(), "an entry of the Python axis: a version, 'abi3', "
+		"'abi3t' or 'py3'", WM_PYTHON_MIN, true, true));
 	put(x, d, "backend", backend(x, put_text(x, wm_json_object(), "description", "a backend: a build of the "
 		"crate with its features, platforms and toolkits")));
 	put(x, d, "env", env_map(x, wm_json_object()));

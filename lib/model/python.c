@@ -17,7 +17,7 @@
 
 static const char *const default_versions[] = { "3.10", "3.11", "3.12", "3.13", "3.14" };
 const struct wm_names wm_python_defaults = WM_NAMES(default_versions);
-static const char *const python_keys[] = { "versions", "abi3" };
+static const char *const python_keys[] = { "versions", "abi3", "abi3t" };
 const struct wm_names wm_python_keys = WM_NAMES(python_keys);
 
 struct wm_python *wm_python_make(struct wm_loader *l, const char *version, unsigned minor, bool ft)
@@ -45,7 +45,7 @@ struct wm_python *wm_python_make_pypy(struct wm_loader *l, const char *version, 
 		return NULL;
 	/*
 	 * maturin's and packaging's names, with the C API version of the PyPy that builds it
-	 * (templates/pypy.yaml): pp311-pypy311_pp73 from maturin's tables on Linux,
+	 * (templates/interpreters.yaml): pp311-pypy311_pp73 from maturin's tables on Linux,
 	 * pp311-pypy311_pp80 from the PyPy 8.0 that setup-python and uv install on macOS and Windows
 	 */
 	const char *tables = wm_catalog_pypy_api(l->cat, minor, WM_OS_LINUX);
@@ -64,6 +64,24 @@ struct wm_python *wm_python_make_pypy(struct wm_loader *l, const char *version, 
 const char *wm_python_abi_tag(const struct wm_python *py, const struct wm_platform *p)
 {
 	return py->abi_tag_installed && p && p->os != WM_OS_LINUX ? py->abi_tag_installed : py->abi_tag;
+}
+
+struct wm_python *wm_python_make_graalpy(struct wm_loader *l, const char *version, unsigned minor)
+{
+	/* maturin's names from its table of GraalPy releases: graalpy312-graalpy250_312_native */
+	struct wm_python *py = wm_python_make(l, version, minor, false);
+	const char *release = wm_catalog_graalpy(l->cat, minor), *dot;
+	if (!py)
+		return NULL;
+	dot = release ? strchr(release, '.') : NULL;
+	py->graalpy = true;
+	py->python_tag = py->tag = wm_arena_printf(l->c.arena, "graalpy3%u", minor);
+	py->abi_tag = wm_arena_printf(l->c.arena, "graalpy%.*s%s_3%u_native", dot ? (int)(dot - release) : 0,
+		release ? release : "", dot ? dot + 1 : "", minor);
+	py->interpreter = wm_arena_printf(l->c.arena, "graalpy3.%u", minor);
+	if (wm_loader_oom(l, py->python_tag) || wm_loader_oom(l, py->abi_tag) || wm_loader_oom(l, py->interpreter))
+		return NULL;
+	return py;
 }
 
 /* "pp3.N" (also "pypy3.N", maturin's spelling, for a clearer message): PyPy of Python 3.N. */
@@ -102,8 +120,37 @@ grammar:
 	return false;
 }
 
+/* "graalpy3.N": GraalPy of Python 3.N, one maturin has a table for (templates/interpreters.yaml). */
+static bool parse_graalpy(struct wm_loader *l, const struct wm_node *n, const char *s, unsigned *minor)
+{
+	const char *p = s + 7;
+	unsigned mi = 0, lo = 0, hi = 0;
+	size_t digits = 0;
+	for (unsigned m = 1; m < 100; m++)
+		if (wm_catalog_graalpy(l->cat, m)) {
+			lo = lo ? lo : m;
+			hi = m;
+		}
+	if (strncmp(p, "3.", 2) != 0)
+		goto grammar;
+	for (p += 2; *p >= '0' && *p <= '9' && mi < 1000; p++, digits++)
+		mi = mi * 10 + (unsigned)(*p - '0');
+	if (digits == 0 || *p || (digits > 1 && s[9] == '0'))
+		goto grammar;
+	if (!wm_catalog_graalpy(l->cat, mi)) {
+		wm_schema_error(&l->c, n, "GraalPy %s is not built: maturin builds GraalPy 3.%u to 3.%u (such as 'graalpy3.%u')",
+			s + 7, lo, hi, hi > lo ? hi - 1 : hi);
+		return false;
+	}
+	*minor = mi;
+	return true;
+grammar:
+	wm_schema_error(&l->c, n, "invalid GraalPy version '%s': write graalpy3.N such as \"graalpy3.12\"", s);
+	return false;
+}
+
 bool wm_python_parse_version(struct wm_loader *l, const struct wm_node *n, const char *what,
-	unsigned lowest, bool allow_ft, unsigned *minor, bool *ft, bool *pypy)
+	unsigned lowest, bool allow_ft, unsigned *minor, bool *ft, bool *pypy, bool *graalpy)
 {
 	const char *s = n->text, *p;
 	unsigned major = 0, mi = 0;
@@ -111,6 +158,12 @@ bool wm_python_parse_version(struct wm_loader *l, const struct wm_node *n, const
 
 	if (pypy)
 		*pypy = false;
+	if (graalpy)
+		*graalpy = false;
+	if (graalpy && strncmp(s, "graalpy", 7) == 0) {
+		*ft = false;
+		return (*graalpy = parse_graalpy(l, n, s, minor));
+	}
 	if (pypy && (strncmp(s, "pp", 2) == 0 || strncmp(s, "pypy", 4) == 0)) {
 		*ft = false;
 		return (*pypy = parse_pypy(l, n, s, minor));
@@ -240,6 +293,17 @@ static const struct wm_pyo3 *project_pyo3(struct wm_loader *l)
 	return NULL;
 }
 
+/* The PyO3 releases that build abi3t wheels, as a phrase. */
+static const char *who_builds_abi3t(struct wm_loader *l)
+{
+	const struct wm_pyo3 *oldest = NULL;
+	for (size_t i = 0; i < wm_catalog_pyo3_count(l->cat); i++)
+		if (wm_catalog_pyo3_at(l->cat, i)->abi3t_min)
+			oldest = wm_catalog_pyo3_at(l->cat, i);
+	return oldest ? wm_arena_printf(l->c.arena, "PyO3 %s and later build them", oldest->series) :
+		"no PyO3 release wheelmatrix knows builds them";
+}
+
 /* Where the series came from, as a note at pyo3's requirement. */
 static void pyo3_note(struct wm_loader *l, const struct wm_pyo3 *r)
 {
@@ -292,6 +356,10 @@ static int cmp_python(const void *pa, const void *pb)
 	const struct wm_python *a = *(const struct wm_python *const *)pa, *b = *(const struct wm_python *const *)pb;
 	if (a->abi3 != b->abi3)
 		return a->abi3 ? -1 : 1;
+	if (a->abi3t != b->abi3t)
+		return a->abi3t ? -1 : 1;
+	if (a->graalpy != b->graalpy)
+		return a->graalpy ? 1 : -1;
 	if (a->pypy != b->pypy)
 		return a->pypy ? 1 : -1;
 	if (a->minor != b->minor)
@@ -309,7 +377,7 @@ static void load_abi3(struct wm_loader *l, const struct wm_node *n)
 
 	if (!wm_schema_string(&l->c, n, "'python.abi3'", &m->abi3))
 		return;
-	if (!wm_python_parse_version(l, n, "'python.abi3'", WM_ABI3_MIN, false, &minor, &ft, NULL)) {
+	if (!wm_python_parse_version(l, n, "'python.abi3'", WM_ABI3_MIN, false, &minor, &ft, NULL, NULL)) {
 		m->abi3 = NULL;
 		return;
 	}
@@ -376,11 +444,63 @@ static void load_bin(struct wm_loader *l, const struct wm_node *n)
 	m->pythons[m->npythons++] = py;
 }
 
+/*
+ * `python.abi3t` (PEP 803's free-threaded stable ABI, "3.15"), or, without it, a crate whose
+ * build enables pyo3's abi3t: one abi3t entry, cp315-abi3.abi3t as maturin tags it (maturin 1.16.0
+ * src/bridge/mod.rs: the ABI tags abi3 and abi3t), built with CPython 3.15t.  Returns its minimum,
+ * 0 when there is none.
+ */
+static unsigned load_abi3t(struct wm_loader *l, const struct wm_node *n)
+{
+	struct wm_matrix *m = l->m;
+	struct wm_python *py;
+	unsigned minor = 0;
+	bool ft;
+	if (n) {
+		const char *s;
+		if (!wm_schema_string(&l->c, n, "'python.abi3t'", &s) ||
+				!wm_python_parse_version(l, n, "'python.abi3t'", WM_ABI3T_MIN, false, &minor, &ft, NULL, NULL))
+			return 0;
+		if (l->pyo3 && (!l->pyo3->abi3t_min || minor < l->pyo3->abi3t_min)) {
+			if (l->pyo3->abi3t_min)
+				wm_schema_error(&l->c, n, "PyO3 %s builds abi3t wheels for CPython 3.%u and later, not %s",
+					l->pyo3->series, l->pyo3->abi3t_min, s);
+			else
+				wm_schema_error(&l->c, n, "PyO3 %s builds no abi3t wheel (PEP 803): %s", l->pyo3->series,
+					who_builds_abi3t(l));
+			pyo3_note(l, l->pyo3);
+			return 0;
+		}
+	} else {
+		struct wm_abi3 ab;
+		if (!l->project || !l->project->has_cargo)
+			return 0;
+		wm_project_abi3(l->project, NULL, &ab);
+		if (!ab.abi3t)
+			return 0;
+		minor = ab.abi3t_minor ? ab.abi3t_minor : WM_ABI3T_MIN;
+	}
+	if (!(py = wm_python_make(l, "abi3t", minor, false)))
+		return 0;
+	py->abi3t = true;
+	py->tag = "abi3t";
+	py->abi_tag = "abi3.abi3t";
+	/* any CPython from the minimum builds it (maturin: has_abi3t), the GIL one as the free-threaded */
+	py->interpreter = wm_arena_printf(l->c.arena, "python3.%u", minor);
+	py->loc = n ? wm_loader_loc(l, n) : (struct wm_loc){ 0 };
+	m->pythons[m->npythons] = py;
+	l->python_nodes[m->npythons++] = n;
+	l->abi3t_node = n;
+	return minor;
+}
+
 void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 {
 	struct wm_matrix *m = l->m;
 	const struct wm_node *versions = n ? wm_yaml_find(n, "versions") : NULL;
 	const struct wm_node *abi3 = n ? wm_yaml_find(n, "abi3") : NULL;
+	const struct wm_node *abi3t = n ? wm_yaml_find(n, "abi3t") : NULL;
+	unsigned abi3t_min;
 	size_t nversions = versions && versions->type == WM_NODE_SEQ ? versions->n : 0;
 	size_t start;
 
@@ -395,12 +515,13 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 	l->pyo3 = project_pyo3(l);
 	if (!versions && !abi3)
 		nversions = WM_ARRAY_SIZE(default_versions);
-	m->pythons = wm_arena_array(l->c.arena, nversions + 2, sizeof(*m->pythons));
-	l->python_nodes = wm_arena_array(l->c.arena, nversions + 2, sizeof(*l->python_nodes));
+	m->pythons = wm_arena_array(l->c.arena, nversions + 3, sizeof(*m->pythons));
+	l->python_nodes = wm_arena_array(l->c.arena, nversions + 3, sizeof(*l->python_nodes));
 	if (wm_loader_oom(l, m->pythons) || wm_loader_oom(l, l->python_nodes))
 		return;
 	if (abi3)
 		load_abi3(l, abi3);
+	abi3t_min = load_abi3t(l, abi3t);
 	start = m->npythons;
 	if (!abi3 && l->project && l->project->abi3) {
 		/* an abi3 crate: one wheel per platform, from pyo3's minimum (free-threaded ones beside it) */
@@ -415,7 +536,7 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 		m->pythons[m->npythons++] = py;
 		start = m->npythons;
 		if (!versions)
-			return;
+			goto sort;
 	}
 	if (!versions && !abi3) {
 		/*
@@ -432,7 +553,7 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 				return;
 			m->pythons[m->npythons++] = py;
 		}
-		return;
+		goto sort;
 	}
 	if (versions) {
 		struct wm_strlist list;
@@ -446,13 +567,13 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 		for (size_t i = 0; i < list.n; i++) {
 			struct wm_python *py;
 			unsigned minor;
-			bool ft, pp, dup = false;
-			if (!wm_python_parse_version(l, nodes[i], "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp) ||
-					!check_pyo3(l, l->pyo3, nodes[i], minor, ft, pp, false))
+			bool ft, pp, gp, dup = false;
+			if (!wm_python_parse_version(l, nodes[i], "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp, &gp) ||
+					(!gp && !check_pyo3(l, l->pyo3, nodes[i], minor, ft, pp, false)))
 				continue;
 			for (size_t j = start; j < m->npythons; j++)
 				if (m->pythons[j]->minor == minor && m->pythons[j]->freethreaded == ft &&
-						m->pythons[j]->pypy == pp) {
+						m->pythons[j]->pypy == pp && m->pythons[j]->graalpy == gp && !m->pythons[j]->abi3t) {
 					wm_schema_error(&l->c, nodes[i], "Python %s is listed twice (first at line %u, column %u)",
 						list.items[i], l->python_nodes[j]->line, l->python_nodes[j]->column);
 					dup = true;
@@ -460,7 +581,7 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 			if (dup)
 				continue;
 			/* PyPy has no abi3: maturin builds its own wheel beside the abi3 one, as here */
-			if (!abi3 && !ft && !pp && l->project && l->project->abi3) {
+			if (!abi3 && !ft && !pp && !gp && l->project && l->project->abi3) {
 				const struct wm_project *p = l->project;
 				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed: the crate builds one abi3 wheel for "
 					"CPython %s and later; list only free-threaded versions (\"3.14t\"), or none",
@@ -471,21 +592,28 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 					"pyo3's feature '%s' makes it abi3", p->abi3_feature);
 				continue;
 			}
-			if (abi3 && l->abi3_node && !ft && !pp) {
+			if (abi3 && l->abi3_node && !ft && !pp && !gp) {
 				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed with 'abi3': the abi3 wheel already "
 					"covers CPython %s and later; list only free-threaded versions (\"3.14t\") beside it",
 					list.items[i], m->abi3);
 				wm_schema_note(&l->c, l->abi3_node, "'abi3' is set here");
 				continue;
 			}
-			if ((py = pp ? wm_python_make_pypy(l, list.items[i], minor) :
-					wm_python_make(l, list.items[i], minor, ft)) == NULL)
+			if (abi3t_min && !pp && !gp && minor >= abi3t_min) {
+				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed with 'abi3t': the abi3t wheel covers "
+					"CPython 3.%u and later, free-threaded or not", list.items[i], abi3t_min);
+				continue;
+			}
+			if ((py = gp ? wm_python_make_graalpy(l, list.items[i], minor) : pp ?
+					wm_python_make_pypy(l, list.items[i], minor) : wm_python_make(l, list.items[i], minor, ft)) == NULL)
 				return;
 			py->loc = wm_loader_loc(l, nodes[i]);
 			m->pythons[m->npythons] = py;
 			l->python_nodes[m->npythons++] = nodes[i];
 		}
 	}
+sort:
+	/* l->python_nodes is in file order, for the checks above: a sorted entry's own `loc` says where it is */
 	qsort(m->pythons, m->npythons, sizeof(*m->pythons), cmp_python);
 }
 
@@ -526,13 +654,33 @@ void wm_python_backends(struct wm_loader *l)
 	bool differ = false, cpython_used = false;
 	size_t n = 0;
 
+	bool abi3t = false, any_abi3t = false;
+
 	for (size_t y = 0; y < m->npythons && !crate; y++)
 		if (m->pythons[y]->abi3)
 			crate = m->pythons[y];
-	for (size_t b = 0; b < m->nbackends; b++)
+	for (size_t y = 0; y < m->npythons; y++)
+		abi3t |= m->pythons[y]->abi3t;
+	for (size_t b = 0; b < m->nbackends; b++) {
 		m->backends[b]->abi3 = crate;
+		m->backends[b]->abi3t = abi3t;
+	}
 	if (!p || !p->has_cargo || !l->python_ok || !l->backends_ok || wm_loader_bindings_bin(l) || !m->pythons)
 		return;
+	/* the abi3t entry is for the backends whose build enables pyo3's abi3t */
+	for (size_t i = 0; abi3t && i < m->nbackends; i++) {
+		struct wm_build_features bf = { &m->backends[i]->features, false };
+		struct wm_abi3 ab;
+		wm_project_abi3(p, &bf, &ab);
+		m->backends[i]->abi3t = ab.abi3t;
+		any_abi3t |= ab.abi3t;
+	}
+	if (abi3t && !any_abi3t && l->abi3t_node) {
+		/* maturin would build cp315-cp315t wheels: the abi3t name would be a file that never exists */
+		wm_schema_error(&l->c, l->abi3t_node, "'python.abi3t' is set, but no backend's build enables pyo3's "
+			"abi3t: add its feature abi3t-py315 to the crate's pyo3 dependency (or a feature the build enables)");
+		return;
+	}
 	{
 		/* room for one abi3 entry per backend */
 		const struct wm_python **py = wm_arena_array(l->c.arena, m->npythons + m->nbackends + 1, sizeof(*py));
@@ -584,14 +732,14 @@ void wm_python_backends(struct wm_loader *l)
 		return;
 	for (size_t y = 0; y < m->npythons; y++) {
 		const struct wm_python *py = m->pythons[y];
-		bool used = !py->abi3 ? cpython_used || py->freethreaded || py->pypy : false;
+		bool used = !py->abi3 ? cpython_used || py->freethreaded || py->pypy || py->graalpy || py->abi3t : false;
 		for (size_t b = 0; py->abi3 && b < m->nbackends; b++)
 			used |= m->backends[b]->abi3 == py;
-		if (!used && l->python_nodes[y]) {
+		if (!used && py->loc.line) {
 			const struct wm_backend *b = m->backends[0];
-			wm_schema_error(&l->c, l->python_nodes[y], "'%s' cannot be listed: every backend builds one abi3 "
-				"wheel (backend '%s' for CPython 3.%u and later); list only free-threaded versions (\"3.14t\"), "
-				"or none", py->version, b->id, b->abi3->minor);
+			wm_schema_error_at(&l->c, py->loc.line, py->loc.column, (unsigned)strlen(py->version) + 2,
+				"'%s' cannot be listed: every backend builds one abi3 wheel (backend '%s' for CPython 3.%u and "
+				"later); list only free-threaded versions (\"3.14t\"), or none", py->version, b->id, b->abi3->minor);
 		}
 		if (used)
 			kept[n++] = py;

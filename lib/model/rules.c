@@ -63,7 +63,7 @@ static bool rule_python(struct wm_loader *l, const struct wm_node *n)
 {
 	const struct wm_matrix *m = l->m;
 	unsigned minor;
-	bool ft, pp;
+	bool ft, pp, gp;
 	for (size_t i = 0; i < m->npythons; i++)
 		if (wm_text_glob_match(n->text, m->pythons[i]->version))
 			return true;
@@ -73,7 +73,7 @@ static bool rule_python(struct wm_loader *l, const struct wm_node *n)
 	}
 	if (strcmp(n->text, "abi3") == 0)
 		wm_schema_error(&l->c, n, "this matrix has no abi3 build: set 'python.abi3' first");
-	else if (wm_python_parse_version(l, n, "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp))
+	else if (wm_python_parse_version(l, n, "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp, &gp))
 		wm_schema_error(&l->c, n, "Python %s is not one of the matrix's versions", n->text);
 	return false;
 }
@@ -143,7 +143,7 @@ static struct wm_python *include_python(struct wm_loader *l, const struct wm_nod
 	const struct wm_matrix *m = l->m;
 	struct wm_python *py;
 	unsigned minor;
-	bool ft, pp;
+	bool ft, pp, gp;
 	for (size_t i = 0; i < m->npythons; i++)
 		if (strcmp(n->text, m->pythons[i]->version) == 0)
 			return (struct wm_python *)m->pythons[i];
@@ -151,9 +151,10 @@ static struct wm_python *include_python(struct wm_loader *l, const struct wm_nod
 		wm_schema_error(&l->c, n, "this matrix has no abi3 build: set 'python.abi3' first");
 		return NULL;
 	}
-	if (!wm_python_parse_version(l, n, "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp))
+	if (!wm_python_parse_version(l, n, "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp, &gp))
 		return NULL;
-	if ((py = pp ? wm_python_make_pypy(l, n->text, minor) : wm_python_make(l, n->text, minor, ft)) != NULL)
+	if ((py = gp ? wm_python_make_graalpy(l, n->text, minor) : pp ? wm_python_make_pypy(l, n->text, minor) :
+			wm_python_make(l, n->text, minor, ft)) != NULL)
 		py->loc = wm_loader_loc(l, n);
 	return py;
 }
