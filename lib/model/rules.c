@@ -204,9 +204,9 @@ static void load_include(struct wm_loader *l, const struct wm_node *r)
 	if (rule->include_python->abi3 && rule->include_backend->abi3)
 		rule->include_python = (struct wm_python *)rule->include_backend->abi3;
 	{
-		/* a CPython version of a backend whose build is abi3 is its abi3 wheel, under another name */
+		/* a CPython version of a backend whose build is abi3 (as the crate says) is its abi3 wheel again */
 		const struct wm_python *py = rule->include_python;
-		if (rule->include_backend->abi3 && !py->abi3 && !py->abi3t && !py->freethreaded && !py->pypy &&
+		if (rule->include_backend->abi3 && l->project && l->project->has_cargo && !py->abi3 && !py->abi3t && !py->freethreaded && !py->pypy &&
 				!py->graalpy && !py->bin) {
 			wm_schema_error(&l->c, yn, "backend '%s' builds one abi3 wheel for CPython 3.%u and later: an include "
 				"of Python %s would build that wheel again; include python: abi3", rule->include_backend->id,
