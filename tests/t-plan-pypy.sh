@@ -36,7 +36,8 @@ PY
 
 # version: the state of each planned wheel, and the files of the version the plan does not make
 for case in "1.0.0 present present" "1.1.0 present present" "1.2.0 present missing"; do
-	set -- $case
+	read -r version linux macos <<<"$case"
+	set -- "$version" "$linux" "$macos"
 	wm -C "$project" plan "$1" --index "$http/simple/" --format json
 	python3 - "$tmp/out" "$2" "$3" "$1" <<'PY' || fail "plan $1 (above)"
 import json, sys
