@@ -52,7 +52,7 @@ static size_t features_width(const struct wm_strlist *f)
 
 static size_t wheel_width(const struct wm_job *job)
 {
-	return width(job->python->python_tag) + width(job->python->abi_tag) +
+	return width(job->python->python_tag) + width(wm_python_abi_tag(job->python, job->platform)) +
 		width(job->platform->platform_tag) + 2;
 }
 
@@ -70,7 +70,8 @@ static void print_job_row(const struct wm_job *job, const size_t *w)
 	}
 	pad(w[C_FEATURES] - features_width(f) + 2);
 	cell(job->platform->runner, w[C_RUNNER]);
-	cli_print(stdout, "%s-%s-%s\n", job->python->python_tag, job->python->abi_tag, job->platform->platform_tag);
+	cli_print(stdout, "%s-%s-%s\n", job->python->python_tag, wm_python_abi_tag(job->python, job->platform),
+		job->platform->platform_tag);
 }
 
 static void print_left_row(const struct wm_job *job, size_t id_width, size_t why_width)

@@ -115,7 +115,20 @@ struct wm_platform {
 	const char *target;        /* Rust target triple */
 	const char *wheel_arch;    /* the architecture in Linux wheel tags (armv7l); NULL off Linux */
 	const char *manylinux;     /* manylinux/musllinux level as written ("2_28", "2014", "1_2"); NULL off Linux */
-	const char *platform_tag;  /* wheel platform tag: manylinux_2_28_x86_64, macosx_11_0_arm64, win_amd64 */
+	/*
+	 * The wheel platform tag as maturin writes it: manylinux_2_28_x86_64, macosx_11_0_arm64,
+	 * win_amd64; a compressed set where maturin writes one, sorted as it sorts them
+	 * (manylinux2014_x86_64.manylinux_2_17_x86_64, and universal2's
+	 * macosx_10_12_universal2.macosx_10_12_x86_64.macosx_11_0_arm64)
+	 */
+	const char *platform_tag;
+	const char *catalog_id;    /* the catalog entry it is (linux-x86_64 for linux-x86_64-2_17) */
+	/*
+	 * macOS: the deployment target rustc builds for by default ("10.12" on x86_64, universal2's
+	 * x86_64 half; "11.0" on arm64, universal2's arm64 half in deployment_arm64), and the one the
+	 * matrix sets (MACOSX_DEPLOYMENT_TARGET of the build), NULL when none; NULL off macOS
+	 */
+	const char *deployment_default, *deployment_arm64, *deployment_target;
 	const char *runner;        /* GitHub Actions runner label */
 	struct wm_loc runner_loc;  /* where the matrix file chose it (`runner:`, or `cross:`); line 0: the catalog's */
 	const char *container;     /* GitHub build container image, NULL for maturin-action's default */
@@ -192,13 +205,20 @@ struct wm_python {
 	bool freethreaded;
 	bool pypy;                /* PyPy of Python 3.minor: pp311-pypy311_pp73, never abi3 */
 	bool abi3;
+	bool abi3t;               /* the free-threaded stable ABI's entry (PEP 803): cp315-abi3.abi3t */
+	bool graalpy;             /* GraalPy of Python 3.minor: graalpy312-graalpy250_312_native */
 	bool bin;                 /* a `bindings = "bin"` project's one entry: py3-none, no module */
 	const char *python_tag;   /* cp312, pp311; cp38 for abi3 (the minimum) */
-	const char *abi_tag;      /* cp312, cp313t, pypy311_pp73, pypy312_pp80, abi3 */
+	const char *abi_tag;      /* cp312, cp313t, pypy311_pp73, pypy312_pp80, abi3: a Linux build's */
+	const char *abi_tag_installed; /* PyPy built off Linux, with the PyPy setup-python and uv install
+	                                  (pypy311_pp80); NULL: abi_tag everywhere.  wm_python_abi_tag */
 	const char *tag;          /* the job id suffix: cp312, cp313t, pp311, abi3 */
 	const char *interpreter;  /* python3.12, python3.13t, pypy3.11; for abi3 python3.12, or the minimum when newer */
 	struct wm_loc loc;
 };
+
+/* The ABI tag of the wheel of `py` built for `p`: pypy311_pp73 on Linux, pypy311_pp80 on macOS. */
+const char *wm_python_abi_tag(const struct wm_python *py, const struct wm_platform *p);
 
 struct wm_toolkit_use {
 	const struct wm_toolkit *toolkit;
@@ -293,6 +313,14 @@ struct wm_backend {
 	const void *setup;               /* raw `setup:` steps for the emitters, NULL when absent */
 	const char *before_script_linux; /* shell lines run in the Linux build container first, or NULL */
 	const struct wm_test *test;      /* the tests of its wheels (the matrix's `test:` under its own), or NULL */
+	/*
+	 * The Python axis's abi3 entry its CPython wheels build, as its own features turn pyo3's abi3
+	 * on (or the crate's, or python.abi3); NULL: a wheel per CPython version.  Its jobs take that
+	 * entry, and the free-threaded and PyPy ones, never another backend's abi3 entry or, with one,
+	 * a CPython version.
+	 */
+	const struct wm_python *abi3;
+	bool abi3t;                      /* its build enables pyo3's abi3t: the axis's abi3t entry is its */
 	struct wm_loc loc;
 	const struct wm_settings *settings;          /* its build settings (model/settings.h), or NULL */
 	const struct wm_per_platform *per_platform;  /* `per-platform`: its settings on some platforms */

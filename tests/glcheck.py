@@ -138,6 +138,14 @@ def check(doc, listed, plain, tagged, meta=None, index=None, variants=None):
         if not want:
             bad.append("%s builds %r, which list does not have" % (j["name"], job_id))
             continue
+        # a Windows x86 job asks uv for the 32-bit interpreter, and builds with what `uv python find` gives
+        request = re.match(r"cpython-(3\.\d+t?)-windows-(x86|x86_64|aarch64)$", str(python))
+        if request:
+            interpreter = "python" + request.group(1)
+            if (want["os"], want["arch"]) != ("windows", "x86") or request.group(2) != "x86":
+                bad.append("%s asks uv for %s for %s, built on %s %s" % (j["name"], python, job_id, want["os"], want["arch"]))
+        elif want["os"] == "windows" and want["arch"] == "x86" and not python.startswith("pypy"):
+            bad.append("%s installs Python %s for %s: uv would install the runner's 64-bit one" % (j["name"], python, job_id))
         if interpreter != want["interpreter"]:
             bad.append("%s builds %s with %s, list says %s" % (j["name"], job_id, interpreter, want["interpreter"]))
         if name not in ("build-%s-%s" % (want["backend"], want["platform"]), "build-" + job_id):

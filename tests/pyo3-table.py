@@ -14,6 +14,7 @@ CRATES holds pyo3-ffi-X.Y.Z/ and pyo3-build-config-X.Y.Z/ as crates.io's .crate 
                  else none: build.rs refuses an interpreter built with the GIL disabled (0.22), or
                  does not know of one (older)
   abi3           the lowest abi3-py3N feature of its Cargo.toml
+  abi3t          the lowest abi3t-py3N feature of its Cargo.toml (PEP 803), null when it has none
   pypy           build.rs SUPPORTED_VERSIONS_PYPY: min and max (max may be
                  SUPPORTED_VERSIONS_CPYTHON.max)
 """
@@ -68,8 +69,10 @@ def read_release(crates, version):
     floors = [int(n) for n in re.findall(r"^abi3-py3(\d+)\s*=", cargo, re.M)]
     if not floors:
         raise ValueError(f"{ffi}/Cargo.toml: no abi3-py3N feature")
+    tfloors = [int(n) for n in re.findall(r"^abi3t-py3(\d+)\s*=", cargo, re.M)]
     return {"crate": version, "python": [f"3.{lo}", f"3.{hi}"],
             "free-threaded": f"3.{ft}" if ft else None, "abi3": f"3.{min(floors)}",
+            "abi3t": f"3.{min(tfloors)}" if tfloors else None,
             "pypy": [f"3.{pp_lo}", f"3.{pp_hi}"]}
 
 
@@ -94,8 +97,9 @@ def main():
     if template == "--print":
         for series, r in reversed(list(got.items())):
             ft = f'"{r["free-threaded"]}"' if r["free-threaded"] else "null"
+            t = f'"{r["abi3t"]}"' if r["abi3t"] else "null"
             print(f'  "{series}": {{crate: {r["crate"]}, python: ["{r["python"][0]}", "{r["python"][1]}"], '
-                  f'free-threaded: {ft}, abi3: "{r["abi3"]}", pypy: ["{r["pypy"][0]}", "{r["pypy"][1]}"]}}')
+                  f'free-threaded: {ft}, abi3: "{r["abi3"]}", abi3t: {t}, pypy: ["{r["pypy"][0]}", "{r["pypy"][1]}"]}}')
         return 0
     with open(template, encoding="utf-8") as f:
         table = yaml.safe_load(f)["pyo3"]

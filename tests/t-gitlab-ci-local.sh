@@ -33,7 +33,7 @@ with open(os.path.join(root, "templates", "actions.yaml"), encoding="utf-8") as 
 
 def gitlab(m):
     """A generated matrix with GitLab instead of GitHub, windows-arm64 and musllinux-armv7 (no hosted
-    runner) on self-hosted ones."""
+    runner) on self-hosted ones, and musllinux-riscv64 likewise."""
     m["ci"] = {"gitlab": {}}
     if isinstance(m["platforms"], list):
         m["platforms"] = {p: {} for p in m["platforms"]}
@@ -41,6 +41,8 @@ def gitlab(m):
         m["platforms"]["windows-arm64"] = dict(m["platforms"]["windows-arm64"] or {}, tags=["windows", "arm64"])
     if "musllinux-armv7" in m["platforms"]:
         m["platforms"]["musllinux-armv7"] = dict(m["platforms"]["musllinux-armv7"] or {}, tags=["linux", "armv7"])
+    if "musllinux-riscv64" in m["platforms"]:
+        m["platforms"]["musllinux-riscv64"] = dict(m["platforms"]["musllinux-riscv64"] or {}, tags=["linux", "riscv64"])
     return m
 
 cases = []

@@ -7,7 +7,9 @@
 #    target (`maturin list-python --target`, what maturin builds from with no interpreter), a
 #    macOS or Windows one exactly when uv's download list has that PyPy for it (what setup-python
 #    and uv install there); the loader's refusals are read from `list`'s errors.
-# 2. The abi3 fixture (pyo3 0.29 with abi3-py310), its matrix given pp3.11 and pp3.12, is built
+# 2. templates/interpreters.yaml's `installed` row is the C API version of the newest PyPy of each Python
+#    version in uv's download list for macOS x86_64 and arm64 and Windows x86_64.
+# 3. The abi3 fixture (pyo3 0.29 with abi3-py310), its matrix given pp3.11 and pp3.12, is built
 #    by the pinned maturin with `-i python3.11 -i pypy3.11 -i pypy3.12` (no PyPy interpreter here:
 #    maturin takes PyPy's configuration from its own tables, as in the images without PyPy and
 #    when cross-compiling), and the wheels it writes are the cp310-abi3 and pp311/pp312 files
@@ -70,7 +72,35 @@ print("PyPy %s on %d platforms, %d refusals" % (" ".join(pp), len(yaml.safe_load
 sys.exit(0 if ok else 1)
 PY
 
-# ---- 2. maturin's names ----------------------------------------------------------------------
+# ---- 2. the PyPy uv and setup-python install ---------------------------------------------------
+uv python list --all-versions --only-downloads --all-platforms --all-arches --output-format json >"$tmp/uv.json" 2>&1 ||
+	fatal "uv python list --output-format json failed: $(cat "$tmp/uv.json")"
+"$py" - "$ROOT/templates/interpreters.yaml" "$tmp/uv.json" <<'PY' || fail "templates/interpreters.yaml's installed row is not uv's"
+import json, re, sys, yaml
+table = yaml.safe_load(open(sys.argv[1]))["pypy"]["installed"]
+newest = {}
+for e in json.load(open(sys.argv[2])):
+    arch = e["arch"]["family"] if isinstance(e["arch"], dict) else e["arch"]
+    if e["implementation"] != "pypy" or (e["os"], arch) not in (("macos", "x86_64"), ("macos", "aarch64"), ("windows", "x86_64")):
+        continue
+    minor = ".".join(e["version"].split(".")[:2])
+    release = tuple(int(x) for x in re.search(r"-v(\d+)\.(\d+)\.(\d+)-", e["url"]).groups())
+    key = (minor, e["os"], arch)
+    newest[key] = max(newest.get(key, release), release)
+ok = True
+for (minor, os_, arch), release in sorted(newest.items()):
+    want = "%d%d" % release[:2]
+    if minor in table and table[minor] != want:
+        print("PyPy %s on %s %s: uv installs PyPy %s (pp%s), the table says pp%s" % (minor, os_, arch, ".".join(map(str, release)), want, table[minor]))
+        ok = False
+missing = set(table) - {k[0] for k in newest}
+if missing:
+    print("uv has no PyPy", sorted(missing)); ok = False
+print("installed:", {k: "pp" + v for k, v in table.items()})
+sys.exit(0 if ok else 1)
+PY
+
+# ---- 3. maturin's names ----------------------------------------------------------------------
 repo=$tmp/abi3
 cp -r "$ROOT/tests/fixtures/abi3" "$repo"
 rm -rf "$repo/.github" "$repo/.gitlab-ci.yml"

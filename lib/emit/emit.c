@@ -164,7 +164,7 @@ void wm_emit_recipe_subst(struct wm_yb *b, struct wm_y *y, const struct wm_toolk
 const char *wm_emit_build_image(struct wm_yb *b, const struct wm_catalog *cat, const struct wm_backend *be,
 	const struct wm_platform *p)
 {
-	const struct wm_platform *base = wm_catalog_platform(cat, p->id);
+	const struct wm_platform *base = wm_catalog_platform(cat, p->catalog_id);
 	/* `container: off` (GitHub's build on the runner) names no image: GitLab's job keeps its own */
 	const char *container = p->container && strcmp(p->container, "off") != 0 ? p->container : NULL;
 	const char *image = container ? container : p->gitlab_image;

@@ -14,7 +14,8 @@
 /* Fields a build matrix entry may carry; one written inline when all entries agree. */
 enum field {
 	F_ID, F_RUNNER, F_TARGET, F_MANYLINUX, F_CONTAINER, F_IMAGE, F_COMPAT, F_PYTHON, F_INTERPRETER, F_ARCH,
-	F_SMOKE, F_TEST, F_TEST_IMAGE, F_IMAGE_TEST, F_ARGS, F_TOOLCHAIN, F_COMPONENTS, F_DOCKER, F_ZIG, F_COUNT
+	F_SMOKE, F_TEST, F_TEST_IMAGE, F_IMAGE_TEST, F_ARGS, F_TOOLCHAIN, F_COMPONENTS, F_DOCKER, F_ZIG, F_DEPLOYMENT,
+	F_COUNT
 };
 
 /*
@@ -24,12 +25,14 @@ enum field {
  * for a wheel the runner imports itself (F_SMOKE, F_TEST); F_IMAGE_TEST says whether the
  * project's tests run there too.  F_ARGS to F_ZIG are the entry's build settings (struct wm_build):
  * maturin's arguments before --out (--release, --profile, --features ...), the Rust toolchain and
- * components, the build container's docker options, and whether zig links it.
+ * components, the build container's docker options, and whether zig links it.  F_DEPLOYMENT is a
+ * macOS build's MACOSX_DEPLOYMENT_TARGET, set in a job where the matrix gives one (the others'
+ * rustc default, so that none is empty).
  */
 static const char *const field_names[F_COUNT] = {
 	"id", "runner", "target", "manylinux", "container", "image", "compatibility", "python-version",
 	"interpreter", "architecture", "smoke", "test", "test-image", "test-in-image", "build-args", "rust-toolchain",
-	"rustup-components", "docker-options", "zig"
+	"rustup-components", "docker-options", "zig", "macosx-deployment-target"
 };
 
 struct gh {
@@ -86,7 +89,7 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 	struct wm_expand *it = NULL;
 	struct wm_job job;
 	struct wm_arena *a = g->b.arena;
-	bool pypy = false;
+	bool pypy = false, deployment = false;
 	int ret;
 
 	memset(e, 0, sizeof(*e));
@@ -133,10 +136,17 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 				e->values[F_CONTAINER][i] = "";
 			}
 		}
-		/* setup-python's and uv's name for PyPy: pypy3.11 */
-		e->values[F_PYTHON][i] = wm_arena_printf(a, "%s3.%u%s", job.python->pypy ? "pypy" : "", minor, ft ? "t" : "");
+		/* setup-python's and uv's name for PyPy: pypy3.11; for GraalPy the GraalPy release, graalpy-25.0 */
+		if (job.python->graalpy)
+			e->values[F_PYTHON][i] = wm_arena_printf(a, "graalpy-%s", wm_catalog_graalpy(g->cat, job.python->minor));
+		else
+			e->values[F_PYTHON][i] = wm_arena_printf(a, "%s3.%u%s", job.python->pypy ? "pypy" : "", minor,
+				ft ? "t" : "");
 		e->values[F_INTERPRETER][i] = job.python->interpreter;
-		pypy |= job.python->pypy;
+		pypy |= job.python->pypy || job.python->graalpy;
+		if (p->os == WM_OS_MACOS)
+			e->values[F_DEPLOYMENT][i] = p->deployment_target ? p->deployment_target : p->deployment_default;
+		deployment |= p->deployment_target != NULL;
 		if (p->os == WM_OS_WINDOWS)
 			e->values[F_ARCH][i] = strcmp(p->arch, "x86") == 0 ? "x86" :
 				strcmp(p->arch, "arm64") == 0 ? "arm64" : "x64";
@@ -157,6 +167,8 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 	wm_expand_free(it);
 	if (!pypy)
 		memset(e->values[F_INTERPRETER], 0, (grp->njobs + 1) * sizeof(char *));
+	if (!deployment)
+		memset(e->values[F_DEPLOYMENT], 0, (grp->njobs + 1) * sizeof(char *));
 	for (int f = 0; f < F_COUNT; f++) {
 		e->same[f] = f != F_ID;
 		for (size_t i = 1; i < e->n && e->same[f]; i++) {
@@ -415,6 +427,11 @@ static void add_build_step(struct gh *g, struct wm_y *steps, const struct wm_gro
 		wm_yaml_strf(&g->b, "%s --out %s -i python${{ matrix.python-version }}", args, out));
 	if (sccache)
 		wm_yaml_set(&g->b, with, "sccache", sccache);
+	/* maturin tags the wheel with it, and rustc builds for it */
+	if (e->values[F_DEPLOYMENT][0]) {
+		struct wm_y *env = wm_yaml_set(&g->b, step, "env", wm_yaml_map(&g->b));
+		wm_yaml_set(&g->b, env, "MACOSX_DEPLOYMENT_TARGET", value(g, e, F_DEPLOYMENT));
+	}
 }
 
 /* The build and the repair in the manylinux container (build_in_container). */

@@ -21,6 +21,7 @@ struct ljob {
 	const char *python;        /* the interpreter's version: 3.12, 3.13t; pypy3.11 */
 	const char *interpreter;   /* PyPy's: pypy3.11; NULL for python<version> */
 	unsigned pypy;             /* PyPy's Python minor version (11), else 0 */
+	bool graalpy;              /* GraalPy: built, like PyPy, from maturin's tables with no interpreter */
 	const struct wm_rule *include;
 	const struct wm_build *build;  /* its build settings, merged */
 	bool smoke;                /* in its test job: the import test, then the project's tests where `tests` says */
@@ -161,10 +162,12 @@ static int collect(struct gl *g)
 		j->id = wm_arena_strdup(a, job.id);
 		j->backend = job.backend;
 		j->platform = job.platform;
-		/* uv's name for PyPy is its interpreter's: pypy3.11 */
-		j->python = job.python->pypy ? job.python->interpreter : job.python->interpreter + strlen("python");
-		j->interpreter = job.python->pypy ? job.python->interpreter : NULL;
+		/* uv's name for PyPy is its interpreter's: pypy3.11; GraalPy's likewise, graalpy3.12 */
+		j->python = job.python->pypy || job.python->graalpy ? job.python->interpreter :
+			job.python->interpreter + strlen("python");
+		j->interpreter = job.python->pypy || job.python->graalpy ? job.python->interpreter : NULL;
 		j->pypy = job.python->pypy ? job.python->minor : 0;
+		j->graalpy = job.python->graalpy;
 		j->include = job.include;
 		j->build = job.build;
 		/* a musllinux wheel is tested in its test job, which runs in the platform's musllinux image */
@@ -178,7 +181,7 @@ static int collect(struct gl *g)
 			j->smoke |= j->tests == WM_TESTS_TEST_JOB;
 		}
 		/* a Linux image's PyPy is its own (python.h): no other can run the smoke test or the tests there */
-		if (j->pypy && job.platform->os == WM_OS_LINUX && j->pypy != WM_PYPY_IMAGES) {
+		if (((j->pypy && j->pypy != WM_PYPY_IMAGES) || j->graalpy) && job.platform->os == WM_OS_LINUX) {
 			j->smoke = false;
 			if (j->tests != WM_TESTS_NONE)
 				j->tests = WM_TESTS_SKIPPED;
@@ -513,7 +516,7 @@ static struct wm_y *entry(struct gl *g, const struct ljob *j, bool test)
 {
 	struct wm_y *e = wm_yaml_map(&g->b);
 	set_var(g, e, "WM_JOB_ID", j->id, false);
-	if (!test && j->pypy && j->platform->os == WM_OS_LINUX) {
+	if (!test && (j->pypy || j->graalpy) && j->platform->os == WM_OS_LINUX) {
 		set_var(g, e, "WM_PYTHON", tool_python, false);
 		set_var(g, e, "WM_TARGET_PYTHON", j->interpreter, false);
 		return e;
@@ -523,7 +526,11 @@ static struct wm_y *entry(struct gl *g, const struct ljob *j, bool test)
 		set_var(g, e, "WM_TARGET_PYTHON", wm_arena_printf(g->b.arena, "python%s", j->python), false);
 		return e;
 	}
-	set_var(g, e, "WM_PYTHON", j->python, false);
+	/* uv installs the runner's own architecture unless asked for another: Windows x86's is 32-bit */
+	if (j->platform->os == WM_OS_WINDOWS && strcmp(j->platform->arch, "x86") == 0 && !j->pypy)
+		set_var(g, e, "WM_PYTHON", wm_arena_printf(g->b.arena, "cpython-%s-windows-x86", j->python), false);
+	else
+		set_var(g, e, "WM_PYTHON", j->python, false);
 	if (j->interpreter)
 		set_var(g, e, "WM_INTERPRETER", j->interpreter, false);
 	if (test && j->backend->test)
@@ -666,6 +673,8 @@ static void build_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	vars = vars_of(g, job);
 	parallel = add_entries(g, vars, k, false);
 	set_var(g, vars, "WM_TARGET", p->target, false);
+	if (p->deployment_target)
+		set_var(g, vars, "MACOSX_DEPLOYMENT_TARGET", p->deployment_target, false);
 	if (p->os == WM_OS_LINUX) {
 		set_var(g, vars, "WM_COMPATIBILITY", compatibility(g, p), false);
 		set_var(g, vars, "WM_SCCACHE", wm_catalog_tool(g->cat, "sccache"), false);

@@ -22,14 +22,14 @@
 
 enum job_member {
 	J_ID, J_BACKEND, J_PLATFORM, J_PYTHON, J_DISTRIBUTION, J_FEATURES, J_OS, J_ARCH, J_TARGET,
-	J_RUNNER, J_CROSS, J_CONTAINER, J_MANYLINUX, J_PLATFORM_TAG, J_PYTHON_TAG, J_ABI_TAG,
+	J_RUNNER, J_CROSS, J_CONTAINER, J_MANYLINUX, J_DEPLOYMENT_TARGET, J_PLATFORM_TAG, J_PYTHON_TAG, J_ABI_TAG,
 	J_INTERPRETER, J_GITLAB_IMAGE, J_GITLAB_TAGS, J_TOOLKITS, J_SMOKE, J_BUILD_JOB, J_TESTS, J_BUILD, J_VARIANT_LABEL,
 	J_COUNT
 };
 
 static const char *const job_keys[J_COUNT] = {
 	"id", "backend", "platform", "python", "distribution", "features", "os", "arch", "target",
-	"runner", "cross", "container", "manylinux", "platform_tag", "python_tag", "abi_tag",
+	"runner", "cross", "container", "manylinux", "deployment_target", "platform_tag", "python_tag", "abi_tag",
 	"interpreter", "gitlab_image", "gitlab_tags", "toolkits", "smoke", "build_job", "tests", "build", "variant_label",
 };
 
@@ -395,9 +395,12 @@ static int update_job(struct member *mb, const struct wm_job *job)
 	ret |= set_bool(&mb[J_CROSS], p->cross);
 	ret |= set_string(&mb[J_CONTAINER], p->container);
 	ret |= set_string(&mb[J_MANYLINUX], p->manylinux);
+	/* only where the matrix sets one: the macOS build's MACOSX_DEPLOYMENT_TARGET */
+	ret |= set_string(&mb[J_DEPLOYMENT_TARGET], p->deployment_target);
+	mb[J_DEPLOYMENT_TARGET].omit = p->deployment_target == NULL;
 	ret |= set_string(&mb[J_PLATFORM_TAG], p->platform_tag);
 	ret |= set_string(&mb[J_PYTHON_TAG], py->python_tag);
-	ret |= set_string(&mb[J_ABI_TAG], py->abi_tag);
+	ret |= set_string(&mb[J_ABI_TAG], wm_python_abi_tag(py, p));
 	ret |= set_string(&mb[J_INTERPRETER], py->interpreter);
 	ret |= set_string(&mb[J_GITLAB_IMAGE], p->gitlab_image);
 	ret |= set_strlist(&mb[J_GITLAB_TAGS], &p->gitlab_tags);

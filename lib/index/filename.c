@@ -202,9 +202,64 @@ static bool platform_compatible(const char *s, size_t n, const char *expected)
 	return strcmp(f1, f2) == 0 && n1 == n2 && strncmp(a1, a2, n1) == 0;
 }
 
+/*
+ * A PyPy wheel's ABI tag names the PyPy release that built it (pypy311_pp73 with PyPy 7.3,
+ * pypy311_pp80 with 8.0: templates/interpreters.yaml), which changes under a release's feet: for one
+ * Python version both are the same wheel.  Every other ABI tag matches exactly.
+ */
+static bool abi_compatible(const char *s, size_t n, const char *expected)
+{
+	const char *pp = strstr(expected, "_pp");
+	size_t k;
+	if (exact(s, n, expected))
+		return true;
+	if (strncmp(expected, "pypy", 4) != 0 || !pp)
+		return false;
+	k = (size_t)(pp - expected) + 3;
+	if (n <= k || strncmp(s, expected, k) != 0)
+		return false;
+	for (size_t i = k; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The tag of a planned set that names the wheel: universal2's among its three, the PEP 600 one
+ * beside its legacy alias (manylinux_2_17_x86_64 of manylinux2014_x86_64.manylinux_2_17_x86_64);
+ * the tag itself when it is one.
+ */
+static void principal(char *out, size_t size, const char *set)
+{
+	const char *pick = set, *p = set;
+	size_t n;
+	for (;;) {
+		const char *dot = strchr(p, '.');
+		size_t len = dot ? (size_t)(dot - p) : strlen(p);
+		if ((len > 11 && strncmp(p + len - 11, "_universal2", 11) == 0) || strncmp(p, "manylinux_", 10) == 0) {
+			pick = p;
+			break;
+		}
+		if (!dot)
+			break;
+		p = dot + 1;
+	}
+	n = strcspn(pick, ".");
+	snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), pick);
+}
+
 bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
 	const char *platform_tag)
 {
-	return f->kind == WM_FILE_WHEEL && set_has(f->python, python_tag, exact) && set_has(f->abi, abi_tag, exact) &&
-		set_has(f->platform, platform_tag, platform_compatible);
+	char tag[128];
+	principal(tag, sizeof(tag), platform_tag);
+	/* a compressed ABI set (abi3t's abi3.abi3t) is the same wheel when the file has each of its tags */
+	for (const char *p = abi_tag; p; p = strchr(p, '.') ? strchr(p, '.') + 1 : NULL) {
+		char one[64];
+		snprintf(one, sizeof(one), "%.*s", (int)strcspn(p, "."), p);
+		if (f->kind != WM_FILE_WHEEL || !set_has(f->abi, one, abi_compatible))
+			return false;
+	}
+	return f->kind == WM_FILE_WHEEL && set_has(f->python, python_tag, exact) &&
+		set_has(f->platform, tag, platform_compatible);
 }

@@ -203,9 +203,10 @@ static int add_wheel(struct wm_arena *a, struct wm_plan_dist *d, const struct wm
 	w->python = py;
 	w->job = wm_arena_strdup(a, job->id);
 	w->filename = d->variant ?
-		wm_filename_variant_wheel(a, job->backend->dist, d->version, py->python_tag, py->abi_tag,
+		wm_filename_variant_wheel(a, job->backend->dist, d->version, py->python_tag, wm_python_abi_tag(py, job->platform),
 			job->platform->platform_tag, d->variant) :
-		wm_filename_wheel(a, job->backend->dist, d->version, py->python_tag, py->abi_tag, job->platform->platform_tag);
+		wm_filename_wheel(a, job->backend->dist, d->version, py->python_tag, wm_python_abi_tag(py, job->platform),
+			job->platform->platform_tag);
 	return w->job && w->filename ? 0 : WM_ENOMEM;
 }
 
@@ -356,7 +357,8 @@ static bool artifact_matches(const struct wm_plan_dist *d, const struct wm_artif
 		return false;
 	if (a->pure)
 		return wm_filename_matches_wheel(f, "py3", "none", "any");
-	return wm_filename_matches_wheel(f, a->python->python_tag, a->python->abi_tag, a->platform->platform_tag);
+	return wm_filename_matches_wheel(f, a->python->python_tag, wm_python_abi_tag(a->python, a->platform),
+		a->platform->platform_tag);
 }
 
 static size_t count_in(const struct wm_plan_dist *d, enum wm_artifact_state state);

@@ -443,7 +443,7 @@ static void html_grid(struct wm_buf *b, const struct wm_plan *p, const struct co
 		wm_buf_puts(b, "<th><code>");
 		html_text(b, cols[c].python->python_tag);
 		wm_buf_putc(b, '-');
-		html_text(b, cols[c].python->abi_tag);
+		html_text(b, wm_python_abi_tag(cols[c].python, cols[c].platform));
 		wm_buf_puts(b, "</code></th>");
 	}
 	wm_buf_puts(b, "</tr>\n</thead>\n<tbody>\n");

@@ -733,7 +733,7 @@ bool wm_backends_check_toolkit_platform(struct wm_loader *l, const struct wm_bac
 		bool found = false;
 		char implied[96] = "";
 		for (size_t k = 0; k < tk->platforms.n && !found; k++)
-			found = strcmp(tk->platforms.items[k], p->id) == 0;
+			found = strcmp(tk->platforms.items[k], p->catalog_id) == 0;
 		if (found && !wm_catalog_toolkit_installs(tk, p->os, u->version)) {
 			check_installer(l, b, u, p);
 			ok = false;

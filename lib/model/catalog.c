@@ -1,4 +1,5 @@
 /* catalog.c — the platform, toolkit and runner catalogs, read from the YAML compiled in from templates/. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,9 @@ struct wm_catalog {
 	struct wm_runner *runners; /* templates/runners.yaml, in its order */
 	size_t nrunners;
 	long today;                /* days since 1970-01-01, or 0: retirements are not checked */
-	struct wm_doc docs[5];     /* the parsed catalogs: entries point into them */
+	const char *pypy_api[2][100]; /* templates/interpreters.yaml: [installed][3.N's N] */
+	const char *graalpy[100];  /* templates/interpreters.yaml: the GraalPy release of 3.N ("25.0") */
+	struct wm_doc docs[6];     /* the parsed catalogs: entries point into them */
 };
 
 static const char *const os_names[WM_OS_COUNT] = { "linux", "macos", "windows" };
@@ -96,12 +99,13 @@ static void read_platform(struct wm_catalog *cat, struct wm_schema *c, const str
 	struct wm_platform *p)
 {
 	static const char *const keys[] = { "os", "arch", "family", "wheel-arch", "wheel-tag", "target",
-		"manylinux", "runner", "cross", "container", "python-min", "python-min-why", "gitlab", "aliases" };
+		"manylinux", "deployment-target", "deployment-target-arm64", "runner", "cross", "container", "python-min",
+		"python-min-why", "gitlab", "aliases" };
 	static const char *const gitlab_keys[] = { "tags", "image", "hosted", "cross" };
 	const struct wm_node *e = pair->value, *gl;
 	const char *os, *why;
 
-	p->id = pair->key->text;
+	p->id = p->catalog_id = pair->key->text;
 	p->loc = wm_schema_loc(c, pair->key);
 	if (!wm_schema_map(c, e, "a platform entry", keys, WM_ARRAY_SIZE(keys)))
 		return;
@@ -125,10 +129,16 @@ static void read_platform(struct wm_catalog *cat, struct wm_schema *c, const str
 		p->manylinux = need(c, e, "manylinux");
 		if (p->manylinux && !wm_catalog_level_valid(p, p->manylinux, &why))
 			wm_schema_error(c, wm_yaml_find(e, "manylinux"), "%s", why);
+	} else if (p->os == WM_OS_MACOS) {
+		unsigned major, minor;
+		p->deployment_default = need(c, e, "deployment-target");
+		p->deployment_arm64 = opt_string(c, e, "deployment-target-arm64");
+		if (p->deployment_default && !wm_catalog_macos_version(p->deployment_default, &major, &minor))
+			wm_schema_error(c, wm_yaml_find(e, "deployment-target"), "a macOS version such as \"11.0\"");
 	} else {
 		p->platform_tag = need(c, e, "wheel-tag");
 	}
-	if (p->family && p->wheel_arch && p->manylinux)
+	if ((p->family && p->wheel_arch && p->manylinux) || p->deployment_default)
 		p->platform_tag = wm_catalog_platform_tag(&cat->arena, p);
 	gl = wm_yaml_find(e, "gitlab");
 	p->gitlab_hosted = true;
@@ -550,7 +560,7 @@ const struct wm_cpython *wm_catalog_cpython_at(const struct wm_catalog *cat, siz
 static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
 	static const char *const top[] = { "pyo3", "cpython" };
-	static const char *const keys[] = { "crate", "python", "free-threaded", "abi3", "pypy" };
+	static const char *const keys[] = { "crate", "python", "free-threaded", "abi3", "abi3t", "pypy" };
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root, *t;
 	if (!root || !wm_schema_map(&c, root, "the PyO3 table", top, WM_ARRAY_SIZE(top)) ||
@@ -586,6 +596,10 @@ static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error
 		if (!r->pypy_min || r->pypy_max < r->pypy_min)
 			wm_schema_error(&c, e, "PyO3 %s: 'pypy' is [oldest, newest]", r->series);
 		r->abi3_min = python_minor(need(&c, e, "abi3"));
+		{
+			const struct wm_node *t = wm_yaml_find(e, "abi3t");
+			r->abi3t_min = t && !wm_yaml_is_null(t) ? python_minor(opt_string(&c, e, "abi3t")) : 0;
+		}
 		if (ft && !wm_yaml_is_null(ft) && !(r->ft_min = python_minor(ft->text)))
 			wm_schema_error(&c, ft, "'free-threaded' is a version such as \"3.14\", or null");
 		if (!r->py_min || r->py_max < r->py_min || !r->abi3_min)
@@ -754,6 +768,51 @@ long wm_catalog_today(const struct wm_catalog *cat)
 	return cat->today;
 }
 
+/* templates/interpreters.yaml: `tables` and `installed`, each Python version's C API version. */
+static int load_pypy(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
+{
+	static const char *const top[] = { "pypy", "graalpy" }, *const rows[] = { "tables", "installed" };
+	struct wm_schema c = { doc, err, &cat->arena };
+	const struct wm_node *root = doc->root, *t;
+	if (!root || !wm_schema_map(&c, root, "the PyPy table", top, WM_ARRAY_SIZE(top)) ||
+			!(t = wm_yaml_find(root, "pypy")) || !wm_schema_map(&c, t, "the PyPy table", rows, WM_ARRAY_SIZE(rows)))
+		goto bad;
+	for (int k = 0; k < 2; k++) {
+		const struct wm_node *row = wm_yaml_find(t, rows[k]);
+		if (!row || row->type != WM_NODE_MAP)
+			goto bad;
+		for (size_t i = 0; i < row->n; i++) {
+			unsigned minor = python_minor(row->pairs[i].key->text);
+			const char *api = row->pairs[i].value->text;
+			if (!minor || minor >= 100 || !api || strlen(api) != 2 || !isdigit((unsigned char)api[0]) ||
+					!isdigit((unsigned char)api[1]))
+				goto bad;
+			cat->pypy_api[k][minor] = api;
+		}
+	}
+	if ((t = wm_yaml_find(root, "graalpy")) && t->type == WM_NODE_MAP)
+		for (size_t i = 0; i < t->n; i++) {
+			unsigned minor = python_minor(t->pairs[i].key->text), major, gminor;
+			if (!minor || minor >= 100 || !wm_catalog_macos_version(t->pairs[i].value->text, &major, &gminor))
+				goto bad;
+			cat->graalpy[minor] = t->pairs[i].value->text;
+		}
+	return 0;
+bad:
+	wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed PyPy table");
+	return WM_EINTERNAL;
+}
+
+const char *wm_catalog_pypy_api(const struct wm_catalog *cat, unsigned minor, enum wm_os os)
+{
+	return minor < 100 ? cat->pypy_api[os != WM_OS_LINUX][minor] : NULL;
+}
+
+const char *wm_catalog_graalpy(const struct wm_catalog *cat, unsigned minor)
+{
+	return minor < 100 ? cat->graalpy[minor] : NULL;
+}
+
 int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 {
 	struct wm_catalog *cat = calloc(1, sizeof(*cat));
@@ -777,7 +836,9 @@ int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 	    (ret = wm_catalog_template_parse(&cat->docs[3], "pyo3.yaml", err)) < 0 ||
 	    (ret = load_pyo3(cat, &cat->docs[3], err)) < 0 ||
 	    (ret = wm_catalog_template_parse(&cat->docs[4], "runners.yaml", err)) < 0 ||
-	    (ret = load_runners(cat, &cat->docs[4], err)) < 0) {
+	    (ret = load_runners(cat, &cat->docs[4], err)) < 0 ||
+	    (ret = wm_catalog_template_parse(&cat->docs[5], "interpreters.yaml", err)) < 0 ||
+	    (ret = load_pypy(cat, &cat->docs[5], err)) < 0) {
 		wm_error_code(err, ret);
 		wm_catalog_free(cat);
 		return ret;
@@ -898,10 +959,64 @@ bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, cons
 	return false;
 }
 
+bool wm_catalog_macos_version(const char *s, unsigned *major, unsigned *minor)
+{
+	char *end;
+	unsigned long a, b;
+	if (!s || !(*s >= '1' && *s <= '9'))
+		return false;
+	a = strtoul(s, &end, 10);
+	if (*end != '.' || !(end[1] >= '0' && end[1] <= '9'))
+		return false;
+	b = strtoul(end + 1, &end, 10);
+	if (*end || a < 10 || a > 99 || b > 99)
+		return false;
+	*major = (unsigned)a;
+	*minor = (unsigned)b;
+	return true;
+}
+
+/*
+ * The macOS version in a tag, as maturin 1.16.0 takes it (src/target/platform_tag.rs,
+ * macosx_deployment_target): MACOSX_DEPLOYMENT_TARGET when it is above rustc's default, else the
+ * default; from macOS 11 on only the major version ("pip only supports (major, 0)").
+ */
+static const char *macos_tag_version(struct wm_arena *a, const char *deflt, const char *given)
+{
+	unsigned dmaj = 10, dmin = 12, gmaj, gmin;
+	wm_catalog_macos_version(deflt, &dmaj, &dmin);
+	if (given && wm_catalog_macos_version(given, &gmaj, &gmin) && (gmaj > dmaj || (gmaj == dmaj && gmin > dmin))) {
+		dmaj = gmaj;
+		dmin = gmin;
+	}
+	return wm_arena_printf(a, "%u_%u", dmaj, dmaj >= 11 ? 0 : dmin);
+}
+
+/*
+ * Linux: <family>_<level>_<arch>, with the level's legacy alias where PyPI allows one
+ * (manylinux2014 for 2_17 on x86_64, i686, aarch64, armv7l, ppc64, ppc64le and s390x: maturin
+ * 1.16.0 src/target/legacy_py.rs, ALLOWED_PLATFORMS), the set sorted as maturin writes it
+ * (src/target/wheel_tag.rs: a BTreeSet).  macOS: macosx_<version>_<arch>, and for universal2
+ * the three tags maturin writes (src/target/platform_tag.rs, get_platform_tag).
+ */
 const char *wm_catalog_platform_tag(struct wm_arena *a, const struct wm_platform *p)
 {
+	static const char *const aliased[] = { "x86_64", "i686", "aarch64", "armv7l", "ppc64", "ppc64le", "s390x" };
+	if (p->os == WM_OS_MACOS && p->deployment_default) {
+		const char *x86 = macos_tag_version(a, p->deployment_default, p->deployment_target);
+		const char *arm = p->deployment_arm64 ? macos_tag_version(a, p->deployment_arm64, p->deployment_target) : NULL;
+		if (!x86 || (p->deployment_arm64 && !arm))
+			return NULL;
+		if (arm)
+			return wm_arena_printf(a, "macosx_%s_universal2.macosx_%s_x86_64.macosx_%s_arm64", x86, x86, arm);
+		return wm_arena_printf(a, "macosx_%s_%s", x86, strcmp(p->arch, "x86_64") == 0 ? "x86_64" : "arm64");
+	}
 	if (!p->manylinux || !p->wheel_arch)
 		return p->platform_tag;
+	if (strcmp(p->family, "manylinux") == 0 && strcmp(pep600(p->manylinux), "2_17") == 0)
+		for (size_t i = 0; i < WM_ARRAY_SIZE(aliased); i++)
+			if (strcmp(p->wheel_arch, aliased[i]) == 0)
+				return wm_arena_printf(a, "manylinux2014_%s.manylinux_2_17_%s", p->wheel_arch, p->wheel_arch);
 	return wm_arena_printf(a, "%s_%s_%s", p->family, pep600(p->manylinux), p->wheel_arch);
 }
 

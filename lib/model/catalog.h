@@ -41,6 +41,7 @@ struct wm_pyo3 {
 	unsigned py_min, py_max;
 	unsigned ft_min;               /* the oldest free-threaded build; 0 when none */
 	unsigned abi3_min;
+	unsigned abi3t_min;            /* the lowest abi3t-py3N (PEP 803); 0 when it builds none */
 	unsigned pypy_min, pypy_max;   /* the PyPy it builds for */
 };
 /* The series of templates/pyo3.yaml, newest first; the one of major.minor, or NULL. */
@@ -64,8 +65,18 @@ struct wm_cpython {
 const struct wm_cpython *wm_catalog_cpython(const struct wm_catalog *cat, unsigned minor);
 size_t wm_catalog_cpython_count(const struct wm_catalog *cat);
 const struct wm_cpython *wm_catalog_cpython_at(const struct wm_catalog *cat, size_t i);
+/*
+ * The C API version ending the ABI tag of a wheel for PyPy of Python 3.`minor` ("73", "80";
+ * templates/interpreters.yaml), as a build on `os` takes its PyPy: maturin's tables (or the images' PyPy)
+ * on Linux, the PyPy setup-python and uv install elsewhere; NULL for a PyPy the table lacks.
+ */
+const char *wm_catalog_pypy_api(const struct wm_catalog *cat, unsigned minor, enum wm_os os);
+/* The GraalPy release ("25.0") whose ABI a GraalPy 3.`minor` wheel carries; NULL when maturin builds none. */
+const char *wm_catalog_graalpy(const struct wm_catalog *cat, unsigned minor);
 /* Checks a manylinux/musllinux level for platform `p`; `why` says what is accepted. */
 bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, const char **why);
+/* Reads a macOS version "10.12", "11.0", "15.0" (major 10 to 99). */
+bool wm_catalog_macos_version(const char *s, unsigned *major, unsigned *minor);
 /* The wheel platform tag of `p` at its current level (arena-allocated). */
 const char *wm_catalog_platform_tag(struct wm_arena *a, const struct wm_platform *p);
 

@@ -17,6 +17,7 @@
 struct expand_state {
 	uint32_t *built;        /* per backend: matrix platforms its `platforms:` admits */
 	uint32_t *kept;         /* per (backend, platform): Python entries that survive the excludes */
+	uint32_t *pythons;      /* per backend: the Python entries it builds (backend_pythons) */
 	struct xrule {
 		uint32_t platforms, pythons;
 		uint64_t *backends; /* bitset, NULL = every backend */
@@ -119,9 +120,29 @@ static size_t platform_index(const struct wm_matrix *m, const char *id)
 static size_t python_index(const struct wm_matrix *m, const struct wm_python *py)
 {
 	for (size_t y = 0; y < m->npythons; y++)
+		if (m->pythons[y] == py)
+			return y;
+	for (size_t y = 0; y < m->npythons; y++)
 		if (strcmp(m->pythons[y]->version, py->version) == 0)
 			return y;
 	return SIZE_MAX;
+}
+
+/*
+ * The Python entries a backend builds: its abi3 entry (wm_backend.abi3) with the free-threaded,
+ * PyPy and GraalPy ones, or, without one, every entry but the abi3 ones; the abi3t entry when its
+ * build enables abi3t.
+ */
+static uint32_t backend_pythons(const struct wm_matrix *m, const struct wm_backend *b)
+{
+	uint32_t mask = 0;
+	for (size_t y = 0; y < m->npythons; y++) {
+		const struct wm_python *py = m->pythons[y];
+		if (py->abi3t ? b->abi3t : py->abi3 ? py == b->abi3 : !b->abi3 || py->freethreaded || py->pypy ||
+				py->graalpy || py->bin)
+			mask |= 1u << y;
+	}
+	return mask;
 }
 
 bool wm_expand_in_base(const struct wm_matrix *m, size_t b, size_t p, const struct wm_python *py,
@@ -281,6 +302,35 @@ static void check_pypy(const struct wm_matrix *m, struct expand_state *st, struc
 	}
 }
 
+/*
+ * A GraalPy version on a platform other than manylinux x86_64 and aarch64 is an error at the
+ * version, once per platform: GraalPy ships for those (uv 0.13.9's downloads: Linux x86_64 and
+ * aarch64, glibc), maturin builds them from its table with no interpreter, and where the runner
+ * has no GraalPy (musl, the cross-built architectures) or setup-python's GraalPy names another ABI
+ * than maturin's table (macOS, Windows: not checked here) no wheel name can be promised.
+ */
+static void check_graalpy(const struct wm_matrix *m, struct expand_state *st, struct wm_schema *c)
+{
+	for (size_t p = 0; p < m->nplatforms; p++) {
+		const struct wm_platform *pl = m->platforms[p];
+		uint32_t any = 0;
+		if (pl->os == WM_OS_LINUX && strcmp(pl->family, "manylinux") == 0 &&
+				(strcmp(pl->arch, "x86_64") == 0 || strcmp(pl->arch, "aarch64") == 0))
+			continue;
+		for (size_t b = 0; b < m->nbackends; b++)
+			any |= st->kept[CELL(m, b, p)];
+		for (size_t y = 0; y < m->npythons; y++) {
+			const struct wm_python *py = m->pythons[y];
+			if (!(any >> y & 1) || !py->graalpy)
+				continue;
+			wm_schema_error_at(c, py->loc.line, py->loc.column, (unsigned)strlen(py->version),
+				"GraalPy %s cannot be built for %s: wheelmatrix builds GraalPy on manylinux x86_64 and aarch64 "
+				"only; leave it out there with an exclude such as {platform: %s, python: \"%s\"}",
+				py->version + 7, pl->id, pl->id, py->version);
+		}
+	}
+}
+
 int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c)
 {
 	struct expand_state *st = wm_arena_alloc(m->arena, sizeof(*st));
@@ -294,18 +344,20 @@ int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c)
 	}
 	if (!st || !(st->built = wm_arena_array(m->arena, m->nbackends + 1, sizeof(*st->built))) ||
 			!(st->kept = wm_arena_array(m->arena, ncells + 1, sizeof(*st->kept))) ||
+			!(st->pythons = wm_arena_array(m->arena, m->nbackends + 1, sizeof(*st->pythons))) ||
 			!(st->rules = wm_arena_array(m->arena, m->nexcludes + 1, sizeof(*st->rules))))
 		goto nomem;
 	m->priv = st;
 	for (size_t b = 0; b < m->nbackends; b++) {
 		const struct wm_backend *be = m->backends[b];
+		uint32_t pythons = st->pythons[b] = all_pythons & backend_pythons(m, be);
 		for (size_t p = 0; p < m->nplatforms; p++) {
 			bool in = be->platforms.n == 0;
 			for (size_t i = 0; i < be->platforms.n && !in; i++)
 				in = wm_text_glob_match(be->platforms.items[i], m->platforms[p]->id);
 			if (in) {
 				st->built[b] |= 1u << p;
-				st->kept[CELL(m, b, p)] = all_pythons;
+				st->kept[CELL(m, b, p)] = pythons;
 			}
 		}
 	}
@@ -316,6 +368,7 @@ int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c)
 	check_includes(m, c);
 	check_python_min(m, st, c);
 	check_pypy(m, st, c);
+	check_graalpy(m, st, c);
 	if ((ret = make_groups(m, st)) < 0)
 		goto nomem;
 	return c->err->code;
@@ -457,7 +510,7 @@ int wm_expand_next(struct wm_expand *it, struct wm_job *out)
 						out->build = m->builds ? m->builds[CELL(m, b, p)] : NULL;
 						return 1;
 					}
-				} else if ((it->flags & WM_EXPAND_LEFT_OUT) &&
+				} else if ((it->flags & WM_EXPAND_LEFT_OUT) && (st->pythons[b] >> y & 1) &&
 						!readded(m, m->backends[b], pl, m->pythons[y])) {
 					fill(it, out, m->backends[b], pl, m->pythons[y]);
 					out->group = NULL;

@@ -327,6 +327,13 @@ static struct wm_json *manylinux(struct cx *x, struct wm_json *s)
 	return put(x, s, "examples", texts(x, (const char *const[]){ "2_28", "2_17", "2014", "1_2" }, 4));
 }
 
+static struct wm_json *macos_version(struct cx *x, struct wm_json *s)
+{
+	put_text(x, s, "type", "string");
+	put_text(x, s, "pattern", "^[1-9][0-9]\\.[0-9]{1,2}$");
+	return put(x, s, "examples", texts(x, (const char *const[]){ "10.15", "11.0", "15.0" }, 3));
+}
+
 static struct wm_json *target(struct cx *x, struct wm_json *s)
 {
 	return string_matching(x, s, "^[a-z0-9_.-]+$");
@@ -387,6 +394,9 @@ static const struct field override_fields[] = {
 		"runner)" },
 	{ "manylinux", manylinux, "manylinux level (2014, 2_28, ... : 2_17 or later) or musllinux level (1_1, 1_2); "
 		"Linux only" },
+	{ "deployment-target", macos_version, "macOS deployment target, MACOSX_DEPLOYMENT_TARGET of the build "
+		"(\"10.15\", \"11.0\", \"15.0\"; macOS only; default: rustc's, 10.12 on x86_64 and 11.0 on arm64); the "
+		"wheel's tag names it when it is above rustc's" },
 	{ "container", no_blank, "GitHub build container image, or off to build on the runner (Linux only; default: "
 		"maturin-action's)" },
 	{ "cross", a_bool, "built on another architecture than the wheel's" },
@@ -427,11 +437,19 @@ static struct wm_json *abi3(struct cx *x, struct wm_json *s)
 	return ref(x, s, "abi3-version");
 }
 
+static struct wm_json *abi3t(struct cx *x, struct wm_json *s)
+{
+	return ref(x, s, "abi3t-version");
+}
+
 static const struct field python_fields[] = {
 	{ "versions", python_versions, "Python versions, one wheel each: CPython 3.N, or 3.Nt for a free-threaded "
-		"build, or PyPy pp3.N (default: 3.10, or requires-python's lowest, to 3.14)" },
+		"build, PyPy pp3.N or GraalPy graalpy3.N (default: 3.10, or requires-python's lowest, to 3.14)" },
 	{ "abi3", abi3, "the minimum version of one stable-ABI wheel per platform (default: pyo3's abi3-py3X "
 		"feature of the crate)" },
+	{ "abi3t", abi3t, "the minimum version of one free-threaded stable-ABI wheel per platform (PEP 803, "
+		"cp315-abi3.abi3t; the crate's pyo3 needs its abi3t-py315 feature; default: none, or 3.15 when the crate "
+		"enables it)" },
 };
 
 static struct wm_json *python(struct cx *x, struct wm_json *s)
@@ -987,10 +1005,32 @@ static struct wm_json *platform_enum(struct cx *x, struct wm_json *s)
 			p->arch, p->platform_tag, p->target, p->runner, p->cross ? " (cross-built)" : "");
 		push(x, descs, text(d));
 	}
-	put_text(x, s, "description", "a platform of the catalog");
-	put_text(x, s, "type", "string");
-	put(x, s, "enum", ids);
-	return put(x, s, "enumDescriptions", descs);
+	{
+		/* <Linux catalog id>-<level>: that platform at another manylinux or musllinux level */
+		struct wm_buf re = WM_BUF_INIT;
+		struct wm_json *any = wm_json_array(), *cat = wm_json_object(), *derived = wm_json_object();
+		size_t n = 0;
+		wm_buf_puts(&re, "^(");
+		for (size_t i = 0; i < wm_catalog_platform_count(x->cat); i++) {
+			const struct wm_platform *p = wm_catalog_platform_at(x->cat, i);
+			if (p->os == WM_OS_LINUX)
+				wm_buf_printf(&re, "%s%s", n++ ? "|" : "", p->id);
+		}
+		wm_buf_puts(&re, ")-([0-9]+_[0-9]+|2014)$");
+		put_text(x, cat, "type", "string");
+		put(x, cat, "enum", ids);
+		put(x, cat, "enumDescriptions", descs);
+		put_text(x, derived, "description", "a Linux platform of the catalog at another manylinux or musllinux "
+			"level: linux-x86_64-2_17, musllinux-x86_64-1_1");
+		put_text(x, derived, "type", "string");
+		if (!re.oom)
+			put_text(x, derived, "pattern", re.ptr);
+		wm_buf_release(&re);
+		put_text(x, s, "description", "a platform of the catalog, or a Linux one at another level");
+		push(x, any, cat);
+		push(x, any, derived);
+		return put(x, s, "anyOf", any);
+	}
 }
 
 static struct wm_json *platform_pattern(struct cx *x, struct wm_json *s)
@@ -1008,7 +1048,7 @@ static struct wm_json *platform_pattern(struct cx *x, struct wm_json *s)
  */
 static void python_values(struct cx *x, struct wm_json *values, struct wm_json *descs, unsigned from, bool ft)
 {
-	char v[16], d[64];
+	char v[16], d[128];
 	for (unsigned minor = from; minor <= WM_PYTHON_MAX; minor++) {
 		snprintf(v, sizeof(v), "3.%u", minor);
 		snprintf(d, sizeof(d), "CPython 3.%u", minor);
@@ -1023,8 +1063,22 @@ static void python_values(struct cx *x, struct wm_json *values, struct wm_json *
 	}
 	for (unsigned minor = WM_PYPY_MIN; ft && minor <= WM_PYPY_MAX; minor++) {
 		snprintf(v, sizeof(v), "pp3.%u", minor);
-		snprintf(d, sizeof(d), "PyPy 3.%u (pp3%u-pypy3%u_pp%s)", minor, minor, minor,
-			minor >= WM_PYPY_PP80_FROM ? "80" : "73");
+		const char *linux = wm_catalog_pypy_api(x->cat, minor, WM_OS_LINUX);
+		const char *other = wm_catalog_pypy_api(x->cat, minor, WM_OS_MACOS);
+		if (linux && other && strcmp(linux, other) != 0)
+			snprintf(d, sizeof(d), "PyPy 3.%u (pp3%u-pypy3%u_pp%s on Linux, pp3%u-pypy3%u_pp%s on macOS and Windows)",
+				minor, minor, minor, linux, minor, minor, other);
+		else
+			snprintf(d, sizeof(d), "PyPy 3.%u (pp3%u-pypy3%u_pp%s)", minor, minor, minor, linux ? linux : "73");
+		push(x, values, text(v));
+		push(x, descs, text(d));
+	}
+	for (unsigned minor = WM_PYTHON_MIN; ft && minor <= WM_PYTHON_MAX; minor++) {
+		const char *release = wm_catalog_graalpy(x->cat, minor);
+		if (!release)
+			continue;
+		snprintf(v, sizeof(v), "graalpy3.%u", minor);
+		snprintf(d, sizeof(d), "GraalPy %s of Python 3.%u (manylinux x86_64 and aarch64)", release, minor);
 		push(x, values, text(v));
 		push(x, descs, text(d));
 	}
@@ -1039,6 +1093,8 @@ static struct wm_json *python_enum(struct cx *x, struct wm_json *s, const char *
 	if (entries) {
 		push(x, values, text("abi3"));
 		push(x, descs, text("the abi3 wheel (python.abi3)"));
+		push(x, values, text("abi3t"));
+		push(x, descs, text("the abi3t wheel (python.abi3t)"));
 		push(x, values, text("py3"));
 		push(x, descs, text("the one wheel of a bindings = \"bin\" project"));
 	}
@@ -1071,10 +1127,12 @@ static struct wm_json *defs(struct cx *x)
 	put(x, d, "overrides", overrides(x, put_text(x, wm_json_object(), "description",
 		"the platform's settings that differ from the catalog's")));
 	put(x, d, "python-version", python_enum(x, wm_json_object(), "a Python version: CPython 3.N, or 3.Nt "
-		"for a free-threaded build, or PyPy pp3.N", WM_PYTHON_MIN, true, false));
+		"for a free-threaded build, PyPy pp3.N or GraalPy graalpy3.N", WM_PYTHON_MIN, true, false));
 	put(x, d, "abi3-version", python_enum(x, wm_json_object(), "the abi3 minimum: 3.N", WM_ABI3_MIN, false, false));
-	put(x, d, "python-entry", python_enum(x, wm_json_object(), "an entry of the Python axis: a version, 'abi3' "
-		"or 'py3'", WM_PYTHON_MIN, true, true));
+	put(x, d, "abi3t-version", python_enum(x, wm_json_object(), "the abi3t minimum: 3.N", WM_ABI3T_MIN, false,
+		false));
+	put(x, d, "python-entry", python_enum(x, wm_json_object(), "an entry of the Python axis: a version, 'abi3', "
+		"'abi3t' or 'py3'", WM_PYTHON_MIN, true, true));
 	put(x, d, "backend", backend(x, put_text(x, wm_json_object(), "description", "a backend: a build of the "
 		"crate with its features, platforms and toolkits")));
 	put(x, d, "env", env_map(x, wm_json_object()));

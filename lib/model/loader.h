@@ -20,6 +20,7 @@ struct wm_loader {
 	struct wm_matrix *m;
 	const struct wm_node *root;
 	const struct wm_node *abi3_node;
+	const struct wm_node *abi3t_node;     /* python.abi3t, NULL when absent */
 	const struct wm_node **backend_nodes;  /* each backend's key */
 	const struct wm_node **dist_nodes;     /* each backend's `dist:` value, or NULL */
 	const struct wm_node **platforms_nodes; /* each backend's `platforms:` value, or NULL */

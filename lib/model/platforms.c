@@ -103,6 +103,20 @@ struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const stru
 			wm_loader_oom(l, p->platform_tag);
 		}
 	}
+	if ((v = wm_yaml_find(o, "deployment-target")) && wm_schema_string(&l->c, v, "'deployment-target'", &s)) {
+		unsigned major, minor;
+		if (p->os != WM_OS_MACOS)
+			wm_schema_error(&l->c, v, "'deployment-target' applies to macOS platforms only: it is the "
+				"MACOSX_DEPLOYMENT_TARGET of %s's build", p->id);
+		else if (!wm_catalog_macos_version(s, &major, &minor))
+			wm_schema_error(&l->c, v, "invalid macOS deployment target '%s': a version such as \"10.15\", "
+				"\"11.0\" or \"15.0\"", s);
+		else {
+			p->deployment_target = s;
+			p->platform_tag = wm_catalog_platform_tag(l->c.arena, p);
+			wm_loader_oom(l, p->platform_tag);
+		}
+	}
 	if ((v = wm_yaml_find(o, "container")) && wm_schema_string(&l->c, v, "'container'", &s)) {
 		/* `off`: maturin-action builds on the runner itself */
 		if (p->os != WM_OS_LINUX)
@@ -129,10 +143,67 @@ struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const stru
 	return p;
 }
 
-static const char *const override_keys[] = { "runner", "image", "tags", "manylinux", "container", "cross", "target",
+static const char *const override_keys[] = { "runner", "image", "tags", "manylinux", "deployment-target", "container", "cross", "target",
 	"features", "no-default-features", "profile", "rust-toolchain", "rustup-components", "unstable-flags", "zig",
 	"docker-options", "env" };
 const struct wm_names wm_platforms_override_keys = WM_NAMES(override_keys);
+
+/*
+ * `image` with its manylinux or musllinux level `from` written as `to`, where that image is
+ * published: pypa's (quay.io/pypa/manylinux_2_28_x86_64 as manylinux2014_x86_64, manylinux_2_34,
+ * musllinux_1_1; pypa/manylinux's README.rst) and rust-cross's manylinux2014-cross and
+ * manylinux_2_28-cross (maturin-action's DEFAULT_CONTAINERS, PyO3/maturin-action@v1.51.0
+ * src/index.ts); NULL otherwise.
+ */
+static const char *level_image(struct wm_arena *a, const char *image, const char *family, const char *from,
+	const char *to)
+{
+	static const char *const pypa[] = { "2014", "2_17", "2_28", "2_34", "1_1", "1_2" };
+	static const char *const cross[] = { "2014", "2_17", "2_28" };
+	bool is_pypa = image && strncmp(image, "quay.io/pypa/", 13) == 0, known = false;
+	char old[32], new[32];
+	const char *at;
+	for (size_t i = 0; i < (is_pypa ? WM_ARRAY_SIZE(pypa) : WM_ARRAY_SIZE(cross)); i++)
+		known = known || strcmp(to, is_pypa ? pypa[i] : cross[i]) == 0;
+	if (!known)
+		return NULL;
+	snprintf(old, sizeof(old), strcmp(from, "2014") == 0 ? "%s%s" : "%s_%s", family, from);
+	snprintf(new, sizeof(new), strcmp(to, "2014") == 0 || strcmp(to, "2_17") == 0 ? "%s2014" : "%s_%s", family, to);
+	if (!image || !(at = strstr(image, old)))
+		return NULL;
+	return wm_arena_printf(a, "%.*s%s%s", (int)(at - image), image, new, at + strlen(old));
+}
+
+const struct wm_platform *wm_platforms_find(struct wm_loader *l, const char *id)
+{
+	const struct wm_platform *base;
+	struct wm_platform *p;
+	const char *dash = strrchr(id, '-'), *why;
+	char *base_id;
+	for (size_t i = 0; i < l->m->nplatforms; i++)
+		if (strcmp(l->m->platforms[i]->id, id) == 0)
+			return l->m->platforms[i];
+	if ((base = wm_catalog_platform(l->cat, id)) != NULL)
+		return base;
+	/* <catalog id>-<level>: the catalog's platform at another manylinux or musllinux level */
+	if (!dash || !(base_id = wm_arena_strndup(l->c.arena, id, (size_t)(dash - id))) ||
+			!(base = wm_catalog_platform(l->cat, base_id)) || strcmp(base->id, base_id) != 0 ||
+			base->os != WM_OS_LINUX || !wm_catalog_level_valid(base, dash + 1, &why) ||
+			!(p = wm_arena_alloc(l->c.arena, sizeof(*p))))
+		return NULL;
+	*p = *base;
+	p->id = wm_arena_strdup(l->c.arena, id);
+	p->manylinux = p->id + (dash - id) + 1;
+	p->platform_tag = wm_catalog_platform_tag(l->c.arena, p);
+	/* GitLab's job: the same images at that level, where the catalog's names its level */
+	if (base->gitlab_image)
+		p->gitlab_image = level_image(l->c.arena, base->gitlab_image, base->family, base->manylinux, p->manylinux);
+	if (!p->gitlab_image)
+		p->gitlab_hosted = false;
+	if (wm_loader_oom(l, p->id) || wm_loader_oom(l, p->platform_tag))
+		return NULL;
+	return p;
+}
 
 static void add_platform(struct wm_loader *l, const struct wm_node *key, const struct wm_node *o)
 {
@@ -145,17 +216,23 @@ static void add_platform(struct wm_loader *l, const struct wm_node *key, const s
 		l->platforms_ok = false;
 		return;
 	}
-	if ((base = wm_catalog_platform(l->cat, key->text)) == NULL) {
-		wm_platforms_unknown(l, key, key->text);
-		l->platforms_ok = false;
-		return;
-	}
 	for (size_t i = 0; i < m->nplatforms; i++)
 		if (strcmp(m->platforms[i]->id, key->text) == 0) {
 			wm_schema_error(&l->c, key, "platform '%s' is listed twice (first at line %u)", key->text,
 				l->platform_nodes[i]->line);
 			return;
 		}
+	if ((base = wm_platforms_find(l, key->text)) == NULL) {
+		const char *dash = strrchr(key->text, '-'), *why = NULL;
+		const struct wm_platform *cat = dash ? wm_catalog_platform(l->cat,
+			wm_arena_strndup(l->c.arena, key->text, (size_t)(dash - key->text))) : NULL;
+		if (cat && cat->os == WM_OS_LINUX && !wm_catalog_level_valid(cat, dash + 1, &why))
+			wm_schema_error(&l->c, key, "invalid level '%s' for %s: %s", dash + 1, cat->id, why);
+		else
+			wm_platforms_unknown(l, key, key->text);
+		l->platforms_ok = false;
+		return;
+	}
 	if (o && wm_yaml_is_null(o))
 		o = NULL;
 	if (o) {
@@ -226,7 +303,7 @@ bool wm_platforms_pattern(struct wm_loader *l, const struct wm_node *n, const ch
 	for (size_t i = 0; i < m->nplatforms; i++)
 		if (strcmp(s, m->platforms[i]->id) == 0)
 			return true;
-	if (wm_catalog_platform(l->cat, s))
+	if (wm_platforms_find(l, s))
 		wm_schema_error(&l->c, n, "platform '%s' is not one of the matrix's 'platforms'", s);
 	else
 		wm_platforms_unknown(l, n, s);

@@ -24,4 +24,11 @@ struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const stru
 const char *wm_platforms_pypy_missing(const struct wm_platform *pl);
 bool wm_platforms_pattern(struct wm_loader *l, const struct wm_node *n, const char *what);
 
+/*
+ * The platform of id `id`: the matrix's (with its overrides), else the catalog's, else, for
+ * <catalog id>-<level> (linux-x86_64-2_17, musllinux-x86_64-1_1), the catalog's Linux platform at
+ * that manylinux or musllinux level, GitLab's image at that level too; NULL when none.
+ */
+const struct wm_platform *wm_platforms_find(struct wm_loader *l, const char *id);
+
 #endif

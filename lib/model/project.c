@@ -180,49 +180,212 @@ static unsigned abi3_py(const char *s)
 	return *d ? 0 : minor;
 }
 
-/*
- * pyo3's abi3 features among `v`'s strings.  Each abi3-py3X feature of pyo3 turns on the next one
- * up, so the lowest one enabled is the minimum, wherever it is enabled ("abi3-py310" with
- * "abi3-py38" builds cp38-abi3, as maturin names it); plain "abi3" alone leaves the minimum to the
- * interpreter that builds (abi3_minor stays 0).
- */
-static void find_abi3(struct wm_project *p, const struct wm_toml_value *v, const char *prefix, const char *file,
-	const struct wm_toml_doc *doc)
+/* The minor version of pyo3's "abi3t-py3X" feature ("abi3t-py315" 15), or 0. */
+static unsigned abi3t_py(const char *s)
 {
-	size_t plen = strlen(prefix);
-	for (size_t i = 0; wm_toml_is_array(v) && i < v->array.n; i++) {
-		const struct wm_toml_value *item = v->array.items[i];
-		const char *s;
-		unsigned minor;
-		if (!wm_toml_is_string(item) || strncmp(item->str, prefix, plen) != 0)
-			continue;
-		s = item->str + plen;
-		minor = abi3_py(s);
-		if (strcmp(s, "abi3") != 0 && minor == 0)
-			continue;
+	char buf[32];
+	if (strncmp(s, "abi3t-py3", 9) != 0 || strlen(s) >= sizeof(buf))
+		return 0;
+	snprintf(buf, sizeof(buf), "abi3-py3%s", s + 9);
+	return abi3_py(buf);
+}
+
+/* One pyo3 feature the build enables, written at `at`, reached through the build's feature `via`. */
+static void pyo3_feature(struct wm_abi3 *out, const char *f, const char *written, const struct wm_project_at *at,
+	const char *via)
+{
+	unsigned minor = abi3_py(f), tminor = abi3t_py(f);
+	if (minor || strcmp(f, "abi3") == 0) {
 		/* the feature that sets the minimum: the lowest abi3-py3X, else the first plain abi3 */
-		if (!p->abi3 || (minor && (!p->abi3_minor || minor < p->abi3_minor))) {
-			p->abi3_minor = minor;
-			p->abi3_feature = item->str;
-			p->abi3_file = file;
-			p->abi3_doc = doc;
-			p->abi3_span = item->span;
+		if (!out->abi3 || (minor && (!out->minor || minor < out->minor))) {
+			out->minor = minor;
+			out->feature = f;
+			out->written = written;
+			out->at = *at;
+			out->via = via;
 		}
-		p->abi3 = true;
+		out->abi3 = true;
+	} else if (tminor || strcmp(f, "abi3t") == 0) {
+		if (!out->abi3t || (tminor && (!out->abi3t_minor || tminor < out->abi3t_minor))) {
+			out->abi3t_minor = tminor;
+			if (!out->abi3) {
+				out->feature = f;
+				out->written = written;
+				out->at = *at;
+				out->via = via;
+			}
+		}
+		out->abi3t = true;
 	}
 }
 
+/* The crate features of one resolution: each one once, and pyo3's features met on the way. */
+struct resolve {
+	const struct wm_project *p;
+	const struct wm_toml_table *features;   /* the crate's [features], NULL when none */
+	const char **seen;
+	size_t nseen, cap;
+	bool pyo3_on;                            /* the pyo3 dependency is built (not optional, or enabled) */
+	struct pending {
+		const char *feature;             /* a pyo3 feature, applied when pyo3 is built */
+		const char *written;             /* as written: pyo3/feat */
+		struct wm_project_at at;
+		const char *via;
+	} *pending;
+	size_t npending, pcap;
+	bool oom;
+};
+
+static bool seen_feature(struct resolve *r, const char *f)
+{
+	for (size_t i = 0; i < r->nseen; i++)
+		if (strcmp(r->seen[i], f) == 0)
+			return true;
+	if (r->nseen == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 16;
+		const char **n = realloc(r->seen, cap * sizeof(*n));
+		if (!n) {
+			r->oom = true;
+			return true;
+		}
+		r->seen = n;
+		r->cap = cap;
+	}
+	r->seen[r->nseen++] = f;
+	return false;
+}
+
+static void add_pending(struct resolve *r, const char *f, const struct wm_project_at *at, const char *via)
+{
+	if (r->npending == r->pcap) {
+		size_t cap = r->pcap ? 2 * r->pcap : 8;
+		struct pending *n = realloc(r->pending, cap * sizeof(*n));
+		if (!n) {
+			r->oom = true;
+			return;
+		}
+		r->pending = n;
+		r->pcap = cap;
+	}
+	r->pending[r->npending++] = (struct pending){ strchr(f, '/') + 1, f, *at, via };
+}
+
+/* Whether `name` (its first `len` bytes) is the pyo3 dependency's key. */
+static bool is_pyo3(const struct wm_project *p, const char *name, size_t len)
+{
+	/* a pyo3 this reader does not see (a target's dependency) is still named pyo3 */
+	const char *key = p->pyo3_key ? p->pyo3_key : "pyo3";
+	return strlen(key) == len && strncmp(key, name, len) == 0;
+}
+
+/* One entry of a feature list, as Cargo reads it: a feature, `dep:name`, `pkg/feat` or `pkg?/feat`. */
+static void enable(struct resolve *r, const char *f, const struct wm_project_at *at, const char *via, unsigned depth)
+{
+	const char *slash = strchr(f, '/');
+	const struct wm_toml_value *list;
+	if (depth > 64 || r->oom)
+		return;
+	if (strncmp(f, "dep:", 4) == 0) {
+		if (is_pyo3(r->p, f + 4, strlen(f + 4)))
+			r->pyo3_on = true;
+		return;
+	}
+	if (slash) {
+		size_t n = (size_t)(slash - f);
+		bool weak = n && f[n - 1] == '?';
+		if (!is_pyo3(r->p, f, weak ? n - 1 : n))
+			return;
+		/* `pyo3/feat` builds pyo3 too; `pyo3?/feat` only adds the feature when something else does */
+		if (!weak)
+			r->pyo3_on = true;
+		add_pending(r, f, at, via);
+		return;
+	}
+	if (seen_feature(r, f))
+		return;
+	list = r->features ? wm_toml_table_get(r->features, f) : NULL;
+	if (!list) {
+		/* an optional dependency is a feature of its own name (unless dep: hides it) */
+		if (is_pyo3(r->p, f, strlen(f)))
+			r->pyo3_on = true;
+		return;
+	}
+	for (size_t i = 0; wm_toml_is_array(list) && i < list->array.n; i++) {
+		const struct wm_toml_value *item = list->array.items[i];
+		struct wm_project_at where = { r->p->cargo_path, &r->p->cargo, item->span };
+		if (wm_toml_is_string(item) && strlen(item->str) == item->len)
+			enable(r, item->str, &where, via ? via : f, depth + 1);
+	}
+}
+
+/* Each string of the array `v` of `doc` (file `file`), enabled as a build's feature. */
+static void enable_all(struct resolve *r, const struct wm_toml_value *v, const char *file, const struct wm_toml_doc *doc)
+{
+	for (size_t i = 0; wm_toml_is_array(v) && i < v->array.n; i++) {
+		const struct wm_toml_value *item = v->array.items[i];
+		struct wm_project_at at = { file, doc, item->span };
+		if (wm_toml_is_string(item) && strlen(item->str) == item->len)
+			enable(r, item->str, &at, NULL, 0);
+	}
+}
+
+void wm_project_abi3(const struct wm_project *p, const struct wm_build_features *b, struct wm_abi3 *out)
+{
+	const struct wm_toml_value *features = wm_toml_table_get(p->cargo.root, "features");
+	const struct wm_toml_value *all = wm_toml_get_path(p->py.root, "tool.maturin.all-features");
+	const struct wm_toml_value *nodef = wm_toml_get_path(p->py.root, "tool.maturin.no-default-features");
+	struct resolve r;
+	static const struct wm_project_at nowhere;
+
+	memset(out, 0, sizeof(*out));
+	if (!p->has_cargo)
+		return;
+	memset(&r, 0, sizeof(r));
+	r.p = p;
+	r.features = wm_toml_is_table(features) ? features->table : NULL;
+	r.pyo3_on = !p->pyo3_optional;
+	if (!(b && b->no_default) && !(wm_toml_is_bool(nodef) && nodef->boolean) && r.features &&
+			wm_toml_table_get(r.features, "default"))
+		enable(&r, "default", &nowhere, "default", 0);
+	if (wm_toml_is_bool(all) && all->boolean && r.features)
+		for (size_t i = 0; i < r.features->n; i++)
+			enable(&r, r.features->entries[i].key, &nowhere, r.features->entries[i].key, 0);
+	enable_all(&r, wm_toml_get_path(p->py.root, "tool.maturin.features"), p->py_path, &p->py);
+	for (size_t i = 0; b && b->features && i < b->features->n; i++)
+		enable(&r, b->features->items[i], &nowhere, NULL, 0);
+	if (r.pyo3_on) {
+		for (int k = 0; k < 2; k++) {
+			const struct wm_toml_value *v = p->pyo3_features[k];
+			for (size_t i = 0; wm_toml_is_array(v) && i < v->array.n; i++) {
+				const struct wm_toml_value *item = v->array.items[i];
+				struct wm_project_at at = { p->pyo3_features_file[k], p->pyo3_features_doc[k], item->span };
+				if (wm_toml_is_string(item))
+					pyo3_feature(out, item->str, item->str, &at, NULL);
+			}
+		}
+		for (size_t i = 0; i < r.npending; i++)
+			pyo3_feature(out, r.pending[i].feature, r.pending[i].written, &r.pending[i].at, r.pending[i].via);
+	}
+	free(r.seen);
+	free(r.pending);
+}
+
 /*
- * pyo3's requirement: `pyo3 = "0.22"` or `{ version = "0.22", ... }`; a dependency given by
- * `workspace`, `path` or `git` has its version elsewhere, and is only named so.
+ * pyo3's requirement: `pyo3 = "0.22"` or `{ version = "0.22", ... }` in `doc` (file `file`); a
+ * dependency given by `path` or `git` (or `workspace`, until the workspace root is read) has its
+ * version elsewhere, and is only named so.
  */
-static void read_pyo3(struct wm_project *p, const struct wm_toml_value *pyo3)
+static void read_pyo3(struct wm_project *p, const struct wm_toml_value *pyo3, const char *file,
+	const struct wm_toml_doc *doc)
 {
 	static const char *const sources[] = { "workspace", "path", "git" };
 	const struct wm_toml_value *v;
 	if (!pyo3)
 		return;
 	p->pyo3_span = pyo3->span;
+	p->pyo3_file = file;
+	p->pyo3_doc = doc;
+	p->pyo3_source = NULL;
 	if (wm_toml_is_string(pyo3)) {
 		p->pyo3_req = pyo3->str;
 		return;
@@ -238,6 +401,136 @@ static void read_pyo3(struct wm_project *p, const struct wm_toml_value *pyo3)
 		p->pyo3_req = v->str;
 		p->pyo3_span = v->span;
 	}
+}
+
+/*
+ * The dependency maturin reads abi3 from: pyo3 (by its key, or renamed with `package = "pyo3"`),
+ * else pyo3-ffi; NULL when the crate has neither.
+ */
+static const struct wm_toml_entry *pyo3_entry(const struct wm_toml_table *deps)
+{
+	static const char *const names[] = { "pyo3", "pyo3-ffi" };
+	for (size_t k = 0; deps && k < WM_ARRAY_SIZE(names); k++)
+		for (size_t i = 0; i < deps->n; i++) {
+			const struct wm_toml_value *v = deps->entries[i].value;
+			const struct wm_toml_value *pkg = wm_toml_is_table(v) ? wm_toml_table_get(v->table, "package") : NULL;
+			if (wm_toml_is_string(pkg) ? strcmp(pkg->str, names[k]) == 0 : strcmp(deps->entries[i].key, names[k]) == 0)
+				return &deps->entries[i];
+		}
+	return NULL;
+}
+
+static void read_cargo(struct wm_project *p, struct wm_arena *a)
+{
+	const struct wm_toml_table *root = p->cargo.root;
+	const struct wm_toml_value *features = wm_toml_table_get(root, "features");
+	const struct wm_toml_value *deps = wm_toml_table_get(root, "dependencies");
+	const struct wm_toml_entry *e = wm_toml_is_table(deps) ? pyo3_entry(deps->table) : NULL;
+
+	p->crate_name = str_at(root, "package.name");
+	p->lib_name = str_at(root, "lib.name");
+	if (wm_toml_is_table(features) && (p->features = wm_arena_array(a, features->table->n + 1, sizeof(char *))))
+		for (size_t i = 0; i < features->table->n; i++)
+			p->features[p->nfeatures++] = features->table->entries[i].key;
+	if (wm_toml_is_table(deps) && (p->deps = wm_arena_array(a, deps->table->n + 1, sizeof(*p->deps))) &&
+			(p->deps_optional = wm_arena_array(a, deps->table->n + 1, sizeof(bool))))
+		for (size_t i = 0; i < deps->table->n; i++) {
+			const struct wm_toml_value *d = deps->table->entries[i].value;
+			const struct wm_toml_value *opt = wm_toml_is_table(d) ? wm_toml_table_get(d->table, "optional") : NULL;
+			p->deps_optional[p->ndeps] = wm_toml_is_bool(opt) && opt->boolean;
+			p->deps[p->ndeps++] = deps->table->entries[i].key;
+		}
+	if (!e)
+		return;
+	p->pyo3_key = e->key;
+	if (wm_toml_is_table(e->value)) {
+		const struct wm_toml_value *opt = wm_toml_table_get(e->value->table, "optional");
+		p->pyo3_optional = wm_toml_is_bool(opt) && opt->boolean;
+		p->pyo3_features[0] = wm_toml_table_get(e->value->table, "features");
+		p->pyo3_features_doc[0] = &p->cargo;
+		p->pyo3_features_file[0] = p->cargo_path;
+	}
+	read_pyo3(p, e->value, p->cargo_path, &p->cargo);
+}
+
+/*
+ * The Cargo workspace root of the manifest, read into p->workspace once: `package.workspace`'s
+ * directory when set, else the nearest Cargo.toml above the manifest with a [workspace] table.
+ * Returns 0 (p->workspace_path NULL when there is none), or an error reading one.
+ */
+static int load_workspace(struct wm_project *p, const struct wm_reader *r, struct wm_arena *a, struct wm_error *err)
+{
+	const char *given = str_at(p->cargo.root, "package.workspace");
+	char *dir = dir_of(a, p->cargo_path);
+	bool outside = false;
+	if (p->workspace_path)
+		return 0;
+	if (given) {
+		char *path = join(a, dir, given, &outside), *file;
+		int ret;
+		if (!path || outside || !(file = join(a, path, "Cargo.toml", &outside)) || outside)
+			return path ? 0 : WM_ENOMEM;
+		if ((ret = load_toml(&p->workspace, r, file, err)) < 0)
+			return ret;
+		if (ret == 0)
+			p->workspace_path = file;
+		return 0;
+	}
+	while (dir && *dir) {
+		char *up = join(a, dir, "..", &outside), *path;
+		int ret;
+		if (!up || outside)
+			break;
+		path = join(a, up, "Cargo.toml", &outside);
+		if (!path)
+			return WM_ENOMEM;
+		wm_toml_release(&p->workspace);
+		memset(&p->workspace, 0, sizeof(p->workspace));
+		ret = load_toml(&p->workspace, r, path, err);
+		if (ret < 0)
+			return ret;
+		if (ret == 0 && wm_toml_table_get(p->workspace.root, "workspace")) {
+			p->workspace_path = path;
+			return 0;
+		}
+		dir = up;
+	}
+	return 0;
+}
+
+/*
+ * `pyo3 = { workspace = true, ... }`: the workspace root's [workspace.dependencies] entry gives its
+ * version (or path or git), and its features join the member's, as Cargo merges them.
+ */
+static int workspace_pyo3(struct wm_project *p, const struct wm_reader *r, struct wm_arena *a, struct wm_error *err)
+{
+	const struct wm_toml_value *deps, *e;
+	int ret;
+	if (!p->pyo3_source || strcmp(p->pyo3_source, "workspace") != 0)
+		return 0;
+	if ((ret = load_workspace(p, r, a, err)) < 0 || !p->workspace_path)
+		return ret;
+	deps = wm_toml_get_path(p->workspace.root, "workspace.dependencies");
+	if (!wm_toml_is_table(deps) || !(e = wm_toml_table_get(deps->table, p->pyo3_key)))
+		return 0;
+	if (wm_toml_is_table(e)) {
+		p->pyo3_features[1] = wm_toml_table_get(e->table, "features");
+		p->pyo3_features_doc[1] = &p->workspace;
+		p->pyo3_features_file[1] = p->workspace_path;
+	}
+	read_pyo3(p, e, p->workspace_path, &p->workspace);
+	return 0;
+}
+
+/* `version.workspace = true`: the version of the workspace root. */
+static int workspace_version(struct wm_project *p, const struct wm_reader *r, struct wm_arena *a, struct wm_error *err)
+{
+	int ret = load_workspace(p, r, a, err);
+	if (ret < 0 || !p->workspace_path)
+		return ret;
+	p->version = str_at(p->workspace.root, "workspace.package.version");
+	p->version_file = p->workspace_path;
+	return 0;
 }
 
 /*
@@ -284,58 +577,6 @@ static void read_lock(struct wm_project *p, const struct wm_reader *r, struct wm
 			break;
 	}
 	wm_error_release(&scratch);
-}
-
-static void read_cargo(struct wm_project *p, struct wm_arena *a)
-{
-	const struct wm_toml_table *root = p->cargo.root;
-	const struct wm_toml_value *features = wm_toml_table_get(root, "features");
-	const struct wm_toml_value *deps = wm_toml_table_get(root, "dependencies");
-	const struct wm_toml_value *pyo3 = deps && wm_toml_is_table(deps) ? wm_toml_table_get(deps->table, "pyo3") : NULL;
-
-	p->crate_name = str_at(root, "package.name");
-	p->lib_name = str_at(root, "lib.name");
-	if (wm_toml_is_table(features) && (p->features = wm_arena_array(a, features->table->n + 1, sizeof(char *))))
-		for (size_t i = 0; i < features->table->n; i++)
-			p->features[p->nfeatures++] = features->table->entries[i].key;
-	if (wm_toml_is_table(deps) && (p->deps = wm_arena_array(a, deps->table->n + 1, sizeof(*p->deps))) &&
-			(p->deps_optional = wm_arena_array(a, deps->table->n + 1, sizeof(bool))))
-		for (size_t i = 0; i < deps->table->n; i++) {
-			const struct wm_toml_value *d = deps->table->entries[i].value;
-			const struct wm_toml_value *opt = wm_toml_is_table(d) ? wm_toml_table_get(d->table, "optional") : NULL;
-			p->deps_optional[p->ndeps] = wm_toml_is_bool(opt) && opt->boolean;
-			p->deps[p->ndeps++] = deps->table->entries[i].key;
-		}
-	if (wm_toml_is_table(pyo3))
-		find_abi3(p, wm_toml_table_get(pyo3->table, "features"), "", p->cargo_path, &p->cargo);
-	read_pyo3(p, pyo3);
-}
-
-/* `version.workspace = true`: the version of the nearest workspace root above the manifest. */
-static int workspace_version(struct wm_project *p, const struct wm_reader *r, struct wm_arena *a, struct wm_error *err)
-{
-	char *dir = dir_of(a, p->cargo_path);
-	while (dir && *dir) {
-		bool outside;
-		char *up = join(a, dir, "..", &outside), *path;
-		int ret;
-		if (!up || outside)
-			break;
-		path = join(a, up, "Cargo.toml", &outside);
-		if (!path)
-			return WM_ENOMEM;
-		wm_toml_release(&p->workspace);
-		ret = load_toml(&p->workspace, r, path, err);
-		if (ret < 0)
-			return ret;
-		if (ret == 0 && wm_toml_table_get(p->workspace.root, "workspace")) {
-			p->version = str_at(p->workspace.root, "workspace.package.version");
-			p->version_file = path;
-			return 0;
-		}
-		dir = up;
-	}
-	return 0;
 }
 
 static void version_of(struct wm_project *p)
@@ -513,13 +754,25 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	}
 	p->has_cargo = true;
 	read_cargo(p, a);
-	if (p->pyo3_req)
+	if ((ret = workspace_pyo3(p, r, a, err)) < 0)
+		goto fail;
+	if (p->pyo3_req && !p->pyo3_source)
 		read_lock(p, r, a);
 	/* [lib].name is the module when module-name is not set */
 	if (!p->module_name && (ret = module_setting(&p->cargo, p->cargo_path, "lib.name", err)) < 0)
 		goto fail;
-	/* maturin enables these as well: the lowest abi3-py3X of both places counts */
-	find_abi3(p, wm_toml_get_path(p->py.root, "tool.maturin.features"), "pyo3/", p->py_path, &p->py);
+	{
+		/* the build with the crate's default features and [tool.maturin]'s: every backend's, and more */
+		struct wm_abi3 ab;
+		wm_project_abi3(p, NULL, &ab);
+		if ((p->abi3 = ab.abi3)) {
+			p->abi3_minor = ab.minor;
+			p->abi3_feature = ab.written;
+			p->abi3_file = ab.at.file;
+			p->abi3_doc = ab.at.doc;
+			p->abi3_span = ab.at.span;
+		}
+	}
 	version_of(p);
 	if (!p->version) {
 		const struct wm_toml_value *ws = wm_toml_get_path(p->cargo.root, "package.version");

@@ -12,6 +12,7 @@
 #include "model/project.h"
 #include "model/python.h"
 #include "model/schema.h"
+#include "util/text.h"
 
 
 /*
@@ -21,7 +22,7 @@
 static const char *const default_versions[] = { "3.11", "3.12", "3.13", "3.14", "3.15" };
 #define DEFAULT_MIN 11
 const struct wm_names wm_python_defaults = WM_NAMES(default_versions);
-static const char *const python_keys[] = { "versions", "abi3" };
+static const char *const python_keys[] = { "versions", "abi3", "abi3t" };
 const struct wm_names wm_python_keys = WM_NAMES(python_keys);
 
 struct wm_python *wm_python_make(struct wm_loader *l, const char *version, unsigned minor, bool ft)
@@ -47,11 +48,42 @@ struct wm_python *wm_python_make_pypy(struct wm_loader *l, const char *version, 
 	struct wm_python *py = wm_python_make(l, version, minor, false);
 	if (!py)
 		return NULL;
-	/* maturin's and packaging's names, with PyPy's C API version: pp311-pypy311_pp73, pp312-pypy312_pp80 */
+	/*
+	 * maturin's and packaging's names, with the C API version of the PyPy that builds it
+	 * (templates/interpreters.yaml): pp311-pypy311_pp73 from maturin's tables on Linux,
+	 * pp311-pypy311_pp80 from the PyPy 8.0 that setup-python and uv install on macOS and Windows
+	 */
+	const char *tables = wm_catalog_pypy_api(l->cat, minor, WM_OS_LINUX);
+	const char *installed = wm_catalog_pypy_api(l->cat, minor, WM_OS_MACOS);
 	py->pypy = true;
 	py->python_tag = py->tag = wm_arena_printf(l->c.arena, "pp3%u", minor);
-	py->abi_tag = wm_arena_printf(l->c.arena, "pypy3%u_pp%s", minor, minor >= WM_PYPY_PP80_FROM ? "80" : "73");
+	py->abi_tag = wm_arena_printf(l->c.arena, "pypy3%u_pp%s", minor, tables ? tables : "73");
+	if (installed && (!tables || strcmp(installed, tables) != 0))
+		py->abi_tag_installed = wm_arena_printf(l->c.arena, "pypy3%u_pp%s", minor, installed);
 	py->interpreter = wm_arena_printf(l->c.arena, "pypy3.%u", minor);
+	if (wm_loader_oom(l, py->python_tag) || wm_loader_oom(l, py->abi_tag) || wm_loader_oom(l, py->interpreter))
+		return NULL;
+	return py;
+}
+
+const char *wm_python_abi_tag(const struct wm_python *py, const struct wm_platform *p)
+{
+	return py->abi_tag_installed && p && p->os != WM_OS_LINUX ? py->abi_tag_installed : py->abi_tag;
+}
+
+struct wm_python *wm_python_make_graalpy(struct wm_loader *l, const char *version, unsigned minor)
+{
+	/* maturin's names from its table of GraalPy releases: graalpy312-graalpy250_312_native */
+	struct wm_python *py = wm_python_make(l, version, minor, false);
+	const char *release = wm_catalog_graalpy(l->cat, minor), *dot;
+	if (!py)
+		return NULL;
+	dot = release ? strchr(release, '.') : NULL;
+	py->graalpy = true;
+	py->python_tag = py->tag = wm_arena_printf(l->c.arena, "graalpy3%u", minor);
+	py->abi_tag = wm_arena_printf(l->c.arena, "graalpy%.*s%s_3%u_native", dot ? (int)(dot - release) : 0,
+		release ? release : "", dot ? dot + 1 : "", minor);
+	py->interpreter = wm_arena_printf(l->c.arena, "graalpy3.%u", minor);
 	if (wm_loader_oom(l, py->python_tag) || wm_loader_oom(l, py->abi_tag) || wm_loader_oom(l, py->interpreter))
 		return NULL;
 	return py;
@@ -93,8 +125,37 @@ grammar:
 	return false;
 }
 
+/* "graalpy3.N": GraalPy of Python 3.N, one maturin has a table for (templates/interpreters.yaml). */
+static bool parse_graalpy(struct wm_loader *l, const struct wm_node *n, const char *s, unsigned *minor)
+{
+	const char *p = s + 7;
+	unsigned mi = 0, lo = 0, hi = 0;
+	size_t digits = 0;
+	for (unsigned m = 1; m < 100; m++)
+		if (wm_catalog_graalpy(l->cat, m)) {
+			lo = lo ? lo : m;
+			hi = m;
+		}
+	if (strncmp(p, "3.", 2) != 0)
+		goto grammar;
+	for (p += 2; *p >= '0' && *p <= '9' && mi < 1000; p++, digits++)
+		mi = mi * 10 + (unsigned)(*p - '0');
+	if (digits == 0 || *p || (digits > 1 && s[9] == '0'))
+		goto grammar;
+	if (!wm_catalog_graalpy(l->cat, mi)) {
+		wm_schema_error(&l->c, n, "GraalPy %s is not built: maturin builds GraalPy 3.%u to 3.%u (such as 'graalpy3.%u')",
+			s + 7, lo, hi, hi > lo ? hi - 1 : hi);
+		return false;
+	}
+	*minor = mi;
+	return true;
+grammar:
+	wm_schema_error(&l->c, n, "invalid GraalPy version '%s': write graalpy3.N such as \"graalpy3.12\"", s);
+	return false;
+}
+
 bool wm_python_parse_version(struct wm_loader *l, const struct wm_node *n, const char *what,
-	unsigned lowest, bool allow_ft, unsigned *minor, bool *ft, bool *pypy)
+	unsigned lowest, bool allow_ft, unsigned *minor, bool *ft, bool *pypy, bool *graalpy)
 {
 	const char *s = n->text, *p;
 	unsigned major = 0, mi = 0;
@@ -102,6 +163,12 @@ bool wm_python_parse_version(struct wm_loader *l, const struct wm_node *n, const
 
 	if (pypy)
 		*pypy = false;
+	if (graalpy)
+		*graalpy = false;
+	if (graalpy && strncmp(s, "graalpy", 7) == 0) {
+		*ft = false;
+		return (*graalpy = parse_graalpy(l, n, s, minor));
+	}
 	if (pypy && (strncmp(s, "pp", 2) == 0 || strncmp(s, "pypy", 4) == 0)) {
 		*ft = false;
 		return (*pypy = parse_pypy(l, n, s, minor));
@@ -225,10 +292,21 @@ static const struct wm_pyo3 *project_pyo3(struct wm_loader *l)
 			wm_catalog_pyo3_at(l->cat, 0)->series, major, minor);
 	else
 		return r;
-	wm_error_add(l->c.err, WM_OK, WM_SEV_NOTE, p->cargo_path, p->cargo.text, p->cargo.len, p->pyo3_span.line,
+	wm_error_add(l->c.err, WM_OK, WM_SEV_NOTE, p->pyo3_file, p->pyo3_doc->text, p->pyo3_doc->len, p->pyo3_span.line,
 		p->pyo3_span.column, (unsigned)(p->pyo3_span.end - p->pyo3_span.start),
 		"%s: the Python versions are not checked against the PyO3 it builds with", why);
 	return NULL;
+}
+
+/* The PyO3 releases that build abi3t wheels, as a phrase. */
+static const char *who_builds_abi3t(struct wm_loader *l)
+{
+	const struct wm_pyo3 *oldest = NULL;
+	for (size_t i = 0; i < wm_catalog_pyo3_count(l->cat); i++)
+		if (wm_catalog_pyo3_at(l->cat, i)->abi3t_min)
+			oldest = wm_catalog_pyo3_at(l->cat, i);
+	return oldest ? wm_arena_printf(l->c.arena, "PyO3 %s and later build them", oldest->series) :
+		"no PyO3 release wheelmatrix knows builds them";
 }
 
 /* Where the series came from, as a note at pyo3's requirement. */
@@ -236,12 +314,12 @@ static void pyo3_note(struct wm_loader *l, const struct wm_pyo3 *r)
 {
 	const struct wm_project *p = l->project;
 	if (p->pyo3_locked)
-		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->cargo_path, p->cargo.text, p->cargo.len,
+		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->pyo3_file, p->pyo3_doc->text, p->pyo3_doc->len,
 			p->pyo3_span.line, p->pyo3_span.column, (unsigned)(p->pyo3_span.end - p->pyo3_span.start),
 			"pyo3 \"%s\" is required here, and %s resolves it to %s", p->pyo3_req, p->pyo3_lock_file,
 			p->pyo3_locked);
 	else
-		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->cargo_path, p->cargo.text, p->cargo.len,
+		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->pyo3_file, p->pyo3_doc->text, p->pyo3_doc->len,
 			p->pyo3_span.line, p->pyo3_span.column, (unsigned)(p->pyo3_span.end - p->pyo3_span.start),
 			"pyo3 \"%s\" is required here: PyO3 %s (no Cargo.lock resolves it)", p->pyo3_req, r->series);
 }
@@ -297,6 +375,10 @@ static int cmp_python(const void *pa, const void *pb)
 	const struct wm_python *a = *(const struct wm_python *const *)pa, *b = *(const struct wm_python *const *)pb;
 	if (a->abi3 != b->abi3)
 		return a->abi3 ? -1 : 1;
+	if (a->abi3t != b->abi3t)
+		return a->abi3t ? -1 : 1;
+	if (a->graalpy != b->graalpy)
+		return a->graalpy ? 1 : -1;
 	if (a->pypy != b->pypy)
 		return a->pypy ? 1 : -1;
 	if (a->minor != b->minor)
@@ -314,7 +396,7 @@ static void load_abi3(struct wm_loader *l, const struct wm_node *n)
 
 	if (!wm_schema_string(&l->c, n, "'python.abi3'", &m->abi3))
 		return;
-	if (!wm_python_parse_version(l, n, "'python.abi3'", WM_ABI3_MIN, false, &minor, &ft, NULL)) {
+	if (!wm_python_parse_version(l, n, "'python.abi3'", WM_ABI3_MIN, false, &minor, &ft, NULL, NULL)) {
 		m->abi3 = NULL;
 		return;
 	}
@@ -381,11 +463,63 @@ static void load_bin(struct wm_loader *l, const struct wm_node *n)
 	m->pythons[m->npythons++] = py;
 }
 
+/*
+ * `python.abi3t` (PEP 803's free-threaded stable ABI, "3.15"), or, without it, a crate whose
+ * build enables pyo3's abi3t: one abi3t entry, cp315-abi3.abi3t as maturin tags it (maturin 1.16.0
+ * src/bridge/mod.rs: the ABI tags abi3 and abi3t), built with CPython 3.15t.  Returns its minimum,
+ * 0 when there is none.
+ */
+static unsigned load_abi3t(struct wm_loader *l, const struct wm_node *n)
+{
+	struct wm_matrix *m = l->m;
+	struct wm_python *py;
+	unsigned minor = 0;
+	bool ft;
+	if (n) {
+		const char *s;
+		if (!wm_schema_string(&l->c, n, "'python.abi3t'", &s) ||
+				!wm_python_parse_version(l, n, "'python.abi3t'", WM_ABI3T_MIN, false, &minor, &ft, NULL, NULL))
+			return 0;
+		if (l->pyo3 && (!l->pyo3->abi3t_min || minor < l->pyo3->abi3t_min)) {
+			if (l->pyo3->abi3t_min)
+				wm_schema_error(&l->c, n, "PyO3 %s builds abi3t wheels for CPython 3.%u and later, not %s",
+					l->pyo3->series, l->pyo3->abi3t_min, s);
+			else
+				wm_schema_error(&l->c, n, "PyO3 %s builds no abi3t wheel (PEP 803): %s", l->pyo3->series,
+					who_builds_abi3t(l));
+			pyo3_note(l, l->pyo3);
+			return 0;
+		}
+	} else {
+		struct wm_abi3 ab;
+		if (!l->project || !l->project->has_cargo)
+			return 0;
+		wm_project_abi3(l->project, NULL, &ab);
+		if (!ab.abi3t)
+			return 0;
+		minor = ab.abi3t_minor ? ab.abi3t_minor : WM_ABI3T_MIN;
+	}
+	if (!(py = wm_python_make(l, "abi3t", minor, false)))
+		return 0;
+	py->abi3t = true;
+	py->tag = "abi3t";
+	py->abi_tag = "abi3.abi3t";
+	/* any CPython from the minimum builds it (maturin: has_abi3t), the GIL one as the free-threaded */
+	py->interpreter = wm_arena_printf(l->c.arena, "python3.%u", minor);
+	py->loc = n ? wm_loader_loc(l, n) : (struct wm_loc){ 0 };
+	m->pythons[m->npythons] = py;
+	l->python_nodes[m->npythons++] = n;
+	l->abi3t_node = n;
+	return minor;
+}
+
 void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 {
 	struct wm_matrix *m = l->m;
 	const struct wm_node *versions = n ? wm_yaml_find(n, "versions") : NULL;
 	const struct wm_node *abi3 = n ? wm_yaml_find(n, "abi3") : NULL;
+	const struct wm_node *abi3t = n ? wm_yaml_find(n, "abi3t") : NULL;
+	unsigned abi3t_min;
 	size_t nversions = versions && versions->type == WM_NODE_SEQ ? versions->n : 0;
 	size_t start;
 
@@ -400,12 +534,13 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 	l->pyo3 = project_pyo3(l);
 	if (!versions && !abi3)
 		nversions = WM_ARRAY_SIZE(default_versions);
-	m->pythons = wm_arena_array(l->c.arena, nversions + 2, sizeof(*m->pythons));
-	l->python_nodes = wm_arena_array(l->c.arena, nversions + 2, sizeof(*l->python_nodes));
+	m->pythons = wm_arena_array(l->c.arena, nversions + 3, sizeof(*m->pythons));
+	l->python_nodes = wm_arena_array(l->c.arena, nversions + 3, sizeof(*l->python_nodes));
 	if (wm_loader_oom(l, m->pythons) || wm_loader_oom(l, l->python_nodes))
 		return;
 	if (abi3)
 		load_abi3(l, abi3);
+	abi3t_min = load_abi3t(l, abi3t);
 	start = m->npythons;
 	if (!abi3 && l->project && l->project->abi3) {
 		/* an abi3 crate: one wheel per platform, from pyo3's minimum (free-threaded ones beside it) */
@@ -420,7 +555,7 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 		m->pythons[m->npythons++] = py;
 		start = m->npythons;
 		if (!versions)
-			return;
+			goto sort;
 	}
 	if (!versions && !abi3) {
 		/*
@@ -437,7 +572,7 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 				return;
 			m->pythons[m->npythons++] = py;
 		}
-		return;
+		goto sort;
 	}
 	if (versions) {
 		struct wm_strlist list;
@@ -451,13 +586,13 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 		for (size_t i = 0; i < list.n; i++) {
 			struct wm_python *py;
 			unsigned minor;
-			bool ft, pp, dup = false;
-			if (!wm_python_parse_version(l, nodes[i], "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp) ||
-					!check_pyo3(l, l->pyo3, nodes[i], minor, ft, pp, false))
+			bool ft, pp, gp, dup = false;
+			if (!wm_python_parse_version(l, nodes[i], "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp, &gp) ||
+					(!gp && !check_pyo3(l, l->pyo3, nodes[i], minor, ft, pp, false)))
 				continue;
 			for (size_t j = start; j < m->npythons; j++)
 				if (m->pythons[j]->minor == minor && m->pythons[j]->freethreaded == ft &&
-						m->pythons[j]->pypy == pp) {
+						m->pythons[j]->pypy == pp && m->pythons[j]->graalpy == gp && !m->pythons[j]->abi3t) {
 					wm_schema_error(&l->c, nodes[i], "Python %s is listed twice (first at line %u, column %u)",
 						list.items[i], l->python_nodes[j]->line, l->python_nodes[j]->column);
 					dup = true;
@@ -465,7 +600,7 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 			if (dup)
 				continue;
 			/* PyPy has no abi3: maturin builds its own wheel beside the abi3 one, as here */
-			if (!abi3 && !ft && !pp && l->project && l->project->abi3) {
+			if (!abi3 && !ft && !pp && !gp && l->project && l->project->abi3) {
 				const struct wm_project *p = l->project;
 				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed: the crate builds one abi3 wheel for "
 					"CPython %s and later; list only free-threaded versions (\"3.14t\"), or none",
@@ -476,22 +611,161 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 					"pyo3's feature '%s' makes it abi3", p->abi3_feature);
 				continue;
 			}
-			if (abi3 && l->abi3_node && !ft && !pp) {
+			if (abi3 && l->abi3_node && !ft && !pp && !gp) {
 				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed with 'abi3': the abi3 wheel already "
 					"covers CPython %s and later; list only free-threaded versions (\"3.14t\") beside it",
 					list.items[i], m->abi3);
 				wm_schema_note(&l->c, l->abi3_node, "'abi3' is set here");
 				continue;
 			}
-			if (!pp)
+			if (abi3t_min && !pp && !gp && minor >= abi3t_min) {
+				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed with 'abi3t': the abi3t wheel covers "
+					"CPython 3.%u and later, free-threaded or not", list.items[i], abi3t_min);
+				continue;
+			}
+			if (!pp && !gp)
 				note_end_of_life(l, nodes[i], minor);
-			if ((py = pp ? wm_python_make_pypy(l, list.items[i], minor) :
-					wm_python_make(l, list.items[i], minor, ft)) == NULL)
+			if ((py = gp ? wm_python_make_graalpy(l, list.items[i], minor) : pp ?
+					wm_python_make_pypy(l, list.items[i], minor) : wm_python_make(l, list.items[i], minor, ft)) == NULL)
 				return;
 			py->loc = wm_loader_loc(l, nodes[i]);
 			m->pythons[m->npythons] = py;
 			l->python_nodes[m->npythons++] = nodes[i];
 		}
 	}
+sort:
+	/* l->python_nodes is in file order, for the checks above: a sorted entry's own `loc` says where it is */
+	qsort(m->pythons, m->npythons, sizeof(*m->pythons), cmp_python);
+}
+
+/* The abi3 entry of the axis for CPython 3.`minor` and later, made when the axis has none. */
+static const struct wm_python *abi3_entry(struct wm_loader *l, unsigned minor, struct wm_loc loc)
+{
+	struct wm_matrix *m = l->m;
+	struct wm_python *py;
+	for (size_t y = 0; y < m->npythons; y++)
+		if (m->pythons[y]->abi3 && m->pythons[y]->minor == minor)
+			return m->pythons[y];
+	if (!(py = wm_python_make(l, "abi3", minor, false)))
+		return NULL;
+	py->abi3 = true;
+	py->abi_tag = py->tag = "abi3";
+	py->interpreter = wm_arena_printf(l->c.arena, "python3.%u", minor < WM_ABI3_BUILD ? WM_ABI3_BUILD : minor);
+	py->loc = loc;
+	m->pythons[m->npythons] = py;
+	l->python_nodes[m->npythons++] = NULL;
+	return py;
+}
+
+/* A note at the pyo3 feature that `ab` names, where it is written in the project's files. */
+static void abi3_note(struct wm_loader *l, const struct wm_abi3 *ab, const char *what)
+{
+	if (!ab->at.file)
+		return;
+	wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, ab->at.file, ab->at.doc->text, ab->at.doc->len, ab->at.span.line,
+		ab->at.span.column, (unsigned)(ab->at.span.end - ab->at.span.start), "pyo3's feature '%s' %s%s%s%s",
+		ab->written, what, ab->via ? " (through the crate's feature '" : "", ab->via ? ab->via : "", ab->via ? "')" : "");
+}
+
+void wm_python_backends(struct wm_loader *l)
+{
+	struct wm_matrix *m = l->m;
+	const struct wm_project *p = l->project;
+	const struct wm_python *crate = NULL, **kept;
+	bool differ = false, cpython_used = false;
+	size_t n = 0;
+
+	bool abi3t = false, any_abi3t = false;
+
+	for (size_t y = 0; y < m->npythons && !crate; y++)
+		if (m->pythons[y]->abi3)
+			crate = m->pythons[y];
+	for (size_t y = 0; y < m->npythons; y++)
+		abi3t |= m->pythons[y]->abi3t;
+	for (size_t b = 0; b < m->nbackends; b++) {
+		m->backends[b]->abi3 = crate;
+		m->backends[b]->abi3t = abi3t;
+	}
+	if (!p || !p->has_cargo || !l->python_ok || !l->backends_ok || wm_loader_bindings_bin(l) || !m->pythons)
+		return;
+	/* the abi3t entry is for the backends whose build enables pyo3's abi3t */
+	for (size_t i = 0; abi3t && i < m->nbackends; i++) {
+		struct wm_build_features bf = { &m->backends[i]->features, false };
+		struct wm_abi3 ab;
+		wm_project_abi3(p, &bf, &ab);
+		m->backends[i]->abi3t = ab.abi3t;
+		any_abi3t |= ab.abi3t;
+	}
+	if (abi3t && !any_abi3t && l->abi3t_node) {
+		/* maturin would build cp315-cp315t wheels: the abi3t name would be a file that never exists */
+		wm_schema_error(&l->c, l->abi3t_node, "'python.abi3t' is set, but no backend's build enables pyo3's "
+			"abi3t: add its feature abi3t-py315 to the crate's pyo3 dependency (or a feature the build enables)");
+		return;
+	}
+	{
+		/* room for one abi3 entry per backend */
+		const struct wm_python **py = wm_arena_array(l->c.arena, m->npythons + m->nbackends + 1, sizeof(*py));
+		const struct wm_node **nodes = wm_arena_array(l->c.arena, m->npythons + m->nbackends + 1, sizeof(*nodes));
+		if (wm_loader_oom(l, py) || wm_loader_oom(l, nodes))
+			return;
+		memcpy(py, m->pythons, m->npythons * sizeof(*py));
+		memcpy(nodes, l->python_nodes, m->npythons * sizeof(*nodes));
+		m->pythons = py;
+		l->python_nodes = nodes;
+	}
+	for (size_t i = 0; i < m->nbackends; i++) {
+		struct wm_backend *b = m->backends[i];
+		struct wm_build_features bf = { &b->features, false };
+		struct wm_abi3 ab;
+		unsigned minor;
+		if (b->features.n == 0)
+			continue;
+		wm_project_abi3(p, &bf, &ab);
+		if (!ab.abi3)
+			continue;
+		minor = ab.minor ? ab.minor : wm_project_abi3_minor(p);
+		if (crate && crate->minor == minor)
+			continue;
+		if (l->abi3_node) {
+			/* maturin tags the wheel with pyo3's minimum: any other name is a file that never exists */
+			wm_schema_error(&l->c, l->abi3_node, "'python.abi3' is \"%s\", but backend '%s' builds its abi3 wheel "
+				"for CPython 3.%u and later (cp3%u-abi3): write \"3.%u\", or change its features", m->abi3, b->id,
+				minor, minor, minor);
+			abi3_note(l, &ab, "sets its minimum");
+			continue;
+		}
+		if (l->pyo3 && minor < l->pyo3->abi3_min) {
+			wm_schema_error_at(&l->c, b->loc.line, b->loc.column, (unsigned)strlen(b->id), "backend '%s' builds "
+				"abi3 wheels for CPython 3.%u and later, but PyO3 %s builds them for 3.%u and later: %s", b->id,
+				minor, l->pyo3->series, l->pyo3->abi3_min, who_builds(l, minor, false, false));
+			continue;
+		}
+		if (!(b->abi3 = abi3_entry(l, minor, b->loc)))
+			return;
+		differ = true;
+	}
+	if (!differ)
+		return;
+	/* the CPython versions are for the backends without abi3; the abi3 entries for their backends */
+	for (size_t b = 0; b < m->nbackends; b++)
+		cpython_used |= m->backends[b]->abi3 == NULL;
+	if (wm_loader_oom(l, kept = wm_arena_array(l->c.arena, m->npythons + 1, sizeof(*kept))))
+		return;
+	for (size_t y = 0; y < m->npythons; y++) {
+		const struct wm_python *py = m->pythons[y];
+		bool used = !py->abi3 ? cpython_used || py->freethreaded || py->pypy || py->graalpy || py->abi3t : false;
+		for (size_t b = 0; py->abi3 && b < m->nbackends; b++)
+			used |= m->backends[b]->abi3 == py;
+		if (!used && py->loc.line) {
+			const struct wm_backend *b = m->backends[0];
+			wm_schema_error_at(&l->c, py->loc.line, py->loc.column, (unsigned)strlen(py->version) + 2,
+				"'%s' cannot be listed: every backend builds one abi3 wheel (backend '%s' for CPython 3.%u and "
+				"later); list only free-threaded versions (\"3.14t\"), or none", py->version, b->id, b->abi3->minor);
+		}
+		if (used)
+			kept[n++] = py;
+	}
+	memcpy(m->pythons, kept, n * sizeof(*kept));
+	m->npythons = n;
 	qsort(m->pythons, m->npythons, sizeof(*m->pythons), cmp_python);
 }

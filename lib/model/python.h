@@ -17,13 +17,9 @@
  * install as pypy3.N on macOS and Windows (uv 0.13.9's download list: 3.8 to 3.12 for
  * macOS x86_64 and arm64 and Windows x86_64).  t-pypy-maturin checks both lists.
  */
+#define WM_ABI3T_MIN 15   /* the first free-threaded stable ABI (PEP 803) */
 #define WM_PYPY_MIN 8
 #define WM_PYPY_MAX 12
-/*
- * PyPy's C API version, the end of its ABI tag: pp73 (PyPy 7.3) to PyPy 3.11, pp80 from 3.12
- * (maturin 1.16.0's tables: it builds pp312-pypy312_pp80 and pp311-pypy311_pp73; t-pypy-maturin).
- */
-#define WM_PYPY_PP80_FROM 12
 /*
  * The PyPy the manylinux images carry, /opt/python/pp311-pypy311_pp73 on x86_64 and
  * aarch64 (pypa/manylinux docker/Dockerfile, docker/build_scripts/python_versions.json:
@@ -44,16 +40,26 @@ struct wm_loader;
 
 /* Loads `python` (`n` NULL when the key is absent) into the matrix's Python axis. */
 void wm_python_load(struct wm_loader *l, const struct wm_node *n);
+/*
+ * After the backends: each backend's abi3 entry (wm_backend.abi3), from the features its build
+ * enables through the crate's (model/project.c, wm_project_abi3); an abi3 entry added to the axis
+ * for each minimum a backend's features set apart from the crate's, and the CPython versions kept
+ * only while a backend builds them.
+ */
+void wm_python_backends(struct wm_loader *l);
 /* An entry of the Python axis, CPython 3.`minor` (free-threaded when `ft`), with its tags; NULL when out of memory. */
 struct wm_python *wm_python_make(struct wm_loader *l, const char *version, unsigned minor, bool ft);
-/* An entry of the Python axis, PyPy of Python 3.`minor`: pp3N-pypy3N_pp73 (pp80 from 3.12), built with pypy3.N. */
+/* An entry of the Python axis, PyPy of Python 3.`minor`: pp3N-pypy3N_ppXY (templates/interpreters.yaml), built with pypy3.N. */
 struct wm_python *wm_python_make_pypy(struct wm_loader *l, const char *version, unsigned minor);
+/* An entry of the Python axis, GraalPy of Python 3.`minor`: graalpy3N-graalpyXY_3N_native, built with graalpy3.N. */
+struct wm_python *wm_python_make_graalpy(struct wm_loader *l, const char *version, unsigned minor);
 /*
- * Parses "3.N" or "3.Nt", and "pp3.N" when `pypy` is not NULL (setting it);
+ * Parses "3.N" or "3.Nt", "pp3.N" when `pypy` is not NULL and "graalpy3.N" when `graalpy` is not
+ * NULL (setting them);
  * reports and returns false when the text is not a version we build.
  * `lowest` is the oldest CPython minor accepted (abi3 goes lower).
  */
 bool wm_python_parse_version(struct wm_loader *l, const struct wm_node *n, const char *what,
-	unsigned lowest, bool allow_ft, unsigned *minor, bool *ft, bool *pypy);
+	unsigned lowest, bool allow_ft, unsigned *minor, bool *ft, bool *pypy, bool *graalpy);
 
 #endif

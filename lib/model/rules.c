@@ -64,7 +64,7 @@ static bool rule_python(struct wm_loader *l, const struct wm_node *n)
 {
 	const struct wm_matrix *m = l->m;
 	unsigned minor;
-	bool ft, pp;
+	bool ft, pp, gp;
 	for (size_t i = 0; i < m->npythons; i++)
 		if (wm_text_glob_match(n->text, m->pythons[i]->version))
 			return true;
@@ -74,7 +74,7 @@ static bool rule_python(struct wm_loader *l, const struct wm_node *n)
 	}
 	if (strcmp(n->text, "abi3") == 0)
 		wm_schema_error(&l->c, n, "this matrix has no abi3 build: set 'python.abi3' first");
-	else if (wm_python_parse_version(l, n, "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp))
+	else if (wm_python_parse_version(l, n, "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp, &gp))
 		wm_schema_error(&l->c, n, "Python %s is not one of the matrix's versions", n->text);
 	return false;
 }
@@ -82,7 +82,7 @@ static bool rule_python(struct wm_loader *l, const struct wm_node *n)
 static const char *const rule_keys[] = { "backend", "platform", "python" };
 const struct wm_names wm_rules_exclude_keys = WM_NAMES(rule_keys);
 static const char *const include_keys[] = { "backend", "platform", "python", "env", "runner", "image", "tags",
-	"manylinux", "container", "cross", "target", "features", "no-default-features", "profile", "rust-toolchain",
+	"manylinux", "deployment-target", "container", "cross", "target", "features", "no-default-features", "profile", "rust-toolchain",
 	"rustup-components", "unstable-flags", "zig", "docker-options" };
 const struct wm_names wm_rules_include_keys = WM_NAMES(include_keys);
 
@@ -145,7 +145,7 @@ static struct wm_python *include_python(struct wm_loader *l, const struct wm_nod
 	const struct wm_matrix *m = l->m;
 	struct wm_python *py;
 	unsigned minor;
-	bool ft, pp;
+	bool ft, pp, gp;
 	for (size_t i = 0; i < m->npythons; i++)
 		if (strcmp(n->text, m->pythons[i]->version) == 0)
 			return (struct wm_python *)m->pythons[i];
@@ -153,9 +153,10 @@ static struct wm_python *include_python(struct wm_loader *l, const struct wm_nod
 		wm_schema_error(&l->c, n, "this matrix has no abi3 build: set 'python.abi3' first");
 		return NULL;
 	}
-	if (!wm_python_parse_version(l, n, "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp))
+	if (!wm_python_parse_version(l, n, "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp, &gp))
 		return NULL;
-	if ((py = pp ? wm_python_make_pypy(l, n->text, minor) : wm_python_make(l, n->text, minor, ft)) != NULL)
+	if ((py = gp ? wm_python_make_graalpy(l, n->text, minor) : pp ? wm_python_make_pypy(l, n->text, minor) :
+			wm_python_make(l, n->text, minor, ft)) != NULL)
 		py->loc = wm_loader_loc(l, n);
 	return py;
 }
@@ -186,7 +187,7 @@ static void load_include(struct wm_loader *l, const struct wm_node *r)
 		rule->include_backend = find_backend(m, rule->backend);
 	if (wm_text_is_glob(rule->platform))
 		wm_schema_error(&l->c, pn, "an include names one job: write a platform id, not a pattern");
-	else if ((base = wm_catalog_platform(l->cat, rule->platform)) == NULL)
+	else if ((base = wm_platforms_find(l, rule->platform)) == NULL)
 		wm_platforms_unknown(l, pn, rule->platform);
 	for (size_t i = 0; base && i < m->nplatforms; i++)
 		if (strcmp(m->platforms[i]->id, base->id) == 0)
@@ -206,6 +207,20 @@ static void load_include(struct wm_loader *l, const struct wm_node *r)
 	}
 	if (!rule->include_backend || !rule->include_platform || !rule->include_python)
 		return;
+	/* its backend's abi3 wheel: the minimum its features set */
+	if (rule->include_python->abi3 && rule->include_backend->abi3)
+		rule->include_python = (struct wm_python *)rule->include_backend->abi3;
+	{
+		/* a CPython version of a backend whose build is abi3 (as the crate says) is its abi3 wheel again */
+		const struct wm_python *py = rule->include_python;
+		if (rule->include_backend->abi3 && l->project && l->project->has_cargo && !py->abi3 && !py->abi3t && !py->freethreaded && !py->pypy &&
+				!py->graalpy && !py->bin) {
+			wm_schema_error(&l->c, yn, "backend '%s' builds one abi3 wheel for CPython 3.%u and later: an include "
+				"of Python %s would build that wheel again; include python: abi3", rule->include_backend->id,
+				rule->include_backend->abi3->minor, py->version);
+			return;
+		}
+	}
 	rule->loc = wm_loader_loc(l, r);
 	if (!wm_backends_check_toolkit_platform(l, rule->include_backend, rule->include_platform, rule->loc))
 		return;

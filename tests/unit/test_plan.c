@@ -112,6 +112,20 @@ static void test_names(void)
 	CHECK(wm_filename_matches_wheel(&f, "cp38", "abi3", "macosx_10_12_x86_64"));  /* deployment target */
 	CHECK(!wm_filename_matches_wheel(&f, "cp38", "abi3", "macosx_11_0_arm64"));
 	CHECK(!wm_filename_matches_wheel(&f, "cp38", "abi3", "macosx_10_12_universal2"));
+	/* a planned set names its wheel by universal2's tag: an x86_64 file is not the universal2 wheel */
+	CHECK(!wm_filename_matches_wheel(&f, "cp38", "abi3", "macosx_10_12_universal2.macosx_10_12_x86_64.macosx_11_0_arm64"));
+	CHECK(wm_filename_parse(&f, &a, "x-1.0-cp38-abi3-macosx_10_12_universal2.macosx_10_12_x86_64.macosx_11_0_arm64.whl") == 0);
+	CHECK(wm_filename_matches_wheel(&f, "cp38", "abi3", "macosx_10_12_universal2.macosx_10_12_x86_64.macosx_11_0_arm64"));
+	CHECK(wm_filename_matches_wheel(&f, "cp38", "abi3", "macosx_10_12_universal2"));
+	/* PyPy 7.3's and 8.0's ABI tags of one Python: the same wheel; another Python's: not */
+	CHECK(wm_filename_parse(&f, &a, "x-1.0-pp311-pypy311_pp73-macosx_11_0_arm64.whl") == 0);
+	CHECK(wm_filename_matches_wheel(&f, "pp311", "pypy311_pp80", "macosx_11_0_arm64"));
+	CHECK(!wm_filename_matches_wheel(&f, "pp311", "pypy310_pp80", "macosx_11_0_arm64"));
+	/* abi3t's compressed ABI set: each of its tags */
+	CHECK(wm_filename_parse(&f, &a, "x-1.0-cp315-abi3.abi3t-manylinux_2_28_x86_64.whl") == 0);
+	CHECK(wm_filename_matches_wheel(&f, "cp315", "abi3.abi3t", "manylinux_2_28_x86_64"));
+	CHECK(wm_filename_parse(&f, &a, "x-1.0-cp315-abi3-manylinux_2_28_x86_64.whl") == 0);
+	CHECK(!wm_filename_matches_wheel(&f, "cp315", "abi3.abi3t", "manylinux_2_28_x86_64"));
 	CHECK(wm_filename_parse(&f, &a, "x-1.0-cp313-cp313t-win_amd64.whl") == 0);
 	CHECK(wm_filename_matches_wheel(&f, "cp313", "cp313t", "win_amd64"));
 	CHECK(!wm_filename_matches_wheel(&f, "cp313", "cp313", "win_amd64"));       /* free-threaded is another ABI */

@@ -287,7 +287,8 @@ static void test_catalog(void)
 {
 	static const char *const ids[] = {
 		"linux-x86_64", "linux-aarch64", "linux-armv7", "linux-i686", "linux-ppc64le", "linux-s390x",
-		"musllinux-x86_64", "musllinux-aarch64", "musllinux-i686", "musllinux-armv7", "macos-x86_64",
+		"linux-riscv64", "musllinux-x86_64", "musllinux-aarch64", "musllinux-i686", "musllinux-armv7",
+		"musllinux-riscv64", "macos-x86_64",
 		"macos-arm64", "macos-universal2",
 		"windows-x86_64", "windows-arm64", "windows-x86",
 	};
@@ -323,6 +324,13 @@ static void test_catalog(void)
 	p = wm_catalog_platform(cat, "macos-arm64");
 	CHECK(p && p->os == WM_OS_MACOS && p->manylinux == NULL && p->wheel_arch == NULL);
 	CHECK_STR(p ? p->platform_tag : NULL, "macosx_11_0_arm64");
+	p = wm_catalog_platform(cat, "linux-i686");  /* 2_17 with its alias, sorted as maturin writes them */
+	CHECK_STR(p ? p->platform_tag : NULL, "manylinux2014_i686.manylinux_2_17_i686");
+	p = wm_catalog_platform(cat, "macos-universal2");
+	CHECK_STR(p ? p->platform_tag : NULL, "macosx_10_12_universal2.macosx_10_12_x86_64.macosx_11_0_arm64");
+	p = wm_catalog_platform(cat, "linux-riscv64");
+	CHECK(p && p->cross);
+	CHECK_STR(p ? p->platform_tag : NULL, "manylinux_2_31_riscv64");
 	p = wm_catalog_platform(cat, "windows-x86_64");
 	CHECK(p && p->os == WM_OS_WINDOWS);
 	CHECK_STR(p ? p->platform_tag : NULL, "win_amd64");
