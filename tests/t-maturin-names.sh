@@ -7,6 +7,7 @@
 #              maturin's tables) and GraalPy 3.12 (graalpy250, its table), at manylinux 2_28 and, as
 #              the platform linux-x86_64-2_17, 2_17 (manylinux2014_x86_64.manylinux_2_17_x86_64)
 #   default    [features] default = ["abi3"] through abi3 = ["pyo3/abi3-py39"]
+#   nodefault  the same, beside a backend whose no-default-features turns it off (cp312-cp312)
 #   workspace  pyo3 = { workspace = true }, abi3-py311 in [workspace.dependencies]
 #   maturin    [tool.maturin] features = ["abi3"], abi3 = ["pyo3/abi3-py312"]
 #   abi3t      PyO3 0.30's abi3t-py315 (python.abi3t: cp315-abi3.abi3t) beside CPython 3.13
@@ -49,21 +50,23 @@ build() {
 	wm -C "$dir" list --format json
 	expect_status 0 "list ($1)"
 	cp "$tmp/out" "$tmp/list-$1.json"
-	# one line per backend and platform: BACKEND COMPATIBILITY -i INTERPRETER ...
+	# one line per backend and platform: BACKEND COMPATIBILITY ARGS,... -i INTERPRETER ...
 	"$py" - "$tmp/list-$1.json" >"$tmp/builds-$1" <<'PY' || { fail "list --format json ($1) is not a list of jobs"; return; }
 import json, sys
 groups = {}
 for j in json.load(open(sys.argv[1])):
     level = j["manylinux"]
     compat = "manylinux" + level if level in ("2014", "2010") else "manylinux_" + level
-    groups.setdefault((j["backend"], compat), []).append(j["interpreter"])
-for (backend, compat), interpreters in groups.items():
-    print(backend, compat, " ".join("-i " + i for i in interpreters))
+    # maturin's arguments before --out, as the generated job passes them (the build settings')
+    args = ",".join(j["build"]["args"]) if "build" in j else "--release"
+    groups.setdefault((j["backend"], compat, args), []).append(j["interpreter"])
+for (backend, compat, args), interpreters in groups.items():
+    print(backend, compat, args, " ".join("-i " + i for i in interpreters))
 PY
 	mkdir -p "$out"
-	while read -r backend compat interpreters; do
-		# shellcheck disable=SC2086  # the -i options, one word each
-		(cd "$dir" && "$WM" build "$backend" -- --release --out "$out" $interpreters --compatibility "$compat" --auditwheel skip) \
+	while read -r backend compat args interpreters; do
+		# shellcheck disable=SC2086  # the build arguments and the -i options, one word each
+		(cd "$dir" && "$WM" build "$backend" -- ${args//,/ } --out "$out" $interpreters --compatibility "$compat" --auditwheel skip) \
 			>"$tmp/build-$1.log" 2>&1 || { show "$tmp/build-$1.log"; fail "wheelmatrix build $backend ($1, $compat) failed"; }
 	done <"$tmp/builds-$1"
 	"$py" - "$tmp/plan-$1.json" "$out" "$1" <<'PY' || fail "the wheels maturin wrote for $1 are not plan's (above)"
@@ -106,6 +109,13 @@ cargo_toml "$tmp/default" '{ version = "=0.29.3", features = ["extension-module"
 abi3 = ["pyo3/abi3-py39"]'
 printf 'wheelmatrix: 1\nplatforms: [linux-x86_64]\nci: {github: {}}\n' >"$tmp/default/wheelmatrix.yaml"
 build default
+
+# ---- nodefault: a backend's no-default-features turns the crate's default abi3 off ---------------------
+shape nodefault 0.29
+cargo_toml "$tmp/nodefault" '{ version = "=0.29.3", features = ["extension-module"] }' 'default = ["abi3"]
+abi3 = ["pyo3/abi3-py39"]'
+printf 'wheelmatrix: 1\npython: {versions: ["3.12"]}\nplatforms: [linux-x86_64]\nbackends:\n  cpu: {default: true}\n  lean: {no-default-features: true}\nci: {github: {}}\n' >"$tmp/nodefault/wheelmatrix.yaml"
+build nodefault
 
 # ---- workspace: pyo3 from [workspace.dependencies], its features merged with the member's -----------
 shape workspace 0.29

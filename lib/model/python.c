@@ -12,6 +12,7 @@
 #include "model/project.h"
 #include "model/python.h"
 #include "model/schema.h"
+#include "model/settings.h"
 #include "util/text.h"
 
 
@@ -513,6 +514,21 @@ static unsigned load_abi3t(struct wm_loader *l, const struct wm_node *n)
 	return minor;
 }
 
+/*
+ * Whether a backend of the file (read before the backends are loaded) turns Cargo's default features
+ * off: its build may then not be abi3 where the crate's defaults are, and use CPython versions.
+ */
+static bool backend_no_default(struct wm_loader *l)
+{
+	const struct wm_node *bs = l->root ? wm_yaml_find(l->root, "backends") : NULL, *v;
+	for (size_t i = 0; bs && bs->type == WM_NODE_MAP && i < bs->n; i++)
+		if (bs->pairs[i].value && bs->pairs[i].value->type == WM_NODE_MAP &&
+				(v = wm_yaml_find(bs->pairs[i].value, "no-default-features")) && v->type == WM_NODE_SCALAR &&
+				strcmp(v->text, "true") == 0)
+			return true;
+	return false;
+}
+
 void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 {
 	struct wm_matrix *m = l->m;
@@ -600,7 +616,7 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 			if (dup)
 				continue;
 			/* PyPy has no abi3: maturin builds its own wheel beside the abi3 one, as here */
-			if (!abi3 && !ft && !pp && !gp && l->project && l->project->abi3) {
+			if (!abi3 && !ft && !pp && !gp && l->project && l->project->abi3 && !backend_no_default(l)) {
 				const struct wm_project *p = l->project;
 				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed: the crate builds one abi3 wheel for "
 					"CPython %s and later; list only free-threaded versions (\"3.14t\"), or none",
@@ -667,6 +683,11 @@ static void abi3_note(struct wm_loader *l, const struct wm_abi3 *ab, const char 
 		ab->written, what, ab->via ? " (through the crate's feature '" : "", ab->via ? ab->via : "", ab->via ? "')" : "");
 }
 
+bool wm_python_backend_no_default(const struct wm_backend *b)
+{
+	return b->settings && b->settings->no_default_features == 1;
+}
+
 void wm_python_backends(struct wm_loader *l)
 {
 	struct wm_matrix *m = l->m;
@@ -690,7 +711,7 @@ void wm_python_backends(struct wm_loader *l)
 		return;
 	/* the abi3t entry is for the backends whose build enables pyo3's abi3t */
 	for (size_t i = 0; abi3t && i < m->nbackends; i++) {
-		struct wm_build_features bf = { &m->backends[i]->features, false };
+		struct wm_build_features bf = { &m->backends[i]->features, wm_python_backend_no_default(m->backends[i]) };
 		struct wm_abi3 ab;
 		wm_project_abi3(p, &bf, &ab);
 		m->backends[i]->abi3t = ab.abi3t;
@@ -715,14 +736,20 @@ void wm_python_backends(struct wm_loader *l)
 	}
 	for (size_t i = 0; i < m->nbackends; i++) {
 		struct wm_backend *b = m->backends[i];
-		struct wm_build_features bf = { &b->features, false };
+		struct wm_build_features bf = { &b->features, wm_python_backend_no_default(b) };
 		struct wm_abi3 ab;
 		unsigned minor;
-		if (b->features.n == 0)
+		if (b->features.n == 0 && !bf.no_default)
 			continue;
 		wm_project_abi3(p, &bf, &ab);
-		if (!ab.abi3)
+		if (!ab.abi3) {
+			/* no-default-features turns off the abi3 the crate's default features turn on */
+			if (b->abi3 && !l->abi3_node) {
+				b->abi3 = NULL;
+				differ = true;
+			}
 			continue;
+		}
 		minor = ab.minor ? ab.minor : wm_project_abi3_minor(p);
 		if (crate && crate->minor == minor)
 			continue;
@@ -749,6 +776,21 @@ void wm_python_backends(struct wm_loader *l)
 	/* the CPython versions are for the backends without abi3; the abi3 entries for their backends */
 	for (size_t b = 0; b < m->nbackends; b++)
 		cpython_used |= m->backends[b]->abi3 == NULL;
+	if (cpython_used) {
+		bool any = false;
+		for (size_t y = 0; y < m->npythons && !any; y++)
+			any = !m->pythons[y]->abi3 && !m->pythons[y]->abi3t && !m->pythons[y]->freethreaded &&
+				!m->pythons[y]->pypy && !m->pythons[y]->graalpy;
+		for (size_t i = 0; i < m->nbackends && !any; i++) {
+			const struct wm_backend *b = m->backends[i];
+			if (b->abi3)
+				continue;
+			wm_schema_error_at(&l->c, b->loc.line, b->loc.column, (unsigned)strlen(b->id), "backend '%s' builds "
+				"no abi3 wheel (its no-default-features turns off the crate's abi3), and 'python.versions' lists "
+				"no CPython version for it: list the versions it builds", b->id);
+			return;
+		}
+	}
 	if (wm_loader_oom(l, kept = wm_arena_array(l->c.arena, m->npythons + 1, sizeof(*kept))))
 		return;
 	for (size_t y = 0; y < m->npythons; y++) {

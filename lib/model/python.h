@@ -47,6 +47,8 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n);
  * only while a backend builds them.
  */
 void wm_python_backends(struct wm_loader *l);
+/* Whether backend `b`'s own build settings turn Cargo's default features off (its abi3 is read so). */
+bool wm_python_backend_no_default(const struct wm_backend *b);
 /* An entry of the Python axis, CPython 3.`minor` (free-threaded when `ft`), with its tags; NULL when out of memory. */
 struct wm_python *wm_python_make(struct wm_loader *l, const char *version, unsigned minor, bool ft);
 /* An entry of the Python axis, PyPy of Python 3.`minor`: pp3N-pypy3N_ppXY (templates/interpreters.yaml), built with pypy3.N. */

@@ -24,6 +24,7 @@
 #include "model/catalog.h"
 #include "model/loader.h"
 #include "model/project.h"
+#include "model/python.h"
 #include "model/schema.h"
 #include "model/settings.h"
 #include "model/untrusted.h"
@@ -583,10 +584,45 @@ static bool repaired_in_container(const struct wm_backend *be)
  * features, whose recipe installs it); zig on a target it cannot build; unstable flags with a
  * toolchain that is not nightly; the backend's features on the command line.
  */
+/*
+ * pyo3's abi3 as this job's build enables it against the backend's own: a backend's abi3 wheel (its
+ * name, its one job per platform) is one choice for all its platforms, so a platform's features or
+ * no-default-features may not turn it on, off or to another minimum there.
+ */
+static void check_abi3(struct merge *mg, const struct layers *ls, const struct wm_build *b, const struct wm_backend *be,
+	const struct wm_platform *p)
+{
+	struct wm_loader *l = mg->l;
+	struct wm_build_features own = { &be->features, wm_python_backend_no_default(be) }, job = { &b->features, !b->default_features };
+	struct wm_abi3 a, j;
+	if (!l->project || !l->project->has_cargo || !l->python_ok || wm_loader_bindings_bin(l))
+		return;
+	wm_project_abi3(l->project, &own, &a);
+	wm_project_abi3(l->project, &job, &j);
+	if (a.abi3 == j.abi3 && a.minor == j.minor && a.abi3t == j.abi3t)
+		return;
+	for (size_t i = 0; i < ls->n; i++) {
+		const struct wm_settings *s = ls->items[i];
+		struct wm_loc at = s->loc;
+		if (s == be->settings || (!s->features.n && s->no_default_features < 0))
+			continue;
+		if (s->features.n)
+			at = s->feature_locs[0];
+		if (first_report(mg, at))
+			wm_schema_error_at(&l->c, at.line, at.column, 1, "the features of %s turn pyo3's %s %s for backend "
+				"'%s' on %s, and not on its other platforms: a backend's abi3 wheel is one choice for all its "
+				"platforms; give these settings a backend of their own", s->what, a.abi3t != j.abi3t ? "abi3t" : "abi3",
+				a.abi3 != j.abi3 || a.abi3t != j.abi3t ? (j.abi3 || j.abi3t ? "on" : "off") : "to another minimum",
+				be->id, p->id);
+		return;
+	}
+}
+
 static void check_job(struct merge *mg, const struct layers *ls, const struct wm_build *b, const struct wm_backend *be,
 	const struct wm_platform *p)
 {
 	struct wm_loader *l = mg->l;
+	check_abi3(mg, ls, b, be, p);
 	for (size_t i = 0; i < ls->n; i++) {
 		const struct wm_settings *s = ls->items[i];
 		if (s->zig == 1 && p->os == WM_OS_LINUX && strncmp(p->target, "s390x", 5) == 0 && first_report(mg, s->zig_loc))
