@@ -397,6 +397,13 @@ struct wm_reader {
 	 * when `dir` is not a directory.  NULL when the reader cannot list.
 	 */
 	int (*list)(void *ctx, const char *dir, struct wm_paths *out, struct wm_error *err);
+	/*
+	 * Told by the loader, before it reads the project's files, the ids of
+	 * the matrix's backends (the keys of `backends:` that are ids, or the
+	 * implied `cpu`): a reader that undoes a variant patch reads only
+	 * theirs.  0 or WM_ENOMEM; NULL when the reader has no use for them.
+	 */
+	int (*backends)(void *ctx, const char *const *ids, size_t n);
 };
 
 /*
