@@ -10,6 +10,11 @@
 # below, each checked to be the commit recorded here (read from the repositories' snapshots:
 # curl/curl tag curl-8_21_0, libgit2/libgit2 tag v1.9.7), with only what wheelmatrix uses: libcurl
 # with OpenSSL for HTTPS, libgit2 without network transports.  On macOS, Homebrew's bottles.
+# libgit2 stays at v1.9.7, its newest release: the fix of its zstream loop on a truncated zlib
+# stream (commit 5254f5dc4947e2590968294c07ee12653e541e0d, merged into main by 0551dfd4 on
+# 2026-08-15) came after v1.9.7 (2026-08-13) and v1.8.7, and no release tag holds it yet.  The
+# tool never gives libgit2's patch reader a file of the repository (lib/formats/diff.c reads and
+# applies the variant patches), so that loop is out of its reach whatever libgit2 it runs with.
 set -euo pipefail
 curl_tag=curl-8_21_0 curl_commit=68720b4837284335b2d63cb358f8f6ce65f5bc55
 libgit2_tag=v1.9.7 libgit2_commit=49e408b3208bc3093757a1c2db938d3590f3f412
