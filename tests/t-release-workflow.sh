@@ -1,5 +1,5 @@
 #!/bin/bash
-# t-release-workflow.sh — wheelmatrix's own release workflow (.github/workflows/release.yml, written by hand) passes actionlint, zizmor, action-validator and shellcheck as a generated one must (tests/wmlint.py); its actions are pinned to commits with their tags after them (templates/actions.yaml's where it has the action, a release for the PyPI publisher), its build tools come by hash from .github/release-requirements.txt, its runner labels are templates/runners.yaml's with no retirement, it builds Linux x86_64 and aarch64 and macOS arm64 and x86_64 wheels and an sdist with the pinned tools, and publishes them on a tag with trusted publishing, build provenance and attestations; .github/wheel-deps.sh passes shellcheck.  A copy with an action on another tag, one on a retiring runner, and one splicing the tag into a script (zizmor) each fail.
+# t-release-workflow.sh — wheelmatrix's own release workflow (.github/workflows/release.yml, written by hand) passes actionlint, zizmor, action-validator and shellcheck as a generated one must (tests/wmlint.py); its actions are pinned to commits with their tags after them (templates/actions.yaml's where it has the action, a release for the PyPI publisher), its build tools come by hash from .github/release-requirements.txt, its runner labels are templates/runners.yaml's with no retirement, it builds Linux x86_64 and aarch64 and macOS arm64 and x86_64 wheels and an sdist with the pinned tools, and publishes them on a tag with trusted publishing, build provenance and attestations; .github/wheel-deps.sh passes shellcheck and builds libyaml, Jansson and libgit2 from recorded commits for macOS (Homebrew only for pkgconf).  A copy with an action on another tag, one on a retiring runner, and one splicing the tag into a script (zizmor) each fail.
 . "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
@@ -89,6 +89,16 @@ run "$py" "$lint" "$workflow"
 expect_status 0 "actionlint, zizmor, action-validator and shellcheck on release.yml"
 run shellcheck --severity=style "$ROOT/.github/wheel-deps.sh"
 expect_status 0 "shellcheck of .github/wheel-deps.sh"
+# the libraries the wheels bundle come from their repositories at recorded commits, on macOS too:
+# Homebrew gives a build tool alone
+deps=$ROOT/.github/wheel-deps.sh
+[[ $(grep -c '^\s*brew install' "$deps") == 1 ]] && grep -q '^\s*brew install pkgconf$' "$deps" ||
+	fail "wheel-deps.sh installs more than pkgconf with Homebrew: $(grep 'brew install' "$deps")"
+for lib in libyaml jansson libgit2; do
+	grep -q "^\s*clone $lib https://github.com/[^ ]* \"\$${lib}_tag\" \"\$${lib}_commit\"$" "$deps" &&
+		grep -q "^${lib}_tag=[^ ]* ${lib}_commit=[0-9a-f]\{40\}$\|${lib}_tag=[^ ]* ${lib}_commit=[0-9a-f]\{40\}" "$deps" ||
+		fail "wheel-deps.sh does not build $lib from a recorded commit"
+done
 
 # the checks can fail: an action on another tag (zizmor's ref-pin policy too), a retiring runner
 mkdir -p "$tmp/old/.github/workflows" "$tmp/retiring/.github/workflows"
