@@ -1,5 +1,5 @@
 #!/bin/bash
-# t-release-workflow.sh — wheelmatrix's own release workflow (.github/workflows/release.yml, written by hand) passes actionlint, zizmor, action-validator and shellcheck as a generated one must (tests/wmlint.py); its actions are pinned to commits with their tags after them (templates/actions.yaml's where it has the action, a release for the PyPI publisher), its build tools come by hash from .github/release-requirements.txt, its runner labels are templates/runners.yaml's with no retirement, it builds Linux x86_64 and aarch64 and macOS arm64 and x86_64 wheels and an sdist with the pinned tools, and publishes them on a tag with trusted publishing, build provenance and attestations; .github/wheel-deps.sh passes shellcheck and builds libyaml, Jansson and libgit2 from recorded commits for macOS (Homebrew only for pkgconf).  A copy with an action on another tag, one on a retiring runner, and one splicing the tag into a script (zizmor) each fail.
+# t-release-workflow.sh — wheelmatrix's own release workflow (.github/workflows/release.yml, written by hand) passes actionlint, zizmor, action-validator and shellcheck as a generated one must (tests/wmlint.py); its actions are pinned to the commits of .github/pins.yaml with their tags after them, which .github/workflows/pins.yml checks with the tool's own pin --check, (templates/actions.yaml's where it has the action, a release for the PyPI publisher), its build tools come by hash from .github/release-requirements.txt, its runner labels are templates/runners.yaml's with no retirement, it builds Linux x86_64 and aarch64 and macOS arm64 and x86_64 wheels and an sdist with the pinned tools, and publishes them on a tag with trusted publishing, build provenance and attestations; .github/wheel-deps.sh passes shellcheck and builds libyaml, Jansson and libgit2 from recorded commits for macOS (Homebrew only for pkgconf).  A copy with an action on another tag, one on a retiring runner, and one splicing the tag into a script (zizmor) each fail.
 . "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
@@ -89,6 +89,34 @@ run "$py" "$lint" "$workflow"
 expect_status 0 "actionlint, zizmor, action-validator and shellcheck on release.yml"
 run shellcheck --severity=style "$ROOT/.github/wheel-deps.sh"
 expect_status 0 "shellcheck of .github/wheel-deps.sh"
+# every action of release.yml and pins.yml is on the commit .github/pins.yaml pins it to, with its tag;
+# pins.yml runs the tool's own pin --check on that table, which loads as a matrix
+pins=$ROOT/.github/workflows/pins.yml
+run "$py" "$lint" "$pins"
+expect_status 0 "actionlint, zizmor, action-validator and shellcheck on pins.yml"
+wm list -f "$ROOT/.github/pins.yaml" --format json
+expect_status 0 "list of .github/pins.yaml"
+"$py" - "$workflow" "$pins" "$ROOT/.github/pins.yaml" <<'PY' || fail "the pins of the workflows (above)"
+import re, sys, yaml
+table = {}
+for line in open(sys.argv[3]):
+    m = re.match(r"^  (\S+): ([0-9a-f]{40})  # (\S+)$", line)
+    if m:
+        table[m[1]] = (m[2], m[3])
+bad = []
+for wf in sys.argv[1:3]:
+    for m in re.finditer(r"uses: (\S+)@(\S+)\s+# (\S+)", open(wf).read()):
+        if table.get(m[1]) != (m[2], m[3]):
+            bad.append("%s: %s@%s # %s is not .github/pins.yaml's %s" % (wf.split("/")[-1], m[1], m[2], m[3], table.get(m[1])))
+runs = [s.get("run", "") for j in yaml.safe_load(open(sys.argv[2]))["jobs"].values() for s in j["steps"]]
+if not any(r.strip() == "build/wheelmatrix pin --check -f .github/pins.yaml" for r in runs):
+    bad.append("pins.yml does not run the tool's pin --check on .github/pins.yaml")
+if len(table) < 7:
+    bad.append("pins.yaml pins %d actions" % len(table))
+for b in bad:
+    print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PY
 # the libraries the wheels bundle come from their repositories at recorded commits, on macOS too:
 # Homebrew gives a build tool alone
 deps=$ROOT/.github/wheel-deps.sh
