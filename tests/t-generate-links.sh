@@ -78,8 +78,8 @@ link() {
 
 # the patches are read (a local build's patch is undone) before anything is written: a link out of
 # the repository there is refused when they are read
-link llm-rs.yaml .wheelmatrix .wheelmatrix/patches/cuda.patch read .wheelmatrix/patches/cuda.patch
-link llm-rs.yaml .wheelmatrix/patches .wheelmatrix/patches/cuda.patch read .wheelmatrix/patches/cuda.patch
+link llm-rs.yaml .wheelmatrix .wheelmatrix/patches/cuda.patch read .wheelmatrix/patches
+link llm-rs.yaml .wheelmatrix/patches .wheelmatrix/patches/cuda.patch read .wheelmatrix/patches
 link llm-rs.yaml .github .github/workflows/wheels.yml write .github/workflows/wheels.yml
 link llm-rs.yaml .github/workflows .github/workflows/wheels.yml write .github/workflows/wheels.yml
 link llm-rs-meta.yaml .wheelmatrix/meta .wheelmatrix/meta/pyproject.toml write .wheelmatrix/meta/pyproject.toml

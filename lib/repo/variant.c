@@ -599,9 +599,50 @@ static int unapply_one(struct wm_buf *base, struct patch_file *pf, const struct 
 	return 0;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The files of .wheelmatrix/patches/, sorted, when the reader can list them (*listed): 0; the
+ * directory behind a link out of the repository or into .git is an error, as reading there is.
+ */
+static int list_patches(struct wm_paths *out, bool *listed, const struct wm_reader *r, struct wm_error *err)
+{
+	struct wm_error quiet;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	*listed = false;
+	if (!r->list)
+		return 0;
+	wm_error_init(&quiet);
+	ret = r->list(r->ctx, ".wheelmatrix/patches", out, &quiet);
+	for (size_t i = 0; ret == WM_EINVALID && i < quiet.ndiags; i++)
+		wm_error_add(err, ret, quiet.diags[i].severity, quiet.diags[i].file, NULL, 0, 0, 0, 0, "%s",
+			quiet.diags[i].message);
+	wm_error_release(&quiet);
+	if (ret == WM_ENOMEM || ret == WM_EINVALID) {
+		if (ret == WM_ENOMEM)
+			wm_error_code(err, ret);
+		wm_io_paths_free(out);
+		return ret;
+	}
+	if (ret < 0) {  /* a directory that cannot be listed: each patch read as it is named */
+		wm_io_paths_free(out);
+		return 0;
+	}
+	*listed = true;  /* 1: no directory, no patch */
+	wm_io_paths_sort(out);
+	return 0;
+}
+
 static int read_base(void *ctx, const char *path, char **data, size_t *len, struct wm_error *err)
 {
 	struct base_reader *br = ctx;
+	struct wm_paths names;
+	bool listed;
 	struct wm_buf base = WM_BUF_INIT;
 	const char *base_name;
 	char id[41];
@@ -614,7 +655,19 @@ static int read_base(void *ctx, const char *path, char **data, size_t *len, stru
 	if (strcmp(base_name ? base_name + 1 : path, "pyproject.toml") != 0)
 		return 0;
 	wm_sha1_git_blob(id, *data ? *data : "", *len);
+	if ((ret = list_patches(&names, &listed, br->inner, err)) < 0) {
+		free(*data);
+		*data = NULL;
+		*len = 0;
+		return ret;
+	}
 	for (size_t i = 0; i < br->nids && !br->applied; i++) {
+		char name[80];
+		const char *key = name;
+		/* a backend without a patch file costs no read: a matrix may have thousands */
+		snprintf(name, sizeof(name), "%s.patch", br->ids[i]);
+		if (listed && !bsearch(&key, names.items, names.n, sizeof(*names.items), cmp_name))
+			continue;
 		if ((ret = unapply_one(&base, &br->patch, br->inner, br->ids[i], path, *data ? *data : "", *len, id,
 				err)) < 0)
 			break;
@@ -634,6 +687,7 @@ static int read_base(void *ctx, const char *path, char **data, size_t *len, stru
 		}
 	}
 	wm_buf_release(&base);
+	wm_io_paths_free(&names);
 	if (ret < 0) {
 		free(*data);
 		*data = NULL;
