@@ -40,6 +40,10 @@ project() {
 	printf 'actions:\n  actions/checkout: %s   # to be pinned\n' "$checkout" >>"$1/wheelmatrix.yaml"
 }
 
+leftover() {  # leftover DIR: a temporary or backup file pin left there
+	find "$1" -maxdepth 1 \( -name '.*.tmp*' -o -name '.*.backup*' \) | grep -q .
+}
+
 pinned() {  # pinned FILE WHAT: FILE's actions table is pinned (checkout on a 40-hex commit)
 	grep -qE "^  actions/checkout: [0-9a-f]{40}  # $checkout\$" "$1" || fail "$2: not pinned: $(cat "$1")"
 }
@@ -58,7 +62,7 @@ wait "$pid" || status=$?
 grep -qxF "wheelmatrix: error: 'wheelmatrix.yaml' changed since it was read: nothing was written, and the change is kept; run again" "$tmp/pin.err" ||
 	fail "an edit while pin waited says: $(cat "$tmp/pin.err")"
 cmp -s "$tmp/edited.yaml" "$r/wheelmatrix.yaml" || fail "an edit while pin waited was lost: $(cat "$r/wheelmatrix.yaml")"
-ls -a "$r" | grep -q '\.tmp\|\.backup' && fail "an edit while pin waited: a temporary file was left: $(ls -a "$r")"
+leftover "$r" && fail "an edit while pin waited: a temporary file was left: $(ls -a "$r")"
 # replaced by another file (an editor's save) the same: nothing written
 "$WM" -C "$r" pin --github "$slow" >"$tmp/pin.out" 2>"$tmp/pin.err" &
 pid=$!
@@ -131,7 +135,7 @@ expect_status 0 "pin of a file with two hard links"
 [[ $(stat -c %i "$r/wheelmatrix.yaml") == "$inode" && $(stat -c %h "$r/wheelmatrix.yaml") == 2 ]] ||
 	fail "pin split the hard links: $(stat -c '%i %h' "$r/wheelmatrix.yaml") (inode $inode, 2 links before)"
 pinned "$r/keep/copy.yaml" "the other hard link"
-ls -a "$r" | grep -q '\.tmp\|\.backup' && fail "hard links: a temporary or backup file was left: $(ls -a "$r")"
+leftover "$r" && fail "hard links: a temporary or backup file was left: $(ls -a "$r")"
 
 # ---- owner, group and mode -------------------------------------------------------------------------
 r=$tmp/owner
@@ -158,6 +162,6 @@ if [[ $(id -u) == 0 ]]; then
 	[[ $(stat -c '%u:%g %a %i' "$r/wheelmatrix.yaml") == "1234:5678 664 $inode" ]] ||
 		fail "pin without CAP_CHOWN: $(stat -c '%u:%g %a %i' "$r/wheelmatrix.yaml"), not 1234:5678 664 $inode"
 	pinned "$r/wheelmatrix.yaml" "pin without CAP_CHOWN"
-	ls -a "$r" | grep -q '\.tmp\|\.backup' && fail "pin without CAP_CHOWN: a file was left: $(ls -a "$r")"
+	leftover "$r" && fail "pin without CAP_CHOWN: a file was left: $(ls -a "$r")"
 fi
 finish

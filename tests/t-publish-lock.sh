@@ -123,7 +123,11 @@ os.rename(port_file + ".tmp", port_file)
 s.serve_forever()
 PY
 server=$!
-stop_upload() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
+# shellcheck disable=SC2317  # run at exit
+stop_upload() {
+	kill "$server" 2>/dev/null || true
+	wait "$server" 2>/dev/null || true
+}
 at_exit stop_upload
 for ((i = 0; i < 100; i++)); do
 	[[ -s $tmp/upload.port ]] && break
@@ -169,8 +173,10 @@ publish() {  # publish LOG: gitlab-ci-local runs publish-cpu on the tag v1.0.0, 
 publish "$tmp/run.log"
 [[ $status == 0 ]] || { fail "the publish job failed"; tail -n 40 "$tmp/run.log" | show /dev/stdin; }
 grep -q "Successfully installed .*pypi-attestations-0" "$tmp/run.log" || fail "the job did not install the lock: $(grep -i install "$tmp/run.log" | head -5)"
-grep -qx "Basic demo-1.0.0-cp312-cp312-manylinux_2_28_x86_64.whl" "$tmp/uploads" &&
-	grep -qx "Basic demo-1.0.0.tar.gz" "$tmp/uploads" || fail "the uploads: $(cat "$tmp/uploads" 2>/dev/null)"
+if ! grep -qx "Basic demo-1.0.0-cp312-cp312-manylinux_2_28_x86_64.whl" "$tmp/uploads" ||
+	! grep -qx "Basic demo-1.0.0.tar.gz" "$tmp/uploads"; then
+	fail "the uploads: $(cat "$tmp/uploads" 2>/dev/null)"
+fi
 
 # 4. one of the lock's hashes changed in the generated file: pip refuses, nothing is uploaded
 : >"$tmp/uploads"

@@ -120,12 +120,14 @@ PY
 # the libraries the wheels bundle come from their repositories at recorded commits, on macOS too:
 # Homebrew gives a build tool alone
 deps=$ROOT/.github/wheel-deps.sh
-[[ $(grep -c '^\s*brew install' "$deps") == 1 ]] && grep -q '^\s*brew install pkgconf$' "$deps" ||
+if [[ $(grep -c '^\s*brew install' "$deps") != 1 ]] || ! grep -q '^\s*brew install pkgconf$' "$deps"; then
 	fail "wheel-deps.sh installs more than pkgconf with Homebrew: $(grep 'brew install' "$deps")"
+fi
 for lib in libyaml jansson libgit2; do
-	grep -q "^\s*clone $lib https://github.com/[^ ]* \"\$${lib}_tag\" \"\$${lib}_commit\"$" "$deps" &&
-		grep -q "^${lib}_tag=[^ ]* ${lib}_commit=[0-9a-f]\{40\}$\|${lib}_tag=[^ ]* ${lib}_commit=[0-9a-f]\{40\}" "$deps" ||
+	if ! grep -q "^\s*clone $lib https://github.com/[^ ]* \"\$${lib}_tag\" \"\$${lib}_commit\"$" "$deps" ||
+		! grep -q "${lib}_tag=[^ ]* ${lib}_commit=[0-9a-f]\{40\}" "$deps"; then
 		fail "wheel-deps.sh does not build $lib from a recorded commit"
+	fi
 done
 
 # the checks can fail: an action on another tag (zizmor's ref-pin policy too), a retiring runner
