@@ -251,13 +251,15 @@ check-e2e: deps
 # Then the CUDA runtime the CUDA import test links (tests/tools/cuda-requirements.txt), the build
 # requirements of wheelmatrix's own wheel (tests/tools/wheel-requirements.txt) for its offline builds,
 # the wheelhouse of pytest the replayed test steps install from (tests/tools/pytest-requirements.txt),
-# and that of the publishing jobs' build and twine (tests/tools/publish-requirements.txt).
+# that of the publishing jobs' build and twine (tests/tools/publish-requirements.txt), and the wheels
+# of the GitLab publish job's hashed lock (templates/publish-lock.txt).
 tools:
 	@tests/tools/install.sh
 	@tests/tools/install-cuda.sh
 	@tests/tools/install-wheelhouse.sh
 	@tests/tools/install-pytest.sh
 	@tests/tools/install-publish.sh
+	@tests/tools/install-publish-job.sh
 
 install: $(TOOL) $(COMPLETIONS)
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)'

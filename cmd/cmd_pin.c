@@ -57,6 +57,7 @@ int cmd_pin(struct cli *cli)
 	struct wm_catalog *cat = NULL;
 	struct wm_matrix *m = NULL;
 	struct wm_pin *p = NULL;
+	struct wm_pin_lock *lock = NULL;
 	char *applied = NULL, *text = NULL;
 	size_t len = 0, failed = 0, changes = 0;
 	bool check = cli->values[PIN_CHECK] != NULL;
@@ -74,6 +75,11 @@ int cmd_pin(struct cli *cli)
 	wm_error_init(&err);
 	if ((ret = cli_catalog_load(&cat, &err)) < 0)
 		goto out;
+	/* held from before the file is read until it is written: another run waits for none of it */
+	if (!check && (ret = wm_pin_lock(&lock, cli->file, &err)) < 0) {
+		cli_print_diags(&err);
+		goto out;
+	}
 	if ((ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
 	    (ret = wm_pin_new(&p, m, cat, &err)) < 0 ||
 	    (ret = wm_pin_resolve(p, &o, &err)) < 0) {
@@ -109,13 +115,14 @@ int cmd_pin(struct cli *cli)
 		cli_print_diags(&err);
 		goto out;
 	}
-	if ((ret = wm_pin_write(p, text, len, &err)) < 0) {
+	if ((ret = wm_pin_write(p, lock, text, len, &err)) < 0) {
 		cli_print_diags(&err);
 		goto out;
 	}
 	if (cli->verbosity >= 0)
 		cli_print(stderr, "wrote %s: %zu pin%s\n", cli->file, changes, changes == 1 ? "" : "s");
 out:
+	wm_pin_unlock(lock);
 	free(text);
 	free(applied);
 	wm_pin_free(p);

@@ -474,6 +474,13 @@ struct wm_reader {
 	 * when `dir` is not a directory.  NULL when the reader cannot list.
 	 */
 	int (*list)(void *ctx, const char *dir, struct wm_paths *out, struct wm_error *err);
+	/*
+	 * Told by the loader, before it reads the project's files, the ids of
+	 * the matrix's backends (the keys of `backends:` that are ids, or the
+	 * implied `cpu`): a reader that undoes a variant patch reads only
+	 * theirs.  0 or WM_ENOMEM; NULL when the reader has no use for them.
+	 */
+	int (*backends)(void *ctx, const char *const *ids, size_t n);
 };
 
 /*
@@ -917,8 +924,27 @@ int wm_pin_resolve(struct wm_pin *p, const struct wm_pin_options *o, struct wm_e
  * than an entry's, a value over several lines.
  */
 int wm_pin_edit(char **out, size_t *len, const struct wm_pin *p, struct wm_error *err);
-/* Replaces the matrix file with `text` atomically (util/io), its permissions kept. */
-int wm_pin_write(const struct wm_pin *p, const char *text, size_t len, struct wm_error *err);
+/*
+ * An exclusive lock on the matrix file at `path` for pin's edit, taken before
+ * the file is read and held until wm_pin_unlock, so that two runs never
+ * interleave: flock(2) on the file itself, found through a symbolic link
+ * that stays inside the file's directory (one that leads out of it is refused,
+ * as pin writes nothing outside the project).  WM_ESTATE when another process
+ * holds it.
+ */
+struct wm_pin_lock;
+int wm_pin_lock(struct wm_pin_lock **out, const char *path, struct wm_error *err);
+void wm_pin_unlock(struct wm_pin_lock *l);
+/*
+ * Replaces the locked matrix file's text with `text` when it still holds the
+ * text the matrix was read from (WM_ESTATE, nothing written, when it changed
+ * while pin waited on the network), keeping the file the user has: a link's
+ * target is written, its owner, group and mode kept; atomically by a rename,
+ * or in place after a backup for a file of several hard links (util/io's
+ * wm_io_replace_locked).
+ */
+int wm_pin_write(const struct wm_pin *p, const struct wm_pin_lock *lock, const char *text, size_t len,
+	struct wm_error *err);
 void wm_pin_free(struct wm_pin *p);
 
 /* ---- outdated: what the generated CI pins, against the newest releases ----- */

@@ -4,7 +4,8 @@
 # start_fault DIR [ARGS...]   tests/index-server.py; sets FAULT_PORT
 # make_ca DIR                 a CA and a certificate for 127.0.0.1 signed by it, made now with openssl
 # start_nginx DIR ROOT        nginx serving the index tree ROOT over http and https (DIR/ca.pem);
-#                             sets HTTP_PORT and HTTPS_PORT
+#                             sets HTTP_PORT and HTTPS_PORT; DIR/nginx/ports.log has a line per
+#                             request: the port, user=<its credentials' user name>, the request, the status
 # stop_servers                stops what was started
 #
 # Source it after tests/lib.sh (its $tmp, `fail`, ...): the servers it starts are stopped at exit.
@@ -139,6 +140,9 @@ error_log $dir/nginx/error.log;
 events { worker_connections 64; }
 http {
 	access_log $dir/nginx/access.log;
+	# which port each request came to, with the user name of its credentials (t-net-redirects)
+	log_format ports '\$server_port user=\$remote_user "\$request" \$status';
+	access_log $dir/nginx/ports.log ports;
 	client_body_temp_path $dir/nginx/body;
 	proxy_temp_path $dir/nginx/proxy;
 	fastcgi_temp_path $dir/nginx/fastcgi;
@@ -166,6 +170,11 @@ http {
 			auth_basic "index";
 			auth_basic_user_file $dir/htpasswd;
 		}
+		# redirects (t-net-redirects): from here to plain http on the same host, to another host name
+		# (localhost, which the certificate names too) and to the same origin's private pages
+		rewrite ^/to-http/(.*)\$ http://127.0.0.1:$HTTP_PORT/simple/\$1 redirect;
+		rewrite ^/to-localhost/(.*)\$ https://localhost:$HTTPS_PORT/private/\$1 redirect;
+		rewrite ^/to-private/(.*)\$ https://127.0.0.1:$HTTPS_PORT/private/\$1 redirect;
 		# the backends' own indexes of strategy index, behind the same password
 		location /private-whl/ {
 			alias $www/whl/;

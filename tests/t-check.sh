@@ -142,15 +142,14 @@ $wf:$line:$col: error: action reference bumped by hand: 'actions/checkout@v6' (g
 wheelmatrix.yaml:11:3: note: 'actions/checkout' is pinned to 'v5' here
 EOF
 git -C "$r" checkout -q -- "$wf"
-# a file wheelmatrix did not write in place of a patch, whose result is not the variant
+# a file wheelmatrix did not write in place of a patch (git's, with abbreviated ids): not read further
 cp "$r/pyproject.toml" "$tmp/py.toml"
 sed -i 's/^name = "demo"/name = "demo-gpu"/' "$r/pyproject.toml"
 git -C "$r" diff pyproject.toml >"$r/.wheelmatrix/patches/cuda.patch"
 git -C "$r" checkout -q -- pyproject.toml
 check "$r" 1 && says "a foreign patch" <<EOF
 .wheelmatrix/patches/cuda.patch:1:1: error: not written by wheelmatrix (it has no wheelmatrix header): remove it, or run 'wheelmatrix generate --force' to replace it
-.wheelmatrix/patches/cuda.patch:1:1: error: the patched pyproject.toml names the project 'demo-gpu', not 'demo-cuda': run 'wheelmatrix generate'
-.wheelmatrix/patches/cuda.patch:1:1: error: the patched pyproject.toml lacks feature 'cublas' of backend 'cuda' in [tool.maturin].features: run 'wheelmatrix generate'
+.wheelmatrix/patches/cuda.patch:2:1: error: not a patch of the shape 'wheelmatrix generate' writes (an index line without both full blob ids): nothing reads it further; run 'wheelmatrix generate'
 EOF
 git -C "$r" checkout -q -- .wheelmatrix
 
@@ -159,7 +158,7 @@ r=$tmp/noapply
 new_repo "$r"
 sed -i 's/^name = "demo"$/name = "demo"  # the base name/' "$r/pyproject.toml"
 check "$r" 1 && says "a patch that no longer applies" <<EOF
-.wheelmatrix/patches/cuda.patch:1:1: error: does not apply to pyproject.toml (hunk at line 3 did not apply): run 'wheelmatrix generate'
+.wheelmatrix/patches/cuda.patch:1:1: error: does not apply to pyproject.toml exactly where its hunks say: run 'wheelmatrix generate'
 .wheelmatrix/patches/cuda.patch:5:1: error: out of date (the matrix or the project changed): run 'wheelmatrix generate'
 EOF
 git -C "$r" checkout -q -- pyproject.toml

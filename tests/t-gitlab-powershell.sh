@@ -107,7 +107,7 @@ collect(parser.parse(script.encode()).root_node)
 job = data["job"]
 entries = job.get("parallel", {}).get("matrix", [])
 given = set(job.get("variables", {})) | {k for e in entries for k in e}
-windows = {"TEMP", "USERPROFILE", "PATH"}
+windows = {"TEMP", "USERPROFILE", "PATH", "PROCESSOR_ARCHITECTURE"}
 automatic = {"_", "?", "LASTEXITCODE", "global:LASTEXITCODE", "true", "false", "null"}
 assigned, read_env = set(), set()
 for n in variables:

@@ -24,6 +24,7 @@
 #       mapping where GitHub reads one value: expressions only inside values;
 #   action-ref   an action's reference is a tag, branch or SHA, never a path or expression;
 #   env-name     the generated jobs' own, the CI providers' and the code-running names are reserved;
+#   env-line-separator, env-paragraph-separator, env-next-line  raw line breaks of YAML 1.1 alone;
 #   gitlab-env, gitlab-image, gitlab-tag  GitLab expands '$': written '$$' in values, refused in
 #       an image or runner tag; a GitHub expression copied to GitLab draws a warning;
 #   test-*       the tests' command, requirements, extras, sources, skip globs, runner and tags: no
@@ -71,6 +72,11 @@ CASES = [
     ("env-doc-markers", "env", "---\n...\n", "intact", None),
     ("env-shell", "env", "$(touch pwned); `id` && rm -rf \"$HOME\" # x", "intact", None),
     ("env-recipe-marker", "env", "@version@ @major@", "intact", None),
+    # raw NEL, LINE and PARAGRAPH SEPARATOR: libyaml breaks the line there, a review does not
+    # (t-line-separators: the same after a comment, hiding a key)
+    ("env-line-separator", "env", "a\u2028b", "reject", ("U+2028",)),
+    ("env-paragraph-separator", "env", "a\u2029b", "reject", ("U+2029",)),
+    ("env-next-line", "env", "a\u0085b", "reject", ("U+0085",)),
     ("env-untrusted", "env", E + " github.event.issue.title }}", "reject", ("github.event.issue.title", E)),
     ("env-untrusted-nospace", "env", E + "github.event.pull_request.title}}", "reject",
      ("github.event.pull_request.title", E)),

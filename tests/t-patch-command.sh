@@ -93,7 +93,7 @@ git -C "$repo" checkout -q -- pyproject.toml
 # a patch whose hunks were edited by hand (the index line kept): refused, nothing changed
 sed -i 's/^+name = "llm-rs-cuda"/+name = "llm-rs-gpu"/' "$repo/.wheelmatrix/patches/cuda.patch"
 wm_in "$repo" 1 patch cuda
-grep -q "^.wheelmatrix/patches/cuda.patch: error: the patch does not make the file its index line names" "$tmp/err" ||
+grep -q "^.wheelmatrix/patches/cuda.patch: error: not the patch the matrix makes for backend 'cuda' (it was edited, or the matrix or pyproject.toml changed since it was generated): nothing was changed" "$tmp/err" ||
 	fail "an edited patch says: $(cat "$tmp/err")"
 unchanged "$repo" "$tmp/base.toml" "edited patch"
 git -C "$repo" checkout -q -- .wheelmatrix

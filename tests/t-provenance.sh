@@ -27,7 +27,8 @@
 #   id-token: write; the `github-release` job attaches the default backend's files only;
 # - actionlint, zizmor and action-validator (tests/wmlint.py) have no finding.
 # In each GitLab file: the publish jobs carry an ID token for Sigstore next to PyPI's and sign
-# with pypi-attestations exactly under trusted publishing, and `github-release` changes nothing.
+# with pypi-attestations exactly under trusted publishing, installed with twine from a lock of hashes
+# (--require-hashes, no pin of its own), and `github-release` changes nothing.
 . "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"

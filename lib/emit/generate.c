@@ -169,6 +169,14 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 			continue;
 		patched[i] = true;
 		snprintf(path, sizeof(path), WM_PATCH_PATH, m->backends[i]->id);
+		/* the commands read no larger patch back (wm_diff_check) */
+		if (body.len > WM_DIFF_MAX_BYTES) {
+			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"the patch '%s' would be larger than the limit of %u KiB: %s's lines around the edits are too "
+				"long", path, WM_DIFF_MAX_BYTES >> 10, m->project->py_path);
+			ret = WM_EINVALID;
+			goto out;
+		}
 		if ((ret = wm_emit_add_buf(out, path, matrix_file, &body, err)) < 0)
 			goto out;
 	}

@@ -59,6 +59,10 @@ struct gl {
 	bool zig;                      /* a Linux build job links with zig */
 };
 
+/* What of a template file's own header embed_template leaves out. */
+enum embed_header { EMBED_WITHOUT_TITLE, EMBED_WITHOUT_COMMENTS };
+static const char *embed_template(struct gl *g, const char *text, const char *name, enum embed_header header);
+
 static struct wm_y *piece(struct gl *g, const char *name)
 {
 	return wm_emit_piece(&g->b, &g->skel, name, g->err);
@@ -472,8 +476,13 @@ static void templates(struct gl *g, struct wm_y *root)
 		wm_yaml_set_before(&g->b, job, "script", "before_script", wm_yaml_seq(&g->b));
 		if (job) {
 			/* the version check first: the script piece is the upload */
-			struct wm_y *before = wm_yaml_get(job, "before_script");
+			struct wm_y *before = wm_yaml_get(job, "before_script"), *script = wm_yaml_get(job, "script");
 			wm_yaml_push(&g->b, before, wm_yaml_literal(&g->b, wm_emit_check_version(&g->b)));
+			/* the hashed lock of what it installs, whole: pip reads its comments as such */
+			for (size_t i = 0; script && i < script->n; i++)
+				if (script->items[i]->type == WM_NODE_SCALAR && strstr(script->items[i]->text, "@publish-lock.txt@\n"))
+					script->items[i] = wm_yaml_literal(&g->b, embed_template(g, script->items[i]->text,
+						"publish-lock.txt", EMBED_WITHOUT_COMMENTS));
 		}
 		wm_yaml_set(&g->b, root, ".wheelmatrix-publish", job);
 	}
@@ -790,11 +799,9 @@ static struct wm_y *publish_base(struct gl *g, struct wm_y *root, const char *na
 	set_var(g, vars, "WM_DIST", dist, false);
 	set_var(g, vars, "WM_PYPROJECT", m->pyproject, false);
 	set_var(g, vars, "WM_MANIFEST", m->manifest, false);
-	set_var(g, vars, "WM_TWINE", wm_catalog_tool(g->cat, "twine"), false);
 	/* trusted publishing: a token for PyPI, and one for Sigstore that signs the PEP 740 attestations */
 	if (m->trusted) {
 		struct wm_y *tokens = wm_yaml_set(&g->b, job, "id_tokens", wm_yaml_map(&g->b));
-		set_var(g, vars, "WM_PYPI_ATTESTATIONS", wm_catalog_tool(g->cat, "pypi-attestations"), false);
 		wm_yaml_set(&g->b, wm_yaml_set(&g->b, tokens, "PYPI_ID_TOKEN", wm_yaml_map(&g->b)), "aud", str(g, "pypi"));
 		wm_yaml_set(&g->b, wm_yaml_set(&g->b, tokens, "SIGSTORE_ID_TOKEN", wm_yaml_map(&g->b)), "aud", str(g, "sigstore"));
 	}
@@ -855,22 +862,31 @@ static void meta_jobs(struct gl *g, struct wm_y *root, const bool *published)
 }
 
 /*
- * Strategy index: templates/index-pages.py in the pages piece's heredoc, in
- * place of its line @index-pages.py@, the script's title line left out.
+ * The template file `name` (templates/) in a piece's heredoc, in place of its
+ * line @name@, without its title line, or without all its leading comment lines.
  */
-static const char *embed_index_pages(struct gl *g, const char *text)
+static const char *embed_template(struct gl *g, const char *text, const char *name, enum embed_header header)
 {
-	const struct wm_template *t = wm_template_get("index-pages.py");
-	const char *mark = strstr(text, "@index-pages.py@\n"), *script;
+	const struct wm_template *t = wm_template_get(name);
+	const char *mark = strstr(text, wm_arena_printf(g->b.arena, "@%s@\n", name)), *body, *end;
 	if (!t || !mark) {
 		wm_error_add(g->err, WM_EINTERNAL, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-			"no index-pages.py, or no @index-pages.py@ line in the pages piece");
+			"no %s, or no @%s@ line in its piece", name, name);
 		return text;
 	}
-	script = memchr(t->data, '\n', t->len);
-	script = script ? script + 1 : t->data + t->len;
-	return wm_arena_printf(g->b.arena, "%.*s%.*s%s", (int)(mark - text), text,
-		(int)(t->data + t->len - script), script, mark + strlen("@index-pages.py@\n"));
+	end = t->data + t->len;
+	for (body = t->data; body < end && (header == EMBED_WITHOUT_TITLE ? body == t->data : *body == '#');) {
+		const char *nl = memchr(body, '\n', (size_t)(end - body));
+		body = nl ? nl + 1 : end;
+	}
+	return wm_arena_printf(g->b.arena, "%.*s%.*s%s", (int)(mark - text), text, (int)(end - body), body,
+		mark + strlen(name) + 3);
+}
+
+/* Strategy index: templates/index-pages.py in the pages piece's heredoc, its title line left out. */
+static const char *embed_index_pages(struct gl *g, const char *text)
+{
+	return embed_template(g, text, "index-pages.py", EMBED_WITHOUT_TITLE);
 }
 
 /*

@@ -67,6 +67,11 @@ struct repo_ci {
 	struct published published[MAX_FOUND];
 	size_t npublished;
 	size_t unplain;                     /* files passed over for their names */
+	struct {                            /* the first workflow with a line break libyaml alone sees */
+		const char *path;
+		unsigned line, column;
+		uint32_t cp;
+	} hidden;
 	struct wm_takeover takeover;        /* what the workflows that build the project's own distribution build,
 	                                       read as a matrix (init_matrix.c); a backend's are its own */
 };
@@ -675,6 +680,10 @@ static void scan_file(struct repo_ci *ci, struct wm_arena *a, const struct wm_re
 		free(text);
 		return;  /* what generate wrote replaces the others, not itself */
 	}
+	/* formats/yaml.c refuses it, which evidence would pass over: init refuses it too, with its place */
+	if (workflow_path(file) && !ci->hidden.path &&
+	    (ci->hidden.cp = wm_utf8_find_break(text, len, &ci->hidden.line, &ci->hidden.column)) != 0)
+		ci->hidden.path = file;
 	scan_distributions(ci, a, p, file, text, len);
 	if (ci->nworkflows < MAX_FOUND && read_workflow(&ci->read[ci->nworkflows], a, file, text, len, p->name, p, NULL, 0,
 			ci->npublished == before ? &ci->takeover : NULL) > 0) {
@@ -994,6 +1003,15 @@ static int render(struct wm_buf *out, const struct wm_reader *r, const char *pyp
 	}
 	if ((ci = wm_arena_alloc(&arena, sizeof(*ci))) != NULL)
 		scan_repo(ci, &arena, r, p, cat);
+	if (ci && ci->hidden.path) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, ci->hidden.path, NULL, 0, ci->hidden.line, ci->hidden.column, 1,
+			"a raw %s: YAML readers break the line here, while editors and diffs show one line, so what "
+			"follows would be read unseen; remove it, and init reads the workflow", wm_utf8_break_name(ci->hidden.cp));
+		wm_arena_release(&arena);
+		wm_catalog_free(cat);
+		wm_project_free(p);
+		return WM_EINVALID;
+	}
 	root = wm_yaml_map(&b);
 	if ((one = wm_yaml_str(&b, "1")) != NULL)
 		one->typed = true;  /* the format version is a number */

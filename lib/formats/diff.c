@@ -1,9 +1,12 @@
 /* diff.c — git-format diffs of one file (diff --git, index line of blob ids), for the variant patches. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/buf.h"
+#include "util/name.h"
 #include "util/sha1.h"
+#include "util/utf8.h"
 #include "formats/diff.h"
 
 #define CONTEXT 3
@@ -306,17 +309,24 @@ static void flush_run(struct wm_buf *out, const char *run, size_t len)
 	}
 }
 
+static bool hunk_header(const char *line, size_t n, size_t *os, size_t *oc, size_t *ns, size_t *nc, bool strict);
+
 int wm_diff_reverse(struct wm_buf *out, const char *patch, size_t len)
 {
 	struct cursor c = { patch, patch + len };
 	const char *line, *run = NULL;
-	size_t n, runlen = 0;
+	size_t n, runlen = 0, old_left = 0, new_left = 0;
 	bool in_hunk = false, seen_header = false;
 
 	while (next_line(&c, &line, &n)) {
-		if (in_hunk && n && (line[0] == '+' || line[0] == '-') &&
-		    !has_prefix(line, n, "--- ") && !has_prefix(line, n, "+++ ")) {
+		/* a hunk's lines are as many as its header says: a changed line may begin "--- " or "+++ " */
+		bool body = in_hunk && (old_left || new_left) && n;
+		if (body && ((line[0] == '-' && old_left) || (line[0] == '+' && new_left))) {
 			size_t whole = changed_line(&c, n);
+			if (line[0] == '-')
+				old_left--;
+			else
+				new_left--;
 			if (!run)
 				run = line;
 			runlen = (size_t)(line + whole - run);
@@ -325,6 +335,11 @@ int wm_diff_reverse(struct wm_buf *out, const char *patch, size_t len)
 		if (run) {
 			flush_run(out, run, runlen);
 			run = NULL;
+		}
+		if (body && line[0] == ' ' && old_left && new_left) {
+			old_left--, new_left--;
+			wm_buf_add(out, line, n);
+			continue;
 		}
 		if (has_prefix(line, n, "diff --git ")) {
 			seen_header = true;
@@ -346,7 +361,8 @@ int wm_diff_reverse(struct wm_buf *out, const char *patch, size_t len)
 		} else if (seen_header && has_prefix(line, n, "@@ -")) {
 			/* @@ -<old range> +<new range> @@<rest> */
 			const char *old = line + 4, *plus = memchr(old, ' ', n - 4), *close;
-			if (!plus || plus[1] != '+')
+			size_t os, ns;
+			if (!plus || plus[1] != '+' || !hunk_header(line, n, &os, &old_left, &ns, &new_left, false))
 				return WM_EINVALID;
 			close = memchr(plus + 2, ' ', (size_t)(line + n - plus - 2));
 			if (!close)
@@ -370,7 +386,7 @@ int wm_diff_reverse(struct wm_buf *out, const char *patch, size_t len)
 
 /* ---- reading and applying one of ours ------------------------------------------- */
 
-static int apply_hunks(struct wm_buf *out, struct cursor *c, const char *pre, size_t prelen, bool apply);
+static int apply_hunks(struct wm_buf *out, struct cursor *c, const char *pre, size_t prelen, bool apply, bool strict);
 
 /* The file's path in "diff --git a/P b/P" when both sides are the same plain path, else 0. */
 static size_t git_path(const char *line, size_t n, const char **path)
@@ -433,6 +449,7 @@ static bool read_header(struct cursor *c, struct wm_diff_file *out)
 		return false;
 	out->path = path;
 	out->pathlen = plen;
+	out->start = path - 13;  /* "diff --git a/" */
 	return true;
 }
 
@@ -445,13 +462,13 @@ int wm_diff_read(struct wm_diff_file *out, const char *patch, size_t len)
 	if (!read_header(&c, out))
 		return 1;
 	/* the whole patch has that shape: its hunks read, applied to nothing */
-	ret = apply_hunks(&none, &c, NULL, 0, false);
+	ret = apply_hunks(&none, &c, NULL, 0, false, false);
 	wm_buf_release(&none);
 	return ret;
 }
 
-/* A parsed "@@ -OLD[,N] +NEW[,N] @@" line. */
-static bool hunk_header(const char *line, size_t n, size_t *os, size_t *oc, size_t *ns, size_t *nc)
+/* A parsed "@@ -OLD[,N] +NEW[,N] @@" line; with `strict`, nothing after the second "@@". */
+static bool hunk_header(const char *line, size_t n, size_t *os, size_t *oc, size_t *ns, size_t *nc, bool strict)
 {
 	const char *p = line + 4, *end = line + n;
 	char *next;
@@ -471,6 +488,8 @@ static bool hunk_header(const char *line, size_t n, size_t *os, size_t *oc, size
 		return false;
 	if (*next == ',')
 		*nc = strtoul(p = next + 1, &next, 10);
+	if (strict && (end - next != 4 || memcmp(next, " @@\n", 4) != 0))
+		return false;
 	return end - next >= 3 && memcmp(next, " @@", 3) == 0 && *oc < SIZE_MAX / 2 && *nc < SIZE_MAX / 2;
 }
 
@@ -480,12 +499,14 @@ static bool hunk_header(const char *line, size_t n, size_t *os, size_t *oc, size
  * it, its context and removed lines byte for byte, one that has no
  * trailing context ending at the file's end as git requires.  0, or 1
  * when the hunks do not apply so or are not of the shape wm_diff_git
- * writes; WM_ENOMEM.
+ * writes (with `strict`, to the byte: a hunk header ending at its "@@",
+ * git's own "\ No newline at end of file"); WM_ENOMEM.  On 1 the cursor
+ * is past the line that failed.
  */
-static int apply_hunks(struct wm_buf *out, struct cursor *c, const char *pre, size_t prelen, bool apply)
+static int apply_hunks(struct wm_buf *out, struct cursor *c, const char *pre, size_t prelen, bool apply, bool strict)
 {
 	struct line *a = NULL;
-	size_t n = apply ? split(pre, prelen, &a) : 0, pos = 0, hunks = 0;
+	size_t n = apply ? split(pre, prelen, &a) : 0, pos = 0, hunks = 0, added = 0, removed = 0;
 	const char *line;
 	size_t len;
 	int ret = 1;
@@ -494,12 +515,17 @@ static int apply_hunks(struct wm_buf *out, struct cursor *c, const char *pre, si
 		return WM_ENOMEM;
 	while (next_line(c, &line, &len)) {
 		size_t os, oc, ns, nc, k, old = 0, new = 0, trailing = 0;
-		if (!hunk_header(line, len, &os, &oc, &ns, &nc))
+		if (!hunk_header(line, len, &os, &oc, &ns, &nc, strict))
 			goto out;
 		hunks++;
 		k = oc ? os - 1 : os;   /* the first old line's index; after line os when it has none */
 		if ((oc && !os) || k < pos || (apply && k + oc > n))
 			goto out;
+		/* strict: the new side's numbers are the old side's moved by the lines the hunks before added or removed */
+		if (strict && ((nc && !ns) || (nc ? ns - 1 : ns) + removed != k + added))
+			goto out;
+		added += nc;
+		removed += oc;
 		for (size_t i = pos; apply && i < k; i++)
 			wm_buf_add(out, a[i].p, a[i].len);
 		while (old < oc || new < nc) {
@@ -518,6 +544,8 @@ static int apply_hunks(struct wm_buf *out, struct cursor *c, const char *pre, si
 			peek = *c;
 			if (next_line(&peek, &marker, &mlen) && has_prefix(marker, mlen, "\\")) {
 				*c = peek;
+				if (strict && (mlen != 28 || memcmp(marker, "\\ No newline at end of file\n", 28) != 0))
+					goto out;
 				l.len--;    /* "\ No newline at end of file" */
 			}
 			if (sign != '+') {
@@ -558,9 +586,146 @@ int wm_diff_apply(struct wm_buf *out, const char *patch, size_t len, const char 
 
 	if (!read_header(&c, &f) || f.pathlen != strlen(path) || memcmp(f.path, path, f.pathlen) != 0)
 		return 1;
-	if ((ret = apply_hunks(out, &c, pre, prelen, true)) != 0 && out->ptr) {
+	if ((ret = apply_hunks(out, &c, pre, prelen, true, false)) != 0 && out->ptr) {
 		out->len = start;
 		out->ptr[start] = '\0';
 	}
 	return ret;
+}
+
+/* ---- the shape of a patch from the repository ------------------------------------ */
+
+static unsigned line_of(const char *patch, const char *at)
+{
+	unsigned n = 1;
+	for (const char *p = patch; p < at && (p = memchr(p, '\n', (size_t)(at - p))) != NULL; p++)
+		n++;
+	return n;
+}
+
+static int problem(struct wm_diff_problem *why, unsigned line, const char *fmt, ...) WM_PRINTF(3, 4);
+
+static int problem(struct wm_diff_problem *why, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	why->line = line;
+	va_start(ap, fmt);
+	vsnprintf(why->why, sizeof(why->why), fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+/* The first control byte of `patch` but tab, LF and a CR before LF: its offset, or len. */
+static size_t control_byte(const char *patch, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char b = (unsigned char)patch[i];
+		if ((b < 0x20 && b != '\t' && b != '\n' && !(b == '\r' && i + 1 < len && patch[i + 1] == '\n')) || b == 0x7f)
+			return i;
+	}
+	return len;
+}
+
+/* The line that ends at `end`, the cursor of a reader that stopped past it (none after `from`: NULL). */
+static const char *last_line(const char *from, const char *end, size_t *n)
+{
+	const char *p = end - 1;
+	if (end <= from)
+		return NULL;
+	while (p > from && p[-1] != '\n')
+		p--;
+	*n = (size_t)(end - p);
+	return p;
+}
+
+/* What is wrong with `line`, where a reader of the shape generate writes stopped. */
+static int shape_problem(struct wm_diff_problem *why, const char *patch, const char *line, size_t n, bool hunks)
+{
+	static const char *const binary[] = { "GIT binary patch", "literal ", "delta ", "Binary files " };
+	static const char *const whole[] = { "new file mode", "deleted file mode", "old mode", "new mode", "rename ",
+		"copy ", "similarity index", "dissimilarity index" };
+	unsigned at = line_of(patch, line);
+	for (size_t i = 0; i < sizeof(binary) / sizeof(*binary); i++)
+		if (has_prefix(line, n, binary[i]))
+			return problem(why, at, "a binary section");
+	if (has_prefix(line, n, "diff --git ") && hunks)
+		return problem(why, at, "a second file");
+	for (size_t i = 0; i < sizeof(whole) / sizeof(*whole); i++)
+		if (has_prefix(line, n, whole[i]))
+			return problem(why, at, "not one file modified in place");
+	if (has_prefix(line, n, "index "))
+		return problem(why, at, "an index line without both full blob ids");
+	if (!hunks)
+		return problem(why, at, "a header other than 'diff --git a/P b/P', 'index OLD..NEW', '--- a/P', '+++ b/P'");
+	return problem(why, at, "a hunk of another shape, or of more or fewer lines than its header says");
+}
+
+int wm_diff_check(struct wm_diff_file *out, const char *patch, size_t len, struct wm_diff_problem *why)
+{
+	struct cursor c = { patch, patch + len }, at;
+	struct wm_buf none = WM_BUF_INIT;
+	const char *line = NULL;
+	unsigned l, col;
+	unsigned char byte;
+	uint32_t cp;
+	size_t n = 0, off;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	memset(why, 0, sizeof(*why));
+	if (len > WM_DIFF_MAX_BYTES)
+		return problem(why, 0, "larger than %u KiB", WM_DIFF_MAX_BYTES >> 10);
+	if ((off = control_byte(patch, len)) < len)
+		return problem(why, line_of(patch, patch + off), patch[off] ? "a control character (U+%04X)" : "a NUL byte",
+			(unsigned char)patch[off]);
+	if (!wm_utf8_valid(patch, len, &l, &col, &byte))
+		return problem(why, l, "a byte that is not UTF-8 (0x%02x)", byte);
+	if ((cp = wm_utf8_find_break(patch, len, &l, &col)) != 0)
+		return problem(why, l, "a raw %s", wm_utf8_break_name(cp));
+	/* the generated header's comment lines, then the diff */
+	for (;;) {
+		at = c;
+		if (!next_line(&c, &line, &n))
+			return problem(why, 0, "no 'diff --git' line");
+		if (has_prefix(line, n, "diff --git "))
+			break;
+		if (line[0] != '#')
+			return problem(why, line_of(patch, line), "a line before 'diff --git' that is not a comment");
+	}
+	c = at;
+	if (!read_header(&c, out)) {
+		line = last_line(at.p, c.p, &n);
+		memset(out, 0, sizeof(*out));
+		return shape_problem(why, patch, line ? line : at.p, line ? n : 0, false);
+	}
+	/* the index line as generate writes it, to the end: the ids, then the mode of a plain file */
+	{
+		const char *index = memchr(out->start, '\n', (size_t)(patch + len - out->start)) + 1;
+		if ((size_t)(patch + len - index) < 96 || memcmp(index + 88, " 100644\n", 8) != 0) {
+			memset(out, 0, sizeof(*out));
+			return problem(why, line_of(patch, index), "an index line other than 'index OLD..NEW 100644'");
+		}
+	}
+	/* the file it patches has a path of the repository's grammar, as the matrix can name one */
+	{
+		char file[4096];
+		const char *bad;
+		memcpy(file, out->path, out->pathlen);  /* read_header keeps it shorter */
+		file[out->pathlen] = '\0';
+		if (!wm_name_repo_path(file, &bad)) {
+			memset(out, 0, sizeof(*out));
+			return problem(why, line_of(patch, line), "a path that is not a plain repository path");
+		}
+	}
+	at = c;
+	ret = apply_hunks(&none, &c, NULL, 0, false, true);
+	wm_buf_release(&none);
+	if (ret == 0)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	if (ret < 0)
+		return ret;
+	if (!(line = last_line(at.p, c.p, &n)))
+		return problem(why, line_of(patch, c.p), "no hunk");
+	return shape_problem(why, patch, line, n, true);
 }

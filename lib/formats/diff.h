@@ -26,6 +26,7 @@ struct wm_diff_file {
 	const char *path;     /* the file it modifies, in the patch's text (not NUL-terminated) */
 	size_t pathlen;
 	char old_id[41], new_id[41];  /* the full blob ids of its index line */
+	const char *start;    /* its "diff --git" line, in the patch's text */
 };
 
 /*
@@ -35,6 +36,27 @@ struct wm_diff_file {
  * (a general reader must decide what it is).
  */
 int wm_diff_read(struct wm_diff_file *out, const char *patch, size_t len);
+/* The largest patch wm_diff_check reads: a variant patch changes a few lines of a pyproject.toml. */
+#define WM_DIFF_MAX_BYTES (1u << 20)
+
+/* Why a patch is not of the shape wm_diff_git writes, and where (wm_diff_check). */
+struct wm_diff_problem {
+	unsigned line;        /* 1-based line of the patch; 0 for the whole file */
+	char why[96];
+};
+
+/*
+ * Whether `patch`, a file from the repository, has exactly the shape
+ * `generate` writes before anything parses it further: at most
+ * WM_DIFF_MAX_BYTES of UTF-8 without control bytes (tab, LF and CR before
+ * LF aside) or the line breaks YAML alone sees (U+0085, U+2028, U+2029);
+ * `#` comment lines (the generated header), then one file modified in place
+ * (`diff --git a/P b/P`, an index line of full blob ids, `--- a/P`,
+ * `+++ b/P`), then text hunks in order whose line counts hold, and nothing
+ * after them: no binary section, no second file.  0 with *out pointing into
+ * `patch`; 1 with *why filled.
+ */
+int wm_diff_check(struct wm_diff_file *out, const char *patch, size_t len, struct wm_diff_problem *why);
 /*
  * Applies such a patch of `path` to `pre` as `git apply` does when every
  * hunk applies where its header puts it, and appends the result to `out`:

@@ -1,10 +1,77 @@
 /* json.c — the thin wrapper over Jansson (its only user): JSON values built, read, parsed and written. */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 #include "util/buf.h"
 #include "util/utf8.h"
 #include "formats/json.h"
+
+/*
+ * What Jansson (2.14) allocates to read a text, from above: its blocks
+ * summed, each with 16 bytes for malloc's keeping, as measured value by
+ * value (an empty object 232 bytes, an array 136, a slot of an array 21, a
+ * string value 88 plus its length, a key 134 plus twice its length, a number
+ * 40), with a margin; and the lexer's buffer, doubled up to the longest
+ * token.  One pass over the text, stopped as soon as the cost passes
+ * `limit`.  A 32 MiB page of `[{},{},...]` is ten million objects, which
+ * Jansson's tree makes 70 times that size: refused before Jansson allocates
+ * any of it (a budget enforced by failing its allocations would make it
+ * abort: its lexer asserts after a failed one).
+ */
+size_t wm_json_cost(const char *s, size_t len, size_t limit)
+{
+	size_t cost = 4096, longest = 0, i = 0;
+
+	while (i < len && cost + 2 * longest <= limit) {
+		unsigned char c = (unsigned char)s[i];
+		size_t start = i, j;
+		if (c == '"') {
+			for (i++; i < len && s[i] != '"'; i++)
+				if (s[i] == '\\')
+					i++;
+			i = i < len ? i + 1 : len;
+			for (j = i; j < len && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r'); j++)
+				;
+			/* a key, copied into its pair, or a value in an array's slot */
+			cost += j < len && s[j] == ':' ? 144 + 2 * (i - start) : 96 + (i - start);
+		} else if (c == '{') {
+			cost += 256 + 24;
+			i++;
+		} else if (c == '[') {
+			cost += 160 + 24;
+			i++;
+		} else if ((c >= '0' && c <= '9') || c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+			/* a number (an object of its own) or a literal (true, false, null: Jansson's own) */
+			while (i < len && (((unsigned char)s[i] >= '0' && (unsigned char)s[i] <= '9') || s[i] == '-' ||
+					s[i] == '+' || s[i] == '.' || ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z')))
+				i++;
+			cost += 72;
+		} else {
+			i++;
+		}
+		if (i - start > longest)
+			longest = i - start;
+	}
+	return cost + 2 * longest;
+}
+
+/*
+ * Jansson's allocations go through this one while a parse is on, which tells
+ * a refusal of the system's (`oom`) from malformed JSON, which Jansson's own
+ * error cannot do (a failed allocation reads as a syntax error at line -1).
+ * Blocks are plain malloc's and go back to plain free.
+ */
+static bool json_oom;
+
+static void *parse_malloc(size_t n)
+{
+	void *p = malloc(n);
+	if (!p)
+		json_oom = true;
+	return p;
+}
 
 /* struct wm_json is never defined: a pointer to one is a json_t. */
 #define J(v) ((json_t *)(v))
@@ -167,14 +234,32 @@ const char *wm_json_key_at(const struct wm_json *object, size_t i, struct wm_jso
 
 int wm_json_parse(struct wm_json **out, const char *text, size_t len, struct wm_json_error *e)
 {
-	json_error_t jerr;
-	json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	return wm_json_parse_within(out, text, len, WM_JSON_PARSE_LIMIT(len), e);
+}
 
-	*out = W(v);
+int wm_json_parse_within(struct wm_json **out, const char *text, size_t len, size_t limit, struct wm_json_error *e)
+{
+	json_error_t jerr;
+	json_t *v;
+
 	memset(e, 0, sizeof(*e));
+	*out = NULL;
+	if (wm_json_cost(text, len, limit) > limit) {
+		e->budget = limit;
+		if (limit == WM_JSON_PARSE_LIMIT(len))
+			snprintf(e->text, sizeof(e->text), "reading it would take more than %zu MiB (%u times its size and "
+				"%u MiB)", limit >> 20, WM_JSON_PARSE_FACTOR, WM_JSON_PARSE_SLACK >> 20);
+		else
+			snprintf(e->text, sizeof(e->text), "reading it would take more than %zu bytes", limit);
+		return WM_EINVALID;
+	}
+	json_set_alloc_funcs(parse_malloc, free);
+	json_oom = false;
+	v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	*out = W(v);
 	if (v)
 		return 0;
-	if (json_error_code(&jerr) == json_error_out_of_memory)
+	if (json_oom || json_error_code(&jerr) == json_error_out_of_memory)
 		return WM_ENOMEM;
 	e->line = jerr.line;
 	e->column = jerr.column;

@@ -54,14 +54,39 @@ struct wm_json *wm_json_get(const struct wm_json *object, const char *key);
 /* The i-th member of an object, in order: its key and value (i < wm_json_size). */
 const char *wm_json_key_at(const struct wm_json *object, size_t i, struct wm_json **value);
 
-/* Why a text is not JSON. */
+/* Why a text is not JSON, or not read. */
 struct wm_json_error {
 	int line, column;
+	size_t budget;   /* not 0: it would take more than this many bytes to read (the text says so) */
 	char text[160];
 };
 
-/* Parses a whole text; a duplicate key is an error.  WM_EINVALID (with *e) or WM_ENOMEM. */
+/*
+ * What a parse may allocate, as json.c reckons it from the text before Jansson
+ * reads it (every block with 16 bytes for malloc's keeping): WM_JSON_PARSE_FACTOR
+ * times the text and WM_JSON_PARSE_SLACK.  A real index page takes 3 to 6
+ * times its size so (8 when version strings fill a tenth of it); JSON of
+ * empty objects, arrays, strings or zeros, 20 to 70 times.
+ */
+#define WM_JSON_PARSE_FACTOR 12u
+#define WM_JSON_PARSE_SLACK (1u << 20)
+/*
+ * What Jansson would allocate to read `text`, reckoned from above in one
+ * pass (or a number past `limit`, where the pass stopped).
+ */
+size_t wm_json_cost(const char *text, size_t len, size_t limit);
+#define WM_JSON_PARSE_LIMIT(len) ((len) > (SIZE_MAX - WM_JSON_PARSE_SLACK) / WM_JSON_PARSE_FACTOR ? SIZE_MAX : \
+	(len) * WM_JSON_PARSE_FACTOR + WM_JSON_PARSE_SLACK)
+
+/*
+ * Parses a whole text; a duplicate key is an error.  WM_EINVALID with *e:
+ * malformed (line, column and Jansson's message), or it would take more
+ * memory than the budget above to read (e->budget set, e->text saying so);
+ * WM_ENOMEM when the system refused memory.
+ */
 int wm_json_parse(struct wm_json **out, const char *text, size_t len, struct wm_json_error *e);
+/* The same within `limit` bytes, reckoned so, for a caller (the fuzz target) that sets its own. */
+int wm_json_parse_within(struct wm_json **out, const char *text, size_t len, size_t limit, struct wm_json_error *e);
 
 enum {
 	WM_JSON_COMPACT = 1 << 0,  /* no whitespace at all */

@@ -1660,6 +1660,7 @@ int wm_toml_parse(struct wm_toml_doc *doc, const char *file, const char *text, s
 	const char *nl;
 	unsigned line, column;
 	unsigned char byte;
+	uint32_t cp;
 	char *copy;
 	int ret = 0;
 
@@ -1689,6 +1690,14 @@ int wm_toml_parse(struct wm_toml_doc *doc, const char *file, const char *text, s
 	if (!wm_utf8_valid(text, len, &line, &column, &byte)) {
 		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, doc->file, copy, len, line, column, 1,
 			"invalid UTF-8 (byte 0x%02x): the file must be UTF-8", byte);
+		return WM_EINVALID;
+	}
+	/* TOML reads them as text; some editors and review tools break the line there, which would hide what follows */
+	if ((cp = wm_utf8_find_break(copy, len, &line, &column)) != 0) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, doc->file, copy, len, line, column, 1,
+			"a raw %s: some editors and review tools break the line here, others show one line, so a "
+			"reader may not see what follows; remove it (in a string, write it escaped: \\u%04X)",
+			wm_utf8_break_name(cp), (unsigned)cp);
 		return WM_EINVALID;
 	}
 	nl = memchr(copy, '\n', len);

@@ -746,6 +746,7 @@ int wm_yaml_parse(struct wm_doc *doc, const char *file, const char *text, size_t
 	yaml_event_t ev;
 	unsigned line, column;
 	unsigned char byte;
+	uint32_t cp;
 	char *copy;
 	int documents = 0;
 	bool done = false;
@@ -779,6 +780,18 @@ int wm_yaml_parse(struct wm_doc *doc, const char *file, const char *text, size_t
 	}
 	if (!wm_utf8_valid(text, len, &line, &column, &byte)) {
 		report(&b, line, column, 1, "invalid UTF-8 (byte 0x%02x): the file must be UTF-8", byte);
+		return WM_EINVALID;
+	}
+	/*
+	 * libyaml breaks a line at a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR; editors, terminals,
+	 * `git diff` and YAML 1.2 readers do not, so the text after one, a key or a step, would hide in
+	 * what shows as a comment or a value of the line before
+	 */
+	if ((cp = wm_utf8_find_break(text, len, &line, &column)) != 0) {
+		report(&b, line, column, 1, "a raw %s: YAML readers such as this one break the line here, while "
+			"editors and diffs show one line, so what follows would be read unseen; remove it (in a "
+			"double-quoted string, write it escaped: %s)", wm_utf8_break_name(cp),
+			cp == 0x85 ? "\\N" : cp == 0x2028 ? "\\L" : "\\P");
 		return WM_EINVALID;
 	}
 

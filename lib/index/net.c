@@ -162,6 +162,7 @@ static int setup(struct wm_net_request *r, struct sink *sink, const struct wm_ne
 {
 	struct state *st = r->priv;
 	CURL *e = st->easy;
+	bool https;
 	int bad = 0;
 
 	cu.easy_reset(e);
@@ -175,8 +176,17 @@ static int setup(struct wm_net_request *r, struct sink *sink, const struct wm_ne
 	bad |= cu.easy_setopt(e, CURLOPT_PRIVATE, (void *)r);
 	bad |= cu.easy_setopt(e, CURLOPT_ERRORBUFFER, st->errbuf);
 	bad |= cu.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	bad |= cu.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-	bad |= cu.easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	/*
+	 * A request that starts on https stays on https: a redirect to plain http would take the
+	 * answer (a pin, a page of hashes) from anyone on the way, and a .netrc password of the same
+	 * host with it.  Credentials never follow a redirect to another host, port or scheme
+	 * (CURLOPT_UNRESTRICTED_AUTH off, said here rather than left to the default); .netrc is read
+	 * for each host as it is reached.  http:// is only ever the loopback's (util/name.c).
+	 */
+	https = strncasecmp(r->url, "https://", 8) == 0;
+	bad |= cu.easy_setopt(e, CURLOPT_PROTOCOLS_STR, https ? "https" : "http,https");
+	bad |= cu.easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, https ? "https" : "http,https");
+	bad |= cu.easy_setopt(e, CURLOPT_UNRESTRICTED_AUTH, 0L);
 	bad |= cu.easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
 	bad |= cu.easy_setopt(e, CURLOPT_MAXREDIRS, (long)MAX_REDIRECTS);
 	bad |= cu.easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
@@ -251,7 +261,8 @@ static void curl_says(struct wm_buf *b, const struct state *st, const char *none
 }
 
 /* Why a transfer failed, in words that do not change from run to run. */
-static void describe(struct wm_buf *b, CURLcode code, const struct state *st, const struct wm_net_options *o)
+static void describe(struct wm_buf *b, CURLcode code, const char *url, const struct state *st,
+	const struct wm_net_options *o)
 {
 	char *t = seconds(o->timeout_ms), *ct = seconds(o->connect_timeout_ms);
 	switch (code) {
@@ -292,9 +303,19 @@ static void describe(struct wm_buf *b, CURLcode code, const struct state *st, co
 		curl_says(b, st, "bad file");
 		wm_buf_putc(b, ')');
 		break;
-	case CURLE_UNSUPPORTED_PROTOCOL:
-		wm_buf_puts(b, "a redirect to a URL that is neither http nor https");
+	case CURLE_UNSUPPORTED_PROTOCOL: {
+		/* the URL the refused redirect led to is the transfer's last */
+		char *to = NULL;
+		cu.easy_getinfo(st->easy, CURLINFO_EFFECTIVE_URL, &to);
+		if (strncasecmp(url, "https://", 8) == 0 && to && strncasecmp(to, "http://", 7) == 0) {
+			wm_buf_puts(b, "a redirect from https to plain http (");
+			wm_text_url(b, to, strlen(to));
+			wm_buf_puts(b, "), refused: a request that starts on https stays on https");
+		} else {
+			wm_buf_puts(b, "a redirect to a URL that is neither http nor https");
+		}
 		break;
+	}
 	default:
 		wm_buf_printf(b, "%s%s", cu.easy_strerror(code), st->errbuf[0] ? ": " : "");
 		curl_says(b, st, NULL);
@@ -334,7 +355,7 @@ static int finish(struct wm_net_request *r, CURLcode code, const struct wm_net_o
 	r->len = 0;
 	r->status = code == CURLE_OK ? status : 0;
 	if (code != CURLE_OK) {
-		describe(&msg, code, st, o);
+		describe(&msg, code, r->url, st, o);
 	} else if (retry_status) {
 		wm_buf_printf(&msg, "HTTP %ld", status);
 		if (after > MAX_WAIT_MS / 1000)

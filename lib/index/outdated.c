@@ -188,22 +188,24 @@ static struct wm_outdated_item *add(struct wm_outdated *o, size_t cap, enum wm_o
 
 /*
  * The tools a generated file pins: WM_<TOOL> in the workflow's env or the GitLab file's variables,
- * and maturin-action's maturin-version for maturin.
+ * maturin-action's maturin-version for maturin, and a line of the hashed lock the GitLab publish
+ * jobs install from (`twine==6.2.0 \`, templates/publish-lock.txt).
  */
 static int tools_used(bool *used, const struct wm_matrix *m, const struct wm_catalog *cat, struct wm_error *err)
 {
 	struct wm_files files = { 0 };
 	int ret = wm_generate(&files, m, cat, m->file, err);
 	for (size_t t = 0; ret == 0 && t < WM_ARRAY_SIZE(tools); t++) {
-		char var[64];
+		char var[64], locked[64];
 		size_t k = 0;
 		k += (size_t)snprintf(var, sizeof(var), "WM_");
 		for (const char *p = tools[t]; *p && k + 2 < sizeof(var); p++)
 			var[k++] = *p == '-' ? '_' : (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
 		var[k++] = ':';
 		var[k] = '\0';
+		snprintf(locked, sizeof(locked), " %s==", tools[t]);
 		for (size_t f = 0; !used[t] && f < files.n; f++)
-			used[t] = strstr(files.items[f].data, var) != NULL ||
+			used[t] = strstr(files.items[f].data, var) != NULL || strstr(files.items[f].data, locked) != NULL ||
 				(strcmp(tools[t], "maturin") == 0 && strstr(files.items[f].data, "maturin-version:"));
 	}
 	wm_files_release(&files);

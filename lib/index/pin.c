@@ -593,10 +593,47 @@ out:
 	return ret;
 }
 
-int wm_pin_write(const struct wm_pin *p, const char *text, size_t len, struct wm_error *err)
+struct wm_pin_lock {
+	struct wm_io_lock io;
+};
+
+int wm_pin_lock(struct wm_pin_lock **out, const char *path, struct wm_error *err)
 {
-	struct stat st;
-	/* the file keeps its permissions: the edit is one of its lines, not a new file */
-	unsigned mode = stat(p->matrix->file, &st) == 0 ? (unsigned)(st.st_mode & 07777) : 0644;
-	return wm_io_write_atomic(p->matrix->file, p->matrix->file, text, len, mode, err);
+	struct wm_pin_lock *l = calloc(1, sizeof(*l));
+	char *root = wm_io_path_dir(path);
+	const char *base = strrchr(path, '/');
+	int ret;
+
+	*out = NULL;
+	if (!l || !root) {
+		free(l);
+		free(root);
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	/* the file in its directory, which is the project's root: a link is followed while it stays there */
+	ret = wm_io_lock_below(&l->io, root, base ? base + 1 : path, err);
+	free(root);
+	if (ret < 0) {
+		free(l);
+		return ret;
+	}
+	*out = l;
+	return 0;
+}
+
+void wm_pin_unlock(struct wm_pin_lock *l)
+{
+	if (!l)
+		return;
+	wm_io_unlock(&l->io);
+	free(l);
+}
+
+int wm_pin_write(const struct wm_pin *p, const struct wm_pin_lock *lock, const char *text, size_t len,
+	struct wm_error *err)
+{
+	/* the text the matrix was read from, which the edit was made to: anything else is someone's change */
+	const struct wm_doc *doc = wm_matrix_doc(p->matrix);
+	return wm_io_replace_locked(&lock->io, doc->text, doc->len, text, len, err);
 }

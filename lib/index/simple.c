@@ -213,6 +213,15 @@ static int parse_html(struct wm_index_page *out, struct wm_arena *a, const char 
 
 /* ---- PEP 691 JSON -------------------------------------------------------------- */
 
+/* Why a page of `len` bytes was not read (wm_json_parse's WM_EINVALID). */
+static const char *json_why(struct wm_arena *a, const struct wm_json_error *e, size_t len)
+{
+	if (e->budget)
+		return wm_arena_printf(a, "the JSON page (%zu KiB) was not read: %s, which no index page needs (one "
+			"of nothing but empty objects or arrays would)", len >> 10, e->text);
+	return wm_arena_printf(a, "malformed JSON at line %d, column %d: %s", e->line, e->column, e->text);
+}
+
 static int parse_json(struct wm_index_page *out, struct wm_arena *a, const char *body, size_t len,
 	const char **why)
 {
@@ -224,7 +233,7 @@ static int parse_json(struct wm_index_page *out, struct wm_arena *a, const char 
 	memset(out, 0, sizeof(*out));
 	out->api = "json";
 	if (ret == WM_EINVALID) {
-		*why = wm_arena_printf(a, "malformed JSON at line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+		*why = json_why(a, &jerr, len);
 		return *why ? WM_EINVALID : WM_ENOMEM;
 	}
 	if (ret < 0)
@@ -314,7 +323,7 @@ int wm_simple_versions(const char ***out, size_t *n, struct wm_arena *a, const c
 		return WM_EINVALID;
 	}
 	if ((ret = wm_json_parse(&root, body, len, &jerr)) == WM_EINVALID) {
-		*why = wm_arena_printf(a, "malformed JSON at line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+		*why = json_why(a, &jerr, len);
 		return *why ? WM_EINVALID : WM_ENOMEM;
 	}
 	if (ret < 0)

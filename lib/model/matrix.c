@@ -587,6 +587,27 @@ static const struct wm_schema_inner top_inner[] = {
 	{ "'test'", &wm_backends_test_keys },
 };
 
+/* The reader learns the backends' ids before the project is read through it (wm_reader.backends). */
+static void tell_backends(struct wm_loader *l)
+{
+	const struct wm_node *b = present(l->root, "backends");
+	const char **ids = NULL, *implied = "cpu";
+	size_t n = 0;
+
+	if (!l->reader || !l->reader->backends)
+		return;
+	if (b && b->type == WM_NODE_MAP && !(ids = calloc(b->n + 1, sizeof(*ids)))) {
+		wm_error_code(l->c.err, WM_ENOMEM);
+		return;
+	}
+	for (size_t i = 0; ids && i < b->n; i++)
+		if (b->pairs[i].key->type == WM_NODE_SCALAR && wm_name_backend_id(b->pairs[i].key->text))
+			ids[n++] = b->pairs[i].key->text;
+	if (l->reader->backends(l->reader->ctx, b ? ids : &implied, b ? n : 1) < 0)
+		wm_error_code(l->c.err, WM_ENOMEM);
+	free(ids);
+}
+
 static void load_root(struct wm_loader *l)
 {
 	const struct wm_node *r = l->root, *v;
@@ -595,6 +616,7 @@ static void load_root(struct wm_loader *l)
 	if (!wm_schema_map_inner(&l->c, r, "the matrix", top_keys, WM_ARRAY_SIZE(top_keys), top_inner,
 			WM_ARRAY_SIZE(top_inner)))
 		return;
+	tell_backends(l);
 	load_version(l);
 	load_project(l, present(r, "project"));
 	errors = l->c.err->nerrors;

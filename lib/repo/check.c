@@ -5,6 +5,8 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/io.h"
+#include "formats/diff.h"
 #include "formats/json.h"
 #include "formats/pep440.h"
 #include "formats/toml.h"
@@ -368,6 +370,8 @@ static int check_patch(struct checker *c, const struct wm_backend *b)
 {
 	const struct wm_project *p = c->m->project;
 	struct wm_buf post = WM_BUF_INIT;
+	struct wm_diff_file shape;
+	struct wm_diff_problem problem;
 	struct wm_error why;
 	struct wm_toml_doc doc;
 	char path[128], *patch = NULL;
@@ -381,13 +385,20 @@ static int check_patch(struct checker *c, const struct wm_backend *b)
 		ret = ret < 0 ? ret : 0;  /* a missing patch is already reported */
 		goto out;
 	}
-	if ((ret = wm_repo_patch_apply(&post, patch, len, p->py_path, p->py.text, p->py.len, &why)) < 0) {
-		if (ret == WM_ENOMEM)
-			goto out;
-		const char *r = reason(&why), *prefix = "the patch does not apply: ";
-		if (strncmp(r, prefix, strlen(prefix)) == 0)
-			r += strlen(prefix);
-		finding(c, WM_SEV_ERROR, path, 1, 1, "does not apply to %s (%s): run 'wheelmatrix generate'", p->py_path, r);
+	/* read only when it has the shape generate writes, and applied only exactly where its hunks say */
+	if ((ret = wm_diff_check(&shape, patch, len, &problem)) < 0)
+		goto out;
+	if (ret == 1) {
+		finding(c, WM_SEV_ERROR, path, problem.line ? problem.line : 1, 1, "not a patch of the shape 'wheelmatrix "
+			"generate' writes (%s): nothing reads it further; run 'wheelmatrix generate'", problem.why);
+		ret = 0;
+		goto out;
+	}
+	if ((ret = wm_diff_apply(&post, patch, len, p->py_path, p->py.text, p->py.len)) < 0)
+		goto out;
+	if (ret == 1) {
+		finding(c, WM_SEV_ERROR, path, 1, 1, "does not apply to %s exactly where its hunks say: run "
+			"'wheelmatrix generate'", p->py_path);
 		ret = 0;
 		goto out;
 	}
@@ -409,6 +420,52 @@ out:
 	wm_buf_release(&post);
 	free(patch);
 	return ret;
+}
+
+/*
+ * A patch file that no backend of the matrix has (a backend removed since, or one planted): the
+ * commands never read it, but the file would seem to say how a backend builds.
+ */
+static int check_stray_patches(struct checker *c, const struct wm_files *files)
+{
+	static const char dir[] = ".wheelmatrix/patches";
+	struct wm_paths names = { 0 };
+	struct wm_error quiet;
+	int ret;
+
+	if (!c->git.list)
+		return 0;
+	wm_error_init(&quiet);  /* none, or a directory that cannot be listed: no stray patch seen */
+	ret = c->git.list(c->git.ctx, dir, &names, &quiet);
+	wm_error_release(&quiet);
+	if (ret == WM_ENOMEM) {
+		wm_error_code(c->out, ret);
+		return ret;
+	}
+	for (size_t i = 0; ret == 0 && i < names.n; i++) {
+		const char *name = names.items[i];
+		size_t n = strlen(name), k;
+		bool generated = false, backend = false;
+		char path[256];
+
+		if (n <= 6 || strcmp(name + n - 6, ".patch") != 0 || strchr(name, '/') || n + sizeof(dir) >= sizeof(path))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		for (k = 0; k < files->n && !generated; k++)
+			generated = strcmp(files->items[k].path, path) == 0;
+		for (k = 0; k < c->m->nbackends && !backend; k++)
+			backend = strlen(c->m->backends[k]->id) == n - 6 && memcmp(c->m->backends[k]->id, name, n - 6) == 0;
+		if (generated)
+			continue;
+		if (backend)
+			finding(c, WM_SEV_ERROR, path, 0, 0, "no backend of the matrix has this patch: backend '%.*s' builds "
+				"%s as it is; remove it", (int)(n - 6), name, c->m->pyproject);
+		else
+			finding(c, WM_SEV_ERROR, path, 0, 0, "no backend of the matrix has this patch: there is no backend "
+				"'%.*s'; remove it", (int)(n - 6), name);
+	}
+	wm_io_paths_free(&names);
+	return 0;
 }
 
 /* ---- the meta package's pins ----------------------------------------------------- */
@@ -691,6 +748,7 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 		goto out;
 	}
 	if ((ret = wm_matrix_load_project(&m, cat, opts->matrix, text, len, &c.src, findings)) < 0 ||
+	    (ret = wm_variant_reader_verify(&c.src, m, findings)) < 0 ||
 	    (ret = wm_generate(&files, m, cat, opts->matrix, findings)) < 0)
 		goto out;
 	c.m = m;
@@ -706,6 +764,8 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 	for (size_t i = 0; m->project && i < m->nbackends; i++)
 		if ((ret = check_patch(&c, m->backends[i])) < 0)
 			goto out;
+	if (m->project && (ret = check_stray_patches(&c, &files)) < 0)
+		goto out;
 	if (m->meta && (ret = check_meta(&c)) < 0)
 		goto out;
 	if ((ret = check_replaced(&c)) < 0)

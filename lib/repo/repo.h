@@ -79,22 +79,16 @@ struct wm_repo_patch {
 };
 
 /*
- * Parses `patch`: one file modified in place, or WM_EINVALID.  A patch of
- * the shape generate writes is read by formats/diff.c, any other by libgit2.
+ * With libgit2, for the tests alone (formats/diff.c's judge): parses
+ * `patch`, one file modified in place, or WM_EINVALID; applies it to `pre`,
+ * the content of `path`, in an in-memory object store (nothing is written
+ * anywhere), WM_ESTATE with libgit2's reason when it does not apply.  Never
+ * given a file from the repository: the commands read and apply patches
+ * with formats/diff.c alone, after wm_diff_check.
  */
-int wm_repo_patch_read(struct wm_repo_patch *out, const char *patch, size_t len, struct wm_error *err);
-void wm_repo_patch_release(struct wm_repo_patch *p);
-/*
- * Applies `patch` to `pre`, the content of `path`, and appends the result
- * to `out`: by formats/diff.c when every hunk applies exactly where it
- * says, else by libgit2 in an in-memory object store (nothing is written
- * anywhere).  WM_ESTATE, with libgit2's reason, when it does not apply.
- */
-int wm_repo_patch_apply(struct wm_buf *out, const char *patch, size_t patchlen, const char *path,
-	const char *pre, size_t prelen, struct wm_error *err);
-/* The same two with libgit2 alone, whatever the patch: formats/diff.c's judge in the tests. */
 int wm_repo_patch_read_git(struct wm_repo_patch *out, const char *patch, size_t len, struct wm_error *err);
 int wm_repo_patch_apply_git(struct wm_buf *out, const char *patch, size_t patchlen, const char *path,
 	const char *pre, size_t prelen, struct wm_error *err);
+void wm_repo_patch_release(struct wm_repo_patch *p);
 
 #endif

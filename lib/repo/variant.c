@@ -9,31 +9,37 @@
 #include "util/name.h"
 #include "util/sha1.h"
 #include "formats/diff.h"
+#include "formats/toml.h"
 #include "model/matrix.h"
+#include "model/project.h"
 #include "emit/generate.h"
 #include "repo/repo.h"
 #include "repo/variant.h"
 
-/* One patch file under .wheelmatrix/patches/ and what its index line says. */
+/*
+ * One patch file under .wheelmatrix/patches/, of the shape generate writes
+ * (formats/diff.c checked it before anything else read it), and what its
+ * header says; info.start is its diff, after the generated header.
+ */
 struct patch_file {
 	char *text;
 	size_t len;
-	struct wm_repo_patch info;
+	struct wm_diff_file info;
+	char *path;  /* the file it modifies, NUL-terminated */
 };
 
 static void patch_file_release(struct patch_file *f)
 {
 	free(f->text);
-	wm_repo_patch_release(&f->info);
+	free(f->path);
 	memset(f, 0, sizeof(*f));
 }
 
-/* Gives the last diagnostic the file it is about, when it names none. */
-static void blame(struct wm_error *err, size_t from, const char *file)
+/* Whether the patch's diff, after its header, is `body` to the byte. */
+static bool patch_is(const struct patch_file *f, const char *body, size_t len)
 {
-	for (size_t i = from; i < err->ndiags; i++)
-		if (!err->diags[i].file)
-			err->diags[i].file = strdup(file);
+	size_t start = (size_t)(f->info.start - f->text);
+	return f->len - start == len && memcmp(f->info.start, body, len) == 0;
 }
 
 /*
@@ -120,11 +126,42 @@ static int worktree_read(struct wm_buf *out, struct worktree *w, const char *pat
 	return ret;
 }
 
-/* Reads and parses root/path: 1 when there is no such file. */
+/*
+ * Checks that `text` (taken over) has exactly the shape generate writes
+ * before anything reads it further, and keeps it in `out`: 0, or
+ * WM_EINVALID with the reason at its line of `path`.
+ */
+static int take_patch(struct patch_file *out, char *text, size_t len, const char *path, struct wm_error *err)
+{
+	struct wm_diff_problem why;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->text = text;
+	out->len = len;
+	if ((ret = wm_diff_check(&out->info, text, len, &why)) < 0) {
+		wm_error_code(err, ret);
+		return ret;
+	}
+	if (ret == 1) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, path, NULL, 0, why.line, why.line ? 1 : 0, 0,
+			"not a patch of the shape 'wheelmatrix generate' writes (%s): nothing reads it further; "
+			"regenerate it with 'wheelmatrix generate', or remove it", why.why);
+		return WM_EINVALID;
+	}
+	if (!(out->path = strndup(out->info.path, out->info.pathlen))) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	return 0;
+}
+
+/* Reads root/path as git stores it, and checks its shape: 1 when there is no such file. */
 static int read_patch(struct patch_file *out, struct worktree *w, const char *path, struct wm_error *err)
 {
 	struct wm_buf text = WM_BUF_INIT;
-	size_t from = err->ndiags;
+	size_t len;
+	char *data;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -132,58 +169,45 @@ static int read_patch(struct patch_file *out, struct worktree *w, const char *pa
 		wm_buf_release(&text);
 		return ret;
 	}
-	out->len = text.len;
-	if (!(out->text = wm_buf_detach(&text)) && !(out->text = calloc(1, 1))) {
+	len = text.len;
+	if (!(data = wm_buf_detach(&text)) && !(data = calloc(1, 1))) {
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
-	if ((ret = wm_repo_patch_read(&out->info, out->text, out->len, err)) < 0) {
-		blame(err, from, path);
-		return ret;
-	}
-	if (!out->info.full_ids) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
-			"the patch's index line abbreviates the blob ids: regenerate it with 'wheelmatrix generate'");
-		return WM_EINVALID;
-	}
-	return 0;
+	return take_patch(out, data, len, path, err);
 }
 
 /*
- * Applies the patch of `pf` (turned round with `revert`) to `pre`, the
- * content of `file` as git stores it, into `out`, and makes sure the result
- * is the blob its index line names.
+ * Applies `patch` (a diff of the shape generate writes, turned round with
+ * `revert`) to `pre`, the content of `file` as git stores it, into `out`:
+ * exactly where its hunks say, never by another reader, and only to make
+ * the blob `want`.  0, or WM_ESTATE reported at `patch_path`.
  */
-static int run_patch(struct wm_buf *out, const struct patch_file *pf, bool revert, const char *patch_path,
-	const char *file, const char *pre, size_t prelen, struct wm_error *err)
+static int run_patch(struct wm_buf *out, const char *patch, size_t patchlen, bool revert, const char *want,
+	const char *patch_path, const char *file, const char *pre, size_t prelen, struct wm_error *err)
 {
 	struct wm_buf reversed = WM_BUF_INIT;
-	const char *patch = pf->text;
-	size_t patchlen = pf->len, before = err->ndiags;
 	char id[41];
 	int ret;
 
 	if (revert) {
-		if ((ret = wm_diff_reverse(&reversed, pf->text, pf->len)) < 0) {
-			if (ret == WM_EINVALID)
-				wm_error_add(err, ret, WM_SEV_ERROR, patch_path, NULL, 0, 0, 0, 0, "not a git-format patch");
-			else
-				wm_error_code(err, ret);
+		if ((ret = wm_diff_reverse(&reversed, patch, patchlen)) < 0) {
+			wm_error_code(err, ret == WM_EINVALID ? WM_EINTERNAL : ret);
 			goto out;
 		}
 		patch = reversed.ptr;
 		patchlen = reversed.len;
 	}
-	if ((ret = wm_repo_patch_apply(out, patch, patchlen, file, pre, prelen, err)) < 0) {
-		blame(err, before, patch_path);
+	if ((ret = wm_diff_apply(out, patch, patchlen, file, pre, prelen)) < 0) {
+		wm_error_code(err, ret);
 		goto out;
 	}
 	wm_sha1_git_blob(id, out->ptr ? out->ptr : "", out->len);
-	if (strcmp(id, revert ? pf->info.old_id : pf->info.new_id) != 0) {
+	if (ret == 1 || strcmp(id, want) != 0) {
 		/* the hunks and the index line disagree: the file was edited */
 		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, patch_path, NULL, 0, 0, 0, 0,
-			"the patch does not make the file its index line names (%.12s, not %.12s): it was edited; "
-			"regenerate it with 'wheelmatrix generate'", id, revert ? pf->info.old_id : pf->info.new_id);
+			"the patch does not %s the file its index line names (%.12s): it was edited; "
+			"regenerate it with 'wheelmatrix generate'", revert ? "undo to" : "make", want);
 		ret = WM_ESTATE;
 	}
 out:
@@ -268,7 +292,7 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 	const char **ids = NULL;
 	struct worktree w = { 0 };
 	struct patch_file pf = { 0 };
-	struct wm_buf odb = WM_BUF_INIT, post = WM_BUF_INIT, tree = WM_BUF_INIT;
+	struct wm_buf odb = WM_BUF_INIT, post = WM_BUF_INIT, tree = WM_BUF_INIT, gen = WM_BUF_INIT;
 	char *other = NULL, path[128], id[41];
 	const char *from, *to;
 	int ret;
@@ -315,10 +339,10 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 		}
 		goto out;
 	}
-	if (strcmp(pf.info.path, m->pyproject) != 0) {
+	if (strcmp(pf.path, m->pyproject) != 0) {
 		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
 			"the patch is for '%s', but the matrix builds '%s': regenerate it with 'wheelmatrix generate'",
-			pf.info.path, m->pyproject);
+			pf.path, m->pyproject);
 		ret = WM_ESTATE;
 		goto out;
 	}
@@ -346,8 +370,47 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 		goto out;
 	}
 
-	if ((ret = run_patch(&post, &pf, revert, path, m->pyproject, odb.ptr ? odb.ptr : "", odb.len, err)) < 0)
+	/*
+	 * Only the patch the matrix makes is applied, and only the file it was made from is put back: the
+	 * one on disk must be that patch to the byte, or it could make any file (or undo to any file)
+	 */
+	if ((ret = wm_generate_variant(&gen, m, b, err)) < 0)
 		goto out;
+	if (ret == 0) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+			"no backend of the matrix has this patch: backend '%s' builds %s as it is; nothing was changed "
+			"(remove the file)", b->id, m->pyproject);
+		ret = WM_EINVALID;
+		goto out;
+	}
+	if (!patch_is(&pf, gen.ptr, gen.len)) {
+		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+			"not the patch the matrix makes for backend '%s' (it was edited, or the matrix or %s changed "
+			"since it was generated): nothing was changed; regenerate it with 'wheelmatrix generate'",
+			b->id, m->pyproject);
+		ret = WM_ESTATE;
+		goto out;
+	}
+	if (revert) {
+		/* the loader undid this very patch (wm_variant_load) and checked it: the file it read is the one to put back */
+		const struct wm_toml_doc *base = &m->project->py;
+		wm_sha1_git_blob(id, base->text, base->len);
+		if (strcmp(id, pf.info.old_id) != 0) {
+			wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+				"the matrix was not read from the file the patch was made from (%.12s, not %.12s)", id,
+				pf.info.old_id);
+			ret = WM_EINTERNAL;
+			goto out;
+		}
+		wm_buf_add(&post, base->text, base->len);
+		if (post.oom) {
+			ret = WM_ENOMEM;
+			goto oom;
+		}
+	} else if ((ret = run_patch(&post, gen.ptr, gen.len, false, pf.info.new_id, path, m->pyproject,
+			odb.ptr ? odb.ptr : "", odb.len, err)) < 0) {
+		goto out;
+	}
 	if ((ret = worktree_filter(&tree, &w, m->pyproject, true, post.ptr ? post.ptr : "", post.len, err)) < 0)
 		goto out;
 	if (!(flags & WM_VARIANT_DRY_RUN)) {
@@ -367,6 +430,7 @@ out:
 	wm_buf_release(&odb);
 	wm_buf_release(&post);
 	wm_buf_release(&tree);
+	wm_buf_release(&gen);
 	return ret;
 }
 
@@ -450,22 +514,6 @@ void wm_variant_build_release(struct wm_variant_build *vb)
 
 /* ---- reading the project as it is without a variant ------------------------- */
 
-/* Parses a patch file's text (taken over); 1 when it is no patch of full blob ids. */
-static int parse_patch(struct patch_file *out, char *text, size_t len)
-{
-	struct wm_error quiet;
-	int ret;
-	memset(out, 0, sizeof(*out));
-	out->text = text;
-	out->len = len;
-	wm_error_init(&quiet);  /* a broken patch is not the concern of the file being read */
-	ret = wm_repo_patch_read(&out->info, text, len, &quiet);
-	wm_error_release(&quiet);
-	if (ret == WM_ENOMEM)
-		return ret;
-	return ret < 0 || !out->info.full_ids ? 1 : 0;
-}
-
 /* Whether text[0..len) holds `word`. */
 static bool holds(const char *text, size_t len, const char *word)
 {
@@ -476,90 +524,128 @@ static bool holds(const char *text, size_t len, const char *word)
 	return false;
 }
 
-int wm_variant_unapply(struct wm_buf *base, char **applied, const struct wm_reader *r, const char *path,
-	const char *data, size_t len, struct wm_error *err)
-{
-	static const char dir[] = ".wheelmatrix/patches";
-	struct wm_paths names = { 0 };
-	struct wm_error quiet;
-	char id[41], newid[43];
-	int ret = 0;
+/*
+ * A wm_reader over another that gives a file with an applied variant patch as
+ * it is without it: only a patch of one of the matrix's backends, which the
+ * loader names (wm_reader.backends) before it reads the project.
+ */
+struct base_reader {
+	const struct wm_reader *inner;
+	char **ids;           /* the matrix's backends */
+	size_t nids;
+	char *applied;        /* the backend whose patch was undone */
+	struct patch_file patch;  /* that patch, for wm_variant_verify */
+};
 
-	*applied = NULL;
-	if (!r->list)
-		return 0;
-	wm_sha1_git_blob(id, data, len);
+static int backends_base(void *ctx, const char *const *ids, size_t n)
+{
+	struct base_reader *br = ctx;
+	for (size_t i = 0; i < br->nids; i++)
+		free(br->ids[i]);
+	free(br->ids);
+	br->nids = 0;
+	if (!(br->ids = calloc(n + 1, sizeof(*br->ids))))
+		return WM_ENOMEM;
+	for (; br->nids < n; br->nids++)
+		if (!(br->ids[br->nids] = strdup(ids[br->nids])))
+			return WM_ENOMEM;
+	return 0;
+}
+
+/*
+ * Backend `backend`'s patch, when it says it makes `data`, the content of
+ * `path`: checked for the shape generate writes first, then turned round and
+ * applied exactly to give `base`.  1 when it makes another file (or is none).
+ */
+static int unapply_one(struct wm_buf *base, struct patch_file *pf, const struct wm_reader *r, const char *backend,
+	const char *path, const char *data, size_t len, const char *id, struct wm_error *err)
+{
+	struct wm_error quiet;
+	char patch_path[128], newid[43], *text = NULL;
+	size_t textlen = 0;
+	int ret;
+
+	snprintf(patch_path, sizeof(patch_path), WM_PATCH_PATH, backend);
 	snprintf(newid, sizeof(newid), "..%s", id);
-	wm_error_init(&quiet);  /* no patch directory, or one that cannot be read: no patch applied */
-	ret = r->list(r->ctx, dir, &names, &quiet);
-	/* but one behind a link out of the repository or into .git is an error: the workflow applies its patches */
+	wm_error_init(&quiet);
+	ret = r->read(r->ctx, patch_path, &text, &textlen, &quiet);
+	/* none, or one that cannot be read: not applied; but one behind a link out of the repository is an error */
 	for (size_t i = 0; ret == WM_EINVALID && i < quiet.ndiags; i++)
 		wm_error_add(err, ret, quiet.diags[i].severity, quiet.diags[i].file, NULL, 0, 0, 0, 0, "%s",
 			quiet.diags[i].message);
 	wm_error_release(&quiet);
-	if (ret == WM_ENOMEM)
-		goto oom;
-	if (ret == WM_EINVALID) {
-		wm_io_paths_free(&names);
+	if (ret == WM_ENOMEM || ret == WM_EINVALID) {
+		if (ret == WM_ENOMEM)
+			wm_error_code(err, ret);
+		free(text);
 		return ret;
 	}
-	wm_io_paths_sort(&names);
-	for (size_t i = 0; ret >= 0 && i < names.n && !*applied; i++) {
-		const char *name = names.items[i];
-		size_t n = strlen(name);
-		struct patch_file pf = { 0 };
-		char patch_path[160], *text = NULL, *backend;
-		size_t textlen = 0;
-
-		if (n <= 6 || n - 6 >= 64 || strcmp(name + n - 6, ".patch") != 0 || strchr(name, '/'))
-			continue;
-		if (!(backend = strndup(name, n - 6)))
-			goto oom;
-		snprintf(patch_path, sizeof(patch_path), "%s/%s", dir, name);
-		wm_error_init(&quiet);
-		ret = wm_name_backend_id(backend) ? r->read(r->ctx, patch_path, &text, &textlen, &quiet) : 1;
-		wm_error_release(&quiet);
-		/*
-		 * a patch whose index line ("index OLD..NEW") does not end in the file's id
-		 * cannot have made it: not parsed (nor libgit2 started)
-		 */
-		if (ret == 0 && !holds(text, textlen, newid))
-			ret = 1;
-		if (ret == 0)
-			ret = parse_patch(&pf, text, textlen);
-		else
-			free(text);
-		if (ret == 0 && strcmp(pf.info.path, path) == 0 && strcmp(id, pf.info.new_id) == 0) {
-			if ((ret = run_patch(base, &pf, true, patch_path, path, data, len, err)) == 0)
-				*applied = backend, backend = NULL;
-		} else if (ret != WM_ENOMEM) {
-			ret = 0;
-		}
-		patch_file_release(&pf);
-		free(backend);
-		if (ret == WM_ENOMEM)
-			goto oom;
+	/* a patch whose index line ("index OLD..NEW") does not end in the file's id cannot have made it: not read */
+	if (ret != 0 || !holds(text, textlen, newid)) {
+		free(text);
+		return 1;
 	}
-	wm_io_paths_free(&names);
-	return ret < 0 ? ret : 0;
-oom:
-	wm_io_paths_free(&names);
-	wm_error_code(err, WM_ENOMEM);
-	return WM_ENOMEM;
+	if ((ret = take_patch(pf, text, textlen, patch_path, err)) < 0)
+		return ret;
+	if (strcmp(pf->path, path) != 0 || strcmp(id, pf->info.new_id) != 0) {
+		patch_file_release(pf);
+		return 1;
+	}
+	if ((ret = run_patch(base, pf->info.start, pf->len - (size_t)(pf->info.start - pf->text), true,
+			pf->info.old_id, patch_path, path, data, len, err)) < 0) {
+		patch_file_release(pf);
+		return ret;
+	}
+	return 0;
 }
 
-/* A wm_reader over another that gives a file with an applied variant patch as it is without it. */
-struct base_reader {
-	const struct wm_reader *inner;
-	char *applied;  /* the backend whose patch was undone */
-};
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The files of .wheelmatrix/patches/, sorted, when the reader can list them (*listed): 0; the
+ * directory behind a link out of the repository or into .git is an error, as reading there is.
+ */
+static int list_patches(struct wm_paths *out, bool *listed, const struct wm_reader *r, struct wm_error *err)
+{
+	struct wm_error quiet;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	*listed = false;
+	if (!r->list)
+		return 0;
+	wm_error_init(&quiet);
+	ret = r->list(r->ctx, ".wheelmatrix/patches", out, &quiet);
+	for (size_t i = 0; ret == WM_EINVALID && i < quiet.ndiags; i++)
+		wm_error_add(err, ret, quiet.diags[i].severity, quiet.diags[i].file, NULL, 0, 0, 0, 0, "%s",
+			quiet.diags[i].message);
+	wm_error_release(&quiet);
+	if (ret == WM_ENOMEM || ret == WM_EINVALID) {
+		if (ret == WM_ENOMEM)
+			wm_error_code(err, ret);
+		wm_io_paths_free(out);
+		return ret;
+	}
+	if (ret < 0) {  /* a directory that cannot be listed: each patch read as it is named */
+		wm_io_paths_free(out);
+		return 0;
+	}
+	*listed = true;  /* 1: no directory, no patch */
+	wm_io_paths_sort(out);
+	return 0;
+}
 
 static int read_base(void *ctx, const char *path, char **data, size_t *len, struct wm_error *err)
 {
 	struct base_reader *br = ctx;
+	struct wm_paths names;
+	bool listed;
 	struct wm_buf base = WM_BUF_INIT;
-	char *applied = NULL;
 	const char *base_name;
+	char id[41];
 	int ret;
 
 	if ((ret = br->inner->read(br->inner->ctx, path, data, len, err)) != 0 || br->applied)
@@ -568,17 +654,40 @@ static int read_base(void *ctx, const char *path, char **data, size_t *len, stru
 	base_name = strrchr(path, '/');
 	if (strcmp(base_name ? base_name + 1 : path, "pyproject.toml") != 0)
 		return 0;
-	if ((ret = wm_variant_unapply(&base, &applied, br->inner, path, *data ? *data : "", *len, err)) == 0 && applied) {
+	wm_sha1_git_blob(id, *data ? *data : "", *len);
+	if ((ret = list_patches(&names, &listed, br->inner, err)) < 0) {
+		free(*data);
+		*data = NULL;
+		*len = 0;
+		return ret;
+	}
+	for (size_t i = 0; i < br->nids && !br->applied; i++) {
+		char name[80];
+		const char *key = name;
+		/* a backend without a patch file costs no read: a matrix may have thousands */
+		snprintf(name, sizeof(name), "%s.patch", br->ids[i]);
+		if (listed && !bsearch(&key, names.items, names.n, sizeof(*names.items), cmp_name))
+			continue;
+		if ((ret = unapply_one(&base, &br->patch, br->inner, br->ids[i], path, *data ? *data : "", *len, id,
+				err)) < 0)
+			break;
+		if (ret == 0 && !(br->applied = strdup(br->ids[i]))) {
+			wm_error_code(err, WM_ENOMEM);
+			ret = WM_ENOMEM;
+			break;
+		}
+		ret = 0;
+	}
+	if (ret == 0 && br->applied) {
 		free(*data);
 		*len = base.len;
 		if (!(*data = wm_buf_detach(&base)) && !(*data = calloc(1, 1))) {
-			free(applied);
 			wm_error_code(err, WM_ENOMEM);
-			return WM_ENOMEM;
+			ret = WM_ENOMEM;
 		}
-		br->applied = applied;
 	}
 	wm_buf_release(&base);
+	wm_io_paths_free(&names);
 	if (ret < 0) {
 		free(*data);
 		*data = NULL;
@@ -591,6 +700,64 @@ static int list_base(void *ctx, const char *dir, struct wm_paths *out, struct wm
 {
 	struct base_reader *br = ctx;
 	return br->inner->list(br->inner->ctx, dir, out, err);
+}
+
+static void base_reader_release(struct base_reader *br)
+{
+	for (size_t i = 0; i < br->nids; i++)
+		free(br->ids[i]);
+	free(br->ids);
+	free(br->applied);
+	patch_file_release(&br->patch);
+	memset(br, 0, sizeof(*br));
+}
+
+/*
+ * The patch the loader undid must be the one the matrix makes, from the file
+ * it undid it to, to the byte: else that file (anything the patch's author
+ * wrote) is not what the commands read.
+ */
+static int verify(const struct wm_matrix *m, const struct base_reader *br, struct wm_error *err)
+{
+	const struct wm_backend *b = NULL;
+	struct wm_buf gen = WM_BUF_INIT;
+	char path[128];
+	int ret;
+
+	if (!br->applied)
+		return 0;
+	snprintf(path, sizeof(path), WM_PATCH_PATH, br->applied);
+	for (size_t i = 0; i < m->nbackends; i++)
+		if (strcmp(m->backends[i]->id, br->applied) == 0)
+			b = m->backends[i];
+	if (!b || !m->project) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+			"%s is what this patch makes, but the matrix has no backend '%s': the file the patch would undo "
+			"to is not read; remove the patch and restore %s without it by hand", m->pyproject, br->applied,
+			m->pyproject);
+		return WM_EINVALID;
+	}
+	if ((ret = wm_generate_variant(&gen, m, b, err)) < 0)
+		goto out;
+	if (ret == 0) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+			"%s is what this patch makes, but no backend of the matrix has it: backend '%s' builds %s as it "
+			"is; the file the patch would undo to is not read; remove the patch and restore %s without it "
+			"by hand", m->pyproject, b->id, m->pyproject, m->pyproject);
+		ret = WM_EINVALID;
+	} else if (!patch_is(&br->patch, gen.ptr, gen.len)) {
+		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+			"%s is what this patch makes, but it is not the patch the matrix makes for backend '%s' (it, the "
+			"matrix or %s changed since it was applied): the file it would undo to is not read; restore %s "
+			"without it by hand, then run 'wheelmatrix generate'", m->pyproject, b->id, m->pyproject,
+			m->pyproject);
+		ret = WM_ESTATE;
+	} else {
+		ret = 0;
+	}
+out:
+	wm_buf_release(&gen);
+	return ret;
 }
 
 /* The working tree's files as git stores them: a wm_reader. */
@@ -621,9 +788,9 @@ int wm_variant_load(struct wm_matrix **out, char **applied, const struct wm_cata
 	struct wm_error *err)
 {
 	struct worktree w;
-	struct wm_reader stored = { read_stored, &w, list_stored };
-	struct base_reader br = { &stored, NULL };
-	struct wm_reader r = { read_base, &br, list_base };
+	struct wm_reader stored = { read_stored, &w, list_stored, NULL };
+	struct base_reader br = { .inner = &stored };
+	struct wm_reader r = { read_base, &br, list_base, backends_base };
 	char *root = wm_io_path_dir(path);
 	int ret;
 
@@ -635,10 +802,15 @@ int wm_variant_load(struct wm_matrix **out, char **applied, const struct wm_cata
 	}
 	worktree_open(&w, root);
 	ret = wm_matrix_load_path(out, cat, path, &r, err);
-	if (ret < 0)
-		free(br.applied);
-	else
+	if (ret == 0 && (ret = verify(*out, &br, err)) < 0) {
+		wm_matrix_free(*out);
+		*out = NULL;
+	}
+	if (ret == 0) {
 		*applied = br.applied;
+		br.applied = NULL;
+	}
+	base_reader_release(&br);
 	worktree_close(&w);
 	free(root);
 	return ret;
@@ -653,6 +825,7 @@ int wm_variant_reader(struct wm_reader *out, const struct wm_reader *inner)
 	out->read = read_base;
 	out->ctx = br;
 	out->list = inner->list ? list_base : NULL;
+	out->backends = backends_base;
 	return 0;
 }
 
@@ -661,11 +834,16 @@ const char *wm_variant_reader_applied(const struct wm_reader *r)
 	return ((const struct base_reader *)r->ctx)->applied;
 }
 
+int wm_variant_reader_verify(const struct wm_reader *r, const struct wm_matrix *m, struct wm_error *err)
+{
+	return verify(m, r->ctx, err);
+}
+
 void wm_variant_reader_free(struct wm_reader *r)
 {
 	struct base_reader *br = r->ctx;
 	if (br)
-		free(br->applied);
+		base_reader_release(br);
 	free(br);
 	r->ctx = NULL;
 }

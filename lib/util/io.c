@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/buf.h"
@@ -714,5 +715,248 @@ int wm_io_write_below(const char *root, const char *path, const char *data, size
 out:
 	free(target);
 	free(w.root);
+	return ret;
+}
+
+/* ---- a file of the user's, locked and replaced in place of its links ----------------- */
+
+int wm_io_lock_below(struct wm_io_lock *out, const char *root, const char *path, struct wm_error *err)
+{
+	struct walk w = { .path = path, .verb = "lock", .io = WM_EIO, .probe = true, .err = err };
+	bool exists;
+	struct stat st, now;
+	int ret;
+
+	out->fd = -1;
+	out->target = NULL;
+	if (!(out->shown = strdup(path)))
+		return walk_oom(&w);
+	if ((ret = walk_init(&w, root)) < 0)
+		goto out;
+	for (int tries = 0;; tries++) {
+		free(out->target);
+		out->target = NULL;
+		if ((ret = resolve(&out->target, &exists, &st, &w)) < 0)
+			goto out;
+		if (!out->target || !exists) {
+			ret = walk_fail(&w, WM_EREAD, "no such file");
+			goto out;
+		}
+		if ((out->fd = open(out->target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0) {
+			ret = walk_fail(&w, WM_EIO, "%s", strerror(errno));
+			goto out;
+		}
+		if (flock(out->fd, LOCK_EX | LOCK_NB) != 0) {
+			if (errno == EWOULDBLOCK)
+				wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "another process holds the "
+					"lock on '%s' (another 'wheelmatrix pin' writing it?): nothing was done; run again once "
+					"it is done", path);
+			else
+				walk_fail(&w, WM_EIO, "%s", strerror(errno));
+			ret = errno == EWOULDBLOCK ? WM_ESTATE : WM_EIO;
+			goto out;
+		}
+		/* the holder before may have renamed a new file over the one locked: lock that one instead */
+		if (fstat(out->fd, &st) == 0 && stat(out->target, &now) == 0 && st.st_dev == now.st_dev &&
+		    st.st_ino == now.st_ino)
+			break;
+		close(out->fd);
+		out->fd = -1;
+		if (tries == 10) {
+			ret = walk_fail(&w, WM_ESTATE, "it keeps being replaced");
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(w.root);
+	if (ret < 0)
+		wm_io_unlock(out);
+	return ret;
+}
+
+void wm_io_unlock(struct wm_io_lock *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);  /* which releases the lock */
+	free(l->target);
+	free(l->shown);
+	l->fd = -1;
+	l->target = l->shown = NULL;
+}
+
+/* A temporary file beside `target`, `.<name>.<what>XXXXXX`: its descriptor, *path set (malloc'd); -1 with errno. */
+static int temp_beside(char **path, const char *target, const char *what)
+{
+	const char *base = strrchr(target, '/');
+	struct wm_buf name = WM_BUF_INIT;
+	int fd;
+
+	base = base ? base + 1 : target;
+	wm_buf_printf(&name, "%.*s.%s.%sXXXXXX", (int)(base - target), target, base, what);
+	if (!(*path = wm_buf_detach(&name))) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if ((fd = mkstemp(*path)) < 0) {
+		int e = errno;
+		free(*path);
+		*path = NULL;
+		errno = e;
+		return -1;
+	}
+	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+}
+
+/* Whether the locked file is still the one at its path, holding `expect`: 1, 0, or -1 with errno. */
+static int still(const struct wm_io_lock *l, const char *expect, size_t expect_len)
+{
+	struct stat locked, now;
+	char *data = NULL;
+	size_t n = 0;
+	int fd, ret;
+
+	if (fstat(l->fd, &locked) != 0)
+		return -1;
+	if ((fd = open(l->target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return errno == ENOENT || errno == ELOOP ? 0 : -1;
+	if (fstat(fd, &now) != 0 || now.st_dev != locked.st_dev || now.st_ino != locked.st_ino) {
+		close(fd);
+		return 0;
+	}
+	ret = wm_io_read_fd(&data, &n, fd, expect_len);
+	close(fd);
+	if (ret == WM_EINVALID)
+		return 0;  /* longer than it was */
+	if (ret < 0)
+		return -1;
+	ret = n == expect_len && memcmp(data, expect, n) == 0;
+	free(data);
+	return ret;
+}
+
+/* The file rewritten in place, through a descriptor of its own inode, after a backup of `expect` beside it. */
+static int rewrite_in_place(const struct wm_io_lock *l, const struct walk *w, const char *expect, size_t expect_len,
+	const char *data, size_t len)
+{
+	struct stat locked, st;
+	char *backup = NULL;
+	int fd = -1, bfd, ret;
+
+	if ((bfd = temp_beside(&backup, l->target, "backup")) < 0)
+		return walk_fail(w, WM_EIO, "cannot write a backup beside it: %s", strerror(errno));
+	if (write_all(bfd, expect, expect_len) != 0 || sync_fd(bfd) != 0) {
+		ret = walk_fail(w, WM_EIO, "cannot write a backup beside it: %s", strerror(errno));
+		close(bfd);
+		unlink(backup);
+		goto out;
+	}
+	close(bfd);
+	if ((fd = open(l->target, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0 || fstat(fd, &st) != 0 ||
+	    fstat(l->fd, &locked) != 0) {
+		ret = walk_fail(w, WM_EIO, "%s (nothing was written)", strerror(errno));
+		unlink(backup);
+		goto out;
+	}
+	if (st.st_ino != locked.st_ino || st.st_dev != locked.st_dev) {
+		ret = walk_fail(w, WM_ESTATE, "it was replaced since it was read (nothing was written)");
+		unlink(backup);
+		goto out;
+	}
+	/* the new text over the old, then cut to its length: never a moment the file is empty */
+	for (size_t done = 0; done < len;) {
+		ssize_t r = pwrite(fd, data + done, len - done > (1u << 30) ? (1u << 30) : len - done, (off_t)done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			ret = walk_fail(w, WM_EIO, "%s; it may be half written: what it held before is in '%s'",
+				strerror(r < 0 ? errno : EIO), backup);
+			goto out;
+		}
+		done += (size_t)r;
+	}
+	if (ftruncate(fd, (off_t)len) != 0 || sync_fd(fd) != 0) {
+		ret = walk_fail(w, WM_EIO, "%s; it may be half written: what it held before is in '%s'", strerror(errno),
+			backup);
+		goto out;
+	}
+	unlink(backup);
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(backup);
+	return ret;
+}
+
+int wm_io_replace_locked(const struct wm_io_lock *l, const char *expect, size_t expect_len, const char *data,
+	size_t len, struct wm_error *err)
+{
+	struct walk w = { .path = l->shown, .verb = "write", .io = WM_EIO, .err = err };
+	struct stat st;
+	char *tmp = NULL, *dir = NULL;
+	int fd = -1, ret;
+
+	switch (still(l, expect, expect_len)) {
+	case 1:
+		break;
+	case 0:
+		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "'%s' changed since it was read: "
+			"nothing was written, and the change is kept; run again", l->shown);
+		return WM_ESTATE;
+	default:
+		return walk_fail(&w, WM_EIO, "%s", strerror(errno));
+	}
+	if (fstat(l->fd, &st) != 0)
+		return walk_fail(&w, WM_EIO, "%s", strerror(errno));
+	/* hard links: a rename would leave the other names with the old text */
+	if (st.st_nlink > 1)
+		return rewrite_in_place(l, &w, expect, expect_len, data, len);
+	if ((fd = temp_beside(&tmp, l->target, "tmp")) < 0)
+		goto failed;
+	/* owner and group first: a chown may clear the set-id bits the mode then sets again */
+	if (fchown(fd, st.st_uid, st.st_gid) != 0) {
+		if (errno != EPERM)
+			goto failed;
+		/* a file of another owner's, which we may write but not give away: keep its inode */
+		close(fd);
+		fd = -1;
+		unlink(tmp);
+		ret = rewrite_in_place(l, &w, expect, expect_len, data, len);
+		goto out;
+	}
+	if (fchmod(fd, st.st_mode & 07777) != 0 || write_all(fd, data, len) != 0 || sync_fd(fd) != 0)
+		goto failed;
+	ret = close(fd);
+	fd = -1;
+	if (ret != 0)
+		goto failed;
+	/* the last moment to see a change made while the temporary file was written */
+	if ((ret = still(l, expect, expect_len)) != 1) {
+		if (ret < 0)
+			goto failed;
+		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "'%s' changed since it was read: "
+			"nothing was written, and the change is kept; run again", l->shown);
+		ret = WM_ESTATE;
+		goto out;
+	}
+	if (rename(tmp, l->target) != 0)
+		goto failed;
+	free(tmp);
+	tmp = NULL;
+	if ((dir = wm_io_path_dir(l->target)) != NULL)
+		sync_dir(dir);
+	ret = 0;
+	goto out;
+failed:
+	ret = walk_fail(&w, WM_EIO, "%s", strerror(errno));
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tmp)
+		unlink(tmp);
+	free(tmp);
+	free(dir);
 	return ret;
 }

@@ -38,6 +38,36 @@ int wm_io_write_below(const char *root, const char *path, const char *data, size
  * should be), so that a caller writing several files writes none when one would fail.
  */
 int wm_io_check_below(const char *root, const char *path, struct wm_error *err);
+/*
+ * An exclusive lock on the existing file `path` below `root`, found as
+ * wm_io_write_below finds it (a symbolic link followed while it stays inside
+ * the root and out of `.git`): flock(2) on the file itself, so that a read, a
+ * wait and a write of one holder are not interleaved with another's.  Taken
+ * again when the path names another file once it is had (a holder replaced
+ * it).  WM_ESTATE, reported, when another process holds it.
+ */
+struct wm_io_lock {
+	int fd;            /* the locked file, -1 when none */
+	char *target;      /* its real path */
+	char *shown;       /* `path`, for messages */
+};
+int wm_io_lock_below(struct wm_io_lock *out, const char *root, const char *path, struct wm_error *err);
+void wm_io_unlock(struct wm_io_lock *l);
+/*
+ * Replaces the content of the locked file with `data`, only if it still is
+ * the file that was locked and holds `expect` byte for byte (else WM_ESTATE,
+ * reported, and nothing is written), keeping the file the user has: a
+ * symbolic link's target is written, and the file keeps its owner, group and
+ * mode.  A file of one link is replaced atomically: a temporary file beside
+ * it, given the owner, group and mode, synced and renamed over it.  A file
+ * of several hard links, or one whose owner a new file cannot be given (not
+ * ours, and we are not root), is rewritten in place so that it stays the one
+ * inode: after a copy of `expect` is synced beside it as
+ * `.<name>.backup<random>`, removed once the file is written and synced (on a
+ * failure the message names it).
+ */
+int wm_io_replace_locked(const struct wm_io_lock *l, const char *expect, size_t expect_len, const char *data,
+	size_t len, struct wm_error *err);
 /* The real path of the directory `path` ("" for the root) below `root`, confined as wm_io_read_below; 1 when none. */
 int wm_io_dir_below(char **out, const char *root, const char *path, struct wm_error *err);
 

@@ -56,6 +56,39 @@ bool wm_utf8_valid(const char *s, size_t len, unsigned *line, unsigned *column, 
 	return true;
 }
 
+uint32_t wm_utf8_find_break(const char *s, size_t len, unsigned *line, unsigned *column)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp = 0;
+	size_t i;
+
+	/* C2 85, E2 80 A8 and E2 80 A9: the lead bytes are rare, so only they are looked at closely */
+	for (i = 0; i + 1 < len && !cp; i++) {
+		if (p[i] == 0xc2 && p[i + 1] == 0x85)
+			cp = 0x85;
+		else if (p[i] == 0xe2 && i + 2 < len && p[i + 1] == 0x80 && (p[i + 2] == 0xa8 || p[i + 2] == 0xa9))
+			cp = p[i + 2] == 0xa8 ? 0x2028 : 0x2029;
+	}
+	if (!cp)
+		return 0;
+	*line = 1;
+	*column = 1;
+	for (size_t k = 0; k + 1 < i; k++) {
+		if (p[k] == '\n') {
+			++*line;
+			*column = 1;
+		} else if ((p[k] & 0xc0) != 0x80) {
+			++*column;
+		}
+	}
+	return cp;
+}
+
+const char *wm_utf8_break_name(uint32_t cp)
+{
+	return cp == 0x85 ? "NEXT LINE (U+0085)" : cp == 0x2028 ? "LINE SEPARATOR (U+2028)" : "PARAGRAPH SEPARATOR (U+2029)";
+}
+
 void wm_utf8_sanitize(struct wm_buf *out, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;

@@ -9,6 +9,16 @@
 
 /* Checks UTF-8; on failure gives the 1-based line and column (in characters) of the bad byte. */
 bool wm_utf8_valid(const char *s, size_t len, unsigned *line, unsigned *column, unsigned char *byte);
+/*
+ * The first raw NEL (U+0085), LINE SEPARATOR (U+2028) or PARAGRAPH SEPARATOR
+ * (U+2029) in the UTF-8 text `s`, or 0 when it holds none; *line and *column
+ * (1-based, the column in characters) say where, lines counted at LF as
+ * editors and `git diff` count them.  YAML 1.1 readers (libyaml) break lines
+ * there and show nothing of it: a reader of the file must refuse them.
+ */
+uint32_t wm_utf8_find_break(const char *s, size_t len, unsigned *line, unsigned *column);
+/* The name of such a character: "LINE SEPARATOR (U+2028)". */
+const char *wm_utf8_break_name(uint32_t cp);
 /* Appends `s` with each byte that is not valid UTF-8 replaced by U+FFFD. */
 void wm_utf8_sanitize(struct wm_buf *out, const char *s, size_t len);
 /* Appends code point `cp` (at most U+10FFFF) as UTF-8. */

@@ -25,8 +25,9 @@
  *      [project].version is the version asked for, no longer dynamic;
  *   3. patching is idempotent: the spec applied to the patched text changes
  *      nothing more;
- *   4. the git-format diff of the edit (the variant patch `generate` writes)
- *      is read by libgit2 as one modified pyproject.toml with the blob ids of
+ *   4. the git-format diff of the edit (the variant patch `generate` writes),
+ *      and the same turned round, have the shape wm_diff_check holds the
+ *      patches of the repository to; it is read by libgit2 as one modified pyproject.toml with the blob ids of
  *      both texts; applied by libgit2 to the original it gives exactly the
  *      patched text, and turned round (wm_diff_reverse) and applied to the
  *      patched text it gives back exactly the original.
@@ -83,16 +84,25 @@ static void check_diff(const char *old, size_t oldlen, const char *new, size_t n
 	wm_sha1_git_blob(newid, new, newlen);
 	FUZZ_CHECK(wm_diff_git(&patch, "pyproject.toml", old, oldlen, new, newlen) == 0, "wm_diff_git failed");
 	FUZZ_CHECK(wm_diff_reverse(&reversed, patch.ptr, patch.len) == 0, "wm_diff_reverse failed");
-	if (wm_repo_patch_read(&info, patch.ptr, patch.len, &err) < 0)
+	{
+		/* what generate writes is what the commands read back: the shape wm_diff_check holds patches to */
+		struct wm_diff_file f;
+		struct wm_diff_problem why;
+		FUZZ_CHECK(wm_diff_check(&f, patch.ptr, patch.len, &why) == 0, "wm_diff_check refuses the diff (%s, line %u):\n%s",
+			why.why, why.line, patch.ptr);
+		FUZZ_CHECK(wm_diff_check(&f, reversed.ptr, reversed.len, &why) == 0,
+			"wm_diff_check refuses the reversed diff (%s, line %u):\n%s", why.why, why.line, reversed.ptr);
+	}
+	if (wm_repo_patch_read_git(&info, patch.ptr, patch.len, &err) < 0)
 		fail_errors(&err, "libgit2 cannot read the diff");
 	FUZZ_CHECK(strcmp(info.path, "pyproject.toml") == 0 && info.full_ids && strcmp(info.old_id, oldid) == 0 &&
 		strcmp(info.new_id, newid) == 0, "libgit2 reads the diff as %s %s..%s", info.path, info.old_id,
 		info.new_id);
-	if (wm_repo_patch_apply(&post, patch.ptr, patch.len, "pyproject.toml", old, oldlen, &err) < 0)
+	if (wm_repo_patch_apply_git(&post, patch.ptr, patch.len, "pyproject.toml", old, oldlen, &err) < 0)
 		fail_errors(&err, "libgit2 cannot apply the diff");
 	FUZZ_CHECK(post.len == newlen && memcmp(post.ptr ? post.ptr : "", new, newlen) == 0,
 		"the diff applied by libgit2 does not give the patched text:\n%s", patch.ptr);
-	if (wm_repo_patch_apply(&pre, reversed.ptr, reversed.len, "pyproject.toml", new, newlen, &err) < 0)
+	if (wm_repo_patch_apply_git(&pre, reversed.ptr, reversed.len, "pyproject.toml", new, newlen, &err) < 0)
 		fail_errors(&err, "libgit2 cannot apply the reversed diff");
 	FUZZ_CHECK(pre.len == oldlen && memcmp(pre.ptr ? pre.ptr : "", old, oldlen) == 0,
 		"the reversed diff applied by libgit2 does not give the original:\n%s", reversed.ptr);
