@@ -7,7 +7,8 @@
 # twine at templates/actions.yaml's pins, with what they need), the `meta-package` job's script runs
 # line by line as the job would, with the file's WM_BUILD: it installs build, builds the meta
 # package's wheel and sdist and passes its own checks.  Then the publish template's lines run on
-# them with WM_TWINE and the meta package's WM_DIST: twine is installed, the names are checked,
+# them with the meta package's WM_DIST in a CPython 3.12 environment (the job's image): twine and
+# pypi-attestations are installed from the lock the job embeds (templates/publish-lock.txt, by hash), the names are checked,
 # `twine check` passes, and the job's upload command under trusted publishing, taken from the
 # file as it is (`twine upload --non-interactive --attestations` with each file's
 # <file>.publish.attestation, which pypi-attestations writes there), uploads to a local stand-in
@@ -16,9 +17,16 @@
 . "$ROOT/tests/lib.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
-tools=$("$ROOT/tests/tools/install.sh" --path)
 wheelhouse=$("$ROOT/tests/tools/install-publish.sh" --dir)
 [[ -f $wheelhouse/complete ]] || fatal "the publishing tools' wheelhouse is missing: make tools (tests/tools/install-publish.sh)"
+jobhouse=$("$ROOT/tests/tools/install-publish-job.sh" --dir)
+[[ -f $jobhouse/complete ]] || fatal "the publish job's locked wheels are missing: make tools (tests/tools/install-publish-job.sh)"
+# the job's image is python:3.12-slim and its lock is for CPython 3.12
+py312=
+for p in "$(command -v python3.12 2>/dev/null)" /usr/bin/python3.12 "$HOME"/.pyenv/versions/3.12.*/bin/python3.12; do
+	[[ -x $p ]] && "$p" -c 'import venv' 2>/dev/null && { py312=$p; break; }
+done
+[[ -n $py312 ]] || fatal "no CPython 3.12 to run the job with (the image's): apt-get install python3.12, or pyenv install 3.12"
 
 repo=$tmp/repo
 cp -RL "$ROOT/tests/fixtures/llm-rs" "$repo"
@@ -45,8 +53,8 @@ json.dump({"meta": meta["script"], "publish": [l for l in lines if "twine upload
 PY
 
 # a fresh environment whose pip knows nothing but the wheelhouse
-"$tools/bin/python" -m venv "$tmp/venv" || fatal "cannot make a virtual environment"
-export PATH=$tmp/venv/bin:$PATH PIP_NO_INDEX=1 PIP_FIND_LINKS=$wheelhouse PIP_DISABLE_PIP_VERSION_CHECK=1
+"$py312" -m venv "$tmp/venv" || fatal "cannot make a virtual environment"
+export PATH=$tmp/venv/bin:$PATH PIP_NO_INDEX=1 PIP_FIND_LINKS="$wheelhouse $jobhouse" PIP_DISABLE_PIP_VERSION_CHECK=1
 # script NAME: the job's lines of jobs.json's NAME, each in bash -e as GitLab runs a line, in the repository
 script() {
 	local i n
@@ -56,9 +64,13 @@ script() {
 		(cd "$repo" && bash -e "$tmp/line.sh") >>"$tmp/$1.log" 2>&1 || { fail "$1 job, line $((i + 1)) failed: $(cat "$tmp/line.sh")"; tail -n 30 "$tmp/$1.log"; return 1; }
 	done
 }
-eval "$("$py" -c 'import json, shlex, sys; [print("export %s=%s" % (k, shlex.quote(v))) for k, v in json.load(open(sys.argv[1]))["variables"].items() if k in ("WM_BUILD", "WM_TWINE", "WM_DIST")]' "$tmp/jobs.json")"
-[[ $WM_BUILD == "$(sed -n 's/^  build: "\(.*\)"$/\1/p' "$ROOT/templates/actions.yaml")" && -n $WM_TWINE && -n $WM_DIST ]] ||
-	fatal "the file's WM_BUILD ($WM_BUILD), WM_TWINE ($WM_TWINE), WM_DIST ($WM_DIST)"
+eval "$("$py" -c 'import json, shlex, sys; [print("export %s=%s" % (k, shlex.quote(v))) for k, v in json.load(open(sys.argv[1]))["variables"].items() if k in ("WM_BUILD", "WM_DIST")]' "$tmp/jobs.json")"
+# twine comes from the lock the job embeds, at templates/actions.yaml's pin
+twine=$(sed -n 's/^twine==\([^ ]*\).*/\1/p' "$ROOT/templates/publish-lock.txt")
+[[ $WM_BUILD == "$(sed -n 's/^  build: "\(.*\)"$/\1/p' "$ROOT/templates/actions.yaml")" && -n $WM_DIST ]] ||
+	fatal "the file's WM_BUILD ($WM_BUILD), WM_DIST ($WM_DIST)"
+[[ $twine == "$(sed -n 's/^  twine: "\(.*\)"$/\1/p' "$ROOT/templates/actions.yaml")" ]] ||
+	fatal "the lock's twine ($twine) is not templates/actions.yaml's"
 
 script meta || fatal "the meta package was not built"
 [[ $("$tmp/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("build"))') == "$WM_BUILD" ]] ||
@@ -66,8 +78,8 @@ script meta || fatal "the meta package was not built"
 
 # the publish job's lines, then its upload under trusted publishing, to a stand-in of PyPI's upload API
 script publish || fatal "the publish job's checks failed"
-[[ $("$tmp/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("twine"))') == "$WM_TWINE" ]] ||
-	fail "the publish job did not install twine $WM_TWINE"
+[[ $("$tmp/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("twine"))') == "$twine" ]] ||
+	fail "the publish job did not install twine $twine"
 for f in "$repo"/dist/*/*.whl "$repo"/dist/*.tar.gz; do
 	printf '{"version": 1, "verification_material": {"file": "%s"}, "envelope": {}}\n' "${f##*/}" >"$f.publish.attestation"
 done
