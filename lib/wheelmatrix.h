@@ -266,6 +266,18 @@ struct wm_rule {
 	size_t nenv;
 };
 
+/*
+ * A planned drop (`dropped:`): the wheels of the last release that this one no longer builds, on
+ * purpose.  `plan` takes such a wheel as planned when a rule matches every field it gives, and
+ * prints its reason.  A field is NULL when the rule does not give it; `platform` is a catalog
+ * platform id or a wheel platform tag, or a glob of either.
+ */
+struct wm_drop {
+	const char *backend, *platform, *python, *reason;
+	struct wm_strlist platform_tags;  /* `platform` as ids: the platform tags of the catalog platforms it names */
+	struct wm_loc loc;
+};
+
 enum wm_strategy { WM_STRATEGY_RENAME, WM_STRATEGY_META, WM_STRATEGY_INDEX, WM_STRATEGY_VARIANTS };
 
 /* Strategy variants: the provider plugin of one variant namespace (`distribution.providers`). */
@@ -323,6 +335,8 @@ struct wm_matrix {
 	size_t nexcludes;
 	struct wm_rule *includes;
 	size_t nincludes;
+	struct wm_drop *drops;           /* `dropped:`, in file order */
+	size_t ndrops;
 
 	const struct wm_project *project; /* pyproject.toml and Cargo.toml, NULL when there are none */
 	const char *version;             /* the project's version as written (Cargo semver or PEP 440), or NULL */
@@ -921,6 +935,16 @@ struct wm_index_file {
 	bool yanked;
 };
 
+/*
+ * A wheel of the distribution's last release (the newest earlier version on the index) that
+ * this release builds nothing in place of: no wheel of the same Python, ABI and platform (nor
+ * an abi3 wheel that installs there).  Planned when a rule of the matrix's `dropped` matches it.
+ */
+struct wm_dropped {
+	const char *filename;
+	const struct wm_drop *planned;   /* the rule that records it as planned, or NULL */
+};
+
 enum wm_dist_state {
 	WM_DIST_UNCHECKED,  /* --offline */
 	WM_DIST_FAILED,     /* the query failed after its retries: `error` says why */
@@ -950,6 +974,9 @@ struct wm_plan_dist {
 	size_t nunexpected;
 	struct wm_index_file *large;     /* files of earlier versions near WM_PLAN_FILE_LIMIT */
 	size_t nlarge;
+	const char *previous;            /* the last release: the newest earlier version with files, or NULL */
+	struct wm_dropped *dropped;      /* its wheels this release does not build */
+	size_t ndropped;
 };
 
 struct wm_plan {
@@ -1007,10 +1034,14 @@ enum wm_plan_verdict {
 	WM_PLAN_INCOMPLETE,  /* a query failed: the report lacks some distributions */
 	WM_PLAN_PARTIAL,     /* a version partly published: only its missing files can be uploaded */
 	WM_PLAN_NOT_FOUND,   /* no project on the index (every query 404): probably not its URL */
+	WM_PLAN_DROPPED,     /* wheels of the last release dropped without a planned drop of the matrix */
 };
 enum wm_plan_verdict wm_plan_verdict(const struct wm_plan *p);
 /* Counts of the artifacts in `state`. */
 size_t wm_plan_count(const struct wm_plan *p, enum wm_artifact_state state);
+/* Counts of the files of the planned version the release does not produce, and of the dropped wheels (planned ones only, or all). */
+size_t wm_plan_count_unexpected(const struct wm_plan *p);
+size_t wm_plan_count_dropped(const struct wm_plan *p, bool planned);
 /* One sentence on a distribution's state, for reports. */
 const char *wm_plan_dist_summary(const struct wm_plan *p, const struct wm_plan_dist *d);
 

@@ -559,7 +559,7 @@ static void check_gitlab_env(struct wm_loader *l)
 /* ---- the whole file, and the entry points -------------------------------------- */
 
 static const char *const top_keys[] = { "wheelmatrix", "project", "python", "platforms", "backends",
-	"exclude", "include", "distribution", "ci", "actions", "publish", "test" };
+	"exclude", "include", "distribution", "ci", "actions", "publish", "test", "dropped" };
 const struct wm_names wm_matrix_keys = WM_NAMES(top_keys);
 
 /* The sections whose keys, written at the top, are said to be indented too little. */
@@ -594,6 +594,8 @@ static void load_root(struct wm_loader *l)
 		wm_rules_load_excludes(l, v);
 	if ((v = present(r, "include")))
 		wm_rules_load_includes(l, v);
+	if ((v = present(r, "dropped")))
+		wm_rules_load_drops(l, v);
 	load_ci(l, present(r, "ci"));
 	/* the runner labels are GitHub's: a GitLab-only matrix runs on none of them */
 	if (l->platforms_ok && l->m->github.enabled)
