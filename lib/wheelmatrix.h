@@ -292,6 +292,7 @@ struct wm_provider {
 struct wm_output {
 	bool enabled;
 	const char *path;
+	bool check;                      /* `check:` (default true): the drift-check job, which the publish jobs need */
 	struct wm_strlist exclude_platforms;  /* ci.gitlab: platform patterns left out of this provider alone */
 	struct wm_loc loc;
 };
@@ -687,16 +688,19 @@ int wm_check_json(char **out, const struct wm_error *findings, const char *diff)
 int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const struct wm_catalog *cat,
 	const struct wm_check_options *opts);
 
+/* The hooks `hook install` writes: git runs pre-commit before `git commit`, pre-merge-commit before `git merge` commits. */
+#define WM_HOOKS 2
+extern const char *const wm_repo_hooks[WM_HOOKS];  /* "pre-commit", "pre-merge-commit" */
 /*
- * Writes the repository's pre-commit hook, which runs `wheelmatrix check
- * --staged` on the project in `root` (its matrix file `matrix`, relative to
- * root), where git looks for hooks
- * (core.hooksPath, or the common hooks directory of linked worktrees).
- * Refuses (WM_ESTATE) to replace a hook wheelmatrix did not write, unless
- * `force`.  *path (malloc'd) names the hook; *unchanged says it was already there.
+ * Writes the repository's hooks of wm_repo_hooks, each of which runs
+ * `wheelmatrix check --staged` on the project in `root` (its matrix file
+ * `matrix`, relative to root), where git looks for hooks (core.hooksPath, or
+ * the common hooks directory of linked worktrees).  Refuses (WM_ESTATE) to
+ * replace a hook wheelmatrix did not write, unless `force`, and then writes
+ * none.  paths[i] (malloc'd) names hook i; unchanged[i] says it was already there.
  */
-int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const char *matrix, bool force,
-	struct wm_error *err);
+int wm_repo_hook_install(char *paths[WM_HOOKS], bool unchanged[WM_HOOKS], const char *root, const char *matrix,
+	bool force, struct wm_error *err);
 
 /* ---- init ---------------------------------------------------------------- */
 

@@ -862,12 +862,16 @@ static struct wm_json *distribution(struct cx *x, struct wm_json *s)
 
 static const struct field github_output_fields[] = {
 	{ "path", a_string, "the workflow's path (default: .github/workflows/wheels.yml)" },
+	{ "check", a_bool_or_null, "the job wheelmatrix-check: 'wheelmatrix check' on each commit, which the publish "
+		"jobs need (default: true)" },
 };
 
 static const struct field gitlab_output_fields[] = {
 	{ "path", a_string, "the GitLab CI file's path (default: .gitlab-ci.yml)" },
 	{ "exclude-platforms", platform_globs, "platforms of the matrix GitLab does not build (ids or globs); "
 		"GitHub's workflow keeps them" },
+	{ "check", a_bool_or_null, "the job wheelmatrix-check: 'wheelmatrix check' on each commit, which the publish "
+		"jobs need (default: true)" },
 };
 
 static struct wm_json *github_output(struct cx *x, struct wm_json *s)
