@@ -127,9 +127,9 @@ p=$tmp/llm-rs
 cp -R "$ROOT/tests/fixtures/llm-rs" "$p"
 scratch_repo "$p"
 commit_all "$p" llm-rs
-for c in "wheelmatrix list" "wheelmatrix generate"; do
-	run env -C "$p" $c
-	expect_status 0 "$c"
+for c in list generate; do
+	run env -C "$p" wheelmatrix "$c"
+	expect_status 0 "wheelmatrix $c"
 done
 commit_all "$p" generated
 run env -C "$p" wheelmatrix check
@@ -149,6 +149,7 @@ rm -rf "$tmp/b/demo"
 run make -C "$ROOT" --no-print-directory B="$tmp/b" demo
 expect_status 0 "make demo"
 grep -q "^12 jobs$" "$tmp/out" || fail "make demo did not list the example's 12 jobs: $(tail -n 3 "$tmp/out")"
-[ -f "$tmp/b/demo/.github/workflows/wheels.yml" ] && [ -f "$tmp/b/demo/.gitlab-ci.yml" ] ||
-	fail "make demo did not write the example's CI files: $(ls -A "$tmp/b/demo" 2>&1)"
+for f in .github/workflows/wheels.yml .gitlab-ci.yml; do
+	[ -f "$tmp/b/demo/$f" ] || fail "make demo did not write the example's $f: $(ls -A "$tmp/b/demo" 2>&1)"
+done
 finish
