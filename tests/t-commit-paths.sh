@@ -85,7 +85,7 @@ run git -C "$r" merge --no-edit merged
 expect_status 1 "git merge of a drifting branch"
 grep -q "$finding" "$tmp/err" || fail "git merge: the pre-merge-commit hook's finding: $(cat "$tmp/err")"
 [ "$(git -C "$r" rev-parse HEAD)" = "$before" ] || fail "git merge: the merge commit was made"
-git -C "$r" merge --abort
+git -C "$r" merge --abort 2>/dev/null || true  # nothing to abort when the merge went through
 run git -C "$r" merge --no-edit --no-verify merged
 expect_status 0 "git merge --no-verify"
 [ "$(git -C "$r" rev-parse HEAD^2)" = "$(git -C "$r" rev-parse merged)" ] || fail "git merge --no-verify made no merge commit"

@@ -80,7 +80,7 @@ expect_status 1 "git merge of a stale branch"
 grep -q "^.github/workflows/wheels.yml:[0-9]*:1: error: out of date (the matrix or the project changed): run 'wheelmatrix generate'$" "$tmp/err" ||
 	fail "the refused merge says: $(cat "$tmp/err")"
 [ "$(git -C "$mr" rev-parse HEAD)" = "$head" ] || fail "a stale merge went through"
-git -C "$mr" merge --abort
+git -C "$mr" merge --abort 2>/dev/null || true  # nothing to abort when the merge went through
 # the same branch regenerated: the merge goes through
 git -C "$mr" checkout -q stale
 wheelmatrix -q -C "$mr" generate && git -C "$mr" add -A && git -C "$mr" commit -qm regenerated
