@@ -1,6 +1,7 @@
-# check-job.sh — sourced (after tests/lib.sh, tests/python-env.sh, tests/plan-servers.sh,
-# tests/wheel-env.sh and tests/wheel-build.sh) by the tests that run the generated drift-check job, wheelmatrix-check, for
-# real: its GitHub steps replayed by tests/replay-github.py, its GitLab job under gitlab-ci-local.
+# check-job.sh — sourced (after tests/lib.sh) by the tests that run the generated drift-check job,
+# wheelmatrix-check, for real: its GitHub steps replayed by tests/replay-github.py, its GitLab job
+# under gitlab-ci-local.  It sources what it needs: tests/python-env.sh, tests/plan-servers.sh
+# (its servers stop at exit), tests/wheel-env.sh and tests/wheel-build.sh.
 # shellcheck shell=bash
 #
 # check_job_index        builds wheelmatrix's wheel (tests/wheel-build.sh: the run's one build) and
@@ -19,8 +20,15 @@
 # loopback one (the wheel on PyPI does not exist before a release), the GitLab image is not pulled
 # (the shell executor: this machine's python3 makes the environment), and actions/checkout is a
 # clone of depth 1.
-: "${ROOT:?}" "${tmp:?source tests/lib.sh first}" "${version:?source tests/wheel-env.sh first}"
-: "${py:?source tests/python-env.sh first}"
+: "${ROOT:?}" "${tmp:?source tests/lib.sh first}"
+# shellcheck source=tests/python-env.sh
+. "$ROOT/tests/python-env.sh"
+# shellcheck source=tests/plan-servers.sh
+. "$ROOT/tests/plan-servers.sh"
+# shellcheck source=tests/wheel-env.sh
+. "$ROOT/tests/wheel-env.sh"
+# shellcheck source=tests/wheel-build.sh
+. "$ROOT/tests/wheel-build.sh"
 glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
 need "$glci" "run 'npm ci --prefix tests/external'"
 need rsync "apt-get install rsync (gitlab-ci-local copies the checkout with it)"

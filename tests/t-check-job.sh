@@ -7,14 +7,6 @@
 # shape, permissions and the publish jobs' needs are tests/wfcheck.py's (t-github-properties); the
 # validators' verdicts, t-github-validators'.
 . "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-# shellcheck source=tests/plan-servers.sh
-. "$ROOT/tests/plan-servers.sh"
-# shellcheck source=tests/wheel-env.sh
-. "$ROOT/tests/wheel-env.sh"
-# shellcheck source=tests/wheel-build.sh
-. "$ROOT/tests/wheel-build.sh"
 # shellcheck source=tests/check-job.sh
 . "$ROOT/tests/check-job.sh"
 check_job_index

@@ -10,14 +10,6 @@
 # (tests/check-job.sh: wheelmatrix's own wheel from a loopback index, a clone of depth 1 at the commit),
 # and for the rebase also the GitLab job under gitlab-ci-local.
 . "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-# shellcheck source=tests/plan-servers.sh
-. "$ROOT/tests/plan-servers.sh"
-# shellcheck source=tests/wheel-env.sh
-. "$ROOT/tests/wheel-env.sh"
-# shellcheck source=tests/wheel-build.sh
-. "$ROOT/tests/wheel-build.sh"
 # shellcheck source=tests/check-job.sh
 . "$ROOT/tests/check-job.sh"
 check_job_index
