@@ -1,19 +1,19 @@
-/* cmd_hook.c — `wheelmatrix hook install`: the repository's pre-commit hook runs `check --staged`. */
+/* cmd_hook.c — `wheelmatrix hook install`: the repository's pre-commit and pre-merge-commit hooks run `check --staged`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
 
 const struct cli_option cmd_hook_options[HOOK_NOPTIONS] = {
-	[HOOK_FORCE] = { 0, "force", NULL, NULL, "replace a pre-commit hook that wheelmatrix did not write" },
+	[HOOK_FORCE] = { 0, "force", NULL, NULL, "replace a pre-commit or pre-merge-commit hook that wheelmatrix did not write" },
 };
 
 int cmd_hook(struct cli *cli)
 {
 	struct wm_error err;
-	char *root = NULL, *path = NULL;
+	char *root = NULL, *paths[WM_HOOKS];
 	const char *matrix;
-	bool unchanged;
+	bool unchanged[WM_HOOKS];
 	int ret;
 
 	if (strcmp(cli->args[0], "install") != 0) {
@@ -29,11 +29,13 @@ int cmd_hook(struct cli *cli)
 		return CLI_EXIT_ENV;
 	}
 	wm_error_init(&err);
-	if ((ret = wm_repo_hook_install(&path, &unchanged, root, matrix, cli->values[HOOK_FORCE] != NULL, &err)) < 0)
+	if ((ret = wm_repo_hook_install(paths, unchanged, root, matrix, cli->values[HOOK_FORCE] != NULL, &err)) < 0)
 		cli_print_diags(&err);
-	else if (cli->verbosity >= 0)
-		cli_print(stdout, "%s %s\n", unchanged ? "unchanged" : "wrote", path);
-	free(path);
+	for (size_t i = 0; ret == 0 && i < WM_HOOKS; i++) {
+		if (cli->verbosity >= 0)
+			cli_print(stdout, "%s %s\n", unchanged[i] ? "unchanged" : "wrote", paths[i]);
+		free(paths[i]);
+	}
 	free(root);
 	wm_error_release(&err);
 	return ret < 0 ? cli_exit_code(ret) : CLI_EXIT_OK;

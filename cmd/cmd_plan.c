@@ -90,6 +90,7 @@ int cmd_plan(struct cli *cli)
 		break;
 	case WM_PLAN_FAIL:
 	case WM_PLAN_PARTIAL:  /* the publish jobs upload every file: the ones the index has are refused */
+	case WM_PLAN_DROPPED:  /* wheels the last release had, lost without the matrix saying so */
 		exit_code = CLI_EXIT_STATE;
 		break;
 	case WM_PLAN_INCOMPLETE:

@@ -204,7 +204,7 @@ static const struct cli_command commands[] = {
 		ENV(outdated_env) },
 	{ "pin", NULL, "Pin each action of the GitHub workflow to the commit its tag names",
 		cmd_pin_options, PIN_NOPTIONS, 0, 0, cmd_pin, "wheelmatrix pin --update", ENV(pin_env) },
-	{ "hook", "install", "Install the pre-commit hook that runs 'check --staged'", cmd_hook_options, HOOK_NOPTIONS,
+	{ "hook", "install", "Install the pre-commit and pre-merge-commit hooks that run 'check --staged'", cmd_hook_options, HOOK_NOPTIONS,
 		1, 1, cmd_hook, "wheelmatrix hook install", NO_ENV },
 	{ "completion", "SHELL", "Print the shell completion script for bash, zsh or fish",
 		cmd_completion_options, COMPLETION_NOPTIONS, 0, 1, cmd_completion, "source <(wheelmatrix completion bash)",

@@ -342,6 +342,18 @@ struct wm_rule {
 	const struct wm_build *build;        /* the job's build settings, merged */
 };
 
+/*
+ * A planned drop (`dropped:`): the wheels of the last release that this one no longer builds, on
+ * purpose.  `plan` takes such a wheel as planned when a rule matches every field it gives, and
+ * prints its reason.  A field is NULL when the rule does not give it; `platform` is a catalog
+ * platform id or a wheel platform tag, or a glob of either.
+ */
+struct wm_drop {
+	const char *backend, *platform, *python, *reason;
+	struct wm_strlist platform_tags;  /* `platform` as ids: the platform tags of the catalog platforms it names */
+	struct wm_loc loc;
+};
+
 enum wm_strategy { WM_STRATEGY_RENAME, WM_STRATEGY_META, WM_STRATEGY_INDEX, WM_STRATEGY_VARIANTS };
 
 /* Strategy variants: the provider plugin of one variant namespace (`distribution.providers`). */
@@ -356,6 +368,7 @@ struct wm_provider {
 struct wm_output {
 	bool enabled;
 	const char *path;
+	bool check;                      /* `check:` (default true): the drift-check job, which the publish jobs need */
 	struct wm_strlist exclude_platforms;  /* ci.gitlab: platform patterns left out of this provider alone */
 	struct wm_loc loc;
 };
@@ -399,6 +412,8 @@ struct wm_matrix {
 	size_t nexcludes;
 	struct wm_rule *includes;
 	size_t nincludes;
+	struct wm_drop *drops;           /* `dropped:`, in file order */
+	size_t ndrops;
 
 	const struct wm_project *project; /* pyproject.toml and Cargo.toml, NULL when there are none */
 	const char *version;             /* the project's version as written (Cargo semver or PEP 440), or NULL */
@@ -765,16 +780,19 @@ int wm_check_json(char **out, const struct wm_error *findings, const char *diff)
 int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const struct wm_catalog *cat,
 	const struct wm_check_options *opts);
 
+/* The hooks `hook install` writes: git runs pre-commit before `git commit`, pre-merge-commit before `git merge` commits. */
+#define WM_HOOKS 2
+extern const char *const wm_repo_hooks[WM_HOOKS];  /* "pre-commit", "pre-merge-commit" */
 /*
- * Writes the repository's pre-commit hook, which runs `wheelmatrix check
- * --staged` on the project in `root` (its matrix file `matrix`, relative to
- * root), where git looks for hooks
- * (core.hooksPath, or the common hooks directory of linked worktrees).
- * Refuses (WM_ESTATE) to replace a hook wheelmatrix did not write, unless
- * `force`.  *path (malloc'd) names the hook; *unchanged says it was already there.
+ * Writes the repository's hooks of wm_repo_hooks, each of which runs
+ * `wheelmatrix check --staged` on the project in `root` (its matrix file
+ * `matrix`, relative to root), where git looks for hooks (core.hooksPath, or
+ * the common hooks directory of linked worktrees).  Refuses (WM_ESTATE) to
+ * replace a hook wheelmatrix did not write, unless `force`, and then writes
+ * none.  paths[i] (malloc'd) names hook i; unchanged[i] says it was already there.
  */
-int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const char *matrix, bool force,
-	struct wm_error *err);
+int wm_repo_hook_install(char *paths[WM_HOOKS], bool unchanged[WM_HOOKS], const char *root, const char *matrix,
+	bool force, struct wm_error *err);
 
 /* ---- init ---------------------------------------------------------------- */
 
@@ -1059,6 +1077,16 @@ struct wm_index_file {
 	bool yanked;
 };
 
+/*
+ * A wheel of the distribution's last release (the newest earlier version on the index) that
+ * this release builds nothing in place of: no wheel of the same Python, ABI and platform (nor
+ * an abi3 wheel that installs there).  Planned when a rule of the matrix's `dropped` matches it.
+ */
+struct wm_dropped {
+	const char *filename;
+	const struct wm_drop *planned;   /* the rule that records it as planned, or NULL */
+};
+
 enum wm_dist_state {
 	WM_DIST_UNCHECKED,  /* --offline */
 	WM_DIST_FAILED,     /* the query failed after its retries: `error` says why */
@@ -1088,6 +1116,9 @@ struct wm_plan_dist {
 	size_t nunexpected;
 	struct wm_index_file *large;     /* files of earlier versions near WM_PLAN_FILE_LIMIT */
 	size_t nlarge;
+	const char *previous;            /* the last release: the newest earlier version with files, or NULL */
+	struct wm_dropped *dropped;      /* its wheels this release does not build */
+	size_t ndropped;
 };
 
 struct wm_plan {
@@ -1145,10 +1176,14 @@ enum wm_plan_verdict {
 	WM_PLAN_INCOMPLETE,  /* a query failed: the report lacks some distributions */
 	WM_PLAN_PARTIAL,     /* a version partly published: only its missing files can be uploaded */
 	WM_PLAN_NOT_FOUND,   /* no project on the index (every query 404): probably not its URL */
+	WM_PLAN_DROPPED,     /* wheels of the last release dropped without a planned drop of the matrix */
 };
 enum wm_plan_verdict wm_plan_verdict(const struct wm_plan *p);
 /* Counts of the artifacts in `state`. */
 size_t wm_plan_count(const struct wm_plan *p, enum wm_artifact_state state);
+/* Counts of the files of the planned version the release does not produce, and of the dropped wheels (planned ones only, or all). */
+size_t wm_plan_count_unexpected(const struct wm_plan *p);
+size_t wm_plan_count_dropped(const struct wm_plan *p, bool planned);
 /* One sentence on a distribution's state, for reports. */
 const char *wm_plan_dist_summary(const struct wm_plan *p, const struct wm_plan_dist *d);
 

@@ -32,7 +32,13 @@ lists its jobs twice, without a tag and with `--variable CI_COMMIT_TAG=v<VERSION
   applies the default's patch (WM_PATCH, when it has one), installs variantlib at templates/actions.yaml's pin
   (WM_VARIANTLIB), and gets a line `<backend> <label> <property>...` per backend in WM_VARIANTS
   and the default's id in WM_DEFAULT;
-- no job id or distribution name is written into a script line: values come from `variables:`.
+- no job id or distribution name is written into a script line: values come from `variables:`;
+- the drift check (unless `drift` is false, when no job has that name or needs it): the job
+  `wheelmatrix-check`, in stage build with and without a tag, needs nothing, holds no ID token,
+  installs `wheelmatrix==$WM_WHEELMATRIX` (WM_WHEELMATRIX a release, X.Y.Z) with pip,
+  `--only-binary :all:` and `--no-deps`, and runs `wheelmatrix ... check --rev "$CI_COMMIT_SHA"`;
+  every job of stage publish with `needs` needs it (without artifacts); one with `dependencies`
+  instead (past GitLab's 50 needs) waits for the build stage, which holds it.
 """
 
 import json
@@ -97,7 +103,43 @@ def _scripts(job):
             yield str(line)
 
 
-def check(doc, listed, plain, tagged, meta=None, index=None, variants=None):
+CHECK_JOB = "wheelmatrix-check"
+
+
+def _check_drift(jobs, plain, tagged, drift):
+    job = jobs.get(CHECK_JOB)
+    if not drift:
+        bad = ["%s: the job is there, but the matrix turns it off" % CHECK_JOB] if job is not None else []
+        return bad + ["%s needs %s, which the matrix turns off" % (n, CHECK_JOB) for n, j in jobs.items()
+                      if any(isinstance(x, dict) and x.get("job") == CHECK_JOB for x in j.get("needs") or [])]
+    if not isinstance(job, dict):
+        return ["no %s job" % CHECK_JOB]
+    bad = []
+    for listing, what in ((plain, "without a tag"), (tagged, "with a tag")):
+        got = [(j["stage"], j["when"]) for j in listing if j["name"] == CHECK_JOB]
+        if got != [("build", "on_success")]:
+            bad.append("%s %s: %r, not run in stage build" % (CHECK_JOB, what, got))
+    if job.get("needs") != [] or "rules" in job or "id_tokens" in job:
+        bad.append("%s: needs %r, rules %r, id_tokens %r" % (CHECK_JOB, job.get("needs"), job.get("rules"), job.get("id_tokens")))
+    if not re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", str((job.get("variables") or {}).get("WM_WHEELMATRIX"))):
+        bad.append("%s: WM_WHEELMATRIX %r is no release" % (CHECK_JOB, (job.get("variables") or {}).get("WM_WHEELMATRIX")))
+    script = "\n".join(str(line) for line in job.get("script") or [])
+    if not re.search(r'pip install --only-binary :all: --no-deps "wheelmatrix==\$WM_WHEELMATRIX"', script) or \
+            not re.search(r'wheelmatrix"( -f "\$WM_MATRIX")? check --rev "\$CI_COMMIT_SHA"', script):
+        bad.append("%s: does not install the pinned wheel and check the pipeline's commit: %r" % (CHECK_JOB, script))
+    if "$CI_JOB_TOKEN" in script or "_TOKEN" in json.dumps(job.get("variables") or {}):
+        bad.append("%s: reads a token" % CHECK_JOB)
+    for j in plain:
+        if j["stage"] != "publish":
+            continue
+        name = base(j["name"])
+        needs = jobs[name].get("needs")
+        if needs is not None and {"job": CHECK_JOB, "artifacts": False} not in needs:
+            bad.append("%s publishes, but does not need %s: %r" % (name, CHECK_JOB, needs))
+    return bad
+
+
+def check(doc, listed, plain, tagged, meta=None, index=None, variants=None, drift=True):
     """Problems (strings) of the parsed file `doc` for list's jobs `listed`, given both listings."""
     bad = []
     jobs = {k: v for k, v in doc.items() if isinstance(v, dict) and not k.startswith(".") and k != "default"}
@@ -244,6 +286,7 @@ def check(doc, listed, plain, tagged, meta=None, index=None, variants=None):
             if others:
                 bad.append("%s downloads %s, which builds %s" % (name, n, others))
     bad += _check_meta(jobs, stage_of, publish, publish_tagged, dists, meta)
+    bad += _check_drift(jobs, plain, tagged, drift)
     if variants:
         bad += _check_variant_pages(jobs, by_id, publish, publish_tagged, variants)
     else:
@@ -271,7 +314,7 @@ def _check_meta(jobs, stage_of, publish, publish_tagged, dists, meta):
     job = jobs[name]
     if (job.get("variables") or {}).get("WM_DIST") != meta:
         bad.append("%s publishes %r, not %s" % (name, (job.get("variables") or {}).get("WM_DIST"), meta))
-    needs = {(n["job"], n.get("artifacts", True)) for n in job.get("needs") or []}
+    needs = {(n["job"], n.get("artifacts", True)) for n in job.get("needs") or [] if n["job"] != CHECK_JOB}
     want = {("meta-package", True)} | {("publish-" + b, False) for b in dists}
     if needs != want:
         bad.append("%s needs %s, not %s" % (name, sorted(needs), sorted(want)))
@@ -296,7 +339,7 @@ def _check_pages(jobs, by_id, publish, publish_tagged, index):
         bad.append("pages serves WM_BACKENDS %r, not %s" % ((job.get("variables") or {}).get("WM_BACKENDS"), list(index)))
     if "needs" in job:
         got = {n["job"] for n in job["needs"] if n.get("artifacts", True)}
-        tests = {n["job"] for n in job["needs"] if not n.get("artifacts", True)}
+        tests = {n["job"] for n in job["needs"] if not n.get("artifacts", True)} - {CHECK_JOB}
     else:
         got, tests = set(job.get("dependencies") or []), None
     want = {n for n in jobs if n.startswith("build-") and
@@ -345,7 +388,7 @@ def _check_variant_pages(jobs, by_id, publish, publish_tagged, variants):
     if str(variables.get("WM_VARIANTLIB")) != _variantlib_pin():
         bad.append("pages installs variantlib %r, not the pin %s" % (variables.get("WM_VARIANTLIB"), _variantlib_pin()))
     got = {n["job"] for n in job.get("needs") or [] if n.get("artifacts", True)}
-    tests = {n["job"] for n in job.get("needs") or [] if not n.get("artifacts", True)}
+    tests = {n["job"] for n in job.get("needs") or [] if not n.get("artifacts", True)} - {CHECK_JOB}
     want = {n for n in jobs if n.startswith("build-")} | {"sdist-" + b for b in default}
     if got != want:
         bad.append("pages downloads from %s, want %s" % (sorted(got), sorted(want)))

@@ -2,9 +2,10 @@
 """plan-index.py — writes the static simple index the plan tests serve with nginx: ROOT/simple/NAME/index.{json,html}.
 
 The scene for matrices/llm-rs.yaml at version 0.3.0a1:
-  llm-rs         0.2.0 (one wheel of 94 MiB, near PyPI's limit) and part of 0.3.0a1 already uploaded,
-                 under names that differ from the planned ones where real names legitimately vary,
-                 plus a musllinux wheel the matrix does not build
+  llm-rs         0.2.0 (one wheel of 94 MiB, near PyPI's limit; a 32-bit Linux wheel and a CPython 3.7
+                 one, which this release drops; a CPython 3.12 Windows one, whose place the abi3 wheel
+                 takes) and part of 0.3.0a1 already uploaded, under names that differ from the planned
+                 ones where real names legitimately vary, plus a musllinux wheel the matrix does not build
   llm-rs-cuda    all of 0.1.0 (a version published in full) and part of 0.2.0
   llm-rs-opencl  a project without files
   llm-rs-metal   no project (404)
@@ -18,6 +19,9 @@ MiB = 1 << 20
 projects = {
     "llm-rs": [
         ("llm_rs-0.2.0-cp38-abi3-manylinux_2_28_x86_64.whl", 94 * MiB),
+        ("llm_rs-0.2.0-cp38-abi3-manylinux_2_17_i686.manylinux2014_i686.whl", 40 * MiB),
+        ("llm_rs-0.2.0-cp37-cp37m-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", 40 * MiB),
+        ("llm_rs-0.2.0-cp312-cp312-win_amd64.whl", 30 * MiB),
         ("llm_rs-0.2.0.tar.gz", 2 * MiB),
         ("llm_rs-0.3.0a1-cp38-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", 30 * MiB),
         ("llm_rs-0.3.0a1-cp38-abi3-macosx_10_9_x86_64.whl", 20 * MiB),

@@ -136,6 +136,9 @@ def check_github(case, repo, release, trusted):
         elif name == "github-release":
             if perms != {"contents": "write"}:
                 bad(case, "%s: permissions %r" % (name, perms))
+        elif name == "wheelmatrix-check":
+            if perms != {"contents": "read"}:
+                bad(case, "%s: permissions %r" % (name, perms))
         elif perms is not None:
             bad(case, "%s asks for permissions %r" % (name, perms))
     for name in publish:

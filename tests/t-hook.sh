@@ -1,7 +1,8 @@
 #!/bin/bash
 # t-hook.sh — `wheelmatrix hook install`: a real `git commit` is refused while the workflow is stale
-# and goes through after `wheelmatrix generate && git add`; core.hooksPath, linked worktrees, a project
-# in a subdirectory, and a hook someone else wrote (kept unless --force).
+# and goes through after `wheelmatrix generate && git add`, and so is a real `git merge` (the
+# pre-merge-commit hook); core.hooksPath, linked worktrees, a project in a subdirectory, and a hook
+# someone else wrote (kept unless --force, and then neither hook is written).
 . "$ROOT/tests/lib.sh"
 # the hook runs `wheelmatrix` from PATH, as an installed binary would be found
 mkdir "$tmp/bin"
@@ -24,10 +25,27 @@ project "$r"
 scratch_repo "$r"
 commit_all "$r"
 expect_run 0 wheelmatrix -C "$r" hook install
-grep -qx "wrote $r/.git/hooks/pre-commit" "$tmp/out" || fail "install says: $(cat "$tmp/out")"
-[ -x "$r/.git/hooks/pre-commit" ] || fail "the hook is not executable"
+expect_same - "$tmp/out" "install" <<EOF
+wrote $r/.git/hooks/pre-commit
+wrote $r/.git/hooks/pre-merge-commit
+EOF
+for h in pre-commit pre-merge-commit; do
+	[ -x "$r/.git/hooks/$h" ] || fail "the $h hook is not executable"
+done
 expect_run 0 wheelmatrix -C "$r" hook install
-grep -qx "unchanged $r/.git/hooks/pre-commit" "$tmp/out" || fail "a second install says: $(cat "$tmp/out")"
+expect_same - "$tmp/out" "a second install" <<EOF
+unchanged $r/.git/hooks/pre-commit
+unchanged $r/.git/hooks/pre-merge-commit
+EOF
+expect_same - "$r/.git/hooks/pre-merge-commit" "the pre-merge-commit hook" <<'EOF'
+#!/bin/sh
+# wheelmatrix pre-merge-commit hook: checks what is being committed (written by 'wheelmatrix hook install').
+if ! command -v wheelmatrix >/dev/null 2>&1; then
+	echo "pre-merge-commit: wheelmatrix is not on PATH: install it ('make install' in its source puts it in /usr/local/bin), or merge without this check: git merge --no-verify" >&2
+	exit 1
+fi
+WHEELMATRIX_HOOK=1 exec wheelmatrix check --staged
+EOF
 
 # the matrix changes, the workflow does not: refused, nothing committed
 sed -i 's/"3.12"\]/"3.12", "3.13"]/' "$r/wheelmatrix.yaml"
@@ -44,6 +62,33 @@ wheelmatrix -q -C "$r" generate && git -C "$r" add -A
 commit_in "$r" 0
 [ "$(git -C "$r" rev-parse HEAD)" != "$head" ] || fail "the fixed commit did not go through"
 
+# a branch whose commit changed the matrix alone (made without the hook): merging it is refused by
+# the pre-merge-commit hook, with check's finding, and nothing is merged
+mr=$tmp/merge
+project "$mr"
+scratch_repo "$mr"
+commit_all "$mr"
+expect_run 0 wheelmatrix -C "$mr" hook install
+git -C "$mr" checkout -qb stale
+sed -i 's/"3.12"\]/"3.12", "3.10"]/' "$mr/wheelmatrix.yaml"
+git -C "$mr" commit -qam "3.10, not generated" --no-verify
+git -C "$mr" checkout -q main
+git -C "$mr" commit -q --allow-empty -m "main moves on" # so that the merge is a merge commit, not a fast-forward
+head=$(git -C "$mr" rev-parse HEAD)
+run git -C "$mr" merge --no-edit stale
+expect_status 1 "git merge of a stale branch"
+grep -q "^.github/workflows/wheels.yml:[0-9]*:1: error: out of date (the matrix or the project changed): run 'wheelmatrix generate'$" "$tmp/err" ||
+	fail "the refused merge says: $(cat "$tmp/err")"
+[ "$(git -C "$mr" rev-parse HEAD)" = "$head" ] || fail "a stale merge went through"
+git -C "$mr" merge --abort 2>/dev/null || true  # nothing to abort when the merge went through
+# the same branch regenerated: the merge goes through
+git -C "$mr" checkout -q stale
+wheelmatrix -q -C "$mr" generate && git -C "$mr" add -A && git -C "$mr" commit -qm regenerated
+git -C "$mr" checkout -q main
+run git -C "$mr" merge --no-edit stale
+expect_status 0 "git merge of the regenerated branch"
+[ "$(git -C "$mr" rev-parse HEAD^2)" = "$(git -C "$mr" rev-parse stale)" ] || fail "the merge commit was not made"
+
 # someone else's hook: kept unless --force
 printf '#!/bin/sh\necho mine\n' >"$r/.git/hooks/pre-commit"
 expect_run 1 wheelmatrix -C "$r" hook install
@@ -52,11 +97,23 @@ grep -qx "wheelmatrix: error: '$r/.git/hooks/pre-commit' is a hook wheelmatrix d
 grep -qx "echo mine" "$r/.git/hooks/pre-commit" || fail "the foreign hook was changed"
 expect_run 0 wheelmatrix -C "$r" hook install --force
 grep -q "wheelmatrix check --staged" "$r/.git/hooks/pre-commit" || fail "--force did not replace the hook"
+# someone else's pre-merge-commit hook: kept, and the other hook is not written either
+rm "$r/.git/hooks/pre-commit"
+printf '#!/bin/sh\necho mine\n' >"$r/.git/hooks/pre-merge-commit"
+expect_run 1 wheelmatrix -C "$r" hook install
+grep -qx "wheelmatrix: error: '$r/.git/hooks/pre-merge-commit' is a hook wheelmatrix did not write: not replacing it (use --force, or have it run 'wheelmatrix check --staged')" "$tmp/err" ||
+	fail "a foreign pre-merge-commit hook says: $(cat "$tmp/err")"
+[ ! -e "$r/.git/hooks/pre-commit" ] || fail "the pre-commit hook was written beside a foreign pre-merge-commit hook"
+grep -qx "echo mine" "$r/.git/hooks/pre-merge-commit" || fail "the foreign pre-merge-commit hook was changed"
+expect_run 0 wheelmatrix -C "$r" hook install --force
+grep -q "wheelmatrix check --staged" "$r/.git/hooks/pre-merge-commit" || fail "--force did not replace the pre-merge-commit hook"
 
 # core.hooksPath, relative to the top of the working tree
 git -C "$r" config core.hooksPath ci/hooks
 expect_run 0 wheelmatrix -C "$r" hook install
-grep -qx "wrote $r/ci/hooks/pre-commit" "$tmp/out" || fail "core.hooksPath: $(cat "$tmp/out")"
+for h in pre-commit pre-merge-commit; do
+	grep -qx "wrote $r/ci/hooks/$h" "$tmp/out" || fail "core.hooksPath, $h: $(cat "$tmp/out")"
+done
 sed -i 's/"3.13"\]/"3.13", "3.11"]/' "$r/wheelmatrix.yaml"
 git -C "$r" add wheelmatrix.yaml
 commit_in "$r" 1
@@ -78,8 +135,10 @@ project "$m/py/demo"
 scratch_repo "$m"
 commit_all "$m"
 expect_run 0 wheelmatrix -C "$m/py/demo" hook install
-grep -qx "WHEELMATRIX_HOOK=1 exec wheelmatrix -f 'py/demo/wheelmatrix.yaml' check --staged" "$m/.git/hooks/pre-commit" ||
-	fail "the hook does not name py/demo/wheelmatrix.yaml: $(cat "$m/.git/hooks/pre-commit")"
+for h in pre-commit pre-merge-commit; do
+	grep -qx "WHEELMATRIX_HOOK=1 exec wheelmatrix -f 'py/demo/wheelmatrix.yaml' check --staged" "$m/.git/hooks/$h" ||
+		fail "the $h hook does not name py/demo/wheelmatrix.yaml: $(cat "$m/.git/hooks/$h")"
+done
 sed -i 's/"3.12"\]/"3.12", "3.13"]/' "$m/py/demo/wheelmatrix.yaml"
 git -C "$m" add -A
 commit_in "$m" 1

@@ -76,7 +76,8 @@ for name, (state, error, attempts) in want.items():
 good = {a["file"]: a["state"] for a in dists["good"]["artifacts"]}
 if good != {"good-1.0.0-cp312-cp312-manylinux_2_28_x86_64.whl": "missing", "good-1.0.0.tar.gz": "present"}:
     bad.append("good: %r" % good)
-if report["verdict"] != "incomplete" or report["counts"] != {"present": 1, "missing": 9, "unknown": 20, "unchecked": 0}:
+if report["verdict"] != "incomplete" or report["counts"] != {"present": 1, "missing": 9, "unknown": 20, "unchecked": 0,
+                                                      "unexpected": 1, "dropped": 0, "dropped_planned": 0}:
     bad.append("verdict %r, counts %r" % (report["verdict"], report["counts"]))
 # Retry-After: 1 is honoured: the second request waits a second (the backoff alone would be 0.5 s);
 # the log's times are rounded to the millisecond, so a wait of exactly 1 s may show as 0.999
@@ -100,7 +101,7 @@ PY
 "$WM" -C "$tmp" plan 1.0.0 --index "http://127.0.0.1:$FAULT_PORT/simple/" --timeout 1 --retries 0 \
 	>"$tmp/table" 2>&1 && fail "the table run exited 0"
 grep -qx 'loop: query failed: more than 5 redirects (a redirect loop?)' "$tmp/table" || fail "table: $(cat "$tmp/table")"
-grep -qx '30 files: 1 present, 9 missing, 20 unknown; incomplete: the query failed for 10 of 15 distributions' \
+grep -qx '30 files: 1 present, 9 missing, 20 unknown; 1 unexpected, 0 dropped; incomplete: the query failed for 10 of 15 distributions' \
 	"$tmp/table" || fail "table: $(tail -n 1 "$tmp/table")"
 # a file name from the index cannot send escape sequences to the terminal
 grep -qxF '  unexpected  escapes-1.0.0-cp312-cp312-<U+001B>[2Jlinux.whl (of version 1.0.0, not produced by this release)' \

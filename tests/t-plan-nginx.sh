@@ -123,12 +123,12 @@ script -qec "'$WM' -q -f '$matrix' plan 0.3.0a1 --index '$http/simple/'" /dev/nu
 status=0
 plan --index "$http/none/simple/" || status=$?
 [[ $status == 3 ]] || fail "a simple index without the projects exits $status, not 3: $(cat "$tmp/out")"
-[[ $(tail -n 1 "$tmp/out") == "16 files: 16 missing; not checked: this looks like a first release, as the index has none of the 4 projects yet; --first-release checks one" ]] ||
+[[ $(tail -n 1 "$tmp/out") == "16 files: 0 present, 16 missing; 0 unexpected, 0 dropped; not checked: this looks like a first release, as the index has none of the 4 projects yet; --first-release checks one" ]] ||
 	fail "a simple index without the projects: $(cat "$tmp/out")"
 status=0
 plan --index "$http/" || status=$?
 [[ $status == 3 ]] || fail "an index URL without /simple/ exits $status, not 3: $(cat "$tmp/out")"
-[[ $(tail -n 1 "$tmp/out") == "16 files: 16 missing; not checked: this looks like a first release, as the index has none of the 4 projects yet; --first-release checks one; if they are published, the index URL http://127.0.0.1:PORT/ is wrong: a simple index's path ends in /simple/, as https://pypi.org/simple/" ]] ||
+[[ $(tail -n 1 "$tmp/out") == "16 files: 0 present, 16 missing; 0 unexpected, 0 dropped; not checked: this looks like a first release, as the index has none of the 4 projects yet; --first-release checks one; if they are published, the index URL http://127.0.0.1:PORT/ is wrong: a simple index's path ends in /simple/, as https://pypi.org/simple/" ]] ||
 	fail "an index URL without /simple/: $(cat "$tmp/out")"
 plan --index "$http/" --format json || true
 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["verdict"] == "not-found", r["verdict"]; assert {d["state"] for d in r["distributions"]} == {"new"}' "$tmp/out" ||
@@ -137,7 +137,7 @@ python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["verdic
 status=0
 plan --index "$http/" --first-release || status=$?
 [[ $status == 0 ]] || fail "--first-release exits $status, not 0: $(cat "$tmp/out")"
-[[ $(tail -n 1 "$tmp/out") == "16 files: 16 missing; the release can go ahead" ]] || fail "--first-release: $(cat "$tmp/out")"
+[[ $(tail -n 1 "$tmp/out") == "16 files: 0 present, 16 missing; 0 unexpected, 0 dropped; the release can go ahead" ]] || fail "--first-release: $(cat "$tmp/out")"
 [[ $(grep -c ': new project: ' "$tmp/out") == 4 ]] || fail "--first-release: $(cat "$tmp/out")"
 
 # 7. a version with every planned file on the index is published: nothing to upload, exit 1
@@ -146,7 +146,7 @@ status=0
 [[ $status == 1 ]] || fail "0.1.0 exits $status, not 1: $(cat "$tmp/out" "$tmp/err")"
 grep -qx 'llm-rs-cuda: version 0.1.0 already published (all 3 files present): nothing to upload' "$tmp/out" ||
 	fail "0.1.0: $(cat "$tmp/out")"
-[[ $(tail -n 1 "$tmp/out") == "16 files: 3 present, 13 missing; the release would fail: version 0.1.0 is already published for 1 of 4 distributions" ]] ||
+[[ $(tail -n 1 "$tmp/out") == "16 files: 3 present, 13 missing; 0 unexpected, 0 dropped; the release would fail: version 0.1.0 is already published for 1 of 4 distributions" ]] ||
 	fail "0.1.0: $(cat "$tmp/out")"
 # a version with some of its files is partly published: the missing ones listed, exit 1
 status=0
@@ -159,6 +159,6 @@ llm-rs-cuda: version 0.2.0 partly published (2 of 3 files present): 1 file still
   missing     llm_rs_cuda-0.2.0.tar.gz
 
 EOF
-[[ $(tail -n 1 "$tmp/out") == "16 files: 4 present, 12 missing; the release would fail as a whole: version 0.2.0 is partly published for 2 of 4 distributions; upload only their missing files" ]] ||
+[[ $(tail -n 1 "$tmp/out") == "16 files: 4 present, 12 missing; 3 unexpected, 0 dropped; the release would fail as a whole: version 0.2.0 is partly published for 2 of 4 distributions; upload only their missing files" ]] ||
 	fail "0.2.0: $(cat "$tmp/out")"
 finish

@@ -23,7 +23,7 @@ expect_run 0 "$cj" --check-metaschema "$schema"
 
 # the golden cases whose error is one of the schema's, by its check: each must fail validation
 schema_level=(
-	actions-hostile-refs empty-file exclude-bad-fields include-problems index-keys invalid-ids invalid-python key-lost-indent
+	actions-hostile-refs dropped-errors empty-file exclude-bad-fields include-problems index-keys invalid-ids invalid-python key-lost-indent
 	list-caret-columns missing-version platform-glob-nothing publish-github-release-bad
 	publish-github-release-misspelt settings-errors top-level-list top-level-scalar unknown-key-backend unknown-key-platform
 	unknown-key-project unknown-key-python unknown-key-rules unknown-key-sections unknown-key-setup

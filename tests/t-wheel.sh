@@ -7,6 +7,8 @@
 . "$ROOT/tests/lib.sh"
 # shellcheck source=tests/wheel-env.sh
 . "$ROOT/tests/wheel-env.sh"
+# shellcheck source=tests/wheel-build.sh
+. "$ROOT/tests/wheel-build.sh"
 need unshare "apt-get install util-linux"
 need objcopy "apt-get install binutils"
 arch=$(uname -m)
@@ -22,8 +24,8 @@ if want != got:
 PY
 	{ fail "the build requirements differ"; show "$tmp/pins"; }
 
-# the sdist, and the wheel built from it
-expect_run 0 uv build --no-index -o "$tmp/dist" "$ROOT"
+# the sdist, the wheel built from it, and the wheel repaired (built once for the run: tests/wheel-build.sh)
+wheel_build "$tmp" || { show "$tmp/build.log"; fatal "uv build or auditwheel repair failed (above)"; }
 sdist=$tmp/dist/wheelmatrix-$version.tar.gz
 wheel=$tmp/dist/wheelmatrix-$version-py3-none-linux_$arch.whl
 if [ ! -f "$sdist" ] || [ ! -f "$wheel" ]; then
@@ -62,7 +64,6 @@ for l in libyaml libjansson libgit2 libcurl; do
 done
 
 # the repair: manylinux, the four libraries and what they need inside, the program beside them
-expect_run 0 auditwheel repair -w "$tmp/repaired" "$wheel"
 repaired=$(ls "$tmp"/repaired/wheelmatrix-"$version"-py3-none-manylinux_*_"$arch".whl 2>/dev/null) ||
 	fatal "auditwheel repair made $(cd "$tmp/repaired" && echo *), no py3-none-manylinux_*_$arch wheel"
 tag=${repaired##*-py3-none-}

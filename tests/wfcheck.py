@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """wfcheck.py — the structural properties of a generated GitHub workflow, checked against `wheelmatrix list`.
 
-usage: python3 tests/wfcheck.py WORKFLOW LIST.jsonl [--meta NAME | --index DEFAULT-BACKEND]
-       (exit 0 when every property holds, 1 otherwise; DEFAULT-BACKEND "" when there is none)
+usage: python3 tests/wfcheck.py WORKFLOW LIST.jsonl [--meta NAME | --index DEFAULT-BACKEND] [--no-check]
+       (exit 0 when every property holds, 1 otherwise; DEFAULT-BACKEND "" when there is none;
+       --no-check for a matrix with `ci.github.check: false`)
 
 Properties (issue 3, design section 5):
 - the file starts with the three header comment lines, the last `# wheelmatrix-digest: sha256:<hex>`;
@@ -25,7 +26,8 @@ Properties (issue 3, design section 5):
   actions/attest with `subject-path` `dist/*.whl` and `dist/*.tar.gz` (every
   wheel and sdist it downloaded), then pypa/gh-action-pypi-publish; it asks for exactly
   contents: read, id-token: write and attestations: write; no other job asks for id-token or
-  attestations, and only a `github-release` job (on tags only) for contents: write.
+  attestations, and only a `github-release` job (on tags only) for contents: write (the drift
+  check's contents: read, below, aside).
 - under strategy variants (list's jobs carry variant_label): the default backend (label null) has
   its sdist and publish jobs and no other backend has any; `variants`, on tags only, with
   contents: write, id-token: write and attestations: write, needs every build job and the
@@ -46,7 +48,14 @@ Properties (issue 3, design section 5):
   actions/upload-pages-artifact; `deploy-pages`, on tags only, needs index-pages, asks for exactly
   pages: write and id-token: write, runs in the environment github-pages and deploys with
   actions/deploy-pages; no `run:` script of these jobs (nor of a release job) holds a `${{`
-  expression: values reach them through `env:`.
+  expression: values reach them through `env:`;
+- the drift check (unless --no-check, when no job has that name or needs it): the job
+  `wheelmatrix-check`, which runs on every event (no `if`) and needs nothing, asks for exactly
+  contents: read and reads no secret; checks out without persisting credentials, installs
+  `wheelmatrix==$WM_WHEELMATRIX` (WM_WHEELMATRIX a release, X.Y.Z) with pip, `--only-binary :all:`
+  and `--no-deps`, and runs `wheelmatrix ... check --rev "$WM_REV"` with WM_REV
+  `${{ github.sha }}`; every job that publishes (publish-*, index-<backend>, variants) needs it,
+  and every job that runs on tags only needs it, directly or not.
 """
 
 import fnmatch
@@ -99,10 +108,10 @@ def _needs(jobs, name):
     return seen
 
 
-def check(text, listed, meta=None, index=None):
+def check(text, listed, meta=None, index=None, drift=True):
     """Returns the list of violated properties (strings) of workflow `text` for `list`'s jobs `listed`;
     `meta` is the meta package's name under strategy meta, `index` the default backend's id under
-    strategy index ("" without one)."""
+    strategy index ("" without one); `drift` whether the workflow has the drift-check job."""
     bad = []
     lines = text.split("\n")
     if len(lines) < 4 or not all(l.startswith("# ") for l in lines[:3]) or not _HEADER_DIGEST.fullmatch(lines[2]):
@@ -232,8 +241,9 @@ def check(text, listed, meta=None, index=None):
         late = sorted(sources - _needs(jobs, pub))
         if late:
             bad.append("%s downloads artifacts of jobs it does not need: %s" % (pub, late))
-    bad += _check_meta(jobs, uploads, backends, meta)
+    bad += _check_meta(jobs, uploads, backends, meta, drift)
     bad += _check_provenance(jobs, index is not None, variants)
+    bad += _check_drift(jobs, drift)
     if variants:
         bad += _check_variants(jobs, uploads, listed, default)
     elif index is not None:
@@ -324,7 +334,7 @@ def _check_variants(jobs, uploads, listed, default):
     if job.get("permissions") != {"contents": "write", "id-token": "write", "attestations": "write"}:
         bad.append("variants: permissions %r" % job.get("permissions"))
     builds = sorted({j["build_job"] for j in listed})
-    if sorted(job.get("needs") or []) != sorted(builds + ["sdist-" + default]):
+    if sorted(n for n in job.get("needs") or [] if n != CHECK_JOB) != sorted(builds + ["sdist-" + default]):
         bad.append("variants needs %r, not every build job and sdist-%s" % (job.get("needs"), default))
     got = {}
     for path, names in _downloads(job, uploads):
@@ -388,6 +398,8 @@ def _check_provenance(jobs, index=False, variants=False):
                 pass  # _check_index, _check_variants
             elif variants and name == "variants":
                 pass  # _check_variants
+            elif name == CHECK_JOB:
+                pass  # _check_drift
             elif name != "github-release" and perms is not None:
                 bad.append("%s: asks for permissions %r" % (name, perms))
             continue
@@ -410,7 +422,56 @@ def _check_provenance(jobs, index=False, variants=False):
     return bad
 
 
-def _check_meta(jobs, uploads, backends, meta):
+CHECK_JOB = "wheelmatrix-check"
+
+
+def _names(needs):
+    return [needs] if isinstance(needs, str) else list(needs or [])
+
+
+def _check_drift(jobs, drift):
+    bad = []
+    job = jobs.get(CHECK_JOB)
+    if not drift:
+        if job is not None:
+            bad.append("%s: the job is there, but the matrix turns it off" % CHECK_JOB)
+        bad += ["%s needs %s, which the matrix turns off" % (n, CHECK_JOB) for n, j in jobs.items()
+                if isinstance(j, dict) and CHECK_JOB in _names(j.get("needs"))]
+        return bad
+    if not isinstance(job, dict):
+        return ["no %s job" % CHECK_JOB]
+    if "if" in job or job.get("needs"):
+        bad.append("%s: runs only if %r, after %r" % (CHECK_JOB, job.get("if"), job.get("needs")))
+    if job.get("permissions") != {"contents": "read"}:
+        bad.append("%s: permissions %r, not contents: read alone" % (CHECK_JOB, job.get("permissions")))
+    if not str(job.get("runs-on", "")).startswith("ubuntu-"):
+        bad.append("%s: runs on %r" % (CHECK_JOB, job.get("runs-on")))
+    if "secrets." in json.dumps(job):
+        bad.append("%s: reads a secret" % CHECK_JOB)
+    steps = job.get("steps") or []
+    checkout = [st for st in steps if uses(st, "actions/checkout")]
+    if len(checkout) != 1 or (checkout[0].get("with") or {}).get("persist-credentials") is not False:
+        bad.append("%s: not one checkout without persisted credentials: %r" % (CHECK_JOB, checkout))
+    install = [st for st in steps if "pip install" in str(st.get("run", ""))]
+    if (len(install) != 1 or not re.search(r'pip install --only-binary :all: --no-deps "wheelmatrix==\$WM_WHEELMATRIX"',
+                                            install[0]["run"]) or
+            not re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", str((install[0].get("env") or {}).get("WM_WHEELMATRIX")))):
+        bad.append("%s: does not install one pinned release of wheelmatrix's wheel alone: %r" % (CHECK_JOB, install))
+    run = [st for st in steps if re.search(r'wheelmatrix"?( -f "\$WM_MATRIX")? check --rev "\$WM_REV"', str(st.get("run", "")))]
+    if len(run) != 1 or (run[0].get("env") or {}).get("WM_REV") != "${{ github.sha }}":
+        bad.append("%s: does not run check --rev on the workflow's commit: %r" % (CHECK_JOB, steps))
+    for name, j in jobs.items():
+        if not isinstance(j, dict) or name == CHECK_JOB:
+            continue
+        publishes = name.startswith("publish-") or name == "variants" or (name.startswith("index-") and name != "index-pages")
+        if publishes and CHECK_JOB not in _names(j.get("needs")):
+            bad.append("%s publishes, but does not need %s: %r" % (name, CHECK_JOB, j.get("needs")))
+        if "refs/tags/" in str(j.get("if", "")) and CHECK_JOB not in _needs(jobs, name):
+            bad.append("%s runs on tags, but not after %s" % (name, CHECK_JOB))
+    return bad
+
+
+def _check_meta(jobs, uploads, backends, meta, drift=True):
     bad = []
     names = ("meta-package", "publish-meta-package")
     if not meta:
@@ -434,7 +495,7 @@ def _check_meta(jobs, uploads, backends, meta):
                     ("pattern" in w and fnmatch.fnmatchcase(u[2], str(w["pattern"])))}
     if got != {"meta-package"}:
         bad.append("publish-meta-package downloads %s, not just meta-package" % sorted(got))
-    want = {"meta-package"} | {"publish-" + b for b in backends}
+    want = {"meta-package"} | {"publish-" + b for b in backends} | ({CHECK_JOB} if drift else set())
     needs = pub.get("needs") or []
     needs = {needs} if isinstance(needs, str) else set(needs)
     if needs != want:
@@ -446,18 +507,21 @@ def _check_meta(jobs, uploads, backends, meta):
 
 def main(argv):
     meta = index = None
+    drift = "--no-check" not in argv
+    argv = [a for a in argv if a != "--no-check"]
     if len(argv) == 5 and argv[3] == "--meta":
         meta, argv = argv[4], argv[:3]
     elif len(argv) == 5 and argv[3] == "--index":
         index, argv = argv[4], argv[:3]
     if len(argv) != 3:
-        print("usage: wfcheck.py WORKFLOW LIST.jsonl [--meta NAME | --index DEFAULT-BACKEND]", file=sys.stderr)
+        print("usage: wfcheck.py WORKFLOW LIST.jsonl [--meta NAME | --index DEFAULT-BACKEND] [--no-check]",
+              file=sys.stderr)
         return 2
     with open(argv[1], encoding="utf-8") as f:
         text = f.read()
     with open(argv[2], encoding="utf-8") as f:
         listed = [json.loads(line) for line in f if line.strip()]
-    bad = check(text, listed, meta, index)
+    bad = check(text, listed, meta, index, drift)
     for b in bad:
         print("%s: %s" % (argv[1], b))
     return 1 if bad else 0

@@ -424,3 +424,30 @@ void wm_emit_variant_properties(struct wm_buf *out, const struct wm_backend *b)
 				wm_buf_putc(out, *c);
 	}
 }
+
+int wm_emit_check_matrix(const char **out, const struct wm_matrix *m, const char *setting, struct wm_error *err)
+{
+	const char *slash = strrchr(m->file, '/'), *base = slash ? slash + 1 : m->file, *why = NULL;
+	*out = NULL;
+	/* check finds wheelmatrix.yaml itself; a matrix read from standard input has no name */
+	if (strcmp(base, "wheelmatrix.yaml") == 0 || strcmp(base, "<stdin>") == 0 || strcmp(base, "-") == 0)
+		return 0;
+	if (!wm_name_repo_path(base, &why) || strspn(base, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			"0123456789._+-") != strlen(base)) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "the matrix file's name '%s' cannot "
+			"be written into the drift-check job, which runs 'wheelmatrix -f NAME check': name it in letters, "
+			"digits, '.', '_', '+' and '-', or set '%s: false'", base, setting);
+		return WM_EINVALID;
+	}
+	*out = base;
+	return 0;
+}
+
+const char *wm_emit_check_command(struct wm_yb *b, const char *text, const char *matrix)
+{
+	const char *at = text ? strstr(text, "@matrix@") : NULL;
+	if (!at)
+		return NULL;
+	return wm_arena_printf(b->arena, "%.*s%s%s", (int)(at - text), text, matrix ? " -f \"$WM_MATRIX\"" : "",
+		at + strlen("@matrix@"));
+}

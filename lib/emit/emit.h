@@ -77,6 +77,15 @@ const char *wm_emit_out_dir(struct wm_arena *a, const struct wm_matrix *m);
 const char *wm_emit_before_script(struct wm_yb *b, const struct wm_backend *be, const char *provider,
 	const char *key);
 /*
+ * The drift-check job's `-f` argument: the matrix file's name (the matrix lives at the repository's
+ * top, where the job runs), or NULL for wheelmatrix.yaml, which check finds itself.  A name that
+ * holds what a CI file must not carry is an error naming `setting` (ci.github.check), which turns
+ * the job off.
+ */
+int wm_emit_check_matrix(const char **out, const struct wm_matrix *m, const char *setting, struct wm_error *err);
+/* The drift check's command line `text` with its @matrix@ written: ` -f "$WM_MATRIX"` when `matrix`; NULL without one. */
+const char *wm_emit_check_command(struct wm_yb *b, const char *text, const char *matrix);
+/*
  * Adds a generated file to `out` (wm_files_add), reporting why it cannot be; a
  * NULL `path` (or `data` with a length) is an allocation that failed (WM_ENOMEM).  The _buf form
  * takes a built string, incomplete when its allocation failed.

@@ -57,6 +57,8 @@ struct entries {
 	size_t ntest_job;
 };
 
+static void add_check_need(struct gh *g, struct wm_y *needs);
+
 static struct wm_y *piece(struct gh *g, const char *name)
 {
 	return wm_emit_piece(&g->b, &g->skel, name, g->err);
@@ -821,6 +823,7 @@ static struct wm_y *publish_base(struct gh *g, struct wm_y *jobs, const char *na
 	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "publish %s", dist));
 	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
 	*needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
+	add_check_need(g, *needs);
 	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
 	env = wm_yaml_set(&g->b, job, "environment", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, env, "name", wm_yaml_str(&g->b, m->environment));
@@ -1026,6 +1029,7 @@ static void index_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *
 	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "release %s %s", m->name, b->id));
 	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
 	needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
+	add_check_need(g, needs);
 	add_build_needs(g, needs, b);
 	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
 	add_release_permissions(g, job);
@@ -1167,6 +1171,7 @@ static void variants_job(struct gh *g, struct wm_y *jobs)
 	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "variant wheels of %s", m->name));
 	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
 	needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
+	add_check_need(g, needs);
 	for (size_t i = 0; i < m->ngroups; i++)
 		add_group_needs(g, needs, &m->groups[i]);
 	wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "sdist-%s", def->id));
@@ -1228,6 +1233,49 @@ static int index_names(struct gh *g)
 		}
 	}
 	return 0;
+}
+
+/* ---- the drift check ------------------------------------------------------------------- */
+
+#define CHECK_JOB "wheelmatrix-check"
+
+/*
+ * The job wheelmatrix-check (ci.github.check): the checkout, the wheelmatrix release that wrote
+ * the workflow installed from PyPI, and `check --rev` on the workflow's commit.
+ */
+static int check_job(struct gh *g, struct wm_y *jobs)
+{
+	struct wm_y *job, *steps, *step, *run;
+	const char *matrix, *command;
+	int ret;
+	if (!g->m->github.check)
+		return 0;
+	if ((ret = wm_emit_check_matrix(&matrix, g->m, "ci.github.check", g->err)) < 0)
+		return ret;
+	job = wm_yaml_set(&g->b, jobs, CHECK_JOB, piece(g, "check-job"));
+	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
+	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
+	step = wm_yaml_push(&g->b, steps, piece(g, "install-wheelmatrix"));
+	add_env(g, step, "WM_WHEELMATRIX", wm_yaml_str(&g->b, WM_VERSION));
+	step = wm_yaml_push(&g->b, steps, piece(g, "check-drift"));
+	add_env(g, step, "WM_REV", wm_yaml_str(&g->b, "${{ github.sha }}"));
+	if (matrix)
+		add_env(g, step, "WM_MATRIX", wm_yaml_str(&g->b, matrix));
+	run = wm_yaml_get(step, "run");
+	if (!(command = wm_emit_check_command(&g->b, run ? run->text : NULL, matrix))) {
+		wm_error_add(g->err, WM_EINTERNAL, WM_SEV_ERROR, g->skel.file, NULL, 0, 0, 0, 0,
+			"no '@matrix@' in the piece check-drift");
+		return WM_EINTERNAL;
+	}
+	wm_yaml_set(&g->b, step, "run", wm_yaml_literal(&g->b, command));
+	return 0;
+}
+
+/* A job that publishes waits for the drift check, when the workflow has it. */
+static void add_check_need(struct gh *g, struct wm_y *needs)
+{
+	if (g->m->github.check)
+		wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, CHECK_JOB));
 }
 
 /* ---- action references ---------------------------------------------------------------- */
@@ -1306,7 +1354,7 @@ static int emit_github(struct wm_buf *out, const struct wm_matrix *m, const stru
 		goto out;
 	root = piece(&g, "workflow");
 	jobs = wm_yaml_set(&g.b, root, "jobs", wm_yaml_map(&g.b));
-	if ((ret = index_names(&g)) < 0)
+	if ((ret = index_names(&g)) < 0 || (ret = check_job(&g, jobs)) < 0)
 		goto out;
 	if (!(published = wm_arena_array(&arena, m->nbackends + 1, sizeof(*published))) ||
 			!(indexed = wm_arena_array(&arena, m->nbackends + 1, sizeof(*indexed)))) {

@@ -62,6 +62,8 @@ struct gl {
 /* What of a template file's own header embed_template leaves out. */
 enum embed_header { EMBED_WITHOUT_TITLE, EMBED_WITHOUT_COMMENTS };
 static const char *embed_template(struct gl *g, const char *text, const char *name, enum embed_header header);
+struct dep;
+static void add_check_dep(struct gl *g, struct dep *deps, size_t *n);
 
 static struct wm_y *piece(struct gl *g, const char *name)
 {
@@ -811,7 +813,7 @@ static struct wm_y *publish_base(struct gl *g, struct wm_y *root, const char *na
 static void publish_job(struct gl *g, struct wm_y *root, const struct wm_backend *b)
 {
 	struct wm_y *job;
-	struct dep *deps = wm_arena_array(g->b.arena, 2 * g->nbuckets + 2, sizeof(*deps));
+	struct dep *deps = wm_arena_array(g->b.arena, 2 * g->nbuckets + 3, sizeof(*deps));
 	size_t n = 0;
 
 	if (!deps) {
@@ -819,6 +821,7 @@ static void publish_job(struct gl *g, struct wm_y *root, const struct wm_backend
 		return;
 	}
 	job = publish_base(g, root, wm_arena_printf(g->b.arena, "publish-%s", b->id), b->dist);
+	add_check_dep(g, deps, &n);
 	for (size_t i = 0; i < g->nbuckets; i++)
 		if (g->buckets[i].backend == b)
 			deps[n++] = (struct dep){ g->buckets[i].name, g->buckets[i].n, true };
@@ -840,7 +843,7 @@ static void meta_jobs(struct gl *g, struct wm_y *root, const bool *published)
 {
 	const struct wm_platform *p = wm_catalog_platform(g->cat, "linux-x86_64");
 	const struct wm_matrix *m = g->m;
-	struct dep *deps = wm_arena_array(g->b.arena, m->nbackends + 1, sizeof(*deps));
+	struct dep *deps = wm_arena_array(g->b.arena, m->nbackends + 2, sizeof(*deps));
 	struct wm_y *job = piece(g, "meta"), *vars;
 	size_t n = 0;
 
@@ -854,6 +857,7 @@ static void meta_jobs(struct gl *g, struct wm_y *root, const bool *published)
 	vars = vars_of(g, job);
 	set_var(g, vars, "WM_BUILD", wm_catalog_tool(g->cat, "build"), false);
 	job = publish_base(g, root, "publish-meta-package", m->name);
+	add_check_dep(g, deps, &n);
 	deps[n++] = (struct dep){ "meta-package", 1, true };
 	for (size_t i = 0; i < m->nbackends; i++)
 		if (published[i])
@@ -938,7 +942,7 @@ static void pages_job(struct gl *g, struct wm_y *root)
 {
 	const struct wm_matrix *m = g->m;
 	struct wm_y *job = piece(g, "pages"), *vars;
-	struct dep *deps = wm_arena_array(g->b.arena, 2 * g->nbuckets + m->nbackends + 1, sizeof(*deps));
+	struct dep *deps = wm_arena_array(g->b.arena, 2 * g->nbuckets + m->nbackends + 2, sizeof(*deps));
 	struct wm_buf ids = WM_BUF_INIT;
 	const char *backends;
 	size_t n = 0;
@@ -947,6 +951,7 @@ static void pages_job(struct gl *g, struct wm_y *root)
 		g->b.oom = true;
 		return;
 	}
+	add_check_dep(g, deps, &n);
 	for (size_t b = 0; b < m->nbackends; b++) {
 		const struct wm_backend *be = m->backends[b];
 		if (on_pages(m, be) && add_build_deps(g, be, deps, &n)) {
@@ -983,7 +988,7 @@ static void variants_pages_job(struct gl *g, struct wm_y *root)
 	const struct wm_matrix *m = g->m;
 	const struct wm_backend *def = m->default_backend;
 	struct wm_y *job = piece(g, "pages-variants"), *vars;
-	struct dep *deps = wm_arena_array(g->b.arena, 2 * g->nbuckets + 2, sizeof(*deps));
+	struct dep *deps = wm_arena_array(g->b.arena, 2 * g->nbuckets + 3, sizeof(*deps));
 	struct wm_buf lines = WM_BUF_INIT;
 	const char *variants;
 	size_t n = 0;
@@ -992,6 +997,7 @@ static void variants_pages_job(struct gl *g, struct wm_y *root)
 		g->b.oom = true;
 		return;
 	}
+	add_check_dep(g, deps, &n);
 	for (size_t b = 0; b < m->nbackends; b++)
 		if (add_build_deps(g, m->backends[b], deps, &n))
 			variant_line(&lines, m->backends[b]);
@@ -1008,6 +1014,56 @@ static void variants_pages_job(struct gl *g, struct wm_y *root)
 	set_var(g, vars, "WM_DEFAULT", def->id, false);
 	set_var(g, vars, "WM_VARIANTS", variants ? variants : "", variants != NULL);
 	add_needs(g, job, deps, n);
+}
+
+/* ---- the drift check ------------------------------------------------------------------- */
+
+#define CHECK_JOB "wheelmatrix-check"
+
+/*
+ * The job wheelmatrix-check (ci.gitlab.check), first in the build stage and needing nothing: the
+ * wheelmatrix release that wrote the file installed from PyPI, and `check --rev` on the pipeline's
+ * commit.
+ */
+static int check_job(struct gl *g, struct wm_y *root)
+{
+	const struct wm_platform *p = wm_catalog_platform(g->cat, "linux-x86_64");
+	struct wm_y *job, *vars, *script;
+	const char *matrix, *line;
+	int ret;
+	if (!g->m->gitlab.check)
+		return 0;
+	if ((ret = wm_emit_check_matrix(&matrix, g->m, "ci.gitlab.check", g->err)) < 0)
+		return ret;
+	job = wm_yaml_set(&g->b, root, CHECK_JOB, piece(g, "check"));
+	if (p) {
+		/* before the script, as in the other jobs: set_tags replaces the value in place */
+		wm_yaml_set_before(&g->b, job, "script", "tags", wm_yaml_seq(&g->b));
+		set_tags(g, job, p);
+	}
+	vars = wm_yaml_set_before(&g->b, job, "script", "variables", wm_yaml_map(&g->b));
+	set_var(g, vars, "WM_WHEELMATRIX", WM_VERSION, false);
+	if (matrix)
+		set_var(g, vars, "WM_MATRIX", matrix, false);
+	script = wm_yaml_get(job, "script");
+	for (size_t i = 0; script && i < script->n; i++)
+		if (script->items[i]->type == WM_NODE_SCALAR && strstr(script->items[i]->text, "@matrix@")) {
+			if (!(line = wm_emit_check_command(&g->b, script->items[i]->text, matrix)))
+				g->b.oom = true;
+			else
+				script->items[i] = str(g, line);
+			return 0;
+		}
+	wm_error_add(g->err, WM_EINTERNAL, WM_SEV_ERROR, g->skel.file, NULL, 0, 0, 0, 0,
+		"no '@matrix@' in the piece check");
+	return WM_EINTERNAL;
+}
+
+/* A job that publishes waits for the drift check, when the file has it: appended to its deps at *n. */
+static void add_check_dep(struct gl *g, struct dep *deps, size_t *n)
+{
+	if (g->m->gitlab.check)
+		deps[(*n)++] = (struct dep){ CHECK_JOB, 1, false };
 }
 
 /* ---- the file -------------------------------------------------------------------------- */
@@ -1055,6 +1111,8 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 		goto out;
 	root = pipeline(&g);
 	templates(&g, root);
+	if ((ret = check_job(&g, root)) < 0)
+		goto out;
 	if (!(published = wm_arena_array(&arena, m->nbackends + 1, sizeof(*published)))) {
 		ret = WM_ENOMEM;
 		goto out;

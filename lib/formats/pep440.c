@@ -307,3 +307,124 @@ int wm_pep440_specs_match(const char *specs, const char *version, const char **w
 	}
 	return match ? 1 : 0;
 }
+
+/* ---- the order of versions ------------------------------------------------- */
+
+/* A normalised version (what wm_pep440 writes) in its parts, for comparing. */
+struct parts {
+	const char *epoch, *release, *pre_n, *post, *dev, *local;  /* digits, or NULL when absent */
+	size_t nepoch, nparts, npre_n, npost, ndev;
+	int pre;  /* -1: a dev release of nothing else (before its pre-releases); 0 a, 1 b, 2 rc; 3 none */
+};
+
+/* The digits at *p; advances past them. */
+static const char *digits(const char **p, size_t *n)
+{
+	const char *s = *p;
+	while (isdigit((unsigned char)**p))
+		(*p)++;
+	*n = (size_t)(*p - s);
+	return s;
+}
+
+static void split(struct parts *v, const char *s)
+{
+	const char *bang = strchr(s, '!'), *plus = strchr(s, '+');
+	memset(v, 0, sizeof(*v));
+	v->pre = 3;
+	if (bang && (!plus || bang < plus)) {
+		v->epoch = digits(&s, &v->nepoch);
+		s++;
+	}
+	v->release = s;
+	for (;;) {
+		size_t n;
+		digits(&s, &n);
+		v->nparts++;
+		if (s[0] != '.' || !isdigit((unsigned char)s[1]))
+			break;
+		s++;
+	}
+	if (*s == 'a' || *s == 'b' || (s[0] == 'r' && s[1] == 'c')) {
+		v->pre = *s == 'a' ? 0 : *s == 'b' ? 1 : 2;
+		s += v->pre == 2 ? 2 : 1;
+		v->pre_n = digits(&s, &v->npre_n);
+	}
+	if (strncmp(s, ".post", 5) == 0) {
+		s += 5;
+		v->post = digits(&s, &v->npost);
+	}
+	if (strncmp(s, ".dev", 4) == 0) {
+		s += 4;
+		v->dev = digits(&s, &v->ndev);
+		if (v->pre == 3 && !v->post)
+			v->pre = -1;
+	}
+	if (*s == '+')
+		v->local = s + 1;
+}
+
+/* Two runs of digits by their value; an absent one (NULL) compares as `absent` (-1: below any, 1: above). */
+static int cmp_number(const char *a, size_t na, const char *b, size_t nb, int absent)
+{
+	int c;
+	if (!a || !b)
+		return !a && !b ? 0 : !a ? absent : -absent;
+	while (na > 1 && *a == '0')
+		a++, na--;
+	while (nb > 1 && *b == '0')
+		b++, nb--;
+	if (na != nb)
+		return na < nb ? -1 : 1;
+	c = memcmp(a, b, na);
+	return c < 0 ? -1 : c > 0;
+}
+
+/* PEP 440's order of local labels, segment by segment: a number above a word, a longer label above its prefix. */
+static int cmp_local(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a && !b ? 0 : !a ? -1 : 1;
+	for (;;) {
+		size_t na = strcspn(a, "."), nb = strcspn(b, ".");
+		bool da = strspn(a, "0123456789") == na, db = strspn(b, "0123456789") == nb;
+		int c;
+		if (da != db)
+			return da ? 1 : -1;
+		if (da)
+			c = cmp_number(a, na, b, nb, 0);
+		else if ((c = strncmp(a, b, na < nb ? na : nb)) == 0)
+			c = na == nb ? 0 : na < nb ? -1 : 1;
+		if (c)
+			return c < 0 ? -1 : 1;
+		a += na;
+		b += nb;
+		if (!*a || !*b)
+			return !*a && !*b ? 0 : !*a ? -1 : 1;
+		a++;
+		b++;
+	}
+}
+
+int wm_pep440_compare(const char *a, const char *b, bool *ok)
+{
+	struct wm_buf x = WM_BUF_INIT, y = WM_BUF_INIT;
+	struct parts p, q;
+	int c = 0;
+
+	*ok = wm_pep440(&x, a, NULL) == 0 && wm_pep440(&y, b, NULL) == 0 && !x.oom && !y.oom && x.ptr && y.ptr;
+	if (*ok) {
+		split(&p, x.ptr);
+		split(&q, y.ptr);
+		if (!(c = cmp_number(p.epoch, p.nepoch, q.epoch, q.nepoch, -1)) &&
+		    !(c = cmp_release(p.release, p.nparts, q.release, q.nparts, 0)) &&
+		    !(c = p.pre < q.pre ? -1 : p.pre > q.pre) &&
+		    !(c = cmp_number(p.pre_n, p.npre_n, q.pre_n, q.npre_n, -1)) &&
+		    !(c = cmp_number(p.post, p.npost, q.post, q.npost, -1)) &&
+		    !(c = cmp_number(p.dev, p.ndev, q.dev, q.ndev, 1)))
+			c = cmp_local(p.local, q.local);
+	}
+	wm_buf_release(&x);
+	wm_buf_release(&y);
+	return c;
+}

@@ -14,6 +14,12 @@ int wm_pep440(struct wm_buf *out, const char *version, const char **why);
 /* Equal once normalised (compared as text when either is not PEP 440). */
 bool wm_pep440_equal(const char *a, const char *b);
 /*
+ * PEP 440's order of versions a and b: negative, 0 or positive (0.3.0.dev1 < 0.3.0a1 <
+ * 0.3.0rc1 < 0.3.0 < 0.3.0.post1 < 0.3.0+cuda).  *ok is false, and the result 0, when either
+ * has no PEP 440 form.
+ */
+int wm_pep440_compare(const char *a, const char *b, bool *ok);
+/*
  * Whether the release `version` (1.2.3) satisfies every comma-separated
  * specifier of `specs` (">=1.9,<2", "~=1.14", "==1.9.*"); an empty list
  * admits any.  Bounds are compared by their release part.  1 or 0, or

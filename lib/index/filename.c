@@ -263,3 +263,8 @@ bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_t
 	return f->kind == WM_FILE_WHEEL && set_has(f->python, python_tag, exact) &&
 		set_has(f->platform, tag, platform_compatible);
 }
+
+bool wm_filename_platform_matches(const struct wm_filename *f, const char *platform_tag)
+{
+	return f->kind == WM_FILE_WHEEL && set_has(f->platform, platform_tag, platform_compatible);
+}

@@ -30,5 +30,7 @@ int wm_filename_parse(struct wm_filename *out, struct wm_arena *a, const char *f
 /* A wheel whose tag sets include these tags, its platform tags matched leniently. */
 bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
 	const char *platform_tag);
+/* A wheel whose platform tag set includes `platform_tag`, matched leniently as above. */
+bool wm_filename_platform_matches(const struct wm_filename *f, const char *platform_tag);
 
 #endif

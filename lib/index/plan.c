@@ -384,6 +384,205 @@ static bool variant_file_of(const struct wm_plan *plan, const struct wm_plan_dis
 	return f->kind == WM_FILE_VARIANTS_JSON && null;
 }
 
+/*
+ * Wheel f is one of row d's: without a variant label on a plain row; on a variant row, of its
+ * label, and for the null row also of a label no backend of the matrix has (a backend dropped).
+ */
+static bool row_variant(const struct wm_plan *plan, const struct wm_plan_dist *d, const struct wm_filename *f)
+{
+	return d->variant ? f->variant && variant_file_of(plan, d, f) : !f->variant;
+}
+
+/* ---- the last release: the wheels it had that this one does not build ------------------ */
+
+/* Whether fn holds for one of the '.'-separated tags of the tag set `set` (each shorter than 64 bytes). */
+static bool any_tag(const char *set, bool (*fn)(const char *tag, const void *ctx), const void *ctx)
+{
+	char tag[64];
+	for (const char *p = set;;) {
+		size_t n = strcspn(p, ".");
+		if (n < sizeof(tag)) {
+			memcpy(tag, p, n);
+			tag[n] = '\0';
+			if (fn(tag, ctx))
+				return true;
+		}
+		if (!p[n])
+			return false;
+		p += n + 1;
+	}
+}
+
+static bool is_tag(const char *tag, const void *want)
+{
+	return strcmp(tag, want) == 0;
+}
+
+/* A CPython ABI that is not free-threaded: cp312, cp37m, abi3. */
+static bool gil_abi(const char *tag, const void *ctx)
+{
+	(void)ctx;
+	return strcmp(tag, "abi3") == 0 || (strncmp(tag, "cp", 2) == 0 && tag[2] && tag[strlen(tag) - 1] != 't');
+}
+
+/* cp3N with N at least *minimum. */
+static bool cpython_from(const char *tag, const void *minimum)
+{
+	return strncmp(tag, "cp3", 3) == 0 && tag[3] && strspn(tag + 3, "0123456789") == strlen(tag + 3) &&
+		strtoul(tag + 3, NULL, 10) >= *(const unsigned *)minimum;
+}
+
+/*
+ * Whether planned artifact `a` of row d takes the place of wheel f of an earlier release: a wheel
+ * of the same slot (artifact_matches: the Python and ABI tags, the platform as leniently as for
+ * the release's own files, the variant label), or an abi3 wheel that installs wherever f did: on
+ * its platform, for CPython of f's version with the GIL, when that is the abi3 minimum or later.
+ */
+static bool takes_place_of(const struct wm_plan *plan, const struct wm_plan_dist *d, const struct wm_artifact *a,
+	const struct wm_filename *f)
+{
+	if (artifact_matches(d, a, f))
+		return true;
+	if (a->sdist || a->variants_json || a->pure || !a->python->abi3 || f->kind != WM_FILE_WHEEL ||
+			!row_variant(plan, d, f))
+		return false;
+	return wm_filename_platform_matches(f, a->platform->platform_tag) && any_tag(f->abi, gil_abi, NULL) &&
+		any_tag(f->python, cpython_from, &a->python->minor);
+}
+
+/* The Python entry, as the matrix writes it, of one Python tag of wheel f: 3.12, 3.13t, pp3.11, abi3, py3. */
+static void python_entry(char *out, size_t size, const char *tag, const struct wm_filename *f)
+{
+	const char *digits = tag + 2;
+	if (any_tag(f->abi, is_tag, "abi3"))
+		snprintf(out, size, "abi3");
+	else if (strncmp(tag, "py", 2) == 0 && tag[2] == '3')
+		snprintf(out, size, "py3");
+	else if ((strncmp(tag, "cp", 2) == 0 || strncmp(tag, "pp", 2) == 0) && strlen(digits) >= 2 &&
+			strspn(digits, "0123456789") == strlen(digits)) {
+		char ft[80];
+		snprintf(ft, sizeof(ft), "%st", tag);
+		snprintf(out, size, "%s%c.%s%s", tag[0] == 'p' ? "pp" : "", digits[0], digits + 1,
+			tag[0] == 'c' && any_tag(f->abi, is_tag, ft) ? "t" : "");
+	} else {
+		snprintf(out, size, "%s", tag);
+	}
+}
+
+struct drop_match {
+	const struct wm_drop *rule;
+	const struct wm_filename *f;
+};
+
+static bool python_matches(const char *tag, const void *ctx)
+{
+	const struct drop_match *dm = ctx;
+	char entry[80];
+	python_entry(entry, sizeof(entry), tag, dm->f);
+	return wm_text_glob_match(dm->rule->python, entry);
+}
+
+static bool platform_matches(const char *tag, const void *ctx)
+{
+	return wm_text_glob_match(((const struct drop_match *)ctx)->rule->platform, tag);
+}
+
+/* The first rule of the matrix's `dropped` that matches wheel f of row d, or NULL. */
+static const struct wm_drop *planned_drop(const struct wm_plan *plan, const struct wm_plan_dist *d,
+	const struct wm_filename *f)
+{
+	const struct wm_matrix *m = plan->matrix;
+	for (size_t i = 0; i < m->ndrops; i++) {
+		const struct wm_drop *r = &m->drops[i];
+		struct drop_match dm = { r, f };
+		bool platform = !r->platform;
+		if (r->backend && (!d->backend || !wm_text_glob_match(r->backend, d->backend->id)))
+			continue;
+		if (r->python && !any_tag(f->python, python_matches, &dm))
+			continue;
+		for (size_t k = 0; !platform && k < r->platform_tags.n; k++)
+			platform = wm_filename_platform_matches(f, r->platform_tags.items[k]);
+		if (!platform && !r->platform_tags.n)
+			platform = any_tag(f->platform, platform_matches, &dm);
+		if (platform)
+			return r;
+	}
+	return NULL;
+}
+
+/* A version with a pre-release or development part (normalised: only those hold a, b, c, d, e or v). */
+static bool prerelease(const char *v)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	bool pre = wm_pep440(&b, v, NULL) == 0 && b.ptr && strcspn(b.ptr, "+") > strcspn(b.ptr, "abcdev");
+	wm_buf_release(&b);
+	return pre;
+}
+
+/* The local label of version v as PEP 440 normalises it ("" for none): earlier releases of a row have its own. */
+static bool same_local(const char *a, const char *b)
+{
+	struct wm_buf x = WM_BUF_INIT, y = WM_BUF_INIT;
+	bool same = wm_pep440(&x, a, NULL) == 0 && wm_pep440(&y, b, NULL) == 0 && x.ptr && y.ptr &&
+		strcmp(x.ptr + strcspn(x.ptr, "+"), y.ptr + strcspn(y.ptr, "+")) == 0;
+	wm_buf_release(&x);
+	wm_buf_release(&y);
+	return same;
+}
+
+/*
+ * Row d's last release on the page: the newest version before the planned one with a file of
+ * the row that is not yanked (its wheels, with its variant label on the variant index, or its
+ * sdist), of the row's local label; a final release when there is one, else the newest pre-
+ * or development release.  Then its wheels that no planned artifact takes the place of.
+ */
+static int find_dropped(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm_index_page *page,
+	const struct wm_filename *names)
+{
+	const char *best = NULL, *best_pre = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < page->n; i++) {
+		const struct wm_filename *f = &names[i];
+		const char **slot;
+		bool ok;
+		if (page->files[i].yanked || (f->kind == WM_FILE_WHEEL ? !row_variant(plan, d, f) :
+				f->kind != WM_FILE_SDIST || d->variant) ||
+				wm_pep440_compare(f->version, d->version, &ok) >= 0 || !ok || !same_local(f->version, d->version))
+			continue;
+		slot = prerelease(f->version) ? &best_pre : &best;
+		if (!*slot || (wm_pep440_compare(f->version, *slot, &ok) > 0 && ok))
+			*slot = f->version;
+	}
+	if (!best)
+		best = best_pre;
+	if (!best)
+		return 0;
+	if (!(d->previous = wm_arena_strdup(plan->arena, best)))
+		return WM_ENOMEM;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < page->n; i++) {
+			const struct wm_filename *f = &names[i];
+			bool taken = false;
+			if (page->files[i].yanked || f->kind != WM_FILE_WHEEL || !row_variant(plan, d, f) ||
+					!wm_pep440_equal(f->version, best))
+				continue;
+			for (size_t k = 0; !taken && k < d->nartifacts; k++)
+				taken = takes_place_of(plan, d, &d->artifacts[k], f);
+			if (taken)
+				continue;
+			if (pass == 0) {
+				n++;
+				continue;
+			}
+			d->dropped[d->ndropped].filename = page->files[i].filename;
+			d->dropped[d->ndropped++].planned = planned_drop(plan, d, f);
+		}
+		if (pass == 0 && n && !(d->dropped = wm_arena_array(plan->arena, n, sizeof(*d->dropped))))
+			return WM_ENOMEM;
+	}
+	return 0;
+}
+
 int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm_index_page *page)
 {
 	struct wm_filename *names = NULL;
@@ -435,6 +634,8 @@ int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct w
 		else
 			d->large[d->nlarge++] = page->files[i];
 	}
+	if ((ret = find_dropped(plan, d, page, names)) < 0)
+		goto out;
 	/* the index takes new files for an existing version, never a file it has */
 	if (!nversion)
 		d->state = WM_DIST_READY;
@@ -596,7 +797,26 @@ enum wm_plan_verdict wm_plan_verdict(const struct wm_plan *p)
 	/* an index where none of the projects exists: most likely not the index's simple URL */
 	if (!p->offline && p->ndists && new == p->ndists && !p->first_release)
 		return WM_PLAN_NOT_FOUND;
+	if (v == WM_PLAN_OK && wm_plan_count_dropped(p, false) > wm_plan_count_dropped(p, true))
+		return WM_PLAN_DROPPED;
 	return v;
+}
+
+size_t wm_plan_count_unexpected(const struct wm_plan *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->ndists; i++)
+		n += p->dists[i].nunexpected;
+	return n;
+}
+
+size_t wm_plan_count_dropped(const struct wm_plan *p, bool planned)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->ndists; i++)
+		for (size_t k = 0; k < p->dists[i].ndropped; k++)
+			n += !planned || p->dists[i].dropped[k].planned;
+	return n;
 }
 
 size_t wm_plan_count(const struct wm_plan *p, enum wm_artifact_state state)
@@ -616,7 +836,8 @@ static size_t count_in(const struct wm_plan_dist *d, enum wm_artifact_state stat
 	return n;
 }
 
-const char *wm_plan_dist_summary(const struct wm_plan *p, const struct wm_plan_dist *d)
+/* The state's sentence; wm_plan_dist_summary adds what was dropped. */
+static const char *state_summary(const struct wm_plan *p, const struct wm_plan_dist *d)
 {
 	size_t n = d->nartifacts;
 	const char *files = n == 1 ? "file" : "files";
@@ -631,6 +852,11 @@ const char *wm_plan_dist_summary(const struct wm_plan *p, const struct wm_plan_d
 	case WM_DIST_READY:
 		return wm_arena_printf(p->arena, "%zu %s to upload", n, files);
 	case WM_DIST_PUBLISHED:
+		/* "all present" only when the index has nothing else of the version */
+		if (d->nunexpected)
+			return wm_arena_printf(p->arena, "version %s already published: its %zu planned %s present, and "
+				"%zu %s of that version this release does not produce: nothing to upload", d->version, n, files,
+				d->nunexpected, d->nunexpected == 1 ? "file" : "files");
 		return wm_arena_printf(p->arena, "version %s already published (all %zu %s present): nothing to "
 			"upload", d->version, n, files);
 	case WM_DIST_PARTIAL: {
@@ -641,6 +867,24 @@ const char *wm_plan_dist_summary(const struct wm_plan *p, const struct wm_plan_d
 	}
 	}
 	return "";
+}
+
+const char *wm_plan_dist_summary(const struct wm_plan *p, const struct wm_plan_dist *d)
+{
+	const char *s = state_summary(p, d);
+	size_t planned = 0;
+	if (!s || !d->ndropped)
+		return s;
+	for (size_t k = 0; k < d->ndropped; k++)
+		planned += d->dropped[k].planned != NULL;
+	if (planned == d->ndropped)
+		return wm_arena_printf(p->arena, "%s; %zu %s of %s dropped, as planned", s, d->ndropped,
+			d->ndropped == 1 ? "wheel" : "wheels", d->previous);
+	if (planned)
+		return wm_arena_printf(p->arena, "%s; %zu wheels of %s dropped, %zu of them planned", s, d->ndropped,
+			d->previous, planned);
+	return wm_arena_printf(p->arena, "%s; %zu %s of %s dropped", s, d->ndropped, d->ndropped == 1 ? "wheel" :
+		"wheels", d->previous);
 }
 
 const char *wm_plan_artifact_state_name(enum wm_artifact_state s)

@@ -36,6 +36,11 @@ static const char *const state_meaning[] = {
 static const enum wm_artifact_state report_order[] = { WM_ART_PRESENT, WM_ART_MISSING, WM_ART_UNKNOWN,
 	WM_ART_UNCHECKED };
 
+/* The files a report lists besides the planned ones, and what each means (the legends). */
+static const char unexpected_meaning[] = "on the index for the planned version, but not produced by this release";
+static const char dropped_meaning[] = "a wheel of the last release that this release does not build: the plan "
+	"fails unless the matrix's 'dropped' plans it, with its reason";
+
 /*
  * Whether the index URL (as shown) has the shape of a simple index's: its path's last part ends in
  * "simple" (PyPI's /simple/, devpi's /+simple/).  Every project missing from such an index is
@@ -64,6 +69,14 @@ static void not_found(struct wm_buf *b, const struct wm_plan *p)
 	if (on_index && !simple_shaped(p->index))
 		wm_buf_printf(b, "; if they are published, the index URL %s is wrong: a simple index's path ends in "
 			"/simple/, as %s", p->index, WM_PLAN_INDEX);
+}
+
+/* "<lead> 3 wheels of the last release that the matrix does not plan to drop" */
+static void dropped(struct wm_buf *b, const struct wm_plan *p, const char *lead)
+{
+	size_t n = wm_plan_count_dropped(p, false) - wm_plan_count_dropped(p, true);
+	wm_buf_printf(b, "%s %zu %s of the last release that the matrix does not plan to drop", lead, n,
+		n == 1 ? "wheel" : "wheels");
 }
 
 /* The closing sentence: what the plan means for the release. */
@@ -96,26 +109,52 @@ static void verdict(struct wm_buf *b, const struct wm_plan *p)
 		wm_buf_printf(b, "the release would fail as a whole: version %s is partly published for %zu of %zu "
 			"distributions; upload only their missing files", p->version, partial, p->ndists);
 		break;
+	case WM_PLAN_DROPPED:
+		dropped(b, p, "the release would drop");
+		wm_buf_puts(b, ": build them again, or plan each drop under 'dropped' in the matrix, with its reason");
+		return;
 	case WM_PLAN_OK:
 		wm_buf_puts(b, "the release can go ahead");
-		break;
+		return;
 	}
+	if (wm_plan_count_dropped(p, false) > wm_plan_count_dropped(p, true))
+		dropped(b, p, "; and it would drop");
 }
 
-/* "16 files: 2 present, 14 missing" */
+/*
+ * "16 files: 2 present, 14 missing; 1 unexpected, 3 dropped (1 planned)": checked against an index,
+ * every category, none left out for being 0 (unknown only when a query failed); offline, the files.
+ */
 static void counts(struct wm_buf *b, const struct wm_plan *p)
 {
-	size_t total = 0;
-	bool first = true;
+	size_t total = 0, planned = wm_plan_count_dropped(p, true), unknown = wm_plan_count(p, WM_ART_UNKNOWN);
 	for (size_t i = 0; i < p->ndists; i++)
 		total += p->dists[i].nartifacts;
 	wm_buf_printf(b, "%zu %s", total, total == 1 ? "file" : "files");
-	for (size_t i = 0; i < WM_ARRAY_SIZE(report_order); i++) {
-		size_t n = wm_plan_count(p, report_order[i]);
-		if (!n)
-			continue;
-		wm_buf_printf(b, "%s%zu %s", first ? ": " : ", ", n, wm_plan_artifact_state_name(report_order[i]));
-		first = false;
+	if (p->offline) {
+		if (total)
+			wm_buf_printf(b, ": %zu %s", total, wm_plan_artifact_state_name(WM_ART_UNCHECKED));
+		return;
+	}
+	wm_buf_printf(b, ": %zu present, %zu missing", wm_plan_count(p, WM_ART_PRESENT), wm_plan_count(p, WM_ART_MISSING));
+	if (unknown)
+		wm_buf_printf(b, ", %zu unknown", unknown);
+	wm_buf_printf(b, "; %zu unexpected, %zu dropped", wm_plan_count_unexpected(p), wm_plan_count_dropped(p, false));
+	if (planned)
+		wm_buf_printf(b, " (%zu planned)", planned);
+}
+
+/* Why dropped wheel `w` of row d is dropped: "dropped since 0.2.0, planned: <reason>" */
+static void drop_note(struct wm_buf *b, const struct wm_plan_dist *d, const struct wm_dropped *w,
+	void (*text)(struct wm_buf *, const char *))
+{
+	wm_buf_puts(b, "dropped since ");
+	text(b, d->previous);
+	if (w->planned) {
+		wm_buf_puts(b, ", planned: ");
+		text(b, w->planned->reason);
+	} else {
+		wm_buf_puts(b, ", not planned");
 	}
 }
 
@@ -187,6 +226,13 @@ static void table(struct wm_buf *b, const struct wm_plan *p)
 			plain(b, d->unexpected[k]);
 			wm_buf_printf(b, " (of version %s, not produced by this release)\n", p->version);
 		}
+		for (size_t k = 0; k < d->ndropped; k++) {
+			wm_buf_printf(b, "  %-10s  ", "dropped");
+			plain(b, d->dropped[k].filename);
+			wm_buf_puts(b, " (");
+			drop_note(b, d, &d->dropped[k], plain);
+			wm_buf_puts(b, ")\n");
+		}
 		for (size_t k = 0; k < d->nlarge; k++) {
 			wm_buf_printf(b, "  %-10s  ", "near limit");
 			plain(b, d->large[k].filename);
@@ -251,14 +297,23 @@ static void markdown(struct wm_buf *b, const struct wm_plan *p)
 		const struct wm_plan_dist *d = &p->dists[i];
 		wm_buf_puts(b, "\n### ");
 		md_code(b, title(p, d));
-		wm_buf_puts(b, "\n\n| file | state | on the index as |\n|---|---|---|\n");
+		wm_buf_puts(b, "\n\n| file | state | note |\n|---|---|---|\n");
 		for (size_t k = 0; k < d->nartifacts; k++) {
 			const struct wm_artifact *a = &d->artifacts[k];
 			wm_buf_puts(b, "| ");
 			md_code(b, a->filename);
 			wm_buf_printf(b, " | %s | ", wm_plan_artifact_state_name(a->state));
-			if (a->found)
+			if (a->found) {
+				wm_buf_puts(b, "on the index as ");
 				md_code(b, a->found);
+			}
+			wm_buf_puts(b, " |\n");
+		}
+		for (size_t k = 0; k < d->ndropped; k++) {
+			wm_buf_puts(b, "| ");
+			md_code(b, d->dropped[k].filename);
+			wm_buf_puts(b, " | dropped | ");
+			drop_note(b, d, &d->dropped[k], md_text);
 			wm_buf_puts(b, " |\n");
 		}
 		if (d->nunexpected) {
@@ -287,6 +342,9 @@ static void markdown(struct wm_buf *b, const struct wm_plan *p)
 	wm_buf_puts(b, "\n| file state | meaning |\n|---|---|\n");
 	for (size_t i = 0; i < WM_ARRAY_SIZE(report_order); i++)
 		wm_buf_printf(b, "| %s | %s |\n", wm_plan_artifact_state_name(report_order[i]), state_meaning[report_order[i]]);
+	/* not states of a planned file: the files of the index a release is checked against */
+	wm_buf_printf(b, "\n| file listed as | meaning |\n|---|---|\n| unexpected | %s |\n| dropped | %s |\n",
+		unexpected_meaning, dropped_meaning);
 }
 
 /* ---- HTML ------------------------------------------------------------------------ */
@@ -303,10 +361,12 @@ static const char style[] =
 	"th,td{border:1px solid #bbb;padding:3px 6px;text-align:left}"
 	"td.present{background:#f4b4b4}td.missing{background:#b9e4b9}"
 	"td.unknown{background:#f6d68c}td.unchecked{background:#cfd8e6}td.none{background:#f2f2f2;color:#888}"
-	"span.present,span.missing,span.unknown,span.unchecked,span.none{display:inline-block;width:1em;height:1em;"
-	"margin-right:.5em;vertical-align:middle;border:1px solid #888}"
+	"td.dropped{background:#d9c2ec}td.planned{background:#ece3f4}"
+	"span.present,span.missing,span.unknown,span.unchecked,span.none,span.dropped,span.planned{display:inline-block;"
+	"width:1em;height:1em;margin-right:.5em;vertical-align:middle;border:1px solid #888}"
 	"span.present{background:#f4b4b4}span.missing{background:#b9e4b9}span.unknown{background:#f6d68c}"
-	"span.unchecked{background:#cfd8e6}span.none{background:#f2f2f2}"
+	"span.unchecked{background:#cfd8e6}span.none{background:#f2f2f2}span.dropped{background:#d9c2ec}"
+	"span.planned{background:#ece3f4}"
 	"ul.legend{list-style:none;padding:0}p.verdict{font-weight:bold}";
 
 void wm_report_base64(char *out, const unsigned char *data, size_t len)
@@ -476,6 +536,37 @@ static void html_grid(struct wm_buf *b, const struct wm_plan *p, const struct co
 	wm_buf_puts(b, "</tbody>\n</table>\n");
 }
 
+/*
+ * The wheels of the last release this one does not build, a row each: the distribution, the file
+ * (its cell coloured as dropped, or as planned with the matrix's reason) and the version it was in.
+ */
+static void html_dropped(struct wm_buf *b, const struct wm_plan *p)
+{
+	if (!wm_plan_count_dropped(p, false))
+		return;
+	wm_buf_puts(b, "<h2>Dropped since the last release</h2>\n<table class=\"dropped\">\n<thead>\n"
+		"<tr><th>distribution</th><th>wheel</th><th>last release</th><th>planned</th></tr>\n</thead>\n<tbody>\n");
+	for (size_t i = 0; i < p->ndists; i++) {
+		const struct wm_plan_dist *d = &p->dists[i];
+		for (size_t k = 0; k < d->ndropped; k++) {
+			const struct wm_dropped *w = &d->dropped[k];
+			wm_buf_puts(b, "<tr><th>");
+			html_text(b, title(p, d));
+			wm_buf_printf(b, "</th><td class=\"%s\" data-status=\"dropped\"><code>", w->planned ? "planned" : "dropped");
+			html_text(b, w->filename);
+			wm_buf_puts(b, "</code></td><td>");
+			html_text(b, d->previous);
+			wm_buf_puts(b, "</td><td>");
+			if (w->planned)
+				html_text(b, w->planned->reason);
+			else
+				wm_buf_puts(b, "no: the plan fails");
+			wm_buf_puts(b, "</td></tr>\n");
+		}
+	}
+	wm_buf_puts(b, "</tbody>\n</table>\n");
+}
+
 static void html_details(struct wm_buf *b, const struct wm_plan *p)
 {
 	wm_buf_puts(b, "<h2>Distributions</h2>\n<ul>\n");
@@ -546,7 +637,11 @@ static int html(struct wm_buf *b, const struct wm_plan *p)
 	for (size_t i = 0; i < WM_ARRAY_SIZE(report_order); i++)
 		wm_buf_printf(b, "<li><span class=\"%s\"></span>%s: %s</li>\n", wm_plan_artifact_state_name(report_order[i]),
 			wm_plan_artifact_state_name(report_order[i]), state_meaning[report_order[i]]);
-	wm_buf_puts(b, "<li><span class=\"none\"></span>-: not built for this distribution</li>\n</ul>\n");
+	wm_buf_puts(b, "<li><span class=\"none\"></span>-: not built for this distribution</li>\n");
+	wm_buf_printf(b, "<li><span class=\"dropped\"></span>dropped: %s</li>\n", dropped_meaning);
+	wm_buf_puts(b, "<li><span class=\"planned\"></span>dropped, planned: the matrix's 'dropped' gives the reason"
+		"</li>\n</ul>\n");
+	html_dropped(b, p);
 	html_details(b, p);
 	wm_buf_puts(b, "</body>\n</html>\n");
 	wm_buf_release(&line);
@@ -578,6 +673,25 @@ static struct wm_json *plan_artifact(const struct wm_artifact *a, bool *bad)
 	put(o, "state", wm_json_string(wm_plan_artifact_state_name(a->state)), bad);
 	put(o, "found", wm_json_string(a->found), bad);
 	return o;
+}
+
+/* [{"file": ..., "planned": true, "reason": ...}] */
+static struct wm_json *json_dropped(const struct wm_plan_dist *d, bool *bad)
+{
+	struct wm_json *list = wm_json_array();
+	for (size_t k = 0; list && k < d->ndropped; k++) {
+		struct wm_json *f = wm_json_object();
+		if (f) {
+			put(f, "file", wm_json_string(d->dropped[k].filename), bad);
+			put(f, "planned", wm_json_bool(d->dropped[k].planned != NULL), bad);
+			put(f, "reason", wm_json_string(d->dropped[k].planned ? d->dropped[k].planned->reason : NULL), bad);
+		}
+		if (wm_json_push(list, f) < 0)
+			*bad = true;
+	}
+	if (!list)
+		*bad = true;
+	return list;
 }
 
 static struct wm_json *plan_dist(const struct wm_plan *p, const struct wm_plan_dist *d, bool *bad)
@@ -622,13 +736,16 @@ static struct wm_json *plan_dist(const struct wm_plan *p, const struct wm_plan_d
 	put(o, "artifacts", arts, bad);
 	put(o, "unexpected", unexpected, bad);
 	put(o, "near_limit", large, bad);
+	put(o, "previous", wm_json_string(d->previous), bad);
+	put(o, "dropped", json_dropped(d, bad), bad);
 	return o;
 }
 
 static int json(struct wm_buf *out, const struct wm_plan *p)
 {
 	static const char *const verdicts[] = { [WM_PLAN_OK] = "ok", [WM_PLAN_FAIL] = "fail",
-		[WM_PLAN_INCOMPLETE] = "incomplete", [WM_PLAN_PARTIAL] = "partial", [WM_PLAN_NOT_FOUND] = "not-found" };
+		[WM_PLAN_INCOMPLETE] = "incomplete", [WM_PLAN_PARTIAL] = "partial", [WM_PLAN_NOT_FOUND] = "not-found",
+		[WM_PLAN_DROPPED] = "dropped" };
 	static const enum wm_artifact_state states[] = { WM_ART_PRESENT, WM_ART_MISSING, WM_ART_UNKNOWN,
 		WM_ART_UNCHECKED };
 	struct wm_json *root = wm_json_object(), *dists = wm_json_array(), *count = wm_json_object();
@@ -646,6 +763,9 @@ static int json(struct wm_buf *out, const struct wm_plan *p)
 	put(root, "verdict", wm_json_string(p->offline ? "unchecked" : verdicts[wm_plan_verdict(p)]), &bad);
 	for (size_t i = 0; i < WM_ARRAY_SIZE(states); i++)
 		put(count, wm_plan_artifact_state_name(states[i]), wm_json_int((int64_t)wm_plan_count(p, states[i])), &bad);
+	put(count, "unexpected", wm_json_int((int64_t)wm_plan_count_unexpected(p)), &bad);
+	put(count, "dropped", wm_json_int((int64_t)wm_plan_count_dropped(p, false)), &bad);
+	put(count, "dropped_planned", wm_json_int((int64_t)wm_plan_count_dropped(p, true)), &bad);
 	put(root, "counts", count, &bad);
 	for (size_t i = 0; i < p->ndists; i++)
 		if (wm_json_push(dists, plan_dist(p, &p->dists[i], &bad)) < 0)

@@ -819,6 +819,53 @@ static struct wm_json *includes(struct cx *x, struct wm_json *s)
 	return put(x, s, "items", include_job(x, wm_json_object()));
 }
 
+/* ---- dropped ------------------------------------------------------------------------ */
+
+/* The Python entries a dropped wheel may have had (rules.c), or a glob. */
+static struct wm_json *drop_python(struct cx *x, struct wm_json *s)
+{
+	return string_matching(x, s, "^(3\\.[0-9]{1,2}t?|pp3\\.[0-9]{1,2}|abi3|py3)$|" GLOB_PATTERN);
+}
+
+/* A catalog platform id (pattern), or a wheel platform tag (pattern): lower case, digits, '_', '.'. */
+static struct wm_json *drop_platform(struct cx *x, struct wm_json *s)
+{
+	struct wm_json *any = wm_json_array();
+	push(x, any, new_ref(x, "platform-pattern"));
+	push(x, any, string_matching(x, wm_json_object(), "^[a-z0-9_.*?\\[\\]!]+$"));
+	return put(x, s, "anyOf", any);
+}
+
+static struct wm_json *reason(struct cx *x, struct wm_json *s)
+{
+	return string_matching(x, s, "\\S");
+}
+
+static const struct field drop_fields[] = {
+	{ "python", drop_python, "the Python of the wheels dropped: a version (\"3.8\", \"3.13t\", \"pp3.10\"), "
+		"'abi3', 'py3', or a glob" },
+	{ "platform", drop_platform, "their platform: a platform id of the catalog or a wheel's platform tag "
+		"(manylinux_2_17_i686), or a glob of either" },
+	{ "backend", backend_pattern, "their backend: an id or a glob" },
+	{ "reason", reason, "why they are dropped: plan prints it beside each" },
+};
+
+static struct wm_json *drop_rule(struct cx *x, struct wm_json *s)
+{
+	struct wm_json *any = wm_json_array();
+	object_of(x, s, false, "a planned drop", &wm_rules_drop_keys, FIELDS(drop_fields), NULL, 0);
+	put(x, s, "required", texts(x, (const char *const[]){ "reason" }, 1));
+	for (size_t i = 0; i < 3; i++)
+		push(x, any, put(x, wm_json_object(), "required", texts(x, &drop_fields[i].key, 1)));
+	return put(x, s, "anyOf", any);
+}
+
+static struct wm_json *drops(struct cx *x, struct wm_json *s)
+{
+	typed(x, s, "array", true);
+	return put(x, s, "items", drop_rule(x, wm_json_object()));
+}
+
 /* ---- distribution, ci, actions, publish ----------------------------------------- */
 
 static const struct field strategy_values[] = {
@@ -902,12 +949,16 @@ static struct wm_json *distribution(struct cx *x, struct wm_json *s)
 
 static const struct field github_output_fields[] = {
 	{ "path", a_string, "the workflow's path (default: .github/workflows/wheels.yml)" },
+	{ "check", a_bool_or_null, "the job wheelmatrix-check: 'wheelmatrix check' on each commit, which the publish "
+		"jobs need (default: true)" },
 };
 
 static const struct field gitlab_output_fields[] = {
 	{ "path", a_string, "the GitLab CI file's path (default: .gitlab-ci.yml)" },
 	{ "exclude-platforms", platform_globs, "platforms of the matrix GitLab does not build (ids or globs); "
 		"GitHub's workflow keeps them" },
+	{ "check", a_bool_or_null, "the job wheelmatrix-check: 'wheelmatrix check' on each commit, which the publish "
+		"jobs need (default: true)" },
 };
 
 static struct wm_json *github_output(struct cx *x, struct wm_json *s)
@@ -990,6 +1041,8 @@ static const struct field top_fields[] = {
 	{ "actions", actions, "the references of the generated workflow's actions" },
 	{ "publish", publish, "how releases are published" },
 	{ "test", test, "the project's tests, run against every wheel" },
+	{ "dropped", drops, "wheels the last release had that this one no longer builds, on purpose, each with "
+		"its reason (plan)" },
 };
 
 /* ---- the shared definitions ------------------------------------------------------ */

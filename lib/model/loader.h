@@ -45,7 +45,7 @@ extern const struct wm_names wm_matrix_keys, wm_matrix_project_keys, wm_matrix_d
 extern const struct wm_names wm_python_keys, wm_python_defaults, wm_platforms_override_keys, wm_platforms_defaults;
 extern const struct wm_names wm_backends_keys, wm_backends_toolkit_keys, wm_backends_setup_keys,
 	wm_backends_setup_os_keys, wm_backends_test_keys, wm_backends_backend_test_keys, wm_variants_keys, wm_variants_provider_keys, wm_rules_exclude_keys,
-	wm_rules_include_keys, wm_untrusted_step_keys;
+	wm_rules_include_keys, wm_rules_drop_keys, wm_untrusted_step_keys;
 
 /* Records WM_ENOMEM when `p` is NULL, and says so. */
 static inline bool wm_loader_oom(struct wm_loader *l, const void *p)

@@ -338,8 +338,9 @@ static void load_exclude_platforms(struct wm_loader *l, const struct wm_node *n,
 }
 
 /* GitHub hosts every platform of the catalog: only GitLab leaves some out */
-static const char *const output_keys[] = { "path", "exclude-platforms" };
-const struct wm_names wm_matrix_github_keys = { output_keys, 1 }, wm_matrix_gitlab_keys = WM_NAMES(output_keys);
+static const char *const github_keys[] = { "path", "check" };
+static const char *const gitlab_keys[] = { "path", "exclude-platforms", "check" };
+const struct wm_names wm_matrix_github_keys = WM_NAMES(github_keys), wm_matrix_gitlab_keys = WM_NAMES(gitlab_keys);
 
 static void load_output(struct wm_loader *l, const struct wm_node *n, const char *provider, struct wm_output *out)
 {
@@ -348,6 +349,7 @@ static void load_output(struct wm_loader *l, const struct wm_node *n, const char
 	const struct wm_node *v;
 	char what[32];
 	out->enabled = true;
+	out->check = true;
 	out->loc = wm_loader_loc(l, n);
 	if (wm_yaml_is_null(n))
 		return;
@@ -360,6 +362,10 @@ static void load_output(struct wm_loader *l, const struct wm_node *n, const char
 	}
 	if (gitlab && (v = wm_yaml_find(n, "exclude-platforms")))
 		load_exclude_platforms(l, v, out);
+	if ((v = wm_yaml_find(n, "check")) && !wm_yaml_is_null(v)) {
+		snprintf(what, sizeof(what), "'ci.%s.check'", provider);
+		wm_schema_bool(&l->c, v, what, &out->check);
+	}
 }
 
 static const char *const ci_keys[] = { "github", "gitlab" };
@@ -373,6 +379,7 @@ static void load_ci(struct wm_loader *l, const struct wm_node *n)
 	m->gitlab.path = ".gitlab-ci.yml";
 	if (!n) {
 		m->github.enabled = m->gitlab.enabled = true;
+		m->github.check = m->gitlab.check = true;
 		return;
 	}
 	if (!wm_schema_map(&l->c, n, "'ci'", ci_keys, WM_ARRAY_SIZE(ci_keys)))
@@ -576,7 +583,7 @@ static void check_gitlab_env(struct wm_loader *l)
 /* ---- the whole file, and the entry points -------------------------------------- */
 
 static const char *const top_keys[] = { "wheelmatrix", "project", "python", "platforms", "backends",
-	"exclude", "include", "distribution", "ci", "actions", "publish", "test" };
+	"exclude", "include", "distribution", "ci", "actions", "publish", "test", "dropped" };
 const struct wm_names wm_matrix_keys = WM_NAMES(top_keys);
 
 /* The sections whose keys, written at the top, are said to be indented too little. */
@@ -634,6 +641,8 @@ static void load_root(struct wm_loader *l)
 		wm_rules_load_excludes(l, v);
 	if ((v = present(r, "include")))
 		wm_rules_load_includes(l, v);
+	if ((v = present(r, "dropped")))
+		wm_rules_load_drops(l, v);
 	load_ci(l, present(r, "ci"));
 	/* the runner labels are GitHub's: a GitLab-only matrix runs on none of them */
 	if (l->platforms_ok && l->m->github.enabled)

@@ -241,3 +241,140 @@ void wm_rules_load_includes(struct wm_loader *l, const struct wm_node *n)
 	for (size_t i = 0; i < n->n; i++)
 		load_include(l, n->items[i]);
 }
+
+/* ---- dropped: planned drops --------------------------------------------------------- */
+
+static const char *const drop_keys[] = { "python", "platform", "backend", "reason" };
+const struct wm_names wm_rules_drop_keys = WM_NAMES(drop_keys);
+
+/*
+ * A Python entry of a wheel a release may have had (index/plan.c names a dropped wheel's so):
+ * 3.N, 3.Nt, pp3.N, abi3 or py3, N of one or two digits.  A version this tool builds for no more
+ * (3.7) is as good as any: it is what a drop is about.
+ */
+static bool drop_python_entry(const char *s)
+{
+	bool pp = strncmp(s, "pp", 2) == 0;
+	size_t n;
+	if (strcmp(s, "abi3") == 0 || strcmp(s, "py3") == 0)
+		return true;
+	if (pp)
+		s += 2;
+	if (s[0] != '3' || s[1] != '.' || !(n = strspn(s + 2, "0123456789")) || n > 2)
+		return false;
+	s += 2 + n;
+	return !*s || (!pp && s[0] == 't' && !s[1]);
+}
+
+/* A literal entry of that grammar, or a glob that matches one. */
+static bool drop_python(struct wm_loader *l, const struct wm_node *n)
+{
+	char entry[16];
+	if (!wm_text_is_glob(n->text)) {
+		if (drop_python_entry(n->text))
+			return true;
+		wm_schema_error(&l->c, n, "invalid Python '%s' in a planned drop: a version such as \"3.8\" or \"3.13t\", "
+			"PyPy's \"pp3.10\", \"abi3\" or \"py3\", or a glob of them", n->text);
+		return false;
+	}
+	for (unsigned minor = 0; minor < 100; minor++)
+		for (int kind = 0; kind < 3; kind++) {
+			snprintf(entry, sizeof(entry), kind == 2 ? "pp3.%u" : kind ? "3.%ut" : "3.%u", minor);
+			if (wm_text_glob_match(n->text, entry))
+				return true;
+		}
+	if (wm_text_glob_match(n->text, "abi3") || wm_text_glob_match(n->text, "py3"))
+		return true;
+	wm_schema_error(&l->c, n, "Python pattern '%s' matches no Python version", n->text);
+	return false;
+}
+
+/*
+ * A catalog platform id (pattern), whose platforms' wheel tags go into drop->platform_tags; else
+ * a wheel platform tag (pattern): tags are lower-case letters, digits, '_' and '.', never '-'.
+ */
+static bool drop_platform(struct wm_loader *l, const struct wm_node *n, struct wm_drop *drop)
+{
+	const char *s = n->text;
+	size_t count = 0, ncat = wm_catalog_platform_count(l->cat);
+	for (size_t i = 0; i < ncat; i++)
+		count += wm_text_glob_match(s, wm_catalog_platform_at(l->cat, i)->id);
+	if (count) {
+		drop->platform_tags.items = wm_arena_array(l->c.arena, count, sizeof(*drop->platform_tags.items));
+		if (wm_loader_oom(l, drop->platform_tags.items))
+			return false;
+		for (size_t i = 0; i < ncat; i++) {
+			const struct wm_platform *p = wm_catalog_platform_at(l->cat, i);
+			if (wm_text_glob_match(s, p->id))
+				drop->platform_tags.items[drop->platform_tags.n++] = p->platform_tag;
+		}
+		return true;
+	}
+	if (strchr(s, '-')) {
+		if (wm_text_is_glob(s))
+			wm_schema_error(&l->c, n, "platform pattern '%s' matches no platform of the catalog", s);
+		else
+			wm_platforms_unknown(l, n, s);
+		return false;
+	}
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_.*?[]!") == strlen(s))
+		return true;
+	wm_schema_error(&l->c, n, "invalid platform '%s' in a planned drop: a platform id of the catalog "
+		"(linux-i686, \"windows-*\") or a wheel's platform tag (manylinux_2_17_i686, \"musllinux_*\")", s);
+	return false;
+}
+
+static void load_drop(struct wm_loader *l, const struct wm_node *r)
+{
+	struct wm_matrix *m = l->m;
+	struct wm_drop *drop = &m->drops[m->ndrops];
+	const struct wm_node *bn, *pn, *yn, *rn;
+	bool ok = true;
+
+	memset(drop, 0, sizeof(*drop));
+	if (!wm_schema_map(&l->c, r, "a planned drop", drop_keys, WM_ARRAY_SIZE(drop_keys)))
+		return;
+	ok &= rule_field(l, r, "backend", &drop->backend, &bn);
+	ok &= rule_field(l, r, "platform", &drop->platform, &pn);
+	ok &= rule_field(l, r, "python", &drop->python, &yn);
+	ok &= rule_field(l, r, "reason", &drop->reason, &rn);
+	if (!ok)
+		return;
+	if (!bn && !pn && !yn) {
+		wm_schema_error(&l->c, r, "a planned drop names the wheels it drops: give 'python', 'platform' or "
+			"'backend'");
+		ok = false;
+	}
+	if (!rn)
+		wm_schema_error(&l->c, r, "a planned drop needs a 'reason', which 'wheelmatrix plan' prints beside "
+			"each wheel it drops");
+	else if (!drop->reason[strspn(drop->reason, " \t\r\n")])
+		wm_schema_error(&l->c, rn, "the 'reason' of a planned drop cannot be blank");
+	if (!rn || !drop->reason[strspn(drop->reason, " \t\r\n")])
+		ok = false;
+	if (bn && l->backends_ok && !rule_backend(l, bn, true))
+		ok = false;
+	if (pn && !drop_platform(l, pn, drop))
+		ok = false;
+	if (yn && !drop_python(l, yn))
+		ok = false;
+	if (!ok)
+		return;
+	drop->loc = wm_loader_loc(l, r);
+	m->ndrops++;
+}
+
+void wm_rules_load_drops(struct wm_loader *l, const struct wm_node *n)
+{
+	struct wm_matrix *m = l->m;
+	if (n->type != WM_NODE_SEQ) {
+		wm_schema_error(&l->c, n, "'dropped' must be a list of planned drops such as {python: \"3.8\", reason: "
+			"\"end of life\"}, not %s", wm_yaml_kind(n));
+		return;
+	}
+	m->drops = wm_arena_array(l->c.arena, n->n + 1, sizeof(*m->drops));
+	if (wm_loader_oom(l, m->drops))
+		return;
+	for (size_t i = 0; i < n->n; i++)
+		load_drop(l, n->items[i]);
+}

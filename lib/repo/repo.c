@@ -1002,9 +1002,9 @@ out:
 	return ret;
 }
 
-/* ---- the pre-commit hook ------------------------------------------------------ */
+/* ---- the hooks -------------------------------------------------------------------- */
 
-#define HOOK_MARK "# wheelmatrix pre-commit hook"
+const char *const wm_repo_hooks[WM_HOOKS] = { "pre-commit", "pre-merge-commit" };
 
 /* mkdir -p */
 static int mkdir_parents(char *path)
@@ -1052,18 +1052,54 @@ static int hooks_dir(struct wm_buf *out, struct wm_repo *r, struct wm_error *err
 	return ret;
 }
 
-int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const char *matrix, bool force,
-	struct wm_error *err)
+/*
+ * The script of hook `name` (one of wm_repo_hooks).  git runs pre-commit and pre-merge-commit at
+ * the top of the working tree, with the index it is committing in $GIT_INDEX_FILE (relative to
+ * there) and, in a linked worktree, $GIT_DIR, whose working tree is the current directory: the
+ * hook stays there and names the matrix below it (`file`, or NULL for the top's wheelmatrix.yaml).
+ */
+static void hook_script(struct wm_buf *hook, const char *name, const char *file)
+{
+	bool merge = strcmp(name, "pre-merge-commit") == 0;
+	wm_buf_printf(hook, "#!/bin/sh\n# wheelmatrix %s hook: checks what is being committed (written by 'wheelmatrix "
+		"hook install').\n", name);
+	/* an installed hook outlives the binary it runs: say so rather than "wheelmatrix: not found" */
+	wm_buf_printf(hook, "if ! command -v wheelmatrix >/dev/null 2>&1; then\n"
+		"\techo \"%s: wheelmatrix is not on PATH: install it ('make install' in its source puts it in "
+		"/usr/local/bin), or %s without this check: git %s --no-verify\" >&2\n"
+		"\texit 1\n"
+		"fi\n", name, merge ? "merge" : "commit", merge ? "merge" : "commit");
+	wm_buf_puts(hook, "WHEELMATRIX_HOOK=1 exec wheelmatrix");
+	if (file) {
+		wm_buf_puts(hook, " -f ");
+		wm_buf_shell_word(hook, file, false);
+	}
+	wm_buf_puts(hook, " check --staged\n");
+}
+
+/* Whether the hook text `old` is one wheelmatrix wrote as hook `name`. */
+static bool ours(const char *old, const char *name)
+{
+	char mark[64];
+	snprintf(mark, sizeof(mark), "\n# wheelmatrix %s hook", name);
+	return strstr(old, mark) != NULL;
+}
+
+int wm_repo_hook_install(char *paths[WM_HOOKS], bool unchanged[WM_HOOKS], const char *root, const char *matrix,
+	bool force, struct wm_error *err)
 {
 	struct wm_repo *r = NULL;
-	struct wm_buf dir = WM_BUF_INIT, hook = WM_BUF_INIT, target = WM_BUF_INIT;
-	char *prefix = NULL, *old = NULL;
-	size_t oldlen = 0;
+	struct wm_buf dir = WM_BUF_INIT, file = WM_BUF_INIT, hooks[WM_HOOKS], targets[WM_HOOKS];
+	char *prefix = NULL;
 	struct stat st;
+	bool refused = false;
 	int ret;
 
-	*path = NULL;
-	*unchanged = false;
+	for (size_t i = 0; i < WM_HOOKS; i++) {
+		paths[i] = NULL;
+		unchanged[i] = false;
+		hooks[i] = targets[i] = (struct wm_buf)WM_BUF_INIT;
+	}
 	if ((ret = wm_repo_discover(&r, root, err)) != 0) {
 		if (ret == 1) {
 			wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
@@ -1080,33 +1116,17 @@ int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const c
 	}
 	if ((ret = wm_repo_prefix(&prefix, r, root, err)) < 0 || (ret = hooks_dir(&dir, r, err)) < 0)
 		goto out;
-	/*
-	 * git runs pre-commit at the top of the working tree, with the index it
-	 * is committing in $GIT_INDEX_FILE (relative to there) and, in a linked
-	 * worktree, $GIT_DIR, whose working tree is the current directory: the
-	 * hook stays there and names the matrix below it.
-	 */
-	wm_buf_puts(&hook, "#!/bin/sh\n" HOOK_MARK ": checks what is being committed "
-		"(written by 'wheelmatrix hook install').\n");
-	/* an installed hook outlives the binary it runs: say so rather than "wheelmatrix: not found" */
-	wm_buf_puts(&hook, "if ! command -v wheelmatrix >/dev/null 2>&1; then\n"
-		"\techo \"pre-commit: wheelmatrix is not on PATH: install it ('make install' in its source puts it in "
-		"/usr/local/bin), or commit without this check: git commit --no-verify\" >&2\n"
-		"\texit 1\n"
-		"fi\n");
-	wm_buf_puts(&hook, "WHEELMATRIX_HOOK=1 exec wheelmatrix");
-	if (strcmp(matrix, "wheelmatrix.yaml") != 0 || (prefix && *prefix)) {
-		struct wm_buf file = WM_BUF_INIT;
+	if (strcmp(matrix, "wheelmatrix.yaml") != 0 || (prefix && *prefix))
 		wm_buf_printf(&file, "%s%s", prefix ? prefix : "", matrix);
-		wm_buf_puts(&hook, " -f ");
-		wm_buf_shell_word(&hook, file.ptr ? file.ptr : "", false);
-		if (file.oom)
-			hook.oom = true;
-		wm_buf_release(&file);
+	for (size_t i = 0; i < WM_HOOKS; i++) {
+		hook_script(&hooks[i], wm_repo_hooks[i], file.len ? file.ptr : NULL);
+		wm_buf_printf(&targets[i], "%s/%s", dir.ptr ? dir.ptr : "", wm_repo_hooks[i]);
+		if (hooks[i].oom || targets[i].oom) {
+			wm_error_code(err, ret = WM_ENOMEM);
+			goto out;
+		}
 	}
-	wm_buf_puts(&hook, " check --staged\n");
-	wm_buf_printf(&target, "%s/pre-commit", dir.ptr ? dir.ptr : "");
-	if (dir.oom || hook.oom || target.oom) {
+	if (dir.oom || file.oom) {
 		wm_error_code(err, ret = WM_ENOMEM);
 		goto out;
 	}
@@ -1116,29 +1136,52 @@ int wm_repo_hook_install(char **path, bool *unchanged, const char *root, const c
 		ret = WM_EIO;
 		goto out;
 	}
-	if (lstat(target.ptr, &st) != 0 && errno == ENOENT) {
-		ret = 0;  /* no hook yet */
-	} else if ((ret = wm_io_read(&old, &oldlen, target.ptr, 1u << 20, err)) < 0) {
-		goto out;
-	} else if (oldlen == hook.len && memcmp(old, hook.ptr, oldlen) == 0) {
-		*unchanged = true;
-	} else if (!force && !strstr(old, "\n" HOOK_MARK)) {
-		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
-			"'%s' is a hook wheelmatrix did not write: not replacing it (use --force, or have it run "
-			"'wheelmatrix check --staged')", target.ptr);
+	/* every hook someone else wrote is named before anything is written */
+	for (size_t i = 0; i < WM_HOOKS; i++) {
+		char *old = NULL;
+		size_t oldlen = 0;
+		if (lstat(targets[i].ptr, &st) != 0 && errno == ENOENT)
+			continue;  /* no hook yet */
+		if ((ret = wm_io_read(&old, &oldlen, targets[i].ptr, 1u << 20, err)) < 0)
+			goto out;
+		if (oldlen == hooks[i].len && memcmp(old, hooks[i].ptr, oldlen) == 0) {
+			unchanged[i] = true;
+		} else if (!force && !ours(old, wm_repo_hooks[i])) {
+			wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+				"'%s' is a hook wheelmatrix did not write: not replacing it (use --force, or have it run "
+				"'wheelmatrix check --staged')", targets[i].ptr);
+			refused = true;
+		}
+		free(old);
+	}
+	if (refused) {
 		ret = WM_ESTATE;
 		goto out;
 	}
-	if (!*unchanged && (ret = wm_io_write_atomic(target.ptr, target.ptr, hook.ptr, hook.len, 0755, err)) < 0)
-		goto out;
-	*path = wm_buf_detach(&target);
-	ret = *path ? 0 : WM_ENOMEM;
+	for (size_t i = 0; i < WM_HOOKS; i++) {
+		if (!unchanged[i] && (ret = wm_io_write_atomic(targets[i].ptr, targets[i].ptr, hooks[i].ptr, hooks[i].len,
+				0755, err)) < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < WM_HOOKS; i++)
+		if (!(paths[i] = wm_buf_detach(&targets[i]))) {
+			wm_error_code(err, ret = WM_ENOMEM);
+			goto out;
+		}
+	ret = 0;
 out:
-	free(old);
+	if (ret < 0)
+		for (size_t i = 0; i < WM_HOOKS; i++) {
+			free(paths[i]);
+			paths[i] = NULL;
+		}
+	for (size_t i = 0; i < WM_HOOKS; i++) {
+		wm_buf_release(&hooks[i]);
+		wm_buf_release(&targets[i]);
+	}
 	free(prefix);
 	wm_buf_release(&dir);
-	wm_buf_release(&hook);
-	wm_buf_release(&target);
+	wm_buf_release(&file);
 	wm_repo_free(r);
 	return ret;
 }

@@ -86,10 +86,17 @@ static int spec_match(const char *op, const char *v, const char *version)
 	return wm_pep440_specs_match(spec, version, &why);
 }
 
+static int sign(int c)
+{
+	return (c > 0) - (c < 0);
+}
+
 static void check_pep440(const char *v, const char *other)
 {
 	struct wm_buf n1 = WM_BUF_INIT, n2 = WM_BUF_INIT;
 	const char *why;
+	bool ok1, ok2;
+	int c1 = wm_pep440_compare(v, other, &ok1), c2 = wm_pep440_compare(other, v, &ok2);
 
 	FUZZ_CHECK(wm_pep440_equal(v, v), "'%s' is not equal to itself", v);
 	FUZZ_CHECK(wm_pep440_equal(v, other) == wm_pep440_equal(other, v), "equality of '%s' and '%s' is not symmetric",
@@ -99,7 +106,12 @@ static void check_pep440(const char *v, const char *other)
 		FUZZ_CHECK(strcmp(n1.ptr, n2.ptr ? n2.ptr : "") == 0, "normalising '%s' gives '%s', then '%s'", v, n1.ptr,
 			n2.ptr);
 		FUZZ_CHECK(wm_pep440_equal(v, n1.ptr), "'%s' is not equal to its normal form '%s'", v, n1.ptr);
+		bool ok;
+		FUZZ_CHECK(wm_pep440_compare(v, n1.ptr, &ok) == 0 && ok, "'%s' is not level with its normal form '%s'", v,
+			n1.ptr);
 	}
+	FUZZ_CHECK(ok1 == ok2 && sign(c1) == -sign(c2), "the order of '%s' and '%s' is not antisymmetric (%d, %d)", v,
+		other, c1, c2);
 	if (is_release(v)) {
 		FUZZ_CHECK(spec_match("==", v, v) == 1 && spec_match(">=", v, v) == 1 && spec_match("<=", v, v) == 1,
 			"'%s' does not satisfy ==, >= and <= itself", v);
@@ -129,6 +141,32 @@ static void check_wheel_name(struct wm_arena *a, const struct wm_filename *f, co
 	FUZZ_CHECK(g.kind == WM_FILE_WHEEL && strcmp(g.version, f->version) == 0 && strcmp(g.python, f->python) == 0 &&
 		strcmp(g.abi, f->abi) == 0 && strcmp(g.platform, f->platform) == 0,
 		"'%s' written back as '%s' reads differently", filename, again);
+}
+
+/* The last release is a version of the page before the planned one; each wheel dropped since is its. */
+static void check_dropped(struct wm_plan *p, const struct wm_plan_dist *d, const struct wm_index_page *page)
+{
+	bool ok, found = false;
+	FUZZ_CHECK(d->previous || !d->ndropped, "%zu wheels dropped since no release", d->ndropped);
+	if (!d->previous)
+		return;
+	FUZZ_CHECK(wm_pep440_compare(d->previous, d->version, &ok) < 0 && ok, "the last release '%s' is not before '%s'",
+		d->previous, d->version);
+	for (size_t i = 0; i < page->n; i++) {
+		struct wm_filename f;
+		found |= wm_filename_parse(&f, p->arena, page->files[i].filename) == 0 && f.kind != WM_FILE_OTHER &&
+			strcmp(f.version, d->previous) == 0;
+	}
+	FUZZ_CHECK(found, "the last release '%s' is no version of the page's files", d->previous);
+	for (size_t k = 0; k < d->ndropped; k++) {
+		struct wm_filename f;
+		bool on_page = false;
+		for (size_t i = 0; !on_page && i < page->n; i++)
+			on_page = page->files[i].filename == d->dropped[k].filename;
+		FUZZ_CHECK(on_page && wm_filename_parse(&f, p->arena, d->dropped[k].filename) == 0 &&
+			f.kind == WM_FILE_WHEEL && wm_pep440_equal(f.version, d->previous),
+			"'%s' is dropped, but it is no wheel of the page's release %s", d->dropped[k].filename, d->previous);
+	}
 }
 
 /*
@@ -174,6 +212,7 @@ static void answer(struct wm_plan *p, struct wm_plan_dist *d, const struct wm_in
 	FUZZ_CHECK(d->state == (!nversion ? WM_DIST_READY : present == d->nartifacts ? WM_DIST_PUBLISHED : WM_DIST_PARTIAL),
 		"state %d with %zu of %zu artifacts present and %zu files of the version", (int)d->state, present,
 		d->nartifacts, nversion);
+	check_dropped(p, d, page);
 }
 
 static void render(const struct wm_plan *p)

@@ -57,6 +57,28 @@ static void test_pep440(void)
 	CHECK(!wm_pep440_equal("0.3.0a1", "0.3.0a2"));
 }
 
+/* PEP 440's order: each version below the next, and equal ones equal. */
+static void test_pep440_order(void)
+{
+	static const char *const ordered[] = {
+		"0.9.0", "0.9.0+cuda", "1.0.dev0", "1.0.0a1.dev1", "1.0a1", "1.0a2.dev1", "1.0a2", "1.0.0b1", "1.0rc1",
+		"1.0", "1.0+abc", "1.0+abc.5", "1.0+5", "1.0.post1.dev2", "1.0.post1", "1.0.1", "1.10", "1777777777777777777777.0",
+		"1!0.1",
+	};
+	bool ok;
+	for (size_t i = 0; i + 1 < sizeof(ordered) / sizeof(*ordered); i++) {
+		bool ok2;
+		int below = wm_pep440_compare(ordered[i], ordered[i + 1], &ok), above = wm_pep440_compare(ordered[i + 1],
+			ordered[i], &ok2);
+		CHECK_STR(below < 0 && above > 0 && ok && ok2 ? ordered[i] : "not below", ordered[i]);
+	}
+	CHECK(wm_pep440_compare("1.0", "1.0.0", &ok) == 0 && ok);
+	CHECK(wm_pep440_compare("0.3.0-alpha.1", "0.3.0a1", &ok) == 0 && ok);
+	CHECK(wm_pep440_compare("v01.2", "1.2", &ok) == 0 && ok);
+	CHECK(wm_pep440_compare("1.0+Ubuntu-1", "1.0+ubuntu.1", &ok) == 0 && ok);
+	CHECK(wm_pep440_compare("latest", "1.0", &ok) == 0 && !ok);
+}
+
 /* Release specifiers (the maturin pin): parts compare by value, whatever their length or count. */
 static int specs(const char *s, const char *v)
 {
@@ -247,6 +269,7 @@ static void test_base64(void)
 int main(void)
 {
 	test_pep440();
+	test_pep440_order();
 	test_pep440_specs();
 	test_names();
 	test_html();

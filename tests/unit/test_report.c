@@ -46,7 +46,15 @@ static void test_hostile_names(void)
 	struct wm_error err;
 	struct wm_index_file large[WM_ARRAY_SIZE(hostile)];
 	const char *names[WM_ARRAY_SIZE(hostile)];
+	struct wm_dropped dropped[WM_ARRAY_SIZE(hostile)];
+	/* a planned drop's reason comes from the matrix file, as untrusted as the index */
+	struct wm_drop rule = { .python = "3.10", .reason = "end of life\xc2\x9b" "2J\xe2\x80\xae" };
 	static const enum wm_plan_format formats[] = { WM_PLAN_TABLE, WM_PLAN_MARKDOWN };
+	static const char *const shown_drop[] = {
+		/* the table, then Markdown (which escapes '<' and '[') */
+		"x-1.0.0-cp312-cp312-<U+001B>[31mred.whl (dropped since 0.9.0<U+001B>[2J, planned: end of life<U+009B>2J<U+202E>)",
+		"| `x-1.0.0-cp312-cp312-<U+001B>[31mred.whl` | dropped | dropped since 0.9.0\\<U+001B>\\[2J, planned: end of life\\<U+009B>2J\\<U+202E> |",
+	};
 
 	wm_error_init(&err);
 	wm_plan_options_init(&o);
@@ -62,6 +70,7 @@ static void test_hostile_names(void)
 	for (size_t i = 0; i < WM_ARRAY_SIZE(hostile); i++) {
 		large[i] = (struct wm_index_file){ hostile[i], 95000000, false };
 		names[i] = hostile[i];
+		dropped[i] = (struct wm_dropped){ hostile[i], i % 2 ? NULL : &rule };
 	}
 	p->dists[0].state = WM_DIST_PARTIAL;
 	p->dists[0].artifacts[0].state = WM_ART_PRESENT;
@@ -70,6 +79,9 @@ static void test_hostile_names(void)
 	p->dists[0].nunexpected = WM_ARRAY_SIZE(hostile);
 	p->dists[0].large = large;
 	p->dists[0].nlarge = WM_ARRAY_SIZE(large);
+	p->dists[0].previous = "0.9.0\x1b[2J";
+	p->dists[0].dropped = dropped;
+	p->dists[0].ndropped = WM_ARRAY_SIZE(dropped);
 	for (size_t f = 0; f < WM_ARRAY_SIZE(formats); f++) {
 		char *out = NULL;
 		size_t len = 0;
@@ -83,6 +95,9 @@ static void test_hostile_names(void)
 		CHECK(out && strstr(out, formats[f] == WM_PLAN_TABLE ? "x-1.0.0-cp312-cp312-<U+009B>2Jlinux.whl" :
 			"x-1.0.0-cp312-cp312-<U+009B>2Jlinux.whl`") != NULL);
 		CHECK(out && strstr(out, "x-1.0.0-cp312-cp312-<U+001B>[31mred.whl") != NULL);
+		CHECK(out && strstr(out, shown_drop[f]) != NULL);
+		if (out && !strstr(out, shown_drop[f]))
+			fprintf(stderr, "    format %zu: no '%s' in:\n%s\n", f, shown_drop[f], out);
 		free(out);
 	}
 	p->dists[0].state = WM_DIST_FAILED;
@@ -97,6 +112,7 @@ static void test_hostile_names(void)
 	/* the plan does not own these */
 	p->dists[0].unexpected = NULL;
 	p->dists[0].large = NULL;
+	p->dists[0].dropped = NULL;
 out:
 	wm_plan_free(p);
 	wm_matrix_free(m);
