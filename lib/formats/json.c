@@ -132,6 +132,14 @@ int64_t wm_json_int_value(const struct wm_json *v)
 	return v ? (int64_t)json_integer_value(J(v)) : 0;
 }
 
+bool wm_json_number(const struct wm_json *v, double *out)
+{
+	if (!v || !json_is_number(J(v)))
+		return false;
+	*out = json_number_value(J(v));
+	return true;
+}
+
 const char *wm_json_str(const struct wm_json *v)
 {
 	return v ? json_string_value(J(v)) : NULL;
@@ -165,10 +173,10 @@ const char *wm_json_key_at(const struct wm_json *object, size_t i, struct wm_jso
 	return it ? json_object_iter_key(it) : NULL;
 }
 
-int wm_json_parse(struct wm_json **out, const char *text, size_t len, struct wm_json_error *e)
+static int parse(struct wm_json **out, const char *text, size_t len, size_t flags, struct wm_json_error *e)
 {
 	json_error_t jerr;
-	json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES | flags, &jerr);
 
 	*out = W(v);
 	memset(e, 0, sizeof(*e));
@@ -181,6 +189,16 @@ int wm_json_parse(struct wm_json **out, const char *text, size_t len, struct wm_
 	memcpy(e->text, jerr.text, sizeof(e->text) < sizeof(jerr.text) ? sizeof(e->text) - 1 : sizeof(jerr.text));
 	e->text[sizeof(e->text) - 1] = '\0';
 	return WM_EINVALID;
+}
+
+int wm_json_parse(struct wm_json **out, const char *text, size_t len, struct wm_json_error *e)
+{
+	return parse(out, text, len, 0, e);
+}
+
+int wm_json_parse_value(struct wm_json **out, const char *text, size_t len, struct wm_json_error *e)
+{
+	return parse(out, text, len, JSON_DECODE_ANY, e);
 }
 
 size_t wm_json_write(const struct wm_json *v, char *buf, size_t size, unsigned flags)

@@ -1,6 +1,7 @@
 /* pep440.c — versions as PEP 440 writes them: Cargo's semver converted, spellings normalised. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "util/buf.h"
@@ -306,4 +307,94 @@ int wm_pep440_specs_match(const char *specs, const char *version, const char **w
 		}
 	}
 	return match ? 1 : 0;
+}
+
+/* A normalised version's parts, for comparing: epoch, release, then its phase (dev < a < b < rc < final) and post. */
+struct parts {
+	unsigned long epoch;
+	unsigned long release[16];
+	size_t n;
+	int phase;                  /* -4 dev only, -3 a, -2 b, -1 rc, 0 final */
+	unsigned long pre, post, dev;
+	bool has_post, has_dev;
+};
+
+static bool parse_parts(const char *v, struct parts *p)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	const char *why, *s;
+	char *end;
+	bool ok = wm_pep440(&b, v, &why) == 0 && b.ptr;
+	memset(p, 0, sizeof(*p));
+	if (!ok) {
+		wm_buf_release(&b);
+		return false;
+	}
+	s = b.ptr;
+	if (strchr(s, '!')) {
+		p->epoch = strtoul(s, &end, 10);
+		s = end + 1;
+	}
+	do {
+		unsigned long x = strtoul(s, &end, 10);
+		if (p->n < 16)
+			p->release[p->n++] = x;
+		s = end;
+	} while (*s == '.' && isdigit((unsigned char)s[1]) && s++);
+	if (*s == 'a' || *s == 'b' || (s[0] == 'r' && s[1] == 'c')) {
+		p->phase = *s == 'a' ? -3 : *s == 'b' ? -2 : -1;
+		s += *s == 'r' ? 2 : 1;
+		p->pre = strtoul(s, &end, 10);
+		s = end;
+	}
+	if (!strncmp(s, ".post", 5)) {
+		p->has_post = true;
+		p->post = strtoul(s + 5, &end, 10);
+		s = end;
+	}
+	if (!strncmp(s, ".dev", 4)) {
+		p->has_dev = true;
+		p->dev = strtoul(s + 4, &end, 10);
+		/* 1.0.dev1 comes before 1.0a1; 1.0a1.dev1 before 1.0a1 */
+		if (!p->phase && !p->has_post)
+			p->phase = -4;
+	}
+	wm_buf_release(&b);
+	return true;
+}
+
+static int cmp_ul(unsigned long a, unsigned long b)
+{
+	return a < b ? -1 : a > b;
+}
+
+int wm_pep440_compare(const char *a, const char *b, bool *ok)
+{
+	struct parts x, y;
+	int c;
+	*ok = parse_parts(a, &x) && parse_parts(b, &y);
+	if (!*ok)
+		return strcmp(a, b);
+	if ((c = cmp_ul(x.epoch, y.epoch)) != 0)
+		return c;
+	for (size_t i = 0; i < (x.n > y.n ? x.n : y.n); i++)
+		if ((c = cmp_ul(i < x.n ? x.release[i] : 0, i < y.n ? y.release[i] : 0)) != 0)
+			return c;
+	if (x.phase != y.phase)
+		return x.phase < y.phase ? -1 : 1;
+	if ((c = cmp_ul(x.pre, y.pre)) != 0)
+		return c;
+	if (x.has_post != y.has_post)
+		return x.has_post ? 1 : -1;
+	if ((c = cmp_ul(x.post, y.post)) != 0)
+		return c;
+	if (x.has_dev != y.has_dev)
+		return x.has_dev ? -1 : 1;
+	return cmp_ul(x.dev, y.dev);
+}
+
+bool wm_pep440_prerelease(const char *version)
+{
+	struct parts p;
+	return parse_parts(version, &p) && (p.phase < 0 || p.has_dev);
 }

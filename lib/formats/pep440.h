@@ -11,6 +11,13 @@
  * cannot be written so.
  */
 int wm_pep440(struct wm_buf *out, const char *version, const char **why);
+/*
+ * PEP 440's order of two versions (epoch, release, pre-release a < b < rc, post-release, dev
+ * release; the local label ignored): <0, 0 or >0; *ok false when either is not PEP 440.
+ */
+int wm_pep440_compare(const char *a, const char *b, bool *ok);
+/* Whether a version is a pre-release or a dev release (1.0a1, 1.0.dev3). */
+bool wm_pep440_prerelease(const char *version);
 /* Equal once normalised (compared as text when either is not PEP 440). */
 bool wm_pep440_equal(const char *a, const char *b);
 /*

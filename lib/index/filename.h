@@ -31,4 +31,8 @@ int wm_filename_parse(struct wm_filename *out, struct wm_arena *a, const char *f
 bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
 	const char *platform_tag);
 
+/* The same, strictly: each tag in its set, manylinux levels and macOS deployment targets too (PEP 600's legacy names read as theirs). */
+bool wm_filename_matches_wheel_strict(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
+	const char *platform_tag);
+
 #endif

@@ -735,3 +735,35 @@ const char *wm_catalog_platform_tag(struct wm_arena *a, const struct wm_platform
 		return p->platform_tag;
 	return wm_arena_printf(a, "%s_%s_%s", p->family, pep600(p->manylinux), p->wheel_arch);
 }
+
+/* A tag as PEP 600 names it: manylinux2014_x86_64 is manylinux_2_17_x86_64 (2010: 2_12, 1: 2_5). */
+static void canonical_tag(char *out, size_t size, const char *tag, size_t n)
+{
+	static const struct { const char *legacy, *level; } names[] = {
+		{ "manylinux2014_", "2_17" }, { "manylinux2010_", "2_12" }, { "manylinux1_", "2_5" },
+	};
+	for (size_t i = 0; i < WM_ARRAY_SIZE(names); i++) {
+		size_t k = strlen(names[i].legacy);
+		if (n > k && !strncmp(tag, names[i].legacy, k)) {
+			snprintf(out, size, "manylinux_%s_%.*s", names[i].level, (int)(n - k), tag + k);
+			return;
+		}
+	}
+	snprintf(out, size, "%.*s", (int)n, tag);
+}
+
+bool wm_catalog_tag_in(const char *set, const char *tag)
+{
+	char want[128];
+	canonical_tag(want, sizeof(want), tag, strlen(tag));
+	for (const char *p = set; *p;) {
+		const char *dot = strchr(p, '.');
+		size_t n = dot ? (size_t)(dot - p) : strlen(p);
+		char have[128];
+		canonical_tag(have, sizeof(have), p, n);
+		if (!strcmp(have, want))
+			return true;
+		p += n + (dot != NULL);
+	}
+	return false;
+}

@@ -39,6 +39,12 @@ const struct wm_pyo3 *wm_catalog_pyo3_at(const struct wm_catalog *cat, size_t i)
 const struct wm_pyo3 *wm_catalog_pyo3(const struct wm_catalog *cat, unsigned major, unsigned minor);
 /* Checks a manylinux/musllinux level for platform `p`; `why` says what is accepted. */
 bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, const char **why);
+/*
+ * Whether the wheel tag `tag` is in the '.'-separated tag set `set` (a wheel file name's part),
+ * PEP 600's legacy names read as theirs: manylinux2014_x86_64 is manylinux_2_17_x86_64, 2010 is
+ * 2_12, manylinux1 is 2_5.
+ */
+bool wm_catalog_tag_in(const char *set, const char *tag);
 /* The wheel platform tag of `p` at its current level (arena-allocated). */
 const char *wm_catalog_platform_tag(struct wm_arena *a, const struct wm_platform *p);
 
