@@ -53,13 +53,13 @@ for files in "${sizes[@]}"; do
 	make_repo "$repo" "$files"
 	count=$(git -C "$repo" ls-files | wc -l)
 	py=$(git -C "$repo" ls-files '*pyproject.toml' | wc -l)
-	(cd "$repo" && "$wm" init --force 2>"$tmp/err" >/dev/null) || { cat "$tmp/err" >&2; exit 1; }
+	(cd "$repo" && "$wm" init --offline --force 2>"$tmp/err" >/dev/null) || { cat "$tmp/err" >&2; exit 1; }
 	grep -q "^bindings/python/pyproject.toml: note: the project" "$tmp/err" ||
 		{ echo "init-find.sh: init did not find bindings/python:" >&2; cat "$tmp/err" >&2; exit 1; }
 	echo
 	echo "$count tracked files, $py pyproject.toml"
-	read -r t rss < <(cd "$repo" && python3 "$here/measure.py" --quiet --runs "$RUNS" -- "$wm" init --force)
-	read -r p prss < <(cd "$repo" && python3 "$here/measure.py" --quiet --runs "$RUNS" -- "$wm" init --force \
+	read -r t rss < <(cd "$repo" && python3 "$here/measure.py" --quiet --runs "$RUNS" -- "$wm" init --offline --force)
+	read -r p prss < <(cd "$repo" && python3 "$here/measure.py" --quiet --runs "$RUNS" -- "$wm" init --offline --force \
 		--pyproject bindings/python/pyproject.toml)
 	read -r g grss < <(cd "$repo" && python3 "$here/measure.py" --runs "$RUNS" -- git ls-files)
 	awk -v t="$t" -v r="$rss" -v p="$p" -v pr="$prss" -v g="$g" -v gr="$grss" 'BEGIN {

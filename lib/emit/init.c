@@ -89,6 +89,7 @@ int wm_init_read(struct wm_init **out, const struct wm_reader *r, const char *py
 	in->takeover.cat = in->cat;
 	in->takeover.project = in->project;
 	wm_init_matrix_read(&in->takeover, in->workflows, &in->builds, skip, backend_workflows(in->ci, skip, WM_ARRAY_SIZE(skip)));
+	wm_init_matrix_carry(&in->takeover);
 	in->reader = *r;
 	return 0;
 }
@@ -119,7 +120,8 @@ static bool on_os(const char *platform, unsigned oses)
 	static const char *const prefix[] = { [WM_OS_LINUX] = "linux-", [WM_OS_MACOS] = "macos-",
 		[WM_OS_WINDOWS] = "windows-" };
 	for (size_t os = 0; os < WM_OS_COUNT; os++)
-		if ((oses & (1u << os)) && strncmp(platform, prefix[os], strlen(prefix[os])) == 0)
+		if ((oses & (1u << os)) && (strncmp(platform, prefix[os], strlen(prefix[os])) == 0 ||
+				(os == WM_OS_LINUX && strncmp(platform, "musllinux-", 10) == 0)))
 			return true;
 	return false;
 }
@@ -179,7 +181,7 @@ static size_t fit_toolkits(const struct wm_catalog *cat, const char *const *feat
 static void add_backend(struct wm_yb *b, const struct wm_catalog *cat, struct wm_y *backends, const char *id,
 	const char *const *features, size_t nfeatures, unsigned oses)
 {
-	static const char *const every[] = { "linux-*", "macos-*", "windows-*", NULL };
+	static const char *const every[] = { "linux-*", "musllinux-*", "macos-*", "windows-*", NULL };
 	const char *const *table = NULL;
 	struct wm_y *be = wm_yaml_set(b, backends, id, wm_yaml_map(b));
 	const char *list[16];
@@ -198,9 +200,14 @@ static void add_backend(struct wm_yb *b, const struct wm_catalog *cat, struct wm
 	if (!n)
 		for (const char *const *s = table; s && *s && n < 8; s++)
 			list[n++] = *s;
-	fitted = fit_toolkits(cat, features, nfeatures, list, n, WM_ARRAY_SIZE(list));
-	if (fitted && (table || oses || fitted != n || memcmp(list, every, n * sizeof(*list)) != 0))
-		add_flow_list(b, be, "platforms", list, fitted);
+	{
+		const char *before[16];
+		memcpy(before, list, n * sizeof(*list));
+		fitted = fit_toolkits(cat, features, nfeatures, list, n, WM_ARRAY_SIZE(list));
+		/* every platform, all kept: no `platforms`; else the ones its toolkits build on */
+		if (fitted && (table || oses || fitted != n || memcmp(list, before, n * sizeof(*list)) != 0))
+			add_flow_list(b, be, "platforms", list, fitted);
+	}
 }
 
 static bool published_feature(const struct wm_init_ci *ci, const char *feature)
@@ -445,14 +452,18 @@ void wm_init_notes(const struct wm_init *in, struct wm_error *err)
 		wm_error_add(err, WM_OK, WM_SEV_NOTE, w->notes[i].file, NULL, 0, w->notes[i].line, w->notes[i].column, 0, "%s",
 			w->notes[i].text);
 	workflow_notes(in, err);
+	for (size_t i = 0; i < ci->ntests; i++)
+		wm_error_add(err, WM_OK, WM_SEV_NOTE, ci->tests[i], NULL, 0, 0, 0, 0, "builds wheels but releases none (no upload "
+			"to an index or a GitHub release on a tag push or a release): not a workflow the matrix replaces");
 	for (size_t i = 0; i < t->ndrops; i++)
 		wm_error_add(err, WM_OK, WM_SEV_NOTE, t->drops[i].file, NULL, 0, 0, 0, 0, "drops %s", t->drops[i].what);
 	if (t->more_drops)
 		wm_error_add(err, WM_OK, WM_SEV_NOTE, NULL, NULL, 0, 0, 0, 0, "drops more than these: read the workflows");
-	if (ci->unplain + w->unplain)
+	/* the scan of .github/ counted the workflows' too */
+	if (ci->unplain)
 		wm_error_add(err, WM_OK, WM_SEV_NOTE, NULL, NULL, 0, 0, 0, 0,
 			"%zu file%s of the CI not read: a name with characters other than letters, digits and ._-/",
-			ci->unplain + w->unplain, ci->unplain + w->unplain == 1 ? "" : "s");
+			ci->unplain, ci->unplain == 1 ? "" : "s");
 	/* a script's distributions: a workflow's are in its note above */
 	for (size_t i = 0; i < ci->nbackends; i++) {
 		bool workflow = false;

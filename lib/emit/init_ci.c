@@ -319,13 +319,19 @@ static const char *event_name(unsigned events)
 	return events & WM_WF_TAG ? "a tag push" : "a release";
 }
 
-/* Whether the workflow builds wheels in a release. */
-static bool builds_in_release(const struct wm_builds *b, const char *path)
+/* Whether the workflow builds wheels. */
+static bool builds_wheels(const struct wm_builds *b, const char *path)
 {
 	for (size_t i = 0; i < b->n; i++)
 		if (b->items[i].wheel && !strcmp(b->items[i].run->file, path))
-			return wm_builds_releases(b, path);
+			return true;
 	return false;
+}
+
+/* Whether the workflow builds wheels in a release. */
+static bool builds_in_release(const struct wm_builds *b, const char *path)
+{
+	return builds_wheels(b, path) && wm_builds_releases(b, path);
 }
 
 /* One file of the CI or its scripts: the backends' distributions it names (a workflow's, its runners' OSes). */
@@ -359,8 +365,11 @@ static void list_built(struct wm_init_ci *ci, struct wm_arena *a, const struct w
 		struct wm_init_built *x;
 		struct wm_buf names = WM_BUF_INIT;
 		const struct wm_upload *u;
-		if (!builds_in_release(b, path))
+		if (!builds_in_release(b, path)) {
+			if (builds_wheels(b, path) && ci->ntests < WM_INIT_MAX_FOUND)
+				ci->tests[ci->ntests++] = path;
 			continue;
+		}
 		x = &ci->built[ci->nbuilt++];
 		x->path = path;
 		for (size_t k = 0; k < ci->nbackends; k++)
@@ -574,8 +583,8 @@ static void builds_lost(struct wm_init_workflow *x, struct wm_arena *a, const st
 				}
 			}
 			if (tb->partial) {
-				add_lost(x, cap, wm_arena_printf(a, "some wheels of job %s (%s:%u): init names them when it writes the "
-					"matrix", job, tb->b->file, tb->b->line));
+				add_lost(x, cap, wm_arena_printf(a, "some wheels of job %s (%s:%u): %s", job, tb->b->file, tb->b->line,
+					tb->partial_why ? tb->partial_why : "the matrix cannot express them"));
 				lost = true;
 			}
 		}
@@ -632,6 +641,70 @@ static void read_jobs(struct wm_init_workflow *x, struct wm_arena *a, const stru
 	}
 }
 
+/* Whether a workflow's distributions are a backend's, not the project's own (`name`). */
+static bool a_backend(const struct wm_init_workflow *x, const char *name)
+{
+	for (size_t d = 0; d < x->ndists; d++)
+		if (same_name(x->dists[d], name))
+			return false;
+	return x->ndists > 0;
+}
+
+/* The matrix's backend whose distribution a workflow builds: a backend's named, else the default. */
+static const struct wm_backend *backend_of(const struct wm_matrix *m, const struct wm_init_workflow *x, const char *name)
+{
+	const struct wm_backend *def = NULL;
+	for (size_t i = 0; i < m->nbackends; i++) {
+		if (m->backends[i]->is_default)
+			def = m->backends[i];
+		for (size_t d = 0; d < x->ndists && a_backend(x, name); d++)
+			if (same_name(x->dists[d], m->backends[i]->dist))
+				return m->backends[i];
+	}
+	return def;
+}
+
+/* Whether a build's --features are a backend's (the same set, in any order). */
+static bool same_features(const struct wm_build *b, const struct wm_backend *be)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->args.features.n; i++) {
+		bool there = false;
+		for (size_t k = 0; k < be->features.n && !there; k++)
+			there = !strcmp(b->args.features.items[i], be->features.items[k]);
+		if (!there)
+			return false;
+		n++;
+	}
+	return n == be->features.n;
+}
+
+/* A build's settings the matrix carries, against the backend that builds its wheels: features, before-script-linux. */
+static void settings_lost(struct wm_init_workflow *x, struct wm_arena *a, const struct wm_workflows *w,
+	const struct wm_takeover *t, const struct wm_matrix *m, const char *name, size_t cap)
+{
+	const struct wm_backend *be = backend_of(m, x, name);
+	for (size_t i = 0; be && i < t->nbuilds; i++) {
+		const struct wm_build *b = t->builds[i].b;
+		const char *job = file_job(a, b->run);
+		bool lost = false;
+		if (strcmp(b->run->file, x->path) != 0 || !t->builds[i].p)
+			continue;
+		if (!same_features(b, be)) {
+			add_lost(x, cap, wm_arena_printf(a, "the wheels of job %s (%s:%u): built with other --features than "
+				"backend '%s'", job, b->file, b->line, be->id));
+			lost = true;
+		}
+		if (t->builds[i].p->os == WM_OS_LINUX && (b->before_script == NULL) != (be->before_script_linux == NULL)) {
+			add_lost(x, cap, wm_arena_printf(a, "the wheels of job %s (%s:%u): built after another before-script-linux "
+				"than backend '%s' runs", job, b->file, b->line, be->id));
+			lost = true;
+		}
+		if (lost)
+			job_entry(x, w, job)->replaced = false;
+	}
+}
+
 int wm_init_ci_workflows(struct wm_init_workflows *out, const struct wm_reader *r, const char *name,
 	const struct wm_project *p, const char *const *known, size_t nknown, const char *skip, const struct wm_matrix *m,
 	const char *record, size_t record_len, struct wm_error *err)
@@ -640,6 +713,9 @@ int wm_init_ci_workflows(struct wm_init_workflows *out, const struct wm_reader *
 	struct wm_builds b;
 	struct wm_takeover t;
 	struct wm_catalog *cat = NULL;
+	struct wm_init_workflow *all = NULL;
+	const char **backends = NULL;
+	size_t nbackends = 0;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -649,15 +725,25 @@ int wm_init_ci_workflows(struct wm_init_workflows *out, const struct wm_reader *
 	o.cat = cat;
 	if ((ret = wm_workflows_read(&out->read, r, &o, err)) < 0 || (ret = wm_builds_read(&b, out->read)) < 0)
 		goto out;
+	ret = WM_ENOMEM;
+	if (!(all = wm_arena_array(&out->arena, out->read->nfiles + 1, sizeof(*all))) ||
+			!(backends = wm_arena_array(&out->arena, out->read->nfiles + 1, sizeof(*backends))) ||
+			!(out->items = wm_arena_array(&out->arena, out->read->nfiles + 1, sizeof(*out->items))))
+		goto out;
+	/* each workflow's distributions first: those of a backend build its wheels, not the default's */
+	for (size_t i = 0; i < out->read->nfiles; i++) {
+		const struct wm_wf_file *f = &out->read->files[i];
+		all[i].path = f->path;
+		if (f->doc && !read_dists(&all[i], &out->arena, f->doc->text, f->doc->len, name, p, known, nknown))
+			goto out;
+		if (f->doc && a_backend(&all[i], name))
+			backends[nbackends++] = f->path;
+	}
 	memset(&t, 0, sizeof(t));
 	t.arena = &out->arena;
 	t.cat = cat;
 	t.project = p;
-	wm_init_matrix_read(&t, out->read, &b, NULL, 0);
-	if (!(out->items = wm_arena_array(&out->arena, out->read->nfiles ? out->read->nfiles : 1, sizeof(*out->items)))) {
-		ret = WM_ENOMEM;
-		goto out;
-	}
+	wm_init_matrix_read(&t, out->read, &b, backends, nbackends);
 	for (size_t i = 0; i < out->read->nfiles; i++) {
 		const struct wm_wf_file *f = &out->read->files[i];
 		const struct wm_upload *u;
@@ -665,24 +751,22 @@ int wm_init_ci_workflows(struct wm_init_workflows *out, const struct wm_reader *
 		if (!f->doc || (skip && !strcmp(f->path, skip)) || !(u = index_upload(&b, f->path)))
 			continue;
 		x = &out->items[out->n++];
-		memset(x, 0, sizeof(*x));
-		x->path = f->path;
+		*x = all[i];
 		x->publisher = u->how;
 		x->event = event_name(u->events);
 		x->line = u->line;
 		x->column = u->column;
 		x->job = file_job(&out->arena, u->run);
-		if (!read_dists(x, &out->arena, f->doc->text, f->doc->len, name, p, known, nknown) ||
-				!(x->jobs = wm_arena_array(&out->arena, out->read->nruns + 1, sizeof(*x->jobs))) ||
-				!(x->lost = wm_arena_array(&out->arena, 64, sizeof(*x->lost)))) {
-			ret = WM_ENOMEM;
+		if (!(x->jobs = wm_arena_array(&out->arena, out->read->nruns + 1, sizeof(*x->jobs))) ||
+				!(x->lost = wm_arena_array(&out->arena, 64, sizeof(*x->lost))))
 			goto out;
-		}
 		read_jobs(x, &out->arena, out->read, &b);
 		x->builds = builds_in_release(&b, f->path);
 		x->others = x->builds && others_only(&out->arena, &b, f->path, p);
 		if (m)
 			builds_lost(x, &out->arena, out->read, &t, m, 64);
+		if (m)
+			settings_lost(x, &out->arena, out->read, &t, m, name, 64);
 		if (m && record)
 			recorded_lost(x, &out->arena, record, record_len, m, 64);
 	}

@@ -33,6 +33,8 @@ struct wm_init_ci {
 	bool gitlab_own;          /* the project's own .gitlab-ci.yml: generate would not replace it */
 	struct wm_init_built built[WM_INIT_MAX_FOUND];
 	size_t nbuilt;
+	const char *tests[WM_INIT_MAX_FOUND];  /* workflows that build wheels but release none (tests, benchmarks, manual builds) */
+	size_t ntests;
 	struct wm_init_backend backends[WM_INIT_MAX_FOUND];
 	size_t nbackends;
 	size_t unplain;           /* files passed over for their names */

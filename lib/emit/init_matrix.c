@@ -103,7 +103,8 @@ static const char *shown_text(const char *s)
 static void drop(struct wm_takeover *t, const char *file, const char *what)
 {
 	for (size_t i = 0; i < t->ndrops; i++)
-		if (what && strcmp(t->drops[i].what, what) == 0)
+		if (what && strcmp(t->drops[i].what, what) == 0 && (t->drops[i].file == NULL) == (file == NULL) &&
+				(!file || !strcmp(t->drops[i].file, file)))
 			return;
 	if (t->ndrops == WM_TAKEOVER_MAX) {
 		t->more_drops = true;
@@ -485,6 +486,8 @@ static void add_word(struct reading *r, const char *word, bool from_path)
 		return;
 	case I_GRAALPY:
 		tb->partial = true;
+		if (!tb->partial_why)
+			tb->partial_why = wm_arena_printf(r->t->arena, "GraalPy 3.%u, which the matrix cannot express", minor);
 		drop(r->t, r->file, wm_arena_printf(r->t->arena, "GraalPy 3.%u on %s (job %s): the matrix cannot express "
 			"GraalPy", minor, tb->p ? tb->p->id : "its platform", shown(r->b->run->job)));
 		return;
@@ -607,6 +610,8 @@ static const struct wm_platform *read_platform(struct reading *r)
 		return NULL;
 	}
 	r->tb->partial |= host;
+	if (host && !r->tb->partial_why)
+		r->tb->partial_why = "built on the runner, off a manylinux container: its level follows the runner's glibc";
 	if (host)
 		drop(r->t, r->file, wm_arena_printf(r->t->arena, "%s built on the runner, off a manylinux container: its "
 			"wheel's level follows the runner's glibc; the matrix builds at the catalogue's level", p->id));
@@ -622,10 +627,12 @@ static void read_how(struct reading *r, struct wm_takeover_platform *tp)
 	if (r->tb->level && !same_level(r->tb->level, tp->p->manylinux)) {
 		if (!wm_catalog_level_valid(tp->p, pep600(r->tb->level), &why)) {
 			r->tb->partial = true;
+			r->tb->partial_why = r->tb->partial_why ? r->tb->partial_why : why;
 			drop(r->t, r->file, wm_arena_printf(r->t->arena, "%s at manylinux level %s: %s", tp->p->id,
 				shown(r->tb->level), why));
 		} else if (tp->level && !same_level(tp->level, r->tb->level)) {
 			r->tb->partial = true;
+			r->tb->partial_why = r->tb->partial_why ? r->tb->partial_why : "a second level of one platform";
 			drop(r->t, r->file, wm_arena_printf(r->t->arena, "%s at level %s as well: the matrix builds one level per "
 				"platform (%s)", tp->p->id, shown(r->tb->level), tp->level));
 		} else {
@@ -661,13 +668,14 @@ static bool skipped(const char *path, const char *const *skip, size_t n)
 	return false;
 }
 
-static void read_build(struct wm_takeover *t, struct wm_workflows *w, const struct wm_build *b)
+static void read_build(struct wm_takeover *t, struct wm_workflows *w, const struct wm_build *b, bool backend)
 {
 	struct wm_takeover_build *tb = &t->builds[t->nbuilds++];
 	struct reading r = { t, w, tb, b, b->run->file };
 	struct wm_takeover_platform *tp;
 	memset(tb, 0, sizeof(*tb));
 	tb->b = b;
+	tb->backend = backend;
 	if (!t->file)
 		t->file = b->run->file;
 	if (b->unknown || b->bad) {
@@ -681,7 +689,7 @@ static void read_build(struct wm_takeover *t, struct wm_workflows *w, const stru
 		return;
 	read_pythons(&r);
 	read_settings(&r);
-	if ((tp = platform_entry(t, tb->p)) != NULL) {
+	if (!backend && (tp = platform_entry(t, tb->p)) != NULL) {
 		read_how(&r, tp);
 		tp->cpython[0] |= tb->cpython[0];
 		tp->cpython[1] |= tb->cpython[1];
@@ -690,30 +698,41 @@ static void read_build(struct wm_takeover *t, struct wm_workflows *w, const stru
 	}
 }
 
-/* The most common value of a setting among the builds (NULL counted too), for the matrix to carry. */
-static const char *most_common(const struct wm_takeover *t, const char *(*value)(struct wm_arena *, const struct wm_build *),
-	bool linux_only)
+static int by_value(const void *a, const void *b)
 {
-	const char *best = NULL;
-	size_t best_n = 0;
-	for (size_t i = 0; i < t->nbuilds; i++) {
-		const char *v;
-		size_t n = 0;
-		if (!t->builds[i].p || (linux_only && t->builds[i].p->os != WM_OS_LINUX))
-			continue;
-		v = value(t->arena, t->builds[i].b);
-		for (size_t k = 0; k < t->nbuilds; k++) {
-			const char *u;
-			if (!t->builds[k].p || (linux_only && t->builds[k].p->os != WM_OS_LINUX))
-				continue;
-			u = value(t->arena, t->builds[k].b);
-			n += (u == NULL) == (v == NULL) && (!u || !strcmp(u, v));
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	return x == y ? 0 : !x ? -1 : !y ? 1 : strcmp(x, y);
+}
+
+/*
+ * The most common value of a setting among the project's own builds (none counted too), for the
+ * matrix to carry; sorted and counted by runs, so that thousands of builds cost n log n.
+ */
+static const char *most_common(const struct wm_takeover *t, const char *(*value)(struct wm_arena *, const struct wm_build *),
+	bool linux_only, const char **values)
+{
+	const char **sorted, *best = NULL;
+	size_t n = 0, best_n = 0;
+	for (size_t i = 0; i < t->nbuilds; i++)
+		values[i] = !t->builds[i].p || t->builds[i].backend || (linux_only && t->builds[i].p->os != WM_OS_LINUX) ?
+			"\x01" : value(t->arena, t->builds[i].b);
+	if (!(sorted = malloc((t->nbuilds ? t->nbuilds : 1) * sizeof(*sorted))))
+		return NULL;
+	for (size_t i = 0; i < t->nbuilds; i++)
+		if (!values[i] || strcmp(values[i], "\x01") != 0)
+			sorted[n++] = values[i];
+	qsort(sorted, n, sizeof(*sorted), by_value);
+	for (size_t i = 0; i < n;) {
+		size_t k = i;
+		while (k < n && !by_value(&sorted[k], &sorted[i]))
+			k++;
+		if (k - i > best_n) {
+			best = sorted[i];
+			best_n = k - i;
 		}
-		if (n > best_n) {
-			best = v;
-			best_n = n;
-		}
+		i = k;
 	}
+	free(sorted);
 	return best;
 }
 
@@ -732,14 +751,15 @@ static bool crate_features(const struct wm_takeover *t, const char *list)
 	return true;
 }
 
-/*
- * The settings the matrix carries for the default backend: the --features and the
- * before-script-linux most builds use (the crate's own features only); a build that uses others
- * makes wheels the matrix does not.
- */
-static void read_carried(struct wm_takeover *t)
+void wm_init_matrix_carry(struct wm_takeover *t)
 {
-	const char *features = most_common(t, features_value, false), *script = most_common(t, before_value, true);
+	const char **fv = wm_arena_array(t->arena, t->nbuilds + 1, sizeof(*fv)), **sv = wm_arena_array(t->arena, t->nbuilds + 1,
+		sizeof(*sv));
+	const char *features, *script;
+	if (!fv || !sv)
+		return;
+	features = most_common(t, features_value, false, fv);
+	script = most_common(t, before_value, true, sv);
 	if (features && !crate_features(t, features)) {
 		drop(t, t->file, wm_arena_printf(t->arena, "--features %s: not all of them the crate's own [features], which "
 			"the matrix's backends name", shown(features)));
@@ -748,10 +768,10 @@ static void read_carried(struct wm_takeover *t)
 	for (size_t i = 0; i < t->nbuilds; i++) {
 		struct wm_takeover_build *tb = &t->builds[i];
 		const char *f, *s;
-		if (!tb->p)
+		if (!tb->p || tb->backend)
 			continue;
-		f = features_value(t->arena, tb->b);
-		s = before_value(t->arena, tb->b);
+		f = fv[i];
+		s = tb->p->os == WM_OS_LINUX ? sv[i] : NULL;
 		if ((f == NULL) != (features == NULL) || (f && strcmp(f, features) != 0)) {
 			drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s built with --features %s: the "
 				"matrix builds the default backend with %s", shown(tb->b->run->job), f ? shown(f) : "(none)",
@@ -783,7 +803,7 @@ static void read_carried(struct wm_takeover *t)
 }
 
 void wm_init_matrix_read(struct wm_takeover *t, struct wm_workflows *w, const struct wm_builds *b,
-	const char *const *skip, size_t nskip)
+	const char *const *backends, size_t nbackends)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < b->n; i++)
@@ -792,11 +812,10 @@ void wm_init_matrix_read(struct wm_takeover *t, struct wm_workflows *w, const st
 		return;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct wm_build *x = &b->items[i];
-		if (!x->wheel || !wm_builds_releases(b, x->run->file) || skipped(x->run->file, skip, nskip))
+		if (!x->wheel || !wm_builds_releases(b, x->run->file))
 			continue;
-		read_build(t, w, x);
+		read_build(t, w, x, skipped(x->run->file, backends, nbackends));
 	}
-	read_carried(t);
 }
 
 /* ---- the release: its wheels decide what is built ------------------------------------------ */
@@ -1047,8 +1066,10 @@ static void mark_partial(struct wm_takeover *t, const struct wm_platform *p, con
 	}
 	for (size_t i = 0; i < t->nbuilds; i++) {
 		struct wm_takeover_build *tb = &t->builds[i];
-		if (tb->p && (!p || tb->p == p) && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->abi3, entry))
+		if (tb->p && (!p || tb->p == p) && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->abi3, entry)) {
 			tb->partial = true;
+			tb->partial_why = tb->partial_why ? tb->partial_why : why;
+		}
 	}
 }
 
@@ -1302,7 +1323,7 @@ void wm_init_matrix_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *r
 
 static bool build_makes(const struct wm_takeover_build *tb, const struct wm_published *w)
 {
-	return tb->p == w->p && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->abi3, w->entry);
+	return !tb->backend && tb->p == w->p && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->abi3, w->entry);
 }
 
 const char *wm_init_matrix_why(const struct wm_takeover *t, const struct wm_published *w, const char **workflow)

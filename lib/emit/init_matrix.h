@@ -47,6 +47,8 @@ struct wm_takeover_build {
 	bool abi3;
 	const char *note;              /* why its wheels are not the matrix's (a setting it cannot carry), or NULL */
 	bool partial;                  /* some of its wheels are not the matrix's (GraalPy, a level it cannot take) */
+	const char *partial_why;       /* the first of those: what */
+	bool backend;                  /* it builds a backend's distribution (a workflow that names one): not the default's */
 };
 
 struct wm_takeover {
@@ -71,13 +73,19 @@ struct wm_takeover {
 };
 
 /*
- * Reads the wheel builds of the workflows of `b` that release (wm_builds_releases) and build the
- * project's own distribution (not a backend's: `skip` names the workflows init gives a backend of
- * their own) into `t`: for each, its platform, level and Python entries, and the settings that
- * change what is compiled that the matrix cannot carry (each a drop, and the build's note).
+ * Reads the wheel builds of the workflows of `b` that release (wm_builds_releases) into `t`: for
+ * each, its platform, level and Python entries, and the settings that change what is compiled
+ * that the matrix cannot carry (each a drop, and the build's note).  The builds of the workflows
+ * `backends` names (those that build a backend's distribution) are read the same, but the
+ * platforms and Python versions written are those of the others, the project's own.
  */
 void wm_init_matrix_read(struct wm_takeover *t, struct wm_workflows *w, const struct wm_builds *b,
-	const char *const *skip, size_t nskip);
+	const char *const *backends, size_t nbackends);
+/*
+ * The settings the matrix carries for the default backend: the --features and the
+ * before-script-linux most of the project's own builds use; a build that uses others is noted.
+ */
+void wm_init_matrix_carry(struct wm_takeover *t);
 /*
  * The release decides what is built: each published wheel is read for its platform, level and
  * Python entry (or why the matrix cannot express it), a platform or entry the workflows build that

@@ -18,6 +18,7 @@
 #include "workflow/builds.h"
 
 #define MAX_COMMANDS 4096   /* of one script */
+#define MAX_BUILDS 4096     /* read in all: each keeps its arguments */
 
 struct reading {
 	struct wm_workflows *w;
@@ -26,6 +27,7 @@ struct reading {
 	const char *toolchain;            /* the Rust toolchain a step installed on the runner, so far */
 	struct wm_strs pythons;           /* of the run being read, so far */
 	const char *pythons_unknown;
+	bool full;                        /* MAX_BUILDS read */
 	bool oom;
 };
 
@@ -44,6 +46,13 @@ static const struct {
 static struct wm_build *new_build(struct reading *r)
 {
 	struct wm_builds *o = r->out;
+	if (o->n == MAX_BUILDS) {
+		if (!r->full)
+			wm_workflows_note(r->w, NULL, NULL, "the workflows build more than %d times in all (steps times "
+				"combinations): the builds past those are not read", MAX_BUILDS);
+		r->full = true;
+		return NULL;
+	}
 	if (o->n == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 32;
 		struct wm_build *more = wm_arena_array(&r->w->arena, cap, sizeof(*more));
@@ -241,16 +250,14 @@ static void action_build(struct reading *r, const struct wm_wf_run *run, const s
 		add_upload(r, run, step, uses, 0, 0, "maturin-action's command: publish", true);
 }
 
-/* Where a script's command is: its line in the workflow (a block's lines start after its key). */
-static void command_place(const struct wm_node *run, const struct wm_command *c, unsigned *line, unsigned *column)
+/* Where a script's command is: its line in the workflow (a block's lines start after its key), and its first word's column. */
+static void command_place(const struct wm_workflows *w, const struct wm_wf_step *s, const struct wm_node *run,
+	const struct wm_command *c, unsigned *line, unsigned *column)
 {
-	if (run->style == WM_BLOCK) {
-		*line = run->line + c->line;
-		*column = 0;
-	} else {
-		*line = run->line + c->line - 1;
-		*column = c->line == 1 ? run->column : 0;
-	}
+	*line = run->style == WM_BLOCK ? run->line + c->line : run->line + c->line - 1;
+	*column = c->n && c->words[0].text ? wm_workflows_column(w, s->file, *line, c->words[0].text) : 0;
+	if (!*column && run->style != WM_BLOCK && c->line == 1)
+		*column = run->column;
 }
 
 static const char *word_at(const struct wm_command *c, size_t i)
@@ -329,7 +336,7 @@ static void script_builds(struct reading *r, const struct wm_wf_run *run, const 
 		enum wm_builder how = wm_maturin_builder(c, &args);
 		unsigned line, column;
 		struct wm_build *b;
-		command_place(node, c, &line, &column);
+		command_place(r->w, step, node, c, &line, &column);
 		if (how == WM_BUILDER_NONE) {
 			script_upload(r, run, step, c, line, column);
 			continue;

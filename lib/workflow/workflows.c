@@ -54,6 +54,7 @@ struct input {
 /* A variable a step set for the steps after it by writing into $GITHUB_ENV. */
 struct ghenv {
 	const char *name;
+	const char *value;                 /* a literal written (`echo "NAME=10.9" >> ...`), or NULL: not known */
 	const char *why;
 };
 
@@ -429,6 +430,10 @@ static int env_lookup(const struct wm_wf_scope *s, const char *name, size_t len,
 {
 	for (size_t i = s->nghenv; i-- > 0;)
 		if (strlen(s->ghenv[i].name) == len && !strncmp(s->ghenv[i].name, name, len)) {
+			if (s->ghenv[i].value) {
+				wm_eval_str(out, s->ghenv[i].value, strlen(s->ghenv[i].value));
+				return 1;
+			}
 			wm_eval_unknown(out, &s->w->eval, s->ghenv[i].why);
 			return -1;
 		}
@@ -584,6 +589,18 @@ static const struct wm_node *run_directory(const struct wm_node *step, const str
  * GITHUB_ENV, the NAME= before it (`echo "NAME=value" >> $GITHUB_ENV`, PowerShell's
  * `"NAME=value" | Out-File $env:GITHUB_ENV`).  Their values are the run's.
  */
+/* The value after NAME= when it is a literal (no variable, substitution or expression), up to its quote or blank; else NULL. */
+static const char *ghenv_literal(struct wm_arena *a, const char *v, const char *end)
+{
+	size_t n = 0;
+	while (v + n < end && !strchr("\"' \t>", v[n]))
+		n++;
+	for (size_t i = 0; i < n; i++)
+		if (strchr("$`\\%\x01", v[i]))
+			return NULL;
+	return v + n < end && (v[n] == '"' || v[n] == '\'' || v[n] == ' ' || v[n] == '>') ? wm_arena_strndup(a, v, n) : NULL;
+}
+
 static void note_ghenv(struct wm_workflows *w, const char *file, const struct wm_node *run)
 {
 	struct wm_workflows_priv *p = w->priv;
@@ -613,6 +630,7 @@ static void note_ghenv(struct wm_workflows *w, const char *file, const struct wm
 					p->cap_ghenv = cap;
 				}
 				p->ghenv[p->nghenv].name = wm_arena_strndup(&w->arena, c, k);
+				p->ghenv[p->nghenv].value = ghenv_literal(&w->arena, c + k + 1, at);
 				p->ghenv[p->nghenv++].why = wm_arena_printf(&w->arena, "$%.*s, which the step at %s:%u sets through "
 					"$GITHUB_ENV", (int)k, c, file, run->line);
 				break;
@@ -1184,4 +1202,24 @@ const char *wm_workflows_action(struct wm_workflows *w, const struct wm_wf_step 
 	for (char *c = name; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	return name;
+}
+
+unsigned wm_workflows_column(const struct wm_workflows *w, const char *file, unsigned line, const char *text)
+{
+	for (size_t i = 0; i < w->priv->nfiles; i++) {
+		const struct loaded *l = &w->priv->files[i];
+		size_t start, end;
+		const char *at;
+		if (!l->ok || strcmp(l->path, file) != 0)
+			continue;
+		start = wm_yaml_offset(&l->doc, line, 1);
+		end = wm_yaml_offset(&l->doc, line + 1, 1);
+		if (start >= end || !*text)
+			return 0;
+		for (at = l->doc.text + start; at + strlen(text) <= l->doc.text + end; at++)
+			if (!strncmp(at, text, strlen(text)))
+				return (unsigned)wm_utf8_len(l->doc.text + start, (size_t)(at - l->doc.text - start)) + 1;
+		return 0;
+	}
+	return 0;
 }

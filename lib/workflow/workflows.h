@@ -115,6 +115,11 @@ enum wm_truth wm_workflows_runs_on(struct wm_workflows *w, const struct wm_wf_ru
 	unsigned event);
 /* Adds a note at a node of `file` (copied). */
 void wm_workflows_note(struct wm_workflows *w, const char *file, const struct wm_node *at, const char *fmt, ...) WM_PRINTF(4, 5);
+/*
+ * The column (1-based, in characters) where `text` first starts on line `line` of the file `file`
+ * as read (a script's command line in its block), or 0 when it is not there.
+ */
+unsigned wm_workflows_column(const struct wm_workflows *w, const char *file, unsigned line, const char *text);
 /* An action's name without its ref, lower case ("pyo3/maturin-action"), in the arena; NULL for none. */
 const char *wm_workflows_action(struct wm_workflows *w, const struct wm_wf_step *s);
 
