@@ -351,8 +351,7 @@ static void header_release(struct wm_buf *out, const struct wm_init *in)
 			continue;
 		wm_buf_printf(out, "#   lost: %s", plain_name(in->published[i].filename) ? in->published[i].filename :
 			"(a file name not shown)");
-		if (v->workflow)
-			wm_buf_printf(out, " (%s)", v->workflow);
+		wm_buf_printf(out, " (%s)", v->workflow ? v->workflow : "no workflow init reads");
 		if (v->why)
 			wm_buf_printf(out, ": %s", v->why);
 		wm_buf_putc(out, '\n');

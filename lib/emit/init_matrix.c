@@ -698,6 +698,15 @@ static void read_build(struct wm_takeover *t, struct wm_workflows *w, const stru
 	}
 }
 
+/* The wheels a build makes: its Python entries. */
+static size_t build_wheels(const struct wm_takeover_build *tb)
+{
+	size_t n = tb->abi3;
+	for (unsigned m = 0; m < 32; m++)
+		n += (tb->cpython[0] >> m & 1) + (tb->cpython[1] >> m & 1) + (tb->pypy >> m & 1);
+	return n ? n : 1;
+}
+
 static int by_value(const void *a, const void *b)
 {
 	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
@@ -705,8 +714,8 @@ static int by_value(const void *a, const void *b)
 }
 
 /*
- * The most common value of a setting among the project's own builds (none counted too), for the
- * matrix to carry; sorted and counted by runs, so that thousands of builds cost n log n.
+ * The value of a setting that the project's own builds of the most wheels use (none counted too),
+ * for the matrix to carry: the distinct values found by sorting, each weighed by its builds' wheels.
  */
 static const char *most_common(const struct wm_takeover *t, const char *(*value)(struct wm_arena *, const struct wm_build *),
 	bool linux_only, const char **values)
@@ -723,12 +732,17 @@ static const char *most_common(const struct wm_takeover *t, const char *(*value)
 			sorted[n++] = values[i];
 	qsort(sorted, n, sizeof(*sorted), by_value);
 	for (size_t i = 0; i < n;) {
-		size_t k = i;
+		size_t k = i, wheels = 0;
 		while (k < n && !by_value(&sorted[k], &sorted[i]))
 			k++;
-		if (k - i > best_n) {
+		/* weighed by the wheels of the builds that use it: the matrix carries what makes the most */
+		for (size_t b = 0; b < t->nbuilds; b++)
+			if (values[b] == NULL ? sorted[i] == NULL : sorted[i] && strcmp(values[b], "\x01") != 0 &&
+					!strcmp(values[b], sorted[i]))
+				wheels += build_wheels(&t->builds[b]);
+		if (wheels > best_n) {
 			best = sorted[i];
-			best_n = k - i;
+			best_n = wheels;
 		}
 		i = k;
 	}
@@ -939,7 +953,7 @@ static void map_python(struct wm_takeover *t, struct wm_published *w)
 		w->why = wm_arena_printf(t->arena, "its Python tag %s: the matrix cannot express it", shown(w->python));
 	}
 	if (!w->why && !strcmp(w->entry, "abi3") && (!t->project || !t->project->abi3))
-		w->why = "an abi3 wheel of a crate that is not abi3 (abi3 through --features): the matrix cannot express it";
+		w->why = "an abi3 wheel of a crate that init does not read as abi3 (abi3 through --features or the Cargo workspace): the matrix cannot express it yet";
 	else if (!w->why && !strcmp(w->entry, "abi3") && t->project && wm_project_abi3_minor(t->project) != w->abi3_minor)
 		w->why = wm_arena_printf(t->arena, "abi3 from 3.%u: the crate's abi3 minimum is 3.%u", w->abi3_minor,
 			wm_project_abi3_minor(t->project));
@@ -1321,6 +1335,21 @@ void wm_init_matrix_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *r
 
 /* ---- judging ----------------------------------------------------------------------------- */
 
+/* Whether a Rust target (or maturin-action's short one) is of a wheel tag's architecture (riscv64, ppc64, armv7l). */
+static bool arch_of_target(const char *target, const char *arch)
+{
+	static const struct { const char *wheel, *rust; } names[] = {
+		{ "ppc64", "powerpc64-" }, { "ppc64le", "powerpc64le" }, { "armv7l", "armv7" }, { "riscv64", "riscv64" },
+		{ "loongarch64", "loongarch64" }, { "s390x", "s390x" }, { "i686", "i686" }, { "x86_64", "x86_64" },
+		{ "aarch64", "aarch64" }, { "armv6l", "arm-" },
+	};
+	for (size_t i = 0; i < WM_ARRAY_SIZE(names); i++)
+		if (!strcmp(arch, names[i].wheel))
+			return !strncmp(target, names[i].rust, strlen(names[i].rust)) ||
+				(!strchr(target, '-') && !strcmp(target, arch));
+	return false;
+}
+
 static bool build_makes(const struct wm_takeover_build *tb, const struct wm_published *w)
 {
 	return !tb->backend && tb->p == w->p && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->abi3, w->entry);
@@ -1341,6 +1370,13 @@ const char *wm_init_matrix_why(const struct wm_takeover *t, const struct wm_publ
 		}
 		if (!tb->p && !unread)
 			unread = tb;
+	}
+	/* a wheel of no platform of the catalogue: the build for a target of its architecture makes it */
+	for (size_t i = 0; !w->p && !*workflow && i < t->nbuilds; i++) {
+		const struct wm_takeover_build *tb = &t->builds[i];
+		const char *target = target_of(tb->b), *arch = strrchr(w->platform, '_');
+		if (!tb->p && !tb->backend && target && arch && arch_of_target(target, arch + 1))
+			*workflow = tb->b->run->file;
 	}
 	/* what the matrix cannot express of the wheel itself, first; then how it was built */
 	if (w->why)

@@ -981,8 +981,18 @@ static void read_workflow(struct wm_workflows *w, struct wm_wf_file *f)
 	}
 	f->doc = &l->doc;
 	f->events = events_of(l->doc.root);
+	/* a workflow only another calls runs only there: read under its callers, with their inputs */
+	if (f->events == WM_WF_CALL)
+		return;
 	place = (struct job_place){ f->path, f->events, "", WM_TRUE };
 	if (!(s = new_scope(w, NULL)))
+		return;
+	/*
+	 * Its own inputs: none on a tag push or a release (GitHub's context is empty there); a workflow
+	 * run by hand only gets its workflow_dispatch defaults when nobody changes them.
+	 */
+	if (!read_inputs(w, s, f->events & (WM_WF_TAG | WM_WF_RELEASE) ? NULL : wm_yaml_find(wm_yaml_find(
+			wm_yaml_find(l->doc.root, "on"), "workflow_dispatch"), "inputs"), NULL, s))
 		return;
 	p->depth = 0;
 	p->stack[p->depth++] = l->path;
