@@ -309,9 +309,18 @@ static bool loses(const struct wm_init *in, const char *path)
 	return false;
 }
 
+/* Whether the reader left part of a workflow unread (its notes say what). */
+static bool partial(const struct wm_init *in, const char *path)
+{
+	for (size_t i = 0; i < in->workflows->nfiles; i++)
+		if (!strcmp(in->workflows->files[i].path, path))
+			return in->workflows->files[i].partial;
+	return false;
+}
+
 bool wm_init_replaced(const struct wm_init *in, const char *path)
 {
-	return !wm_init_matrix_keeps(&in->takeover, path) && !loses(in, path);
+	return !wm_init_matrix_keeps(&in->takeover, path) && !loses(in, path) && !partial(in, path);
 }
 
 /* A name a comment of the matrix file may quote: nothing a YAML comment would read otherwise. */
@@ -427,7 +436,13 @@ static void workflow_notes(const struct wm_init *in, struct wm_error *err)
 			wm_buf_printf(&what, " (%s)", x->backends);
 		if (x->publisher)
 			wm_buf_printf(&what, " and uploads them to an index on %s (%s)", x->event, x->publisher);
-		if (!wm_init_replaced(in, x->path))
+		if (!wm_init_replaced(in, x->path) && partial(in, x->path) && !wm_init_matrix_keeps(&in->takeover, x->path) &&
+				!loses(in, x->path))
+			wm_error_add(err, WM_OK, WM_SEV_NOTE, x->path, NULL, 0, 0, 0, 0,
+				"builds wheels%s: init did not read all it runs (the notes above say what), so keep it until you "
+				"know the matrix builds what it builds%s", what.ptr && !what.oom ? what.ptr : "",
+				x->publisher ? " ('wheelmatrix check' reports the two publishers until then)" : "");
+		else if (!wm_init_replaced(in, x->path))
 			wm_error_add(err, WM_OK, WM_SEV_NOTE, x->path, NULL, 0, 0, 0, 0,
 				"builds wheels%s: the matrix does not build all it builds (the notes 'drops ...'%s), so keep it "
 				"until those are built another way%s", what.ptr && !what.oom ? what.ptr : "",

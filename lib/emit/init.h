@@ -32,6 +32,7 @@ struct wm_init_workflow {
 	size_t njobs;
 	bool builds;             /* it builds wheels */
 	bool others;             /* every build of it builds another project than the matrix's */
+	bool partial;            /* part of what it runs is not read (a bound, a file that cannot be read) */
 	const char **lost;       /* wheels it builds that the matrix does not, each said */
 	size_t nlost;
 };

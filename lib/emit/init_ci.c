@@ -8,6 +8,7 @@
  * and ci/, which no workflow reader reads.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@
 #include "emit/init_ci.h"
 
 #define MAX_SCANNED 256 /* files read for evidence */
+#define MAX_SCAN_FILE (1u << 20)   /* bytes of one (a workflow the reader parses is no larger) */
+#define MAX_SCAN_TEXT (4u << 20)   /* bytes of them all */
 
 /* Cargo features that name a GPU backend (init.c has the platforms of each). */
 static const char *const gpu_features[] = { "cuda", "cublas", "cudnn", "metal", "mps", "rocm", "hipblas", "clblast",
@@ -336,7 +339,7 @@ static bool builds_in_release(const struct wm_builds *b, const char *path)
 
 /* One file of the CI or its scripts: the backends' distributions it names (a workflow's, its runners' OSes). */
 static void scan_file(struct wm_init_ci *ci, struct wm_arena *a, const struct wm_reader *r, const struct wm_project *p,
-	struct wm_workflows *w, const char *path)
+	struct wm_workflows *w, const char *path, size_t *budget)
 {
 	struct wm_error ignored;
 	char *text = NULL;
@@ -346,13 +349,14 @@ static void scan_file(struct wm_init_ci *ci, struct wm_arena *a, const struct wm
 	wm_error_init(&ignored);
 	if (!plain_path(path))
 		ci->unplain++;
-	if (!plain_path(path) || r->read(r->ctx, path, &text, &len, &ignored) != 0 || as_utf8(&text, &len) < 0 ||
-			wm_init_ci_generated(NULL, path, text, len) || !(file = wm_arena_strdup(a, path))) {
+	if (!plain_path(path) || r->read(r->ctx, path, &text, &len, &ignored) != 0 || len > MAX_SCAN_FILE || len > *budget ||
+			as_utf8(&text, &len) < 0 || wm_init_ci_generated(NULL, path, text, len) || !(file = wm_arena_strdup(a, path))) {
 		wm_error_release(&ignored);
 		free(text);
 		return;
 	}
 	wm_error_release(&ignored);
+	*budget -= len < *budget ? len : *budget;
 	scan_distributions(ci, a, p, file, text, len, oses_of(w, path));
 	free(text);
 }
@@ -390,7 +394,7 @@ void wm_init_ci_scan(struct wm_init_ci *ci, struct wm_arena *a, const struct wm_
 {
 	static const char *const dirs[] = { ".github", "scripts", "build_scripts", "ci" };
 	struct wm_error ignored;
-	size_t scanned = 0;
+	size_t scanned = 0, budget = MAX_SCAN_TEXT;
 	char *text = NULL;
 	size_t len = 0;
 
@@ -410,7 +414,7 @@ void wm_init_ci_scan(struct wm_init_ci *ci, struct wm_arena *a, const struct wm_
 		for (size_t i = 0; i < paths.n && scanned < MAX_SCANNED; i++, scanned++) {
 			char *path = wm_arena_printf(a, "%s/%s", dirs[d], paths.items[i]);
 			if (path)
-				scan_file(ci, a, r, p, w, path);
+				scan_file(ci, a, r, p, w, path, &budget);
 		}
 		wm_io_paths_free(&paths);
 	}
@@ -526,19 +530,51 @@ static struct wm_init_job *job_entry(struct wm_init_workflow *x, const struct wm
 	return &x->jobs[x->njobs++];
 }
 
-/* The matrix's job of a platform and Python entry, or none. */
-static bool matrix_builds(const struct wm_matrix *m, const struct wm_platform *p, const char *entry)
+/* A Python entry of a build ("3.12", "3.13t", "pp3.10", "abi3"): its bit in a set of 97. */
+#define ENTRY_BITS (32 * 3 + 1)
+#define ENTRY_ABI3 (32 * 3)
+
+static void entry_name(char *out, size_t size, unsigned v)
+{
+	unsigned minor = v % 32;
+	snprintf(out, size, v == ENTRY_ABI3 ? "abi3" : v < 32 ? "3.%u" : v < 64 ? "3.%ut" : "pp3.%u", minor);
+}
+
+/* The entries the matrix builds, per platform of it: one expansion, read for every build. */
+struct made_set {
+	const struct wm_matrix *m;
+	uint32_t (*bits)[(ENTRY_BITS + 31) / 32];
+};
+
+static bool made_set_init(struct made_set *s, struct wm_arena *a, const struct wm_matrix *m)
 {
 	struct wm_expand *it = NULL;
 	struct wm_job job;
-	bool found = false;
-	if (!m || wm_expand_new(&it, m, WM_EXPAND_JOBS) < 0)
+	s->m = m;
+	if (!(s->bits = wm_arena_array(a, m->nplatforms + 1, sizeof(*s->bits))) || wm_expand_new(&it, m, WM_EXPAND_JOBS) < 0)
 		return false;
-	while (!found && wm_expand_next(it, &job) > 0)
-		found = !strcmp(job.platform->id, p->id) && (!strcmp(job.python->version, entry) ||
-			(job.python->abi3 && !strcmp(entry, "abi3")));
+	while (wm_expand_next(it, &job) > 0)
+		for (size_t p = 0; p < m->nplatforms; p++) {
+			if (m->platforms[p] != job.platform)
+				continue;
+			for (unsigned v = 0; v < ENTRY_BITS; v++) {
+				char entry[16];
+				entry_name(entry, sizeof(entry), v);
+				if (!strcmp(job.python->version, entry) || (v == ENTRY_ABI3 && job.python->abi3))
+					s->bits[p][v / 32] |= 1u << (v % 32);
+			}
+		}
 	wm_expand_free(it);
-	return found;
+	return true;
+}
+
+/* Whether the matrix has a job of platform `p` and entry `v`. */
+static bool made_has(const struct made_set *s, const struct wm_platform *p, unsigned v)
+{
+	for (size_t i = 0; i < s->m->nplatforms; i++)
+		if (!strcmp(s->m->platforms[i]->id, p->id))
+			return s->bits[i][v / 32] >> (v % 32) & 1;
+	return false;
 }
 
 static void add_lost(struct wm_init_workflow *x, size_t cap, const char *what)
@@ -555,7 +591,7 @@ static void add_lost(struct wm_init_workflow *x, size_t cap, const char *what)
  * settings the matrix cannot carry, or a platform and Python entry without a job of m.
  */
 static void builds_lost(struct wm_init_workflow *x, struct wm_arena *a, const struct wm_workflows *w,
-	const struct wm_takeover *t, const struct wm_matrix *m, size_t cap)
+	const struct wm_takeover *t, const struct made_set *made, size_t cap)
 {
 	for (size_t i = 0; i < t->nbuilds; i++) {
 		const struct wm_takeover_build *tb = &t->builds[i];
@@ -568,19 +604,17 @@ static void builds_lost(struct wm_init_workflow *x, struct wm_arena *a, const st
 				tb->note ? tb->note : "not read"));
 			lost = true;
 		} else {
-			for (unsigned v = 0; v < 32 * 3 + 1; v++) {
+			for (unsigned v = 0; v < ENTRY_BITS; v++) {
 				char entry[16];
 				unsigned minor = v % 32;
-				bool has = v == 96 ? tb->abi3 : v < 32 ? tb->cpython[0] >> minor & 1 : v < 64 ? tb->cpython[1] >> minor & 1 :
-					tb->pypy >> minor & 1;
-				if (!has)
+				bool has = v == ENTRY_ABI3 ? tb->abi3 : v < 32 ? tb->cpython[0] >> minor & 1 :
+					v < 64 ? tb->cpython[1] >> minor & 1 : tb->pypy >> minor & 1;
+				if (!has || made_has(made, tb->p, v))
 					continue;
-				snprintf(entry, sizeof(entry), v == 96 ? "abi3" : v < 32 ? "3.%u" : v < 64 ? "3.%ut" : "pp3.%u", minor);
-				if (!matrix_builds(m, tb->p, entry)) {
-					add_lost(x, cap, wm_arena_printf(a, "%s %s (job %s, %s:%u)", tb->p->id, entry, job, tb->b->file,
-						tb->b->line));
-					lost = true;
-				}
+				entry_name(entry, sizeof(entry), v);
+				add_lost(x, cap, wm_arena_printf(a, "%s %s (job %s, %s:%u)", tb->p->id, entry, job, tb->b->file,
+					tb->b->line));
+				lost = true;
 			}
 			if (tb->partial) {
 				add_lost(x, cap, wm_arena_printf(a, "some wheels of job %s (%s:%u): %s", job, tb->b->file, tb->b->line,
@@ -599,7 +633,7 @@ static void recorded_lost(struct wm_init_workflow *x, struct wm_arena *a, const 
 {
 	static const char mark[] = "#   lost: ";
 	const char *p = record, *end = record + len;
-	while (p < end && *p == '#') {
+	while (p < end && *p == '#' && x->nlost < cap) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *line_end = nl ? nl : end;
 		if ((size_t)(line_end - p) > sizeof(mark) - 1 && !strncmp(p, mark, sizeof(mark) - 1)) {
 			const char *file = p + sizeof(mark) - 1, *sp = memchr(file, ' ', (size_t)(line_end - file));
@@ -712,6 +746,8 @@ int wm_init_ci_workflows(struct wm_init_workflows *out, const struct wm_reader *
 	struct wm_workflows_options o = { wm_init_ci_generated, NULL, NULL };
 	struct wm_builds b;
 	struct wm_takeover t;
+	struct made_set made = { 0 };
+	struct wm_error quiet;
 	struct wm_catalog *cat = NULL;
 	struct wm_init_workflow *all = NULL;
 	const char **backends = NULL;
@@ -720,8 +756,14 @@ int wm_init_ci_workflows(struct wm_init_workflows *out, const struct wm_reader *
 
 	memset(out, 0, sizeof(*out));
 	wm_arena_init(&out->arena);
-	if ((ret = wm_catalog_load(&cat, err)) < 0)
+	/* its own error: the loaders answer with what `err` already holds (a caller's findings) */
+	wm_error_init(&quiet);
+	ret = wm_catalog_load(&cat, &quiet);
+	wm_error_release(&quiet);
+	if (ret < 0) {
+		wm_error_code(err, ret);
 		return ret;
+	}
 	o.cat = cat;
 	if ((ret = wm_workflows_read(&out->read, r, &o, err)) < 0 || (ret = wm_builds_read(&b, out->read)) < 0)
 		goto out;
@@ -744,6 +786,8 @@ int wm_init_ci_workflows(struct wm_init_workflows *out, const struct wm_reader *
 	t.cat = cat;
 	t.project = p;
 	wm_init_matrix_read(&t, out->read, &b, backends, nbackends);
+	if (m && !made_set_init(&made, &out->arena, m))
+		goto out;
 	for (size_t i = 0; i < out->read->nfiles; i++) {
 		const struct wm_wf_file *f = &out->read->files[i];
 		const struct wm_upload *u;
@@ -763,8 +807,9 @@ int wm_init_ci_workflows(struct wm_init_workflows *out, const struct wm_reader *
 		read_jobs(x, &out->arena, out->read, &b);
 		x->builds = builds_in_release(&b, f->path);
 		x->others = x->builds && others_only(&out->arena, &b, f->path, p);
+		x->partial = f->partial;
 		if (m)
-			builds_lost(x, &out->arena, out->read, &t, m, 64);
+			builds_lost(x, &out->arena, out->read, &t, &made, 64);
 		if (m)
 			settings_lost(x, &out->arena, out->read, &t, m, name, 64);
 		if (m && record)

@@ -606,6 +606,12 @@ static void publisher_finding(struct checker *c, const struct wm_init_workflow *
 			"does: two publishers of the same files; but this workflow builds wheels the matrix does not (%s), so "
 			"keep it until the matrix builds them, and stop job '%s' publishing what %s publishes", w->job, both,
 			w->event, w->publisher, generated, lost ? lost : "", w->job, generated);
+	else if (w->partial)
+		finding(c, WM_SEV_ERROR, w->path, w->line, w->column, "job '%s' uploads %s to an index on %s (%s), as %s "
+			"does: two publishers of the same files; but part of this workflow is not read (a bound, or a file "
+			"that cannot be read: 'wheelmatrix init --force' names it), so keep it until you know the matrix "
+			"builds what it builds, and stop job '%s' publishing what %s publishes", w->job, both, w->event,
+			w->publisher, generated, w->job, generated);
 	else if (!rest)
 		finding(c, WM_SEV_ERROR, w->path, w->line, w->column, "uploads %s to an index on %s (%s), as %s "
 			"does: two publishers of the same files; remove this workflow%s ('git rm %s'), or stop it "

@@ -43,10 +43,14 @@ static const struct {
 	{ "actions/upload-release-asset", false },
 };
 
-static struct wm_build *new_build(struct reading *r)
+static struct wm_build *new_build(struct reading *r, const struct wm_wf_run *run)
 {
 	struct wm_builds *o = r->out;
 	if (o->n == MAX_BUILDS) {
+		/* the workflow whose build is not read is not read whole */
+		for (size_t i = 0; i < r->w->nfiles; i++)
+			if (!strcmp(r->w->files[i].path, run->file))
+				r->w->files[i].partial = true;
 		if (!r->full)
 			wm_workflows_note(r->w, NULL, NULL, "the workflows build more than %d times in all (steps times "
 				"combinations): the builds past those are not read", MAX_BUILDS);
@@ -212,7 +216,7 @@ static void action_build(struct reading *r, const struct wm_wf_run *run, const s
 	}
 	if (command && strcmp(command, "build") && strcmp(command, "publish") && strcmp(command, "sdist"))
 		return;  /* a cargo command, develop, ...: no distribution */
-	if (!(b = new_build(r)))
+	if (!(b = new_build(r, run)))
 		return;
 	b->run = run;
 	b->step = step;
@@ -295,22 +299,24 @@ static void pep517(struct wm_build *b, const struct wm_command *c, size_t args, 
 	b->command = "wheel";
 }
 
-/* A script command that uploads: twine upload, uv publish, maturin upload or publish, gh release upload or create. */
-static void script_upload(struct reading *r, const struct wm_wf_run *run, const struct wm_wf_step *step,
-	const struct wm_command *c, unsigned line, unsigned column)
+/* How a script command uploads (twine upload, uv publish, gh release upload or create), or NULL; *index when to an index. */
+static const char *script_uploads(const struct wm_command *c, bool *index)
 {
 	const char *a = word_at(c, 0), *b = word_at(c, 1), *d = word_at(c, 2), *e = word_at(c, 3);
 	const char *name = a ? strrchr(a, '/') ? strrchr(a, '/') + 1 : a : NULL;
+	*index = true;
 	if (!name)
-		return;
+		return NULL;
 	if (!strcmp(name, "twine") && b && !strcmp(b, "upload"))
-		add_upload(r, run, step, NULL, line, column, "twine upload", true);
-	else if (!strncmp(name, "python", 6) && b && !strcmp(b, "-m") && d && !strcmp(d, "twine") && e && !strcmp(e, "upload"))
-		add_upload(r, run, step, NULL, line, column, "twine upload", true);
-	else if (!strcmp(name, "uv") && b && !strcmp(b, "publish"))
-		add_upload(r, run, step, NULL, line, column, "uv publish", true);
-	else if (!strcmp(name, "gh") && b && !strcmp(b, "release") && d && (!strcmp(d, "upload") || !strcmp(d, "create")))
-		add_upload(r, run, step, NULL, line, column, "gh release", false);
+		return "twine upload";
+	if (!strncmp(name, "python", 6) && b && !strcmp(b, "-m") && d && !strcmp(d, "twine") && e && !strcmp(e, "upload"))
+		return "twine upload";
+	if (!strcmp(name, "uv") && b && !strcmp(b, "publish"))
+		return "uv publish";
+	*index = false;
+	if (!strcmp(name, "gh") && b && !strcmp(b, "release") && d && (!strcmp(d, "upload") || !strcmp(d, "create")))
+		return "gh release";
+	return NULL;
 }
 
 static void script_builds(struct reading *r, const struct wm_wf_run *run, const struct wm_wf_step *step)
@@ -336,9 +342,14 @@ static void script_builds(struct reading *r, const struct wm_wf_run *run, const 
 		enum wm_builder how = wm_maturin_builder(c, &args);
 		unsigned line, column;
 		struct wm_build *b;
-		command_place(r->w, step, node, c, &line, &column);
+		const char *upload;
+		bool index;
 		if (how == WM_BUILDER_NONE) {
-			script_upload(r, run, step, c, line, column);
+			/* placed only when it uploads: most commands are neither */
+			if ((upload = script_uploads(c, &index))) {
+				command_place(r->w, step, node, c, &line, &column);
+				add_upload(r, run, step, NULL, line, column, upload, index);
+			}
 			continue;
 		}
 		if (how == WM_BUILDER_MATURIN) {
@@ -347,12 +358,14 @@ static void script_builds(struct reading *r, const struct wm_wf_run *run, const 
 				r->oom = true;
 				return;
 			}
-			if (m.command && (!strcmp(m.command, "upload") || !strcmp(m.command, "publish")))
+			if (m.command && (!strcmp(m.command, "upload") || !strcmp(m.command, "publish"))) {
+				command_place(r->w, step, node, c, &line, &column);
 				add_upload(r, run, step, NULL, line, column, !strcmp(m.command, "upload") ? "maturin upload" :
 					"maturin publish", true);
+			}
 			if (!m.command || (strcmp(m.command, "build") && strcmp(m.command, "publish") && strcmp(m.command, "sdist")))
 				continue;
-			if (!(b = new_build(r)))
+			if (!(b = new_build(r, run)))
 				return;
 			b->args = m;
 			b->command = m.command;
@@ -363,7 +376,7 @@ static void script_builds(struct reading *r, const struct wm_wf_run *run, const 
 			b->unknown = m.unknown ? wm_arena_printf(&r->w->arena, "its command line, which depends on %s", m.unknown) : NULL;
 			b->bad = m.bad ? m.bad : c->bad;
 		} else {
-			if (!(b = new_build(r)))
+			if (!(b = new_build(r, run)))
 				return;
 			b->kind = WM_BUILD_PEP517;
 			pep517(b, c, args, how);
@@ -372,6 +385,7 @@ static void script_builds(struct reading *r, const struct wm_wf_run *run, const 
 				if (c->words[k].unknown)
 					b->unknown = wm_arena_printf(&r->w->arena, "its command line, which depends on %s", c->words[k].unknown);
 		}
+		command_place(r->w, step, node, c, &line, &column);
 		b->run = run;
 		b->step = step;
 		b->file = step->file;

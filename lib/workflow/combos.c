@@ -225,7 +225,7 @@ static void exclude(struct expansion *x, const struct wm_node *rules)
 		const struct wm_node *e = value(x, rules->items[i]);
 		size_t kept = 0;
 		if (i == WM_COMBOS_MAX_RULES) {
-			stop(x, rules, "more exclude entries than init reads");
+			stop(x, rules, "more exclude entries than init reads: the first 4096 are applied");
 			return;
 		}
 		if (!e || e->type != WM_NODE_MAP || !e->n)
@@ -250,7 +250,7 @@ static void include(struct expansion *x, const struct wm_node *rules, size_t ori
 		const struct wm_node *e = value(x, rules->items[i]);
 		bool added = false;
 		if (i == WM_COMBOS_MAX_RULES) {
-			stop(x, rules, "more include entries than init reads");
+			stop(x, rules, "more include entries than init reads: the first 4096 are read");
 			return;
 		}
 		if (!e || e->type != WM_NODE_MAP)

@@ -40,6 +40,7 @@ struct parser {
 	enum wm_expr_tok t;
 	unsigned depth;
 	bool bad;               /* a token out of place: the expression is not understood */
+	bool deep;              /* nested past WM_EVAL_MAX_DEPTH: not read further */
 };
 
 void wm_eval_init(struct wm_eval *e, struct wm_arena *arena, size_t budget)
@@ -915,6 +916,7 @@ static void context(struct wm_val *out, struct parser *p, const char *name, size
 	}
 	if (p->depth + p->e->depth > WM_EVAL_MAX_DEPTH) {
 		p->bad = true;
+		p->deep = true;
 		wm_eval_unknown(out, p->e, NULL);
 		return;
 	}
@@ -1021,6 +1023,7 @@ static void unary(struct wm_val *out, struct parser *p)
 	}
 	if (++p->depth > WM_EVAL_MAX_DEPTH) {
 		p->bad = true;
+		p->deep = true;
 		wm_eval_unknown(out, p->e, NULL);
 		return;
 	}
@@ -1114,6 +1117,7 @@ static void or_expr(struct wm_val *out, struct parser *p)
 {
 	if (++p->depth > WM_EVAL_MAX_DEPTH) {
 		p->bad = true;
+		p->deep = true;
 		wm_eval_unknown(out, p->e, NULL);
 		return;
 	}
@@ -1131,7 +1135,9 @@ static void evaluate(struct wm_val *out, struct wm_eval *e, const struct wm_eval
 	if (braces ? p.t != WM_TOK_CLOSE : p.t != WM_TOK_END)
 		p.bad = true;
 	*end = p.x.p;
-	if (p.bad || e->oom)
+	if (p.deep)
+		wm_eval_unknown(out, e, "an expression nested deeper than init reads (32 levels)");
+	else if (p.bad || e->oom)
 		wm_eval_unknown(out, e, "an expression init cannot read");
 }
 

@@ -92,9 +92,16 @@ static void add(struct parse *p, struct wm_strs *list, const char *s, size_t len
 {
 	if (list->n == MAX_VALUES || !len)
 		return;
-	if (!list->items && !(list->items = wm_arena_array(p->a, MAX_VALUES, sizeof(*list->items)))) {
-		p->oom = true;
-		return;
+	/* room for 8, then doubled when full: most lists hold one or two values */
+	if (!list->n || (list->n >= 8 && !(list->n & (list->n - 1)))) {
+		const char **more = wm_arena_array(p->a, list->n ? 2 * list->n : 8, sizeof(*more));
+		if (!more) {
+			p->oom = true;
+			return;
+		}
+		if (list->n)
+			memcpy(more, list->items, list->n * sizeof(*more));
+		list->items = more;
 	}
 	if (!(list->items[list->n] = wm_arena_strndup(p->a, s, len)))
 		p->oom = true;

@@ -459,7 +459,7 @@ int wm_script_read(struct wm_command **out, size_t *n, struct wm_arena *a, const
 	struct reader r = { .a = a, .p = script, .sh = shell, .line = 1, .env = env, .unknowns = unknowns,
 		.nunknowns = nunknowns };
 	struct words *w = malloc(sizeof(*w));
-	size_t cap = 16;
+	size_t cap = 4;   /* most scripts are a command or two: doubled when full */
 
 	*out = NULL;
 	*n = 0;

@@ -31,7 +31,7 @@
 #include "workflow/workflows.h"
 
 #define MAX_WORKFLOWS 256
-#define MAX_FILES 64         /* local actions and called workflows read besides */
+#define MAX_FILES 64         /* local actions and called workflows read besides, at least */
 #define MAX_NESTING 10       /* calls and actions within each other (GitHub's own bound on calls) */
 #define MAX_RUNS 4096
 #define MAX_STEPS 65536
@@ -39,6 +39,7 @@
 #define MAX_INPUTS 64
 #define MAX_NOTES 256
 #define EVAL_BUDGET (16u << 20)
+#define MAX_TEXT (4u << 20)  /* bytes of workflows and actions parsed in all */
 static const struct wm_yaml_limits limits = { 1u << 20, 64, 200000, 2u << 20 };
 
 struct env_layer {
@@ -75,11 +76,15 @@ struct wm_wf_scope {
 };
 
 /* A file read once: a workflow, a called workflow, an action. */
+#define LINES_PER_MARK 64
+
 struct loaded {
 	const char *path;
 	struct wm_doc doc;
 	bool ok;
 	bool skipped;                      /* the caller's skip() left it out */
+	size_t *marks;                     /* where lines 1, 65, 129, ... start: made on first use */
+	size_t nmarks;
 };
 
 struct wm_workflows_priv {
@@ -92,15 +97,25 @@ struct wm_workflows_priv {
 	size_t cap_runs, cap_steps, total_steps;
 	struct ghenv *ghenv;                 /* of the run being read */
 	size_t nghenv, cap_ghenv;
-	bool oom, runs_full, steps_full;
+	size_t text;                         /* bytes parsed so far, of MAX_TEXT */
+	bool oom, runs_full, steps_full, files_full;
+	struct wm_wf_file *current;          /* the workflow being read */
 };
 
 /* ---- notes and small helpers -------------------------------------------------------------- */
+
+/* The workflow being read has a part the reader did not read. */
+static void mark_partial(struct wm_workflows *w)
+{
+	if (w->priv && w->priv->current)
+		w->priv->current->partial = true;
+}
 
 void wm_workflows_note(struct wm_workflows *w, const char *file, const struct wm_node *at, const char *fmt, ...)
 {
 	struct wm_buf b = WM_BUF_INIT;
 	va_list ap;
+	mark_partial(w);
 	if (w->nnotes == MAX_NOTES)
 		return;
 	for (size_t i = 0; i < w->nnotes; i++)  /* the same note of the same place, once */
@@ -183,8 +198,13 @@ static const struct loaded *load(struct wm_workflows *w, const char *path, bool 
 	for (size_t i = 0; i < p->nfiles; i++)
 		if (!strcmp(p->files[i].path, path))
 			return p->files[i].ok ? &p->files[i] : NULL;
-	if (p->nfiles == MAX_WORKFLOWS + MAX_FILES)
+	if (p->nfiles == MAX_WORKFLOWS + MAX_FILES) {
+		if (!p->files_full)
+			wm_workflows_note(w, NULL, NULL, "the workflows and the local actions and workflows they use are more "
+				"than %d files: the rest are not read", MAX_WORKFLOWS + MAX_FILES);
+		p->files_full = true;
 		return NULL;
+	}
 	l = &p->files[p->nfiles++];
 	memset(l, 0, sizeof(*l));
 	if (!(l->path = wm_arena_strdup(&w->arena, path))) {
@@ -200,17 +220,31 @@ static const struct loaded *load(struct wm_workflows *w, const char *path, bool 
 		free(text);
 		return NULL;
 	}
+	if (len > limits.max_bytes || len > MAX_TEXT - p->text) {
+		wm_workflows_note(w, path, NULL, "not read: %s", len > limits.max_bytes ? "larger than 1 MiB" :
+			"the workflows and actions read before it make 4 MiB, as much as init reads in all");
+		free(text);
+		return NULL;
+	}
+	p->text += len;
 	wm_error_init(&quiet);
 	ret = wm_yaml_parse(&l->doc, path, text, len, &limits, &quiet);
 	free(text);
 	if (ret == WM_ENOMEM)
 		p->oom = true;
-	else if (ret < 0 || !l->doc.root || l->doc.root->type != WM_NODE_MAP)
-		wm_workflows_note(w, path, NULL, "not read: %s", len > limits.max_bytes ? "larger than 1 MiB" : ret < 0 && quiet.ndiags ?
-			"not YAML that GitHub reads" : "not a mapping");
+	else if (ret < 0 && quiet.ndiags) {
+		/* the parser's own words (libyaml's, or a bound's), at its place: no text of the file */
+		struct wm_node at = { .line = quiet.diags[0].line, .column = quiet.diags[0].column };
+		wm_workflows_note(w, path, at.line ? &at : NULL, "not read: %s", quiet.diags[0].message);
+	} else if (ret < 0 || !l->doc.root || l->doc.root->type != WM_NODE_MAP)
+		wm_workflows_note(w, path, NULL, "not read: not a mapping");
 	else
 		l->ok = true;
 	wm_error_release(&quiet);
+	if (!l->ok) {
+		wm_yaml_release(&l->doc);
+		memset(&l->doc, 0, sizeof(l->doc));
+	}
 	return l->ok ? l : NULL;
 }
 
@@ -645,6 +679,7 @@ static bool add_step(struct wm_workflows *w, struct wm_wf_run *run, const struct
 	struct wm_workflows_priv *p = w->priv;
 	if (p->total_steps == MAX_STEPS) {
 		p->steps_full = true;
+		mark_partial(w);
 		return false;
 	}
 	if (run->nsteps == p->cap_steps) {
@@ -756,7 +791,10 @@ static bool composite(struct wm_workflows *w, struct wm_wf_run *run, const struc
 		l = path ? load(w, path, false) : NULL;
 	}
 	if (!l) {
-		wm_workflows_note(w, step->file, uses, "the local action %s: no action.yml or action.yaml that can be read there", uses->text);
+		/* past the bound on files, the note that says so stands for each */
+		if (!w->priv->files_full)
+			wm_workflows_note(w, step->file, uses, "the local action %s: no action.yml or action.yaml that can be read "
+				"there", uses->text);
 		return false;
 	}
 	runs = wm_yaml_find(l->doc.root, "runs");
@@ -821,6 +859,7 @@ static struct wm_wf_run *new_run(struct wm_workflows *w)
 	struct wm_workflows_priv *p = w->priv;
 	if (w->nruns == MAX_RUNS) {
 		p->runs_full = true;
+		mark_partial(w);
 		return NULL;
 	}
 	if (w->nruns == p->cap_runs) {
@@ -863,7 +902,8 @@ static void call_workflow(struct wm_workflows *w, const struct loaded *caller, c
 		return;
 	}
 	if (!(called = load(w, path, false))) {
-		wm_workflows_note(w, caller->path, uses, "job %s calls %s, which cannot be read", id, path);
+		if (!w->priv->files_full)
+			wm_workflows_note(w, caller->path, uses, "job %s calls %s, which cannot be read", id, path);
 		return;
 	}
 	if (!entering(w, called->path, caller->path, uses))
@@ -894,7 +934,7 @@ static void read_job(struct wm_workflows *w, const struct loaded *l, const char 
 	struct wm_wf_scope *job_scope = new_scope(w, file_scope);
 	struct wm_combos combos;
 	struct wm_eval_scope es;
-	const struct wm_node *uses = wm_yaml_find(job, "uses");
+	const struct wm_node *uses = wm_yaml_find(job, "uses"), *matrix;
 	enum wm_truth runs;
 	if (!job_scope)
 		return;
@@ -905,12 +945,15 @@ static void read_job(struct wm_workflows *w, const struct loaded *l, const char 
 		runs = WM_FALSE;
 	else if (place->runs == WM_MAYBE)
 		runs = WM_MAYBE;
-	if (wm_combos_expand(&combos, &w->arena, &w->eval, &es, wm_yaml_find(wm_yaml_find(job, "strategy"), "matrix")) < 0) {
+	matrix = wm_yaml_find(wm_yaml_find(job, "strategy"), "matrix");
+	if (wm_combos_expand(&combos, &w->arena, &w->eval, &es, matrix) < 0) {
 		p->oom = true;
 		return;
 	}
+	/* a place in the file: a value fromJSON made has none, its matrix has */
 	if (combos.why)
-		wm_workflows_note(w, l->path, combos.at, "job %s%s's strategy.matrix: %s", place->prefix, id, combos.why);
+		wm_workflows_note(w, l->path, combos.at && combos.at->line ? combos.at : matrix, "job %s%s's strategy.matrix: %s",
+			place->prefix, id, combos.why);
 	if (scalar(uses) && !strncmp(uses->text, "./", 2)) {
 		call_workflow(w, l, id, job, uses, &combos, job_scope, place, runs);
 		return;
@@ -1028,11 +1071,16 @@ int wm_workflows_read(struct wm_workflows **out, const struct wm_reader *r, cons
 	wm_error_release(&quiet);
 	if (!(w->files = wm_arena_array(&w->arena, paths.n ? paths.n : 1, sizeof(*w->files))))
 		goto oom;
-	for (size_t i = 0; i < paths.n && w->nfiles < MAX_WORKFLOWS; i++) {
+	for (size_t i = 0; i < paths.n; i++) {
 		const char *name = paths.items[i];
 		char *path;
 		if (strchr(name, '/') || !(ends_with(name, ".yml") || ends_with(name, ".yaml")))
 			continue;
+		if (w->nfiles == MAX_WORKFLOWS) {
+			wm_workflows_note(w, NULL, NULL, "more than %d workflows: those after %s are not read", MAX_WORKFLOWS,
+				w->files[w->nfiles - 1].path);
+			break;
+		}
 		if (!plain_path(name)) {
 			w->unplain++;
 			continue;
@@ -1040,7 +1088,9 @@ int wm_workflows_read(struct wm_workflows **out, const struct wm_reader *r, cons
 		if (!(path = wm_arena_printf(&w->arena, ".github/workflows/%s", name)))
 			goto oom;
 		w->files[w->nfiles].path = path;
+		w->priv->current = &w->files[w->nfiles];
 		read_workflow(w, &w->files[w->nfiles++]);
+		w->priv->current = NULL;
 		if (w->priv->oom)
 			goto oom;
 	}
@@ -1214,20 +1264,46 @@ const char *wm_workflows_action(struct wm_workflows *w, const struct wm_wf_step 
 	return name;
 }
 
+/* Where line `line` of a loaded file starts, through its marks (made once, in one pass over the text, in its arena). */
+static size_t line_start(struct loaded *l, unsigned line)
+{
+	size_t at;
+	if (!l->marks) {
+		size_t lines = 1;
+		for (size_t i = 0; i < l->doc.len; i++)
+			lines += l->doc.text[i] == '\n' || l->doc.text[i] == '\r' || (unsigned char)l->doc.text[i] == 0x85 ||
+				(unsigned char)l->doc.text[i] == 0xa8 || (unsigned char)l->doc.text[i] == 0xa9;
+		if (!(l->marks = wm_arena_array(&l->doc.arena, lines / LINES_PER_MARK + 2, sizeof(*l->marks))))
+			return wm_yaml_offset(&l->doc, line, 1);
+		at = wm_yaml_offset(&l->doc, 1, 1);
+		for (size_t n = 0; at < l->doc.len || n == 0; n++) {
+			if (n % LINES_PER_MARK == 0)
+				l->marks[l->nmarks++] = at;
+			at = wm_yaml_next_line(&l->doc, at);
+		}
+	}
+	if (!line || (line - 1) / LINES_PER_MARK >= l->nmarks)
+		return l->doc.len;
+	at = l->marks[(line - 1) / LINES_PER_MARK];
+	for (unsigned n = (line - 1) % LINES_PER_MARK; n > 0 && at < l->doc.len; n--)
+		at = wm_yaml_next_line(&l->doc, at);
+	return at;
+}
+
 unsigned wm_workflows_column(const struct wm_workflows *w, const char *file, unsigned line, const char *text)
 {
 	for (size_t i = 0; i < w->priv->nfiles; i++) {
-		const struct loaded *l = &w->priv->files[i];
-		size_t start, end;
+		struct loaded *l = &w->priv->files[i];
+		size_t start, end, n = strlen(text);
 		const char *at;
 		if (!l->ok || strcmp(l->path, file) != 0)
 			continue;
-		start = wm_yaml_offset(&l->doc, line, 1);
-		end = wm_yaml_offset(&l->doc, line + 1, 1);
-		if (start >= end || !*text)
+		start = line_start(l, line);
+		end = start < l->doc.len ? wm_yaml_next_line(&l->doc, start) : start;
+		if (start >= end || !n)
 			return 0;
-		for (at = l->doc.text + start; at + strlen(text) <= l->doc.text + end; at++)
-			if (!strncmp(at, text, strlen(text)))
+		for (at = l->doc.text + start; at + n <= l->doc.text + end; at++)
+			if (!strncmp(at, text, n))
 				return (unsigned)wm_utf8_len(l->doc.text + start, (size_t)(at - l->doc.text - start)) + 1;
 		return 0;
 	}

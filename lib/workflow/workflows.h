@@ -64,6 +64,7 @@ struct wm_wf_file {
 	unsigned events;                 /* WM_WF_* */
 	const struct wm_doc *doc;        /* NULL when it could not be read */
 	bool skipped;                    /* the caller's skip() said so (a file wheelmatrix wrote) */
+	bool partial;                    /* some of what it runs was not read (a note says what) */
 };
 
 struct wm_workflows_options {
