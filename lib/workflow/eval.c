@@ -93,7 +93,10 @@ static void val_null(struct wm_val *out)
 /* An unknown whose truthiness is known (`unknown || 'x'`), keeping what it depends on. */
 static void val_unknown_truth(struct wm_val *out, const struct wm_val *from, enum wm_truth truth)
 {
-	const char *why = from->kind == WM_VAL_UNKNOWN ? from->why : NULL;
+	/* a string known in part names what it is (github.ref's tag) */
+	const char *why = from->kind == WM_VAL_UNKNOWN || from->prefix ? from->why : NULL;
+	if (!why)
+		why = from->kind == WM_VAL_STRING && from->prefix ? "a value known only in part" : "a value init cannot read";
 	memset(out, 0, sizeof(*out));
 	out->kind = WM_VAL_UNKNOWN;
 	out->truth = truth;

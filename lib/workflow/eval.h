@@ -23,7 +23,7 @@ struct wm_val {
 	bool prefix;                /* a string of which only the start is known (github.ref: refs/tags/...) */
 	const struct wm_node *node; /* an array (sequence) or object (mapping) */
 	enum wm_truth truth;        /* unknown: what is known of its truthiness */
-	const char *why;            /* unknown: what it depends on ("secrets.PYPI_TOKEN"), in the arena */
+	const char *why;            /* unknown: what it depends on ("secrets.PYPI_TOKEN"), in the arena; a prefix: what it is */
 };
 
 struct wm_eval;

@@ -416,6 +416,7 @@ static void github_context(const struct wm_wf_scope *s, struct wm_eval *e, const
 		*used = part_is(parts[1], lens[1], "ref") ? 2 : 3;
 		wm_eval_str(out, "refs/tags/", 10);
 		out->prefix = true;
+		out->why = "github.ref (the tag's name)";
 		return;
 	}
 	if (n >= 2 && part_is(parts[1], lens[1], "ref_type")) {
