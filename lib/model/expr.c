@@ -32,7 +32,7 @@ enum wm_expr_tok wm_expr_next(struct wm_expr_lexer *x)
 {
 	const char *p = x->p;
 	enum wm_expr_tok t;
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+	while (*p == ' ' || (*p >= '\t' && *p <= '\r'))  /* blanks as isspace() reads them: \t \n \v \f \r */
 		p++;
 	x->start = p;
 	if (*p == '\0') {

@@ -191,6 +191,11 @@ int main(void)
 	CHECK_STR(holds(&tag, "${{ startsWith(github.ref, 'refs/tags/') }}"), "true");
 	CHECK_STR(holds(&tag, "${{ startsWith(github.ref, 'refs/tags/') || github.event_name == 'workflow_dispatch' }}"), "true");
 	CHECK_STR(holds(&tag, "github.event_name == 'workflow_dispatch'"), "false");
+	/* blanks as GitHub's lexer skips them, form feed and vertical tab too (found by fuzz-workflow) */
+	CHECK_STR(holds(&tag, "\f2"), "true");
+	CHECK_STR(holds(&tag, "${{ \f2\v }}"), "true");
+	/* a text reading a value known only in part (github.ref) is unknown, and says why (found by fuzz-eval) */
+	CHECK_STR(text(&tag, "ref ${{ github.ref }}"), "<unknown: a value known only in part>");
 	CHECK_STR(holds(&tag, "${{ github.event_name == 'workflow_dispatch' }}"), "false");
 	CHECK_STR(holds(&tag, "github.event_name == 'push' && contains(github.ref, 'refs/tags')"), "true");
 	CHECK_STR(holds(&tag, "GITHUB.EVENT_NAME == 'PUSH'"), "true");
