@@ -250,12 +250,14 @@ check-e2e: deps
 # hash) in a virtual environment under ~/.cache/wheelmatrix, which `make clean` keeps; made once.
 # Then the CUDA runtime the CUDA import test links (tests/tools/cuda-requirements.txt), the build
 # requirements of wheelmatrix's own wheel (tests/tools/wheel-requirements.txt) for its offline builds,
-# and the wheelhouse of pytest the replayed test steps install from (tests/tools/pytest-requirements.txt).
+# and the wheelhouse of pytest the replayed test steps install from (tests/tools/pytest-requirements.txt);
+# then Zig and the two sdists t-takeover-build builds (tests/tools/install-takeover-build.sh).
 tools:
 	@tests/tools/install.sh
 	@tests/tools/install-cuda.sh
 	@tests/tools/install-wheelhouse.sh
 	@tests/tools/install-pytest.sh
+	@tests/tools/install-takeover-build.sh
 
 install: $(TOOL) $(COMPLETIONS)
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)'

@@ -14,7 +14,8 @@
 # For each: init exits 0 and writes a matrix that `list` loads; its JSON summary lists every wheel
 # of the release, each reproduced or with a reason; a wheel is reproduced only when a job of the
 # matrix has its tags, read with packaging (PyPA's own parser of wheel names), and a wheel without
-# such a job is never reproduced; the file's header names each lost wheel; the totals are those of
+# such a job is never reproduced, and each reproduced one names that job (list's id); the file's
+# header names each lost wheel; the totals are those of
 # tests/takeover/expected.txt (published, reproduced, named: reviewed, see its comment); and check,
 # once generate wrote the workflow, keeps each release workflow that builds a lost wheel, naming
 # its publishing job.
@@ -22,6 +23,8 @@
 . "$ROOT/tests/plan-servers.sh"
 # shellcheck source=tests/python-env.sh
 . "$ROOT/tests/python-env.sh"
+# shellcheck source=tests/takeover-index.sh
+. "$ROOT/tests/takeover-index.sh"
 tools=$("$ROOT/tests/tools/install.sh" --path)
 [[ -x $tools/bin/python ]] || fatal "the pinned tools are not installed in $tools: run 'make tools' (tests/tools/install.sh)"
 "$tools/bin/python" -c 'import packaging.utils' 2>/dev/null ||
@@ -30,21 +33,7 @@ data=$ROOT/tests/takeover
 
 # the index: each release's page, as PyPI gave it (JSON), and the same files as PEP 503 HTML
 www=$tmp/www
-for rel in "$data"/*/release.json; do
-	"$py" - "$rel" "$www/simple" <<'PY' || fatal "cannot lay out the index of $rel"
-import html, json, os, re, sys
-page = json.load(open(sys.argv[1]))
-d = os.path.join(sys.argv[2], re.sub(r"[-_.]+", "-", page["name"]).lower())
-os.makedirs(d, exist_ok=True)
-json.dump(page, open(os.path.join(d, "index.json"), "w"))
-with open(os.path.join(d, "index.html"), "w") as f:
-    f.write("<!DOCTYPE html><html><body>\n")
-    for file in page["files"]:
-        f.write('<a href="%s#sha256=%s">%s</a><br>\n' % (html.escape(file["url"]), file["hashes"]["sha256"],
-                                                         html.escape(file["filename"])))
-    f.write("</body></html>\n")
-PY
-done
+takeover_index "$www"
 mkdir -p "$tmp/srv"
 start_nginx "$tmp/srv" "$www" || fatal "nginx did not start"
 
@@ -89,9 +78,10 @@ def canonical(tag):
             return "manylinux_%s_%s" % (level, tag[len(legacy):])
     return tag
 
-made = set()
+made, by_id = set(), {}
 for j in json.load(open(jobs)):
     made.add((j["python_tag"], j["abi_tag"], canonical(j["platform_tag"])))
+    by_id[j["id"]] = (j["python_tag"], j["abi_tag"], canonical(j["platform_tag"]))
 for f in published:
     tags = {(t.interpreter, t.abi, canonical(t.platform)) for t in parse_wheel_filename(f)[3]}
     has_job = any(t in made for t in tags)
@@ -106,6 +96,11 @@ for f in published:
         problems.append("%s is not reproduced, and no reason is given" % f)
     if w["reproduced"] and w["why"]:
         problems.append("%s is reproduced, with a reason: %s" % (f, w["why"]))
+    # the job it names is one of list's, and makes a wheel of its tags
+    if w["reproduced"] and by_id.get(w["job"]) not in tags:
+        problems.append("%s is reproduced by job %s, which makes %s" % (f, w["job"], by_id.get(w["job"])))
+    if not w["reproduced"] and w["job"] is not None:
+        problems.append("%s is not reproduced, yet names job %s" % (f, w["job"]))
 # the header names each lost wheel, plain file names as they are
 header = [l for l in open(matrix) if l.startswith("#")]
 lost = {m.group(1) for l in header for m in [re.match(r"#   lost: (\S+) \(", l)] if m}

@@ -65,6 +65,7 @@ struct wm_init_verdict {
 	const char *why;         /* not reproduced: why */
 	const char *workflow;    /* the workflow whose build makes it, or NULL */
 	const char *predicted;   /* the matrix's file of the same slot, when its name differs */
+	const char *job;         /* reproduced: the matrix's job that builds it */
 };
 
 /* init's state: the project, its CI, the takeover, the release and its judgement. */

@@ -200,6 +200,11 @@ static void verdicts(struct wm_init *in, const struct wm_plan_dist *d)
 		bool made = !d || !listed(d->unexpected, d->nunexpected, w->filename);
 		v->why = wm_init_matrix_why(&in->takeover, w, &v->workflow);
 		v->reproduced = made && d && !v->why;
+		for (size_t k = 0; v->reproduced && k < d->nartifacts && !v->job; k++) {
+			const struct wm_artifact *a = &d->artifacts[k];
+			if (a->state == WM_ART_PRESENT && a->job && !strcmp(a->found ? a->found : a->filename, w->filename))
+				v->job = wm_arena_strdup(&in->arena, a->job);  /* the plan and matrix go at the end */
+		}
 		if (!made && !v->why)
 			v->why = !d ? "the matrix builds no wheel of the project's own distribution" :
 				"the matrix does not build a wheel of its tags";
@@ -288,6 +293,7 @@ static int report_json(struct wm_buf *out, const struct wm_init *in)
 		wm_json_set(w, "reproduced", wm_json_bool(v->reproduced));
 		wm_json_set(w, "why", v->why && !v->reproduced ? wm_json_string(v->why) : wm_json_null());
 		wm_json_set(w, "workflow", v->workflow ? wm_json_string(v->workflow) : wm_json_null());
+		wm_json_set(w, "job", v->job ? wm_json_string(v->job) : wm_json_null());
 	}
 	for (size_t i = 0; i < in->ci->nbuilt; i++) {
 		struct wm_json *w = wm_json_object();
