@@ -89,7 +89,8 @@ release_yml >"$r/.github/workflows/release.yml"
 commit_all "$r"
 wm -C "$r" check
 expect_status 1 "check with the release workflow alone"
-expect_err "remove this workflow, which that one replaces ('git rm .github/workflows/release.yml')" "removing a workflow the generated one replaces"
+expect_err "error: job 'publish' uploads demo to an index on a tag push (pypa/gh-action-pypi-publish), as $generated does: two publishers of the same files; remove this workflow, whose every job that one replaces ('git rm .github/workflows/release.yml'), or stop job 'publish' publishing" \
+	"removing a workflow the generated one replaces"
 
 # ---- 2. another distribution: no second publisher ------------------------------------------
 r=$tmp/others
@@ -167,7 +168,7 @@ grep -q "git rm" "$tmp/err" && fail "check proposes removing the workflow of a l
 sed -i '/^#   lost: /d' "$r/wheelmatrix.yaml"
 commit_all "$r"
 wm -C "$r" check
-expect_err "remove this workflow, which that one replaces" "check once the record is gone"
+expect_err "remove this workflow, whose every job that one replaces" "check once the record is gone"
 # a record is read against the matrix each time: a wheel it makes once edited keeps nothing
 sed -i 's|^\(# yaml-language-server.*\)$|\1\n#   lost: demo-1.0.0-cp313-cp313-manylinux_2_17_x86_64.whl (.github/workflows/release.yml): not built|' \
 	"$r/wheelmatrix.yaml"
@@ -180,7 +181,7 @@ grep -q '"3.13"' "$r/wheelmatrix.yaml" || fatal "3.13 not added: $(cat "$r/wheel
 wm -q -C "$r" generate --force
 commit_all "$r"
 wm -C "$r" check
-expect_err "remove this workflow, which that one replaces" "check once the matrix builds the recorded wheel"
+expect_err "remove this workflow, whose every job that one replaces" "check once the matrix builds the recorded wheel"
 grep -q "cp313" "$tmp/err" && fail "a wheel the matrix builds still keeps the workflow: $(cat "$tmp/err")"
 
 # ---- 4. a platform without jobs, in generate and check ---------------------------------------

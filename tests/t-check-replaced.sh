@@ -43,10 +43,11 @@ kept() {
 	printf "%s:%s:%s: error: job '%s' uploads %s to an index on %s (%s), as %s does: two publishers of the same files; but this workflow builds wheels the matrix does not (%s), so keep it until the matrix builds them, and stop job '%s' publishing what %s publishes\n" \
 		"$1" "$2" "$3" "$4" "$5" "$6" "$7" "$generated" "$8" "$4" "$generated"
 }
-# finding FILE LINE COLUMN DISTS EVENT HOW: the error check must report for a workflow
+# finding FILE LINE COLUMN DISTS EVENT HOW [JOB]: the error check must report for a workflow whose
+# every job the generated one replaces (its publishing job JOB, default release)
 finding() {
-	printf "%s:%s:%s: error: uploads %s to an index on %s (%s), as %s does: two publishers of the same files; remove this workflow, which that one replaces ('git rm %s'), or stop it publishing\n" \
-		"$1" "$2" "$3" "$4" "$5" "$6" "$generated" "$1"
+	printf "%s:%s:%s: error: job '%s' uploads %s to an index on %s (%s), as %s does: two publishers of the same files; remove this workflow, whose every job that one replaces ('git rm %s'), or stop job '%s' publishing\n" \
+		"$1" "$2" "$3" "${7:-release}" "$4" "$5" "$6" "$generated" "$1" "${7:-release}"
 }
 # position FILE TEXT: the line and column where TEXT first starts in FILE ("74 20")
 position() {

@@ -613,9 +613,10 @@ static void publisher_finding(struct checker *c, const struct wm_init_workflow *
 			"builds what it builds, and stop job '%s' publishing what %s publishes", w->job, both, w->event,
 			w->publisher, generated, w->job, generated);
 	else if (!rest)
-		finding(c, WM_SEV_ERROR, w->path, w->line, w->column, "uploads %s to an index on %s (%s), as %s "
-			"does: two publishers of the same files; remove this workflow%s ('git rm %s'), or stop it "
-			"publishing", both, w->event, w->publisher, generated, github ? ", which that one replaces" : "", w->path);
+		finding(c, WM_SEV_ERROR, w->path, w->line, w->column, "job '%s' uploads %s to an index on %s (%s), as %s "
+			"does: two publishers of the same files; remove this workflow%s ('git rm %s'), or stop job '%s' "
+			"publishing", w->job, both, w->event, w->publisher, generated,
+			github ? ", whose every job that one replaces" : "", w->path, w->job);
 	else
 		finding(c, WM_SEV_ERROR, w->path, w->line, w->column, "job '%s' uploads %s to an index on %s (%s), as %s "
 			"does: two publishers of the same files; remove the jobs %s replaces from this workflow, which "
