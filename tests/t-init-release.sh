@@ -18,7 +18,7 @@
 # header names each lost wheel; the totals are those of
 # tests/takeover/expected.txt (published, reproduced, named: reviewed, see its comment); and check,
 # once generate wrote the workflow, keeps each release workflow that builds a lost wheel, naming
-# its publishing job.
+# its publishing job.  A project the index does not have is fine: init says so and writes its matrix.
 . "$ROOT/tests/lib.sh"
 . "$ROOT/tests/plan-servers.sh"
 # shellcheck source=tests/python-env.sh
@@ -140,6 +140,20 @@ for path in kept:
                 sys.exit("%s: the finding does not name the publishing job: %s" % (path, line))
 PY
 done
+# a project not on the index yet: nothing to compare, said, and the matrix written
+repo=$tmp/new-project
+mkdir -p "$repo"
+printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "not-released"\nversion = "0.1.0"\n' \
+	>"$repo/pyproject.toml"
+printf '[package]\nname = "not-released"\nversion = "0.1.0"\nedition = "2021"\n\n[lib]\ncrate-type = ["cdylib"]\n' >"$repo/Cargo.toml"
+scratch_repo "$repo"
+wm -C "$repo" init --index "http://127.0.0.1:$HTTP_PORT/simple/"
+expect_status 0 "init of a project the index does not have"
+grep -qxF "not-released has no release on http://127.0.0.1:$HTTP_PORT/simple/not-released/: nothing to compare" "$tmp/out" ||
+	fail "init does not say the project has no release: $(cat "$tmp/out")"
+wm -C "$repo" list
+expect_status 0 "list of the matrix init wrote for a project not released"
+
 # the totals, as reviewed
 sort "$tmp/totals" >"$tmp/totals.sorted"
 grep -v '^#' "$data/expected.txt" | sort | expect_same - "$tmp/totals.sorted" "the totals (project published reproduced named)"
