@@ -18,7 +18,9 @@
 # header names each lost wheel; the totals are those of
 # tests/takeover/expected.txt (published, reproduced, named: reviewed, see its comment); and check,
 # once generate wrote the workflow, keeps each release workflow that builds a lost wheel, naming
-# its publishing job.  A project the index does not have is fine: init says so and writes its matrix.
+# its publishing job.  The same over https from a private index (credentials from the environment,
+# never shown; refused without them, nothing written).  A project the index does not have is fine:
+# init says so and writes its matrix.
 . "$ROOT/tests/lib.sh"
 . "$ROOT/tests/plan-servers.sh"
 # shellcheck source=tests/python-env.sh
@@ -140,6 +142,29 @@ for path in kept:
                 sys.exit("%s: the finding does not name the publishing job: %s" % (path, line))
 PY
 done
+# the index reader's own ways: https with the CA given, a private index with credentials from the
+# environment (never shown); the same verdict as over plain http
+repo=$tmp/nh3
+(
+	export WHEELMATRIX_INDEX_USERNAME=ci WHEELMATRIX_INDEX_PASSWORD=s3cret-pass
+	wm -C "$repo" init --force --index "https://127.0.0.1:$HTTPS_PORT/private/" --cacert "$tmp/srv/ca.pem" --format json
+	expect_status 0 "nh3: init against a private index over https"
+	"$py" - "$tmp/nh3.json" "$tmp/out" <<'PY' || fail "nh3: another verdict from the private index: $(head -c 2000 "$tmp/out")"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["wheels"] == b["wheels"] and a["version"] == b["version"]
+assert b["index"].startswith("https://127.0.0.1:") and "s3cret" not in json.dumps(b)
+PY
+	grep -q "s3cret" "$tmp/err" "$repo/wheelmatrix.yaml" && fail "nh3: the password is shown"
+	# without them, the index refuses: init says so and writes nothing
+	unset WHEELMATRIX_INDEX_USERNAME WHEELMATRIX_INDEX_PASSWORD
+	cp "$repo/wheelmatrix.yaml" "$tmp/nh3.yaml"
+	wm -C "$repo" init --force --index "https://127.0.0.1:$HTTPS_PORT/private/" --cacert "$tmp/srv/ca.pem"
+	[[ $status != 0 ]] || fail "nh3: init without the index's password exits 0: $(cat "$tmp/out" "$tmp/err")"
+	cmp -s "$tmp/nh3.yaml" "$repo/wheelmatrix.yaml" || fail "nh3: a refused init changed the matrix file"
+	exit "$failures"
+) || failures=$((failures + 1))
+
 # a project not on the index yet: nothing to compare, said, and the matrix written
 repo=$tmp/new-project
 mkdir -p "$repo"
