@@ -251,8 +251,9 @@ check-e2e: deps
 # Then the CUDA runtime the CUDA import test links (tests/tools/cuda-requirements.txt), the build
 # requirements of wheelmatrix's own wheel (tests/tools/wheel-requirements.txt) for its offline builds,
 # the wheelhouse of pytest the replayed test steps install from (tests/tools/pytest-requirements.txt),
-# that of the publishing jobs' build and twine (tests/tools/publish-requirements.txt), and the wheels
-# of the GitLab publish job's hashed lock (templates/publish-lock.txt).
+# that of the publishing jobs' build and twine (tests/tools/publish-requirements.txt), the wheels
+# of the GitLab publish job's hashed lock (templates/publish-lock.txt); then Zig and the two sdists
+# t-takeover-build builds (tests/tools/install-takeover-build.sh).
 tools:
 	@tests/tools/install.sh
 	@tests/tools/install-cuda.sh
@@ -260,6 +261,7 @@ tools:
 	@tests/tools/install-pytest.sh
 	@tests/tools/install-publish.sh
 	@tests/tools/install-publish-job.sh
+	@tests/tools/install-takeover-build.sh
 
 install: $(TOOL) $(COMPLETIONS)
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)'

@@ -66,7 +66,7 @@ else
 	{
 		libs list "$seed" "$wm" list
 		libs generate "$seed" "$wm" generate
-		libs init "$tmp/init" "$wm" init
+		libs init "$tmp/init" "$wm" init --offline
 		libs patch "$seed" "$wm" patch --dry-run cuda
 		libs check "$seed" "$wm" check --staged
 	} | while read -r what curl git; do

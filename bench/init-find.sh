@@ -5,6 +5,10 @@
 # maturin does not build spread over the tree (tests' fixtures, tools), the project's in
 # bindings/python, and a root pyproject.toml with no [build-system]: nothing points at the project, so init reads
 # the tracked pyproject.toml files, the shallowest first, at most 64 of them (the worst case).
+# Then the same sizes holding a real release's files instead (tests/takeover/prqlc/repo: 119 KB of
+# workflows, a release workflow called by another, a composite action, the project in
+# prqlc/bindings/prqlc-python) and filler: init reads every workflow as GitHub runs it, and finds
+# the project through them.
 #
 # Usage: bench/init-find.sh     (RUNS=N runs per command, default 11; SIZES="10000 100000";
 #                                WHEELMATRIX=PATH times another binary)
@@ -46,6 +50,26 @@ PY
 	git -C "$repo" commit -qm base
 }
 
+# make_takeover_repo REPO FILES: tests/takeover/prqlc's files and filler, FILES tracked in all
+make_takeover_repo() {
+	local repo=$1 files=$2
+	cp -R "$root/tests/takeover/prqlc/repo" "$repo"
+	python3 - "$repo" "$files" <<'PY'
+import os, sys
+root, n = sys.argv[1], int(sys.argv[2])
+n -= sum(len(f) for _, _, f in os.walk(root))
+for i in range(n):
+    d = os.path.join(root, "filler", f"d{i // 100:04d}")
+    if i % 100 == 0:
+        os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, f"f{i:06d}.rs"), "w") as f:
+        f.write(f"pub fn f{i}() -> u32 {{ {i} }}\n")
+PY
+	git -C "$repo" init -q
+	git -C "$repo" add -A
+	git -C "$repo" commit -qm base
+}
+
 echo "wheelmatrix: $("$wm" --version)"
 echo "$RUNS runs per command (median wall time, peak RSS)"
 for files in "${sizes[@]}"; do
@@ -53,18 +77,33 @@ for files in "${sizes[@]}"; do
 	make_repo "$repo" "$files"
 	count=$(git -C "$repo" ls-files | wc -l)
 	py=$(git -C "$repo" ls-files '*pyproject.toml' | wc -l)
-	(cd "$repo" && "$wm" init --force 2>"$tmp/err" >/dev/null) || { cat "$tmp/err" >&2; exit 1; }
+	(cd "$repo" && "$wm" init --offline --force 2>"$tmp/err" >/dev/null) || { cat "$tmp/err" >&2; exit 1; }
 	grep -q "^bindings/python/pyproject.toml: note: the project" "$tmp/err" ||
 		{ echo "init-find.sh: init did not find bindings/python:" >&2; cat "$tmp/err" >&2; exit 1; }
 	echo
 	echo "$count tracked files, $py pyproject.toml"
-	read -r t rss < <(cd "$repo" && python3 "$here/measure.py" --quiet --runs "$RUNS" -- "$wm" init --force)
-	read -r p prss < <(cd "$repo" && python3 "$here/measure.py" --quiet --runs "$RUNS" -- "$wm" init --force \
+	read -r t rss < <(cd "$repo" && python3 "$here/measure.py" --quiet --runs "$RUNS" -- "$wm" init --offline --force)
+	read -r p prss < <(cd "$repo" && python3 "$here/measure.py" --quiet --runs "$RUNS" -- "$wm" init --offline --force \
 		--pyproject bindings/python/pyproject.toml)
 	read -r g grss < <(cd "$repo" && python3 "$here/measure.py" --runs "$RUNS" -- git ls-files)
 	awk -v t="$t" -v r="$rss" -v p="$p" -v pr="$prss" -v g="$g" -v gr="$grss" 'BEGIN {
 		printf "  init (found)       %8.2f ms  %6.1f MiB\n", t * 1000, r / 1024
 		printf "  init --pyproject   %8.2f ms  %6.1f MiB\n", p * 1000, pr / 1024
+		printf "  git ls-files       %8.2f ms  %6.1f MiB\n", g * 1000, gr / 1024
+	}'
+done
+for files in "${sizes[@]}"; do
+	repo=$tmp/takeover$files
+	make_takeover_repo "$repo" "$files"
+	(cd "$repo" && "$wm" init --offline --force 2>"$tmp/err" >/dev/null) || { cat "$tmp/err" >&2; exit 1; }
+	grep -q "^prqlc/bindings/prqlc-python/pyproject.toml: note: the project" "$tmp/err" ||
+		{ echo "init-find.sh: init did not find prqlc/bindings/prqlc-python:" >&2; cat "$tmp/err" >&2; exit 1; }
+	echo
+	echo "$(git -C "$repo" ls-files | wc -l) tracked files, prqlc's workflows ($(cat "$repo"/.github/workflows/* | wc -c) bytes)"
+	read -r t rss < <(cd "$repo" && python3 "$here/measure.py" --quiet --runs "$RUNS" -- "$wm" init --offline --force)
+	read -r g grss < <(cd "$repo" && python3 "$here/measure.py" --runs "$RUNS" -- git ls-files)
+	awk -v t="$t" -v r="$rss" -v g="$g" -v gr="$grss" 'BEGIN {
+		printf "  init (workflows)   %8.2f ms  %6.1f MiB\n", t * 1000, r / 1024
 		printf "  git ls-files       %8.2f ms  %6.1f MiB\n", g * 1000, gr / 1024
 	}'
 done

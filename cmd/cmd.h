@@ -71,7 +71,8 @@ struct cli {
 enum { LIST_FORMAT, LIST_WHY, LIST_NOPTIONS };
 extern const struct cli_option cmd_list_options[LIST_NOPTIONS];
 int cmd_list(struct cli *cli);
-enum { INIT_FORCE, INIT_PYPROJECT, INIT_NOPTIONS };
+enum { INIT_FORCE, INIT_PYPROJECT, INIT_INDEX, INIT_OFFLINE, INIT_FORMAT, INIT_CACERT, INIT_TIMEOUT, INIT_RETRIES,
+	INIT_NOPTIONS };
 extern const struct cli_option cmd_init_options[INIT_NOPTIONS];
 int cmd_init(struct cli *cli);
 enum { GENERATE_CHECK, GENERATE_DRY_RUN, GENERATE_DIFF, GENERATE_STDOUT, GENERATE_FORCE, GENERATE_NOPTIONS };

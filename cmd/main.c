@@ -182,8 +182,9 @@ static const struct cli_env pin_env[] = {
 
 /* Every command of design §2, in the order `help` lists them, each with the example its --help ends with. */
 static const struct cli_command commands[] = {
-	{ "init", NULL, "Write a starting wheelmatrix.yaml from the repository", cmd_init_options, INIT_NOPTIONS,
-		0, 0, cmd_init, "wheelmatrix init --pyproject python/pyproject.toml", NO_ENV },
+	{ "init", NULL, "Write a starting wheelmatrix.yaml from the repository, judged against its newest release",
+		cmd_init_options, INIT_NOPTIONS, 0, 0, cmd_init, "wheelmatrix init --pyproject python/pyproject.toml",
+		ENV(plan_env) },
 	{ "list", NULL, "Expand the matrix into concrete jobs", cmd_list_options, LIST_NOPTIONS, 0, 0, cmd_list,
 		"wheelmatrix list --why", ENV(list_env) },
 	{ "generate", NULL, "Write the CI files, variant patches and meta package the matrix implies",

@@ -797,19 +797,46 @@ int wm_repo_hook_install(char *paths[WM_HOOKS], bool unchanged[WM_HOOKS], const 
 /* ---- init ---------------------------------------------------------------- */
 
 /*
- * Writes into `out` a starting matrix file for the project whose
- * pyproject.toml is `pyproject` (read through `r` with its Cargo.toml): the
- * project's name and module, abi3 when the crate is abi3, the usual five
- * platforms, a backend per distribution the repository's workflows and
- * scripts already publish (`<name>-cuda`: backend cuda, with their
- * `--features`), one per other GPU-looking Cargo feature (cuda, cublas,
- * metal, rocm, hipblas, clblast, opencl, vulkan, ...), the default CPU
- * build, and `ci` for the providers the repository uses (never one whose
- * file the project wrote itself).  On success, notes and warnings in `err`
- * name the wheel workflows the generated one replaces and a .gitlab-ci.yml
- * left alone.  The text (malloc'd) belongs to the caller.
+ * init: a starting matrix file for the project, taken over from its CI and judged against its
+ * newest release.  wm_init_read reads the project whose pyproject.toml is `pyproject` (through
+ * `r`, with its Cargo.toml) and the repository's CI: its workflows read as GitHub runs them, the
+ * wheels they build, the distributions they publish.  wm_takeover_fetch asks the index for the
+ * project's newest release (unless o->offline); wm_takeover_judge writes the matrix, loads it and
+ * matches each published wheel with its files; wm_init_render gives the file (malloc'd, the
+ * caller's), wm_init_notes what init found in the CI, wm_takeover_report the summary, as text or
+ * JSON (malloc'd).  `in` is freed with wm_init_free, also after a failure.
  */
-int wm_init_matrix(char **out, size_t *len, const struct wm_reader *r, const char *pyproject, struct wm_error *err);
+struct wm_init;
+int wm_init_read(struct wm_init **in, const struct wm_reader *r, const char *pyproject, struct wm_error *err);
+int wm_init_render(char **out, size_t *len, struct wm_init *in, struct wm_error *err);
+void wm_init_notes(const struct wm_init *in, struct wm_error *err);
+void wm_init_free(struct wm_init *in);
+
+struct wm_takeover_options {
+	const char *index;               /* NULL: WM_PLAN_INDEX */
+	bool offline;                    /* ask no index */
+	unsigned jobs, retries;          /* as plan's */
+	long timeout_ms, connect_timeout_ms;
+	unsigned backoff_ms;
+	size_t max_bytes;
+	const char *cacert, *netrc, *username, *password;
+};
+/* The defaults: PyPI, plan's network defaults. */
+void wm_takeover_options_init(struct wm_takeover_options *o);
+/*
+ * The project's newest release on the index: its wheels, for the matrix init writes.  A project
+ * the index does not have is none; a page that cannot be read is WM_EIO, said; a bad index URL
+ * WM_EINVALID, libcurl that cannot be loaded WM_EIO, an unreadable CA file WM_EREAD.
+ */
+int wm_takeover_fetch(struct wm_init *in, const struct wm_takeover_options *o, struct wm_error *err);
+/*
+ * Writes the matrix and loads it (WM_EINTERNAL, said, when it does not: nothing is to be written),
+ * then matches each wheel of the release with the matrix's files, strictly: the same Python, ABI
+ * and platform tags, manylinux level and macOS deployment target.
+ */
+int wm_takeover_judge(struct wm_init *in, struct wm_error *err);
+/* "N wheels published in X.Y.Z, M reproduced, K not:" and a line per wheel not, with why; or JSON. */
+int wm_takeover_report(char **out, size_t *len, const struct wm_init *in, bool json);
 /*
  * The project init reads when no --pyproject is given and the root's pyproject.toml (read through
  * `r`, the directory `root`) is not one maturin builds: *pyproject (malloc'd) is the one the
@@ -1130,6 +1157,7 @@ struct wm_plan {
 	const char *query;               /* its query ("?token=..." or ""), after each project's path: never shown */
 	bool offline;
 	bool first_release;              /* every distribution may be new */
+	bool strict;                     /* a wheel matches only with the same tags, levels and deployment targets (init's judgement) */
 	struct wm_plan_dist *dists;      /* the meta package, then the backends in file order */
 	size_t ndists;
 };

@@ -1,9 +1,14 @@
 #!/bin/bash
-# t-check-replaced.sh — check reports each wheel workflow of the project's own (one init lists as
-# replaced) that still uploads a distribution of the matrix to an index on a tag push or a
-# release, at its upload step, from the working tree, the index and a commit, in text and JSON,
-# until the workflow is removed; a workflow that only tests, uploads on other events only or
-# uploads another distribution, and a .gitlab-ci.yml of the project's own, are no finding.
+# t-check-replaced.sh — check reports each wheel workflow of the project's own that still uploads
+# a distribution of the matrix to an index on a tag push or a release, at its upload step, from
+# the working tree, the index and a commit, in text and JSON, until the workflow is removed; a
+# workflow that only tests, uploads on other events only or uploads another distribution, and a
+# .gitlab-ci.yml of the project's own, are no finding.  Its advice never destroys: it proposes
+# removing the workflow only when the matrix builds all it builds and every job of it is one the
+# generated workflow replaces; otherwise it names the publishing job, and what the workflow still
+# builds that the matrix does not, read from its builds (CI-Metal.yml's deployment target 10.9
+# through $GITHUB_ENV, CI-OpenCL.yml's build off a manylinux container) and from the wheels init
+# recorded as lost in the matrix file's header.
 #
 # The workflows are llm-rs's (tests/repos/llm-rs, see its README.md) and the one the pinned
 # maturin's `generate-ci github` writes, run here.  Where each uploads, and what, is read from
@@ -26,17 +31,23 @@ project() {
 }
 # matrix DIR: init's matrix and the files generate writes from it, committed with everything there
 matrix() {
-	wm -C "$1" init
+	wm -C "$1" init --offline
 	expect_status 0 "init in ${1#"$tmp"/}"
 	cp "$tmp/err" "$tmp/init-err"
 	wm -q -C "$1" generate
 	expect_status 0 "generate in ${1#"$tmp"/}"
 	commit_all "$1"
 }
-# finding FILE LINE COLUMN DISTS EVENT HOW: the error check must report for a workflow
+# kept FILE LINE COLUMN JOB DISTS EVENT HOW LOST: the error for a workflow that builds wheels the matrix does not
+kept() {
+	printf "%s:%s:%s: error: job '%s' uploads %s to an index on %s (%s), as %s does: two publishers of the same files; but this workflow builds wheels the matrix does not (%s), so keep it until the matrix builds them, and stop job '%s' publishing what %s publishes\n" \
+		"$1" "$2" "$3" "$4" "$5" "$6" "$7" "$generated" "$8" "$4" "$generated"
+}
+# finding FILE LINE COLUMN DISTS EVENT HOW [JOB]: the error check must report for a workflow whose
+# every job the generated one replaces (its publishing job JOB, default release)
 finding() {
-	printf "%s:%s:%s: error: uploads %s to an index on %s (%s), as %s does: two publishers of the same files; remove this workflow, which that one replaces ('git rm %s'), or stop it publishing\n" \
-		"$1" "$2" "$3" "$4" "$5" "$6" "$generated" "$1"
+	printf "%s:%s:%s: error: job '%s' uploads %s to an index on %s (%s), as %s does: two publishers of the same files; remove this workflow, whose every job that one replaces ('git rm %s'), or stop job '%s' publishing\n" \
+		"$1" "$2" "$3" "${7:-release}" "$4" "$5" "$6" "$generated" "$1" "${7:-release}"
 }
 # position FILE TEXT: the line and column where TEXT first starts in FILE ("74 20")
 position() {
@@ -69,8 +80,19 @@ for f in "$fixture"/.github/workflows/*.yml; do
 	grep -q 'command: upload' "$f" || continue
 	name=$(sed -n 's/^ *PYPROJECT_NAME: "\(.*\)"$/\1/p' "$f")
 	read -r line column < <(position "$f" 'command: upload')
-	finding ".github/workflows/${f##*/}" "$line" $((column + 9)) "${name:-llm-rs}" "a tag push" \
-		"maturin-action's command: upload" >>"$tmp/want"
+	read -r build _ < <(position "$f" 'PyO3/maturin-action@')
+	w=.github/workflows/${f##*/}
+	case ${f##*/} in
+	CI-Metal.yml)
+		grep -q 'MACOSX_DEPLOYMENT_TARGET=10.9" >>"$GITHUB_ENV"' "$f" || fail "CI-Metal.yml no longer sets 10.9"
+		kept "$w" "$line" $((column + 9)) release "$name" "a tag push" "maturin-action's command: upload" \
+			"1: the wheels of job macos ($w:$build): built with the environment MACOSX_DEPLOYMENT_TARGET=10.9 ($w:$build), which the matrix cannot express" ;;
+	CI-OpenCL.yml)
+		kept "$w" "$line" $((column + 9)) release "$name" "a tag push" "maturin-action's command: upload" \
+			"1: some wheels of job linux ($w:$build): built on the runner, off a manylinux container: its level follows the runner's glibc" ;;
+	*)
+		finding "$w" "$line" $((column + 9)) "${name:-llm-rs}" "a tag push" "maturin-action's command: upload" ;;
+	esac >>"$tmp/want"
 done
 (($(wc -l <"$tmp/want") == 3)) || fail "the fixture has not 3 workflows uploading on tags: $(cat "$tmp/want")"
 grep -q 'softprops/action-gh-release' "$fixture/.github/workflows/CI-CuBLAS.yml" ||
@@ -145,6 +167,8 @@ grep -q "uv publish" "$tmp/maturin.yml" || fatal "maturin generate-ci no longer 
 repo=$tmp/maturin
 project "$repo"
 mkdir -p "$repo/.github/workflows"
+# init takes maturin's CI.yml over: the matrix builds what it builds
+cp "$tmp/maturin.yml" "$repo/.github/workflows/CI.yml"
 matrix "$repo"
 # workflow NAME FILE: FILE committed as .github/workflows/NAME (replacing what was there), $wf its path
 workflow() {
@@ -153,7 +177,7 @@ workflow() {
 	cp "$2" "$repo/$wf"
 	commit_all "$repo" "$1"
 }
-workflow CI.yml "$tmp/maturin.yml"
+wf=.github/workflows/CI.yml
 read -r line column < <(position "$tmp/maturin.yml" 'uv publish')
 finding "$wf" "$line" "$column" llm-rs "a tag push" "uv publish" >"$tmp/want"
 sources "$tmp/want" "$repo" "maturin's workflow"
@@ -221,7 +245,10 @@ printf 'on:\n  push:\n    tags: ["v*"]\njobs:\n  publish:\n    runs-on: ubuntu-l
 	>"$repo/.github/workflows/publish.yml"
 sed 's/^/          /' "$tmp/publish.sh" >>"$repo/.github/workflows/publish.yml"
 commit_all "$repo"
+# maturin publish builds on the runner, off a manylinux container, whose glibc makes the wheel's level:
+# not the matrix's wheel, so the workflow is kept
 read -r line column < <(position "$repo/.github/workflows/publish.yml" 'maturin publish')
-finding .github/workflows/publish.yml "$line" "$column" llm-rs "a tag push" "maturin publish" >"$tmp/want"
+kept .github/workflows/publish.yml "$line" "$column" publish llm-rs "a tag push" "maturin publish" \
+	"1: some wheels of job publish (.github/workflows/publish.yml:$line): built on the runner, off a manylinux container: its level follows the runner's glibc" >"$tmp/want"
 sources "$tmp/want" "$repo" "the same script in a workflow"
 finish

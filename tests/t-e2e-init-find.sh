@@ -24,7 +24,7 @@ printf 'on: push\njobs:\n  linux:\n    runs-on: ubuntu-latest\n    steps:\n     
 scratch_repo "$r"
 commit_all "$r"
 
-expect_run 0 "$WM" -C "$r" init
+expect_run 0 "$WM" -C "$r" init --offline
 expect_run 0 "$WM" -C "$r" generate
 # where the generated workflow runs maturin for the Linux x86_64 CPU wheels
 dir=$("$py" -c 'import sys, yaml

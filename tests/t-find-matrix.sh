@@ -104,7 +104,7 @@ git -C "$r" checkout -q -- wheelmatrix.yaml
 
 # init does not search: it writes a new matrix file here
 cp "$r/pyproject.toml" "$r/Cargo.toml" "$r/python/"
-wm -C "$r/python" init
+wm -C "$r/python" init --offline
 expect_status 0 "init in a subdirectory"
 [[ -f $r/python/wheelmatrix.yaml ]] || fail "init did not write in the current directory"
 finish

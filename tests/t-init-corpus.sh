@@ -14,7 +14,7 @@ while read -r project path outcome rest; do
 	[ -d "$tmp/$project" ] || cp -r "$corpus/$project" "$tmp/"
 	repo=$tmp/$project
 	rm -f "$repo/wheelmatrix.yaml"
-	wm -q -C "$repo" init --pyproject "$path"
+	wm -q -C "$repo" init --offline --pyproject "$path"
 	if [ "$outcome" = error ]; then
 		expect_status 2 "$project/$path"
 		expect_err "$rest" "$project/$path"

@@ -26,7 +26,7 @@ yq() {
 repo=$tmp/llm-rs
 project "$repo"
 cp -r "$fixture/.github" "$fixture/build_scripts" "$repo/"
-wm -C "$repo" init
+wm -C "$repo" init --offline
 expect_status 0 "init in llm-rs"
 cp "$tmp/err" "$tmp/init-err"
 [[ $(yq "$repo/wheelmatrix.yaml" 'd["ci"]') == '{"github": {}}' ]] ||
@@ -55,18 +55,31 @@ expect_same "$tmp/want" "$tmp/got" "llm-rs: the distributions and features of th
 # each backend is the distribution's suffix: cuda, not cublas
 [[ $(yq "$repo/wheelmatrix.yaml" 'sorted(d["backends"])') == '["cpu", "cuda", "metal", "opencl"]' ]] ||
 	fail "llm-rs: backends $(yq "$repo/wheelmatrix.yaml" 'sorted(d["backends"])')"
-# where each builds: the feature's platforms, narrowed to the runners of its workflow (OpenCL: Linux, Windows)
+# where each builds: the feature's platforms, narrowed to the runners of its workflow (OpenCL: Linux, Windows),
+# and to the matrix's platforms where the toolkit builds on some of a family only (not linux-riscv64)
 [[ $(yq "$repo/wheelmatrix.yaml" '{b: v.get("platforms") for b, v in d["backends"].items()}') == \
-	'{"cpu": null, "cuda": ["linux-x86_64", "windows-x86_64"], "metal": ["macos-*"], "opencl": ["linux-*", "windows-*"]}' ]] ||
+	'{"cpu": null, "cuda": ["linux-x86_64", "windows-x86_64"], "metal": ["macos-*"], "opencl": ["linux-x86_64", "linux-i686", "windows-*"]}' ]] ||
 	fail "llm-rs: platforms $(yq "$repo/wheelmatrix.yaml" '{b: v.get("platforms") for b, v in d["backends"].items()}')"
-# the wheel workflows (those running maturin) are listed in the file's comment and each named on stderr
+# the wheel workflows (those running maturin) of a release (those triggered on tags or releases that
+# upload to an index or a GitHub release) are listed in the file's comment and each named on stderr;
+# the others (manual builds: workflow_dispatch alone) are named as none the matrix replaces
 (cd "$fixture" && grep -l 'maturin-action\|maturin build' .github/workflows/*.yml) >"$tmp/wheel-workflows"
 (($(wc -l <"$tmp/wheel-workflows") == 6)) || fail "the fixture has not 6 wheel workflows: $(cat "$tmp/wheel-workflows")"
-sed -n 's/^#   \([^ ]*\).*/\1/p' "$repo/wheelmatrix.yaml" >"$tmp/listed"
-expect_same "$tmp/wheel-workflows" "$tmp/listed" "llm-rs: the workflows the comment says the generated one replaces"
+: >"$tmp/release-workflows"
+while read -r w; do
+	if grep -q "tags:\|release:" "$fixture/$w" && grep -q "command: upload\|action-gh-release" "$fixture/$w"; then
+		echo "$w" >>"$tmp/release-workflows"
+	else
+		grep -q "^$w: note: builds wheels but releases none" "$tmp/init-err" ||
+			fail "init did not say $w releases nothing: $(cat "$tmp/init-err")"
+	fi
+done <"$tmp/wheel-workflows"
+(($(wc -l <"$tmp/release-workflows") == 4)) || fail "the fixture has not 4 release workflows: $(cat "$tmp/release-workflows")"
+sed -n 's/^#   \([^ ]*\).*/\1/p' "$repo/wheelmatrix.yaml" | sort >"$tmp/listed"
+expect_same "$tmp/release-workflows" "$tmp/listed" "llm-rs: the workflows the comment says the generated one replaces or not"
 while read -r w; do
 	grep -q "^$w: note: builds wheels.*\(replaces it\|keep it until\)" "$tmp/init-err" || fail "init did not name $w: $(cat "$tmp/init-err")"
-done <"$tmp/wheel-workflows"
+done <"$tmp/release-workflows"
 grep -q "^#   .github/workflows/CI-CuBLAS.yml (llm-rs-cuda, backend 'cuda')$" "$repo/wheelmatrix.yaml" ||
 	fail "the comment does not say what CI-CuBLAS.yml publishes: $(head -12 "$repo/wheelmatrix.yaml")"
 # generate then writes the GitHub workflow only, beside the old ones, which it leaves alone
@@ -78,7 +91,7 @@ expect_status 0 "generate after init in llm-rs"
 ! git -C "$repo" status --porcelain .github/workflows build_scripts | grep -v 'wheels.yml' ||
 	fail "generate touched the project's workflows: $(git -C "$repo" status --porcelain)"
 # init again: the generated workflow is no workflow to replace
-wm -C "$repo" init --force
+wm -C "$repo" init --offline --force
 ! grep -q '^#   .github/workflows/wheels.yml\|^.github/workflows/wheels.yml:' "$repo/wheelmatrix.yaml" "$tmp/err" ||
 	fail "init lists the workflow generate wrote as one to replace: $(cat "$tmp/err")"
 
@@ -89,7 +102,7 @@ for layout in github gitlab-only; do
 	[[ $layout == github ]] && cp -r "$fixture/.github" "$repo/"
 	printf 'test:\n  script: [cargo test]\n' >"$repo/.gitlab-ci.yml"
 	cp "$repo/.gitlab-ci.yml" "$tmp/own.yml"
-	wm -C "$repo" init
+	wm -C "$repo" init --offline
 	expect_status 0 "init with the project's own .gitlab-ci.yml ($layout)"
 	[[ $(yq "$repo/wheelmatrix.yaml" 'd["ci"]') == '{"github": {}}' ]] ||
 		fail "$layout: ci is $(yq "$repo/wheelmatrix.yaml" 'd["ci"]') beside the project's own .gitlab-ci.yml"
@@ -108,7 +121,7 @@ for providers in gitlab github,gitlab; do
 		"${providers//,/: {\}, }: {}" >"$repo/wheelmatrix.yaml"
 	wm -q -C "$repo" generate
 	expect_status 0 "generate for $providers"
-	wm -C "$repo" init --force
+	wm -C "$repo" init --offline --force
 	expect_status 0 "init beside the files generate wrote ($providers)"
 	[[ $(yq "$repo/wheelmatrix.yaml" 'sorted(d["ci"])') == "$(yq /dev/null "sorted('$providers'.split(','))")" ]] ||
 		fail "$providers: ci is $(yq "$repo/wheelmatrix.yaml" 'd["ci"]')"
@@ -118,7 +131,7 @@ done
 # 4. no CI at all: both providers, and a note saying so
 repo=$tmp/bare
 project "$repo"
-wm -C "$repo" init
+wm -C "$repo" init --offline
 expect_status 0 "init without CI"
 [[ $(yq "$repo/wheelmatrix.yaml" 'd["ci"]') == '{"github": {}, "gitlab": {}}' ]] || fail "no CI: ci is $(yq "$repo/wheelmatrix.yaml" 'd["ci"]')"
 grep -q "note: no .github/ and no .gitlab-ci.yml" "$tmp/err" || fail "no CI: no note: $(cat "$tmp/err")"
@@ -143,7 +156,7 @@ jobs:
     steps:
       - run: echo "https://github.com/owner/llm-rs-python and the llm-rs-docs site"
 YAML
-wm -C "$repo" init
+wm -C "$repo" init --offline
 expect_status 0 "init with a build script"
 [[ $(yq "$repo/wheelmatrix.yaml" '{b: v.get("features") for b, v in d["backends"].items()}') == \
 	'{"clblast": ["clblast"], "cpu": null, "cublas": ["cublas"], "metal": ["metal"], "rocm": ["rocm"]}' ]] ||

@@ -8,9 +8,10 @@
 #    the interpreters a cross build finds, PyPy among them), and nothing is dropped: the file
 #    names no drop and init says the generated workflow replaces CI.yml.
 # 2. workflows modelled on real projects' (an explicit -i list, cross targets, musllinux, a
-#    self-hosted runner, manylinux 2_28, before-script-linux): each becomes its override; a
-#    target the catalogue lacks (riscv64) is dropped by name, in the notes and the file; a
-#    strategy.matrix's exclude removes its combinations (GitHub's rule, before include).
+#    self-hosted runner, manylinux 2_28, before-script-linux), each releasing on a tag push: each
+#    becomes its override; a target the catalogue lacks (loongarch64) is dropped by name, in the notes
+#    and the file; a strategy.matrix's exclude removes its combinations (GitHub's rule, before
+#    include).
 # 3. hostile workflow files are data: a name with control characters is passed over with a note
 #    that does not echo it, a workflow over the size bound is not read, and values with newlines
 #    never reach the file's comments.
@@ -29,7 +30,7 @@ mkdir -p "$repo/.github/workflows"
 (cd "$repo" && "$maturin" generate-ci github) >"$repo/.github/workflows/CI.yml" 2>"$tmp/gen.log" ||
 	fatal "maturin generate-ci failed: $(cat "$tmp/gen.log")"
 grep -q "find-interpreter" "$repo/.github/workflows/CI.yml" || fatal "maturin's CI.yml no longer uses --find-interpreter"
-wm -C "$repo" init
+wm -C "$repo" init --offline
 expect_status 0 "init in maturin new's project"
 cp "$tmp/err" "$tmp/init-err"
 wm -C "$repo" list --format json
@@ -164,7 +165,7 @@ jobs:
     runs-on: ubuntu-latest
     strategy:
       matrix:
-        target: [x86_64-unknown-linux-musl, aarch64, riscv64]
+        target: [x86_64-unknown-linux-musl, aarch64, loongarch64]
     steps:
       - uses: PyO3/maturin-action@v1
         with:
@@ -179,10 +180,20 @@ jobs:
         with:
           target: universal2-apple-darwin
           args: --release --out dist --interpreter 3.9 3.10 3.11 3.12 3.13 3.14t
+  publish:
+    needs: [linux, musl, mac]
+    runs-on: ubuntu-latest
+    steps:
+      - uses: pypa/gh-action-pypi-publish@release/v1
 EOF
 # no target, no -i: the runner's own architecture, and the interpreter setup-python puts on the PATH
 cat >"$repo/.github/workflows/mac.yml" <<'EOF'
+on: {release: {types: [published]}}
 jobs:
+  publish:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: pypa/gh-action-pypi-publish@release/v1
   mac:
     runs-on: macos-14
     steps:
@@ -192,7 +203,7 @@ jobs:
         with: {args: --release --out dist}
 EOF
 printf '[package]\nname = "demo"\nversion = "1.0.0"\nedition = "2021"\n[lib]\ncrate-type = ["cdylib"]\n[dependencies]\npyo3 = "0.29"\n' >"$repo/Cargo.toml"
-wm -C "$repo" init
+wm -C "$repo" init --offline
 expect_status 0 "init with workflows modelled on real projects'"
 cp "$tmp/err" "$tmp/init-err"
 "$py" - "$repo/wheelmatrix.yaml" <<'PY' || fail "real projects: the matrix is not what the workflow builds: $(cat "$repo/wheelmatrix.yaml")"
@@ -217,12 +228,13 @@ if cpu.get("before-script-linux") != "yum install -y openssl-devel" or cpu.get("
     print("cpu backend:", cpu); ok = False
 sys.exit(0 if ok else 1)
 PY
-for what in "target riscv64 on musllinux (job musl): no platform of the catalogue builds it" \
+for what in "target loongarch64 on musllinux (job musl): no platform of the catalogue builds it" \
 		"job linux's runner: a list of labels (a self-hosted runner); set platforms.linux-aarch64.runner to one label"; do
 	grep -qF ".github/workflows/release.yml: note: drops $what" "$tmp/init-err" || fail "init does not name the drop '$what': $(cat "$tmp/init-err")"
 	grep -qF "# drops $what (.github/workflows/release.yml)" "$repo/wheelmatrix.yaml" || fail "the file does not name the drop '$what'"
 done
-grep -q "replaces it" "$tmp/init-err" && fail "real projects: 'replaces it', though init drops builds"
+grep -q "^.github/workflows/release.yml: note: .*replaces it" "$tmp/init-err" && fail "real projects: release.yml 'replaces it', though init drops its builds"
+grep -q "^.github/workflows/mac.yml: note: builds wheels.*replaces it" "$tmp/init-err" || fail "real projects: mac.yml, whose every build the matrix makes, is not replaced: $(cat "$tmp/init-err")"
 wm -C "$repo" list --format json
 expect_status 0 "list after init with workflows modelled on real projects'"
 # each platform builds the versions its own job names: macos-arm64 3.12 alone, the others the -i list
@@ -236,8 +248,8 @@ print(bad) if bad else None
 sys.exit(1 if bad or len(by) != 7 else 0)' "$tmp/out" || fail "real projects: the versions per platform are not the workflows': $(cat "$tmp/out")"
 
 # the same workflow without what the matrix cannot build: nothing dropped, and it is replaced
-sed -i -e 's/, riscv64]/]/' -e '/self-hosted/d' "$repo/.github/workflows/release.yml"
-wm -C "$repo" init --force
+sed -i -e 's/, loongarch64]/]/' -e '/self-hosted/d' "$repo/.github/workflows/release.yml"
+wm -C "$repo" init --offline --force
 expect_status 0 "init once nothing is dropped"
 grep -q "drops" "$tmp/err" "$repo/wheelmatrix.yaml" && fail "drops left: $(cat "$tmp/err")"
 grep -q "^.github/workflows/release.yml: note: builds wheels.*replaces it; remove it once that runs" "$tmp/err" ||
@@ -268,8 +280,9 @@ jobs:
           target: ${{ matrix.target }}
           manylinux: 2_28
           args: --release --out dist -i 3.12
+      - uses: pypa/gh-action-pypi-publish@release/v1
 EOF
-wm -C "$repo" init
+wm -C "$repo" init --offline
 expect_status 0 "init with a workflow whose strategy.matrix excludes a combination"
 "$py" -c 'import sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))
@@ -287,7 +300,12 @@ mkdir -p "$repo/.github/workflows"
 cp "$tmp/real/.github/workflows/release.yml" "$repo/.github/workflows/$(printf 'evil\033[2J.yml')"
 # a target and a runner holding a newline: data, never a line of the file
 cat >"$repo/.github/workflows/ci.yml" <<'EOF'
+on: push
 jobs:
+  publish:
+    runs-on: ubuntu-latest
+    steps:
+      - run: uv publish
   build:
     runs-on: "ubuntu-latest"
     steps:
@@ -309,16 +327,16 @@ EOF
 # shellcheck disable=SC2016 # ${{ matrix.t }} is the workflow's, not the shell's
 "$py" -c 'import sys
 step = "      - uses: PyO3/maturin-action@v1\n        with: {target: \"${{ matrix.t }}\", manylinux: \"2_28\", args: \"-i 3.12 --features %s\"}\n" % ("x" * 2000)
-print("jobs:\n  j:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        t: [%s]\n        u: [a, b, c, d, e, f, g, h]\n    steps:\n%s" % (", ".join(["x86_64"] * 8), step * 300))' \
+print("on: push\njobs:\n  p:\n    runs-on: ubuntu-latest\n    steps: [{run: uv publish}]\n  j:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        t: [%s]\n        u: [a, b, c, d, e, f, g, h]\n    steps:\n%s" % (", ".join(["x86_64"] * 8), step * 300))' \
 	>"$repo/.github/workflows/many.yml"
-wm -C "$repo" init
+wm -C "$repo" init --offline
 expect_status 0 "init with hostile workflow files"
 grep -q $'\033' "$tmp/err" "$repo/wheelmatrix.yaml" && fail "a control character reached the notes or the file"
 grep -q "1 file of the CI not read: a name with characters other than letters, digits and ._-/" "$tmp/err" ||
 	fail "the file with control characters in its name is passed over without a note: $(cat "$tmp/err")"
 grep -q "^# drops target (a value not shown) on manylinux (job build)" "$repo/wheelmatrix.yaml" ||
 	fail "the target with a newline is not dropped as a value not shown: $(cat "$repo/wheelmatrix.yaml")"
-grep -q "^.github/workflows/many.yml: note: drops the builds past the first 1024 combinations of steps and matrices: not read" "$tmp/err" ||
+grep -q "^wheelmatrix: note: the workflows build more than 4096 times in all (steps times combinations): the builds past those are not read" "$tmp/err" ||
 	fail "the builds past the bound are not named: $(cat "$tmp/err")"
 "$py" -c 'import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); sys.exit(d.get("platforms") != ["linux-x86_64"] or "hacked" in str(d))' \
 	"$repo/wheelmatrix.yaml" || fail "hostile: the platforms are not the one readable build's: $(cat "$repo/wheelmatrix.yaml")"

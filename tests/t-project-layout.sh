@@ -42,7 +42,7 @@ TOML
 expect() {
 	local dir=$1 what=$2 want=$3 got
 	rm -f "$dir/wheelmatrix.yaml"
-	wm -q -C "$dir" init
+	wm -q -C "$dir" init --offline
 	expect_status 0 "$what: init"
 	((status == 0)) || return 0
 	grep -qx "  abi3: \"3.$want\"" "$dir/wheelmatrix.yaml" ||
@@ -78,7 +78,7 @@ crate "$r/rust/Cargo.toml" demo-rs 1.0.0 abi3-py310
 crate "$r/Cargo.toml" demo-root 1.0.0 abi3-py38
 expect "$r" "a flat layout beside rust/" 8
 rm "$r/Cargo.toml"
-wm -q -C "$r" init --force
+wm -q -C "$r" init --offline --force
 ((status != 0)) || fail "a flat layout without Cargo.toml: init succeeded"
 expect_err "Cargo.toml: error: no such file" "a flat layout without Cargo.toml"
 

@@ -59,7 +59,7 @@ printf '[build-system]\nrequires = ["maturin>=1,<2"]\nbuild-backend = "maturin"\
 	>"$tmp/p/pyproject.toml"
 printf '[package]\nname = "demo"\nversion = "0.1.0"\n\n[lib]\ncrate-type = ["cdylib"]\n\n[features]\ncuda = []\nmetal = []\n' \
 	>"$tmp/p/Cargo.toml"
-wm -C "$tmp/p" init
+wm -C "$tmp/p" init --offline
 expect_status 0 "init"
 first=$(head -n 1 "$tmp/p/wheelmatrix.yaml")
 url=${first#"# yaml-language-server: \$schema="}

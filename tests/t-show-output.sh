@@ -70,7 +70,7 @@ proj=$tmp/proj
 cp -r "$ROOT/tests/fixtures/pure" "$proj"
 rm "$proj/wheelmatrix.yaml"
 mkdir -p "$proj/.github"
-wm -C "$proj" -f "m${zwsp}${esc}[1m.yaml" init
+wm -C "$proj" -f "m${zwsp}${esc}[1m.yaml" init --offline
 expect_status 2 "init of a matrix file named with a zero-width space and an escape sequence"
 no_controls "$tmp/err" "init's message"
 expect_err "cannot write 'm<U+200B><U+001B>[1m.yaml'" "init names the file escaped"

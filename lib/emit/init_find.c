@@ -12,12 +12,12 @@
 #include "formats/toml.h"
 #include "formats/yaml.h"
 #include "emit/init.h"
+#include "emit/init_ci.h"
+#include "workflow/builds.h"
+#include "workflow/workflows.h"
 
-#define MAX_WORKFLOWS 256  /* workflow files read */
 #define MAX_READ 64        /* pyproject.toml files read to see whether maturin builds them: init stays fast in a large repository */
 #define MAX_CANDIDATES 16
-/* a workflow larger or deeper is passed over (as init.c reads them) */
-static const struct wm_yaml_limits limits = { 1u << 20, 64, 200000, 2u << 20 };
 
 struct finder {
 	struct wm_init_found *out;
@@ -112,7 +112,7 @@ static char *join(struct finder *f, const char *dir, size_t n, const char *leaf)
  * A manifest's project, as maturin finds the pyproject.toml from `--manifest-path`: beside the
  * manifest, else, for maturin's src layout (rust/Cargo.toml, model/project.c), in the parent.
  */
-static void manifest_project(struct finder *f, const char *file, const struct wm_node *at, const char *manifest,
+static void manifest_project(struct finder *f, const char *file, unsigned line, const char *manifest,
 	const char *base)
 {
 	const char *slash;
@@ -125,175 +125,124 @@ static void manifest_project(struct finder *f, const char *file, const struct wm
 	slash = strrchr(m, '/');
 	n = slash ? (size_t)(slash - m) : 0;
 	if ((py = join(f, m, n, "pyproject.toml")) &&
-			propose(f, py, true, "%s:%u: --manifest-path %s", file, at->line, m))
+			propose(f, py, true, "%s:%u: --manifest-path %s", file, line, m))
 		return;
 	if (n >= 4 && strncmp(m + n - 4, "rust", 4) == 0 && (n == 4 || m[n - 5] == '/') &&
 			(py = join(f, m, n > 4 ? n - 5 : 0, "pyproject.toml")))
-		propose(f, py, true, "%s:%u: --manifest-path %s (maturin's src layout)", file, at->line, m);
+		propose(f, py, true, "%s:%u: --manifest-path %s (maturin's src layout)", file, line, m);
 }
 
-/* The `--manifest-path PATH`, `--manifest-path=PATH`, `-m PATH` of a maturin command line or action's args. */
-static void scan_args(struct finder *f, const char *file, const struct wm_node *n, const char *text, const char *base,
-	bool need_maturin)
+/* A directory path of a build, as the note and the candidate's reason name it. */
+struct place {
+	const char *file;
+	const struct wm_node *at;
+	const char *what;
+};
+
+/* A path from the workflows, given as a value: plain, else a note at its position; NULL when not known (noted). */
+static const char *plain_value(struct finder *f, const struct place *pl, const char *value, const char *unknown)
 {
-	const char *p = text;
-	bool maturin = !need_maturin;
-	while (*p) {
-		const char *s, *e;
-		while (*p == ' ' || *p == '\t' || (*p == '\\' && p[1] == '\n'))
-			p += *p == '\\' ? 2 : 1;
-		/* a new command line (not one continued with a backslash) */
-		if (*p == '\n') {
-			maturin = !need_maturin;
-			p++;
-			continue;
-		}
-		s = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != '\n')
-			p++;
-		e = p;
-		if (e - s == 7 && strncmp(s, "maturin", 7) == 0)
-			maturin = true;
-		if (!maturin || s == e)
-			continue;
-		const char *value = NULL, *vend = NULL;
-		if ((e - s == 15 && strncmp(s, "--manifest-path", 15) == 0) || (e - s == 2 && strncmp(s, "-m", 2) == 0)) {
-			while (*p == ' ' || *p == '\t')
-				p++;
-			value = p;
-			while (*p && *p != ' ' && *p != '\t' && *p != '\n')
-				p++;
-			vend = p;
-		} else if (e - s > 16 && strncmp(s, "--manifest-path=", 16) == 0) {
-			value = s + 16;
-			vend = e;
-		}
-		/* a shell's quotes around the whole path */
-		if (value && vend - value >= 2 && (*value == '"' || *value == '\'') && vend[-1] == *value)
-			value++, vend--;
-		if (value && vend > value) {
-			struct wm_node v = *n;
-			char *m = wm_arena_strndup(&f->out->arena, value, (size_t)(vend - value));
-			if (!m) {
-				f->oom = true;
-				return;
-			}
-			v.text = m;
-			v.len = strlen(m);
-			/* the line of a block script's: the block starts on the line after its key */
-			if (strchr(text, '\n')) {
-				v.line = n->line + 1;
-				v.column = 0;
-				for (const char *c = text; c < value; c++)
-					v.line += *c == '\n';
-			}
-			if (plain(f, file, &v, "--manifest-path"))
-				manifest_project(f, file, &v, m, base);
-		}
+	struct wm_node n;
+	if (!pl->at)
+		return NULL;
+	if (!value) {
+		if (unknown)
+			wm_error_add(f->err, WM_OK, WM_SEV_NOTE, pl->file, NULL, 0, pl->at->line, pl->at->column, 0,
+				"%s ignored: it depends on %s, not known before the job runs", pl->what, unknown);
+		return NULL;
 	}
+	n = *pl->at;
+	n.text = value;
+	n.len = strlen(value);
+	return plain(f, pl->file, &n, pl->what) ? value : NULL;
 }
 
-/*
- * The working directory of a job's `run:` steps without their own: the job's
- * defaults.run.working-directory, else the workflow's (GitHub applies them to `run:` steps
- * only, never to an action's).
- */
-static const struct wm_node *run_directory(const struct wm_node *job, const struct wm_node *root)
+/* The node of `with.<key>` of a step, or the step's own node. */
+static const struct wm_node *with_node(const struct wm_wf_step *s, const char *key)
 {
-	const struct wm_node *wd = wm_yaml_find(wm_yaml_find(wm_yaml_find(job, "defaults"), "run"), "working-directory");
-	return wd ? wd : wm_yaml_find(wm_yaml_find(wm_yaml_find(root, "defaults"), "run"), "working-directory");
+	const struct wm_node *n = wm_yaml_find(wm_yaml_find(s->node, "with"), key);
+	return n ? n : s->node;
 }
 
-/* A command line of maturin's that builds the project of its working directory. */
-static bool builds_here(const char *run)
+/* What one build of the workflows says of the project: its working directory, its manifest. */
+static void scan_build(struct finder *f, struct wm_workflows *w, const struct wm_wf_build *b)
 {
-	static const char *const commands[] = { "maturin build", "maturin sdist", "maturin publish", "maturin develop" };
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strstr(run, commands[i]))
-			return true;
-	return false;
-}
-
-/* A job's steps: maturin-action's working-directory and args, and maturin's command lines. */
-static void scan_steps(struct finder *f, const char *file, const struct wm_node *job, const struct wm_node *root)
-{
-	const struct wm_node *steps = wm_yaml_find(job, "steps");
-	for (size_t i = 0; steps && steps->type == WM_NODE_SEQ && i < steps->n; i++) {
-		const struct wm_node *step = steps->items[i], *uses, *with, *wd, *args, *run;
-		const char *base = NULL;
-		if (!step || step->type != WM_NODE_MAP)
-			continue;
-		uses = wm_yaml_find(step, "uses");
-		with = wm_yaml_find(step, "with");
-		run = wm_yaml_find(step, "run");
-		if (uses && uses->type == WM_NODE_SCALAR && strstr(uses->text, "maturin-action")) {
-			wd = wm_yaml_find(with, "working-directory");
-			if (wd && wd->type == WM_NODE_SCALAR && plain(f, file, wd, "working-directory")) {
-				char *py = join(f, wd->text, wd->len, "pyproject.toml");
-				base = wd->text;
-				if (py)
-					propose(f, py, true, "%s:%u: maturin-action's working-directory: %s", file, wd->line, wd->text);
-			}
-			args = wm_yaml_find(with, "args");
-			if (args && args->type == WM_NODE_SCALAR)
-				scan_args(f, file, args, args->text, base, false);
-		} else if (run && run->type == WM_NODE_SCALAR && strstr(run->text, "maturin")) {
-			bool own = (wd = wm_yaml_find(step, "working-directory")) != NULL;
-			if (!own)
-				wd = run_directory(job, root);
-			if (wd && wd->type == WM_NODE_SCALAR && plain(f, file, wd, "working-directory")) {
-				char *py = builds_here(run->text) ? join(f, wd->text, wd->len, "pyproject.toml") : NULL;
-				base = wd->text;
-				if (py)
-					propose(f, py, true, "%s:%u: the working directory of maturin's command line%s: %s", file,
-						wd->line, own ? "" : " (defaults.run)", wd->text);
-			}
-			scan_args(f, file, run, run->text, base, true);
+	const struct wm_wf_step *s = b->step;
+	const char *wd = NULL, *manifest;
+	bool action = b->kind == WM_BUILD_ACTION, own = false;
+	unsigned line = b->line;
+	struct place where;
+	if (action) {
+		const char *unknown = NULL;
+		struct wm_val v;
+		wm_workflows_with(&v, w, s, "working-directory");
+		if (v.kind == WM_VAL_UNKNOWN)
+			unknown = v.why ? v.why : "a value";
+		where = (struct place){ s->file, wm_yaml_find(wm_yaml_find(s->node, "with"), "working-directory"),
+			"working-directory" };
+		wd = plain_value(f, &where, b->working_directory, unknown);
+		if (wd && where.at) {
+			char *py = join(f, wd, strlen(wd), "pyproject.toml");
+			if (py)
+				propose(f, py, true, "%s:%u: maturin-action's working-directory: %s", s->file, where.at->line, wd);
 		}
+		where = (struct place){ s->file, with_node(s, "args"), "--manifest-path" };
+		line = where.at->line;
+	} else if (s->working_directory) {
+		struct wm_val v;
+		const char *unknown = NULL;
+		wm_workflows_value(&v, w, s, s->working_directory);
+		if (v.kind == WM_VAL_UNKNOWN)
+			unknown = v.why ? v.why : "a value";
+		own = s->working_directory == wm_yaml_find(s->node, "working-directory");
+		where = (struct place){ s->file, s->working_directory, "working-directory" };
+		wd = plain_value(f, &where, b->working_directory, unknown);
+		if (wd && !b->args.manifest && !b->args.manifest_unknown && (b->kind != WM_BUILD_PEP517 || !b->project)) {
+			char *py = join(f, wd, strlen(wd), "pyproject.toml");
+			if (py)
+				propose(f, py, true, "%s:%u: the working directory of maturin's command line%s: %s", s->file,
+					s->working_directory->line, own ? "" : " (defaults.run)", wd);
+		}
+		where = (struct place){ s->file, wm_yaml_find(s->node, "run"), "--manifest-path" };
+	} else {
+		where = (struct place){ s->file, wm_yaml_find(s->node, "run"), "--manifest-path" };
 	}
+	if (!action && where.at) {
+		/* the script's command line: its own line in a block */
+		struct wm_node *at = wm_arena_alloc(&f->out->arena, sizeof(*at));
+		if (!at) {
+			f->oom = true;
+			return;
+		}
+		*at = *where.at;
+		at->line = b->line;
+		at->column = b->column;
+		where.at = at;
+		line = b->line;
+	}
+	manifest = plain_value(f, &where, b->args.manifest, b->args.manifest_unknown);
+	if (manifest)
+		manifest_project(f, s->file, line, manifest, wd);
 }
 
-/* The workflows of .github/workflows/: a name with a control character is skipped, with a note. */
+/* The project the workflows' builds build (every workflow, released or not). */
 static void scan_workflows(struct finder *f)
 {
-	struct wm_paths paths = { NULL, 0, 0 };
-	struct wm_error quiet;
-
-	wm_error_init(&quiet);
-	if (!f->r->list || f->r->list(f->r->ctx, ".github/workflows", &paths, &quiet) != 0)
-		goto out;
-	for (size_t i = 0; i < paths.n && i < MAX_WORKFLOWS && !f->oom; i++) {
-		const char *name = paths.items[i];
-		struct wm_path_fault fault;
-		struct wm_doc doc;
-		const struct wm_node *jobs;
-		char *path, *text = NULL;
-		size_t len = 0, n = strlen(name);
-		if (strchr(name, '/') || !((n > 4 && strcmp(name + n - 4, ".yml") == 0) ||
-				(n > 5 && strcmp(name + n - 5, ".yaml") == 0)))
-			continue;
-		if (!wm_name_path_text(name, n, &fault)) {
-			wm_error_add(f->err, WM_OK, WM_SEV_NOTE, ".github/workflows", NULL, 0, 0, 0, 0,
-				"skipped a workflow whose name has %s: init reads plain file names only", fault.why);
-			continue;
-		}
-		if (!(path = wm_arena_printf(&f->out->arena, ".github/workflows/%s", name))) {
-			f->oom = true;
-			break;
-		}
-		memset(&doc, 0, sizeof(doc));
-		if (f->r->read(f->r->ctx, path, &text, &len, &quiet) == 0 && len <= limits.max_bytes && strstr(text ? text : "", "maturin") &&
-				wm_yaml_parse(&doc, path, text, len, &limits, &quiet) == 0 && doc.root &&
-				doc.root->type == WM_NODE_MAP && (jobs = wm_yaml_find(doc.root, "jobs")) && jobs->type == WM_NODE_MAP)
-			for (size_t j = 0; j < jobs->n; j++)
-				if (jobs->pairs[j].value && jobs->pairs[j].value->type == WM_NODE_MAP)
-					scan_steps(f, path, jobs->pairs[j].value, doc.root);
-		wm_yaml_release(&doc);
-		free(text);
+	struct wm_workflows_options o = { wm_init_ci_generated, NULL, NULL };
+	struct wm_workflows *w = NULL;
+	struct wm_builds b;
+	if (wm_workflows_read(&w, f->r, &o, f->err) < 0 || wm_builds_read(&b, w) < 0) {
+		f->oom = true;
+		wm_workflows_free(w);
+		return;
 	}
-out:
-	wm_io_paths_free(&paths);
-	wm_error_release(&quiet);
+	if (w->unplain)
+		wm_error_add(f->err, WM_OK, WM_SEV_NOTE, ".github/workflows", NULL, 0, 0, 0, 0,
+			"skipped %zu workflow%s whose name has characters other than letters, digits and ._-: init reads plain "
+			"file names only", w->unplain, w->unplain == 1 ? "" : "s");
+	for (size_t i = 0; i < b.n && !f->oom; i++)
+		scan_build(f, w, &b.items[i]);
+	wm_workflows_free(w);
 }
 
 /* [tool.uv.workspace].members of the root pyproject.toml: globs matched against the tracked pyproject.toml files. */
@@ -392,3 +341,4 @@ void wm_init_find_release(struct wm_init_found *f)
 	wm_arena_release(&f->arena);
 	memset(f, 0, sizeof(*f));
 }
+

@@ -1,4 +1,15 @@
-/* init_matrix.c — what the workflows init replaces build (maturin-action's targets, levels, runners, interpreters), as the matrix that builds the same wheels, and what it cannot. */
+/*
+ * init_matrix.c — the wheels of the workflows init replaces and of the release, as the matrix
+ * that builds them, and what it cannot.
+ *
+ * Each wheel build the workflow reader found (workflow/builds.c) is mapped to the matrix through
+ * tables: maturin-action's short targets and the runner's architecture to a platform of the
+ * catalogue, `manylinux` and --compatibility to its level, -i, --find-interpreter and the
+ * interpreter setup-python put on the PATH to Python entries, and every setting that changes
+ * what is compiled (the `settings` table) to the matrix key that carries it, or, where the
+ * matrix has none yet, to a drop that names it.  When the index was asked, the release decides
+ * which wheels are built (a wheel's tags are the truth) and the workflows only how.
+ */
 #include <ctype.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -8,17 +19,14 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/name.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
 #include "model/platforms.h"
 #include "model/project.h"
 #include "model/python.h"
+#include "model/expand.h"
 #include "emit/init_matrix.h"
-
-#define MAX_ROWS 64   /* combinations of one job's strategy.matrix read: more is no starting point */
-#define MAX_KEYS 16   /* keys of one combination */
-#define MAX_INCLUDES 256  /* include entries of one job read */
-#define MAX_BUILDS 1024   /* builds (step x combination) read in all: each costs a copy of its arguments */
 
 /*
  * maturin-action's short targets, per platform family: PyO3/maturin-action@v1.51.0 src/index.ts,
@@ -40,7 +48,9 @@ static const struct alias {
 	{ "manylinux", "armv7", "armv7-unknown-linux-gnueabihf" },
 	{ "manylinux", "armv7l", "armv7-unknown-linux-gnueabihf" },
 	{ "manylinux", "ppc64le", "powerpc64le-unknown-linux-gnu" },
+	{ "manylinux", "ppc64", "powerpc64-unknown-linux-gnu" },
 	{ "manylinux", "s390x", "s390x-unknown-linux-gnu" },
+	{ "manylinux", "riscv64", "riscv64gc-unknown-linux-gnu" },
 	{ "musllinux", "x64", "x86_64-unknown-linux-musl" },
 	{ "musllinux", "x86_64", "x86_64-unknown-linux-musl" },
 	{ "musllinux", "i686", "i686-unknown-linux-musl" },
@@ -48,6 +58,8 @@ static const struct alias {
 	{ "musllinux", "aarch64", "aarch64-unknown-linux-musl" },
 	{ "musllinux", "armv7", "armv7-unknown-linux-musleabihf" },
 	{ "musllinux", "armv7l", "armv7-unknown-linux-musleabihf" },
+	{ "musllinux", "ppc64le", "powerpc64le-unknown-linux-musl" },
+	{ "musllinux", "riscv64", "riscv64gc-unknown-linux-musl" },
 	{ "win", "x64", "x86_64-pc-windows-msvc" },
 	{ "win", "x86_64", "x86_64-pc-windows-msvc" },
 	{ "win", "i686", "i686-pc-windows-msvc" },
@@ -56,11 +68,15 @@ static const struct alias {
 	{ "win", "arm64", "aarch64-pc-windows-msvc" },
 };
 
-/* One combination of a job's strategy.matrix: its keys and their values. */
-struct row {
-	const char *keys[MAX_KEYS];
-	const struct wm_node *values[MAX_KEYS];
-	size_t n;
+/*
+ * Environment variables that change what is compiled (the compiler's and linker's flags, the
+ * toolchain, a -sys crate's build, the macOS deployment target, PyO3's interpreter): a build that
+ * sets one builds another wheel than the matrix does.  A prefix ends with '_' or '*'.
+ */
+static const char *const compiling_env[] = {
+	"RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTC", "CARGO_BUILD_*", "CARGO_PROFILE_*", "CARGO_TARGET_*",
+	"CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "AR", "MACOSX_DEPLOYMENT_TARGET", "PYO3_*",
+	"JEMALLOC_*", "OPENSSL_*", "*_SYS_*",
 };
 
 /* A word fit to be quoted in a note and in a comment of the matrix file: nothing a terminal or YAML reads. */
@@ -68,7 +84,7 @@ static bool plain_word(const char *s)
 {
 	size_t n = 0;
 	for (; s && *s; s++, n++)
-		if (!isalnum((unsigned char)*s) && !strchr("._-+/:", *s))
+		if (!isalnum((unsigned char)*s) && !strchr("._-+/:=,", *s))
 			return false;
 	return n > 0 && n <= 64;
 }
@@ -78,236 +94,227 @@ static const char *shown(const char *s)
 	return plain_word(s) ? s : "(a value not shown)";
 }
 
+/* A longer value of the workflows (a script's environment, docker's options): shown when a comment can hold it. */
+static const char *shown_text(const char *s)
+{
+	return s && strlen(s) <= 120 && wm_yaml_comment_ok(s) ? s : "(a value not shown)";
+}
+
 static void drop(struct wm_takeover *t, const char *file, const char *what)
 {
 	for (size_t i = 0; i < t->ndrops; i++)
-		if (what && strcmp(t->drops[i].what, what) == 0)
+		if (what && strcmp(t->drops[i].what, what) == 0 && (t->drops[i].file == NULL) == (file == NULL) &&
+				(!file || !strcmp(t->drops[i].file, file)))
 			return;
 	if (t->ndrops == WM_TAKEOVER_MAX) {
 		t->more_drops = true;
 		return;
 	}
-	if (what) {  /* copied, as a workflow's text is released before the drops are said */
+	if (what) {
 		t->drops[t->ndrops].file = file ? wm_arena_strdup(t->arena, file) : NULL;
-		t->drops[t->ndrops++].what = wm_arena_strdup(t->arena, what);
+		t->drops[t->ndrops++].what = what;
 	}
 }
 
-static const struct wm_node *row_get(const struct row *r, const char *key, size_t len)
-{
-	for (size_t i = 0; r && i < r->n; i++)
-		if (strlen(r->keys[i]) == len && strncmp(r->keys[i], key, len) == 0)
-			return r->values[i];
-	return NULL;
-}
+/* ---- the settings that change what is compiled -------------------------------------------- */
 
-/*
- * The value of `${{ matrix.a }}` or `${{ matrix.a.b }}` (the whole text, spaces allowed) in the
- * combination `r`; `v` itself when it is no such expression; NULL for another expression.
- */
-static const struct wm_node *resolve(const struct wm_node *v, const struct row *r)
-{
-	const char *s, *e, *dot;
-	const struct wm_node *n;
-	if (!v || v->type != WM_NODE_SCALAR || !strstr(v->text, "${{"))
-		return v;
-	s = v->text;
-	while (isspace((unsigned char)*s))
-		s++;
-	if (strncmp(s, "${{", 3) != 0)
-		return NULL;
-	for (s += 3; isspace((unsigned char)*s); s++)
-		;
-	if (strncmp(s, "matrix.", 7) != 0)
-		return NULL;
-	s += 7;
-	if (!(e = strstr(s, "}}")))
-		return NULL;
-	while (e > s && isspace((unsigned char)e[-1]))
-		e--;
-	for (const char *c = e + 2; *c; c++)
-		if (!isspace((unsigned char)*c) && *c != '}')
-			return NULL;
-	dot = memchr(s, '.', (size_t)(e - s));
-	if (!(n = row_get(r, s, (size_t)((dot ? dot : e) - s))))
-		return NULL;
-	while (dot && n) {
-		const char *next = memchr(dot + 1, '.', (size_t)(e - dot - 1));
-		char key[64];
-		size_t len = (size_t)((next ? next : e) - dot - 1);
-		if (n->type != WM_NODE_MAP || len >= sizeof(key))
-			return NULL;
-		memcpy(key, dot + 1, len);
-		key[len] = '\0';
-		n = wm_yaml_find(n, key);
-		dot = next;
-	}
-	return n;
-}
+struct reading {
+	struct wm_takeover *t;
+	struct wm_workflows *w;
+	struct wm_takeover_build *tb;
+	const struct wm_wf_build *b;
+	const char *file;
+};
 
-static const char *scalar(const struct wm_node *n)
+static const char *strs_text(struct wm_arena *a, const struct wm_strs *s, const char *sep)
 {
-	return n && n->type == WM_NODE_SCALAR ? n->text : NULL;
-}
-
-/* `${{ matrix.x }}` inside a longer text (args): each replaced by its scalar; NULL when one cannot be. */
-static const char *expand(struct wm_arena *a, const char *text, const struct row *r)
-{
-	struct wm_node tmp;
-	char *out = wm_arena_strdup(a, text);
-	const char *s;
-	while (out && (s = strstr(out, "${{")) != NULL) {
-		const char *e = strstr(s, "}}");
-		const char *v;
-		if (!e)
-			return NULL;
-		memset(&tmp, 0, sizeof(tmp));
-		tmp.type = WM_NODE_SCALAR;
-		tmp.text = wm_arena_strndup(a, s, (size_t)(e + 2 - s));
-		if (!tmp.text || !(v = scalar(resolve(&tmp, r))) || strstr(v, "${{"))
-			return NULL;
-		out = wm_arena_printf(a, "%.*s%s%s", (int)(s - out), out, v, e + 2);
-	}
+	struct wm_buf b = WM_BUF_INIT;
+	char *out;
+	for (size_t i = 0; i < s->n; i++)
+		wm_buf_printf(&b, "%s%s", i ? sep : "", s->items[i]);
+	out = b.oom || !b.len ? NULL : wm_arena_strndup(a, b.ptr, b.len);
+	wm_buf_release(&b);
 	return out;
 }
 
-/*
- * Whether a value of a combination is an exclude entry's: scalars by their text, a mapping
- * by its keys (an exclude entry may name some of them), a list item by item.
- */
-static bool same_value(const struct wm_node *have, const struct wm_node *want)
+static const char *features_value(struct wm_arena *a, const struct wm_wf_build *b)
 {
-	if (have->type != want->type)
-		return false;
-	if (have->type == WM_NODE_SCALAR)
-		return strcmp(have->text, want->text) == 0;
-	if (have->type == WM_NODE_SEQ) {
-		if (have->n != want->n)
-			return false;
-		for (size_t i = 0; i < have->n; i++)
-			if (!same_value(have->items[i], want->items[i]))
-				return false;
-		return true;
-	}
-	for (size_t k = 0; k < want->n; k++) {
-		const struct wm_node *v = wm_yaml_find(have, want->pairs[k].key->text);
-		if (!v || !same_value(v, want->pairs[k].value))
-			return false;
-	}
-	return true;
+	return strs_text(a, &b->args.features, ",");
 }
 
-/* The combinations of strategy.matrix: the product of its lists less its exclude entries, then its include entries; at most MAX_ROWS. */
-static size_t rows_of(struct row *rows, const struct wm_node *matrix)
+static const char *flag_no_default(struct wm_arena *a, const struct wm_wf_build *b)
 {
-	size_t n = 1;
-	memset(&rows[0], 0, sizeof(rows[0]));
-	if (!matrix || matrix->type != WM_NODE_MAP)
-		return 1;
-	for (size_t k = 0; k < matrix->n; k++) {
-		const struct wm_node *key = matrix->pairs[k].key, *list = matrix->pairs[k].value;
-		size_t was = n;
-		if (key->type != WM_NODE_SCALAR || !strcmp(key->text, "include") || !strcmp(key->text, "exclude") ||
-				list->type != WM_NODE_SEQ || !list->n)
-			continue;
-		for (size_t i = 0; i < was; i++) {
-			struct row base = rows[i];
-			for (size_t v = 0; v < list->n; v++) {
-				struct row *dst = v == 0 ? &rows[i] : n < MAX_ROWS ? &rows[n++] : NULL;
-				if (!dst)
-					break;
-				*dst = base;
-				if (dst->n < MAX_KEYS) {
-					dst->keys[dst->n] = key->text;
-					dst->values[dst->n++] = list->items[v];
-				}
-			}
-		}
-	}
-	/* exclude entries drop the combinations they match, before include (GitHub's rule) */
-	const struct wm_node *exc = wm_yaml_find(matrix, "exclude");
-	bool axes = rows[0].n > 0;
-	for (size_t i = 0; exc && exc->type == WM_NODE_SEQ && i < exc->n && axes; i++) {
-		const struct wm_node *e = exc->items[i];
-		size_t kept = 0;
-		if (e->type != WM_NODE_MAP || !e->n)
-			continue;
-		for (size_t r = 0; r < n; r++) {
-			bool match = true;
-			for (size_t k = 0; k < e->n && match; k++) {
-				const struct wm_node *have = row_get(&rows[r], e->pairs[k].key->text, strlen(e->pairs[k].key->text));
-				match = have && same_value(have, e->pairs[k].value);
-			}
-			if (!match)
-				rows[kept++] = rows[r];
-		}
-		n = kept;
-	}
-	const struct wm_node *inc = wm_yaml_find(matrix, "include");
-	for (size_t i = 0; inc && inc->type == WM_NODE_SEQ && i < inc->n && i < MAX_INCLUDES; i++) {
-		const struct wm_node *e = inc->items[i];
-		bool matched = false;
-		if (e->type != WM_NODE_MAP)
-			continue;
-		/* an entry whose axis values match combinations adds its other keys to them (GitHub's rule) */
-		for (size_t r = 0; axes && r < n; r++) {
-			bool fits = true;
-			for (size_t k = 0; k < e->n && fits; k++) {
-				const struct wm_node *have = row_get(&rows[r], e->pairs[k].key->text, strlen(e->pairs[k].key->text));
-				fits = !have || (have->type == WM_NODE_SCALAR && e->pairs[k].value->type == WM_NODE_SCALAR &&
-					strcmp(have->text, e->pairs[k].value->text) == 0);
-			}
-			if (!fits)
-				continue;
-			matched = true;
-			for (size_t k = 0; k < e->n && rows[r].n < MAX_KEYS; k++)
-				if (!row_get(&rows[r], e->pairs[k].key->text, strlen(e->pairs[k].key->text))) {
-					rows[r].keys[rows[r].n] = e->pairs[k].key->text;
-					rows[r].values[rows[r].n++] = e->pairs[k].value;
-				}
-		}
-		if (matched)
-			continue;
-		if (!axes) {
-			n = 0;
-			axes = true;  /* include alone: its entries are the combinations */
-		}
-		if (n == MAX_ROWS)
+	(void)a;
+	return b->args.no_default_features ? "--no-default-features" : NULL;
+}
+
+static const char *flag_all(struct wm_arena *a, const struct wm_wf_build *b)
+{
+	(void)a;
+	return b->args.all_features ? "--all-features" : NULL;
+}
+
+static const char *profile_value(struct wm_arena *a, const struct wm_wf_build *b)
+{
+	(void)a;
+	return b->args.profile && strcmp(b->args.profile, "release") != 0 ? b->args.profile : NULL;
+}
+
+static const char *flag_zig(struct wm_arena *a, const struct wm_wf_build *b)
+{
+	(void)a;
+	return b->args.zig ? "--zig" : NULL;
+}
+
+static const char *flag_pgo(struct wm_arena *a, const struct wm_wf_build *b)
+{
+	(void)a;
+	return b->args.pgo ? "--pgo" : NULL;
+}
+
+static const char *toolchain_value(struct wm_arena *a, const struct wm_wf_build *b)
+{
+	(void)a;
+	if (b->settings_unknown && strstr(b->settings_unknown, "rust-toolchain"))
+		return "(not known before the job runs)";
+	return b->toolchain && strcmp(b->toolchain, "stable") != 0 ? b->toolchain : NULL;
+}
+
+static const char *host_value(struct wm_arena *a, const struct wm_wf_build *b)
+{
+	(void)a;
+	if (b->kind == WM_BUILD_ACTION && b->container && !strcmp(b->container, "off"))
+		return "container: off";
+	return NULL;
+}
+
+/* docker-options other than `-e NAME` passing a variable through (`-e CI`). */
+static const char *docker_value(struct wm_arena *a, const struct wm_wf_build *b)
+{
+	const char *s = b->docker_options;
+	(void)a;
+	if (b->settings_unknown && strstr(b->settings_unknown, "docker-options"))
+		return "options not known before the job runs";
+	while (s && *s) {
+		size_t n;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
 			break;
-		memset(&rows[n], 0, sizeof(rows[n]));
-		for (size_t k = 0; k < e->n && rows[n].n < MAX_KEYS; k++) {
-			rows[n].keys[rows[n].n] = e->pairs[k].key->text;
-			rows[n].values[rows[n].n++] = e->pairs[k].value;
-		}
-		n++;
+		n = strcspn(s, " \t\n");
+		if (n != 2 || strncmp(s, "-e", 2) != 0)
+			return b->docker_options;
+		s += n;
+		while (isspace((unsigned char)*s))
+			s++;
+		n = strcspn(s, " \t\n");
+		if (!n || memchr(s, '=', n))
+			return b->docker_options;
+		s += n;
 	}
-	return n;
+	return NULL;
 }
 
-/* The OS a runner label is of, or WM_OS_COUNT when it does not say. */
-static enum wm_os label_os(const char *label)
+static const char *compiler_value(struct wm_arena *a, const struct wm_wf_build *b)
 {
-	if (!label)
-		return WM_OS_COUNT;
-	if (!strncasecmp(label, "ubuntu", 6) || !strncasecmp(label, "linux", 5))
-		return WM_OS_LINUX;
-	if (!strncasecmp(label, "macos", 5))
-		return WM_OS_MACOS;
-	if (!strncasecmp(label, "windows", 7))
-		return WM_OS_WINDOWS;
-	return WM_OS_COUNT;
+	return strs_text(a, &b->args.compiler, " ");
 }
 
-/* The architecture a GitHub-hosted runner runs, for a build that names no target. */
-static const char *label_arch(const char *label)
+static bool compiling(const char *name, size_t n)
 {
-	if (strstr(label, "arm"))
-		return "aarch64";
-	if (label_os(label) == WM_OS_MACOS && !strstr(label, "intel") && !strstr(label, "macos-13") &&
-			!strstr(label, "macos-12"))
-		return "aarch64";
-	return "x86_64";
+	for (size_t i = 0; i < WM_ARRAY_SIZE(compiling_env); i++) {
+		const char *e = compiling_env[i];
+		size_t k = strlen(e);
+		if (e[0] == '*') {
+			char inner[32];
+			snprintf(inner, sizeof(inner), "%.*s", (int)(k - 2), e + 1);
+			for (size_t j = 0; j + strlen(inner) <= n; j++)
+				if (!strncmp(name + j, inner, strlen(inner)))
+					return true;
+		} else if (e[k - 1] == '*') {
+			if (n >= k - 1 && !strncmp(name, e, k - 1))
+				return true;
+		} else if (n == k && !strncmp(name, e, n)) {
+			return true;
+		}
+	}
+	return false;
 }
+
+/* The variables of the build's environment that change what is compiled: NAME=value, or NAME when not known. */
+static const char *env_value(struct wm_arena *a, const struct wm_wf_build *b)
+{
+	struct wm_buf out = WM_BUF_INIT;
+	char *s;
+	for (size_t i = 0; i < b->nenv; i++) {
+		size_t n = strcspn(b->env[i], "=");
+		if (compiling(b->env[i], n))
+			wm_buf_printf(&out, "%s%s", out.len ? " " : "", b->env[i]);
+	}
+	for (size_t i = 0; i < b->nenv_unknown; i++)
+		if (compiling(b->env_unknown[i], strlen(b->env_unknown[i])))
+			wm_buf_printf(&out, "%s%s (not known before the job runs)", out.len ? " " : "", b->env_unknown[i]);
+	s = out.oom || !out.len ? NULL : wm_arena_strndup(a, out.ptr, out.len);
+	wm_buf_release(&out);
+	return s;
+}
+
+static const char *job_container_value(struct wm_arena *a, const struct wm_wf_build *b)
+{
+	(void)a;
+	return b->kind != WM_BUILD_ACTION && b->run->container ? b->run->container : NULL;
+}
+
+static const char *before_value(struct wm_arena *a, const struct wm_wf_build *b)
+{
+	(void)a;
+	return b->before_script;
+}
+
+/*
+ * What changes the compiled code, and the matrix key that carries it.  `carried`: the matrix
+ * writes it when every build sets the same (the default backend's `features` and
+ * `before-script-linux`); the others it cannot express yet, and a build that sets one makes wheels
+ * the matrix does not.  A row per setting, so that each the matrix learns to carry is one row.
+ */
+static const struct setting {
+	const char *name;
+	const char *(*value)(struct wm_arena *a, const struct wm_wf_build *b);
+	const char *key;            /* the matrix key, or NULL: the matrix cannot express it */
+} settings[] = {
+	{ "--features", features_value, "backends.<default>.features" },
+	{ "before-script-linux", before_value, "backends.<default>.before-script-linux" },
+	{ "--no-default-features", flag_no_default, NULL },
+	{ "--all-features", flag_all, NULL },
+	{ "--profile", profile_value, NULL },
+	{ "--zig", flag_zig, NULL },
+	{ "--pgo", flag_pgo, NULL },
+	{ "rust-toolchain", toolchain_value, NULL },
+	{ "maturin-action's container", host_value, NULL },
+	{ "docker-options", docker_value, NULL },
+	{ "flags for the compiler", compiler_value, NULL },
+	{ "the environment", env_value, NULL },
+	{ "the job's container", job_container_value, NULL },
+};
+
+/* The build's settings the matrix cannot carry: its note (all its wheels), and a drop each. */
+static void read_settings(struct reading *r)
+{
+	struct wm_takeover *t = r->t;
+	for (size_t i = 0; i < WM_ARRAY_SIZE(settings); i++) {
+		const char *v = settings[i].value(t->arena, r->b), *what;
+		if (!v || settings[i].key)
+			continue;
+		what = wm_arena_printf(t->arena, "the wheels of job %s built with %s %s: the matrix cannot express it",
+			shown(r->b->run->job), settings[i].name, shown_text(v));
+		if (!r->tb->note)
+			r->tb->note = wm_arena_printf(t->arena, "built with %s %s (%s:%u), which the matrix cannot express",
+				settings[i].name, shown_text(v), r->b->file, r->b->line);
+		drop(t, r->file, what);
+	}
+}
+
+/* ---- platforms --------------------------------------------------------------------------- */
 
 static const struct wm_platform *platform_of(const struct wm_catalog *cat, const char *family, const char *target)
 {
@@ -328,318 +335,167 @@ static const struct wm_platform *platform_of(const struct wm_catalog *cat, const
 	return NULL;
 }
 
-/* Levels 2014 and 2_17 are one (PEP 600). */
-static bool same_level(const char *a, const char *b)
+/* Levels 2014 and 2_17 are one (PEP 600), as are 2010 and 2_12, 1 and 2_5. */
+static const char *pep600(const char *level)
 {
-	if (!strcmp(a, "2_17"))
-		a = "2014";
-	if (!strcmp(b, "2_17"))
-		b = "2014";
-	return !strcmp(a, b);
+	return !strcmp(level, "2014") ? "2_17" : !strcmp(level, "2010") ? "2_12" : !strcmp(level, "1") ? "2_5" : level;
 }
 
-/* Python 3.N (free-threaded "3.Nt"), python3.N or pypy3.N: 1 CPython, 2 PyPy, 0 another word. */
-static int interpreter(const char *s, unsigned *minor, bool *ft)
+static bool same_level(const char *a, const char *b)
 {
+	return !strcmp(pep600(a), pep600(b));
+}
+
+/*
+ * The target of a build: maturin-action's `target`, else --target, else the runner's own
+ * architecture (maturin-action on Linux: its DEFAULT_TARGET of the runner); `universal2` for
+ * --universal2.
+ */
+static const char *target_of(const struct wm_wf_build *b)
+{
+	if (b->args.universal2)
+		return "universal2";
+	if (b->target)
+		return b->target;
+	if (b->args.target)
+		return b->args.target;
+	return b->run->arch;
+}
+
+/* The OS of a build: its runner's, else its target triple's. */
+static int os_of(const struct wm_wf_build *b, const char *target)
+{
+	if (b->run->os >= 0)
+		return b->run->os;
+	if (target && strstr(target, "windows"))
+		return WM_OS_WINDOWS;
+	if (target && (strstr(target, "darwin") || !strcmp(target, "universal2")))
+		return WM_OS_MACOS;
+	if (target && strstr(target, "linux"))
+		return WM_OS_LINUX;
+	return -1;
+}
+
+/*
+ * maturin-action's `manylinux` (or --compatibility) as a level: `auto` is the manylinux2014 image
+ * of each target of the catalogue (PyO3/maturin-action@v1.51.0 src/index.ts, DEFAULT_CONTAINERS),
+ * where maturin tags the wheel 2_17; a musllinux level is 1_1 or 1_2; none (a build on the
+ * runner, off a container) leaves the level to the runner's glibc: NULL, *host set.  A build
+ * maturin-action cross-compiles on an x86_64 runner (a target other than x86_64 and i686) is
+ * `auto` when not given (innerMain).
+ */
+static const char *level_of(const struct wm_wf_build *b, const char *triple, bool *musl, bool *host)
+{
+	const char *m = b->manylinux;
+	*host = false;
+	if (b->args.compatibility.n)
+		m = b->args.compatibility.items[0];
+	if (!m && b->kind == WM_BUILD_ACTION && (b->container && strcmp(b->container, "off") != 0))
+		m = "auto";
+	if (!m && b->kind == WM_BUILD_ACTION && b->run->arch && !strcmp(b->run->arch, "x86_64") && triple &&
+			strstr(triple, "linux") && !strstr(triple, "x86_64") && !strstr(triple, "i686"))
+		m = "auto";
+	if (!m && b->args.zig)
+		m = "2014";
+	if (m && !strncmp(m, "manylinux", 9))
+		m += m[9] == '_' ? 10 : 9;
+	if (!m || !*m || !strcmp(m, "off") || !strcmp(m, "false")) {
+		*host = true;
+		return NULL;
+	}
+	if (!strncmp(m, "musllinux_", 10)) {
+		*musl = true;
+		return m + 10;
+	}
+	if (!strcmp(m, "auto") || !strcmp(m, "true"))
+		return *musl ? "1_2" : "2014";
+	return m;
+}
+
+/* ---- Python entries --------------------------------------------------------------------- */
+
+enum interp { I_NONE, I_CPYTHON, I_PYPY, I_GRAALPY, I_PATH };
+
+/* An interpreter word of -i: 3.12, python3.12, 3.14t, pypy3.11, graalpy3.11, a path to one; `python` the PATH's. */
+static enum interp interpreter(const char *word, unsigned *minor, bool *ft)
+{
+	const char *s = strrchr(word, '/') ? strrchr(word, '/') + 1 : word;
+	enum interp kind = I_CPYTHON;
 	char *end;
-	int kind = 1;
 	unsigned long m;
+	if (strrchr(s, '\\'))
+		s = strrchr(s, '\\') + 1;
+	if (!strcasecmp(s, "python") || !strcasecmp(s, "python3") || !strcasecmp(s, "python.exe") ||
+			!strcasecmp(s, "python3.exe") || !*s)
+		return I_PATH;
 	if (!strncmp(s, "python", 6))
 		s += 6;
 	else if (!strncmp(s, "pypy", 4))
-		s += 4, kind = 2;
+		s += 4, kind = I_PYPY;
+	else if (!strncmp(s, "graalpy", 7))
+		s += 7, kind = I_GRAALPY;
 	if (strncmp(s, "3.", 2) != 0 || !isdigit((unsigned char)s[2]))
-		return 0;
+		return I_NONE;
 	m = strtoul(s + 2, &end, 10);
 	*ft = *end == 't';
 	if (*ft)
 		end++;
-	if (*end || m > 31 || (kind == 2 && *ft))
-		return 0;
+	if ((*end && strcasecmp(end, ".exe") != 0) || m > 31 || (kind != I_CPYTHON && *ft))
+		return I_NONE;
 	*minor = (unsigned)m;
 	return kind;
 }
 
-static void add_interpreter(struct wm_takeover *t, const char *file, const char *word)
+static void add_word(struct reading *r, const char *word, bool from_path);
+
+/* The interpreter on the PATH: the last python-version setup-python or setup-uv gave before. */
+static void add_path_interpreter(struct reading *r)
 {
-	unsigned minor;
-	bool ft;
+	const struct wm_wf_build *b = r->b;
+	if (b->pythons.n) {
+		add_word(r, b->pythons.items[b->pythons.n - 1], true);
+		return;
+	}
+	/* an abi3 crate's wheel is the same whichever CPython builds it */
+	if (r->t->project && r->t->project->abi3) {
+		r->tb->abi3 = true;
+		return;
+	}
+	drop(r->t, r->file, wm_arena_printf(r->t->arena, "the wheels of job %s: the interpreter on its runner's PATH, "
+		"which %s", shown(b->run->job), b->pythons_unknown ? b->pythons_unknown :
+		"the workflow does not name (no setup-python before it)"));
+	if (!r->tb->note)
+		r->tb->note = "built for an interpreter the workflow does not name";
+}
+
+static void add_word(struct reading *r, const char *word, bool from_path)
+{
+	struct wm_takeover_build *tb = r->tb;
+	unsigned minor = 0;
+	bool ft = false;
 	switch (interpreter(word, &minor, &ft)) {
-	case 1:
-		t->cpython[ft] |= 1u << minor;
-		break;
-	case 2:
-		t->pypy |= 1u << minor;
-		break;
+	case I_PATH:
+		if (!from_path)
+			add_path_interpreter(r);
+		return;
+	case I_CPYTHON:
+		tb->cpython[ft] |= 1u << minor;
+		return;
+	case I_PYPY:
+		tb->pypy |= 1u << minor;
+		return;
+	case I_GRAALPY:
+		tb->partial = true;
+		if (!tb->partial_why)
+			tb->partial_why = wm_arena_printf(r->t->arena, "GraalPy 3.%u, which the matrix cannot express", minor);
+		drop(r->t, r->file, wm_arena_printf(r->t->arena, "GraalPy 3.%u on %s (job %s): the matrix cannot express "
+			"GraalPy", minor, tb->p ? tb->p->id : "its platform", shown(r->b->run->job)));
+		return;
 	default:
-		drop(t, file, wm_arena_printf(t->arena, "the interpreter %s: not a CPython or PyPy version the matrix "
-			"can name", shown(word)));
+		drop(r->t, r->file, wm_arena_printf(r->t->arena, "the interpreter %s (job %s): not a CPython or PyPy version "
+			"the matrix can name", shown(word), shown(r->b->run->job)));
+		tb->note = tb->note ? tb->note : "built for an interpreter the matrix cannot name";
 	}
-}
-
-/* maturin's arguments: -i/--interpreter lists, --find-interpreter; whether they name interpreters. */
-static bool read_args(struct wm_takeover *t, const char *file, const char *args, const char **level, bool *listed)
-{
-	bool named = false, in_list = false, find = false;
-	char *copy = wm_arena_strdup(t->arena, args), *save = NULL;
-	for (char *w = copy ? strtok_r(copy, " \t\r\n", &save) : NULL; w; w = strtok_r(NULL, " \t\r\n", &save)) {
-		if (w[0] == '-') {
-			in_list = false;
-			if (!strcmp(w, "-i") || !strcmp(w, "--interpreter")) {
-				in_list = named = true;
-			} else if (!strncmp(w, "--interpreter=", 14)) {
-				named = true;
-				for (char *v = w + 14, *s2 = NULL, *x = strtok_r(v, ",", &s2); x; x = strtok_r(NULL, ",", &s2))
-					add_interpreter(t, file, x);
-			} else if (!strcmp(w, "--find-interpreter")) {
-				t->find_interpreter = named = find = true;
-			} else if (!strncmp(w, "--compatibility=", 16) || !strncmp(w, "--manylinux=", 12)) {
-				*level = strchr(w, '=') + 1;
-			} else if (!strcmp(w, "--compatibility") || !strcmp(w, "--manylinux")) {
-				char *v = strtok_r(NULL, " \t\r\n", &save);
-				if (v)
-					*level = v;
-			}
-		} else if (in_list) {
-			add_interpreter(t, file, w);
-		}
-	}
-	*listed = named;
-	return find;
-}
-
-static void add_platform(struct wm_takeover *t, const char *file, const struct wm_platform *p, const char *level,
-	const char *runner, const char *container, unsigned pypy, const unsigned *cpython, bool find)
-{
-	struct wm_takeover_platform *tp = NULL;
-	for (size_t i = 0; i < t->nplatforms && !tp; i++)
-		if (t->platforms[i].p == p)
-			tp = &t->platforms[i];
-	if (!tp) {
-		if (t->nplatforms == WM_TAKEOVER_MAX)
-			return;
-		tp = &t->platforms[t->nplatforms++];
-		memset(tp, 0, sizeof(*tp));
-		tp->p = p;
-		/* copied: the workflow they were read from is released before the matrix is written */
-		tp->level = level ? wm_arena_strdup(t->arena, level) : NULL;
-		tp->runner = runner ? wm_arena_strdup(t->arena, runner) : NULL;
-		tp->container = container ? wm_arena_strdup(t->arena, container) : NULL;
-		tp->pypy = pypy;
-		tp->cpython[0] = cpython[0];
-		tp->cpython[1] = cpython[1];
-		tp->find = find;
-		return;
-	}
-	tp->pypy |= pypy;
-	tp->cpython[0] |= cpython[0];
-	tp->cpython[1] |= cpython[1];
-	tp->find |= find;
-	/* the same platform built twice: one level per platform in the matrix */
-	if ((level ? level : p->manylinux ? p->manylinux : "") != NULL &&
-			!same_level(tp->level ? tp->level : p->manylinux ? p->manylinux : "",
-				level ? level : p->manylinux ? p->manylinux : ""))
-		drop(t, file, wm_arena_printf(t->arena, "%s at level %s as well: the matrix builds one level per platform "
-			"(%s)", p->id, shown(level ? level : p->manylinux), tp->level ? tp->level : p->manylinux));
-}
-
-/*
- * The manylinux level maturin-action's `manylinux` means on a glibc platform: `auto` is the
- * manylinux2014 image of each target the catalogue has (PyO3/maturin-action@v1.51.0 src/index.ts,
- * DEFAULT_CONTAINERS, `auto`), where maturin tags the wheel 2_17, that is 2014.  NULL, with a
- * drop, for a level the platform cannot take.
- */
-static const char *glibc_level(struct wm_takeover *t, const char *file, const struct wm_platform *p, const char *v)
-{
-	const char *why;
-	if (!strcmp(v, "auto") || !strcmp(v, "true"))
-		return "2014";
-	if (!strncmp(v, "manylinux", 9))
-		v += 9;
-	if (*v == '_')
-		v++;
-	if (!strcmp(v, "off") || !strcmp(v, "false") || !*v) {
-		drop(t, file, wm_arena_printf(t->arena, "%s built on the runner, off a manylinux container (manylinux: "
-			"off): its wheel's level follows the runner's glibc; the matrix builds at the catalogue's level", p->id));
-		return NULL;
-	}
-	if (!wm_catalog_level_valid(p, v, &why)) {
-		drop(t, file, wm_arena_printf(t->arena, "%s at manylinux level %s: %s", p->id, shown(v), why));
-		return NULL;
-	}
-	return v;
-}
-
-/* One maturin-action step of a job, for each combination of its matrix. */
-static void read_step(struct wm_takeover *t, const char *file, const char *job, const struct wm_node *jn,
-	const struct wm_node *step, const struct row *rows, size_t nrows, const struct wm_node *setup_python)
-{
-	const struct wm_node *with = wm_yaml_find(step, "with");
-	const char *command = scalar(wm_yaml_find(with, "command"));
-	if (command && strcmp(command, "build") != 0 && strcmp(command, "publish") != 0)
-		return;  /* sdist, upload, a cargo command: no wheel */
-	for (size_t i = 0; i < nrows; i++) {
-		const struct row *r = &rows[i];
-		const struct wm_node *on = resolve(wm_yaml_find(jn, "runs-on"), r);
-		const char *label = scalar(on), *target = scalar(resolve(wm_yaml_find(with, "target"), r));
-		const char *many = scalar(resolve(wm_yaml_find(with, "manylinux"), r));
-		const char *args_raw = scalar(wm_yaml_find(with, "args"));
-		const char *container = scalar(resolve(wm_yaml_find(with, "container"), r));
-		const char *bs = scalar(resolve(wm_yaml_find(with, "before-script-linux"), r));
-		const char *args = args_raw ? expand(t->arena, args_raw, r) : "", *level = NULL, *family, *runner = NULL;
-		enum wm_os os = label_os(label);
-		const struct wm_platform *p;
-		unsigned pypy, saved[2], named_here[2];
-		bool find, named;
-
-		if (t->jobs == MAX_BUILDS) {
-			drop(t, file, "the builds past the first 1024 combinations of steps and matrices: not read");
-			return;
-		}
-		t->jobs++;
-		if (!t->file)
-			t->file = wm_arena_strdup(t->arena, file);
-		if (os == WM_OS_COUNT)
-			os = target && strstr(target, "windows") ? WM_OS_WINDOWS : target && strstr(target, "darwin") ?
-				WM_OS_MACOS : strstr(job, "windows") ? WM_OS_WINDOWS : strstr(job, "mac") ? WM_OS_MACOS :
-				WM_OS_LINUX;
-		if (!target)
-			target = wm_yaml_find(with, "target") ? NULL : label ? label_arch(label) : "x86_64";
-		if (!target) {
-			drop(t, file, wm_arena_printf(t->arena, "job %s's target: an expression the matrix cannot read",
-				shown(job)));
-			continue;
-		}
-		if (os == WM_OS_LINUX)
-			family = (many && !strncmp(many, "musllinux", 9)) || strstr(target, "musl") ? "musllinux" : "manylinux";
-		else
-			family = os == WM_OS_MACOS ? "macosx" : "win";
-		if (!(p = platform_of(t->cat, family, target)) || p->os != os) {
-			drop(t, file, wm_arena_printf(t->arena, "target %s on %s (job %s): no platform of the catalogue builds it",
-				shown(target), family, shown(job)));
-			continue;
-		}
-		if (!args) {
-			drop(t, file, wm_arena_printf(t->arena, "job %s's maturin arguments: an expression the matrix cannot "
-				"read", shown(job)));
-			args = "";
-		}
-		/* what this combination names, beside what the others named */
-		saved[0] = t->cpython[0];
-		saved[1] = t->cpython[1];
-		t->cpython[0] = t->cpython[1] = 0;
-		t->pypy = 0;
-		find = read_args(t, file, args, &level, &named);
-		if (!named) {
-			/* no -i, no --find-interpreter: maturin builds for the interpreter on the PATH */
-			const struct wm_node *v = resolve(setup_python, r);
-			if (v && v->type == WM_NODE_SCALAR) {
-				char *copy = wm_arena_strdup(t->arena, v->text), *save = NULL;
-				for (char *w = copy ? strtok_r(copy, " \t\r\n", &save) : NULL; w; w = strtok_r(NULL, " \t\r\n", &save))
-					add_interpreter(t, file, w);
-			} else if (v && v->type == WM_NODE_SEQ) {
-				for (size_t k = 0; k < v->n; k++)
-					if (scalar(v->items[k]))
-						add_interpreter(t, file, v->items[k]->text);
-			} else if (os != WM_OS_LINUX || setup_python) {
-				drop(t, file, wm_arena_printf(t->arena, "job %s's interpreter: neither -i, --find-interpreter nor "
-					"a python-version the matrix can read", shown(job)));
-			}
-		}
-		pypy = t->pypy;
-		named_here[0] = t->cpython[0];
-		named_here[1] = t->cpython[1];
-		t->cpython[0] |= saved[0];
-		t->cpython[1] |= saved[1];
-		/*
-		 * --find-interpreter on Linux builds for PyPy too.  A native build runs in the pypa
-		 * manylinux image of the runner's architecture (i686's on x86_64: maturin-action's
-		 * DEFAULT_CONTAINERS), and the x86_64 and aarch64 images carry pypy3.11, the i686 one
-		 * none (pypa/manylinux docker/build_scripts/finalize-one.sh); a cross build (the other
-		 * targets, and every musllinux one, in rust-cross images without Python) takes maturin's
-		 * own sysconfig data, PyPy 3.8 to 3.12 (`maturin list-python --target ...`, maturin
-		 * 1.16).  On macOS and Windows it finds the interpreters on the runner's PATH, where no
-		 * PyPy is.
-		 */
-		if (find && os == WM_OS_LINUX) {
-			const char *host = label ? label_arch(label) : "x86_64";
-			bool native = !strcmp(family, "manylinux") && (!strcmp(p->arch, host) ||
-				(!strcmp(p->arch, "i686") && !strcmp(host, "x86_64")));
-			pypy |= !native ? 0x1fu << 8 : strcmp(p->arch, "i686") != 0 ? 1u << 11 : 0;
-		}
-		if (os == WM_OS_LINUX) {
-			if (!level)
-				level = many;
-			if (!strcmp(family, "musllinux")) {
-				level = level && !strncmp(level, "musllinux_", 10) ? level + 10 : p->manylinux;
-			} else if (!level) {
-				drop(t, file, wm_arena_printf(t->arena, "%s built on the runner, off a manylinux container (no "
-					"`manylinux`): its wheel's level follows the runner's glibc; the matrix builds at the "
-					"catalogue's level", p->id));
-				level = p->manylinux;
-			} else if (!(level = glibc_level(t, file, p, level))) {
-				level = p->manylinux;
-			}
-			if (same_level(level, p->manylinux))
-				level = NULL;
-			if (bs && !t->before_script)
-				t->before_script = wm_arena_strdup(t->arena, bs);
-			else if (bs && strcmp(bs, t->before_script) != 0)
-				t->before_script_differs = true;
-		}
-		/* a hosted label the catalogue does not keep is only another of GitHub's images: the catalogue's is newer */
-		if (label && !wm_catalog_runner(t->cat, label) && !strstr(label, "-latest") &&
-				!(label_os(label) != WM_OS_COUNT && strchr(label, '-') && isdigit((unsigned char)strchr(label, '-')[1]))) {
-			if (plain_word(label) && !strchr(label, '$'))
-				runner = label;
-			else
-				drop(t, file, wm_arena_printf(t->arena, "job %s's runner: a label the matrix cannot name", shown(job)));
-		} else if (on && on->type != WM_NODE_SCALAR) {
-			drop(t, file, wm_arena_printf(t->arena, "job %s's runner: a list of labels (a self-hosted runner); "
-				"set platforms.%s.runner to one label", shown(job), p->id));
-		}
-		if (container && (!strcmp(container, "off") || !plain_word(container))) {
-			if (strcmp(container, "off") != 0)
-				drop(t, file, wm_arena_printf(t->arena, "job %s's container: an image the matrix cannot name", shown(job)));
-			container = NULL;
-		}
-		add_platform(t, file, p, level, runner, os == WM_OS_LINUX ? container : NULL, pypy, named_here, find);
-	}
-}
-
-void wm_init_matrix_read(struct wm_takeover *t, const char *path, const struct wm_node *root)
-{
-	const struct wm_node *jobs = wm_yaml_find(root, "jobs");
-	struct row *rows = calloc(MAX_ROWS, sizeof(*rows));
-	size_t before = t->jobs;
-	bool runs = false;
-	if (!rows || !jobs || jobs->type != WM_NODE_MAP) {
-		free(rows);
-		return;
-	}
-	for (size_t j = 0; j < jobs->n; j++) {
-		const struct wm_node *job = jobs->pairs[j].value, *steps = wm_yaml_find(job, "steps"), *setup_python = NULL;
-		const char *id = scalar(jobs->pairs[j].key);
-		size_t nrows;
-		if (!id || job->type != WM_NODE_MAP || !steps || steps->type != WM_NODE_SEQ)
-			continue;
-		nrows = rows_of(rows, wm_yaml_find(wm_yaml_find(job, "strategy"), "matrix"));
-		for (size_t s = 0; s < steps->n; s++) {
-			const char *uses = scalar(wm_yaml_find(steps->items[s], "uses"));
-			const char *run = scalar(wm_yaml_find(steps->items[s], "run"));
-			runs |= run && (strstr(run, "maturin build") || strstr(run, "maturin publish"));
-			if (!uses)
-				continue;
-			if (!strncasecmp(uses, "actions/setup-python@", 21))
-				setup_python = wm_yaml_find(wm_yaml_find(steps->items[s], "with"), "python-version");
-			else if (!strncasecmp(uses, "PyO3/maturin-action@", 20) || !strncasecmp(uses, "messense/maturin-action@", 24))
-				read_step(t, path, id, job, steps->items[s], rows, nrows, setup_python);
-		}
-	}
-	free(rows);
-	/* a build in a script is the project's own: its targets and interpreters are not read */
-	if (runs && t->jobs == before)
-		drop(t, path, "the wheels its `run:` steps build with maturin: init reads maturin-action's builds only");
 }
 
 /* The PyO3 series the crate builds with, as the loader reads it (Cargo.lock, else one series). */
@@ -660,6 +516,577 @@ static const struct wm_pyo3 *crate_pyo3(const struct wm_takeover *t)
 	return major == 0 ? wm_catalog_pyo3(t->cat, (unsigned)major, (unsigned)minor) : NULL;
 }
 
+/* The CPythons --find-interpreter finds: requires-python's minimum (3.8 at the lowest) to the newest the crate's PyO3 builds. */
+static unsigned found_cpythons(const struct wm_takeover *t)
+{
+	const struct wm_pyo3 *pyo3 = crate_pyo3(t);
+	unsigned lo = WM_PYTHON_MIN, hi = pyo3 ? pyo3->py_max : 14, out = 0;
+	if (pyo3 && pyo3->py_min > lo)
+		lo = pyo3->py_min;
+	if (t->project && t->project->min_minor > lo)
+		lo = t->project->min_minor;
+	for (unsigned m = lo; m <= hi; m++)
+		out |= 1u << m;
+	return out;
+}
+
+/*
+ * --find-interpreter on Linux builds for PyPy too.  A native build runs in the pypa manylinux
+ * image of the runner's architecture (i686's on x86_64: maturin-action's DEFAULT_CONTAINERS), and
+ * the x86_64 and aarch64 images carry pypy3.11, the i686 one none (pypa/manylinux
+ * docker/build_scripts/finalize-one.sh); a cross build (the other targets, and every musllinux
+ * one, in rust-cross images without Python) takes maturin's own sysconfig data, PyPy 3.8 to 3.12
+ * (`maturin list-python --target ...`, maturin 1.16).  On macOS and Windows it finds the
+ * interpreters on the runner's PATH, where no PyPy is.
+ */
+static unsigned found_pypys(const struct wm_wf_build *b, const struct wm_platform *p)
+{
+	const char *host = b->run->arch ? b->run->arch : "x86_64";
+	bool native;
+	if (p->os != WM_OS_LINUX)
+		return 0;
+	native = !strcmp(p->family, "manylinux") && (!strcmp(p->arch, host) || (!strcmp(p->arch, "i686") &&
+		!strcmp(host, "x86_64")));
+	return !native ? 0x1fu << 8 : strcmp(p->arch, "i686") != 0 ? 1u << 11 : 0;
+}
+
+static void read_pythons(struct reading *r)
+{
+	struct wm_takeover_build *tb = r->tb;
+	const struct wm_wf_build *b = r->b;
+	if (b->args.find_interpreter) {
+		tb->cpython[0] |= found_cpythons(r->t);
+		tb->pypy |= tb->p ? found_pypys(b, tb->p) : 0;
+	}
+	for (size_t i = 0; i < b->args.interpreters.n; i++)
+		add_word(r, b->args.interpreters.items[i], false);
+	if ((b->args.interpreter && !b->args.interpreters.n) || (!b->args.interpreter && !b->args.find_interpreter))
+		add_path_interpreter(r);
+	/* an abi3 crate's CPython wheels are its one abi3 wheel; free-threaded and PyPy stay apart */
+	if (r->t->project && r->t->project->abi3 && tb->cpython[0]) {
+		tb->cpython[0] = 0;
+		tb->abi3 = true;
+	}
+}
+
+/* ---- one build --------------------------------------------------------------------------- */
+
+static struct wm_takeover_platform *platform_entry(struct wm_takeover *t, const struct wm_platform *p)
+{
+	for (size_t i = 0; i < t->nplatforms; i++)
+		if (t->platforms[i].p == p)
+			return &t->platforms[i];
+	if (t->nplatforms == WM_TAKEOVER_MAX)
+		return NULL;
+	memset(&t->platforms[t->nplatforms], 0, sizeof(t->platforms[0]));
+	t->platforms[t->nplatforms].p = p;
+	return &t->platforms[t->nplatforms++];
+}
+
+/* The platform a build makes wheels for, with its level; NULL (and a drop) when the matrix has none. */
+static const struct wm_platform *read_platform(struct reading *r)
+{
+	const struct wm_wf_build *b = r->b;
+	const char *target = target_of(b), *family, *level = NULL;
+	bool musl = false, host = false;
+	int os = os_of(b, target);
+	const struct wm_platform *p;
+	if (os < 0 || !target) {
+		drop(r->t, r->file, wm_arena_printf(r->t->arena, "the wheels of job %s: its runner (runs-on) does not say "
+			"its OS and architecture", shown(b->run->job)));
+		r->tb->note = "built on a runner whose OS the workflow does not say";
+		return NULL;
+	}
+	musl = os == WM_OS_LINUX && ((b->manylinux && !strncmp(b->manylinux, "musllinux", 9)) || strstr(target, "musl"));
+	family = os == WM_OS_LINUX ? (musl ? "musllinux" : "manylinux") : os == WM_OS_MACOS ? "macosx" : "win";
+	p = platform_of(r->t->cat, family, target);
+	if (p && os == WM_OS_LINUX)
+		level = level_of(b, p->target, &musl, &host);
+	if (!p || (int)p->os != os) {
+		drop(r->t, r->file, wm_arena_printf(r->t->arena, "target %s on %s (job %s): no platform of the catalogue "
+			"builds it", shown(target), family, shown(b->run->job)));
+		r->tb->note = wm_arena_printf(r->t->arena, "built for target %s, which no platform of the matrix builds",
+			shown(target));
+		return NULL;
+	}
+	r->tb->partial |= host;
+	if (host && !r->tb->partial_why)
+		r->tb->partial_why = "built on the runner, off a manylinux container: its level follows the runner's glibc";
+	if (host)
+		drop(r->t, r->file, wm_arena_printf(r->t->arena, "%s built on the runner, off a manylinux container: its "
+			"wheel's level follows the runner's glibc; the matrix builds at the catalogue's level", p->id));
+	r->tb->level = level;
+	return p;
+}
+
+/* The platform's overrides a build gives: its level, a self-hosted runner, maturin-action's container. */
+static void read_how(struct reading *r, struct wm_takeover_platform *tp)
+{
+	const struct wm_wf_build *b = r->b;
+	const char *label = b->run->label, *why;
+	if (r->tb->level && !same_level(r->tb->level, tp->p->manylinux)) {
+		if (!wm_catalog_level_valid(tp->p, pep600(r->tb->level), &why)) {
+			r->tb->partial = true;
+			r->tb->partial_why = r->tb->partial_why ? r->tb->partial_why : why;
+			drop(r->t, r->file, wm_arena_printf(r->t->arena, "%s at manylinux level %s: %s", tp->p->id,
+				shown(r->tb->level), why));
+		} else if (tp->level && !same_level(tp->level, r->tb->level)) {
+			r->tb->partial = true;
+			r->tb->partial_why = r->tb->partial_why ? r->tb->partial_why : "a second level of one platform";
+			drop(r->t, r->file, wm_arena_printf(r->t->arena, "%s at level %s as well: the matrix builds one level per "
+				"platform (%s)", tp->p->id, shown(r->tb->level), tp->level));
+		} else {
+			tp->level = r->tb->level;
+		}
+	}
+	/* a hosted label the catalogue does not keep is only another of GitHub's images: the catalogue's is newer */
+	if (label && !wm_catalog_runner(r->t->cat, label) && !strstr(label, "-latest") && !(b->run->os >= 0 &&
+			strchr(label, '-') && isdigit((unsigned char)strchr(label, '-')[1]))) {
+		if (plain_word(label) && !strchr(label, '$'))
+			tp->runner = label;
+		else
+			drop(r->t, r->file, wm_arena_printf(r->t->arena, "job %s's runner: a label the matrix cannot name",
+				shown(b->run->job)));
+	} else if (!label && b->run->runner.kind == WM_VAL_ARRAY) {
+		drop(r->t, r->file, wm_arena_printf(r->t->arena, "job %s's runner: a list of labels (a self-hosted runner); "
+			"set platforms.%s.runner to one label", shown(b->run->job), tp->p->id));
+	}
+	if (b->container && strcmp(b->container, "off") != 0 && tp->p->os == WM_OS_LINUX) {
+		if (plain_word(b->container))
+			tp->container = b->container;
+		else
+			drop(r->t, r->file, wm_arena_printf(r->t->arena, "job %s's container: an image the matrix cannot name",
+				shown(b->run->job)));
+	}
+}
+
+static bool skipped(const char *path, const char *const *skip, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(skip[i], path))
+			return true;
+	return false;
+}
+
+static void read_build(struct wm_takeover *t, struct wm_workflows *w, const struct wm_wf_build *b, bool backend)
+{
+	struct wm_takeover_build *tb = &t->builds[t->nbuilds++];
+	struct reading r = { t, w, tb, b, b->run->file };
+	struct wm_takeover_platform *tp;
+	memset(tb, 0, sizeof(*tb));
+	tb->b = b;
+	tb->backend = backend;
+	if (!t->file)
+		t->file = b->run->file;
+	if (b->unknown || b->bad) {
+		const char *why = b->unknown ? b->unknown : b->bad;
+		drop(t, r.file, wm_arena_printf(t->arena, "the wheels of job %s (%s:%u): %s", shown(b->run->job), b->file,
+			b->line, why));
+		tb->note = wm_arena_printf(t->arena, "built by a step init cannot read (%s:%u: %s)", b->file, b->line, why);
+		return;
+	}
+	if (!(tb->p = read_platform(&r)))
+		return;
+	read_pythons(&r);
+	read_settings(&r);
+	if (!backend && (tp = platform_entry(t, tb->p)) != NULL) {
+		read_how(&r, tp);
+		tp->cpython[0] |= tb->cpython[0];
+		tp->cpython[1] |= tb->cpython[1];
+		tp->pypy |= tb->pypy;
+		tp->abi3 |= tb->abi3;
+	}
+}
+
+/* The wheels a build makes: its Python entries. */
+static size_t build_wheels(const struct wm_takeover_build *tb)
+{
+	size_t n = tb->abi3;
+	for (unsigned m = 0; m < 32; m++)
+		n += (tb->cpython[0] >> m & 1) + (tb->cpython[1] >> m & 1) + (tb->pypy >> m & 1);
+	return n ? n : 1;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	return x == y ? 0 : !x ? -1 : !y ? 1 : strcmp(x, y);
+}
+
+/*
+ * The value of a setting that the project's own builds of the most wheels use (none counted too),
+ * for the matrix to carry: the distinct values found by sorting, each weighed by its builds' wheels.
+ */
+static const char *most_common(const struct wm_takeover *t, const char *(*value)(struct wm_arena *, const struct wm_wf_build *),
+	bool linux_only, const char **values)
+{
+	const char **sorted, *best = NULL;
+	size_t n = 0, best_n = 0;
+	for (size_t i = 0; i < t->nbuilds; i++)
+		values[i] = !t->builds[i].p || t->builds[i].backend || (linux_only && t->builds[i].p->os != WM_OS_LINUX) ?
+			"\x01" : value(t->arena, t->builds[i].b);
+	if (!(sorted = malloc((t->nbuilds ? t->nbuilds : 1) * sizeof(*sorted))))
+		return NULL;
+	for (size_t i = 0; i < t->nbuilds; i++)
+		if (!values[i] || strcmp(values[i], "\x01") != 0)
+			sorted[n++] = values[i];
+	qsort(sorted, n, sizeof(*sorted), by_value);
+	for (size_t i = 0; i < n;) {
+		size_t k = i, wheels = 0;
+		while (k < n && !by_value(&sorted[k], &sorted[i]))
+			k++;
+		/* weighed by the wheels of the builds that use it: the matrix carries what makes the most */
+		for (size_t b = 0; b < t->nbuilds; b++)
+			if (values[b] == NULL ? sorted[i] == NULL : sorted[i] && strcmp(values[b], "\x01") != 0 &&
+					!strcmp(values[b], sorted[i]))
+				wheels += build_wheels(&t->builds[b]);
+		if (wheels > best_n) {
+			best = sorted[i];
+			best_n = wheels;
+		}
+		i = k;
+	}
+	free(sorted);
+	return best;
+}
+
+/* Whether every feature of a list is the crate's own, which the matrix's backends name. */
+static bool crate_features(const struct wm_takeover *t, const char *list)
+{
+	for (const char *f = list; *f;) {
+		size_t n = strcspn(f, ",");
+		bool own = false;
+		for (size_t i = 0; t->project && i < t->project->nfeatures && !own; i++)
+			own = strlen(t->project->features[i]) == n && !strncmp(t->project->features[i], f, n);
+		if (!own)
+			return false;
+		f += n + (f[n] == ',');
+	}
+	return true;
+}
+
+void wm_init_matrix_carry(struct wm_takeover *t)
+{
+	const char **fv = wm_arena_array(t->arena, t->nbuilds + 1, sizeof(*fv)), **sv = wm_arena_array(t->arena, t->nbuilds + 1,
+		sizeof(*sv));
+	const char *features, *script;
+	if (!fv || !sv)
+		return;
+	features = most_common(t, features_value, false, fv);
+	script = most_common(t, before_value, true, sv);
+	if (features && !crate_features(t, features)) {
+		drop(t, t->file, wm_arena_printf(t->arena, "--features %s: not all of them the crate's own [features], which "
+			"the matrix's backends name", shown(features)));
+		features = "";
+	}
+	for (size_t i = 0; i < t->nbuilds; i++) {
+		struct wm_takeover_build *tb = &t->builds[i];
+		const char *f, *s;
+		if (!tb->p || tb->backend)
+			continue;
+		f = fv[i];
+		s = tb->p->os == WM_OS_LINUX ? sv[i] : NULL;
+		if ((f == NULL) != (features == NULL) || (f && strcmp(f, features) != 0)) {
+			drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s built with --features %s: the "
+				"matrix builds the default backend with %s", shown(tb->b->run->job), f ? shown(f) : "(none)",
+				features && *features ? shown(features) : "none"));
+			if (!tb->note)
+				tb->note = wm_arena_printf(t->arena, "built with --features %s (%s:%u), not the default backend's",
+					f ? shown(f) : "(none)", tb->b->file, tb->b->line);
+		}
+		if (tb->p->os == WM_OS_LINUX && ((s == NULL) != (script == NULL) || (s && strcmp(s, script) != 0))) {
+			drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s: a before-script-linux other "
+				"than the one the default backend runs", shown(tb->b->run->job)));
+			if (!tb->note)
+				tb->note = wm_arena_printf(t->arena, "built after another before-script-linux (%s:%u)", tb->b->file,
+					tb->b->line);
+		}
+	}
+	t->before_script = script;
+	if (features && *features) {
+		size_t n = 1;
+		for (const char *c = features; *c; c++)
+			n += *c == ',';
+		if ((t->features = wm_arena_array(t->arena, n, sizeof(*t->features))) != NULL)
+			for (const char *f = features; *f && t->nfeatures < n;) {
+				size_t k = strcspn(f, ",");
+				t->features[t->nfeatures++] = wm_arena_strndup(t->arena, f, k);
+				f += k + (f[k] == ',');
+			}
+	}
+}
+
+void wm_init_matrix_read(struct wm_takeover *t, struct wm_workflows *w, const struct wm_builds *b,
+	const char *const *backends, size_t nbackends)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->n; i++)
+		n += b->items[i].wheel;
+	if (!(t->builds = wm_arena_array(t->arena, n ? n : 1, sizeof(*t->builds))))
+		return;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct wm_wf_build *x = &b->items[i];
+		if (!x->wheel || !wm_builds_releases(b, x->run->file))
+			continue;
+		read_build(t, w, x, skipped(x->run->file, backends, nbackends));
+	}
+}
+
+/* ---- the release: its wheels decide what is built ------------------------------------------ */
+
+/* The tag of a set to read: a universal2 one when there is one (the wheel is universal2), else the first. */
+static void pick_tag(char *out, size_t size, const char *set)
+{
+	const char *u = strstr(set, "universal2"), *start = set, *end;
+	if (u) {
+		for (start = u; start > set && start[-1] != '.'; start--)
+			;
+	}
+	end = strchr(start, '.');
+	snprintf(out, size, "%.*s", (int)(end ? (size_t)(end - start) : strlen(start)), start);
+}
+
+/* `family_X_Y_arch` (manylinux_2_17_x86_64, musllinux_1_2_aarch64, macosx_11_0_arm64): its parts. */
+static bool versioned(const char *tag, const char *family, char *level, size_t size, const char **arch)
+{
+	size_t k = strlen(family);
+	const char *p = tag + k;
+	unsigned a, b;
+	int n = 0;
+	if (strncmp(tag, family, k) != 0 || p[0] != '_' || sscanf(p + 1, "%u_%u_%n", &a, &b, &n) != 2 || !n)
+		return false;
+	snprintf(level, size, "%u_%u", a, b);
+	*arch = p + 1 + n;
+	return **arch != '\0';
+}
+
+/* The lowest manylinux or musllinux level of a set's tags of one family (a wheel of 2_28 runs on 2_31 too). */
+static void lowest_level(const char *set, const char *family, char *level, size_t size)
+{
+	const char *p = set;
+	unsigned best_a = ~0u, best_b = ~0u;
+	while (*p) {
+		char tag[96], lv[16];
+		const char *arch, *dot = strchr(p, '.');
+		unsigned a, b;
+		snprintf(tag, sizeof(tag), "%.*s", (int)(dot ? (size_t)(dot - p) : strlen(p)), p);
+		if (!strcmp(family, "manylinux") && !strncmp(tag, "manylinux2014_", 14))
+			snprintf(tag, sizeof(tag), "manylinux_2_17_%s", strchr(tag, '_') + 1);
+		else if (!strcmp(family, "manylinux") && !strncmp(tag, "manylinux2010_", 14))
+			snprintf(tag, sizeof(tag), "manylinux_2_12_%s", strchr(tag, '_') + 1);
+		else if (!strcmp(family, "manylinux") && !strncmp(tag, "manylinux1_", 11))
+			snprintf(tag, sizeof(tag), "manylinux_2_5_%s", strchr(tag, '_') + 1);
+		if (versioned(tag, family, lv, sizeof(lv), &arch) && sscanf(lv, "%u_%u", &a, &b) == 2 &&
+				(a < best_a || (a == best_a && b < best_b))) {
+			best_a = a;
+			best_b = b;
+		}
+		p = dot ? dot + 1 : p + strlen(p);
+	}
+	if (best_a != ~0u)
+		snprintf(level, size, "%u_%u", best_a, best_b);
+}
+
+/* Whether a platform tag ends with `_arch` (macosx_11_0_arm64 and arm64). */
+static bool ends_with_arch(const char *tag, const char *arch)
+{
+	size_t n = strlen(tag), k = strlen(arch);
+	return n > k && tag[n - k - 1] == '_' && !strcmp(tag + n - k, arch);
+}
+
+/* A published wheel's platform: the catalogue's, its level; or why the matrix has none. */
+static void map_platform(struct wm_takeover *t, struct wm_published *w)
+{
+	char tag[96], level[16] = "", family[16];
+	const char *arch = NULL;
+	pick_tag(tag, sizeof(tag), w->platform);
+	if (!strncmp(tag, "manylinux2014_", 14) || !strncmp(tag, "manylinux2010_", 14) || !strncmp(tag, "manylinux1_", 11)) {
+		snprintf(family, sizeof(family), "manylinux");
+		arch = strchr(tag, '_') + 1;
+	} else if (versioned(tag, "manylinux", level, sizeof(level), &arch) ||
+			versioned(tag, "musllinux", level, sizeof(level), &arch) || versioned(tag, "macosx", level, sizeof(level), &arch)) {
+		snprintf(family, sizeof(family), "%.*s", (int)strcspn(tag, "_"), tag);
+	} else {
+		snprintf(family, sizeof(family), "win");
+	}
+	for (size_t i = 0; i < wm_catalog_platform_count(t->cat) && !w->p; i++) {
+		const struct wm_platform *p = wm_catalog_platform_at(t->cat, i);
+		if (strcmp(p->family, family) != 0)
+			continue;
+		if (!strcmp(family, "win") ? !strcmp(p->platform_tag, tag) : p->os == WM_OS_LINUX ?
+				arch && p->wheel_arch && !strcmp(p->wheel_arch, arch) : arch && ends_with_arch(p->platform_tag, arch))
+			w->p = p;
+	}
+	if (!w->p) {
+		w->why = wm_arena_printf(t->arena, "the matrix has no platform for %s", shown(tag));
+		return;
+	}
+	if (w->p->os == WM_OS_LINUX) {
+		lowest_level(w->platform, family, level, sizeof(level));
+		w->level = *level ? wm_arena_strdup(t->arena, level) : NULL;
+	} else if (w->p->os == WM_OS_MACOS && strcmp(w->p->platform_tag, tag) != 0 && !strstr(w->platform, w->p->platform_tag)) {
+		w->why = wm_arena_printf(t->arena, "built for macOS %s: the matrix names %s's wheels %s (another deployment "
+			"target it cannot express yet)", level, w->p->id, w->p->platform_tag);
+	}
+}
+
+/* A published wheel's Python entry ("3.12", "3.14t", "pp3.11", "abi3"); or why the matrix has none. */
+static void map_python(struct wm_takeover *t, struct wm_published *w)
+{
+	unsigned py = 0, abi = 0;
+	char tail[16] = "";
+	int n = 0;
+	if (sscanf(w->python, "cp3%u%n", &py, &n) == 1 && (w->python[n] == '\0' || w->python[n] == '.')) {
+		if (!strcmp(w->abi, "abi3")) {
+			snprintf(w->entry, sizeof(w->entry), "abi3");
+			w->abi3_minor = py;
+		} else if (sscanf(w->abi, "cp3%u%15s", &abi, tail) >= 1 && abi == py && (!*tail || !strcmp(tail, "t"))) {
+			snprintf(w->entry, sizeof(w->entry), "3.%u%.1s", py % 100, tail);
+		} else {
+			w->why = wm_arena_printf(t->arena, "its ABI tag %s: the matrix cannot express it", shown(w->abi));
+		}
+	} else if (sscanf(w->python, "pp3%u%n", &py, &n) == 1 && (w->python[n] == '\0' || w->python[n] == '.')) {
+		snprintf(w->entry, sizeof(w->entry), "pp3.%u", py);
+	} else if (!strncmp(w->python, "graalpy", 7)) {
+		w->why = "GraalPy: the matrix cannot express it";
+	} else {
+		w->why = wm_arena_printf(t->arena, "its Python tag %s: the matrix cannot express it", shown(w->python));
+	}
+	if (!w->why && !strcmp(w->entry, "abi3") && (!t->project || !t->project->abi3))
+		w->why = "an abi3 wheel of a crate that init does not read as abi3 (abi3 through --features or the Cargo workspace): the matrix cannot express it yet";
+	else if (!w->why && !strcmp(w->entry, "abi3") && t->project && wm_project_abi3_minor(t->project) != w->abi3_minor)
+		w->why = wm_arena_printf(t->arena, "abi3 from 3.%u: the crate's abi3 minimum is 3.%u", w->abi3_minor,
+			wm_project_abi3_minor(t->project));
+}
+
+/* Whether a platform entry builds a Python entry. */
+static bool builds_entry(unsigned cp0, unsigned cp1, unsigned pp, bool abi3, const char *entry)
+{
+	unsigned minor;
+	char t = 0;
+	if (!strcmp(entry, "abi3"))
+		return abi3;
+	if (sscanf(entry, "pp3.%u", &minor) == 1)
+		return pp >> minor & 1;
+	if (sscanf(entry, "3.%u%c", &minor, &t) >= 1)
+		return (t == 't' ? cp1 : cp0) >> minor & 1;
+	return false;
+}
+
+static void set_entry(struct wm_takeover_platform *tp, const char *entry)
+{
+	unsigned minor;
+	char t = 0;
+	if (!strcmp(entry, "abi3"))
+		tp->abi3 = true;
+	else if (sscanf(entry, "pp3.%u", &minor) == 1 && minor < 32)
+		tp->pypy |= 1u << minor;
+	else if (sscanf(entry, "3.%u%c", &minor, &t) >= 1 && minor < 32)
+		tp->cpython[t == 't'] |= 1u << minor;
+}
+
+/* The level most of a platform's wheels have: the matrix's for it; the others cannot be. */
+static void published_level(struct wm_takeover *t, struct wm_takeover_platform *tp)
+{
+	const char *best = NULL, *why;
+	size_t best_n = 0;
+	for (size_t i = 0; i < t->npublished; i++) {
+		size_t n = 0;
+		if (t->published[i].p != tp->p || t->published[i].why || !t->published[i].level)
+			continue;
+		for (size_t k = 0; k < t->npublished; k++)
+			n += t->published[k].p == tp->p && !t->published[k].why && t->published[k].level &&
+				same_level(t->published[k].level, t->published[i].level);
+		if (n > best_n) {
+			best = t->published[i].level;
+			best_n = n;
+		}
+	}
+	tp->level = NULL;
+	if (best && !wm_catalog_level_valid(tp->p, pep600(best), &why))
+		best = NULL;
+	if (best && !same_level(best, tp->p->manylinux))
+		tp->level = best;
+	for (size_t i = 0; i < t->npublished; i++) {
+		struct wm_published *w = &t->published[i];
+		const char *have = best ? best : tp->p->manylinux;
+		if (w->p != tp->p || w->why || !w->level || same_level(w->level, have))
+			continue;
+		w->why = !wm_catalog_level_valid(tp->p, pep600(w->level), &why) ?
+			wm_arena_printf(t->arena, "level %s: %s", w->level, why) :
+			wm_arena_printf(t->arena, "level %s beside %s: the matrix builds one level per platform", w->level, have);
+	}
+}
+
+void wm_init_matrix_publish(struct wm_takeover *t, struct wm_published *wheels, size_t n, const char *release)
+{
+	struct wm_takeover_platform built[WM_TAKEOVER_MAX];
+	size_t nbuilt = t->nplatforms;
+	t->published = wheels;
+	t->npublished = n;
+	t->release = release;
+	for (size_t i = 0; i < n; i++) {
+		map_platform(t, &wheels[i]);
+		if (!wheels[i].why)
+			map_python(t, &wheels[i]);
+	}
+	/* what the workflows build, then what the release has */
+	memcpy(built, t->platforms, nbuilt * sizeof(*built));
+	t->nplatforms = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct wm_takeover_platform *tp;
+		if (wheels[i].why)
+			continue;
+		if ((tp = platform_entry(t, wheels[i].p)) == NULL)
+			continue;
+		set_entry(tp, wheels[i].entry);
+		for (size_t k = 0; k < nbuilt; k++)
+			if (built[k].p == tp->p) {
+				tp->runner = built[k].runner;
+				tp->container = built[k].container;
+				if (!builds_entry(built[k].cpython[0], built[k].cpython[1], built[k].pypy, built[k].abi3,
+						wheels[i].entry))
+					k = nbuilt;
+				else
+					break;
+			}
+	}
+	for (size_t i = 0; i < t->nplatforms; i++)
+		published_level(t, &t->platforms[i]);
+	/* the differences, said: the release wins */
+	for (size_t k = 0; k < nbuilt; k++) {
+		const struct wm_takeover_platform *b = &built[k], *now = NULL;
+		for (size_t i = 0; i < t->nplatforms && !now; i++)
+			if (t->platforms[i].p == b->p)
+				now = &t->platforms[i];
+		if (!now)
+			drop(t, NULL, wm_arena_printf(t->arena, "%s: the workflows build it, but %s has no wheel of it: left out",
+				b->p->id, release));
+		else if ((b->cpython[0] & ~now->cpython[0]) || (b->cpython[1] & ~now->cpython[1]) || (b->pypy & ~now->pypy))
+			drop(t, NULL, wm_arena_printf(t->arena, "%s: the workflows build Python versions %s has no wheel of "
+				"there: left out", b->p->id, release));
+	}
+}
+
+/* ---- the matrix written ------------------------------------------------------------------ */
+
+/* The builds that make an entry the matrix drops on a platform (NULL: any): theirs are not all the matrix's. */
+static void mark_partial(struct wm_takeover *t, const struct wm_platform *p, const char *entry, const char *why)
+{
+	for (size_t i = 0; i < t->npublished; i++) {
+		struct wm_published *w = &t->published[i];
+		if (!w->why && w->p && (!p || w->p == p) && !strcmp(w->entry, entry))
+			w->why = why;
+	}
+	for (size_t i = 0; i < t->nbuilds; i++) {
+		struct wm_takeover_build *tb = &t->builds[i];
+		if (tb->p && (!p || tb->p == p) && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->abi3, entry)) {
+			tb->partial = true;
+			tb->partial_why = tb->partial_why ? tb->partial_why : why;
+		}
+	}
+}
+
 /* Where the matrix builds PyPy, as the loader allows it (model/platforms.c). */
 static bool pypy_builds(const struct wm_platform *p)
 {
@@ -673,7 +1100,6 @@ static bool pypy_builds(const struct wm_platform *p)
 static unsigned pypy_written(struct wm_takeover *t, const struct wm_pyo3 *pyo3)
 {
 	unsigned lo = WM_PYPY_MIN, hi = WM_PYPY_MAX, out = 0;
-	const char *file = t->file;
 	if (pyo3 && pyo3->pypy_min > lo)
 		lo = pyo3->pypy_min;
 	if (pyo3 && pyo3->pypy_max < hi)
@@ -685,13 +1111,19 @@ static unsigned pypy_written(struct wm_takeover *t, const struct wm_pyo3 *pyo3)
 			const struct wm_takeover_platform *tp = &t->platforms[i];
 			if (!(tp->pypy >> m & 1) || !admitted)
 				continue;
-			if (m >= lo && m <= hi && pypy_builds(tp->p))
+			if (m >= lo && m <= hi && pypy_builds(tp->p)) {
 				out |= 1u << m;
-			else
+			} else {
+				char entry[16];
+				snprintf(entry, sizeof(entry), "pp3.%u", m);
+				mark_partial(t, tp->p, entry, m < lo || m > hi ? wm_arena_printf(t->arena, "PyPy 3.%u: the matrix builds "
+					"PyPy 3.%u to 3.%u", m, lo, hi) : wm_arena_printf(t->arena, "PyPy on %s: %s", tp->p->id,
+					wm_platforms_pypy_missing(tp->p)));
 				wm_buf_printf(&where, "%s%s", where.len ? ", " : "", tp->p->id);
+			}
 		}
 		if (where.len && !where.oom)
-			drop(t, file, wm_arena_printf(t->arena, "PyPy 3.%u on %s: %s", m, where.ptr, m < lo || m > hi ?
+			drop(t, t->file, wm_arena_printf(t->arena, "PyPy 3.%u on %s: %s", m, where.ptr, m < lo || m > hi ?
 				wm_arena_printf(t->arena, "the matrix builds PyPy 3.%u to 3.%u", WM_PYPY_MIN, WM_PYPY_MAX) :
 				"PyPy ships for Linux, macOS x86_64 and arm64 and Windows x86_64 only"));
 		wm_buf_release(&where);
@@ -699,10 +1131,37 @@ static unsigned pypy_written(struct wm_takeover *t, const struct wm_pyo3 *pyo3)
 	return out;
 }
 
+/* The platforms, with their overrides. */
+static void write_platforms(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
+{
+	bool overrides = false;
+	struct wm_y *list;
+	for (size_t i = 0; i < t->nplatforms; i++)
+		overrides |= t->platforms[i].level || t->platforms[i].runner || t->platforms[i].container;
+	list = wm_yaml_set(b, root, "platforms", overrides ? wm_yaml_map(b) : wm_yaml_seq(b));
+	if (list && !overrides)
+		list->style = WM_Y_FLOW;
+	for (size_t i = 0; i < t->nplatforms; i++) {
+		const struct wm_takeover_platform *tp = &t->platforms[i];
+		struct wm_y *o;
+		if (!overrides) {
+			wm_yaml_push(b, list, wm_yaml_str(b, tp->p->id));
+			continue;
+		}
+		if ((o = wm_yaml_set(b, list, tp->p->id, wm_yaml_map(b))) != NULL)
+			o->style = WM_Y_FLOW;
+		if (tp->runner)
+			wm_yaml_set(b, o, "runner", wm_yaml_str(b, tp->runner));
+		if (tp->container)
+			wm_yaml_set(b, o, "container", wm_yaml_str(b, tp->container));
+		if (tp->level)
+			wm_yaml_set(b, o, "manylinux", wm_yaml_str(b, tp->level));
+	}
+}
+
 /*
- * The backends' platforms narrowed to the matrix's, the platforms the replaced workflows build: a
- * GPU backend's platforms come from its feature's table, which may name others.  A backend left
- * with none is not written, and is a drop.
+ * The backends' platforms narrowed to the matrix's: a GPU backend's platforms come from its
+ * feature's table, which may name others.  A backend left with none is not written, and is a drop.
  */
 static void fit_backends(struct wm_takeover *t, struct wm_y *root)
 {
@@ -756,70 +1215,77 @@ static bool add_exclude(struct wm_yb *b, struct wm_y *root, struct wm_y **exclud
 	return true;
 }
 
-void wm_init_matrix_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
+/* The CPython versions built anywhere that PyO3 and the matrix build; the others are drops. */
+static void checked_cpythons(struct wm_takeover *t, const struct wm_pyo3 *pyo3, unsigned *cp, unsigned *ft)
 {
-	const struct wm_project *p = t->project;
-	const struct wm_pyo3 *pyo3 = crate_pyo3(t);
-	unsigned lo = WM_PYTHON_MIN, hi = pyo3 ? pyo3->py_max : 14, cp = t->cpython[0], ft = t->cpython[1], pp;
-	bool overrides = false, abi3 = p && p->abi3;
-	struct wm_y *list, *python, *versions, *exclude = NULL;
-	const char *file = t->file;
-
-	if (!t->nplatforms)
-		return;
-	for (size_t i = 0; i < t->nplatforms; i++)
-		overrides |= t->platforms[i].level || t->platforms[i].runner || t->platforms[i].container;
-	list = wm_yaml_set(b, root, "platforms", overrides ? wm_yaml_map(b) : wm_yaml_seq(b));
-	if (list && !overrides)
-		list->style = WM_Y_FLOW;
 	for (size_t i = 0; i < t->nplatforms; i++) {
-		const struct wm_takeover_platform *tp = &t->platforms[i];
-		struct wm_y *o;
-		if (!overrides) {
-			wm_yaml_push(b, list, wm_yaml_str(b, tp->p->id));
-			continue;
-		}
-		o = wm_yaml_set(b, list, tp->p->id, wm_yaml_map(b));
-		if (o)
-			o->style = WM_Y_FLOW;
-		if (tp->runner)
-			wm_yaml_set(b, o, "runner", wm_yaml_str(b, tp->runner));
-		if (tp->container)
-			wm_yaml_set(b, o, "container", wm_yaml_str(b, tp->container));
-		if (tp->level)
-			wm_yaml_set(b, o, "manylinux", wm_yaml_str(b, tp->level));
+		*cp |= t->platforms[i].cpython[0];
+		*ft |= t->platforms[i].cpython[1];
 	}
-	fit_backends(t, root);
-
-	/* --find-interpreter: every CPython the image or runner has that requires-python and PyO3 admit */
-	if (pyo3 && pyo3->py_min > lo)
-		lo = pyo3->py_min;
-	if (p && p->min_minor > lo)
-		lo = p->min_minor;
-	if (t->find_interpreter)
-		for (unsigned m = lo; m <= hi; m++)
-			cp |= 1u << m;
 	for (unsigned m = 0; m < 32; m++) {
-		if ((cp >> m & 1) && (m < WM_PYTHON_MIN || m > WM_PYTHON_MAX || (pyo3 && (m < pyo3->py_min || m > pyo3->py_max)))) {
-			drop(t, file, wm_arena_printf(t->arena, "CPython 3.%u: %s", m, pyo3 ? wm_arena_printf(t->arena,
+		if ((*cp >> m & 1) && (m < WM_PYTHON_MIN || m > WM_PYTHON_MAX || (pyo3 && (m < pyo3->py_min ||
+				m > pyo3->py_max)))) {
+			drop(t, t->file, wm_arena_printf(t->arena, "CPython 3.%u: %s", m, pyo3 ? wm_arena_printf(t->arena,
 				"PyO3 %s builds for 3.%u to 3.%u", pyo3->series, pyo3->py_min, pyo3->py_max) :
 				"the matrix builds 3.8 to 3.15"));
-			cp &= ~(1u << m);
+			mark_partial(t, NULL, wm_arena_printf(t->arena, "3.%u", m), t->drops[t->ndrops ? t->ndrops - 1 : 0].what);
+			*cp &= ~(1u << m);
 		}
-		if ((ft >> m & 1) && (m < WM_FT_MIN || m > WM_PYTHON_MAX || (pyo3 && (!pyo3->ft_min || m < pyo3->ft_min)))) {
-			drop(t, file, wm_arena_printf(t->arena, "free-threaded CPython 3.%ut: the crate's PyO3 does not build it", m));
-			ft &= ~(1u << m);
+		if ((*ft >> m & 1) && (m < WM_FT_MIN || m > WM_PYTHON_MAX || (pyo3 && (!pyo3->ft_min || m < pyo3->ft_min ||
+				m > pyo3->py_max)))) {
+			drop(t, t->file, wm_arena_printf(t->arena, "free-threaded CPython 3.%ut: the crate's PyO3 does not build it", m));
+			mark_partial(t, NULL, wm_arena_printf(t->arena, "3.%ut", m), "the crate's PyO3 does not build it");
+			*ft &= ~(1u << m);
 		}
 	}
+}
+
+/* The excludes: a version a platform's runner cannot build, and one the workflows did not build there. */
+static bool write_excludes(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root, unsigned cp, unsigned ft,
+	unsigned pp, bool abi3)
+{
+	struct wm_y *exclude = NULL;
+	for (size_t i = 0; i < t->nplatforms; i++) {
+		const struct wm_takeover_platform *tp = &t->platforms[i];
+		for (unsigned m = 0; m < 32; m++)
+			for (int f = 0; f < 2; f++) {
+				unsigned all = f ? ft : cp;
+				/* below the runner's oldest (windows-arm64 from 3.11), or not built there */
+				if ((all >> m & 1) && (m < tp->p->python_min || !(tp->cpython[f] >> m & 1)) &&
+						!add_exclude(b, root, &exclude, tp->p->id, wm_yaml_strf(b, "3.%u%s", m, f ? "t" : "")))
+					return false;
+			}
+		for (unsigned m = 0; m < 32; m++)
+			if ((pp >> m & 1) && !(tp->pypy >> m & 1 && pypy_builds(tp->p)) &&
+					!add_exclude(b, root, &exclude, tp->p->id, wm_yaml_strf(b, "pp3.%u", m)))
+				return false;
+		if (abi3 && !tp->abi3 && !add_exclude(b, root, &exclude, tp->p->id, wm_yaml_str(b, "abi3")))
+			return false;
+	}
+	return true;
+}
+
+/* python.versions and the excludes that give each platform its own versions. */
+static void write_pythons(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
+{
+	const struct wm_pyo3 *pyo3 = crate_pyo3(t);
+	bool abi3 = t->project && t->project->abi3, any_abi3 = false;
+	unsigned cp = 0, ft = 0, pp;
+	struct wm_y *python, *versions;
+
+	checked_cpythons(t, pyo3, &cp, &ft);
 	pp = pypy_written(t, pyo3);
+	for (size_t i = 0; i < t->nplatforms; i++)
+		any_abi3 |= t->platforms[i].abi3;
 	if (abi3)
 		cp = 0;  /* the abi3 wheel stands for every CPython */
+	if (!cp && !ft && !pp && (!abi3 || any_abi3))
+		return;
+	python = wm_yaml_get(root, "python");
+	if (!python)
+		python = wm_yaml_set_before(b, root, "platforms", "python", wm_yaml_map(b));
 	if (cp || ft || pp) {
-		python = wm_yaml_get(root, "python");
-		if (!python)
-			python = wm_yaml_set_before(b, root, "platforms", "python", wm_yaml_map(b));
-		versions = wm_yaml_set(b, python, "versions", wm_yaml_seq(b));
-		if (versions)
+		if ((versions = wm_yaml_set(b, python, "versions", wm_yaml_seq(b))) != NULL)
 			versions->style = WM_Y_FLOW;
 		for (unsigned m = 0; m < 32; m++) {
 			if (cp >> m & 1)
@@ -830,49 +1296,139 @@ void wm_init_matrix_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *r
 		for (unsigned m = 0; m < 32; m++)
 			if (pp >> m & 1)
 				wm_yaml_push(b, versions, wm_yaml_strf(b, "pp3.%u", m));
-		/* a runner without the older interpreters (windows-arm64 from 3.11) builds without them */
-		for (size_t i = 0; i < t->nplatforms; i++)
-			for (unsigned m = 0; m < t->platforms[i].p->python_min; m++)
-				for (int f = 0; f < 2; f++) {
-					if (((f ? ft : cp) >> m & 1) && !add_exclude(b, root, &exclude, t->platforms[i].p->id,
-							wm_yaml_strf(b, "3.%u%s", m, f ? "t" : "")))
-						return;
-				}
-		/* a CPython the workflows did not build on a platform (the versions are one axis) */
-		for (size_t i = 0; i < t->nplatforms; i++) {
-			const struct wm_takeover_platform *tp = &t->platforms[i];
-			unsigned here[2] = { tp->cpython[0], tp->cpython[1] };
-			if (tp->find)
-				for (unsigned m = lo; m <= hi; m++)
-					here[0] |= 1u << m;
-			for (unsigned m = tp->p->python_min; m < 32; m++)
-				for (int f = 0; f < 2; f++) {
-					if (((f ? ft : cp) >> m & 1) && !(here[f] >> m & 1) && !add_exclude(b, root, &exclude,
-							tp->p->id, wm_yaml_strf(b, "3.%u%s", m, f ? "t" : "")))
-						return;
-				}
-		}
-		/* PyPy where the workflows did not build it, or the matrix cannot (a drop, above) */
-		for (size_t i = 0; i < t->nplatforms; i++)
-			for (unsigned m = 0; m < 32; m++) {
-				if (!(pp >> m & 1) || (t->platforms[i].pypy >> m & 1 && pypy_builds(t->platforms[i].p)))
-					continue;
-				if (!add_exclude(b, root, &exclude, t->platforms[i].p->id, wm_yaml_strf(b, "pp3.%u", m)))
-					return;
-			}
 	}
-	if (t->before_script_differs) {
-		drop(t, file, "before-script-linux, which differs between jobs: a backend runs one script in each Linux build");
-	} else if (t->before_script) {
-		struct wm_y *backends = wm_yaml_get(root, "backends"), *def = NULL;
-		for (size_t i = 0; backends && i + 1 < backends->n; i += 2) {
-			struct wm_y *d = wm_yaml_get(backends->items[i + 1], "default");
-			if (d && d->text && !strcmp(d->text, "true"))
-				def = backends->items[i + 1];
-		}
-		if (def) {
-			def->style = WM_Y_AUTO;
-			wm_yaml_set_before(b, def, "default", "before-script-linux", wm_yaml_literal(b, t->before_script));
-		}
+	write_excludes(t, b, root, cp, ft, pp, abi3 && any_abi3);
+}
+
+/* The default backend's features and before-script-linux, those most builds use. */
+static void write_backend(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
+{
+	struct wm_y *backends = wm_yaml_get(root, "backends"), *def = NULL;
+	for (size_t i = 0; backends && i + 1 < backends->n; i += 2) {
+		struct wm_y *d = wm_yaml_get(backends->items[i + 1], "default");
+		if (d && d->text && !strcmp(d->text, "true"))
+			def = backends->items[i + 1];
 	}
+	if (!def || (!t->before_script && !t->nfeatures))
+		return;
+	def->style = WM_Y_AUTO;
+	if (t->nfeatures) {
+		struct wm_y *list = wm_yaml_set_before(b, def, "default", "features", wm_yaml_seq(b));
+		if (list)
+			list->style = WM_Y_FLOW;
+		for (size_t i = 0; i < t->nfeatures; i++)
+			wm_yaml_push(b, list, wm_yaml_str(b, t->features[i]));
+	}
+	if (t->before_script)
+		wm_yaml_set_before(b, def, "default", "before-script-linux", wm_yaml_literal(b, t->before_script));
+}
+
+void wm_init_matrix_write(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
+{
+	if (!t->nplatforms)
+		return;
+	write_platforms(t, b, root);
+	fit_backends(t, root);
+	write_pythons(t, b, root);
+	write_backend(t, b, root);
+}
+
+/* ---- judging ----------------------------------------------------------------------------- */
+
+/* Whether a Rust target (or maturin-action's short one) is of a wheel tag's architecture (riscv64, ppc64, armv7l). */
+static bool arch_of_target(const char *target, const char *arch)
+{
+	static const struct { const char *wheel, *rust; } names[] = {
+		{ "ppc64", "powerpc64-" }, { "ppc64le", "powerpc64le" }, { "armv7l", "armv7" }, { "riscv64", "riscv64" },
+		{ "loongarch64", "loongarch64" }, { "s390x", "s390x" }, { "i686", "i686" }, { "x86_64", "x86_64" },
+		{ "aarch64", "aarch64" }, { "armv6l", "arm-" },
+	};
+	for (size_t i = 0; i < WM_ARRAY_SIZE(names); i++)
+		if (!strcmp(arch, names[i].wheel))
+			return !strncmp(target, names[i].rust, strlen(names[i].rust)) ||
+				(!strchr(target, '-') && !strcmp(target, arch));
+	return false;
+}
+
+static bool build_makes(const struct wm_takeover_build *tb, const struct wm_published *w)
+{
+	return !tb->backend && tb->p == w->p && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->abi3, w->entry);
+}
+
+const char *wm_init_matrix_why(const struct wm_takeover *t, const struct wm_published *w, const char **workflow)
+{
+	const struct wm_takeover_build *unread = NULL;
+	const char *note = NULL;
+	*workflow = NULL;
+	for (size_t i = 0; i < t->nbuilds; i++) {
+		const struct wm_takeover_build *tb = &t->builds[i];
+		if (w->p && build_makes(tb, w)) {
+			if (!*workflow || (tb->note && !note))
+				*workflow = tb->b->run->file;
+			if (tb->note && !note)
+				note = tb->note;
+		}
+		if (!tb->p && !unread)
+			unread = tb;
+	}
+	/* a wheel of no platform of the catalogue: the build for a target of its architecture makes it */
+	for (size_t i = 0; !w->p && !*workflow && i < t->nbuilds; i++) {
+		const struct wm_takeover_build *tb = &t->builds[i];
+		const char *target = target_of(tb->b), *arch = strrchr(w->platform, '_');
+		if (!tb->p && !tb->backend && target && arch && arch_of_target(target, arch + 1))
+			*workflow = tb->b->run->file;
+	}
+	/* what the matrix cannot express of the wheel itself, first; then how it was built */
+	if (w->why)
+		return w->why;
+	if (note)
+		return note;
+	if (!*workflow && unread) {
+		*workflow = unread->b->run->file;
+		return wm_arena_printf(t->arena, "no build init reads makes it, and one it cannot read may: %s", unread->note);
+	}
+	return NULL;
+}
+
+bool wm_init_matrix_keeps(const struct wm_takeover *t, const char *path)
+{
+	for (size_t i = 0; i < t->nbuilds; i++)
+		if (!strcmp(t->builds[i].b->run->file, path) && (t->builds[i].note || t->builds[i].partial))
+			return true;
+	return false;
+}
+
+bool wm_init_matrix_made(const struct wm_matrix *m, const char *filename)
+{
+	char *copy, *parts[3], *end;
+	struct wm_expand *it = NULL;
+	struct wm_job job;
+	bool made = false;
+	size_t n = strlen(filename);
+	if (!m || n < 5 || strcmp(filename + n - 4, ".whl") != 0 || !(copy = strndup(filename, n - 4)))
+		return false;
+	/* the last three parts: the Python, ABI and platform tag sets */
+	end = copy + strlen(copy);
+	for (int i = 2; i >= 0; i--) {
+		char *dash = end;
+		while (dash > copy && dash[-1] != '-')
+			dash--;
+		dash = dash > copy ? dash - 1 : NULL;
+		if (!dash) {
+			free(copy);
+			return false;
+		}
+		*dash = '\0';
+		parts[i] = dash + 1;
+		end = dash;
+	}
+	if (wm_expand_new(&it, m, WM_EXPAND_JOBS) == 0) {
+		while (!made && wm_expand_next(it, &job) > 0)
+			made = wm_catalog_tag_in(parts[0], job.python->python_tag) &&
+				wm_catalog_tag_in(parts[1], job.python->abi_tag) &&
+				wm_catalog_tag_in(parts[2], job.platform->platform_tag);
+		wm_expand_free(it);
+	}
+	free(copy);
+	return made;
 }

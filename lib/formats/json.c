@@ -199,6 +199,14 @@ int64_t wm_json_int_value(const struct wm_json *v)
 	return v ? (int64_t)json_integer_value(J(v)) : 0;
 }
 
+bool wm_json_number(const struct wm_json *v, double *out)
+{
+	if (!v || !json_is_number(J(v)))
+		return false;
+	*out = json_number_value(J(v));
+	return true;
+}
+
 const char *wm_json_str(const struct wm_json *v)
 {
 	return v ? json_string_value(J(v)) : NULL;
@@ -232,12 +240,8 @@ const char *wm_json_key_at(const struct wm_json *object, size_t i, struct wm_jso
 	return it ? json_object_iter_key(it) : NULL;
 }
 
-int wm_json_parse(struct wm_json **out, const char *text, size_t len, struct wm_json_error *e)
-{
-	return wm_json_parse_within(out, text, len, WM_JSON_PARSE_LIMIT(len), e);
-}
-
-int wm_json_parse_within(struct wm_json **out, const char *text, size_t len, size_t limit, struct wm_json_error *e)
+static int parse(struct wm_json **out, const char *text, size_t len, size_t limit, size_t flags,
+	struct wm_json_error *e)
 {
 	json_error_t jerr;
 	json_t *v;
@@ -255,7 +259,7 @@ int wm_json_parse_within(struct wm_json **out, const char *text, size_t len, siz
 	}
 	json_set_alloc_funcs(parse_malloc, free);
 	json_oom = false;
-	v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	v = json_loadb(text, len, JSON_REJECT_DUPLICATES | flags, &jerr);
 	*out = W(v);
 	if (v)
 		return 0;
@@ -266,6 +270,21 @@ int wm_json_parse_within(struct wm_json **out, const char *text, size_t len, siz
 	memcpy(e->text, jerr.text, sizeof(e->text) < sizeof(jerr.text) ? sizeof(e->text) - 1 : sizeof(jerr.text));
 	e->text[sizeof(e->text) - 1] = '\0';
 	return WM_EINVALID;
+}
+
+int wm_json_parse(struct wm_json **out, const char *text, size_t len, struct wm_json_error *e)
+{
+	return parse(out, text, len, WM_JSON_PARSE_LIMIT(len), 0, e);
+}
+
+int wm_json_parse_within(struct wm_json **out, const char *text, size_t len, size_t limit, struct wm_json_error *e)
+{
+	return parse(out, text, len, limit, 0, e);
+}
+
+int wm_json_parse_value(struct wm_json **out, const char *text, size_t len, struct wm_json_error *e)
+{
+	return parse(out, text, len, WM_JSON_PARSE_LIMIT(len), JSON_DECODE_ANY, e);
 }
 
 size_t wm_json_write(const struct wm_json *v, char *buf, size_t size, unsigned flags)

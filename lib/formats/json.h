@@ -46,6 +46,8 @@ bool wm_json_is_string(const struct wm_json *v);
 bool wm_json_is_array(const struct wm_json *v);
 bool wm_json_is_object(const struct wm_json *v);
 int64_t wm_json_int_value(const struct wm_json *v);
+/* An integer or a real as a double into *out; false for another value. */
+bool wm_json_number(const struct wm_json *v, double *out);
 const char *wm_json_str(const struct wm_json *v);
 /* The items of an array or the members of an object. */
 size_t wm_json_size(const struct wm_json *v);
@@ -87,6 +89,8 @@ size_t wm_json_cost(const char *text, size_t len, size_t limit);
 int wm_json_parse(struct wm_json **out, const char *text, size_t len, struct wm_json_error *e);
 /* The same within `limit` bytes, reckoned so, for a caller (the fuzz target) that sets its own. */
 int wm_json_parse_within(struct wm_json **out, const char *text, size_t len, size_t limit, struct wm_json_error *e);
+/* The same for any JSON value, a string, number, true, false or null alone too (GitHub's fromJSON reads them). */
+int wm_json_parse_value(struct wm_json **out, const char *text, size_t len, struct wm_json_error *e);
 
 enum {
 	WM_JSON_COMPACT = 1 << 0,  /* no whitespace at all */

@@ -1,6 +1,7 @@
 /* pep440.c — versions as PEP 440 writes them: Cargo's semver converted, spellings normalised. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "util/buf.h"
@@ -427,4 +428,18 @@ int wm_pep440_compare(const char *a, const char *b, bool *ok)
 	wm_buf_release(&x);
 	wm_buf_release(&y);
 	return c;
+}
+
+bool wm_pep440_prerelease(const char *version)
+{
+	struct wm_buf x = WM_BUF_INIT;
+	struct parts p;
+	bool pre = false;
+
+	if (wm_pep440(&x, version, NULL) == 0 && !x.oom && x.ptr) {
+		split(&p, x.ptr);
+		pre = p.pre != 3 || p.dev;
+	}
+	wm_buf_release(&x);
+	return pre;
 }

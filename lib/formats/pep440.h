@@ -11,6 +11,8 @@
  * cannot be written so.
  */
 int wm_pep440(struct wm_buf *out, const char *version, const char **why);
+/* Whether a version is a pre-release or a dev release (1.0a1, 1.0.dev3). */
+bool wm_pep440_prerelease(const char *version);
 /* Equal once normalised (compared as text when either is not PEP 440). */
 bool wm_pep440_equal(const char *a, const char *b);
 /*

@@ -37,6 +37,7 @@ struct builder {
 	size_t depth, cap;
 	struct wm_map anchors;  /* name -> struct anchor */
 	uint64_t text;          /* bytes of scalar text so far, aliases expanded */
+	bool aliased;           /* an alias was read */
 	bool failed;
 };
 
@@ -130,8 +131,8 @@ static void add_child(struct builder *b, struct wm_node *child, const yaml_event
 		report(b, alias ? (unsigned)ev->start_mark.line + 1 : child->line,
 			alias ? (unsigned)ev->start_mark.column + 1 : child->column,
 			alias ? (unsigned)(ev->end_mark.column - ev->start_mark.column) : 1,
-			"aliases expand this document past %llu nodes (an alias bomb?)",
-			(unsigned long long)b->limits->max_nodes);
+			b->aliased ? "aliases expand this document past %llu nodes (an alias bomb?)" :
+			"the document has more than %llu nodes", (unsigned long long)b->limits->max_nodes);
 	}
 }
 
@@ -237,6 +238,8 @@ static void on_alias(struct builder *b, const yaml_event_t *ev)
 	const struct anchor *a = wm_map_get(&b->anchors, name, strlen(name));
 	unsigned line = (unsigned)ev->start_mark.line + 1, column = (unsigned)ev->start_mark.column + 1,
 		span = (unsigned)(ev->end_mark.column - ev->start_mark.column);
+
+	b->aliased = true;
 	if (!a) {
 		report(b, line, column, span, "unknown anchor '%s' (an alias must follow its anchor, outside it)", name);
 		return;
@@ -1187,6 +1190,21 @@ size_t wm_yaml_offset(const struct wm_doc *doc, unsigned line, unsigned column)
 		i += wm_utf8_decode(s + i, len - i, &cp);
 	}
 	return i < len ? i : len;
+}
+
+size_t wm_yaml_next_line(const struct wm_doc *doc, size_t offset)
+{
+	const char *s = doc->text;
+	size_t len = doc->len, i = offset;
+
+	while (i < len) {
+		size_t brk = line_break(s + i, len - i);
+		uint32_t cp;
+		if (brk)
+			return i + brk;
+		i += wm_utf8_decode(s + i, len - i, &cp);
+	}
+	return len;
 }
 
 bool wm_yaml_trailing_comment(const struct wm_doc *doc, const struct wm_node *n, const char **text, size_t *len)

@@ -134,6 +134,8 @@ bool wm_yaml_comment_ok(const char *s);
  * CRLF, NEL, U+2028, U+2029); doc->len when past the end.
  */
 size_t wm_yaml_offset(const struct wm_doc *doc, unsigned line, unsigned column);
+/* The offset where the line after the one holding `offset` starts, broken as wm_yaml_offset; doc->len at the last. */
+size_t wm_yaml_next_line(const struct wm_doc *doc, size_t offset);
 /*
  * The comment on the rest of the line where node `n` ends, when only blanks
  * (and, in a flow collection, a ',') stand between: its text after the '#'

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/arena.h"
+#include "model/catalog.h"
 #include "index/filename.h"
 
 /* The name part of a wheel or sdist file: PEP 503's name with `_` for its `-`. */
@@ -266,5 +267,14 @@ bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_t
 
 bool wm_filename_platform_matches(const struct wm_filename *f, const char *platform_tag)
 {
-	return f->kind == WM_FILE_WHEEL && set_has(f->platform, platform_tag, platform_compatible);
+	char tag[128];
+	principal(tag, sizeof(tag), platform_tag);  /* a compressed set (manylinux2014_i686.manylinux_2_17_i686): its PEP 600 tag */
+	return f->kind == WM_FILE_WHEEL && set_has(f->platform, tag, platform_compatible);
+}
+
+bool wm_filename_matches_wheel_strict(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
+	const char *platform_tag)
+{
+	return f->kind == WM_FILE_WHEEL && wm_catalog_tag_in(f->python, python_tag) && wm_catalog_tag_in(f->abi, abi_tag) &&
+		wm_catalog_tag_in(f->platform, platform_tag);
 }

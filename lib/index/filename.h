@@ -33,4 +33,8 @@ bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_t
 /* A wheel whose platform tag set includes `platform_tag`, matched leniently as above. */
 bool wm_filename_platform_matches(const struct wm_filename *f, const char *platform_tag);
 
+/* The same, strictly: each tag in its set, manylinux levels and macOS deployment targets too (PEP 600's legacy names read as theirs). */
+bool wm_filename_matches_wheel_strict(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
+	const char *platform_tag);
+
 #endif

@@ -162,6 +162,27 @@ static int plan_index(struct wm_plan *plan, const char *index, char **query_base
 	return 0;
 }
 
+int wm_plan_url(struct wm_arena *a, const char *index, const char *name, char **url, char **shown, struct wm_error *err)
+{
+	struct wm_plan p = { .arena = a };
+	char *base = NULL, *shown_base = NULL, *norm = wm_arena_alloc(a, strlen(name) + 1);
+	int ret;
+	if (!norm) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	if ((ret = plan_index(&p, index, &base, &shown_base, err)) < 0)
+		return ret;
+	wm_name_normalize(norm, name);
+	*url = wm_arena_printf(a, "%s%s/%s", base, norm, p.query);
+	*shown = wm_arena_printf(a, "%s%s/%s", shown_base, norm, *p.query ? "?<redacted>" : "");
+	if (!*url || !*shown) {
+		wm_error_code(err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	return 0;
+}
+
 static int init_dist(struct wm_plan *plan, struct wm_plan_dist *d, const char *name, const struct wm_backend *b,
 	size_t nartifacts, bool variant)
 {
@@ -347,7 +368,8 @@ static void set_all(struct wm_plan_dist *d, enum wm_artifact_state s)
 		d->artifacts[i].state = s;
 }
 
-static bool artifact_matches(const struct wm_plan_dist *d, const struct wm_artifact *a, const struct wm_filename *f)
+static bool artifact_matches(const struct wm_plan *plan, const struct wm_plan_dist *d, const struct wm_artifact *a,
+	const struct wm_filename *f)
 {
 	if (a->sdist)
 		return f->kind == WM_FILE_SDIST;
@@ -357,6 +379,9 @@ static bool artifact_matches(const struct wm_plan_dist *d, const struct wm_artif
 		return false;
 	if (a->pure)
 		return wm_filename_matches_wheel(f, "py3", "none", "any");
+	if (plan->strict)
+		return wm_filename_matches_wheel_strict(f, a->python->python_tag, wm_python_abi_tag(a->python, a->platform),
+			a->platform->platform_tag);
 	return wm_filename_matches_wheel(f, a->python->python_tag, wm_python_abi_tag(a->python, a->platform),
 		a->platform->platform_tag);
 }
@@ -441,7 +466,7 @@ static bool cpython_from(const char *tag, const void *minimum)
 static bool takes_place_of(const struct wm_plan *plan, const struct wm_plan_dist *d, const struct wm_artifact *a,
 	const struct wm_filename *f)
 {
-	if (artifact_matches(d, a, f))
+	if (artifact_matches(plan, d, a, f))
 		return true;
 	if (a->sdist || a->variants_json || a->pure || !a->python->abi3 || f->kind != WM_FILE_WHEEL ||
 			!row_variant(plan, d, f))
@@ -615,7 +640,7 @@ int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct w
 			for (size_t i = 0; a->state != WM_ART_PRESENT && i < page->n; i++) {
 				if (used[i] || names[i].kind == WM_FILE_OTHER || !wm_pep440_equal(names[i].version, d->version))
 					continue;
-				if (lenient ? !artifact_matches(d, a, &names[i]) : strcmp(a->filename, page->files[i].filename) != 0)
+				if (lenient ? !artifact_matches(plan, d, a, &names[i]) : strcmp(a->filename, page->files[i].filename) != 0)
 					continue;
 				a->state = WM_ART_PRESENT;
 				a->found = lenient ? page->files[i].filename : NULL;

@@ -3,6 +3,7 @@
 #define WM_INDEX_PLAN_H
 
 #include "util/common.h"
+#include "util/arena.h"
 #include "index/simple.h"
 
 struct wm_plan;
@@ -13,6 +14,12 @@ struct wm_plan_dist;
  * unexpected and large files.  What plan does with each index's answer.
  */
 int wm_plan_compare(struct wm_plan *plan, struct wm_plan_dist *d, const struct wm_index_page *page);
+/*
+ * A project's page on an index as plan asks for it: *url the index URL as given (NULL: PyPI) with
+ * the normalised name and the query after it, never shown; *shown without credentials or query.
+ * An index URL plan refuses is WM_EINVALID, said in `err`.
+ */
+int wm_plan_url(struct wm_arena *a, const char *index, const char *name, char **url, char **shown, struct wm_error *err);
 /* "present", "missing", ...; "new", "published", ... */
 const char *wm_plan_artifact_state_name(enum wm_artifact_state s);
 const char *wm_plan_dist_state_name(enum wm_dist_state s);

@@ -1034,3 +1034,49 @@ const struct wm_toolkit *wm_catalog_feature_toolkit(const struct wm_catalog *cat
 	*from = cat->ntoolkits;
 	return NULL;
 }
+
+/* A tag as PEP 600 names it: manylinux2014_x86_64 is manylinux_2_17_x86_64 (2010: 2_12, 1: 2_5). */
+static void canonical_tag(char *out, size_t size, const char *tag, size_t n)
+{
+	static const struct { const char *legacy, *level; } names[] = {
+		{ "manylinux2014_", "2_17" }, { "manylinux2010_", "2_12" }, { "manylinux1_", "2_5" },
+	};
+	for (size_t i = 0; i < WM_ARRAY_SIZE(names); i++) {
+		size_t k = strlen(names[i].legacy);
+		if (n > k && !strncmp(tag, names[i].legacy, k)) {
+			snprintf(out, size, "manylinux_%s_%.*s", names[i].level, (int)(n - k), tag + k);
+			return;
+		}
+	}
+	snprintf(out, size, "%.*s", (int)n, tag);
+}
+
+/* Whether the one tag tag[0..len) is in set. */
+static bool one_tag_in(const char *set, const char *tag, size_t len)
+{
+	char want[128];
+	canonical_tag(want, sizeof(want), tag, len);
+	for (const char *p = set; *p;) {
+		const char *dot = strchr(p, '.');
+		size_t n = dot ? (size_t)(dot - p) : strlen(p);
+		char have[128];
+		canonical_tag(have, sizeof(have), p, n);
+		if (!strcmp(have, want))
+			return true;
+		p += n + (dot != NULL);
+	}
+	return false;
+}
+
+bool wm_catalog_tag_in(const char *set, const char *tag)
+{
+	/* a compressed tag (manylinux2014_x86_64.manylinux_2_17_x86_64): each of its tags */
+	for (const char *p = tag;;) {
+		size_t n = strcspn(p, ".");
+		if (!one_tag_in(set, p, n))
+			return false;
+		if (!p[n])
+			return true;
+		p += n + 1;
+	}
+}

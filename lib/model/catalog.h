@@ -77,6 +77,13 @@ const char *wm_catalog_graalpy(const struct wm_catalog *cat, unsigned minor);
 bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, const char **why);
 /* Reads a macOS version "10.12", "11.0", "15.0" (major 10 to 99). */
 bool wm_catalog_macos_version(const char *s, unsigned *major, unsigned *minor);
+/*
+ * Whether the wheel tag `tag` (each of its tags, when it is a compressed set itself) is in the
+ * '.'-separated tag set `set` (a wheel file name's part),
+ * PEP 600's legacy names read as theirs: manylinux2014_x86_64 is manylinux_2_17_x86_64, 2010 is
+ * 2_12, manylinux1 is 2_5.
+ */
+bool wm_catalog_tag_in(const char *set, const char *tag);
 /* The wheel platform tag of `p` at its current level (arena-allocated). */
 const char *wm_catalog_platform_tag(struct wm_arena *a, const struct wm_platform *p);
 

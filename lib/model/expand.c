@@ -331,6 +331,28 @@ static void check_graalpy(const struct wm_matrix *m, struct expand_state *st, st
 	}
 }
 
+/*
+ * A platform left with no job (every Python version excluded there, or no backend built there, and
+ * no include adding one): a warning at the platform, since its jobs were likely meant.
+ */
+static void check_platforms_used(const struct wm_matrix *m, struct expand_state *st, struct wm_schema *c)
+{
+	for (size_t p = 0; p < m->nplatforms; p++) {
+		const struct wm_platform *pl = m->platforms[p];
+		uint32_t any = 0;
+		bool included = false;
+		for (size_t b = 0; b < m->nbackends; b++)
+			any |= st->kept[CELL(m, b, p)];
+		for (size_t i = 0; i < m->nincludes && !included; i++)
+			included = m->includes[i].include_platform && !strcmp(m->includes[i].include_platform->id, pl->id);
+		if (any || included || !m->nbackends || !m->npythons)
+			continue;
+		wm_schema_warning_at(c, pl->loc.line, pl->loc.column, (unsigned)strlen(pl->id),
+			"platform '%s' has no jobs: the excludes (or the backends' platforms) leave every Python version "
+			"out there; remove it from platforms, or loosen what leaves it out", pl->id);
+	}
+}
+
 int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c)
 {
 	struct expand_state *st = wm_arena_alloc(m->arena, sizeof(*st));
@@ -369,6 +391,7 @@ int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c)
 	check_python_min(m, st, c);
 	check_pypy(m, st, c);
 	check_graalpy(m, st, c);
+	check_platforms_used(m, st, c);
 	if ((ret = make_groups(m, st)) < 0)
 		goto nomem;
 	return c->err->code;

@@ -21,21 +21,23 @@ bool wm_expr_check(const char *s, const char *const *allowed, size_t nallowed, s
 extern const char *const wm_expr_setup_allowed[];
 extern const size_t wm_expr_setup_nallowed;
 
-/* A context's value on the event a condition is evaluated for: `github.ref` is "refs/tags/" and more. */
-struct wm_expr_fact {
-	const char *path;     /* dotted, lower case: "github.event_name" */
-	const char *value;
-	bool prefix;          /* the value is only the string's start */
-};
-
-enum wm_expr_truth { WM_EXPR_FALSE, WM_EXPR_TRUE, WM_EXPR_UNKNOWN };
-
 /*
- * Whether the condition `cond` (a job's or a step's `if:`, with or without
- * `${{ }}` around it) holds when the contexts of `facts` have those values,
- * the steps before succeeded, and nothing else is known: WM_EXPR_UNKNOWN when
- * the answer depends on the rest, or when the condition is not understood.
+ * The expression language's tokens, which the checks above and the evaluator of workflow/eval.c
+ * read: `x.p` is where the next token starts (NUL-terminated text); each call leaves the token in
+ * x.start and x.len.  A string keeps its quotes; `}}` closes an expression; WM_TOK_OP is one of
+ * `])!<>=&|,` (two-character operators are two tokens).
  */
-enum wm_expr_truth wm_expr_holds(const char *cond, const struct wm_expr_fact *facts, size_t nfacts);
+enum wm_expr_tok {
+	WM_TOK_END, WM_TOK_CLOSE, WM_TOK_IDENT, WM_TOK_STRING, WM_TOK_NUMBER, WM_TOK_DOT, WM_TOK_STAR,
+	WM_TOK_LBRACKET, WM_TOK_OP, WM_TOK_LPAREN, WM_TOK_BAD,
+};
+struct wm_expr_lexer {
+	const char *p;
+	const char *start;  /* the current token */
+	size_t len;
+};
+enum wm_expr_tok wm_expr_next(struct wm_expr_lexer *x);
+/* The functions of the language (`contains`, `format`, ...), compared as GitHub does, ignoring case. */
+bool wm_expr_function(const char *s, size_t n);
 
 #endif

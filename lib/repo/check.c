@@ -613,13 +613,85 @@ static void list_name(struct wm_buf *out, const char *name, size_t i, size_t n)
 	wm_buf_printf(out, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", name);
 }
 
+/* The jobs of a workflow the generated one does not replace, as a list ("'test', 'docs'"), or NULL when none. */
+static char *others(const struct wm_init_workflow *w)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	size_t n = 0;
+	for (size_t i = 0; i < w->njobs; i++)
+		n += !w->jobs[i].replaced;
+	for (size_t i = 0, k = 0; i < w->njobs; i++)
+		if (!w->jobs[i].replaced) {
+			wm_buf_printf(&b, "%s'%s'", k == 0 ? "" : k + 1 == n ? " and " : ", ", w->jobs[i].id);
+			k++;
+		}
+	if (!b.len || b.oom) {
+		wm_buf_release(&b);
+		return NULL;
+	}
+	return wm_buf_detach(&b);
+}
+
+/* The wheels a workflow builds that the matrix does not: "N: a; b; ..." (at most 8 named). */
+static char *lost_list(const struct wm_init_workflow *w)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	wm_buf_printf(&b, "%zu: ", w->nlost);
+	for (size_t i = 0; i < w->nlost && i < 8; i++)
+		wm_buf_printf(&b, "%s%s", i ? "; " : "", w->lost[i]);
+	if (w->nlost > 8)
+		wm_buf_puts(&b, "; ...");
+	if (b.oom) {
+		wm_buf_release(&b);
+		return NULL;
+	}
+	return wm_buf_detach(&b);
+}
+
 /*
- * Each workflow init lists as replaced (a wheel workflow of the project's own) that still uploads
- * a distribution of the matrix to an index on a tag push or a release: the generated CI uploads
- * it too, and the second upload of a file fails (or, with --skip-existing, keeps whichever came
- * first).
+ * What to do with a workflow that uploads what the generated one uploads: remove it when the
+ * generated workflow replaces every job of it; else remove its publishing job when nothing it
+ * builds is lost; else keep it, and stop it publishing, until the matrix builds what it builds.
  */
-static int check_replaced(struct checker *c)
+static void publisher_finding(struct checker *c, const struct wm_init_workflow *w, const char *both,
+	const char *generated)
+{
+	char *rest = others(w), *lost = w->nlost ? lost_list(w) : NULL;
+	bool github = c->m->github.enabled;
+	if (w->nlost)
+		finding(c, WM_SEV_ERROR, w->path, w->line, w->column, "job '%s' uploads %s to an index on %s (%s), as %s "
+			"does: two publishers of the same files; but this workflow builds wheels the matrix does not (%s), so "
+			"keep it until the matrix builds them, and stop job '%s' publishing what %s publishes", w->job, both,
+			w->event, w->publisher, generated, lost ? lost : "", w->job, generated);
+	else if (w->partial)
+		finding(c, WM_SEV_ERROR, w->path, w->line, w->column, "job '%s' uploads %s to an index on %s (%s), as %s "
+			"does: two publishers of the same files; but part of this workflow is not read (a bound, or a file "
+			"that cannot be read: 'wheelmatrix init --force' names it), so keep it until you know the matrix "
+			"builds what it builds, and stop job '%s' publishing what %s publishes", w->job, both, w->event,
+			w->publisher, generated, w->job, generated);
+	else if (!rest)
+		finding(c, WM_SEV_ERROR, w->path, w->line, w->column, "job '%s' uploads %s to an index on %s (%s), as %s "
+			"does: two publishers of the same files; remove this workflow%s ('git rm %s'), or stop job '%s' "
+			"publishing", w->job, both, w->event, w->publisher, generated,
+			github ? ", whose every job that one replaces" : "", w->path, w->job);
+	else
+		finding(c, WM_SEV_ERROR, w->path, w->line, w->column, "job '%s' uploads %s to an index on %s (%s), as %s "
+			"does: two publishers of the same files; remove the jobs %s replaces from this workflow, which "
+			"has others (%s), or stop job '%s' publishing", w->job, both, w->event, w->publisher, generated,
+			generated, rest, w->job);
+	free(rest);
+	free(lost);
+}
+
+/*
+ * Each workflow of the project's own that still uploads a distribution of the matrix to an index
+ * on a tag push or a release: the generated CI uploads it too, and the second upload of a file
+ * fails (or, with --skip-existing, keeps whichever came first).  One that builds another project
+ * (its CLI, its pure-Python package) publishes something else.  The advice never destroys: what
+ * the workflow builds that the matrix does not (read again from its builds, and the wheels init
+ * recorded as lost in the matrix file's header) keeps it.
+ */
+static int check_replaced(struct checker *c, const char *text, size_t len)
 {
 	const struct wm_matrix *m = c->m;
 	const char *name = m->project && m->project->name ? m->project->name : m->name;
@@ -629,6 +701,7 @@ static int check_replaced(struct checker *c)
 	size_t nours = 0;
 	int ret;
 
+	memset(&found, 0, sizeof(found));
 	if (!generated)
 		return 0;
 	/* ours, then room for the ones a workflow shares with them */
@@ -642,15 +715,15 @@ static int check_replaced(struct checker *c)
 	if (m->meta)
 		ours[nours++] = m->name;
 	shared = ours + m->nbackends + 1;
-	if ((ret = wm_init_workflows_scan(&found, &c->src, name, m->project, ours, nours,
-			m->github.enabled ? m->github.path : NULL, c->out)) < 0)
+	if ((ret = wm_init_ci_workflows(&found, &c->src, name, m->project, ours, nours,
+			m->github.enabled ? m->github.path : NULL, m, text, len, c->out)) < 0)
 		goto out;
 	for (size_t i = 0; i < found.n; i++) {
 		const struct wm_init_workflow *w = &found.items[i];
 		struct wm_buf both = WM_BUF_INIT;
 		size_t nshared = 0;
-		if (!w->publisher || ci_file(m, w->path))
-			continue;  /* a generated file at that path is checked as one */
+		if (!w->publisher || ci_file(m, w->path) || w->others)
+			continue;  /* a generated file at that path is checked as one; another project's is not ours */
 		for (size_t k = 0; k < nours; k++) {
 			char a[256], b[256];
 			bool seen = false;
@@ -674,15 +747,12 @@ static int check_replaced(struct checker *c)
 			goto out;
 		}
 		if (nshared)
-			finding(c, WM_SEV_ERROR, w->path, w->line, w->column, "uploads %s to an index on %s (%s), as %s "
-				"does: two publishers of the same files; remove this workflow%s ('git rm %s'), or stop it "
-				"publishing", both.ptr, w->event, w->publisher, generated,
-				m->github.enabled ? ", which that one replaces" : "", w->path);
+			publisher_finding(c, w, both.ptr, generated);
 		wm_buf_release(&both);
 	}
 	ret = 0;
 out:
-	wm_init_workflows_release(&found);
+	wm_init_ci_workflows_release(&found);
 	free(ours);
 	return ret;
 }
@@ -768,7 +838,7 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 		goto out;
 	if (m->meta && (ret = check_meta(&c)) < 0)
 		goto out;
-	if ((ret = check_replaced(&c)) < 0)
+	if ((ret = check_replaced(&c, text, len)) < 0)
 		goto out;
 	if (c.src.ctx != raw.ctx && wm_variant_reader_applied(&c.src))
 		patch_applied(&c, wm_variant_reader_applied(&c.src));

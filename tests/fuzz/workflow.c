@@ -1,8 +1,9 @@
-/* workflow.c — libFuzzer target: a workflow of the project's own as init and check read it (init.c), its `if:` conditions (expr.c). */
+/* workflow.c — libFuzzer target: a workflow of the project's own as init and check read it (workflow/read.c, builds.c, emit/init_ci.c), its `if:` conditions (workflow/eval.c). */
+#include <strings.h>
 #include "fuzz.h"
 #include "util/buf.h"
 #include "util/utf8.h"
-#include "model/expr.h"
+#include "workflow/eval.h"
 #include "emit/init.h"
 
 /*
@@ -17,7 +18,9 @@
  *      a line of it, a column at most one past that line's last character;
  *   3. the scan is a function of the input: run twice, it gives the same workflow;
  *   4. the input as a condition (NUL-terminated, and wrapped in ${{ }}) evaluates to one of
- *      the three answers on a tag push, and !(it) to the opposite one when the answer is known.
+ *      the three answers on a tag push, and !(it) to the opposite one when the answer is known;
+ *   5. a workflow that publishes names the job that does, and lists what it builds that the
+ *      matrix does not at most 64 times, each a text without a control character.
  */
 
 static const uint8_t *input;
@@ -86,7 +89,7 @@ static void scan(struct wm_init_workflows *w)
 	struct wm_reader r = { mem_read, NULL, mem_list };
 	struct wm_error err;
 	wm_error_init(&err);
-	if (wm_init_workflows_scan(w, &r, "llm-rs", NULL, known, WM_ARRAY_SIZE(known), NULL, &err) != 0) {
+	if (wm_init_ci_workflows(w, &r, "llm-rs", NULL, known, WM_ARRAY_SIZE(known), NULL, NULL, NULL, 0, &err) != 0) {
 		fuzz_print_errors(&err);
 		FUZZ_CHECK(0, "the scan failed");
 	}
@@ -108,6 +111,8 @@ static void check_workflow(const struct wm_init_workflow *w)
 		return;
 	FUZZ_CHECK(w->event && (strcmp(w->event, "a tag push") == 0 || strcmp(w->event, "a release") == 0),
 		"event %s", w->event ? w->event : "(none)");
+	FUZZ_CHECK(w->job && *w->job, "a publishing workflow without its job");
+	FUZZ_CHECK(w->nlost <= 64, "%zu wheels lost", w->nlost);
 	if (wm_utf8_from_utf16(&utf8, text, len)) {
 		FUZZ_CHECK(!utf8.oom, "out of memory");
 		text = utf8.ptr ? utf8.ptr : "";
@@ -120,25 +125,51 @@ static void check_workflow(const struct wm_init_workflow *w)
 	wm_buf_release(&utf8);
 }
 
+/* A tag push's contexts: github.ref starts with refs/tags/, the event is a push; the rest unknown. */
+static void tag_push(void *ctx, struct wm_eval *e, const char *const *parts, const size_t *lens, size_t n, size_t *used,
+	struct wm_val *out)
+{
+	(void)ctx;
+	*used = n;
+	if (n == 2 && lens[0] == 6 && !strncasecmp(parts[0], "github", 6) && lens[1] == 3 && !strncasecmp(parts[1], "ref", 3)) {
+		wm_eval_str(out, "refs/tags/", 10);
+		out->prefix = true;
+	} else if (n == 2 && lens[0] == 6 && !strncasecmp(parts[0], "github", 6) && lens[1] == 10 &&
+			!strncasecmp(parts[1], "event_name", 10)) {
+		wm_eval_str(out, "push", 4);
+	} else {
+		wm_eval_unknown(out, e, "a context");
+	}
+}
+
+static enum wm_truth holds(const char *cond)
+{
+	struct wm_arena arena;
+	struct wm_eval e;
+	struct wm_eval_scope s = { tag_push, NULL };
+	enum wm_truth t;
+	wm_arena_init(&arena);
+	wm_eval_init(&e, &arena, 1u << 20);
+	t = wm_eval_if(&e, &s, cond);
+	wm_arena_release(&arena);
+	return t;
+}
+
 static void check_condition(const char *cond)
 {
-	static const struct wm_expr_fact tag[] = {
-		{ "github.event_name", "push", false }, { "github.ref", "refs/tags/", true },
-	};
 	struct wm_buf wrapped = WM_BUF_INIT, negated = WM_BUF_INIT;
-	enum wm_expr_truth t = wm_expr_holds(cond, tag, WM_ARRAY_SIZE(tag)), u, v;
+	enum wm_truth t = holds(cond), u, v;
 
-	FUZZ_CHECK(t == WM_EXPR_FALSE || t == WM_EXPR_TRUE || t == WM_EXPR_UNKNOWN, "answer %d", (int)t);
+	FUZZ_CHECK(t == WM_FALSE || t == WM_TRUE || t == WM_MAYBE, "answer %d", (int)t);
 	/* the same expression in ${{ }} (when it cannot close early), and its negation */
 	if (!strstr(cond, "}}") && !strstr(cond, "${{")) {
 		wm_buf_printf(&wrapped, "${{ %s }}", cond);
 		wm_buf_printf(&negated, "!(%s)", cond);
 		FUZZ_CHECK(!wrapped.oom && !negated.oom, "out of memory");
-		u = wm_expr_holds(wrapped.ptr, tag, WM_ARRAY_SIZE(tag));
+		u = holds(wrapped.ptr);
 		FUZZ_CHECK(u == t, "'%s' is %d, wrapped %d", cond, (int)t, (int)u);
-		v = wm_expr_holds(negated.ptr, tag, WM_ARRAY_SIZE(tag));
-		FUZZ_CHECK(t == WM_EXPR_UNKNOWN || v == WM_EXPR_UNKNOWN || v != t, "'%s' is %d, and !(it) %d", cond,
-			(int)t, (int)v);
+		v = holds(negated.ptr);
+		FUZZ_CHECK(t == WM_MAYBE || v == WM_MAYBE || v != t, "'%s' is %d, and !(it) %d", cond, (int)t, (int)v);
 	}
 	wm_buf_release(&wrapped);
 	wm_buf_release(&negated);
@@ -160,8 +191,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(x->ndists == y->ndists && x->line == y->line && x->column == y->column &&
 			(x->publisher == NULL) == (y->publisher == NULL), "two scans differ");
 	}
-	wm_init_workflows_release(&a);
-	wm_init_workflows_release(&b);
+	wm_init_ci_workflows_release(&a);
+	wm_init_ci_workflows_release(&b);
 
 	if (!(cond = malloc(size + 1)))
 		abort();

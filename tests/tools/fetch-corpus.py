@@ -6,7 +6,8 @@ usage: tests/tools/fetch-corpus.py CORPUS.TXT DEST
 For each line "NAME VERSION SHA256 PATH...": the release's files are looked up in the package
 index's JSON simple API (PEP 691; PIP_INDEX_URL, or PyPI's), the sdist NAME-VERSION.tar.gz is
 downloaded, its sha256 must be the pinned one, and each PATH (relative to the sdist's top
-directory) is extracted to DEST/NAME-VERSION/PATH.  Nothing else of the archive is written.
+directory) is extracted to DEST/NAME-VERSION/PATH.  Nothing else of the archive is written; a
+single PATH "-" keeps the archive itself instead, as DEST/FILENAME (install-takeover-build.sh).
 Exits 1 with the reason on the first problem.  install-testdata.sh runs it.
 """
 import hashlib
@@ -74,6 +75,12 @@ def main():
         got = hashlib.sha256(data).hexdigest()
         if got != sha256:
             die(f"{filename}: sha256 {got}, but corpus.txt pins {sha256}")
+        if paths == ["-"]:
+            os.makedirs(dest, exist_ok=True)
+            with open(os.path.join(dest, filename), "wb") as f:
+                f.write(data)
+            print(f"fetch-corpus: {name} {version}: {filename}")
+            continue
         top = filename[: -len(".tar.gz")]
         out = os.path.join(dest, f"{name}-{version}")
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
