@@ -8,6 +8,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/utf8.h"
 #include "util/name.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
@@ -83,6 +84,14 @@ int wm_init_read(struct wm_init **out, const struct wm_reader *r, const char *py
 			!(in->ci = wm_arena_alloc(&in->arena, sizeof(*in->ci)))) {
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
+	}
+	if (in->workflows->hidden.path) {
+		/* a line a review sees as one, which a YAML reader breaks: nothing is taken from such a file */
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, in->workflows->hidden.path, NULL, 0, in->workflows->hidden.line,
+			in->workflows->hidden.column, 1, "a raw %s: YAML readers break the line here, while editors and diffs "
+			"show one line, so what follows would be read unseen; remove it, and init reads the workflow",
+			wm_utf8_break_name(in->workflows->hidden.cp));
+		return WM_EINVALID;
 	}
 	wm_init_ci_scan(in->ci, &in->arena, r, in->project, in->workflows, &in->builds);
 	in->takeover.arena = &in->arena;

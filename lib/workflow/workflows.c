@@ -227,6 +227,9 @@ static const struct loaded *load(struct wm_workflows *w, const char *path, bool 
 		return NULL;
 	}
 	p->text += len;
+	/* formats/yaml.c refuses it below; the first is kept, for init to refuse at its place */
+	if (!w->hidden.path && (w->hidden.cp = wm_utf8_find_break(text, len, &w->hidden.line, &w->hidden.column)) != 0)
+		w->hidden.path = l->path;
 	wm_error_init(&quiet);
 	ret = wm_yaml_parse(&l->doc, path, text, len, &limits, &quiet);
 	free(text);

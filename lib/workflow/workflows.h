@@ -84,6 +84,11 @@ struct wm_workflows {
 	struct wm_workflows_note *notes;
 	size_t nnotes;
 	size_t unplain;                  /* files passed over for their names */
+	struct {                         /* the first file read with a raw NEL, LINE or PARAGRAPH SEPARATOR */
+		const char *path;            /* NULL: none */
+		unsigned line, column;
+		uint32_t cp;
+	} hidden;
 	struct wm_workflows_priv *priv;
 };
 
