@@ -16,7 +16,8 @@
 #                             build: pyproject.toml, docs/install.md; the default on macOS)
 #   make install PREFIX=/usr/local DESTDIR=
 #                             the binary, the manual page, the docs and the bash, zsh and fish completions
-#                             (and the schema under DATADIR; SCHEMA_URL= is what `init` names: docs/init.md)
+#                             (and the schema under DATADIR); the build is not changed by PREFIX
+#                             (SCHEMA_URL= alone is built in: what `init` names, docs/init.md)
 #   make schema               write docs/wheelmatrix.schema.json from the loader's tables and catalogs
 #   make demo                 install the build dependencies if needed, build, list matrices/llm-rs.yaml
 #                             and generate its CI (GitHub Actions, GitLab CI) into build/demo/
@@ -29,9 +30,11 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 DOCDIR ?= $(DATADIR)/doc/wheelmatrix
-# The schema `init` names in the matrix's first line (docs/init.md): the one `make install` puts
-# under DATADIR; a package that publishes it elsewhere sets its URL (no spaces or quotes).
-SCHEMA_URL ?= file://$(DATADIR)/wheelmatrix/wheelmatrix.schema.json
+# The schema `init` names in the matrix's first line (docs/init.md): empty, the versioned URL of the
+# JSON Schema Store (lib/emit/init.c, docs/schemastore/); a package that publishes the schema
+# elsewhere sets its URL (no spaces or quotes).  Nothing of PREFIX or DATADIR is built into the
+# program, so that `make install PREFIX=...` installs the build as it is, never rebuilds it.
+SCHEMA_URL ?=
 PKG_CONFIG ?= pkg-config
 HOSTCC ?= cc
 CFLAGS ?= -O2 -g
@@ -87,7 +90,7 @@ LIBGIT2_SONAME = $(eval LIBGIT2_SONAME := $$(shell objdump -p "$$$$($(PKG_CONFIG
 .DEFAULT_GOAL := all
 
 # What the sources are built with in every build, the fuzzing one too.
-WM_DEFINES = $(if $(filter 1,$(LINKED)),-DWM_LINKED,-DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"') -DWM_SCHEMA_URL='"$(SCHEMA_URL)"'
+WM_DEFINES = $(if $(filter 1,$(LINKED)),-DWM_LINKED,-DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"') $(if $(SCHEMA_URL),-DWM_SCHEMA_URL='"$(SCHEMA_URL)"')
 ALL_CFLAGS = $(WM_CFLAGS) $(WM_DEFINES) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(WM_LDFLAGS) $(LDFLAGS)
 
