@@ -2,7 +2,10 @@
 #
 #   make                      build build/wheelmatrix
 #   make check                build, then run tests/run.sh (installs the tests' Debian packages,
-#                             npm validators, pinned test tools, validators and test data first)
+#                             npm validators, pinned test tools, validators and test data first,
+#                             under ~/.cache/wheelmatrix, and says what is there and its size)
+#   make clean-cache          remove ~/.cache/wheelmatrix (${XDG_CACHE_HOME}/wheelmatrix), which
+#                             `make clean` keeps: the next `make check` installs it all again
 #   make check-e2e            only the end-to-end tests (tests/t-e2e-*.sh): the fixture projects
 #                             built with real maturin, auditwheel, pip and uv (make check runs them too)
 #   make validators           install the pinned workflow validators (tests/tools/install-validators.sh)
@@ -124,7 +127,7 @@ TOOL = $(B)/wheelmatrix
 # shell being the name of its directory) from its command and option tables.
 COMPLETIONS = $(B)/completions/bash/wheelmatrix $(B)/completions/zsh/_wheelmatrix $(B)/completions/fish/wheelmatrix.fish
 
-.PHONY: all schema check check-only check-e2e tools validators testdata install clean demo deps test-deps fuzz fuzz-build fuzz-deps FORCE
+.PHONY: all schema check check-only check-e2e tools validators testdata install clean clean-cache demo deps test-deps fuzz fuzz-build fuzz-deps FORCE
 .DELETE_ON_ERROR:
 # The unit tests' objects are made by a chain of pattern rules: keep them, and their .d files.
 .SECONDARY: $(call obj,$(UNIT_SRCS))
@@ -240,6 +243,7 @@ CHECK_SILENT = $(if $(filter 1,$(V)),,-s)
 
 check: test-deps validators testdata
 	@$(MAKE) --no-print-directory $(CHECK_SILENT) $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools
+	@tests/tools/cache-summary.sh
 	@tests/run.sh
 
 check-only: $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools validators testdata
@@ -287,6 +291,11 @@ endif
 
 clean:
 	rm -rf $(B)
+
+# What `make check` installed outside build/ (tests/tools/cache-summary.sh lists it): `make clean`
+# keeps it, so that the next check does not download it all again; this removes it.
+clean-cache:
+	rm -rf "$${XDG_CACHE_HOME:-$$HOME/.cache}/wheelmatrix"
 
 # Installs the Debian packages $(1) that are missing: with apt-get as root (tests/tools/apt-install.sh,
 # a line per package), otherwise it prints the command to run; a line says when all are there.

@@ -3,6 +3,7 @@
 . "$ROOT/tests/lib.sh"
 # FLAGS_TEXT is what build/flags holds: the compiler, every flag and define, the libraries
 flags() {
+	# shellcheck disable=SC2016 # $(FLAGS_TEXT) is make's
 	make -s --no-print-directory -C "$ROOT" --eval 'wm-flags-text: ; @printf "%s\n" "$(FLAGS_TEXT)"' wm-flags-text "$@" \
 		>"$tmp/flags" 2>"$tmp/err" || fatal "make cannot print its flags: $(cat "$tmp/err")"
 	cat "$tmp/flags"
