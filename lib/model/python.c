@@ -2,6 +2,7 @@
  * python.c — the matrix's `python` section: its CPython and PyPy versions and abi3 wheel, or the one
  * py3 wheel of a bindings = "bin" project.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/arena.h"
@@ -529,6 +530,30 @@ static bool backend_no_default(struct wm_loader *l)
 	return false;
 }
 
+/*
+ * `python: 3.10` or `python: ["3.10", "3.12"]`: the versions written where the
+ * mapping goes.  The error shows the form to write; true when it was that.
+ */
+static bool versions_not_map(struct wm_loader *l, const struct wm_node *n)
+{
+	char form[200];
+	size_t len = 0, nitems = n->type == WM_NODE_SEQ ? n->n : 1;
+
+	if (n->type == WM_NODE_MAP)
+		return false;
+	for (size_t i = 0; i < nitems; i++) {
+		const struct wm_node *v = n->type == WM_NODE_SEQ ? n->items[i] : n;
+		if (v->type != WM_NODE_SCALAR || strlen(v->text) > 16 || strpbrk(v->text, "\"\\"))
+			return false;
+		if (len + strlen(v->text) + 6 >= sizeof(form))
+			return false;
+		len += (size_t)snprintf(form + len, sizeof(form) - len, "%s\"%s\"", i ? ", " : "", v->text);
+	}
+	wm_schema_error(&l->c, n, "'python' must be a mapping, not %s: the versions go in its list 'versions' "
+		"(write 'python: {versions: [%s]}')", wm_yaml_kind(n), form);
+	return true;
+}
+
 void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 {
 	struct wm_matrix *m = l->m;
@@ -543,6 +568,8 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 		load_bin(l, n);
 		return;
 	}
+	if (n && !wm_yaml_is_null(n) && versions_not_map(l, n))
+		return;
 	if (n && !wm_yaml_is_null(n) && !wm_schema_map(&l->c, n, "'python'", python_keys, WM_ARRAY_SIZE(python_keys)))
 		return;
 	if (n && wm_yaml_is_null(n))
