@@ -68,6 +68,7 @@ int cmd_init(struct cli *cli)
 	struct stat st;
 	int ret = 0;
 
+	cli_show_asides(true);  /* the notes of what is not checked, once, when the matrix is made */
 	if (strcmp(cli->file, "-") == 0 || strchr(cli->file, '/')) {
 		cli_error("init writes the matrix file at the repository root: give a file name, not '%s' (use -C DIR)",
 			cli->file);

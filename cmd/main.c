@@ -726,6 +726,7 @@ static int run(struct cli *cli, struct parse *ps, int argc, char **argv)
 			"'wheelmatrix init' writes one", cli->file);
 		return CLI_EXIT_USAGE;
 	}
+	cli_show_asides(cli->verbosity > 0);
 	return cli->cmd->run(cli);
 }
 

@@ -47,6 +47,12 @@ struct wm_diag {
 	unsigned source_column;  /* the column's place in `source`, 1-based (0: no caret) */
 	unsigned source_span;    /* the columns of `source` to underline there, at least 1 with a caret */
 	size_t lead;     /* index of the error a note belongs to (itself for errors) */
+	/*
+	 * A note of its own that says what was not checked (pyo3 a workspace dependency, a
+	 * CPython past its end of life): the same on every load, so the commands show it only
+	 * where it can be acted on (init, -v, list --why), not on every hook run.
+	 */
+	bool aside;
 };
 
 /*

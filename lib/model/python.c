@@ -279,6 +279,7 @@ static const struct wm_pyo3 *project_pyo3(struct wm_loader *l)
 	const struct wm_pyo3 *r;
 	unsigned major, minor;
 	const char *why = NULL;
+	size_t from;
 
 	if (!p || !p->has_cargo || (!p->pyo3_req && !p->pyo3_source))
 		return NULL;
@@ -294,9 +295,11 @@ static const struct wm_pyo3 *project_pyo3(struct wm_loader *l)
 			wm_catalog_pyo3_at(l->cat, 0)->series, major, minor);
 	else
 		return r;
+	from = l->c.err->ndiags;
 	wm_error_add(l->c.err, WM_OK, WM_SEV_NOTE, p->pyo3_file, p->pyo3_doc->text, p->pyo3_doc->len, p->pyo3_span.line,
 		p->pyo3_span.column, (unsigned)(p->pyo3_span.end - p->pyo3_span.start),
 		"%s: the Python versions are not checked against the PyO3 it builds with", why);
+	wm_error_aside(l->c.err, from);
 	return NULL;
 }
 
@@ -366,10 +369,12 @@ static void note_end_of_life(struct wm_loader *l, const struct wm_node *n, unsig
 {
 	const struct wm_cpython *v = wm_catalog_cpython(l->cat, minor);
 	long today = wm_catalog_today(l->cat);
+	size_t from = l->c.err->ndiags;
 	if (v && today && v->end_of_life_day <= today)
 		wm_schema_note(&l->c, n, "CPython %s reached its end of life in %.7s (python.org's release cycle): its "
 			"wheels still build, but it has no security fixes any more; consider dropping it", v->series,
 			v->end_of_life);
+	wm_error_aside(l->c.err, from);
 }
 
 static int cmp_python(const void *pa, const void *pb)
