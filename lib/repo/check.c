@@ -23,6 +23,7 @@ struct checker {
 	struct wm_reader git;   /* the source as opened, for wm_repo_source_status */
 	struct wm_repo *repo;
 	struct wm_reader wt;    /* the working tree, opened when an index check needs it */
+	bool wt_failed;         /* ... and it could not be */
 	struct wm_error *out;
 	struct wm_buf diff;
 };
@@ -261,23 +262,29 @@ static int add_diff(struct checker *c, const struct wm_file *f, const char *got,
 
 /*
  * 1 when the index is being checked and the working tree holds `f` as
- * generated: `generate` ran, and only the matrix was staged.
+ * generated: `generate` ran, and only the matrix was staged.  A working
+ * tree that cannot be read only leaves the finding as it was (0).
  */
 static int regenerated_unstaged(struct checker *c, const struct wm_file *f)
 {
+	struct wm_error quiet;
 	char *text = NULL;
 	size_t len = 0;
-	int ret;
+	int ret = 0;
 
-	if (c->o->source != WM_SOURCE_INDEX || !c->repo)
+	if (c->o->source != WM_SOURCE_INDEX || !c->repo || c->wt_failed)
 		return 0;
-	if (!c->wt.ctx && (ret = wm_repo_source_open(&c->wt, c->repo, WM_SOURCE_WORKTREE, NULL, c->o->root,
-			c->out)) < 0)
-		return ret;
-	if ((ret = c->wt.read(c->wt.ctx, f->path, &text, &len, c->out)) < 0)
-		return ret;
-	ret = ret == 0 && wm_file_compare(f, text, len) == WM_FILE_CURRENT;
+	wm_error_init(&quiet);
+	if (!c->wt.ctx && wm_repo_source_open(&c->wt, c->repo, WM_SOURCE_WORKTREE, NULL, c->o->root, &quiet) < 0)
+		c->wt_failed = true;
+	else if (c->wt.read(c->wt.ctx, f->path, &text, &len, &quiet) == 0)
+		ret = wm_file_compare(f, text, len) == WM_FILE_CURRENT;
+	if (quiet.code == WM_ENOMEM)
+		ret = WM_ENOMEM;
+	wm_error_release(&quiet);
 	free(text);
+	if (ret < 0)
+		wm_error_code(c->out, ret);
 	return ret;
 }
 
