@@ -817,6 +817,13 @@ int wm_init_read(struct wm_init **in, const struct wm_reader *r, const char *pyp
 int wm_init_render(char **out, size_t *len, struct wm_init *in, struct wm_error *err);
 void wm_init_notes(const struct wm_init *in, struct wm_error *err);
 void wm_init_free(struct wm_init *in);
+/*
+ * A note for each of the project's own workflows (read through `r`) that uploads a distribution
+ * the matrix `m` uploads to PyPI with trusted publishing: PyPI's trusted publisher of those
+ * projects names that workflow's file, so the generated CI's upload fails until it names the new
+ * one (init, and the generate that first writes the CI, say so).  Only running out of memory fails.
+ */
+int wm_init_ci_publisher_moves(const struct wm_matrix *m, const struct wm_reader *r, struct wm_error *notes);
 
 struct wm_takeover_options {
 	const char *index;               /* NULL: WM_PLAN_INDEX */
