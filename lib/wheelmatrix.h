@@ -377,6 +377,15 @@ struct wm_output {
 	bool check;                      /* `check:` (default true): the drift-check job, which the publish jobs need */
 	struct wm_strlist exclude_platforms;  /* ci.gitlab: platform patterns left out of this provider alone */
 	struct wm_loc loc;
+	/*
+	 * ci.github.triggers: what runs the workflow.  A key not given keeps templates/github.yaml's:
+	 * pushes to main and master, every tag, every pull request.
+	 */
+	bool has_branches, has_tags, has_pull_requests;
+	struct wm_strlist branches;      /* pushes to these branches (GitHub filter patterns); empty: none */
+	struct wm_strlist tags;          /* pushes of these tags: at least one, the publish jobs run on them */
+	bool pull_requests;              /* pull requests run it: those into `pr_branches`, or every one */
+	struct wm_strlist pr_branches;
 };
 
 struct wm_action_ref {
