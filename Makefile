@@ -2,7 +2,10 @@
 #
 #   make                      build build/wheelmatrix
 #   make check                build, then run tests/run.sh (installs the tests' Debian packages,
-#                             npm validators, pinned test tools, validators and test data first)
+#                             npm validators, pinned test tools, validators and test data first,
+#                             under ~/.cache/wheelmatrix, and says what is there and its size)
+#   make clean-cache          remove ~/.cache/wheelmatrix (${XDG_CACHE_HOME}/wheelmatrix), which
+#                             `make clean` keeps: the next `make check` installs it all again
 #   make check-e2e            only the end-to-end tests (tests/t-e2e-*.sh): the fixture projects
 #                             built with real maturin, auditwheel, pip and uv (make check runs them too)
 #   make validators           install the pinned workflow validators (tests/tools/install-validators.sh)
@@ -16,7 +19,8 @@
 #                             build: pyproject.toml, docs/install.md; the default on macOS)
 #   make install PREFIX=/usr/local DESTDIR=
 #                             the binary, the manual page, the docs and the bash, zsh and fish completions
-#                             (and the schema under DATADIR; SCHEMA_URL= is what `init` names: docs/init.md)
+#                             (and the schema under DATADIR); the build is not changed by PREFIX
+#                             (SCHEMA_URL= alone is built in: what `init` names, docs/init.md)
 #   make schema               write docs/wheelmatrix.schema.json from the loader's tables and catalogs
 #   make demo                 install the build dependencies if needed, build, list matrices/llm-rs.yaml
 #                             and generate its CI (GitHub Actions, GitLab CI) into build/demo/
@@ -29,9 +33,11 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 DOCDIR ?= $(DATADIR)/doc/wheelmatrix
-# The schema `init` names in the matrix's first line (docs/init.md): the one `make install` puts
-# under DATADIR; a package that publishes it elsewhere sets its URL (no spaces or quotes).
-SCHEMA_URL ?= file://$(DATADIR)/wheelmatrix/wheelmatrix.schema.json
+# The schema `init` names in the matrix's first line (docs/init.md): empty, the versioned URL of the
+# JSON Schema Store (lib/emit/init.c, docs/schemastore/); a package that publishes the schema
+# elsewhere sets its URL (no spaces or quotes).  Nothing of PREFIX or DATADIR is built into the
+# program, so that `make install PREFIX=...` installs the build as it is, never rebuilds it.
+SCHEMA_URL ?=
 PKG_CONFIG ?= pkg-config
 HOSTCC ?= cc
 CFLAGS ?= -O2 -g
@@ -87,7 +93,7 @@ LIBGIT2_SONAME = $(eval LIBGIT2_SONAME := $$(shell objdump -p "$$$$($(PKG_CONFIG
 .DEFAULT_GOAL := all
 
 # What the sources are built with in every build, the fuzzing one too.
-WM_DEFINES = $(if $(filter 1,$(LINKED)),-DWM_LINKED,-DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"') -DWM_SCHEMA_URL='"$(SCHEMA_URL)"'
+WM_DEFINES = $(if $(filter 1,$(LINKED)),-DWM_LINKED,-DWM_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"') $(if $(SCHEMA_URL),-DWM_SCHEMA_URL='"$(SCHEMA_URL)"')
 ALL_CFLAGS = $(WM_CFLAGS) $(WM_DEFINES) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(WM_LDFLAGS) $(LDFLAGS)
 
@@ -121,7 +127,7 @@ TOOL = $(B)/wheelmatrix
 # shell being the name of its directory) from its command and option tables.
 COMPLETIONS = $(B)/completions/bash/wheelmatrix $(B)/completions/zsh/_wheelmatrix $(B)/completions/fish/wheelmatrix.fish
 
-.PHONY: all schema check check-only check-e2e tools validators testdata install clean demo deps test-deps fuzz fuzz-build fuzz-deps FORCE
+.PHONY: all schema check check-only check-e2e tools validators testdata install clean clean-cache demo deps test-deps fuzz fuzz-build fuzz-deps FORCE
 .DELETE_ON_ERROR:
 # The unit tests' objects are made by a chain of pattern rules: keep them, and their .d files.
 .SECONDARY: $(call obj,$(UNIT_SRCS))
@@ -237,6 +243,7 @@ CHECK_SILENT = $(if $(filter 1,$(V)),,-s)
 
 check: test-deps validators testdata
 	@$(MAKE) --no-print-directory $(CHECK_SILENT) $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools
+	@tests/tools/cache-summary.sh
 	@tests/run.sh
 
 check-only: $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools validators testdata
@@ -284,6 +291,11 @@ endif
 
 clean:
 	rm -rf $(B)
+
+# What `make check` installed outside build/ (tests/tools/cache-summary.sh lists it): `make clean`
+# keeps it, so that the next check does not download it all again; this removes it.
+clean-cache:
+	rm -rf "$${XDG_CACHE_HOME:-$$HOME/.cache}/wheelmatrix"
 
 # Installs the Debian packages $(1) that are missing: with apt-get as root (tests/tools/apt-install.sh,
 # a line per package), otherwise it prints the command to run; a line says when all are there.

@@ -152,6 +152,8 @@ char *cli_matrix_root(const char *file, const char **base);
  */
 int cli_catalog_load(struct wm_catalog **cat, struct wm_error *err);
 void cli_print_diags(struct wm_error *err);
+/* Whether cli_print_diags shows the asides (struct wm_diag): init, -v and list --why do. */
+void cli_show_asides(bool on);
 /*
  * The network options of plan, outdated and pin, each NULL when not given: --jobs (1 to 64),
  * --timeout (seconds, 1 to 3600; the connect timeout is kept no longer) and --retries (0 to 10);

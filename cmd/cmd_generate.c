@@ -149,6 +149,34 @@ static int report(const struct cli *cli, const struct wm_files *files, const enu
 	return exit_code;
 }
 
+/* Whether this generate writes the CI for the first time: a CI file was missing. */
+static bool first_ci(const struct wm_matrix *m, const struct wm_files *files, const enum wm_file_state *states)
+{
+	for (size_t i = 0; i < files->n; i++)
+		if (states[i] == WM_FILE_MISSING && ((m->github.enabled && !strcmp(files->items[i].path, m->github.path)) ||
+				(m->gitlab.enabled && !strcmp(files->items[i].path, m->gitlab.path))))
+			return true;
+	return false;
+}
+
+/*
+ * The first CI written: the project's own workflows that upload what it uploads, whose PyPI trusted
+ * publishers must name the new file (said once, here and by init, not by every generate).
+ */
+static int publisher_moves(const struct cli *cli, const struct wm_matrix *m, const char *root)
+{
+	struct wm_reader reader;
+	struct wm_error notes;
+	int ret;
+	wm_io_tree_reader(&reader, root);
+	wm_error_init(&notes);
+	ret = wm_init_ci_publisher_moves(m, &reader, &notes);
+	if (cli->verbosity >= 0 || ret < 0)
+		cli_print_diags(&notes);
+	wm_error_release(&notes);
+	return ret;
+}
+
 int cmd_generate(struct cli *cli)
 {
 	bool check = cli->values[GENERATE_CHECK], force = cli->values[GENERATE_FORCE];
@@ -230,6 +258,8 @@ int cmd_generate(struct cli *cli)
 		if (cli->verbosity >= 0)
 			cli_print(stdout, "wrote %s\n", files.items[i].path);
 	}
+	if (first_ci(m, &files, states) && (ret = publisher_moves(cli, m, root)) < 0)
+		goto out;
 	goto out;
 fail:
 	cli_error("out of memory");

@@ -54,6 +54,30 @@ static int project(struct cli *cli, const struct wm_reader *reader, char **found
 	return 0;
 }
 
+/*
+ * The workflows that upload what the matrix `f` uploads to PyPI with trusted publishing: the
+ * trusted publishers must name the generated CI's file (notes in `err`).  A matrix that does not
+ * load here adds nothing: init's own notes have said what it found.
+ */
+static int publisher_moves(struct cli *cli, const struct wm_reader *reader, const struct wm_file *f,
+	struct wm_error *err)
+{
+	struct wm_catalog *cat = NULL;
+	struct wm_matrix *m = NULL;
+	struct wm_error quiet;
+	int ret;
+	wm_error_init(&quiet);
+	if ((ret = cli_catalog_load(&cat, &quiet)) == 0 &&
+			(ret = wm_matrix_load_project(&m, cat, cli->file, f->data, f->len, reader, &quiet)) == 0)
+		ret = wm_init_ci_publisher_moves(m, reader, err);
+	else
+		ret = quiet.code == WM_ENOMEM ? WM_ENOMEM : 0;
+	wm_matrix_free(m);
+	wm_catalog_free(cat);
+	wm_error_release(&quiet);
+	return ret;
+}
+
 int cmd_init(struct cli *cli)
 {
 	struct wm_takeover_options o;
@@ -68,6 +92,7 @@ int cmd_init(struct cli *cli)
 	struct stat st;
 	int ret = 0;
 
+	cli_show_asides(true);  /* the notes of what is not checked, once, when the matrix is made */
 	if (strcmp(cli->file, "-") == 0 || strchr(cli->file, '/')) {
 		cli_error("init writes the matrix file at the repository root: give a file name, not '%s' (use -C DIR)",
 			cli->file);
@@ -98,6 +123,10 @@ int cmd_init(struct cli *cli)
 	}
 	/* what init found in the repository's CI, and what to do about it before the first generate */
 	wm_init_notes(in, &err);
+	if ((ret = publisher_moves(cli, &reader, &f, &err)) < 0) {
+		cli_print_diags(&err);
+		goto out;
+	}
 	cli_print_diags(&err);
 	if (json) {
 		fwrite(report, 1, len, stdout);

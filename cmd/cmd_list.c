@@ -12,7 +12,7 @@ const struct cli_option cmd_list_options[LIST_NOPTIONS] = {
 		"table (default), json (an array), jsonl (a line per job) or github ($GITHUB_OUTPUT lines)" },
 	[LIST_WHY] = { 0, "why", NULL, NULL,
 		"also list the combinations left out and the rule that removed each, and the jobs whose tests do not run "
-		"(not with github)" },
+		"(not with github); say the notes of what is not checked" },
 };
 
 /* Output is written as it is produced: a million jobs are never held in memory. */
@@ -311,6 +311,9 @@ int cmd_list(struct cli *cli)
 	char *applied = NULL;
 	struct wm_jobs *json = NULL;
 	int ret;
+
+	if (why)
+		cli_show_asides(true);  /* the notes of what was not checked, where the jobs are explained */
 
 	if (why && format == FORMAT_GITHUB) {
 		cli_error("'--why' cannot be used with '--format github'");

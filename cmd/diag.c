@@ -231,11 +231,19 @@ static void print_diag(const struct wm_diag *d)
 	flush_composed(&c);
 }
 
+static bool show_asides;
+
+void cli_show_asides(bool on)
+{
+	show_asides = on;
+}
+
 void cli_print_diags(struct wm_error *err)
 {
 	wm_error_sort(err);
 	for (size_t i = 0; i < err->ndiags; i++)
-		print_diag(&err->diags[i]);
+		if (show_asides || !err->diags[i].aside)
+			print_diag(&err->diags[i]);
 	if (err->truncated)
 		cli_note("too many errors; only the first %d are shown", WM_ERROR_MAX);
 	if (err->warnings_truncated)

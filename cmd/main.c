@@ -424,22 +424,66 @@ static int unknown_with_version(const struct parse *ps, int argc, char **argv, i
 	return 0;
 }
 
-static int unknown_option(const struct cli *cli, const char *spelling, size_t len)
+/* The option `--word` may be a misspelling of, or NULL. */
+static const char *suggest_option(const struct cli *cli, const char *spelling, size_t len)
 {
-	const char *names[64], *hint = NULL;
+	const char *names[64];
 	char word[128];
 	size_t n = 0;
-	if (len > 2 && len < sizeof(word)) {
-		for (size_t i = 0; i < ARRAY_SIZE(global_options); i++)
-			if (global_options[i].long_name)
-				names[n++] = global_options[i].long_name;
-		for (size_t i = 0; cli->cmd && i < cli->cmd->noptions && n < ARRAY_SIZE(names); i++)
-			if (cli->cmd->options[i].long_name)
-				names[n++] = cli->cmd->options[i].long_name;
-		memcpy(word, spelling + 2, len - 2);
-		word[len - 2] = '\0';
-		hint = wm_text_suggest(word, names, n);
+	if (len <= 2 || len >= sizeof(word))
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(global_options); i++)
+		if (global_options[i].long_name)
+			names[n++] = global_options[i].long_name;
+	for (size_t i = 0; cli->cmd && i < cli->cmd->noptions && n < ARRAY_SIZE(names); i++)
+		if (cli->cmd->options[i].long_name)
+			names[n++] = cli->cmd->options[i].long_name;
+	memcpy(word, spelling + 2, len - 2);
+	word[len - 2] = '\0';
+	return wm_text_suggest(word, names, n);
+}
+
+/*
+ * An option `build` does not know, before any '--': most likely one of
+ * maturin's (`build cpu --release`), which go after '--'.  The error shows
+ * the line with everything from the option on moved after it, once the
+ * backend is given; 0 for another command.
+ */
+static int maturin_option(const struct parse *ps, int argc, char **argv, int at, size_t len)
+{
+	const struct cli *cli = ps->cli;
+	const char **words;
+	char *line = NULL;
+	int n = 0;
+
+	if (!cli->cmd || !cli->cmd->args || !strstr(cli->cmd->args, "-- MATURIN-ARGS"))
+		return 0;
+	if (argv[at][1] == '-' && suggest_option(cli, argv[at], strcspn(argv[at], "=")))
+		return 0;  /* a misspelling of one of ours */
+	if (cli->nargs >= cli->cmd->min_args && (words = calloc((size_t)argc + 1, sizeof(*words)))) {
+		words[n++] = "wheelmatrix";
+		for (int i = 1; i < at; i++)
+			words[n++] = argv[i];
+		words[n++] = "--";
+		for (int i = at; i < argc; i++)
+			if (strcmp(argv[i], "--") != 0)
+				words[n++] = argv[i];
+		line = wm_text_shell_line(words, (size_t)n);
+		free(words);
 	}
+	if (line)
+		cli_error("unknown option '%.*s' of '%s': maturin's options go after '--': did you mean '%s'?",
+			(int)len, argv[at], cli->cmd->name, line);
+	else
+		cli_error("unknown option '%.*s' of '%s': maturin's options go after '--' (wheelmatrix %s %s)",
+			(int)len, argv[at], cli->cmd->name, cli->cmd->name, cli->cmd->args);
+	free(line);
+	return CLI_EXIT_USAGE;
+}
+
+static int unknown_option(const struct cli *cli, const char *spelling, size_t len)
+{
+	const char *hint = suggest_option(cli, spelling, len);
 	if (hint) {
 		cli_error("unknown option '%.*s' (did you mean '--%s'?)", (int)len, spelling, hint);
 		return CLI_EXIT_USAGE;
@@ -530,6 +574,8 @@ static int parse_long(struct parse *ps, int argc, char **argv, int *i)
 
 	if (len == 2 || !(o = find_option(ps, arg + 2, len - 2, &global))) {
 		int ret = len > 2 ? unknown_with_version(ps, argc, argv, *i, eq) : 0;
+		if (!ret && len > 2)
+			ret = maturin_option(ps, argc, argv, *i, strlen(arg));
 		return ret ? ret : unknown_option(ps->cli, arg, len);
 	}
 	snprintf(spelling, sizeof(spelling), "--%s", o->long_name);
@@ -565,6 +611,8 @@ static int parse_short(struct parse *ps, int argc, char **argv, int *i)
 		int ret;
 		if (!o && p == argv[*i] + 1 && (ret = unknown_with_version(ps, argc, argv, *i,
 				p[1] ? p : NULL)) != 0)
+			return ret;
+		if (!o && p == argv[*i] + 1 && (ret = maturin_option(ps, argc, argv, *i, strlen(argv[*i]))) != 0)
 			return ret;
 		if (!o)
 			return unknown_option(ps->cli, spelling, 2);
@@ -678,6 +726,7 @@ static int run(struct cli *cli, struct parse *ps, int argc, char **argv)
 			"'wheelmatrix init' writes one", cli->file);
 		return CLI_EXIT_USAGE;
 	}
+	cli_show_asides(cli->verbosity > 0);
 	return cli->cmd->run(cli);
 }
 

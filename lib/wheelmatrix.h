@@ -47,6 +47,12 @@ struct wm_diag {
 	unsigned source_column;  /* the column's place in `source`, 1-based (0: no caret) */
 	unsigned source_span;    /* the columns of `source` to underline there, at least 1 with a caret */
 	size_t lead;     /* index of the error a note belongs to (itself for errors) */
+	/*
+	 * A note of its own that says what was not checked (pyo3 a workspace dependency, a
+	 * CPython past its end of life): the same on every load, so the commands show it only
+	 * where it can be acted on (init, -v, list --why), not on every hook run.
+	 */
+	bool aside;
 };
 
 /*
@@ -371,6 +377,15 @@ struct wm_output {
 	bool check;                      /* `check:` (default true): the drift-check job, which the publish jobs need */
 	struct wm_strlist exclude_platforms;  /* ci.gitlab: platform patterns left out of this provider alone */
 	struct wm_loc loc;
+	/*
+	 * ci.github.triggers: what runs the workflow.  A key not given keeps templates/github.yaml's:
+	 * pushes to main and master, every tag, every pull request.
+	 */
+	bool has_branches, has_tags, has_pull_requests;
+	struct wm_strlist branches;      /* pushes to these branches (GitHub filter patterns); empty: none */
+	struct wm_strlist tags;          /* pushes of these tags: at least one, the publish jobs run on them */
+	bool pull_requests;              /* pull requests run it: those into `pr_branches`, or every one */
+	struct wm_strlist pr_branches;
 };
 
 struct wm_action_ref {
@@ -811,6 +826,13 @@ int wm_init_read(struct wm_init **in, const struct wm_reader *r, const char *pyp
 int wm_init_render(char **out, size_t *len, struct wm_init *in, struct wm_error *err);
 void wm_init_notes(const struct wm_init *in, struct wm_error *err);
 void wm_init_free(struct wm_init *in);
+/*
+ * A note for each of the project's own workflows (read through `r`) that uploads a distribution
+ * the matrix `m` uploads to PyPI with trusted publishing: PyPI's trusted publisher of those
+ * projects names that workflow's file, so the generated CI's upload fails until it names the new
+ * one (init, and the generate that first writes the CI, say so).  Only running out of memory fails.
+ */
+int wm_init_ci_publisher_moves(const struct wm_matrix *m, const struct wm_reader *r, struct wm_error *notes);
 
 struct wm_takeover_options {
 	const char *index;               /* NULL: WM_PLAN_INDEX */

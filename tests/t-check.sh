@@ -106,10 +106,10 @@ git -C "$r" add wheelmatrix.yaml
 line=$(first_line "$tmp/committed.yml" "$r/$wf")
 check "$r" 0 && says "fixed in the working tree" </dev/null
 check "$r" 1 --staged && says "stale in the index" <<EOF
-$wf:$line:1: error: out of date (the matrix or the project changed): run 'wheelmatrix generate'
+$wf:$line:1: error: out of date in the index, but regenerated in the working tree and not staged: stage it ('git add $wf')
 EOF
 PRE_COMMIT=1 check "$r" 1 && says "PRE_COMMIT=1 reads the index" <<EOF
-$wf:$line:1: error: out of date (the matrix or the project changed): run 'wheelmatrix generate'
+$wf:$line:1: error: out of date in the index, but regenerated in the working tree and not staged: stage it ('git add $wf')
 EOF
 # committed as it is, the commit is stale and its parent is not
 git -C "$r" commit -qm "matrix only"

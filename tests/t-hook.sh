@@ -58,6 +58,10 @@ grep -q "^.github/workflows/wheels.yml:[0-9]*:1: error: out of date (the matrix 
 # regenerated in the working tree but not added: still refused, the index is what is committed
 wheelmatrix -q -C "$r" generate
 commit_in "$r" 1
+# ... and it says that the regenerated file is not staged, with the line that stages it
+grep -q "^.github/workflows/wheels.yml:[0-9]*:1: error: out of date in the index, but regenerated in the working tree and not staged: stage it ('git add .github/workflows/wheels.yml')$" "$tmp/err" ||
+	fail "the commit refused after generate says: $(cat "$tmp/err")"
+grep -q "run 'wheelmatrix generate'" "$tmp/err" && fail "the commit refused after generate says to run generate again: $(cat "$tmp/err")"
 wheelmatrix -q -C "$r" generate && git -C "$r" add -A
 commit_in "$r" 0
 [ "$(git -C "$r" rev-parse HEAD)" != "$head" ] || fail "the fixed commit did not go through"

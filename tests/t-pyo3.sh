@@ -4,7 +4,8 @@
 # position (exit 2) naming the PyO3 that would build them, with a note at pyo3's requirement; the
 # default versions are those PyO3 builds; Cargo.lock's resolved version is preferred to the requirement; a
 # workspace, path or git dependency, or a requirement of several series with no lock, gets a note
-# and no check; what PyO3 does build loads.
+# and no check, said by list --why, -v and init but not by every command or hook run; what PyO3
+# does build loads.
 . "$ROOT/tests/lib.sh"
 
 # project DIR PYO3 PYTHON: pyproject.toml, a Cargo.toml whose [dependencies] line for pyo3 is PYO3,
@@ -96,7 +97,7 @@ expect_status 0 "3.14 with the workspace's Cargo.lock at PyO3 0.25.0"
 # no lock, and a requirement of several series: a note, no guess
 rm "$d/Cargo.lock"
 project "$d" 'pyo3 = ">=0.22, <0.31"' '{versions: ["3.13t", "3.14"]}'
-wm -C "$d" list
+wm -C "$d" list --why
 expect_status 0 "a range of PyO3 series without Cargo.lock"
 expect_err 'Cargo.toml:9:8: note: pyo3'"'"'s requirement ">=0.22, <0.31" is not one release series, and no Cargo.lock resolves it: the Python versions are not checked against the PyO3 it builds with' \
 	"a range of PyO3 series without Cargo.lock"
@@ -104,22 +105,38 @@ expect_err 'Cargo.toml:9:8: note: pyo3'"'"'s requirement ">=0.22, <0.31" is not 
 for dep in 'pyo3 = { workspace = true, features = ["extension-module"] }' 'pyo3 = { path = "../pyo3" }' \
 		'pyo3 = { git = "https://github.com/PyO3/pyo3", branch = "main" }'; do
 	project "$d" "$dep" '{versions: ["3.13t"]}'
-	wm -C "$d" list
-	expect_status 0 "$dep"
 	kind=${dep#*\{ }
 	kind=${kind%% *}
-	expect_err "Cargo.toml:9:8: note: pyo3 is a $kind dependency: the Python versions are not checked" "$dep"
+	# said where it can be acted on: list --why, -v
+	for args in "list --why" "-v list"; do
+		# shellcheck disable=SC2086 # the arguments
+		wm -C "$d" $args
+		expect_status 0 "$dep: $args"
+		expect_err "Cargo.toml:9:8: note: pyo3 is a $kind dependency: the Python versions are not checked" "$dep: $args"
+	done
+	# not by every command, nor on every commit
+	wm -C "$d" list
+	expect_status 0 "$dep"
+	grep -q "note: pyo3 is a" "$tmp/err" && fail "$dep: plain list repeats the note: $(cat "$tmp/err")"
+	scratch_repo "$d"
+	wm -C "$d" -q generate
+	commit_all "$d"
+	wm -C "$d" check --staged
+	expect_status 0 "$dep: check --staged (the hook)"
+	[ -s "$tmp/err" ] && fail "$dep: the hook's check says: $(cat "$tmp/err")"
+	wm -C "$d" -v check --staged
+	expect_err "Cargo.toml:9:8: note: pyo3 is a $kind dependency: the Python versions are not checked" "$dep: check -v"
 done
 
 # a series the table does not know
 project "$d" 'pyo3 = "0.19"' '{versions: ["3.12"]}'
-wm -C "$d" list
+wm -C "$d" list --why
 expect_status 0 "PyO3 0.19"
 expect_err "note: wheelmatrix's PyO3 table (0.20 to 0.30) has no 0.19" "PyO3 0.19"
 
 # what PyO3 builds loads, quietly (3.9's end of life aside, a note of its own)
 project "$d" 'pyo3 = { version = "0.29.3", features = ["extension-module"] }' '{versions: ["3.9", "3.14", "3.14t", "3.15"]}'
-wm -C "$d" list --format jsonl
+wm -C "$d" -v list --format jsonl
 expect_status 0 "3.9 to 3.15 and 3.14t with PyO3 0.29"
 if [[ $(grep -c '^wheelmatrix.yaml:' "$tmp/err") != 1 ]] || ! grep -q '^wheelmatrix.yaml:2:21: note: CPython 3.9 reached its end of life' "$tmp/err"; then
 	fail "3.9 to 3.15 and 3.14t with PyO3 0.29: stderr: $(cat "$tmp/err")"

@@ -6,9 +6,10 @@
 # rewrites it).  check-jsonschema (tests/tools/requirements.txt) then validates: every example
 # matrix and every golden matrix the tool accepts must pass, every golden case below, whose error
 # is one a schema states (a type, an unknown key, a value outside an enumeration or a grammar),
-# must fail validation, and so must the matrix `init` writes, whose first line names the schema
-# where `make install` puts it.
+# must fail validation; the matrix `init` writes passes, and its first line names this version's
+# schema as docs/schemastore-catalog.json (the JSON Schema Store's entry) lists it.
 . "$ROOT/tests/lib.sh"
+. "$ROOT/tests/python-env.sh"
 writer=${WM%/*}/tests/schema-write
 need "$writer" "make check (builds build/tests/schema-write)"
 cj=$("$ROOT/tests/tools/install.sh" --path)/bin/check-jsonschema
@@ -53,7 +54,8 @@ for name in "${schema_level[@]}"; do
 	fi
 done
 
-# init's first line names the schema where `make install` puts it, and what init writes validates
+# init's first line names this version's schema in the JSON Schema Store, as the catalog entry
+# prepared in docs/ lists it (never a path of the machine init ran on), and what init writes validates
 mkdir -p "$tmp/p/src"
 printf '[build-system]\nrequires = ["maturin>=1,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\n' \
 	>"$tmp/p/pyproject.toml"
@@ -64,9 +66,24 @@ expect_status 0 "init"
 first=$(head -n 1 "$tmp/p/wheelmatrix.yaml")
 url=${first#"# yaml-language-server: \$schema="}
 [ "$url" != "$first" ] || fail "init's first line is '$first', not the yaml-language-server schema line"
-installed=$(make -s -n -C "$ROOT" install DESTDIR=/DESTDIR | sed -n "s|.*install -m 644 docs/wheelmatrix.schema.json '/DESTDIR\(.*\)'\$|\1|p")
-[ -n "$installed" ] || fail "make install does not install docs/wheelmatrix.schema.json"
-[ "$url" = "file://$installed" ] || fail "init names the schema '$url', make install puts it at '$installed'"
+version=$("$WM" --version)
+version=${version#wheelmatrix }
+"$py" - "$ROOT/docs/schemastore-catalog.json" "$version" "$url" <<'PY' || fail "docs/schemastore-catalog.json and init's schema line disagree"
+import json, sys
+entry, version, url = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+problems = []
+if entry.get("name") != "wheelmatrix" or not entry.get("description"):
+    problems.append("the entry has no name 'wheelmatrix' and description")
+if "wheelmatrix.yaml" not in entry.get("fileMatch", []):
+    problems.append("fileMatch %r does not name wheelmatrix.yaml" % entry.get("fileMatch"))
+if entry.get("versions", {}).get(version) != url:
+    problems.append("versions[%r] is %r, init names %r" % (version, entry.get("versions", {}).get(version), url))
+if entry.get("url") != url or not url.startswith("https://json.schemastore.org/wheelmatrix-%s.json" % version):
+    problems.append("url %r: init names %r, this version's file in the store" % (entry.get("url"), url))
+for p in problems:
+    print("docs/schemastore-catalog.json: " + p, file=sys.stderr)
+sys.exit(1 if problems else 0)
+PY
 run "$cj" --schemafile "$schema" "$tmp/p/wheelmatrix.yaml"
 expect_status 0 "the matrix init writes"
 finish

@@ -66,6 +66,42 @@ static struct wm_y *piece(struct gh *g, const char *name)
 
 static const char *lines(struct gh *g, const struct wm_strlist *l, const char *sep);
 
+static struct wm_y *str_seq(struct gh *g, const struct wm_strlist *l)
+{
+	struct wm_y *seq = wm_yaml_seq(&g->b);
+	for (size_t i = 0; i < l->n; i++)
+		wm_yaml_push(&g->b, seq, wm_yaml_str(&g->b, l->items[i]));
+	return seq;
+}
+
+/*
+ * The `on:` section: the skeleton's, with what ci.github.triggers gives instead (branches, tags,
+ * pull requests); rebuilt in the skeleton's order, since a trigger may go.
+ */
+static void set_triggers(struct gh *g, struct wm_y *workflow)
+{
+	const struct wm_output *o = &g->m->github;
+	struct wm_y *skel = wm_yaml_get(workflow, "on"), *on, *push, *pr;
+	if (!skel || !(o->has_branches || o->has_tags || o->has_pull_requests))
+		return;
+	on = wm_yaml_map(&g->b);
+	push = wm_yaml_set(&g->b, on, "push", wm_yaml_map(&g->b));
+	if (!o->has_branches)
+		wm_yaml_set(&g->b, push, "branches", wm_yaml_get(wm_yaml_get(skel, "push"), "branches"));
+	else if (o->branches.n)
+		wm_yaml_set(&g->b, push, "branches", str_seq(g, &o->branches));
+	wm_yaml_set(&g->b, push, "tags", o->has_tags ? str_seq(g, &o->tags) :
+		wm_yaml_get(wm_yaml_get(skel, "push"), "tags"));
+	if (!o->has_pull_requests || (o->pull_requests && !o->pr_branches.n)) {
+		wm_yaml_set(&g->b, on, "pull_request", wm_yaml_get(skel, "pull_request"));
+	} else if (o->pull_requests) {
+		pr = wm_yaml_set(&g->b, on, "pull_request", wm_yaml_map(&g->b));
+		wm_yaml_set(&g->b, pr, "branches", str_seq(g, &o->pr_branches));
+	}
+	wm_yaml_set(&g->b, on, "workflow_dispatch", wm_yaml_get(skel, "workflow_dispatch"));
+	wm_yaml_set(&g->b, workflow, "on", on);
+}
+
 /* ---- recipes ------------------------------------------------------------------- */
 
 /* ---- one build job ----------------------------------------------------------------- */
@@ -1353,6 +1389,7 @@ static int emit_github(struct wm_buf *out, const struct wm_matrix *m, const stru
 	if ((ret = wm_catalog_template_parse(&g.skel, "github.yaml", err)) < 0)
 		goto out;
 	root = piece(&g, "workflow");
+	set_triggers(&g, root);
 	jobs = wm_yaml_set(&g.b, root, "jobs", wm_yaml_map(&g.b));
 	if ((ret = index_names(&g)) < 0 || (ret = check_job(&g, jobs)) < 0)
 		goto out;

@@ -417,7 +417,7 @@ static void header(struct wm_buf *out, const struct wm_init *in)
 	const struct wm_takeover *t = &in->takeover;
 	bool any_kept = false, any_replaced = false;
 	/* first: the line YAML editors read the schema from (docs/init.md) */
-	wm_buf_puts(out, "# yaml-language-server: $schema=" WM_SCHEMA_URL "\n");
+	wm_buf_puts(out, "# yaml-language-server: $schema=" WM_INIT_SCHEMA_URL "\n");
 	wm_buf_puts(out, "# wheelmatrix.yaml: the build matrix of this project, written by `wheelmatrix init`.\n"
 		"# Edit it freely; docs/matrix.md in wheelmatrix describes every key.\n");
 	header_release(out, in);

@@ -8,6 +8,18 @@
 #include "workflow/builds.h"
 #include "workflow/workflows.h"
 
+/*
+ * The schema `init` names in the matrix's first line (docs/init.md): the JSON Schema Store's copy
+ * of this version's schema, which docs/schemastore/ prepares for submission; a URL that means the
+ * same on every clone of a project, where a path of the machine that ran `init` would not.
+ * `make SCHEMA_URL=...` names another, for a package that publishes the schema itself.
+ */
+#ifdef WM_SCHEMA_URL
+#define WM_INIT_SCHEMA_URL WM_SCHEMA_URL
+#else
+#define WM_INIT_SCHEMA_URL "https://json.schemastore.org/wheelmatrix-" WM_VERSION ".json"
+#endif
+
 /* A job of a workflow that publishes, and whether the generated workflow does all it does. */
 struct wm_init_job {
 	const char *id;

@@ -831,3 +831,94 @@ void wm_init_ci_workflows_release(struct wm_init_workflows *w)
 	wm_arena_release(&w->arena);
 	memset(w, 0, sizeof(*w));
 }
+
+/* Whether the generated CI uploads backend `b`'s distribution to PyPI (the others go to an index of their own). */
+static bool on_pypi(const struct wm_matrix *m, const struct wm_backend *b)
+{
+	return (m->strategy != WM_STRATEGY_INDEX && m->strategy != WM_STRATEGY_VARIANTS) || b->is_default;
+}
+
+/* Whether one of `w`'s distributions is `dist`, as PyPI compares names. */
+static bool uploads(const struct wm_init_workflow *w, const char *dist)
+{
+	char a[256], b[256];
+	if (strlen(dist) >= sizeof(a))
+		return false;
+	wm_name_normalize(a, dist);
+	for (size_t d = 0; d < w->ndists; d++)
+		if (strlen(w->dists[d]) < sizeof(b) && (wm_name_normalize(b, w->dists[d]), strcmp(a, b) == 0))
+			return true;
+	return false;
+}
+
+int wm_init_ci_publisher_moves(const struct wm_matrix *m, const struct wm_reader *r, struct wm_error *notes)
+{
+	const char *name = m->project && m->project->name ? m->project->name : m->name;
+	const char *skip = m->github.enabled ? m->github.path : NULL, *file;
+	struct wm_init_workflows found;
+	struct wm_buf to = WM_BUF_INIT;
+	const char **ours;
+	size_t nours = 0;
+	int ret;
+
+	if (!m->trusted || (!m->github.enabled && !m->gitlab.enabled))
+		return 0;
+	if (!(ours = calloc(m->nbackends + 1, sizeof(*ours)))) {
+		wm_error_code(notes, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	for (size_t b = 0; b < m->nbackends; b++)
+		if (on_pypi(m, m->backends[b]))
+			ours[nours++] = m->backends[b]->dist;
+	if (m->strategy == WM_STRATEGY_META && m->meta)
+		ours[nours++] = m->name;
+	if ((ret = wm_init_ci_workflows(&found, r, name, m->project, ours, nours, skip, NULL, NULL, 0, notes)) < 0)
+		goto out;
+	/* what PyPI's trusted publisher must name instead: GitHub's workflow file name, GitLab's pipeline path */
+	if (m->github.enabled) {
+		file = strrchr(m->github.path, '/');
+		wm_buf_printf(&to, "the GitHub workflow '%s' of this repository", file ? file + 1 : m->github.path);
+	}
+	if (m->gitlab.enabled)
+		wm_buf_printf(&to, "%sthe GitLab pipeline file '%s' of this project", to.len ? ", and " : "",
+			m->gitlab.path);
+	wm_buf_printf(&to, ", environment '%s'", m->environment);
+	for (size_t i = 0; i < found.n && !to.oom; i++) {
+		const struct wm_init_workflow *w = &found.items[i];
+		struct wm_buf both = WM_BUF_INIT;
+		size_t n = 0, k = 0;
+		if (!w->publisher || w->others || (m->gitlab.enabled && strcmp(w->path, m->gitlab.path) == 0))
+			continue;
+		for (size_t d = 0; d < nours; d++)
+			n += uploads(w, ours[d]);
+		for (size_t d = 0; d < nours; d++)
+			if (uploads(w, ours[d])) {
+				wm_buf_printf(&both, "%s'%s'", k == 0 ? "" : k + 1 == n ? " and " : ", ", ours[d]);
+				k++;
+			}
+		if (both.oom) {
+			wm_buf_release(&both);
+			ret = WM_ENOMEM;
+			wm_error_code(notes, ret);
+			goto out;
+		}
+		if (n)
+			wm_error_add(notes, WM_OK, WM_SEV_NOTE, w->path, NULL, 0, w->line, w->column, 0,
+				"job '%s' uploads %s to an index on %s (%s), as the generated CI does to PyPI with trusted "
+				"publishing, which PyPI accepts only from a trusted publisher that names the CI file: before the "
+				"first release, make PyPI's trusted publisher of %s %s name %s (pypi.org, the project's "
+				"Settings, Publishing: change the one naming this workflow, or add one), or PyPI refuses the "
+				"upload", w->job, both.ptr, w->event, w->publisher, n == 1 ? "project" : "projects", both.ptr,
+				to.ptr);
+		wm_buf_release(&both);
+	}
+	if (to.oom) {
+		ret = WM_ENOMEM;
+		wm_error_code(notes, ret);
+	}
+out:
+	wm_buf_release(&to);
+	wm_init_ci_workflows_release(&found);
+	free(ours);
+	return ret < 0 ? ret : 0;
+}

@@ -578,12 +578,59 @@ static bool explain_tab(struct builder *b, unsigned line, unsigned column)
 	return true;
 }
 
+/*
+ * The key whose mapping holds the key on line `l` at `column`: the nearest
+ * line above at a smaller column, a key with nothing after its ':'.  The
+ * first key of the mapping goes in *first (`l` itself when none is above).
+ */
+static bool parent_key(const struct wm_doc *d, const struct src_line *l, unsigned column, struct src_line *first,
+	struct src_line *pl, struct src_key *parent)
+{
+	struct src_key k;
+	*first = *l;
+	for (const struct src_line *at_line = l; previous_line(d, at_line, pl); at_line = pl) {
+		const char *s = line_text(pl, true);
+		unsigned c = column_of(pl, s);
+		if (c > column)
+			continue;
+		if (c == column) {
+			if (!key_at(pl, s, &k))
+				return false;
+			*first = *pl;
+			continue;
+		}
+		return key_at(pl, s, parent) && rest_empty(pl, parent->colon + 1);
+	}
+	return false;
+}
+
+/*
+ * A key indented more than the key above it in the same mapping.  Most often
+ * the key above is the one out of place (the mapping's first key, a column
+ * short of the file's indentation): then that line is named, with the column
+ * its keys go at, which the file's own indentation step gives.
+ */
 static void report_over_indented(struct builder *b, const struct src_line *l, const struct src_key *k,
 	const struct src_line *sl, const struct src_key *sibling)
 {
-	report(b, l->number, column_of(l, k->text), (unsigned)wm_utf8_len(k->text, (size_t)k->len),
-		"'%.*s' is indented more than '%.*s' on line %u: the keys of a mapping start in the same column",
-		k->len, k->text, sibling->len, sibling->text, sl->number);
+	struct src_line first, pl, gl, gfirst;
+	struct src_key parent, grand, fk;
+	unsigned at = column_of(l, k->text), sat = column_of(sl, sibling->text), pat, want;
+
+	if (parent_key(b->doc, sl, sat, &first, &pl, &parent)) {
+		pat = column_of(&pl, parent.text);
+		want = pat + (parent_key(b->doc, &pl, pat, &gfirst, &gl, &grand) ? pat - column_of(&gl, grand.text) : 2);
+		if (at == want && key_at(&first, line_text(&first, true), &fk)) {
+			report(b, first.number, sat, (unsigned)wm_utf8_len(fk.text, (size_t)fk.len),
+				"'%.*s' is indented too little: the keys under '%.*s' (line %u) go at column %u, as '%.*s' on "
+				"line %u", fk.len, fk.text, parent.len, parent.text,
+				pl.number, want, k->len, k->text, l->number);
+			return;
+		}
+	}
+	report(b, l->number, at, (unsigned)wm_utf8_len(k->text, (size_t)k->len),
+		"'%.*s' is indented more than '%.*s' on line %u: the keys of a mapping start in the same column "
+		"(here column %u)", k->len, k->text, sibling->len, sibling->text, sl->number, sat);
 }
 
 /* The text at `s` where a key should be, with no ':' after it; false when there is none. */

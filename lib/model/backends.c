@@ -526,7 +526,7 @@ static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pa
 	b->id = id;
 	b->index = i;
 	b->loc = wm_loader_loc(l, pair->key);
-	if (key_as_backend(l, i, pair)) {
+	if (key_as_backend(l, i, pair) || wm_schema_missing_colon(&l->c, pair->key, n)) {
 		l->backends_ok = false;
 		return;
 	}

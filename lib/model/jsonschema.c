@@ -947,8 +947,41 @@ static struct wm_json *distribution(struct cx *x, struct wm_json *s)
 	return object_of(x, s, true, "'distribution'", &wm_matrix_distribution_keys, FIELDS(distribution_fields), NULL, 0);
 }
 
+static struct wm_json *ref_filters(struct cx *x, struct wm_json *s)
+{
+	return strings_matching(x, s, "^[A-Za-z0-9._/*?+!\\[\\]-]{1,255}$");
+}
+
+static struct wm_json *tag_filters(struct cx *x, struct wm_json *s)
+{
+	ref_filters(x, s);
+	return put(x, s, "minItems", wm_json_int(1));
+}
+
+static struct wm_json *pull_requests(struct cx *x, struct wm_json *s)
+{
+	struct wm_json *any = wm_json_array();
+	push(x, any, put_text(x, wm_json_object(), "type", "boolean"));
+	push(x, any, ref_filters(x, wm_json_object()));
+	return put(x, s, "anyOf", any);
+}
+
+static const struct field trigger_fields[] = {
+	{ "branches", ref_filters, "pushes to these branches run the workflow (GitHub filter patterns; default: main "
+		"and master; [] none)" },
+	{ "tags", tag_filters, "pushes of these tags run it, and publish (default: every tag)" },
+	{ "pull-requests", pull_requests, "pull requests run it: true (default), false, or the base branches they go "
+		"into" },
+};
+
+static struct wm_json *triggers(struct cx *x, struct wm_json *s)
+{
+	return object_of(x, s, true, "'ci.github.triggers'", &wm_matrix_trigger_keys, FIELDS(trigger_fields), NULL, 0);
+}
+
 static const struct field github_output_fields[] = {
 	{ "path", a_string, "the workflow's path (default: .github/workflows/wheels.yml)" },
+	{ "triggers", triggers, "which branches, tags and pull requests run the workflow" },
 	{ "check", a_bool_or_null, "the job wheelmatrix-check: 'wheelmatrix check' on each commit, which the publish "
 		"jobs need (default: true)" },
 };

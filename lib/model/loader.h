@@ -40,7 +40,7 @@ struct wm_loader {
  * loads each section, and jsonschema.c writes the JSON Schema from them.
  */
 extern const struct wm_names wm_matrix_keys, wm_matrix_project_keys, wm_matrix_distribution_keys,
-	wm_matrix_index_keys, wm_matrix_ci_keys, wm_matrix_github_keys, wm_matrix_gitlab_keys, wm_matrix_publish_keys, wm_matrix_pypi_keys,
+	wm_matrix_index_keys, wm_matrix_ci_keys, wm_matrix_github_keys, wm_matrix_trigger_keys, wm_matrix_gitlab_keys, wm_matrix_publish_keys, wm_matrix_pypi_keys,
 	wm_matrix_strategies;
 extern const struct wm_names wm_python_keys, wm_python_defaults, wm_platforms_override_keys, wm_platforms_defaults;
 extern const struct wm_names wm_backends_keys, wm_backends_toolkit_keys, wm_backends_setup_keys,

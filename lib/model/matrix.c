@@ -338,7 +338,60 @@ static void load_exclude_platforms(struct wm_loader *l, const struct wm_node *n,
 }
 
 /* GitHub hosts every platform of the catalog: only GitLab leaves some out */
-static const char *const github_keys[] = { "path", "check" };
+static const char *const github_keys[] = { "path", "check", "triggers" };
+static const char *const trigger_keys[] = { "branches", "tags", "pull-requests" };
+const struct wm_names wm_matrix_trigger_keys = WM_NAMES(trigger_keys);
+
+/* A branch or tag filter as GitHub reads it, with nothing an expression or YAML could take apart. */
+static bool ref_filter_ok(const char *s)
+{
+	if (!*s || strlen(s) > 255)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._/-*?+![]", *s))
+			return false;
+	return true;
+}
+
+/* A list of branch or tag filters at `n`; false after an error. */
+static bool load_filters(struct wm_loader *l, const struct wm_node *n, const char *what, struct wm_strlist *out)
+{
+	const struct wm_node **nodes;
+	bool ok = true;
+	if (!wm_schema_strlist(&l->c, n, what, out, &nodes))
+		return false;
+	for (size_t i = 0; i < out->n; i++)
+		if (!ref_filter_ok(out->items[i])) {
+			wm_schema_error(&l->c, nodes[i], "'%s' is not a branch or tag filter of %s: letters, digits and "
+				"._/-*?+![] only (GitHub's filter patterns)", out->items[i], what);
+			ok = false;
+		}
+	return ok;
+}
+
+static void load_triggers(struct wm_loader *l, const struct wm_node *n, struct wm_output *out)
+{
+	const struct wm_node *v;
+	if (!wm_schema_map(&l->c, n, "'ci.github.triggers'", trigger_keys, WM_ARRAY_SIZE(trigger_keys)))
+		return;
+	if ((v = wm_yaml_find(n, "branches")))
+		out->has_branches = load_filters(l, v, "'ci.github.triggers.branches'", &out->branches);
+	if ((v = wm_yaml_find(n, "tags")) && (out->has_tags = load_filters(l, v, "'ci.github.triggers.tags'",
+			&out->tags)) && out->tags.n == 0) {
+		wm_schema_error(&l->c, v, "'ci.github.triggers.tags' needs at least one pattern: the publish jobs run on "
+			"a tag push");
+		out->has_tags = false;
+	}
+	if ((v = wm_yaml_find(n, "pull-requests"))) {
+		if (v->type == WM_NODE_SEQ)
+			out->has_pull_requests = out->pull_requests = load_filters(l, v, "'ci.github.triggers.pull-requests'",
+				&out->pr_branches);
+		else
+			out->has_pull_requests = wm_schema_bool(&l->c, v, "'ci.github.triggers.pull-requests'",
+				&out->pull_requests);
+	}
+}
+
 static const char *const gitlab_keys[] = { "path", "exclude-platforms", "check" };
 const struct wm_names wm_matrix_github_keys = WM_NAMES(github_keys), wm_matrix_gitlab_keys = WM_NAMES(gitlab_keys);
 
@@ -366,6 +419,8 @@ static void load_output(struct wm_loader *l, const struct wm_node *n, const char
 		snprintf(what, sizeof(what), "'ci.%s.check'", provider);
 		wm_schema_bool(&l->c, v, what, &out->check);
 	}
+	if (!gitlab && (v = wm_yaml_find(n, "triggers")))
+		load_triggers(l, v, out);
 }
 
 static const char *const ci_keys[] = { "github", "gitlab" };

@@ -2,6 +2,7 @@
  * python.c — the matrix's `python` section: its CPython and PyPy versions and abi3 wheel, or the one
  * py3 wheel of a bindings = "bin" project.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/arena.h"
@@ -278,6 +279,7 @@ static const struct wm_pyo3 *project_pyo3(struct wm_loader *l)
 	const struct wm_pyo3 *r;
 	unsigned major, minor;
 	const char *why = NULL;
+	size_t from;
 
 	if (!p || !p->has_cargo || (!p->pyo3_req && !p->pyo3_source))
 		return NULL;
@@ -293,9 +295,11 @@ static const struct wm_pyo3 *project_pyo3(struct wm_loader *l)
 			wm_catalog_pyo3_at(l->cat, 0)->series, major, minor);
 	else
 		return r;
+	from = l->c.err->ndiags;
 	wm_error_add(l->c.err, WM_OK, WM_SEV_NOTE, p->pyo3_file, p->pyo3_doc->text, p->pyo3_doc->len, p->pyo3_span.line,
 		p->pyo3_span.column, (unsigned)(p->pyo3_span.end - p->pyo3_span.start),
 		"%s: the Python versions are not checked against the PyO3 it builds with", why);
+	wm_error_aside(l->c.err, from);
 	return NULL;
 }
 
@@ -365,10 +369,12 @@ static void note_end_of_life(struct wm_loader *l, const struct wm_node *n, unsig
 {
 	const struct wm_cpython *v = wm_catalog_cpython(l->cat, minor);
 	long today = wm_catalog_today(l->cat);
+	size_t from = l->c.err->ndiags;
 	if (v && today && v->end_of_life_day <= today)
 		wm_schema_note(&l->c, n, "CPython %s reached its end of life in %.7s (python.org's release cycle): its "
 			"wheels still build, but it has no security fixes any more; consider dropping it", v->series,
 			v->end_of_life);
+	wm_error_aside(l->c.err, from);
 }
 
 static int cmp_python(const void *pa, const void *pb)
@@ -529,6 +535,30 @@ static bool backend_no_default(struct wm_loader *l)
 	return false;
 }
 
+/*
+ * `python: 3.10` or `python: ["3.10", "3.12"]`: the versions written where the
+ * mapping goes.  The error shows the form to write; true when it was that.
+ */
+static bool versions_not_map(struct wm_loader *l, const struct wm_node *n)
+{
+	char form[200];
+	size_t len = 0, nitems = n->type == WM_NODE_SEQ ? n->n : 1;
+
+	if (n->type == WM_NODE_MAP)
+		return false;
+	for (size_t i = 0; i < nitems; i++) {
+		const struct wm_node *v = n->type == WM_NODE_SEQ ? n->items[i] : n;
+		if (v->type != WM_NODE_SCALAR || strlen(v->text) > 16 || strpbrk(v->text, "\"\\"))
+			return false;
+		if (len + strlen(v->text) + 6 >= sizeof(form))
+			return false;
+		len += (size_t)snprintf(form + len, sizeof(form) - len, "%s\"%s\"", i ? ", " : "", v->text);
+	}
+	wm_schema_error(&l->c, n, "'python' must be a mapping, not %s: the versions go in its list 'versions' "
+		"(write 'python: {versions: [%s]}')", wm_yaml_kind(n), form);
+	return true;
+}
+
 void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 {
 	struct wm_matrix *m = l->m;
@@ -543,6 +573,8 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 		load_bin(l, n);
 		return;
 	}
+	if (n && !wm_yaml_is_null(n) && versions_not_map(l, n))
+		return;
 	if (n && !wm_yaml_is_null(n) && !wm_schema_map(&l->c, n, "'python'", python_keys, WM_ARRAY_SIZE(python_keys)))
 		return;
 	if (n && wm_yaml_is_null(n))

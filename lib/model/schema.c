@@ -102,6 +102,8 @@ bool wm_schema_map_inner(struct wm_schema *c, const struct wm_node *n, const cha
 		const char *hint;
 		if (wm_schema_is_one_of(k->text, keys, nkeys))
 			continue;
+		if (wm_schema_missing_colon(c, k, n->pairs[i].value))
+			continue;
 		if ((in = inner_of(k->text, inner, ninner)) != NULL) {
 			wm_schema_error(c, k, "unknown key '%s' in %s: is it indented too little? it is a key of %s",
 				k->text, what, in->what);
@@ -113,6 +115,31 @@ bool wm_schema_map_inner(struct wm_schema *c, const struct wm_node *n, const cha
 		else
 			wm_schema_error(c, k, "unknown key '%s' in %s", k->text, what);
 	}
+	return true;
+}
+
+bool wm_schema_missing_colon(struct wm_schema *c, const struct wm_node *key, const struct wm_node *value)
+{
+	const char *s = key->text, *rest;
+	size_t word = 0;
+
+	if (key->type != WM_NODE_SCALAR || key->style != WM_PLAIN || key->line == 0)
+		return false;
+	while (s[word] > ' ' && s[word] < 0x7f && !strchr("{}[],:", s[word]))
+		word++;
+	for (rest = s + word; *rest == ' '; rest++)
+		;
+	/* the collection cut at its first ': ', which ended the key */
+	if (word == 0 || rest == s + word || (*rest != '{' && *rest != '[') || strchr(rest, *rest == '{' ? '}' : ']'))
+		return false;
+	if (value && value->type == WM_NODE_SCALAR && value->style == WM_PLAIN && !wm_yaml_is_null(value) &&
+	    value->len && value->text[value->len - 1] == (*rest == '{' ? '}' : ']') && strlen(s) + value->len < 120)
+		wm_schema_error_at(c, key->line, key->column + (unsigned)word, 1, "a ':' is missing after '%.*s' "
+			"('%s' is read as one key): write '%.*s: %s: %s'", (int)word, s, s, (int)word, s, rest,
+			value->text);
+	else
+		wm_schema_error_at(c, key->line, key->column + (unsigned)word, 1, "a ':' is missing after '%.*s' "
+			"('%s' is read as one key): write '%.*s: %c...'", (int)word, s, s, (int)word, s, *rest);
 	return true;
 }
 

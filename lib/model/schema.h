@@ -27,6 +27,12 @@ struct wm_loc wm_schema_loc(const struct wm_schema *c, const struct wm_node *n);
 
 void wm_schema_error(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
 void wm_schema_note(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
+/*
+ * A key that is a word, a blank and a flow collection's start (`cpu {default`
+ * of `cpu {default: true}`): the ':' after the word is missing.  Reported
+ * there, with the line to write; true when it was that.
+ */
+bool wm_schema_missing_colon(struct wm_schema *c, const struct wm_node *key, const struct wm_node *value);
 /* A warning: the load still succeeds, and the commands print it unless -q. */
 void wm_schema_warning(struct wm_schema *c, const struct wm_node *n, const char *fmt, ...) WM_PRINTF(3, 4);
 void wm_schema_error_at(struct wm_schema *c, unsigned line, unsigned column, unsigned span,

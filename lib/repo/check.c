@@ -21,6 +21,9 @@ struct checker {
 	const struct wm_matrix *m;
 	struct wm_reader src;   /* the files, pyproject.toml without an applied variant patch */
 	struct wm_reader git;   /* the source as opened, for wm_repo_source_status */
+	struct wm_repo *repo;
+	struct wm_reader wt;    /* the working tree, opened when an index check needs it */
+	bool wt_failed;         /* ... and it could not be */
 	struct wm_error *out;
 	struct wm_buf diff;
 };
@@ -257,6 +260,34 @@ static int add_diff(struct checker *c, const struct wm_file *f, const char *got,
 	return ret;
 }
 
+/*
+ * 1 when the index is being checked and the working tree holds `f` as
+ * generated: `generate` ran, and only the matrix was staged.  A working
+ * tree that cannot be read only leaves the finding as it was (0).
+ */
+static int regenerated_unstaged(struct checker *c, const struct wm_file *f)
+{
+	struct wm_error quiet;
+	char *text = NULL;
+	size_t len = 0;
+	int ret = 0;
+
+	if (c->o->source != WM_SOURCE_INDEX || !c->repo || c->wt_failed)
+		return 0;
+	wm_error_init(&quiet);
+	if (!c->wt.ctx && wm_repo_source_open(&c->wt, c->repo, WM_SOURCE_WORKTREE, NULL, c->o->root, &quiet) < 0)
+		c->wt_failed = true;
+	else if (c->wt.read(c->wt.ctx, f->path, &text, &len, &quiet) == 0)
+		ret = wm_file_compare(f, text, len) == WM_FILE_CURRENT;
+	if (quiet.code == WM_ENOMEM)
+		ret = WM_ENOMEM;
+	wm_error_release(&quiet);
+	free(text);
+	if (ret < 0)
+		wm_error_code(c->out, ret);
+	return ret;
+}
+
 static int check_file(struct checker *c, const struct wm_file *f)
 {
 	struct wm_repo_status st;
@@ -282,8 +313,14 @@ static int check_file(struct checker *c, const struct wm_file *f)
 		break;
 	case WM_FILE_STALE:
 		line = first_difference(f->data, f->len, got, len);
-		finding(c, WM_SEV_ERROR, f->path, line, 1, "out of date (the matrix or the project changed): "
-			"run 'wheelmatrix generate'");
+		if ((ret = regenerated_unstaged(c, f)) < 0)
+			goto out;
+		if (ret == 1)
+			finding(c, WM_SEV_ERROR, f->path, line, 1, "out of date in the index, but regenerated in the "
+				"working tree and not staged: stage it ('git add %s')", f->path);
+		else
+			finding(c, WM_SEV_ERROR, f->path, line, 1, "out of date (the matrix or the project changed): "
+				"run 'wheelmatrix generate'");
 		break;
 	case WM_FILE_EDITED:
 		if (only_uses_bumped(c, f, got, len))
@@ -791,6 +828,7 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 	if ((ret = wm_repo_source_open(&raw, repo, opts->source, opts->rev, opts->root, findings)) < 0)
 		goto out;
 	c.src = c.git = raw;
+	c.repo = repo;
 	/*
 	 * `wheelmatrix patch BACKEND` before a local build leaves pyproject.toml as that variant, which
 	 * `git commit -a` then commits: the project is checked as it is without the patch (what CI
@@ -861,6 +899,8 @@ out:
 	if (c.src.ctx != raw.ctx)
 		wm_variant_reader_free(&c.src);
 	wm_repo_source_close(&raw);
+	if (c.wt.ctx)
+		wm_repo_source_close(&c.wt);
 	wm_repo_free(repo);
 	return ret;
 }

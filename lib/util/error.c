@@ -66,6 +66,12 @@ void wm_error_release(struct wm_error *err)
 	memset(err, 0, sizeof(*err));
 }
 
+void wm_error_aside(struct wm_error *err, size_t from)
+{
+	for (size_t i = from; i < err->ndiags; i++)
+		err->diags[i].aside = true;
+}
+
 void wm_error_code(struct wm_error *err, enum wm_err code)
 {
 	if (err->code == WM_OK)

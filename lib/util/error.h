@@ -17,6 +17,8 @@ void wm_error_vadd(struct wm_error *err, enum wm_err code, enum wm_severity sev,
  * (a suggestion among many names), for every one of millions of bad items.
  */
 bool wm_error_full(const struct wm_error *err, enum wm_severity sev);
+/* Marks the diagnostics added since the report held `from` as asides (struct wm_diag). */
+void wm_error_aside(struct wm_error *err, size_t from);
 /* Records `code` as the report's code unless one is already set. */
 void wm_error_code(struct wm_error *err, enum wm_err code);
 
