@@ -20,6 +20,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/name.h"
+#include "formats/toml.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
 #include "model/platforms.h"
@@ -241,19 +242,22 @@ static bool compiling(const char *name, size_t n)
 	return false;
 }
 
-/* The variables of the build's environment that change what is compiled: NAME=value, or NAME when not known. */
-static const char *env_value(struct wm_arena *a, const struct wm_wf_build *b)
+/*
+ * The same variables as the matrix's `env` carries them: NAME=value a line each; a variable whose
+ * value is not known makes the whole unknown (NAME and why), which no layer takes.
+ */
+static const char *env_lines(struct wm_arena *a, const struct wm_wf_build *b)
 {
 	struct wm_buf out = WM_BUF_INIT;
 	char *s;
+	for (size_t i = 0; i < b->nenv_unknown; i++)
+		if (compiling(b->env_unknown[i], strlen(b->env_unknown[i])))
+			return wm_arena_printf(a, "%s (not known before the job runs)", b->env_unknown[i]);
 	for (size_t i = 0; i < b->nenv; i++) {
 		size_t n = strcspn(b->env[i], "=");
 		if (compiling(b->env[i], n))
-			wm_buf_printf(&out, "%s%s", out.len ? " " : "", b->env[i]);
+			wm_buf_printf(&out, "%s%s", out.len ? "\n" : "", b->env[i]);
 	}
-	for (size_t i = 0; i < b->nenv_unknown; i++)
-		if (compiling(b->env_unknown[i], strlen(b->env_unknown[i])))
-			wm_buf_printf(&out, "%s%s (not known before the job runs)", out.len ? " " : "", b->env_unknown[i]);
 	s = out.oom || !out.len ? NULL : wm_arena_strndup(a, out.ptr, out.len);
 	wm_buf_release(&out);
 	return s;
@@ -271,31 +275,48 @@ static const char *before_value(struct wm_arena *a, const struct wm_wf_build *b)
 	return b->before_script;
 }
 
+/* How the matrix carries a setting: not at all, as the default backend's before-script-linux, or in a layer's settings. */
+enum carry { C_NONE, C_BEFORE, C_LIST, C_BOOL, C_WORD, C_WORDS, C_ENV };
+
 /*
- * What changes the compiled code, and the matrix key that carries it.  `carried`: the matrix
- * writes it when every build sets the same (the default backend's `features` and
- * `before-script-linux`); the others it cannot express yet, and a build that sets one makes wheels
- * the matrix does not.  A row per setting, so that each the matrix learns to carry is one row.
+ * What changes the compiled code, and the matrix key that carries it (docs/matrix.md, "Build
+ * settings"): a value every build shares goes to the default backend, one the builds of a platform
+ * share to that platform's entry (wm_init_matrix_carry); `key` NULL: the matrix cannot express it,
+ * and a build that sets one makes wheels the matrix does not.  A row per setting, so that each the
+ * matrix learns to carry is one row.
  */
 static const struct setting {
 	const char *name;
 	const char *(*value)(struct wm_arena *a, const struct wm_wf_build *b);
 	const char *key;            /* the matrix key, or NULL: the matrix cannot express it */
+	enum carry carry;
+	bool linux_only;            /* a platform's alone, and only a Linux one's (the loader refuses it elsewhere) */
 } settings[] = {
-	{ "--features", features_value, "backends.<default>.features" },
-	{ "before-script-linux", before_value, "backends.<default>.before-script-linux" },
-	{ "--no-default-features", flag_no_default, NULL },
-	{ "--all-features", flag_all, NULL },
-	{ "--profile", profile_value, NULL },
-	{ "--zig", flag_zig, NULL },
-	{ "--pgo", flag_pgo, NULL },
-	{ "rust-toolchain", toolchain_value, NULL },
-	{ "maturin-action's container", host_value, NULL },
-	{ "docker-options", docker_value, NULL },
-	{ "flags for the compiler", compiler_value, NULL },
-	{ "the environment", env_value, NULL },
-	{ "the job's container", job_container_value, NULL },
+	{ "--features", features_value, "features", C_LIST, false },
+	{ "before-script-linux", before_value, "before-script-linux", C_BEFORE, false },
+	{ "--no-default-features", flag_no_default, "no-default-features", C_BOOL, false },
+	{ "--all-features", flag_all, NULL, C_NONE, false },
+	{ "--profile", profile_value, "profile", C_WORD, false },
+	{ "--zig", flag_zig, "zig", C_BOOL, true },
+	{ "--pgo", flag_pgo, NULL, C_NONE, false },
+	{ "rust-toolchain", toolchain_value, "rust-toolchain", C_WORD, false },
+	{ "maturin-action's container", host_value, NULL, C_NONE, false },
+	{ "docker-options", docker_value, "docker-options", C_WORDS, true },
+	{ "flags for the compiler", compiler_value, NULL, C_NONE, false },
+	{ "the environment", env_lines, "env", C_ENV, false },
+	{ "the job's container", job_container_value, NULL, C_NONE, false },
 };
+_Static_assert(WM_ARRAY_SIZE(settings) <= WM_TAKEOVER_SETTINGS, "a layer holds every setting");
+
+/* A value as a note shows it: an environment's lines on one line. */
+static const char *note_value(struct wm_arena *a, const char *v)
+{
+	char *s = v ? wm_arena_strdup(a, v) : NULL;
+	for (char *c = s; c && *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	return shown_text(s ? s : v);
+}
 
 /* The build's settings the matrix cannot carry: its note (all its wheels), and a drop each. */
 static void read_settings(struct reading *r)
@@ -750,50 +771,212 @@ static const char *most_common(const struct wm_takeover *t, const char *(*value)
 	return best;
 }
 
-/* Whether every feature of a list is the crate's own, which the matrix's backends name. */
-static bool crate_features(const struct wm_takeover *t, const char *list)
+/* Whether a value is a plain one for the matrix's `env`: printable, and nothing a shell or GitHub expands. */
+static bool env_text(const char *v)
 {
-	for (const char *f = list; *f;) {
-		size_t n = strcspn(f, ",");
-		bool own = false;
-		for (size_t i = 0; t->project && i < t->project->nfeatures && !own; i++)
-			own = strlen(t->project->features[i]) == n && !strncmp(t->project->features[i], f, n);
-		if (!own)
+	size_t n = 0;
+	for (; *v; v++, n++)
+		if (*v < 0x20 || *v > 0x7e || strchr("$`\\\"'{}", *v))
 			return false;
-		f += n + (f[n] == ',');
+	return n <= 200;
+}
+
+/*
+ * Why the matrix file cannot take value `v` of setting `s` on platform `p` (NULL: on the default
+ * backend, so on every platform of `t`), held to the grammars the loader checks it with
+ * (model/settings.c, util/name.c); NULL when it can.
+ */
+static const char *refused(const struct wm_takeover *t, const struct setting *s, const char *v,
+	const struct wm_platform *p)
+{
+	struct wm_arena *a = t->arena;
+	switch (s->carry) {
+	case C_LIST: {
+		struct wm_strlist list = { 0 };
+		struct wm_build_features bf = { &list, false };
+		struct wm_abi3 abi3;
+		size_t n = 1;
+		for (const char *c = v; *c; c++)
+			n += *c == ',';
+		if (!t->project || !(list.items = wm_arena_array(a, n, sizeof(*list.items))))
+			return "the crate's Cargo.toml was not read";
+		for (const char *f = v; *f;) {
+			size_t k = strcspn(f, ",");
+			const char *one = wm_arena_strndup(a, f, k), *why;
+			size_t from = 0;
+			const struct wm_toolkit *tk;
+			if (!one || strchr(one, '?') || !wm_name_feature(one, &why) || !wm_project_has_feature(t->project, one, NULL))
+				return wm_arena_printf(a, "%s is not a feature of the crate's Cargo.toml", shown(one));
+			while ((tk = wm_catalog_feature_toolkit(t->cat, one, &from)) != NULL)
+				for (size_t i = 0; i < t->nplatforms; i++) {
+					bool there = false;
+					if (p && t->platforms[i].p != p)
+						continue;
+					for (size_t k2 = 0; k2 < tk->platforms.n && !there; k2++)
+						there = !strcmp(tk->platforms.items[k2], t->platforms[i].p->id);
+					if (!there)
+						return wm_arena_printf(a, "feature %s needs a toolkit %s cannot build", shown(one),
+							t->platforms[i].p->id);
+				}
+			list.items[list.n++] = one;
+			f += k + (f[k] == ',');
+		}
+		/* pyo3's abi3 through a feature: the Python entries init writes follow the crate's defaults */
+		wm_project_abi3(t->project, &bf, &abi3);
+		if (abi3.abi3 != t->project->abi3)
+			return "they turn pyo3's abi3 on, and init writes the Python versions of the crate's default features";
+		return NULL;
 	}
-	return true;
+	case C_WORD:
+		if (!strcmp(s->key, "rust-toolchain"))
+			return wm_name_rust_toolchain(v) ? NULL : "not a toolchain rustup names (a value a step outputs is not known before the job runs)";
+		if (!wm_name_cargo_profile(v))
+			return "not a Cargo profile's name";
+		if (!strcmp(v, "dev") || !strcmp(v, "test") || !strcmp(v, "bench"))
+			return NULL;
+		{
+			/* Cargo reads profiles from the workspace root's manifest, else the crate's own */
+			const struct wm_toml_doc *root = t->project && t->project->workspace_path ? &t->project->workspace :
+				t->project && t->project->has_cargo ? &t->project->cargo : NULL;
+			const struct wm_toml_value *profiles = root ? wm_toml_get_path(root->root, "profile") : NULL;
+			if (!profiles || !wm_toml_is_table(profiles) || !wm_toml_table_get(profiles->table, v))
+				return "no [profile] of that name in the Cargo.toml init reads profiles from";
+		}
+		return NULL;
+	case C_WORDS:
+		for (const char *w = v; *w;) {
+			size_t k = strcspn(w, " \t");
+			char word[128];
+			if (k) {
+				if (k >= sizeof(word))
+					return "an option longer than the matrix takes";
+				snprintf(word, sizeof(word), "%.*s", (int)k, w);
+				if (!wm_name_docker_option(word))
+					return wm_arena_printf(a, "%s is not a word the matrix's docker-options take", shown(word));
+			}
+			w += k;
+			w += strspn(w, " \t");
+		}
+		return NULL;
+	case C_ENV:
+		for (const char *l = v; *l;) {
+			size_t k = strcspn(l, "\n"), eq = strcspn(l, "=");
+			char name[64];
+			if (eq >= k || eq >= sizeof(name))
+				return "a variable whose value is not known before the job runs";
+			snprintf(name, sizeof(name), "%.*s", (int)eq, l);
+			char *value = wm_arena_strndup(a, l + eq + 1, k - eq - 1);
+			if (!wm_name_env(name) || !value || !env_text(value))
+				return wm_arena_printf(a, "%s: a value the matrix's env does not take as it is (a $, a quote, a "
+					"backslash or a brace)", shown(name));
+			l += k + (l[k] == '\n');
+		}
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* Notes a build whose value of a setting is not the one the matrix carries where it builds. */
+static void note_other(struct wm_takeover *t, struct wm_takeover_build *tb, const struct setting *s, const char *v,
+	const char *carried, const char *why)
+{
+	const char *shown_v = v ? note_value(t->arena, v) : "(none)";
+	if (why)
+		drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s built with %s %s: %s", shown(tb->b->run->job),
+			s->name, shown_v, why));
+	else
+		drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s built with %s %s: the matrix builds %s "
+			"with %s", shown(tb->b->run->job), s->name, shown_v, tb->p->id, carried ? note_value(t->arena, carried) :
+			"none"));
+	if (!tb->note)
+		tb->note = why ? wm_arena_printf(t->arena, "built with %s %s (%s:%u), which the matrix cannot take: %s", s->name,
+			shown_v, tb->b->file, tb->b->line, why) :
+			wm_arena_printf(t->arena, "built with %s %s (%s:%u), not what the matrix builds %s with (%s)", s->name, shown_v,
+			tb->b->file, tb->b->line, tb->p->id, carried ? note_value(t->arena, carried) : "none");
+}
+
+static bool same_value(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * One setting into the matrix's layers: every build's value alike, the default backend's; else per
+ * platform the value of the builds of most of its wheels, the platform's entry (each other build
+ * noted).  A value the matrix file cannot take is none, and its builds are noted with why.
+ */
+static void carry_setting(struct wm_takeover *t, size_t si, const char **vals, const char **whys)
+{
+	const struct setting *s = &settings[si];
+	bool alike = true, seen = false;
+	const char *first = NULL;
+	for (size_t i = 0; i < t->nbuilds; i++) {
+		const struct wm_takeover_build *tb = &t->builds[i];
+		vals[i] = !tb->p || tb->backend ? NULL : s->value(t->arena, tb->b);
+		if (!tb->p || tb->backend)
+			continue;
+		alike &= !seen || same_value(first, vals[i]);
+		first = seen ? first : vals[i];
+		seen = true;
+	}
+	if (!seen)
+		return;
+	if (alike && !s->linux_only && (!first || !refused(t, s, first, NULL))) {
+		t->backend_set[si] = first;
+		return;
+	}
+	for (size_t k = 0; k < t->nplatforms; k++) {
+		struct wm_takeover_platform *tp = &t->platforms[k];
+		const char *best = NULL;
+		size_t best_n = 0;
+		/* why each build's value cannot be the platform's: those that can are the candidates */
+		for (size_t i = 0; i < t->nbuilds; i++) {
+			const struct wm_takeover_build *tb = &t->builds[i];
+			whys[i] = NULL;
+			if (tb->p != tp->p || tb->backend || !vals[i])
+				continue;
+			whys[i] = s->linux_only && tp->p->os != WM_OS_LINUX ? wm_arena_printf(t->arena, "the matrix takes %s on "
+				"Linux only", s->key) : refused(t, s, vals[i], tp->p);
+		}
+		for (size_t i = 0; i < t->nbuilds; i++) {
+			size_t n = 0;
+			if (t->builds[i].p != tp->p || t->builds[i].backend || whys[i])
+				continue;
+			for (size_t j = 0; j < t->nbuilds; j++)
+				if (t->builds[j].p == tp->p && !t->builds[j].backend && same_value(vals[j], vals[i]))
+					n += build_wheels(&t->builds[j]);
+			if (n > best_n) {
+				best = vals[i];
+				best_n = n;
+			}
+		}
+		tp->set[si] = best;
+		for (size_t i = 0; i < t->nbuilds; i++) {
+			struct wm_takeover_build *tb = &t->builds[i];
+			if (tb->p == tp->p && !tb->backend && !same_value(vals[i], best))
+				note_other(t, tb, s, vals[i], best, whys[i]);
+		}
+	}
 }
 
 void wm_init_matrix_carry(struct wm_takeover *t)
 {
-	const char **fv = wm_arena_array(t->arena, t->nbuilds + 1, sizeof(*fv)), **sv = wm_arena_array(t->arena, t->nbuilds + 1,
-		sizeof(*sv));
-	const char *features, *script;
-	if (!fv || !sv)
+	const char **sv = wm_arena_array(t->arena, t->nbuilds + 1, sizeof(*sv)), **vals = wm_arena_array(t->arena,
+		t->nbuilds + 1, sizeof(*vals)), **whys = wm_arena_array(t->arena, t->nbuilds + 1, sizeof(*whys));
+	const char *script;
+	if (!sv || !vals || !whys)
 		return;
-	features = most_common(t, features_value, false, fv);
+	for (size_t i = 0; i < WM_ARRAY_SIZE(settings); i++)
+		if (settings[i].carry != C_NONE && settings[i].carry != C_BEFORE)
+			carry_setting(t, i, vals, whys);
 	script = most_common(t, before_value, true, sv);
-	if (features && !crate_features(t, features)) {
-		drop(t, t->file, wm_arena_printf(t->arena, "--features %s: not all of them the crate's own [features], which "
-			"the matrix's backends name", shown(features)));
-		features = "";
-	}
 	for (size_t i = 0; i < t->nbuilds; i++) {
 		struct wm_takeover_build *tb = &t->builds[i];
-		const char *f, *s;
+		const char *s;
 		if (!tb->p || tb->backend)
 			continue;
-		f = fv[i];
 		s = tb->p->os == WM_OS_LINUX ? sv[i] : NULL;
-		if ((f == NULL) != (features == NULL) || (f && strcmp(f, features) != 0)) {
-			drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s built with --features %s: the "
-				"matrix builds the default backend with %s", shown(tb->b->run->job), f ? shown(f) : "(none)",
-				features && *features ? shown(features) : "none"));
-			if (!tb->note)
-				tb->note = wm_arena_printf(t->arena, "built with --features %s (%s:%u), not the default backend's",
-					f ? shown(f) : "(none)", tb->b->file, tb->b->line);
-		}
 		if (tb->p->os == WM_OS_LINUX && ((s == NULL) != (script == NULL) || (s && strcmp(s, script) != 0))) {
 			drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s: a before-script-linux other "
 				"than the one the default backend runs", shown(tb->b->run->job)));
@@ -803,17 +986,6 @@ void wm_init_matrix_carry(struct wm_takeover *t)
 		}
 	}
 	t->before_script = script;
-	if (features && *features) {
-		size_t n = 1;
-		for (const char *c = features; *c; c++)
-			n += *c == ',';
-		if ((t->features = wm_arena_array(t->arena, n, sizeof(*t->features))) != NULL)
-			for (const char *f = features; *f && t->nfeatures < n;) {
-				size_t k = strcspn(f, ",");
-				t->features[t->nfeatures++] = wm_arena_strndup(t->arena, f, k);
-				f += k + (f[k] == ',');
-			}
-	}
 }
 
 void wm_init_matrix_read(struct wm_takeover *t, struct wm_workflows *w, const struct wm_builds *b,
@@ -1044,6 +1216,7 @@ void wm_init_matrix_publish(struct wm_takeover *t, struct wm_published *wheels, 
 			if (built[k].p == tp->p) {
 				tp->runner = built[k].runner;
 				tp->container = built[k].container;
+				memcpy(tp->set, built[k].set, sizeof(tp->set));
 				if (!builds_entry(built[k].cpython[0], built[k].cpython[1], built[k].pypy, built[k].abi3,
 						wheels[i].entry))
 					k = nbuilt;
@@ -1131,13 +1304,19 @@ static unsigned pypy_written(struct wm_takeover *t, const struct wm_pyo3 *pyo3)
 	return out;
 }
 
+static void write_settings(struct wm_yb *b, struct wm_y *map, const char *const *set, const char *before);
+
 /* The platforms, with their overrides. */
 static void write_platforms(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
 {
 	bool overrides = false;
 	struct wm_y *list;
-	for (size_t i = 0; i < t->nplatforms; i++)
-		overrides |= t->platforms[i].level || t->platforms[i].runner || t->platforms[i].container;
+	for (size_t i = 0; i < t->nplatforms; i++) {
+		overrides |= t->platforms[i].level || t->platforms[i].runner || t->platforms[i].container ||
+			t->platforms[i].deployment;
+		for (size_t k = 0; k < WM_ARRAY_SIZE(settings); k++)
+			overrides |= t->platforms[i].set[k] != NULL;
+	}
 	list = wm_yaml_set(b, root, "platforms", overrides ? wm_yaml_map(b) : wm_yaml_seq(b));
 	if (list && !overrides)
 		list->style = WM_Y_FLOW;
@@ -1156,6 +1335,9 @@ static void write_platforms(struct wm_takeover *t, struct wm_yb *b, struct wm_y 
 			wm_yaml_set(b, o, "container", wm_yaml_str(b, tp->container));
 		if (tp->level)
 			wm_yaml_set(b, o, "manylinux", wm_yaml_str(b, tp->level));
+		if (tp->deployment)
+			wm_yaml_set(b, o, "deployment-target", wm_yaml_str(b, tp->deployment));
+		write_settings(b, o, tp->set, NULL);
 	}
 }
 
@@ -1300,25 +1482,70 @@ static void write_pythons(struct wm_takeover *t, struct wm_yb *b, struct wm_y *r
 	write_excludes(t, b, root, cp, ft, pp, abi3 && any_abi3);
 }
 
-/* The default backend's features and before-script-linux, those most builds use. */
+/* A layer's build settings into `map` (before its key `before`, when given), each as the matrix's key takes it. */
+static void write_settings(struct wm_yb *b, struct wm_y *map, const char *const *set, const char *before)
+{
+	for (size_t i = 0; map && i < WM_ARRAY_SIZE(settings); i++) {
+		const char *v = set[i];
+		struct wm_y *node = NULL;
+		if (!v || settings[i].carry == C_NONE || settings[i].carry == C_BEFORE)
+			continue;
+		switch (settings[i].carry) {
+		case C_LIST:
+		case C_WORDS:
+			node = wm_yaml_seq(b);
+			if (node)
+				node->style = WM_Y_FLOW;
+			for (const char *w = v; *w;) {
+				size_t k = strcspn(w, settings[i].carry == C_LIST ? "," : " \t");
+				if (k)
+					wm_yaml_push(b, node, wm_yaml_str(b, wm_arena_strndup(b->arena, w, k)));
+				w += k;
+				w += strspn(w, settings[i].carry == C_LIST ? "," : " \t");
+			}
+			break;
+		case C_BOOL:
+			node = wm_yaml_bool(b, true);
+			break;
+		case C_WORD:
+			node = wm_yaml_str(b, v);
+			break;
+		case C_ENV:
+			if ((node = wm_yaml_map(b)) != NULL)
+				node->style = WM_Y_FLOW;
+			for (const char *l = v; *l;) {
+				size_t k = strcspn(l, "\n"), eq = strcspn(l, "=");
+				wm_yaml_set(b, node, wm_arena_strndup(b->arena, l, eq), wm_yaml_str(b, wm_arena_strndup(b->arena,
+					l + eq + 1, k - eq - 1)));
+				l += k + (l[k] == '\n');
+			}
+			break;
+		default:
+			break;
+		}
+		if (before)
+			wm_yaml_set_before(b, map, before, settings[i].key, node);
+		else
+			wm_yaml_set(b, map, settings[i].key, node);
+	}
+}
+
+/* The default backend's build settings and before-script-linux, those every build (or most) uses. */
 static void write_backend(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
 {
 	struct wm_y *backends = wm_yaml_get(root, "backends"), *def = NULL;
+	bool any = t->before_script != NULL;
 	for (size_t i = 0; backends && i + 1 < backends->n; i += 2) {
 		struct wm_y *d = wm_yaml_get(backends->items[i + 1], "default");
 		if (d && d->text && !strcmp(d->text, "true"))
 			def = backends->items[i + 1];
 	}
-	if (!def || (!t->before_script && !t->nfeatures))
+	for (size_t i = 0; i < WM_ARRAY_SIZE(settings); i++)
+		any |= t->backend_set[i] != NULL;
+	if (!def || !any)
 		return;
 	def->style = WM_Y_AUTO;
-	if (t->nfeatures) {
-		struct wm_y *list = wm_yaml_set_before(b, def, "default", "features", wm_yaml_seq(b));
-		if (list)
-			list->style = WM_Y_FLOW;
-		for (size_t i = 0; i < t->nfeatures; i++)
-			wm_yaml_push(b, list, wm_yaml_str(b, t->features[i]));
-	}
+	write_settings(b, def, t->backend_set, "default");
 	if (t->before_script)
 		wm_yaml_set_before(b, def, "default", "before-script-linux", wm_yaml_literal(b, t->before_script));
 }
