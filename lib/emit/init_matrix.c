@@ -242,6 +242,26 @@ static bool compiling(const char *name, size_t n)
 	return false;
 }
 
+#define DEPLOYMENT "MACOSX_DEPLOYMENT_TARGET"
+
+static const char *target_of(const struct wm_wf_build *b);
+static int os_of(const struct wm_wf_build *b, const char *target);
+
+/* A macOS build's MACOSX_DEPLOYMENT_TARGET, which the platform's deployment-target carries. */
+static const char *deployment_value(struct wm_arena *a, const struct wm_wf_build *b)
+{
+	(void)a;
+	if (os_of(b, target_of(b)) != WM_OS_MACOS)
+		return NULL;
+	for (size_t i = 0; i < b->nenv_unknown; i++)
+		if (!strcmp(b->env_unknown[i], DEPLOYMENT))
+			return "(not known before the job runs)";
+	for (size_t i = 0; i < b->nenv; i++)
+		if (!strncmp(b->env[i], DEPLOYMENT "=", sizeof(DEPLOYMENT)))
+			return b->env[i] + sizeof(DEPLOYMENT);
+	return NULL;
+}
+
 /*
  * The same variables as the matrix's `env` carries them: NAME=value a line each; a variable whose
  * value is not known makes the whole unknown (NAME and why), which no layer takes.
@@ -255,7 +275,7 @@ static const char *env_lines(struct wm_arena *a, const struct wm_wf_build *b)
 			return wm_arena_printf(a, "%s (not known before the job runs)", b->env_unknown[i]);
 	for (size_t i = 0; i < b->nenv; i++) {
 		size_t n = strcspn(b->env[i], "=");
-		if (compiling(b->env[i], n))
+		if (compiling(b->env[i], n) && strncmp(b->env[i], DEPLOYMENT "=", sizeof(DEPLOYMENT)) != 0)
 			wm_buf_printf(&out, "%s%s", out.len ? "\n" : "", b->env[i]);
 	}
 	s = out.oom || !out.len ? NULL : wm_arena_strndup(a, out.ptr, out.len);
@@ -290,21 +310,22 @@ static const struct setting {
 	const char *(*value)(struct wm_arena *a, const struct wm_wf_build *b);
 	const char *key;            /* the matrix key, or NULL: the matrix cannot express it */
 	enum carry carry;
-	bool linux_only;            /* a platform's alone, and only a Linux one's (the loader refuses it elsewhere) */
+	int os;                     /* -1; else a platform's alone, and only on that OS (the loader refuses it elsewhere) */
 } settings[] = {
-	{ "--features", features_value, "features", C_LIST, false },
-	{ "before-script-linux", before_value, "before-script-linux", C_BEFORE, false },
-	{ "--no-default-features", flag_no_default, "no-default-features", C_BOOL, false },
-	{ "--all-features", flag_all, NULL, C_NONE, false },
-	{ "--profile", profile_value, "profile", C_WORD, false },
-	{ "--zig", flag_zig, "zig", C_BOOL, true },
-	{ "--pgo", flag_pgo, NULL, C_NONE, false },
-	{ "rust-toolchain", toolchain_value, "rust-toolchain", C_WORD, false },
-	{ "maturin-action's container", host_value, NULL, C_NONE, false },
-	{ "docker-options", docker_value, "docker-options", C_WORDS, true },
-	{ "flags for the compiler", compiler_value, NULL, C_NONE, false },
-	{ "the environment", env_lines, "env", C_ENV, false },
-	{ "the job's container", job_container_value, NULL, C_NONE, false },
+	{ "--features", features_value, "features", C_LIST, -1 },
+	{ "before-script-linux", before_value, "before-script-linux", C_BEFORE, -1 },
+	{ "--no-default-features", flag_no_default, "no-default-features", C_BOOL, -1 },
+	{ "--all-features", flag_all, NULL, C_NONE, -1 },
+	{ "--profile", profile_value, "profile", C_WORD, -1 },
+	{ "--zig", flag_zig, "zig", C_BOOL, WM_OS_LINUX },
+	{ "--pgo", flag_pgo, NULL, C_NONE, -1 },
+	{ "rust-toolchain", toolchain_value, "rust-toolchain", C_WORD, -1 },
+	{ "maturin-action's container", host_value, NULL, C_NONE, -1 },
+	{ "docker-options", docker_value, "docker-options", C_WORDS, WM_OS_LINUX },
+	{ "flags for the compiler", compiler_value, NULL, C_NONE, -1 },
+	{ "the environment", env_lines, "env", C_ENV, -1 },
+	{ DEPLOYMENT, deployment_value, "deployment-target", C_WORD, WM_OS_MACOS },
+	{ "the job's container", job_container_value, NULL, C_NONE, -1 },
 };
 _Static_assert(WM_ARRAY_SIZE(settings) <= WM_TAKEOVER_SETTINGS, "a layer holds every setting");
 
@@ -324,8 +345,18 @@ static void read_settings(struct reading *r)
 	struct wm_takeover *t = r->t;
 	for (size_t i = 0; i < WM_ARRAY_SIZE(settings); i++) {
 		const char *v = settings[i].value(t->arena, r->b), *what;
-		if (!v || settings[i].key)
+		if (!v || (settings[i].key && !r->tb->backend) || settings[i].carry == C_LIST || settings[i].carry == C_BEFORE)
 			continue;
+		if (settings[i].key) {
+			/* another backend's workflow: its entry is not written, its settings not carried */
+			drop(t, r->file, wm_arena_printf(t->arena, "the wheels of job %s built with %s %s: init carries build "
+				"settings for the default backend's builds only", shown(r->b->run->job), settings[i].name,
+				note_value(t->arena, v)));
+			if (!r->tb->note)
+				r->tb->note = wm_arena_printf(t->arena, "built with %s %s (%s:%u), which init carries for the default "
+					"backend's builds only", settings[i].name, note_value(t->arena, v), r->b->file, r->b->line);
+			continue;
+		}
 		what = wm_arena_printf(t->arena, "the wheels of job %s built with %s %s: the matrix cannot express it",
 			shown(r->b->run->job), settings[i].name, shown_text(v));
 		if (!r->tb->note)
@@ -828,6 +859,10 @@ static const char *refused(const struct wm_takeover *t, const struct setting *s,
 		return NULL;
 	}
 	case C_WORD:
+		if (!strcmp(s->key, "deployment-target")) {
+			unsigned major, minor;
+			return wm_catalog_macos_version(v, &major, &minor) ? NULL : "not a macOS version";
+		}
 		if (!strcmp(s->key, "rust-toolchain"))
 			return wm_name_rust_toolchain(v) ? NULL : "not a toolchain rustup names (a value a step outputs is not known before the job runs)";
 		if (!wm_name_cargo_profile(v))
@@ -922,7 +957,7 @@ static void carry_setting(struct wm_takeover *t, size_t si, const char **vals, c
 	}
 	if (!seen)
 		return;
-	if (alike && !s->linux_only && (!first || !refused(t, s, first, NULL))) {
+	if (alike && s->os < 0 && (!first || !refused(t, s, first, NULL))) {
 		t->backend_set[si] = first;
 		return;
 	}
@@ -936,8 +971,8 @@ static void carry_setting(struct wm_takeover *t, size_t si, const char **vals, c
 			whys[i] = NULL;
 			if (tb->p != tp->p || tb->backend || !vals[i])
 				continue;
-			whys[i] = s->linux_only && tp->p->os != WM_OS_LINUX ? wm_arena_printf(t->arena, "the matrix takes %s on "
-				"Linux only", s->key) : refused(t, s, vals[i], tp->p);
+			whys[i] = s->os >= 0 && (int)tp->p->os != s->os ? wm_arena_printf(t->arena, "the matrix takes %s on "
+				"%s only", s->key, s->os == WM_OS_LINUX ? "Linux" : "macOS") : refused(t, s, vals[i], tp->p);
 		}
 		for (size_t i = 0; i < t->nbuilds; i++) {
 			size_t n = 0;
@@ -1059,13 +1094,6 @@ static void lowest_level(const char *set, const char *family, char *level, size_
 		snprintf(level, size, "%u_%u", best_a, best_b);
 }
 
-/* Whether a platform tag ends with `_arch` (macosx_11_0_arm64 and arm64). */
-static bool ends_with_arch(const char *tag, const char *arch)
-{
-	size_t n = strlen(tag), k = strlen(arch);
-	return n > k && tag[n - k - 1] == '_' && !strcmp(tag + n - k, arch);
-}
-
 /* A published wheel's platform: the catalogue's, its level; or why the matrix has none. */
 static void map_platform(struct wm_takeover *t, struct wm_published *w)
 {
@@ -1085,8 +1113,9 @@ static void map_platform(struct wm_takeover *t, struct wm_published *w)
 		const struct wm_platform *p = wm_catalog_platform_at(t->cat, i);
 		if (strcmp(p->family, family) != 0)
 			continue;
+		/* macOS by the tag's architecture: x86_64, arm64, universal2 (whose set is the platform's) */
 		if (!strcmp(family, "win") ? !strcmp(p->platform_tag, tag) : p->os == WM_OS_LINUX ?
-				arch && p->wheel_arch && !strcmp(p->wheel_arch, arch) : arch && ends_with_arch(p->platform_tag, arch))
+				arch && p->wheel_arch && !strcmp(p->wheel_arch, arch) : arch && !strcmp(p->arch, arch))
 			w->p = p;
 	}
 	if (!w->p) {
@@ -1096,9 +1125,16 @@ static void map_platform(struct wm_takeover *t, struct wm_published *w)
 	if (w->p->os == WM_OS_LINUX) {
 		lowest_level(w->platform, family, level, sizeof(level));
 		w->level = *level ? wm_arena_strdup(t->arena, level) : NULL;
-	} else if (w->p->os == WM_OS_MACOS && strcmp(w->p->platform_tag, tag) != 0 && !strstr(w->platform, w->p->platform_tag)) {
-		w->why = wm_arena_printf(t->arena, "built for macOS %s: the matrix names %s's wheels %s (another deployment "
-			"target it cannot express yet)", level, w->p->id, w->p->platform_tag);
+	} else if (w->p->os == WM_OS_MACOS) {
+		/* its macOS version: the platform's deployment-target when above rustc's default; below it, none */
+		unsigned want_major = 0, want_minor = 0, major = 0, minor = 0;
+		wm_catalog_macos_version(w->p->deployment_default, &want_major, &want_minor);
+		if (sscanf(level, "%u_%u", &major, &minor) == 2 && (major < want_major || (major == want_major &&
+				minor < want_minor)))
+			w->why = wm_arena_printf(t->arena, "built for macOS %u.%u: below %s (rustc's default for %s), which maturin "
+				"tags a wheel with at the lowest", major, minor, w->p->deployment_default, w->p->id);
+		else if (major && (major != want_major || (major < 11 && minor != want_minor)))
+			w->level = wm_arena_printf(t->arena, "%u.%u", major, major >= 11 ? 0 : minor);
 	}
 }
 
@@ -1157,9 +1193,48 @@ static void set_entry(struct wm_takeover_platform *tp, const char *entry)
 		tp->cpython[t == 't'] |= 1u << minor;
 }
 
+/* The index of a setting of the table, by its matrix key. */
+static size_t setting_index(const char *key)
+{
+	size_t i = 0;
+	while (i < WM_ARRAY_SIZE(settings) && !(settings[i].key && !strcmp(settings[i].key, key)))
+		i++;
+	return i;
+}
+
+/* The macOS deployment target most of a macOS platform's wheels have (NULL: rustc's default): the matrix's for it. */
+static void published_deployment(struct wm_takeover *t, struct wm_takeover_platform *tp)
+{
+	const char *best = NULL;
+	size_t best_n = 0, dt = setting_index("deployment-target");
+	for (size_t i = 0; i < t->npublished; i++) {
+		size_t n = 0;
+		if (t->published[i].p != tp->p || t->published[i].why)
+			continue;
+		for (size_t k = 0; k < t->npublished; k++)
+			n += t->published[k].p == tp->p && !t->published[k].why && same_value(t->published[k].level,
+				t->published[i].level);
+		if (n > best_n) {
+			best = t->published[i].level;
+			best_n = n;
+		}
+	}
+	tp->set[dt] = best;
+	for (size_t i = 0; i < t->npublished; i++) {
+		struct wm_published *w = &t->published[i];
+		if (w->p == tp->p && !w->why && !same_value(w->level, best))
+			w->why = wm_arena_printf(t->arena, "macOS %s beside %s: the matrix builds one deployment target per platform",
+				w->level ? w->level : tp->p->deployment_default, best ? best : tp->p->deployment_default);
+	}
+}
+
 /* The level most of a platform's wheels have: the matrix's for it; the others cannot be. */
 static void published_level(struct wm_takeover *t, struct wm_takeover_platform *tp)
 {
+	if (tp->p->os == WM_OS_MACOS) {
+		published_deployment(t, tp);
+		return;
+	}
 	const char *best = NULL, *why;
 	size_t best_n = 0;
 	for (size_t i = 0; i < t->npublished; i++) {
@@ -1312,8 +1387,7 @@ static void write_platforms(struct wm_takeover *t, struct wm_yb *b, struct wm_y 
 	bool overrides = false;
 	struct wm_y *list;
 	for (size_t i = 0; i < t->nplatforms; i++) {
-		overrides |= t->platforms[i].level || t->platforms[i].runner || t->platforms[i].container ||
-			t->platforms[i].deployment;
+		overrides |= t->platforms[i].level || t->platforms[i].runner || t->platforms[i].container;
 		for (size_t k = 0; k < WM_ARRAY_SIZE(settings); k++)
 			overrides |= t->platforms[i].set[k] != NULL;
 	}
@@ -1335,8 +1409,6 @@ static void write_platforms(struct wm_takeover *t, struct wm_yb *b, struct wm_y 
 			wm_yaml_set(b, o, "container", wm_yaml_str(b, tp->container));
 		if (tp->level)
 			wm_yaml_set(b, o, "manylinux", wm_yaml_str(b, tp->level));
-		if (tp->deployment)
-			wm_yaml_set(b, o, "deployment-target", wm_yaml_str(b, tp->deployment));
 		write_settings(b, o, tp->set, NULL);
 	}
 }

@@ -28,7 +28,6 @@ struct wm_takeover_platform {
 	const char *level;      /* manylinux or musllinux level, when not the catalogue's; else NULL */
 	const char *runner;     /* a runner label the catalogue does not know (self-hosted); else NULL */
 	const char *container;  /* maturin-action's `container`; else NULL */
-	const char *deployment; /* macOS deployment target ("10.13"), when not the catalogue's; else NULL */
 	const char *set[WM_TAKEOVER_SETTINGS];  /* the build settings every build there shares, by init_matrix.c's table */
 	unsigned graalpy;       /* bit N: GraalPy 3.N built there */
 	unsigned pypy;          /* bit N: PyPy 3.N built there */
