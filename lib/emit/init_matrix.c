@@ -537,11 +537,8 @@ static void add_word(struct reading *r, const char *word, bool from_path)
 		tb->pypy |= 1u << minor;
 		return;
 	case I_GRAALPY:
-		tb->partial = true;
-		if (!tb->partial_why)
-			tb->partial_why = wm_arena_printf(r->t->arena, "GraalPy 3.%u, which the matrix cannot express", minor);
-		drop(r->t, r->file, wm_arena_printf(r->t->arena, "GraalPy 3.%u on %s (job %s): the matrix cannot express "
-			"GraalPy", minor, tb->p ? tb->p->id : "its platform", shown(r->b->run->job)));
+		/* where the matrix cannot build it, pythons_written names it */
+		tb->graalpy |= 1u << minor;
 		return;
 	default:
 		drop(r->t, r->file, wm_arena_printf(r->t->arena, "the interpreter %s (job %s): not a CPython or PyPy version "
@@ -746,6 +743,7 @@ static void read_build(struct wm_takeover *t, struct wm_workflows *w, const stru
 		tp->cpython[0] |= tb->cpython[0];
 		tp->cpython[1] |= tb->cpython[1];
 		tp->pypy |= tb->pypy;
+		tp->graalpy |= tb->graalpy;
 		tp->abi3 |= tb->abi3;
 	}
 }
@@ -755,7 +753,7 @@ static size_t build_wheels(const struct wm_takeover_build *tb)
 {
 	size_t n = tb->abi3;
 	for (unsigned m = 0; m < 32; m++)
-		n += (tb->cpython[0] >> m & 1) + (tb->cpython[1] >> m & 1) + (tb->pypy >> m & 1);
+		n += (tb->cpython[0] >> m & 1) + (tb->cpython[1] >> m & 1) + (tb->pypy >> m & 1) + (tb->graalpy >> m & 1);
 	return n ? n : 1;
 }
 
@@ -1094,6 +1092,15 @@ static void lowest_level(const char *set, const char *family, char *level, size_
 		snprintf(level, size, "%u_%u", best_a, best_b);
 }
 
+static bool pypy_builds(const struct wm_platform *p);
+
+/* Where the matrix builds GraalPy, as the loader allows it (model/expand.c, check_graalpy). */
+static bool graalpy_builds(const struct wm_platform *p)
+{
+	return p->os == WM_OS_LINUX && !strcmp(p->family, "manylinux") && (!strcmp(p->arch, "x86_64") ||
+		!strcmp(p->arch, "aarch64"));
+}
+
 /* A published wheel's platform: the catalogue's, its level; or why the matrix has none. */
 static void map_platform(struct wm_takeover *t, struct wm_published *w)
 {
@@ -1154,9 +1161,27 @@ static void map_python(struct wm_takeover *t, struct wm_published *w)
 			w->why = wm_arena_printf(t->arena, "its ABI tag %s: the matrix cannot express it", shown(w->abi));
 		}
 	} else if (sscanf(w->python, "pp3%u%n", &py, &n) == 1 && (w->python[n] == '\0' || w->python[n] == '.')) {
+		const char *api = wm_catalog_pypy_api(t->cat, py, w->p->os), *pp = strstr(w->abi, "_pp");
 		snprintf(w->entry, sizeof(w->entry), "pp3.%u", py);
-	} else if (!strncmp(w->python, "graalpy", 7)) {
-		w->why = "GraalPy: the matrix cannot express it";
+		if (api && pp && strcmp(pp + 3, api) != 0 && pypy_builds(w->p))
+			w->why = wm_arena_printf(t->arena, "PyPy 3.%u of C API pp%s: the matrix builds PyPy 3.%u on %s with %s, "
+				"whose wheels are pp%s", py, shown(pp + 3), py, w->p->id, w->p->os == WM_OS_LINUX ? "maturin's tables" :
+				"the PyPy setup-python and uv install", api);
+	} else if (sscanf(w->python, "graalpy3%u%n", &py, &n) == 1 && w->python[n] == '\0') {
+		/* graalpy3N-graalpyXY_3N_native: the matrix's graalpy3.N when XY is the release maturin's table names */
+		const char *release = wm_catalog_graalpy(t->cat, py);
+		char want[64] = "";
+		if (release)
+			snprintf(want, sizeof(want), "graalpy%.*s%s_3%u_native", (int)strcspn(release, "."), release,
+				strchr(release, '.') ? strchr(release, '.') + 1 : "", py);
+		if (!release || strcmp(w->abi, want) != 0)
+			w->why = wm_arena_printf(t->arena, "GraalPy ABI %s: the matrix builds GraalPy 3.%u as %s", shown(w->abi), py,
+				*want ? want : "none");
+		else if (!graalpy_builds(w->p))
+			w->why = wm_arena_printf(t->arena, "GraalPy on %s: the matrix builds GraalPy on manylinux x86_64 and "
+				"aarch64 only", w->p->id);
+		else
+			snprintf(w->entry, sizeof(w->entry), "graalpy3.%u", py);
 	} else {
 		w->why = wm_arena_printf(t->arena, "its Python tag %s: the matrix cannot express it", shown(w->python));
 	}
@@ -1168,12 +1193,14 @@ static void map_python(struct wm_takeover *t, struct wm_published *w)
 }
 
 /* Whether a platform entry builds a Python entry. */
-static bool builds_entry(unsigned cp0, unsigned cp1, unsigned pp, bool abi3, const char *entry)
+static bool builds_entry(unsigned cp0, unsigned cp1, unsigned pp, unsigned gp, bool abi3, const char *entry)
 {
 	unsigned minor;
 	char t = 0;
 	if (!strcmp(entry, "abi3"))
 		return abi3;
+	if (sscanf(entry, "graalpy3.%u", &minor) == 1)
+		return minor < 32 && (gp >> minor & 1);
 	if (sscanf(entry, "pp3.%u", &minor) == 1)
 		return pp >> minor & 1;
 	if (sscanf(entry, "3.%u%c", &minor, &t) >= 1)
@@ -1187,6 +1214,8 @@ static void set_entry(struct wm_takeover_platform *tp, const char *entry)
 	char t = 0;
 	if (!strcmp(entry, "abi3"))
 		tp->abi3 = true;
+	else if (sscanf(entry, "graalpy3.%u", &minor) == 1 && minor < 32)
+		tp->graalpy |= 1u << minor;
 	else if (sscanf(entry, "pp3.%u", &minor) == 1 && minor < 32)
 		tp->pypy |= 1u << minor;
 	else if (sscanf(entry, "3.%u%c", &minor, &t) >= 1 && minor < 32)
@@ -1292,7 +1321,7 @@ void wm_init_matrix_publish(struct wm_takeover *t, struct wm_published *wheels, 
 				tp->runner = built[k].runner;
 				tp->container = built[k].container;
 				memcpy(tp->set, built[k].set, sizeof(tp->set));
-				if (!builds_entry(built[k].cpython[0], built[k].cpython[1], built[k].pypy, built[k].abi3,
+				if (!builds_entry(built[k].cpython[0], built[k].cpython[1], built[k].pypy, built[k].graalpy, built[k].abi3,
 						wheels[i].entry))
 					k = nbuilt;
 				else
@@ -1328,7 +1357,7 @@ static void mark_partial(struct wm_takeover *t, const struct wm_platform *p, con
 	}
 	for (size_t i = 0; i < t->nbuilds; i++) {
 		struct wm_takeover_build *tb = &t->builds[i];
-		if (tb->p && (!p || tb->p == p) && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->abi3, entry)) {
+		if (tb->p && (!p || tb->p == p) && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->graalpy, tb->abi3, entry)) {
 			tb->partial = true;
 			tb->partial_why = tb->partial_why ? tb->partial_why : why;
 		}
@@ -1380,6 +1409,33 @@ static unsigned pypy_written(struct wm_takeover *t, const struct wm_pyo3 *pyo3)
 }
 
 static void write_settings(struct wm_yb *b, struct wm_y *map, const char *const *set, const char *before);
+
+/* The GraalPy versions python.versions names: those built where the matrix builds GraalPy; the others are drops. */
+static unsigned graalpy_written(struct wm_takeover *t)
+{
+	unsigned out = 0;
+	for (unsigned m = 0; m < 32; m++) {
+		struct wm_buf where = WM_BUF_INIT;
+		for (size_t i = 0; i < t->nplatforms; i++) {
+			const struct wm_takeover_platform *tp = &t->platforms[i];
+			if (!(tp->graalpy >> m & 1))
+				continue;
+			if (graalpy_builds(tp->p) && wm_catalog_graalpy(t->cat, m)) {
+				out |= 1u << m;
+				continue;
+			}
+			mark_partial(t, tp->p, wm_arena_printf(t->arena, "graalpy3.%u", m), wm_arena_printf(t->arena, "GraalPy 3.%u "
+				"on %s: the matrix builds GraalPy on manylinux x86_64 and aarch64 only", m, tp->p->id));
+			wm_buf_printf(&where, "%s%s", where.len ? ", " : "", tp->p->id);
+		}
+		if (where.len && !where.oom)
+			drop(t, t->file, wm_arena_printf(t->arena, "GraalPy 3.%u on %s: the matrix builds GraalPy on manylinux "
+				"x86_64 and aarch64 only%s", m, where.ptr, wm_catalog_graalpy(t->cat, m) ? "" :
+				", of the versions maturin has a table for"));
+		wm_buf_release(&where);
+	}
+	return out;
+}
 
 /* The platforms, with their overrides. */
 static void write_platforms(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
@@ -1496,7 +1552,7 @@ static void checked_cpythons(struct wm_takeover *t, const struct wm_pyo3 *pyo3, 
 
 /* The excludes: a version a platform's runner cannot build, and one the workflows did not build there. */
 static bool write_excludes(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root, unsigned cp, unsigned ft,
-	unsigned pp, bool abi3)
+	unsigned pp, unsigned gp, bool abi3)
 {
 	struct wm_y *exclude = NULL;
 	for (size_t i = 0; i < t->nplatforms; i++) {
@@ -1513,6 +1569,10 @@ static bool write_excludes(struct wm_takeover *t, struct wm_yb *b, struct wm_y *
 			if ((pp >> m & 1) && !(tp->pypy >> m & 1 && pypy_builds(tp->p)) &&
 					!add_exclude(b, root, &exclude, tp->p->id, wm_yaml_strf(b, "pp3.%u", m)))
 				return false;
+		for (unsigned m = 0; m < 32; m++)
+			if ((gp >> m & 1) && !(tp->graalpy >> m & 1 && graalpy_builds(tp->p)) &&
+					!add_exclude(b, root, &exclude, tp->p->id, wm_yaml_strf(b, "graalpy3.%u", m)))
+				return false;
 		if (abi3 && !tp->abi3 && !add_exclude(b, root, &exclude, tp->p->id, wm_yaml_str(b, "abi3")))
 			return false;
 	}
@@ -1524,21 +1584,22 @@ static void write_pythons(struct wm_takeover *t, struct wm_yb *b, struct wm_y *r
 {
 	const struct wm_pyo3 *pyo3 = crate_pyo3(t);
 	bool abi3 = t->project && t->project->abi3, any_abi3 = false;
-	unsigned cp = 0, ft = 0, pp;
+	unsigned cp = 0, ft = 0, pp, gp;
 	struct wm_y *python, *versions;
 
 	checked_cpythons(t, pyo3, &cp, &ft);
 	pp = pypy_written(t, pyo3);
+	gp = graalpy_written(t);
 	for (size_t i = 0; i < t->nplatforms; i++)
 		any_abi3 |= t->platforms[i].abi3;
 	if (abi3)
 		cp = 0;  /* the abi3 wheel stands for every CPython */
-	if (!cp && !ft && !pp && (!abi3 || any_abi3))
+	if (!cp && !ft && !pp && !gp && (!abi3 || any_abi3))
 		return;
 	python = wm_yaml_get(root, "python");
 	if (!python)
 		python = wm_yaml_set_before(b, root, "platforms", "python", wm_yaml_map(b));
-	if (cp || ft || pp) {
+	if (cp || ft || pp || gp) {
 		if ((versions = wm_yaml_set(b, python, "versions", wm_yaml_seq(b))) != NULL)
 			versions->style = WM_Y_FLOW;
 		for (unsigned m = 0; m < 32; m++) {
@@ -1550,8 +1611,11 @@ static void write_pythons(struct wm_takeover *t, struct wm_yb *b, struct wm_y *r
 		for (unsigned m = 0; m < 32; m++)
 			if (pp >> m & 1)
 				wm_yaml_push(b, versions, wm_yaml_strf(b, "pp3.%u", m));
+		for (unsigned m = 0; m < 32; m++)
+			if (gp >> m & 1)
+				wm_yaml_push(b, versions, wm_yaml_strf(b, "graalpy3.%u", m));
 	}
-	write_excludes(t, b, root, cp, ft, pp, abi3 && any_abi3);
+	write_excludes(t, b, root, cp, ft, pp, gp, abi3 && any_abi3);
 }
 
 /* A layer's build settings into `map` (before its key `before`, when given), each as the matrix's key takes it. */
@@ -1651,7 +1715,7 @@ static bool arch_of_target(const char *target, const char *arch)
 
 static bool build_makes(const struct wm_takeover_build *tb, const struct wm_published *w)
 {
-	return !tb->backend && tb->p == w->p && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->abi3, w->entry);
+	return !tb->backend && tb->p == w->p && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->graalpy, tb->abi3, w->entry);
 }
 
 const char *wm_init_matrix_why(const struct wm_takeover *t, const struct wm_published *w, const char **workflow)

@@ -16,7 +16,7 @@ struct wm_published {
 	const char *python, *abi, *platform;
 	/* what init_matrix.c makes of it */
 	const struct wm_platform *p;   /* the catalogue's platform, NULL when none is it (`why`) */
-	char entry[16];                /* the matrix's Python entry: "3.12", "3.14t", "pp3.11", "abi3" */
+	char entry[16];                /* the matrix's Python entry: "3.12", "3.14t", "pp3.11", "graalpy3.11", "abi3" */
 	unsigned abi3_minor;           /* of an abi3 wheel */
 	const char *level;             /* a Linux wheel's manylinux or musllinux level (2_17 for 2014) */
 	const char *why;               /* what the matrix cannot express of it, or NULL */
@@ -47,6 +47,7 @@ struct wm_takeover_build {
 	const struct wm_platform *p;   /* NULL when no platform of the catalogue builds it (`note`) */
 	const char *level;             /* its manylinux or musllinux level (2014 for maturin's `auto`), NULL off Linux */
 	unsigned cpython[2], pypy;     /* the Python entries it builds */
+	unsigned graalpy;              /* bit N: GraalPy 3.N */
 	bool abi3;
 	const char *note;              /* why its wheels are not the matrix's (a setting it cannot carry), or NULL */
 	bool partial;                  /* some of its wheels are not the matrix's (GraalPy, a level it cannot take) */
