@@ -819,6 +819,8 @@ static const char *refused(const struct wm_takeover *t, const struct setting *s,
 	const struct wm_platform *p)
 {
 	struct wm_arena *a = t->arena;
+	if (*v == '(')
+		return "a step outputs it, and it is not known before the job runs";
 	switch (s->carry) {
 	case C_LIST: {
 		struct wm_strlist list = { 0 };
@@ -862,7 +864,7 @@ static const char *refused(const struct wm_takeover *t, const struct setting *s,
 			return wm_catalog_macos_version(v, &major, &minor) ? NULL : "not a macOS version";
 		}
 		if (!strcmp(s->key, "rust-toolchain"))
-			return wm_name_rust_toolchain(v) ? NULL : "not a toolchain rustup names (a value a step outputs is not known before the job runs)";
+			return wm_name_rust_toolchain(v) ? NULL : "not a toolchain rustup names";
 		if (!wm_name_cargo_profile(v))
 			return "not a Cargo profile's name";
 		if (!strcmp(v, "dev") || !strcmp(v, "test") || !strcmp(v, "bench"))
