@@ -27,6 +27,7 @@
 #include "model/project.h"
 #include "model/python.h"
 #include "model/expand.h"
+#include "model/untrusted.h"
 #include "emit/init_matrix.h"
 
 /*
@@ -874,6 +875,10 @@ static const char *refused(const struct wm_takeover *t, const struct setting *s,
 			const struct wm_toml_doc *root = t->project && t->project->workspace_path ? &t->project->workspace :
 				t->project && t->project->has_cargo ? &t->project->cargo : NULL;
 			const struct wm_toml_value *profiles = root ? wm_toml_get_path(root->root, "profile") : NULL;
+			/* a crate below the repository's root may be a member of a workspace above, not read */
+			if (root == &t->project->cargo && strchr(t->project->cargo_path, '/') &&
+					!wm_toml_table_get(root->root, "workspace"))
+				return "init cannot tell whether a workspace above the crate defines it";
 			if (!profiles || !wm_toml_is_table(profiles) || !wm_toml_table_get(profiles->table, v))
 				return "no [profile] of that name in the Cargo.toml init reads profiles from";
 		}
@@ -901,6 +906,8 @@ static const char *refused(const struct wm_takeover *t, const struct setting *s,
 				return "a variable whose value is not known before the job runs";
 			snprintf(name, sizeof(name), "%.*s", (int)eq, l);
 			char *value = wm_arena_strndup(a, l + eq + 1, k - eq - 1);
+			if (wm_untrusted_env_reserved(name, false))
+				return wm_arena_printf(a, "%s: %s", shown(name), wm_untrusted_env_reserved(name, false));
 			if (!wm_name_env(name) || !value || !env_text(value))
 				return wm_arena_printf(a, "%s: a value the matrix's env does not take as it is (a $, a quote, a "
 					"backslash or a brace)", shown(name));
