@@ -5,9 +5,10 @@
  * Each wheel build the workflow reader found (workflow/builds.c) is mapped to the matrix through
  * tables: maturin-action's short targets and the runner's architecture to a platform of the
  * catalogue, `manylinux` and --compatibility to its level, -i, --find-interpreter and the
- * interpreter setup-python put on the PATH to Python entries, and every setting that changes
- * what is compiled (the `settings` table) to the matrix key that carries it, or, where the
- * matrix has none yet, to a drop that names it.  When the index was asked, the release decides
+ * interpreter setup-python put on the PATH to Python entries (CPython, PyPy, GraalPy), and every
+ * setting that changes what is compiled (the `settings` table) to the matrix key that carries it,
+ * at its layer (the default backend, or a platform's entry), or, where the matrix has none or
+ * the value is not known before the job runs, to a drop that names it.  When the index was asked, the release decides
  * which wheels are built (a wheel's tags are the truth) and the workflows only how.
  */
 #include <ctype.h>
@@ -1195,7 +1196,7 @@ static void map_python(struct wm_takeover *t, struct wm_published *w)
 		w->why = wm_arena_printf(t->arena, "its Python tag %s: the matrix cannot express it", shown(w->python));
 	}
 	if (!w->why && !strcmp(w->entry, "abi3") && (!t->project || !t->project->abi3))
-		w->why = "an abi3 wheel of a crate that init does not read as abi3 (abi3 through --features or the Cargo workspace): the matrix cannot express it yet";
+		w->why = "an abi3 wheel of a crate whose default build is not abi3 (abi3 through --features a build passes): init does not carry that yet";
 	else if (!w->why && !strcmp(w->entry, "abi3") && t->project && wm_project_abi3_minor(t->project) != w->abi3_minor)
 		w->why = wm_arena_printf(t->arena, "abi3 from 3.%u: the crate's abi3 minimum is 3.%u", w->abi3_minor,
 			wm_project_abi3_minor(t->project));
