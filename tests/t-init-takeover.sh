@@ -416,6 +416,45 @@ grep -q "^.github/workflows/release.yml: note: builds wheels.*replaces it" "$tmp
 wm -C "$repo" list
 expect_status 0 "list of the matrix with a toolchain a step outputs"
 
+# the matrix init writes always loads: a value the loader would refuse at its layer stays named
+# (--no-default-features that turns the crate's abi3 off, zig for s390x, a feature of a toolkit
+# the CI installs per backend), while the build that may take it (zig on x86_64) keeps it
+repo=$tmp/refused
+demo_project "$repo"
+rm -f "$repo/wheelmatrix.yaml"
+printf '[package]\nname = "demo"\nversion = "1.0.0"\nedition = "2021"\n[lib]\ncrate-type = ["cdylib"]\n[dependencies]\npyo3 = "0.29"\n[features]\ndefault = ["abi3"]\nabi3 = ["pyo3/abi3-py39"]\ncuda = []\n' >"$repo/Cargo.toml"
+mkdir -p "$repo/.github/workflows"
+cat >"$repo/.github/workflows/release.yml" <<'EOF'
+on: {push: {tags: ["v*"]}}
+jobs:
+  linux:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        target: [x86_64, s390x]
+    steps:
+      - uses: PyO3/maturin-action@v1
+        with:
+          target: ${{ matrix.target }}
+          manylinux: 2_28
+          args: --release --out dist -i 3.12 --no-default-features --zig --features cuda
+      - uses: pypa/gh-action-pypi-publish@release/v1
+EOF
+wm -C "$repo" init --offline
+expect_status 0 "init with settings the loader would refuse"
+for what in "built with --no-default-features: they turn pyo3's abi3 on, off or to another minimum" \
+		"built with --zig: zig cannot build s390x" "built with --features cuda: feature cuda needs CUDA, which the CI installs per backend"; do
+	grep -qF "release.yml: note: drops the wheels of job linux $what" "$tmp/err" || fail "not named: '$what': $(cat "$tmp/err")"
+done
+"$py" -c 'import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+assert d["platforms"] == {"linux-x86_64": {"zig": True}, "linux-s390x": {}}, d["platforms"]
+assert d["python"] == {"abi3": "3.9"}, d["python"]
+assert "no-default-features" not in d["backends"]["cpu"] and "features" not in d["backends"]["cpu"], d["backends"]' "$repo/wheelmatrix.yaml" ||
+	fail "settings the loader would refuse: $(cat "$repo/wheelmatrix.yaml")"
+wm -C "$repo" list
+expect_status 0 "list of the matrix without the settings the loader would refuse"
+
 # ---- 3. hostile workflow files ---------------------------------------------------------------
 repo=$tmp/hostile
 demo_project "$repo"

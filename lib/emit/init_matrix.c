@@ -813,6 +813,24 @@ static bool env_text(const char *v)
 }
 
 /*
+ * Why a build's features (or its defaults turned off) cannot be a layer's: they turn pyo3's abi3 on,
+ * off or to another minimum, and the Python entries init writes (and the loader holds a backend's
+ * layers to: one abi3 choice for all its platforms) are those of the crate's own build; else NULL.
+ */
+static const char *abi3_changed(const struct wm_takeover *t, const struct wm_build_features *bf)
+{
+	struct wm_abi3 own, with;
+	struct wm_build_features none = { NULL, false };
+	if (!t->project || !t->project->has_cargo)
+		return NULL;
+	wm_project_abi3(t->project, &none, &own);
+	wm_project_abi3(t->project, bf, &with);
+	if (own.abi3 == with.abi3 && own.minor == with.minor && own.abi3t == with.abi3t && own.abi3t_minor == with.abi3t_minor)
+		return NULL;
+	return "they turn pyo3's abi3 on, off or to another minimum, and init writes the Python versions of the crate's own build";
+}
+
+/*
  * Why the matrix file cannot take value `v` of setting `s` on platform `p` (NULL: on the default
  * backend, so on every platform of `t`), held to the grammars the loader checks it with
  * (model/settings.c, util/name.c); NULL when it can.
@@ -827,7 +845,6 @@ static const char *refused(const struct wm_takeover *t, const struct setting *s,
 	case C_LIST: {
 		struct wm_strlist list = { 0 };
 		struct wm_build_features bf = { &list, false };
-		struct wm_abi3 abi3;
 		size_t n = 1;
 		for (const char *c = v; *c; c++)
 			n += *c == ',';
@@ -840,7 +857,11 @@ static const char *refused(const struct wm_takeover *t, const struct setting *s,
 			const struct wm_toolkit *tk;
 			if (!one || strchr(one, '?') || !wm_name_feature(one, &why) || !wm_project_has_feature(t->project, one, NULL))
 				return wm_arena_printf(a, "%s is not a feature of the crate's Cargo.toml", shown(one));
-			while ((tk = wm_catalog_feature_toolkit(t->cat, one, &from)) != NULL)
+			while ((tk = wm_catalog_feature_toolkit(t->cat, one, &from)) != NULL) {
+				/* a toolkit the CI installs per backend goes in a backend's own features alone */
+				if (p && tk->installable)
+					return wm_arena_printf(a, "feature %s needs %s, which the CI installs per backend", shown(one),
+						tk->title);
 				for (size_t i = 0; i < t->nplatforms; i++) {
 					bool there = false;
 					if (p && t->platforms[i].p != p)
@@ -851,15 +872,20 @@ static const char *refused(const struct wm_takeover *t, const struct setting *s,
 						return wm_arena_printf(a, "feature %s needs a toolkit %s cannot build", shown(one),
 							t->platforms[i].p->id);
 				}
+			}
 			list.items[list.n++] = one;
 			f += k + (f[k] == ',');
 		}
-		/* pyo3's abi3 through a feature: the Python entries init writes follow the crate's defaults */
-		wm_project_abi3(t->project, &bf, &abi3);
-		if (abi3.abi3 != t->project->abi3)
-			return "they turn pyo3's abi3 on, and init writes the Python versions of the crate's default features";
-		return NULL;
+		return abi3_changed(t, &bf);
 	}
+	case C_BOOL:
+		if (!strcmp(s->key, "no-default-features")) {
+			struct wm_build_features bf = { NULL, true };
+			return abi3_changed(t, &bf);
+		}
+		if (!strcmp(s->key, "zig") && p && !strncmp(p->target, "s390x", 5))
+			return "zig cannot build s390x (maturin-action drops --zig there)";
+		return NULL;
 	case C_WORD:
 		if (!strcmp(s->key, "deployment-target")) {
 			unsigned major, minor;
@@ -924,18 +950,21 @@ static const char *refused(const struct wm_takeover *t, const struct setting *s,
 static void note_other(struct wm_takeover *t, struct wm_takeover_build *tb, const struct setting *s, const char *v,
 	const char *carried, const char *why)
 {
-	const char *shown_v = v ? note_value(t->arena, v) : "(none)";
+	/* a flag is its name alone (--zig); without it, "no --zig" */
+	const char *shown_v = !v ? (s->carry == C_BOOL ? s->name : "(none)") : s->carry == C_BOOL ? "" : note_value(t->arena, v);
+	const char *name = s->carry == C_BOOL ? (v ? s->name : "no") : s->name;
 	if (why)
-		drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s built with %s %s: %s", shown(tb->b->run->job),
-			s->name, shown_v, why));
+		drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s built with %s%s%s: %s", shown(tb->b->run->job),
+			name, *shown_v ? " " : "", shown_v, why));
 	else
-		drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s built with %s %s: the matrix builds %s "
-			"with %s", shown(tb->b->run->job), s->name, shown_v, tb->p->id, carried ? note_value(t->arena, carried) :
+		drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s built with %s%s%s: the matrix builds %s "
+			"with %s", shown(tb->b->run->job), name, *shown_v ? " " : "", shown_v, tb->p->id, carried ? note_value(t->arena, carried) :
 			"none"));
 	if (!tb->note)
-		tb->note = why ? wm_arena_printf(t->arena, "built with %s %s (%s:%u), which the matrix cannot take: %s", s->name,
-			shown_v, tb->b->file, tb->b->line, why) :
-			wm_arena_printf(t->arena, "built with %s %s (%s:%u), not what the matrix builds %s with (%s)", s->name, shown_v,
+		tb->note = why ? wm_arena_printf(t->arena, "built with %s%s%s (%s:%u), which the matrix cannot take: %s", name,
+			*shown_v ? " " : "", shown_v, tb->b->file, tb->b->line, why) :
+			wm_arena_printf(t->arena, "built with %s%s%s (%s:%u), not what the matrix builds %s with (%s)", name,
+			*shown_v ? " " : "", shown_v,
 			tb->b->file, tb->b->line, tb->p->id, carried ? note_value(t->arena, carried) : "none");
 }
 
