@@ -86,7 +86,7 @@ for f in "$fixture"/.github/workflows/*.yml; do
 	CI-Metal.yml)
 		grep -q 'MACOSX_DEPLOYMENT_TARGET=10.9" >>"$GITHUB_ENV"' "$f" || fail "CI-Metal.yml no longer sets 10.9"
 		kept "$w" "$line" $((column + 9)) release "$name" "a tag push" "maturin-action's command: upload" \
-			"1: the wheels of job macos ($w:$build): built with the environment MACOSX_DEPLOYMENT_TARGET=10.9 ($w:$build), which the matrix cannot express" ;;
+			"1: the wheels of job macos ($w:$build): built with MACOSX_DEPLOYMENT_TARGET 10.9 ($w:$build), which init carries for the default backend's builds only" ;;
 	CI-OpenCL.yml)
 		kept "$w" "$line" $((column + 9)) release "$name" "a tag push" "maturin-action's command: upload" \
 			"1: some wheels of job linux ($w:$build): built on the runner, off a manylinux container: its level follows the runner's glibc" ;;

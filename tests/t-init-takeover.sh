@@ -292,6 +292,169 @@ sys.exit(0 if got == want else "platforms %s, want %s" % (sorted(got), sorted(wa
 	fail "the matrix's platforms are not the workflow's combinations less its exclude: $(cat "$repo/wheelmatrix.yaml")"
 grep -q "drops" "$tmp/err" && fail "init drops with an exclude: $(cat "$tmp/err")"
 
+# ---- 2b. the build settings, each at its layer ------------------------------------------------
+# what every build shares (toolchain, profile, --no-default-features) on the default backend; what
+# a platform's builds share on its entry (features per target, docker options, zig, env known by
+# value, MACOSX_DEPLOYMENT_TARGET as its deployment-target); nothing dropped, the workflow replaced
+repo=$tmp/settings
+demo_project "$repo"
+rm -f "$repo/wheelmatrix.yaml"
+printf '[package]\nname = "demo"\nversion = "1.0.0"\nedition = "2021"\n[lib]\ncrate-type = ["cdylib"]\n[dependencies]\npyo3 = "0.29"\n[features]\ndefault = ["mimalloc"]\njemalloc = []\nmimalloc = []\n[profile.dist]\ninherits = "release"\nlto = "fat"\n' >"$repo/Cargo.toml"
+mkdir -p "$repo/.github/workflows"
+cat >"$repo/.github/workflows/release.yml" <<'EOF'
+on: {push: {tags: ["v*"]}}
+jobs:
+  linux:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        include:
+          - {target: x86_64, page: "12"}
+          - {target: aarch64, page: "16"}
+    env:
+      JEMALLOC_SYS_WITH_LG_PAGE: ${{ matrix.page }}
+    steps:
+      - uses: PyO3/maturin-action@v1
+        with:
+          target: ${{ matrix.target }}
+          manylinux: 2_28
+          rust-toolchain: nightly-2026-01-15
+          docker-options: --shm-size=2g
+          args: --release --out dist -i 3.12 --features jemalloc --profile dist --no-default-features
+  musl:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: PyO3/maturin-action@v1
+        with:
+          target: x86_64-unknown-linux-musl
+          manylinux: musllinux_1_2
+          rust-toolchain: nightly-2026-01-15
+          args: --release --out dist -i 3.12 --zig --features jemalloc --profile dist --no-default-features
+  mac:
+    runs-on: macos-14
+    env:
+      MACOSX_DEPLOYMENT_TARGET: "13.0"
+    steps:
+      - uses: PyO3/maturin-action@v1
+        with:
+          rust-toolchain: nightly-2026-01-15
+          args: --release --out dist -i 3.12 --features mimalloc --profile dist --no-default-features
+  windows:
+    runs-on: windows-latest
+    steps:
+      - id: tc
+        run: echo "name=nightly-2026-01-15" >> "$GITHUB_OUTPUT"
+      - uses: PyO3/maturin-action@v1
+        with:
+          rust-toolchain: nightly-2026-01-15
+          args: --release --out dist -i 3.12 --features mimalloc --profile dist --no-default-features
+      - uses: pypa/gh-action-pypi-publish@release/v1
+EOF
+wm -C "$repo" init --offline
+expect_status 0 "init of a workflow with build settings"
+cp "$tmp/err" "$tmp/settings-err"
+"$py" - "$repo/wheelmatrix.yaml" <<'PY' || fail "build settings: the matrix does not carry the workflow's: $(cat "$repo/wheelmatrix.yaml")"
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+want_platforms = {
+    "linux-x86_64": {"features": ["jemalloc"], "docker-options": ["--shm-size=2g"], "env": {"JEMALLOC_SYS_WITH_LG_PAGE": "12"}},
+    "linux-aarch64": {"features": ["jemalloc"], "docker-options": ["--shm-size=2g"], "env": {"JEMALLOC_SYS_WITH_LG_PAGE": "16"}},
+    "musllinux-x86_64": {"features": ["jemalloc"], "zig": True},
+    "macos-arm64": {"features": ["mimalloc"], "deployment-target": "13.0"},
+    "windows-x86_64": {"features": ["mimalloc"]},
+}
+want_cpu = {"no-default-features": True, "profile": "dist", "rust-toolchain": "nightly-2026-01-15", "default": True}
+ok = True
+if d["platforms"] != want_platforms:
+    print("platforms:", d["platforms"]); ok = False
+if d["backends"] != {"cpu": want_cpu}:
+    print("backends:", d["backends"]); ok = False
+sys.exit(0 if ok else 1)
+PY
+grep -q "drops" "$tmp/settings-err" "$repo/wheelmatrix.yaml" && fail "build settings: drops: $(cat "$tmp/settings-err")"
+grep -q "^.github/workflows/release.yml: note: builds wheels.*replaces it" "$tmp/settings-err" ||
+	fail "build settings: every one carried, but release.yml is not replaced: $(cat "$tmp/settings-err")"
+wm -C "$repo" list --format json
+expect_status 0 "list of the matrix with the workflow's build settings"
+# each job builds as the workflow's build does (list's merge of its layers)
+"$py" - "$tmp/out" <<'PY' || fail "build settings: list's jobs do not build as the workflow does: $(cat "$tmp/out")"
+import json, sys
+jobs = {j["platform"]: j for j in json.load(open(sys.argv[1]))}
+assert set(jobs) == {"linux-x86_64", "linux-aarch64", "musllinux-x86_64", "macos-arm64", "windows-x86_64"}, sorted(jobs)
+assert jobs["macos-arm64"]["platform_tag"] == "macosx_13_0_arm64", jobs["macos-arm64"]["platform_tag"]
+for p, j in jobs.items():
+    text = json.dumps(j)
+    for want in ("--profile", "dist", "--no-default-features", "nightly-2026-01-15",
+                 "mimalloc" if p in ("macos-arm64", "windows-x86_64") else "jemalloc"):
+        assert want in text, (p, want, text)
+PY
+
+# what is known only when the job runs stays named, with why, and only there: windows's toolchain
+# from a step's output; the others keep theirs on their entries, and the workflow is kept
+"$py" - "$repo/.github/workflows/release.yml" <<'PY'
+import sys
+p = sys.argv[1]
+head, tail = open(p).read().split("  windows:")
+tail = tail.replace("rust-toolchain: nightly-2026-01-15", "rust-toolchain: ${{ steps.tc.outputs.name }}")
+open(p, "w").write(head + "  windows:" + tail)
+PY
+wm -C "$repo" init --offline --force
+expect_status 0 "init with a toolchain a step outputs"
+cp "$tmp/err" "$tmp/settings-err"
+"$py" - "$repo/wheelmatrix.yaml" <<'PY' || fail "a toolchain a step outputs: $(cat "$repo/wheelmatrix.yaml")"
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+assert "rust-toolchain" not in d["backends"]["cpu"], d["backends"]
+assert "rust-toolchain" not in d["platforms"]["windows-x86_64"], d["platforms"]
+for p in ("linux-x86_64", "linux-aarch64", "musllinux-x86_64", "macos-arm64"):
+    assert d["platforms"][p]["rust-toolchain"] == "nightly-2026-01-15", (p, d["platforms"][p])
+PY
+grep -qF "release.yml: note: drops the wheels of job windows built with rust-toolchain (not known before the job runs): a step outputs it, and it is not known before the job runs" "$tmp/settings-err" ||
+	fail "a toolchain a step outputs is not named with why: $(cat "$tmp/settings-err")"
+grep -q "^.github/workflows/release.yml: note: builds wheels.*replaces it" "$tmp/settings-err" &&
+	fail "a toolchain a step outputs: release.yml is said replaced"
+wm -C "$repo" list
+expect_status 0 "list of the matrix with a toolchain a step outputs"
+
+# the matrix init writes always loads: a value the loader would refuse at its layer stays named
+# (--no-default-features that turns the crate's abi3 off, zig for s390x, a feature of a toolkit
+# the CI installs per backend), while the build that may take it (zig on x86_64) keeps it
+repo=$tmp/refused
+demo_project "$repo"
+rm -f "$repo/wheelmatrix.yaml"
+printf '[package]\nname = "demo"\nversion = "1.0.0"\nedition = "2021"\n[lib]\ncrate-type = ["cdylib"]\n[dependencies]\npyo3 = "0.29"\n[features]\ndefault = ["abi3"]\nabi3 = ["pyo3/abi3-py39"]\ncuda = []\n' >"$repo/Cargo.toml"
+mkdir -p "$repo/.github/workflows"
+cat >"$repo/.github/workflows/release.yml" <<'EOF'
+on: {push: {tags: ["v*"]}}
+jobs:
+  linux:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        target: [x86_64, s390x]
+    steps:
+      - uses: PyO3/maturin-action@v1
+        with:
+          target: ${{ matrix.target }}
+          manylinux: 2_28
+          args: --release --out dist -i 3.12 --no-default-features --zig --features cuda
+      - uses: pypa/gh-action-pypi-publish@release/v1
+EOF
+wm -C "$repo" init --offline
+expect_status 0 "init with settings the loader would refuse"
+for what in "built with --no-default-features: they turn pyo3's abi3 on, off or to another minimum" \
+		"built with --zig: zig cannot build s390x" "built with --features cuda: feature cuda needs CUDA, which the CI installs per backend"; do
+	grep -qF "release.yml: note: drops the wheels of job linux $what" "$tmp/err" || fail "not named: '$what': $(cat "$tmp/err")"
+done
+"$py" -c 'import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+assert d["platforms"] == {"linux-x86_64": {"zig": True}, "linux-s390x": {}}, d["platforms"]
+assert d["python"] == {"abi3": "3.9"}, d["python"]
+assert "no-default-features" not in d["backends"]["cpu"] and "features" not in d["backends"]["cpu"], d["backends"]' "$repo/wheelmatrix.yaml" ||
+	fail "settings the loader would refuse: $(cat "$repo/wheelmatrix.yaml")"
+wm -C "$repo" list
+expect_status 0 "list of the matrix without the settings the loader would refuse"
+
 # ---- 3. hostile workflow files ---------------------------------------------------------------
 repo=$tmp/hostile
 demo_project "$repo"

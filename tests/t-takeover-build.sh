@@ -101,8 +101,10 @@ print("built %s, published %s" % (built, published))
 assert b[:2] == p[:2], "name and version: %s, published %s" % (b[:2], p[:2])
 assert b[3] == p[3], "tags %s, published %s" % (sorted(map(str, b[3])), sorted(map(str, p[3])))
 (j,) = [j for j in json.load(open(jobs)) if j["id"] == job]
-want = "%s-%s-%s" % (j["python_tag"], j["abi_tag"], j["platform_tag"])
-assert want in {str(t) for t in b[3]}, "the job's tags %s are not the wheel's %s" % (want, sorted(map(str, b[3])))
+# the job's tags are sets (manylinux2014_x86_64.manylinux_2_17_x86_64), as a wheel's name writes them
+want = {"%s-%s-%s" % (py, abi, plat) for py in j["python_tag"].split(".") for abi in j["abi_tag"].split(".")
+        for plat in j["platform_tag"].split(".")}
+assert want == {str(t) for t in b[3]}, "the job's tags %s are not the wheel's %s" % (sorted(want), sorted(map(str, b[3])))
 PY
 	"$tools/bin/python" -m venv "$tmp/$name-venv"
 	"$tmp/$name-venv/bin/python" -m pip install -q --no-index --no-deps "$tmp/src/$name-$version/dist"/*.whl >"$tmp/$name.pip" 2>&1 ||

@@ -5,9 +5,10 @@
  * Each wheel build the workflow reader found (workflow/builds.c) is mapped to the matrix through
  * tables: maturin-action's short targets and the runner's architecture to a platform of the
  * catalogue, `manylinux` and --compatibility to its level, -i, --find-interpreter and the
- * interpreter setup-python put on the PATH to Python entries, and every setting that changes
- * what is compiled (the `settings` table) to the matrix key that carries it, or, where the
- * matrix has none yet, to a drop that names it.  When the index was asked, the release decides
+ * interpreter setup-python put on the PATH to Python entries (CPython, PyPy, GraalPy), and every
+ * setting that changes what is compiled (the `settings` table) to the matrix key that carries it,
+ * at its layer (the default backend, or a platform's entry), or, where the matrix has none or
+ * the value is not known before the job runs, to a drop that names it.  When the index was asked, the release decides
  * which wheels are built (a wheel's tags are the truth) and the workflows only how.
  */
 #include <ctype.h>
@@ -20,12 +21,14 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/name.h"
+#include "formats/toml.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
 #include "model/platforms.h"
 #include "model/project.h"
 #include "model/python.h"
 #include "model/expand.h"
+#include "model/untrusted.h"
 #include "emit/init_matrix.h"
 
 /*
@@ -241,19 +244,42 @@ static bool compiling(const char *name, size_t n)
 	return false;
 }
 
-/* The variables of the build's environment that change what is compiled: NAME=value, or NAME when not known. */
-static const char *env_value(struct wm_arena *a, const struct wm_wf_build *b)
+#define DEPLOYMENT "MACOSX_DEPLOYMENT_TARGET"
+
+static const char *target_of(const struct wm_wf_build *b);
+static int os_of(const struct wm_wf_build *b, const char *target);
+
+/* A macOS build's MACOSX_DEPLOYMENT_TARGET, which the platform's deployment-target carries. */
+static const char *deployment_value(struct wm_arena *a, const struct wm_wf_build *b)
+{
+	(void)a;
+	if (os_of(b, target_of(b)) != WM_OS_MACOS)
+		return NULL;
+	for (size_t i = 0; i < b->nenv_unknown; i++)
+		if (!strcmp(b->env_unknown[i], DEPLOYMENT))
+			return "(not known before the job runs)";
+	for (size_t i = 0; i < b->nenv; i++)
+		if (!strncmp(b->env[i], DEPLOYMENT "=", sizeof(DEPLOYMENT)))
+			return b->env[i] + sizeof(DEPLOYMENT);
+	return NULL;
+}
+
+/*
+ * The same variables as the matrix's `env` carries them: NAME=value a line each; a variable whose
+ * value is not known makes the whole unknown (NAME and why), which no layer takes.
+ */
+static const char *env_lines(struct wm_arena *a, const struct wm_wf_build *b)
 {
 	struct wm_buf out = WM_BUF_INIT;
 	char *s;
-	for (size_t i = 0; i < b->nenv; i++) {
-		size_t n = strcspn(b->env[i], "=");
-		if (compiling(b->env[i], n))
-			wm_buf_printf(&out, "%s%s", out.len ? " " : "", b->env[i]);
-	}
 	for (size_t i = 0; i < b->nenv_unknown; i++)
 		if (compiling(b->env_unknown[i], strlen(b->env_unknown[i])))
-			wm_buf_printf(&out, "%s%s (not known before the job runs)", out.len ? " " : "", b->env_unknown[i]);
+			return wm_arena_printf(a, "%s (not known before the job runs)", b->env_unknown[i]);
+	for (size_t i = 0; i < b->nenv; i++) {
+		size_t n = strcspn(b->env[i], "=");
+		if (compiling(b->env[i], n) && strncmp(b->env[i], DEPLOYMENT "=", sizeof(DEPLOYMENT)) != 0)
+			wm_buf_printf(&out, "%s%s", out.len ? "\n" : "", b->env[i]);
+	}
 	s = out.oom || !out.len ? NULL : wm_arena_strndup(a, out.ptr, out.len);
 	wm_buf_release(&out);
 	return s;
@@ -271,31 +297,49 @@ static const char *before_value(struct wm_arena *a, const struct wm_wf_build *b)
 	return b->before_script;
 }
 
+/* How the matrix carries a setting: not at all, as the default backend's before-script-linux, or in a layer's settings. */
+enum carry { C_NONE, C_BEFORE, C_LIST, C_BOOL, C_WORD, C_WORDS, C_ENV };
+
 /*
- * What changes the compiled code, and the matrix key that carries it.  `carried`: the matrix
- * writes it when every build sets the same (the default backend's `features` and
- * `before-script-linux`); the others it cannot express yet, and a build that sets one makes wheels
- * the matrix does not.  A row per setting, so that each the matrix learns to carry is one row.
+ * What changes the compiled code, and the matrix key that carries it (docs/matrix.md, "Build
+ * settings"): a value every build shares goes to the default backend, one the builds of a platform
+ * share to that platform's entry (wm_init_matrix_carry); `key` NULL: the matrix cannot express it,
+ * and a build that sets one makes wheels the matrix does not.  A row per setting, so that each the
+ * matrix learns to carry is one row.
  */
 static const struct setting {
 	const char *name;
 	const char *(*value)(struct wm_arena *a, const struct wm_wf_build *b);
 	const char *key;            /* the matrix key, or NULL: the matrix cannot express it */
+	enum carry carry;
+	int os;                     /* -1; else a platform's alone, and only on that OS (the loader refuses it elsewhere) */
 } settings[] = {
-	{ "--features", features_value, "backends.<default>.features" },
-	{ "before-script-linux", before_value, "backends.<default>.before-script-linux" },
-	{ "--no-default-features", flag_no_default, NULL },
-	{ "--all-features", flag_all, NULL },
-	{ "--profile", profile_value, NULL },
-	{ "--zig", flag_zig, NULL },
-	{ "--pgo", flag_pgo, NULL },
-	{ "rust-toolchain", toolchain_value, NULL },
-	{ "maturin-action's container", host_value, NULL },
-	{ "docker-options", docker_value, NULL },
-	{ "flags for the compiler", compiler_value, NULL },
-	{ "the environment", env_value, NULL },
-	{ "the job's container", job_container_value, NULL },
+	{ "--features", features_value, "features", C_LIST, -1 },
+	{ "before-script-linux", before_value, "before-script-linux", C_BEFORE, -1 },
+	{ "--no-default-features", flag_no_default, "no-default-features", C_BOOL, -1 },
+	{ "--all-features", flag_all, NULL, C_NONE, -1 },
+	{ "--profile", profile_value, "profile", C_WORD, -1 },
+	{ "--zig", flag_zig, "zig", C_BOOL, WM_OS_LINUX },
+	{ "--pgo", flag_pgo, NULL, C_NONE, -1 },
+	{ "rust-toolchain", toolchain_value, "rust-toolchain", C_WORD, -1 },
+	{ "maturin-action's container", host_value, NULL, C_NONE, -1 },
+	{ "docker-options", docker_value, "docker-options", C_WORDS, WM_OS_LINUX },
+	{ "flags for the compiler", compiler_value, NULL, C_NONE, -1 },
+	{ "the environment", env_lines, "env", C_ENV, -1 },
+	{ DEPLOYMENT, deployment_value, "deployment-target", C_WORD, WM_OS_MACOS },
+	{ "the job's container", job_container_value, NULL, C_NONE, -1 },
 };
+_Static_assert(WM_ARRAY_SIZE(settings) <= WM_TAKEOVER_SETTINGS, "a layer holds every setting");
+
+/* A value as a note shows it: an environment's lines on one line. */
+static const char *note_value(struct wm_arena *a, const char *v)
+{
+	char *s = v ? wm_arena_strdup(a, v) : NULL;
+	for (char *c = s; c && *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	return shown_text(s ? s : v);
+}
 
 /* The build's settings the matrix cannot carry: its note (all its wheels), and a drop each. */
 static void read_settings(struct reading *r)
@@ -303,8 +347,18 @@ static void read_settings(struct reading *r)
 	struct wm_takeover *t = r->t;
 	for (size_t i = 0; i < WM_ARRAY_SIZE(settings); i++) {
 		const char *v = settings[i].value(t->arena, r->b), *what;
-		if (!v || settings[i].key)
+		if (!v || (settings[i].key && !r->tb->backend) || settings[i].carry == C_LIST || settings[i].carry == C_BEFORE)
 			continue;
+		if (settings[i].key) {
+			/* another backend's workflow: its entry is not written, its settings not carried */
+			drop(t, r->file, wm_arena_printf(t->arena, "the wheels of job %s built with %s %s: init carries build "
+				"settings for the default backend's builds only", shown(r->b->run->job), settings[i].name,
+				note_value(t->arena, v)));
+			if (!r->tb->note)
+				r->tb->note = wm_arena_printf(t->arena, "built with %s %s (%s:%u), which init carries for the default "
+					"backend's builds only", settings[i].name, note_value(t->arena, v), r->b->file, r->b->line);
+			continue;
+		}
 		what = wm_arena_printf(t->arena, "the wheels of job %s built with %s %s: the matrix cannot express it",
 			shown(r->b->run->job), settings[i].name, shown_text(v));
 		if (!r->tb->note)
@@ -485,11 +539,8 @@ static void add_word(struct reading *r, const char *word, bool from_path)
 		tb->pypy |= 1u << minor;
 		return;
 	case I_GRAALPY:
-		tb->partial = true;
-		if (!tb->partial_why)
-			tb->partial_why = wm_arena_printf(r->t->arena, "GraalPy 3.%u, which the matrix cannot express", minor);
-		drop(r->t, r->file, wm_arena_printf(r->t->arena, "GraalPy 3.%u on %s (job %s): the matrix cannot express "
-			"GraalPy", minor, tb->p ? tb->p->id : "its platform", shown(r->b->run->job)));
+		/* where the matrix cannot build it, pythons_written names it */
+		tb->graalpy |= 1u << minor;
 		return;
 	default:
 		drop(r->t, r->file, wm_arena_printf(r->t->arena, "the interpreter %s (job %s): not a CPython or PyPy version "
@@ -694,6 +745,7 @@ static void read_build(struct wm_takeover *t, struct wm_workflows *w, const stru
 		tp->cpython[0] |= tb->cpython[0];
 		tp->cpython[1] |= tb->cpython[1];
 		tp->pypy |= tb->pypy;
+		tp->graalpy |= tb->graalpy;
 		tp->abi3 |= tb->abi3;
 	}
 }
@@ -703,7 +755,7 @@ static size_t build_wheels(const struct wm_takeover_build *tb)
 {
 	size_t n = tb->abi3;
 	for (unsigned m = 0; m < 32; m++)
-		n += (tb->cpython[0] >> m & 1) + (tb->cpython[1] >> m & 1) + (tb->pypy >> m & 1);
+		n += (tb->cpython[0] >> m & 1) + (tb->cpython[1] >> m & 1) + (tb->pypy >> m & 1) + (tb->graalpy >> m & 1);
 	return n ? n : 1;
 }
 
@@ -750,50 +802,253 @@ static const char *most_common(const struct wm_takeover *t, const char *(*value)
 	return best;
 }
 
-/* Whether every feature of a list is the crate's own, which the matrix's backends name. */
-static bool crate_features(const struct wm_takeover *t, const char *list)
+/* Whether a value is a plain one for the matrix's `env`: printable, and nothing a shell or GitHub expands. */
+static bool env_text(const char *v)
 {
-	for (const char *f = list; *f;) {
-		size_t n = strcspn(f, ",");
-		bool own = false;
-		for (size_t i = 0; t->project && i < t->project->nfeatures && !own; i++)
-			own = strlen(t->project->features[i]) == n && !strncmp(t->project->features[i], f, n);
-		if (!own)
+	size_t n = 0;
+	for (; *v; v++, n++)
+		if (*v < 0x20 || *v > 0x7e || strchr("$`\\\"'{}", *v))
 			return false;
-		f += n + (f[n] == ',');
+	return n <= 200;
+}
+
+/*
+ * Why a build's features (or its defaults turned off) cannot be a layer's: they turn pyo3's abi3 on,
+ * off or to another minimum, and the Python entries init writes (and the loader holds a backend's
+ * layers to: one abi3 choice for all its platforms) are those of the crate's own build; else NULL.
+ */
+static const char *abi3_changed(const struct wm_takeover *t, const struct wm_build_features *bf)
+{
+	struct wm_abi3 own, with;
+	struct wm_build_features none = { NULL, false };
+	if (!t->project || !t->project->has_cargo)
+		return NULL;
+	wm_project_abi3(t->project, &none, &own);
+	wm_project_abi3(t->project, bf, &with);
+	if (own.abi3 == with.abi3 && own.minor == with.minor && own.abi3t == with.abi3t && own.abi3t_minor == with.abi3t_minor)
+		return NULL;
+	return "they turn pyo3's abi3 on, off or to another minimum, and init writes the Python versions of the crate's own build";
+}
+
+/*
+ * Why the matrix file cannot take value `v` of setting `s` on platform `p` (NULL: on the default
+ * backend, so on every platform of `t`), held to the grammars the loader checks it with
+ * (model/settings.c, util/name.c); NULL when it can.
+ */
+static const char *refused(const struct wm_takeover *t, const struct setting *s, const char *v,
+	const struct wm_platform *p)
+{
+	struct wm_arena *a = t->arena;
+	if (*v == '(')
+		return "a step outputs it, and it is not known before the job runs";
+	switch (s->carry) {
+	case C_LIST: {
+		struct wm_strlist list = { 0 };
+		struct wm_build_features bf = { &list, false };
+		size_t n = 1;
+		for (const char *c = v; *c; c++)
+			n += *c == ',';
+		if (!t->project || !(list.items = wm_arena_array(a, n, sizeof(*list.items))))
+			return "the crate's Cargo.toml was not read";
+		for (const char *f = v; *f;) {
+			size_t k = strcspn(f, ",");
+			const char *one = wm_arena_strndup(a, f, k), *why;
+			size_t from = 0;
+			const struct wm_toolkit *tk;
+			if (!one || strchr(one, '?') || !wm_name_feature(one, &why) || !wm_project_has_feature(t->project, one, NULL))
+				return wm_arena_printf(a, "%s is not a feature of the crate's Cargo.toml", shown(one));
+			while ((tk = wm_catalog_feature_toolkit(t->cat, one, &from)) != NULL) {
+				/* a toolkit the CI installs per backend goes in a backend's own features alone */
+				if (p && tk->installable)
+					return wm_arena_printf(a, "feature %s needs %s, which the CI installs per backend", shown(one),
+						tk->title);
+				for (size_t i = 0; i < t->nplatforms; i++) {
+					bool there = false;
+					if (p && t->platforms[i].p != p)
+						continue;
+					for (size_t k2 = 0; k2 < tk->platforms.n && !there; k2++)
+						there = !strcmp(tk->platforms.items[k2], t->platforms[i].p->id);
+					if (!there)
+						return wm_arena_printf(a, "feature %s needs a toolkit %s cannot build", shown(one),
+							t->platforms[i].p->id);
+				}
+			}
+			list.items[list.n++] = one;
+			f += k + (f[k] == ',');
+		}
+		return abi3_changed(t, &bf);
 	}
-	return true;
+	case C_BOOL:
+		if (!strcmp(s->key, "no-default-features")) {
+			struct wm_build_features bf = { NULL, true };
+			return abi3_changed(t, &bf);
+		}
+		if (!strcmp(s->key, "zig") && p && !strncmp(p->target, "s390x", 5))
+			return "zig cannot build s390x (maturin-action drops --zig there)";
+		return NULL;
+	case C_WORD:
+		if (!strcmp(s->key, "deployment-target")) {
+			unsigned major, minor;
+			return wm_catalog_macos_version(v, &major, &minor) ? NULL : "not a macOS version";
+		}
+		if (!strcmp(s->key, "rust-toolchain"))
+			return wm_name_rust_toolchain(v) ? NULL : "not a toolchain rustup names";
+		if (!wm_name_cargo_profile(v))
+			return "not a Cargo profile's name";
+		if (!strcmp(v, "dev") || !strcmp(v, "test") || !strcmp(v, "bench"))
+			return NULL;
+		{
+			/* Cargo reads profiles from the workspace root's manifest, else the crate's own */
+			const struct wm_toml_doc *root = t->project && t->project->workspace_path ? &t->project->workspace :
+				t->project && t->project->has_cargo ? &t->project->cargo : NULL;
+			const struct wm_toml_value *profiles = root ? wm_toml_get_path(root->root, "profile") : NULL;
+			/* a crate below the repository's root may be a member of a workspace above, not read */
+			if (root == &t->project->cargo && strchr(t->project->cargo_path, '/') &&
+					!wm_toml_table_get(root->root, "workspace"))
+				return "init cannot tell whether a workspace above the crate defines it";
+			if (!profiles || !wm_toml_is_table(profiles) || !wm_toml_table_get(profiles->table, v))
+				return "no [profile] of that name in the Cargo.toml init reads profiles from";
+		}
+		return NULL;
+	case C_WORDS:
+		for (const char *w = v; *w;) {
+			size_t k = strcspn(w, " \t");
+			char word[128];
+			if (k) {
+				if (k >= sizeof(word))
+					return "an option longer than the matrix takes";
+				snprintf(word, sizeof(word), "%.*s", (int)k, w);
+				if (!wm_name_docker_option(word))
+					return wm_arena_printf(a, "%s is not a word the matrix's docker-options take", shown(word));
+			}
+			w += k;
+			w += strspn(w, " \t");
+		}
+		return NULL;
+	case C_ENV:
+		for (const char *l = v; *l;) {
+			size_t k = strcspn(l, "\n"), eq = strcspn(l, "=");
+			char name[64];
+			if (eq >= k || eq >= sizeof(name))
+				return "a variable whose value is not known before the job runs";
+			snprintf(name, sizeof(name), "%.*s", (int)eq, l);
+			char *value = wm_arena_strndup(a, l + eq + 1, k - eq - 1);
+			if (wm_untrusted_env_reserved(name, false))
+				return wm_arena_printf(a, "%s: %s", shown(name), wm_untrusted_env_reserved(name, false));
+			if (!wm_name_env(name) || !value || !env_text(value))
+				return wm_arena_printf(a, "%s: a value the matrix's env does not take as it is (a $, a quote, a "
+					"backslash or a brace)", shown(name));
+			l += k + (l[k] == '\n');
+		}
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* Notes a build whose value of a setting is not the one the matrix carries where it builds. */
+static void note_other(struct wm_takeover *t, struct wm_takeover_build *tb, const struct setting *s, const char *v,
+	const char *carried, const char *why)
+{
+	/* a flag is its name alone (--zig); without it, "no --zig" */
+	const char *shown_v = !v ? (s->carry == C_BOOL ? s->name : "(none)") : s->carry == C_BOOL ? "" : note_value(t->arena, v);
+	const char *name = s->carry == C_BOOL ? (v ? s->name : "no") : s->name;
+	if (why)
+		drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s built with %s%s%s: %s", shown(tb->b->run->job),
+			name, *shown_v ? " " : "", shown_v, why));
+	else
+		drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s built with %s%s%s: the matrix builds %s "
+			"with %s", shown(tb->b->run->job), name, *shown_v ? " " : "", shown_v, tb->p->id, carried ? note_value(t->arena, carried) :
+			"none"));
+	if (!tb->note)
+		tb->note = why ? wm_arena_printf(t->arena, "built with %s%s%s (%s:%u), which the matrix cannot take: %s", name,
+			*shown_v ? " " : "", shown_v, tb->b->file, tb->b->line, why) :
+			wm_arena_printf(t->arena, "built with %s%s%s (%s:%u), not what the matrix builds %s with (%s)", name,
+			*shown_v ? " " : "", shown_v,
+			tb->b->file, tb->b->line, tb->p->id, carried ? note_value(t->arena, carried) : "none");
+}
+
+static bool same_value(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * One setting into the matrix's layers: every build's value alike, the default backend's; else per
+ * platform the value of the builds of most of its wheels, the platform's entry (each other build
+ * noted).  A value the matrix file cannot take is none, and its builds are noted with why.
+ */
+static void carry_setting(struct wm_takeover *t, size_t si, const char **vals, const char **whys)
+{
+	const struct setting *s = &settings[si];
+	bool alike = true, seen = false;
+	const char *first = NULL;
+	for (size_t i = 0; i < t->nbuilds; i++) {
+		const struct wm_takeover_build *tb = &t->builds[i];
+		vals[i] = !tb->p || tb->backend ? NULL : s->value(t->arena, tb->b);
+		if (!tb->p || tb->backend)
+			continue;
+		alike &= !seen || same_value(first, vals[i]);
+		first = seen ? first : vals[i];
+		seen = true;
+	}
+	if (!seen)
+		return;
+	if (alike && s->os < 0 && (!first || !refused(t, s, first, NULL))) {
+		t->backend_set[si] = first;
+		return;
+	}
+	for (size_t k = 0; k < t->nplatforms; k++) {
+		struct wm_takeover_platform *tp = &t->platforms[k];
+		const char *best = NULL;
+		size_t best_n = 0;
+		/* why each build's value cannot be the platform's: those that can are the candidates */
+		for (size_t i = 0; i < t->nbuilds; i++) {
+			const struct wm_takeover_build *tb = &t->builds[i];
+			whys[i] = NULL;
+			if (tb->p != tp->p || tb->backend || !vals[i])
+				continue;
+			whys[i] = s->os >= 0 && (int)tp->p->os != s->os ? wm_arena_printf(t->arena, "the matrix takes %s on "
+				"%s only", s->key, s->os == WM_OS_LINUX ? "Linux" : "macOS") : refused(t, s, vals[i], tp->p);
+		}
+		for (size_t i = 0; i < t->nbuilds; i++) {
+			size_t n = 0;
+			if (t->builds[i].p != tp->p || t->builds[i].backend || whys[i])
+				continue;
+			for (size_t j = 0; j < t->nbuilds; j++)
+				if (t->builds[j].p == tp->p && !t->builds[j].backend && same_value(vals[j], vals[i]))
+					n += build_wheels(&t->builds[j]);
+			if (n > best_n) {
+				best = vals[i];
+				best_n = n;
+			}
+		}
+		tp->set[si] = best;
+		for (size_t i = 0; i < t->nbuilds; i++) {
+			struct wm_takeover_build *tb = &t->builds[i];
+			if (tb->p == tp->p && !tb->backend && !same_value(vals[i], best))
+				note_other(t, tb, s, vals[i], best, whys[i]);
+		}
+	}
 }
 
 void wm_init_matrix_carry(struct wm_takeover *t)
 {
-	const char **fv = wm_arena_array(t->arena, t->nbuilds + 1, sizeof(*fv)), **sv = wm_arena_array(t->arena, t->nbuilds + 1,
-		sizeof(*sv));
-	const char *features, *script;
-	if (!fv || !sv)
+	const char **sv = wm_arena_array(t->arena, t->nbuilds + 1, sizeof(*sv)), **vals = wm_arena_array(t->arena,
+		t->nbuilds + 1, sizeof(*vals)), **whys = wm_arena_array(t->arena, t->nbuilds + 1, sizeof(*whys));
+	const char *script;
+	if (!sv || !vals || !whys)
 		return;
-	features = most_common(t, features_value, false, fv);
+	for (size_t i = 0; i < WM_ARRAY_SIZE(settings); i++)
+		if (settings[i].carry != C_NONE && settings[i].carry != C_BEFORE)
+			carry_setting(t, i, vals, whys);
 	script = most_common(t, before_value, true, sv);
-	if (features && !crate_features(t, features)) {
-		drop(t, t->file, wm_arena_printf(t->arena, "--features %s: not all of them the crate's own [features], which "
-			"the matrix's backends name", shown(features)));
-		features = "";
-	}
 	for (size_t i = 0; i < t->nbuilds; i++) {
 		struct wm_takeover_build *tb = &t->builds[i];
-		const char *f, *s;
+		const char *s;
 		if (!tb->p || tb->backend)
 			continue;
-		f = fv[i];
 		s = tb->p->os == WM_OS_LINUX ? sv[i] : NULL;
-		if ((f == NULL) != (features == NULL) || (f && strcmp(f, features) != 0)) {
-			drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s built with --features %s: the "
-				"matrix builds the default backend with %s", shown(tb->b->run->job), f ? shown(f) : "(none)",
-				features && *features ? shown(features) : "none"));
-			if (!tb->note)
-				tb->note = wm_arena_printf(t->arena, "built with --features %s (%s:%u), not the default backend's",
-					f ? shown(f) : "(none)", tb->b->file, tb->b->line);
-		}
 		if (tb->p->os == WM_OS_LINUX && ((s == NULL) != (script == NULL) || (s && strcmp(s, script) != 0))) {
 			drop(t, tb->b->run->file, wm_arena_printf(t->arena, "the wheels of job %s: a before-script-linux other "
 				"than the one the default backend runs", shown(tb->b->run->job)));
@@ -803,17 +1058,6 @@ void wm_init_matrix_carry(struct wm_takeover *t)
 		}
 	}
 	t->before_script = script;
-	if (features && *features) {
-		size_t n = 1;
-		for (const char *c = features; *c; c++)
-			n += *c == ',';
-		if ((t->features = wm_arena_array(t->arena, n, sizeof(*t->features))) != NULL)
-			for (const char *f = features; *f && t->nfeatures < n;) {
-				size_t k = strcspn(f, ",");
-				t->features[t->nfeatures++] = wm_arena_strndup(t->arena, f, k);
-				f += k + (f[k] == ',');
-			}
-	}
 }
 
 void wm_init_matrix_read(struct wm_takeover *t, struct wm_workflows *w, const struct wm_builds *b,
@@ -887,11 +1131,13 @@ static void lowest_level(const char *set, const char *family, char *level, size_
 		snprintf(level, size, "%u_%u", best_a, best_b);
 }
 
-/* Whether a platform tag ends with `_arch` (macosx_11_0_arm64 and arm64). */
-static bool ends_with_arch(const char *tag, const char *arch)
+static bool pypy_builds(const struct wm_platform *p);
+
+/* Where the matrix builds GraalPy, as the loader allows it (model/expand.c, check_graalpy). */
+static bool graalpy_builds(const struct wm_platform *p)
 {
-	size_t n = strlen(tag), k = strlen(arch);
-	return n > k && tag[n - k - 1] == '_' && !strcmp(tag + n - k, arch);
+	return p->os == WM_OS_LINUX && !strcmp(p->family, "manylinux") && (!strcmp(p->arch, "x86_64") ||
+		!strcmp(p->arch, "aarch64"));
 }
 
 /* A published wheel's platform: the catalogue's, its level; or why the matrix has none. */
@@ -913,8 +1159,9 @@ static void map_platform(struct wm_takeover *t, struct wm_published *w)
 		const struct wm_platform *p = wm_catalog_platform_at(t->cat, i);
 		if (strcmp(p->family, family) != 0)
 			continue;
+		/* macOS by the tag's architecture: x86_64, arm64, universal2 (whose set is the platform's) */
 		if (!strcmp(family, "win") ? !strcmp(p->platform_tag, tag) : p->os == WM_OS_LINUX ?
-				arch && p->wheel_arch && !strcmp(p->wheel_arch, arch) : arch && ends_with_arch(p->platform_tag, arch))
+				arch && p->wheel_arch && !strcmp(p->wheel_arch, arch) : arch && !strcmp(p->arch, arch))
 			w->p = p;
 	}
 	if (!w->p) {
@@ -924,9 +1171,16 @@ static void map_platform(struct wm_takeover *t, struct wm_published *w)
 	if (w->p->os == WM_OS_LINUX) {
 		lowest_level(w->platform, family, level, sizeof(level));
 		w->level = *level ? wm_arena_strdup(t->arena, level) : NULL;
-	} else if (w->p->os == WM_OS_MACOS && strcmp(w->p->platform_tag, tag) != 0 && !strstr(w->platform, w->p->platform_tag)) {
-		w->why = wm_arena_printf(t->arena, "built for macOS %s: the matrix names %s's wheels %s (another deployment "
-			"target it cannot express yet)", level, w->p->id, w->p->platform_tag);
+	} else if (w->p->os == WM_OS_MACOS) {
+		/* its macOS version: the platform's deployment-target when above rustc's default; below it, none */
+		unsigned want_major = 0, want_minor = 0, major = 0, minor = 0;
+		wm_catalog_macos_version(w->p->deployment_default, &want_major, &want_minor);
+		if (sscanf(level, "%u_%u", &major, &minor) == 2 && (major < want_major || (major == want_major &&
+				minor < want_minor)))
+			w->why = wm_arena_printf(t->arena, "built for macOS %u.%u: below %s (rustc's default for %s), which maturin "
+				"tags a wheel with at the lowest", major, minor, w->p->deployment_default, w->p->id);
+		else if (major && (major != want_major || (major < 11 && minor != want_minor)))
+			w->level = wm_arena_printf(t->arena, "%u.%u", major, major >= 11 ? 0 : minor);
 	}
 }
 
@@ -946,26 +1200,46 @@ static void map_python(struct wm_takeover *t, struct wm_published *w)
 			w->why = wm_arena_printf(t->arena, "its ABI tag %s: the matrix cannot express it", shown(w->abi));
 		}
 	} else if (sscanf(w->python, "pp3%u%n", &py, &n) == 1 && (w->python[n] == '\0' || w->python[n] == '.')) {
+		const char *api = wm_catalog_pypy_api(t->cat, py, w->p->os), *pp = strstr(w->abi, "_pp");
 		snprintf(w->entry, sizeof(w->entry), "pp3.%u", py);
-	} else if (!strncmp(w->python, "graalpy", 7)) {
-		w->why = "GraalPy: the matrix cannot express it";
+		if (api && pp && strcmp(pp + 3, api) != 0 && pypy_builds(w->p))
+			w->why = wm_arena_printf(t->arena, "PyPy 3.%u of C API pp%s: the matrix builds PyPy 3.%u on %s with %s, "
+				"whose wheels are pp%s", py, shown(pp + 3), py, w->p->id, w->p->os == WM_OS_LINUX ? "maturin's tables" :
+				"the PyPy setup-python and uv install", api);
+	} else if (sscanf(w->python, "graalpy3%u%n", &py, &n) == 1 && w->python[n] == '\0') {
+		/* graalpy3N-graalpyXY_3N_native: the matrix's graalpy3.N when XY is the release maturin's table names */
+		const char *release = wm_catalog_graalpy(t->cat, py);
+		char want[64] = "";
+		if (release)
+			snprintf(want, sizeof(want), "graalpy%.*s%s_3%u_native", (int)strcspn(release, "."), release,
+				strchr(release, '.') ? strchr(release, '.') + 1 : "", py);
+		if (!release || strcmp(w->abi, want) != 0)
+			w->why = wm_arena_printf(t->arena, "GraalPy ABI %s: the matrix builds GraalPy 3.%u as %s", shown(w->abi), py,
+				*want ? want : "none");
+		else if (!graalpy_builds(w->p))
+			w->why = wm_arena_printf(t->arena, "GraalPy on %s: the matrix builds GraalPy on manylinux x86_64 and "
+				"aarch64 only", w->p->id);
+		else
+			snprintf(w->entry, sizeof(w->entry), "graalpy3.%u", py);
 	} else {
 		w->why = wm_arena_printf(t->arena, "its Python tag %s: the matrix cannot express it", shown(w->python));
 	}
 	if (!w->why && !strcmp(w->entry, "abi3") && (!t->project || !t->project->abi3))
-		w->why = "an abi3 wheel of a crate that init does not read as abi3 (abi3 through --features or the Cargo workspace): the matrix cannot express it yet";
+		w->why = "an abi3 wheel of a crate whose default build is not abi3 (abi3 through --features a build passes): init does not carry that yet";
 	else if (!w->why && !strcmp(w->entry, "abi3") && t->project && wm_project_abi3_minor(t->project) != w->abi3_minor)
 		w->why = wm_arena_printf(t->arena, "abi3 from 3.%u: the crate's abi3 minimum is 3.%u", w->abi3_minor,
 			wm_project_abi3_minor(t->project));
 }
 
 /* Whether a platform entry builds a Python entry. */
-static bool builds_entry(unsigned cp0, unsigned cp1, unsigned pp, bool abi3, const char *entry)
+static bool builds_entry(unsigned cp0, unsigned cp1, unsigned pp, unsigned gp, bool abi3, const char *entry)
 {
 	unsigned minor;
 	char t = 0;
 	if (!strcmp(entry, "abi3"))
 		return abi3;
+	if (sscanf(entry, "graalpy3.%u", &minor) == 1)
+		return minor < 32 && (gp >> minor & 1);
 	if (sscanf(entry, "pp3.%u", &minor) == 1)
 		return pp >> minor & 1;
 	if (sscanf(entry, "3.%u%c", &minor, &t) >= 1)
@@ -979,15 +1253,56 @@ static void set_entry(struct wm_takeover_platform *tp, const char *entry)
 	char t = 0;
 	if (!strcmp(entry, "abi3"))
 		tp->abi3 = true;
+	else if (sscanf(entry, "graalpy3.%u", &minor) == 1 && minor < 32)
+		tp->graalpy |= 1u << minor;
 	else if (sscanf(entry, "pp3.%u", &minor) == 1 && minor < 32)
 		tp->pypy |= 1u << minor;
 	else if (sscanf(entry, "3.%u%c", &minor, &t) >= 1 && minor < 32)
 		tp->cpython[t == 't'] |= 1u << minor;
 }
 
+/* The index of a setting of the table, by its matrix key. */
+static size_t setting_index(const char *key)
+{
+	size_t i = 0;
+	while (i < WM_ARRAY_SIZE(settings) && !(settings[i].key && !strcmp(settings[i].key, key)))
+		i++;
+	return i;
+}
+
+/* The macOS deployment target most of a macOS platform's wheels have (NULL: rustc's default): the matrix's for it. */
+static void published_deployment(struct wm_takeover *t, struct wm_takeover_platform *tp)
+{
+	const char *best = NULL;
+	size_t best_n = 0, dt = setting_index("deployment-target");
+	for (size_t i = 0; i < t->npublished; i++) {
+		size_t n = 0;
+		if (t->published[i].p != tp->p || t->published[i].why)
+			continue;
+		for (size_t k = 0; k < t->npublished; k++)
+			n += t->published[k].p == tp->p && !t->published[k].why && same_value(t->published[k].level,
+				t->published[i].level);
+		if (n > best_n) {
+			best = t->published[i].level;
+			best_n = n;
+		}
+	}
+	tp->set[dt] = best;
+	for (size_t i = 0; i < t->npublished; i++) {
+		struct wm_published *w = &t->published[i];
+		if (w->p == tp->p && !w->why && !same_value(w->level, best))
+			w->why = wm_arena_printf(t->arena, "macOS %s beside %s: the matrix builds one deployment target per platform",
+				w->level ? w->level : tp->p->deployment_default, best ? best : tp->p->deployment_default);
+	}
+}
+
 /* The level most of a platform's wheels have: the matrix's for it; the others cannot be. */
 static void published_level(struct wm_takeover *t, struct wm_takeover_platform *tp)
 {
+	if (tp->p->os == WM_OS_MACOS) {
+		published_deployment(t, tp);
+		return;
+	}
 	const char *best = NULL, *why;
 	size_t best_n = 0;
 	for (size_t i = 0; i < t->npublished; i++) {
@@ -1044,7 +1359,8 @@ void wm_init_matrix_publish(struct wm_takeover *t, struct wm_published *wheels, 
 			if (built[k].p == tp->p) {
 				tp->runner = built[k].runner;
 				tp->container = built[k].container;
-				if (!builds_entry(built[k].cpython[0], built[k].cpython[1], built[k].pypy, built[k].abi3,
+				memcpy(tp->set, built[k].set, sizeof(tp->set));
+				if (!builds_entry(built[k].cpython[0], built[k].cpython[1], built[k].pypy, built[k].graalpy, built[k].abi3,
 						wheels[i].entry))
 					k = nbuilt;
 				else
@@ -1080,7 +1396,7 @@ static void mark_partial(struct wm_takeover *t, const struct wm_platform *p, con
 	}
 	for (size_t i = 0; i < t->nbuilds; i++) {
 		struct wm_takeover_build *tb = &t->builds[i];
-		if (tb->p && (!p || tb->p == p) && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->abi3, entry)) {
+		if (tb->p && (!p || tb->p == p) && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->graalpy, tb->abi3, entry)) {
 			tb->partial = true;
 			tb->partial_why = tb->partial_why ? tb->partial_why : why;
 		}
@@ -1131,13 +1447,45 @@ static unsigned pypy_written(struct wm_takeover *t, const struct wm_pyo3 *pyo3)
 	return out;
 }
 
+static void write_settings(struct wm_yb *b, struct wm_y *map, const char *const *set, const char *before);
+
+/* The GraalPy versions python.versions names: those built where the matrix builds GraalPy; the others are drops. */
+static unsigned graalpy_written(struct wm_takeover *t)
+{
+	unsigned out = 0;
+	for (unsigned m = 0; m < 32; m++) {
+		struct wm_buf where = WM_BUF_INIT;
+		for (size_t i = 0; i < t->nplatforms; i++) {
+			const struct wm_takeover_platform *tp = &t->platforms[i];
+			if (!(tp->graalpy >> m & 1))
+				continue;
+			if (graalpy_builds(tp->p) && wm_catalog_graalpy(t->cat, m)) {
+				out |= 1u << m;
+				continue;
+			}
+			mark_partial(t, tp->p, wm_arena_printf(t->arena, "graalpy3.%u", m), wm_arena_printf(t->arena, "GraalPy 3.%u "
+				"on %s: the matrix builds GraalPy on manylinux x86_64 and aarch64 only", m, tp->p->id));
+			wm_buf_printf(&where, "%s%s", where.len ? ", " : "", tp->p->id);
+		}
+		if (where.len && !where.oom)
+			drop(t, t->file, wm_arena_printf(t->arena, "GraalPy 3.%u on %s: the matrix builds GraalPy on manylinux "
+				"x86_64 and aarch64 only%s", m, where.ptr, wm_catalog_graalpy(t->cat, m) ? "" :
+				", of the versions maturin has a table for"));
+		wm_buf_release(&where);
+	}
+	return out;
+}
+
 /* The platforms, with their overrides. */
 static void write_platforms(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
 {
 	bool overrides = false;
 	struct wm_y *list;
-	for (size_t i = 0; i < t->nplatforms; i++)
+	for (size_t i = 0; i < t->nplatforms; i++) {
 		overrides |= t->platforms[i].level || t->platforms[i].runner || t->platforms[i].container;
+		for (size_t k = 0; k < WM_ARRAY_SIZE(settings); k++)
+			overrides |= t->platforms[i].set[k] != NULL;
+	}
 	list = wm_yaml_set(b, root, "platforms", overrides ? wm_yaml_map(b) : wm_yaml_seq(b));
 	if (list && !overrides)
 		list->style = WM_Y_FLOW;
@@ -1156,6 +1504,7 @@ static void write_platforms(struct wm_takeover *t, struct wm_yb *b, struct wm_y 
 			wm_yaml_set(b, o, "container", wm_yaml_str(b, tp->container));
 		if (tp->level)
 			wm_yaml_set(b, o, "manylinux", wm_yaml_str(b, tp->level));
+		write_settings(b, o, tp->set, NULL);
 	}
 }
 
@@ -1242,7 +1591,7 @@ static void checked_cpythons(struct wm_takeover *t, const struct wm_pyo3 *pyo3, 
 
 /* The excludes: a version a platform's runner cannot build, and one the workflows did not build there. */
 static bool write_excludes(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root, unsigned cp, unsigned ft,
-	unsigned pp, bool abi3)
+	unsigned pp, unsigned gp, bool abi3)
 {
 	struct wm_y *exclude = NULL;
 	for (size_t i = 0; i < t->nplatforms; i++) {
@@ -1259,6 +1608,10 @@ static bool write_excludes(struct wm_takeover *t, struct wm_yb *b, struct wm_y *
 			if ((pp >> m & 1) && !(tp->pypy >> m & 1 && pypy_builds(tp->p)) &&
 					!add_exclude(b, root, &exclude, tp->p->id, wm_yaml_strf(b, "pp3.%u", m)))
 				return false;
+		for (unsigned m = 0; m < 32; m++)
+			if ((gp >> m & 1) && !(tp->graalpy >> m & 1 && graalpy_builds(tp->p)) &&
+					!add_exclude(b, root, &exclude, tp->p->id, wm_yaml_strf(b, "graalpy3.%u", m)))
+				return false;
 		if (abi3 && !tp->abi3 && !add_exclude(b, root, &exclude, tp->p->id, wm_yaml_str(b, "abi3")))
 			return false;
 	}
@@ -1270,21 +1623,22 @@ static void write_pythons(struct wm_takeover *t, struct wm_yb *b, struct wm_y *r
 {
 	const struct wm_pyo3 *pyo3 = crate_pyo3(t);
 	bool abi3 = t->project && t->project->abi3, any_abi3 = false;
-	unsigned cp = 0, ft = 0, pp;
+	unsigned cp = 0, ft = 0, pp, gp;
 	struct wm_y *python, *versions;
 
 	checked_cpythons(t, pyo3, &cp, &ft);
 	pp = pypy_written(t, pyo3);
+	gp = graalpy_written(t);
 	for (size_t i = 0; i < t->nplatforms; i++)
 		any_abi3 |= t->platforms[i].abi3;
 	if (abi3)
 		cp = 0;  /* the abi3 wheel stands for every CPython */
-	if (!cp && !ft && !pp && (!abi3 || any_abi3))
+	if (!cp && !ft && !pp && !gp && (!abi3 || any_abi3))
 		return;
 	python = wm_yaml_get(root, "python");
 	if (!python)
 		python = wm_yaml_set_before(b, root, "platforms", "python", wm_yaml_map(b));
-	if (cp || ft || pp) {
+	if (cp || ft || pp || gp) {
 		if ((versions = wm_yaml_set(b, python, "versions", wm_yaml_seq(b))) != NULL)
 			versions->style = WM_Y_FLOW;
 		for (unsigned m = 0; m < 32; m++) {
@@ -1296,29 +1650,77 @@ static void write_pythons(struct wm_takeover *t, struct wm_yb *b, struct wm_y *r
 		for (unsigned m = 0; m < 32; m++)
 			if (pp >> m & 1)
 				wm_yaml_push(b, versions, wm_yaml_strf(b, "pp3.%u", m));
+		for (unsigned m = 0; m < 32; m++)
+			if (gp >> m & 1)
+				wm_yaml_push(b, versions, wm_yaml_strf(b, "graalpy3.%u", m));
 	}
-	write_excludes(t, b, root, cp, ft, pp, abi3 && any_abi3);
+	write_excludes(t, b, root, cp, ft, pp, gp, abi3 && any_abi3);
 }
 
-/* The default backend's features and before-script-linux, those most builds use. */
+/* A layer's build settings into `map` (before its key `before`, when given), each as the matrix's key takes it. */
+static void write_settings(struct wm_yb *b, struct wm_y *map, const char *const *set, const char *before)
+{
+	for (size_t i = 0; map && i < WM_ARRAY_SIZE(settings); i++) {
+		const char *v = set[i];
+		struct wm_y *node = NULL;
+		if (!v || settings[i].carry == C_NONE || settings[i].carry == C_BEFORE)
+			continue;
+		switch (settings[i].carry) {
+		case C_LIST:
+		case C_WORDS:
+			node = wm_yaml_seq(b);
+			if (node)
+				node->style = WM_Y_FLOW;
+			for (const char *w = v; *w;) {
+				size_t k = strcspn(w, settings[i].carry == C_LIST ? "," : " \t");
+				if (k)
+					wm_yaml_push(b, node, wm_yaml_str(b, wm_arena_strndup(b->arena, w, k)));
+				w += k;
+				w += strspn(w, settings[i].carry == C_LIST ? "," : " \t");
+			}
+			break;
+		case C_BOOL:
+			node = wm_yaml_bool(b, true);
+			break;
+		case C_WORD:
+			node = wm_yaml_str(b, v);
+			break;
+		case C_ENV:
+			if ((node = wm_yaml_map(b)) != NULL)
+				node->style = WM_Y_FLOW;
+			for (const char *l = v; *l;) {
+				size_t k = strcspn(l, "\n"), eq = strcspn(l, "=");
+				wm_yaml_set(b, node, wm_arena_strndup(b->arena, l, eq), wm_yaml_str(b, wm_arena_strndup(b->arena,
+					l + eq + 1, k - eq - 1)));
+				l += k + (l[k] == '\n');
+			}
+			break;
+		default:
+			break;
+		}
+		if (before)
+			wm_yaml_set_before(b, map, before, settings[i].key, node);
+		else
+			wm_yaml_set(b, map, settings[i].key, node);
+	}
+}
+
+/* The default backend's build settings and before-script-linux, those every build (or most) uses. */
 static void write_backend(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
 {
 	struct wm_y *backends = wm_yaml_get(root, "backends"), *def = NULL;
+	bool any = t->before_script != NULL;
 	for (size_t i = 0; backends && i + 1 < backends->n; i += 2) {
 		struct wm_y *d = wm_yaml_get(backends->items[i + 1], "default");
 		if (d && d->text && !strcmp(d->text, "true"))
 			def = backends->items[i + 1];
 	}
-	if (!def || (!t->before_script && !t->nfeatures))
+	for (size_t i = 0; i < WM_ARRAY_SIZE(settings); i++)
+		any |= t->backend_set[i] != NULL;
+	if (!def || !any)
 		return;
 	def->style = WM_Y_AUTO;
-	if (t->nfeatures) {
-		struct wm_y *list = wm_yaml_set_before(b, def, "default", "features", wm_yaml_seq(b));
-		if (list)
-			list->style = WM_Y_FLOW;
-		for (size_t i = 0; i < t->nfeatures; i++)
-			wm_yaml_push(b, list, wm_yaml_str(b, t->features[i]));
-	}
+	write_settings(b, def, t->backend_set, "default");
 	if (t->before_script)
 		wm_yaml_set_before(b, def, "default", "before-script-linux", wm_yaml_literal(b, t->before_script));
 }
@@ -1352,7 +1754,7 @@ static bool arch_of_target(const char *target, const char *arch)
 
 static bool build_makes(const struct wm_takeover_build *tb, const struct wm_published *w)
 {
-	return !tb->backend && tb->p == w->p && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->abi3, w->entry);
+	return !tb->backend && tb->p == w->p && builds_entry(tb->cpython[0], tb->cpython[1], tb->pypy, tb->graalpy, tb->abi3, w->entry);
 }
 
 const char *wm_init_matrix_why(const struct wm_takeover *t, const struct wm_published *w, const char **workflow)

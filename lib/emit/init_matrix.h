@@ -8,6 +8,7 @@
 #include "workflow/builds.h"
 
 #define WM_TAKEOVER_MAX 32  /* platforms and drops kept: more is no starting point */
+#define WM_TAKEOVER_SETTINGS 16  /* the build settings a layer of the matrix carries, by init_matrix.c's table */
 
 /* A wheel of the release, its tags as the index's file name gives them ('.'-separated sets). */
 struct wm_published {
@@ -15,7 +16,7 @@ struct wm_published {
 	const char *python, *abi, *platform;
 	/* what init_matrix.c makes of it */
 	const struct wm_platform *p;   /* the catalogue's platform, NULL when none is it (`why`) */
-	char entry[16];                /* the matrix's Python entry: "3.12", "3.14t", "pp3.11", "abi3" */
+	char entry[16];                /* the matrix's Python entry: "3.12", "3.14t", "pp3.11", "graalpy3.11", "abi3" */
 	unsigned abi3_minor;           /* of an abi3 wheel */
 	const char *level;             /* a Linux wheel's manylinux or musllinux level (2_17 for 2014) */
 	const char *why;               /* what the matrix cannot express of it, or NULL */
@@ -27,6 +28,8 @@ struct wm_takeover_platform {
 	const char *level;      /* manylinux or musllinux level, when not the catalogue's; else NULL */
 	const char *runner;     /* a runner label the catalogue does not know (self-hosted); else NULL */
 	const char *container;  /* maturin-action's `container`; else NULL */
+	const char *set[WM_TAKEOVER_SETTINGS];  /* the build settings every build there shares, by init_matrix.c's table */
+	unsigned graalpy;       /* bit N: GraalPy 3.N built there */
 	unsigned pypy;          /* bit N: PyPy 3.N built there */
 	unsigned cpython[2];    /* bit N: CPython 3.N built there ([1]: free-threaded) */
 	bool abi3;              /* the abi3 wheel built there */
@@ -44,6 +47,7 @@ struct wm_takeover_build {
 	const struct wm_platform *p;   /* NULL when no platform of the catalogue builds it (`note`) */
 	const char *level;             /* its manylinux or musllinux level (2014 for maturin's `auto`), NULL off Linux */
 	unsigned cpython[2], pypy;     /* the Python entries it builds */
+	unsigned graalpy;              /* bit N: GraalPy 3.N */
 	bool abi3;
 	const char *note;              /* why its wheels are not the matrix's (a setting it cannot carry), or NULL */
 	bool partial;                  /* some of its wheels are not the matrix's (GraalPy, a level it cannot take) */
@@ -58,8 +62,7 @@ struct wm_takeover {
 	struct wm_takeover_platform platforms[WM_TAKEOVER_MAX];
 	size_t nplatforms;
 	const char *before_script;    /* maturin-action's before-script-linux, the same in every build */
-	const char **features;        /* --features, the same in every build (the crate's own) */
-	size_t nfeatures;
+	const char *backend_set[WM_TAKEOVER_SETTINGS];  /* the default backend's build settings: those every build shares */
 	struct wm_takeover_drop drops[WM_TAKEOVER_MAX];
 	size_t ndrops;
 	bool more_drops;              /* beyond WM_TAKEOVER_MAX */
@@ -82,8 +85,10 @@ struct wm_takeover {
 void wm_init_matrix_read(struct wm_takeover *t, struct wm_workflows *w, const struct wm_builds *b,
 	const char *const *backends, size_t nbackends);
 /*
- * The settings the matrix carries for the default backend: the --features and the
- * before-script-linux most of the project's own builds use; a build that uses others is noted.
+ * The settings the matrix carries (features, profile, toolchain, zig, docker options, env, ...): a
+ * value every build shares on the default backend, one a platform's builds share (the most of its
+ * wheels) on that platform's entry, and the before-script-linux most builds use on the default
+ * backend; a build that uses another, or a value the matrix file cannot take, is noted and dropped.
  */
 void wm_init_matrix_carry(struct wm_takeover *t);
 /*

@@ -425,7 +425,18 @@ static void read_cargo(struct wm_project *p, struct wm_arena *a)
 	const struct wm_toml_table *root = p->cargo.root;
 	const struct wm_toml_value *features = wm_toml_table_get(root, "features");
 	const struct wm_toml_value *deps = wm_toml_table_get(root, "dependencies");
+	const struct wm_toml_value *targets = wm_toml_table_get(root, "target");
 	const struct wm_toml_entry *e = wm_toml_is_table(deps) ? pyo3_entry(deps->table) : NULL;
+
+	/*
+	 * else a target's: `[target.'cfg(not(target_family = "wasm"))'.dependencies]` (PRQL's prqlc
+	 * 0.13.14, prqlc/bindings/prqlc-python/Cargo.toml), which Cargo uses for every target it matches
+	 */
+	for (size_t i = 0; !e && wm_toml_is_table(targets) && i < targets->table->n; i++) {
+		const struct wm_toml_value *t = targets->table->entries[i].value;
+		const struct wm_toml_value *d = wm_toml_is_table(t) ? wm_toml_table_get(t->table, "dependencies") : NULL;
+		e = wm_toml_is_table(d) ? pyo3_entry(d->table) : NULL;
+	}
 
 	p->crate_name = str_at(root, "package.name");
 	p->lib_name = str_at(root, "lib.name");

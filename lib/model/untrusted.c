@@ -125,7 +125,7 @@ static const char *env_expression(const char *s, size_t *len)
  * providers' names, unless `code_only`; and always the names that make a shell, the dynamic
  * linker, git or Python run other code.
  */
-static const char *env_reserved(const char *name, bool code_only)
+const char *wm_untrusted_env_reserved(const char *name, bool code_only)
 {
 	static const struct {
 		const char *prefix;
@@ -174,7 +174,7 @@ void wm_untrusted_load_env(struct wm_loader *l, const struct wm_node *n, struct 
 			continue;
 		}
 		{
-			const char *why = env_reserved(k->text, false);
+			const char *why = wm_untrusted_env_reserved(k->text, false);
 			if (why) {
 				wm_schema_error(&l->c, k, "environment variable '%s' is reserved: %s", k->text, why);
 				continue;
@@ -252,7 +252,7 @@ static void step_mapping(struct wm_loader *l, const struct wm_node *n, bool env)
 		if (env && !wm_name_env(k->text))
 			wm_schema_error(&l->c, k, "invalid environment variable name '%s': letters, digits and '_', "
 				"not starting with a digit", k->text);
-		else if (env && (why = env_reserved(k->text, true)) != NULL)
+		else if (env && (why = wm_untrusted_env_reserved(k->text, true)) != NULL)
 			wm_schema_error(&l->c, k, "environment variable '%s' is reserved: %s, and a step's 'env:' values may "
 				"read any context", k->text, why);
 		else if (!env && !input_name(k->text))

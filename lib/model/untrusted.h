@@ -32,6 +32,12 @@ bool wm_untrusted_path(struct wm_loader *l, const struct wm_node *n, const char 
  */
 void wm_untrusted_load_env(struct wm_loader *l, const struct wm_node *n, struct wm_env **out, size_t *nout);
 /*
+ * Why an environment variable name is not the matrix file's to set (the generated jobs' WM_*, the
+ * CI providers' own, unless `code_only`; and those that make a shell, linker, git or Python run
+ * other code), or NULL.
+ */
+const char *wm_untrusted_env_reserved(const char *name, bool code_only);
+/*
  * A GitHub setup step, copied into the workflow as it is: a mapping of
  * GitHub's step keys (wm_untrusted_step_keys) to single values, whose
  * `with:` and `env:` are mappings of literal names (an environment name, not

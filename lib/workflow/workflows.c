@@ -975,6 +975,9 @@ static void read_job(struct wm_workflows *w, const struct loaded *l, const char 
 		if (!run || !(s = new_scope(w, job_scope)))
 			return;
 		s->matrix = &combos.combos[c];
+		/* the job's env reads its combination's matrix (GitHub: env of a job takes matrix.*) */
+		if (s->nenv && s->env[0].map == wm_yaml_find(job, "env"))
+			s->env[0].scope = s;
 		run->file = place->top;
 		run->job = wm_arena_printf(&w->arena, "%s%s", place->prefix, id);
 		run->job_file = l->path;
