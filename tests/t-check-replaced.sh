@@ -84,6 +84,7 @@ for f in "$fixture"/.github/workflows/*.yml; do
 	w=.github/workflows/${f##*/}
 	case ${f##*/} in
 	CI-Metal.yml)
+		# shellcheck disable=SC2016  # the workflow's own text, $GITHUB_ENV as written there
 		grep -q 'MACOSX_DEPLOYMENT_TARGET=10.9" >>"$GITHUB_ENV"' "$f" || fail "CI-Metal.yml no longer sets 10.9"
 		kept "$w" "$line" $((column + 9)) release "$name" "a tag push" "maturin-action's command: upload" \
 			"1: the wheels of job macos ($w:$build): built with MACOSX_DEPLOYMENT_TARGET 10.9 ($w:$build), which init carries for the default backend's builds only" ;;

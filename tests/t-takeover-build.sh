@@ -87,7 +87,7 @@ assert hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest() == f["hashes"]
 PY
 	mkdir -p "$tmp/src"
 	tar -xzf "$sdist" -C "$tmp/src"
-	# shellcheck disable=SC2046  # the job's arguments, split as maturin-action splits them (no quotes in them)
+	# shellcheck disable=SC2046,SC2086  # $locked is empty or one word; the job's arguments, split as maturin-action splits them (no quotes in them)
 	(cd "$tmp/src/$name-$version" && maturin build --zig $locked $(cat "$tmp/$name.args")) \
 		>"$tmp/$name.build" 2>&1 || { fail "$name: maturin build $(cat "$tmp/$name.args") failed: $(tail -n 20 "$tmp/$name.build")"; return; }
 	grep -q -- "--out dist -i python3.11" "$tmp/$name.args" || fail "$name: the job's args: $(cat "$tmp/$name.args")"

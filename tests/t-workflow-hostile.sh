@@ -36,6 +36,7 @@ hostile() {
 	expect_status 0 "$case: init"
 	cp "$tmp/err" "$tmp/$case.init"
 	[[ -f $r/wheelmatrix.yaml ]] || fail "$case: init wrote no matrix"
+	# shellcheck disable=SC2016  # the characters of an expression, not an expansion
 	grep -q '\${{' "$r/wheelmatrix.yaml" && fail "$case: an expression of the workflows reached the matrix: $(grep '\${{' "$r/wheelmatrix.yaml")"
 	wm -C "$r" list
 	expect_status 0 "$case: list loads the matrix init wrote"

@@ -1,6 +1,7 @@
 # takeover-index.sh — sourced by the tests of init against tests/takeover/'s releases (after
 # tests/lib.sh and tests/python-env.sh).
 # shellcheck shell=bash
+# shellcheck disable=SC2154  # py comes from tests/python-env.sh, which the test sources first
 #
 #   takeover_index WWW   lays out each release of tests/takeover/*/release.json as a simple index
 #                        below WWW: WWW/simple/NAME/index.json, its page as PyPI gave it (PEP 691
