@@ -1278,9 +1278,145 @@ struct marks {
 	struct wm_buf text;             /* scratch: a scalar's text with its mark */
 };
 
-static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y, struct marks *mk)
+/*
+ * Shared nodes (wm_y.share): a scan in the order of writing counts the equal trees under each
+ * marked node's canonical text (its key), not looking inside a tree already seen, which will be
+ * an alias.  A name belongs to the first tree marked with it, so that `*name` always stands for
+ * one thing: a later, different tree with that name is written in full each time (what is inside
+ * it may still be shared).  The trees seen twice or more that own their name get it as anchor.
+ */
+struct share {
+	char *key;
+	size_t len;
+	const char *name;
+	unsigned count;
+	char *anchor;
+	bool written;
+	bool full;              /* the name is another tree's: written in full each time */
+};
+
+struct shares {
+	struct wm_map map;
+	struct wm_map names;    /* name -> the first tree marked with it */
+	struct share **list;
+	size_t n, cap;
+	struct wm_buf key;      /* scratch */
+	bool oom;
+};
+
+/* Appends the canonical text of `y` to `b`: type, style and flags, lengths, texts, comments. */
+static void y_key(struct wm_buf *b, const struct wm_y *y)
+{
+	if (y->type == WM_NODE_SCALAR) {
+		wm_buf_printf(b, "S%d%d%zu:", (int)y->style, (int)y->typed, y->len);
+		wm_buf_add(b, y->text ? y->text : "", y->len);
+		if (y->comment) {
+			wm_buf_printf(b, "#%zu:", strlen(y->comment));
+			wm_buf_add(b, y->comment, strlen(y->comment));
+		}
+		return;
+	}
+	wm_buf_printf(b, "%c%d%zu[", y->type == WM_NODE_SEQ ? 'Q' : 'M', (int)y->style, y->n);
+	for (size_t i = 0; i < y->n; i++)
+		y_key(b, y->items[i]);
+	wm_buf_add(b, "]", 1);
+}
+
+/* The entry of marked node `y`, NULL when it has none yet (or out of memory: sh->oom). */
+static struct share *share_find(struct shares *sh, const struct wm_y *y)
+{
+	wm_buf_clear(&sh->key);
+	y_key(&sh->key, y);
+	if (sh->key.oom) {
+		sh->oom = true;
+		return NULL;
+	}
+	return wm_map_get(&sh->map, sh->key.ptr, sh->key.len);
+}
+
+static void share_scan(struct shares *sh, const struct wm_y *y)
+{
+	if (!y || sh->oom)
+		return;
+	if (y->share) {
+		struct share *s = share_find(sh, y);
+		if (s && !s->full) {
+			s->count++;
+			return;
+		}
+		if (sh->oom)
+			return;
+		if (s)
+			goto children;
+		if (sh->n == sh->cap) {
+			size_t cap = sh->cap ? 2 * sh->cap : 16;
+			struct share **list = realloc(sh->list, cap * sizeof(*list));
+			if (!list) {
+				sh->oom = true;
+				return;
+			}
+			sh->list = list;
+			sh->cap = cap;
+		}
+		if (!(s = calloc(1, sizeof(*s))) || !(s->key = malloc(sh->key.len))) {
+			free(s);
+			sh->oom = true;
+			return;
+		}
+		memcpy(s->key, sh->key.ptr, sh->key.len);
+		s->len = sh->key.len;
+		s->name = y->share;
+		s->count = 1;
+		sh->list[sh->n++] = s;
+		s->full = wm_map_get(&sh->names, s->name, strlen(s->name)) != NULL;
+		if (wm_map_put(&sh->map, s->key, s->len, s) < 0 ||
+				(!s->full && wm_map_put(&sh->names, s->name, strlen(s->name), s) < 0)) {
+			sh->oom = true;
+			return;
+		}
+	}
+children:
+	if (y->type != WM_NODE_SCALAR)
+		for (size_t i = 0; i < y->n; i++)
+			share_scan(sh, y->items[i]);
+}
+
+/* Names the anchors of the trees seen more than once and owning their name. */
+static void share_name(struct shares *sh)
+{
+	for (size_t i = 0; i < sh->n && !sh->oom; i++)
+		if (sh->list[i]->count > 1 && !sh->list[i]->full && !(sh->list[i]->anchor = strdup(sh->list[i]->name)))
+			sh->oom = true;
+}
+
+static void share_release(struct shares *sh)
+{
+	for (size_t i = 0; i < sh->n; i++) {
+		free(sh->list[i]->key);
+		free(sh->list[i]->anchor);
+		free(sh->list[i]);
+	}
+	free(sh->list);
+	wm_map_release(&sh->map);
+	wm_map_release(&sh->names);
+	wm_buf_release(&sh->key);
+}
+
+static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y, struct marks *mk, struct shares *sh)
 {
 	yaml_event_t ev;
+	yaml_char_t *anchor = NULL;
+	if (y->share) {
+		struct share *s = share_find(sh, y);
+		if (!s)
+			return false;
+		if (s->count > 1 && s->written)
+			return yaml_alias_event_initialize(&ev, (yaml_char_t *)s->anchor) && y_event(e, &ev);
+		if (s->count > 1) {
+			anchor = (yaml_char_t *)s->anchor;
+			s->written = true;
+		}
+	}
 	if (y->type == WM_NODE_SCALAR) {
 		yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
 		const char *text = y->text;
@@ -1301,24 +1437,24 @@ static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y, struct marks *m
 			text = mk->text.ptr;
 			len = mk->text.len;
 		}
-		if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)text, (int)len, 1, 1, style))
+		if (!yaml_scalar_event_initialize(&ev, anchor, NULL, (yaml_char_t *)text, (int)len, 1, 1, style))
 			return false;
 		return y_event(e, &ev);
 	}
 	if (y->type == WM_NODE_SEQ) {
-		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+		if (!yaml_sequence_start_event_initialize(&ev, anchor, NULL, 1,
 				y->style == WM_Y_FLOW ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE) || !y_event(e, &ev))
 			return false;
 		for (size_t i = 0; i < y->n; i++)
-			if (!y_emit_node(e, y->items[i], mk))
+			if (!y_emit_node(e, y->items[i], mk, sh))
 				return false;
 		return yaml_sequence_end_event_initialize(&ev) && y_event(e, &ev);
 	}
-	if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+	if (!yaml_mapping_start_event_initialize(&ev, anchor, NULL, 1,
 			y->style == WM_Y_FLOW ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE) || !y_event(e, &ev))
 		return false;
 	for (size_t i = 0; i < y->n; i++)
-		if (!y_emit_node(e, y->items[i], mk))
+		if (!y_emit_node(e, y->items[i], mk, sh))
 			return false;
 	return yaml_mapping_end_event_initialize(&ev) && y_event(e, &ev);
 }
@@ -1398,6 +1534,7 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 	yaml_emitter_t e;
 	yaml_event_t ev;
 	struct marks mk = { .text = WM_BUF_INIT };
+	struct shares sh = { .key = WM_BUF_INIT };
 	int ret = 0;
 	bool ok;
 
@@ -1406,8 +1543,13 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 		return WM_ENOMEM;
 	}
 	mk.n = 0;
-	if (!yaml_emitter_initialize(&e)) {
+	wm_map_init(&sh.map);
+	wm_map_init(&sh.names);
+	share_scan(&sh, root);
+	share_name(&sh);
+	if (sh.oom || !yaml_emitter_initialize(&e)) {
 		free(mk.scalars);
+		share_release(&sh);
 		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
 		return WM_ENOMEM;
 	}
@@ -1418,7 +1560,7 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 	yaml_emitter_set_break(&e, YAML_LN_BREAK);
 	ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) && y_event(&e, &ev) &&
 		yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) && y_event(&e, &ev) &&
-		y_emit_node(&e, root, &mk) &&
+		y_emit_node(&e, root, &mk, &sh) &&
 		yaml_document_end_event_initialize(&ev, 1) && y_event(&e, &ev) &&
 		yaml_stream_end_event_initialize(&ev) && y_event(&e, &ev) &&
 		yaml_emitter_flush(&e);
@@ -1426,7 +1568,7 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 		wm_error_code(err, WM_EINVALID);
 		ret = WM_EINVALID;
 	} else if (!ok) {
-		ret = out->oom || mk.text.oom ? WM_ENOMEM : WM_EINTERNAL;
+		ret = out->oom || mk.text.oom || sh.oom ? WM_ENOMEM : WM_EINTERNAL;
 		wm_error_add(err, ret, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot write YAML: %s",
 			e.problem ? e.problem : "out of memory");
 	} else if (mk.n && (ret = marks_apply(&mk, out, w.start)) < 0) {
@@ -1436,5 +1578,6 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 	yaml_emitter_delete(&e);
 	wm_buf_release(&mk.text);
 	free(mk.scalars);
+	share_release(&sh);
 	return ret;
 }
