@@ -1281,9 +1281,10 @@ struct marks {
 /*
  * Shared nodes (wm_y.share): a scan in the order of writing counts the equal trees under each
  * marked node's canonical text (its key), not looking inside a tree already seen, which will be
- * an alias.  A name belongs to the first tree marked with it, so that `*name` always stands for
- * one thing: a later, different tree with that name is written in full each time (what is inside
- * it may still be shared).  The trees seen twice or more that own their name get it as anchor.
+ * an alias.  A name is the anchor of one tree, so that `*name` always stands for one thing: the
+ * first tree with that name that is seen twice or more.  Another tree repeated under that name is
+ * written in full each time (what is inside it may still be shared): it is marked so, and the
+ * scan starts again, now looking inside its copies, until no name is claimed twice.
  */
 struct share {
 	char *key;
@@ -1292,14 +1293,16 @@ struct share {
 	unsigned count;
 	char *anchor;
 	bool written;
-	bool full;              /* the name is another tree's: written in full each time */
+	bool full;              /* written in full each time: its name is another tree's anchor */
 };
 
 struct shares {
-	struct wm_map map;
-	struct wm_map names;    /* name -> the first tree marked with it */
-	struct share **list;
+	struct wm_map map;      /* key -> struct share, for this scan */
+	struct share **list;    /* in the order of the scan */
 	size_t n, cap;
+	struct wm_map full;     /* key -> key: the trees written in full, across scans */
+	char **fulls;
+	size_t nfull;
 	struct wm_buf key;      /* scratch */
 	bool oom;
 };
@@ -1322,7 +1325,7 @@ static void y_key(struct wm_buf *b, const struct wm_y *y)
 	wm_buf_add(b, "]", 1);
 }
 
-/* The entry of marked node `y`, NULL when it has none yet (or out of memory: sh->oom). */
+/* The entry of marked node `y` (its key left in sh->key), NULL when it has none yet or out of memory (sh->oom). */
 static struct share *share_find(struct shares *sh, const struct wm_y *y)
 {
 	wm_buf_clear(&sh->key);
@@ -1332,6 +1335,32 @@ static struct share *share_find(struct shares *sh, const struct wm_y *y)
 		return NULL;
 	}
 	return wm_map_get(&sh->map, sh->key.ptr, sh->key.len);
+}
+
+static struct share *share_add(struct shares *sh, const struct wm_y *y)
+{
+	struct share *s;
+	if (sh->n == sh->cap) {
+		size_t cap = sh->cap ? 2 * sh->cap : 16;
+		struct share **list = realloc(sh->list, cap * sizeof(*list));
+		if (!list)
+			return NULL;
+		sh->list = list;
+		sh->cap = cap;
+	}
+	if (!(s = calloc(1, sizeof(*s))))
+		return NULL;
+	if (!(s->key = malloc(sh->key.len))) {
+		free(s);
+		return NULL;
+	}
+	memcpy(s->key, sh->key.ptr, sh->key.len);
+	s->len = sh->key.len;
+	s->name = y->share;
+	s->count = 1;
+	s->full = wm_map_get(&sh->full, s->key, s->len) != NULL;
+	sh->list[sh->n++] = s;
+	return wm_map_put(&sh->map, s->key, s->len, s) < 0 ? NULL : s;
 }
 
 static void share_scan(struct shares *sh, const struct wm_y *y)
@@ -1344,61 +1373,87 @@ static void share_scan(struct shares *sh, const struct wm_y *y)
 			s->count++;
 			return;
 		}
+		if (!s && !sh->oom && !share_add(sh, y))
+			sh->oom = true;
 		if (sh->oom)
 			return;
-		if (s)
-			goto children;
-		if (sh->n == sh->cap) {
-			size_t cap = sh->cap ? 2 * sh->cap : 16;
-			struct share **list = realloc(sh->list, cap * sizeof(*list));
-			if (!list) {
-				sh->oom = true;
-				return;
-			}
-			sh->list = list;
-			sh->cap = cap;
-		}
-		if (!(s = calloc(1, sizeof(*s))) || !(s->key = malloc(sh->key.len))) {
-			free(s);
-			sh->oom = true;
-			return;
-		}
-		memcpy(s->key, sh->key.ptr, sh->key.len);
-		s->len = sh->key.len;
-		s->name = y->share;
-		s->count = 1;
-		sh->list[sh->n++] = s;
-		s->full = wm_map_get(&sh->names, s->name, strlen(s->name)) != NULL;
-		if (wm_map_put(&sh->map, s->key, s->len, s) < 0 ||
-				(!s->full && wm_map_put(&sh->names, s->name, strlen(s->name), s) < 0)) {
-			sh->oom = true;
-			return;
-		}
 	}
-children:
 	if (y->type != WM_NODE_SCALAR)
 		for (size_t i = 0; i < y->n; i++)
 			share_scan(sh, y->items[i]);
 }
 
-/* Names the anchors of the trees seen more than once and owning their name. */
-static void share_name(struct shares *sh)
-{
-	for (size_t i = 0; i < sh->n && !sh->oom; i++)
-		if (sh->list[i]->count > 1 && !sh->list[i]->full && !(sh->list[i]->anchor = strdup(sh->list[i]->name)))
-			sh->oom = true;
-}
-
-static void share_release(struct shares *sh)
+/* Forgets the entries of a scan (not the trees written in full). */
+static void share_clear(struct shares *sh)
 {
 	for (size_t i = 0; i < sh->n; i++) {
 		free(sh->list[i]->key);
 		free(sh->list[i]->anchor);
 		free(sh->list[i]);
 	}
+	sh->n = 0;
+	wm_map_release(&sh->map);
+	wm_map_init(&sh->map);
+}
+
+/*
+ * Gives each name to the first tree repeated under it as its anchor; true when another tree
+ * repeated under a name already given was marked to be written in full (the scan must start again).
+ */
+static bool share_name(struct shares *sh)
+{
+	struct wm_map names;
+	bool again = false;
+	wm_map_init(&names);
+	for (size_t i = 0; i < sh->n && !sh->oom; i++) {
+		struct share *s = sh->list[i];
+		char **fulls;
+		if (s->full || s->count < 2)
+			continue;
+		if (!wm_map_get(&names, s->name, strlen(s->name))) {
+			if (!(s->anchor = strdup(s->name)) || wm_map_put(&names, s->name, strlen(s->name), s) < 0)
+				sh->oom = true;
+			continue;
+		}
+		if (!(fulls = realloc(sh->fulls, (sh->nfull + 1) * sizeof(*fulls)))) {
+			sh->oom = true;
+			break;
+		}
+		sh->fulls = fulls;
+		if (!(fulls[sh->nfull] = malloc(s->len))) {
+			sh->oom = true;
+			break;
+		}
+		memcpy(fulls[sh->nfull], s->key, s->len);
+		if (wm_map_put(&sh->full, fulls[sh->nfull], s->len, fulls[sh->nfull]) < 0)
+			sh->oom = true;
+		sh->nfull++;
+		again = true;
+	}
+	wm_map_release(&names);
+	return again;
+}
+
+/* Scans `root` until every repeated name stands for one tree. */
+static void share_plan(struct shares *sh, const struct wm_y *root)
+{
+	wm_map_init(&sh->map);
+	wm_map_init(&sh->full);
+	do {
+		share_clear(sh);
+		share_scan(sh, root);
+	} while (!sh->oom && share_name(sh));
+}
+
+static void share_release(struct shares *sh)
+{
+	share_clear(sh);
 	free(sh->list);
 	wm_map_release(&sh->map);
-	wm_map_release(&sh->names);
+	for (size_t i = 0; i < sh->nfull; i++)
+		free(sh->fulls[i]);
+	free(sh->fulls);
+	wm_map_release(&sh->full);
 	wm_buf_release(&sh->key);
 }
 
@@ -1410,9 +1465,9 @@ static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y, struct marks *m
 		struct share *s = share_find(sh, y);
 		if (!s)
 			return false;
-		if (s->count > 1 && s->written)
+		if (s->anchor && s->written)
 			return yaml_alias_event_initialize(&ev, (yaml_char_t *)s->anchor) && y_event(e, &ev);
-		if (s->count > 1) {
+		if (s->anchor) {
 			anchor = (yaml_char_t *)s->anchor;
 			s->written = true;
 		}
@@ -1543,10 +1598,7 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 		return WM_ENOMEM;
 	}
 	mk.n = 0;
-	wm_map_init(&sh.map);
-	wm_map_init(&sh.names);
-	share_scan(&sh, root);
-	share_name(&sh);
+	share_plan(&sh, root);
 	if (sh.oom || !yaml_emitter_initialize(&e)) {
 		free(mk.scalars);
 		share_release(&sh);
