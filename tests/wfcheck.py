@@ -55,7 +55,11 @@ Properties (issue 3, design section 5):
   `wheelmatrix==$WM_WHEELMATRIX` (WM_WHEELMATRIX a release, X.Y.Z) with pip, `--only-binary :all:`
   and `--no-deps`, and runs `wheelmatrix ... check --rev "$WM_REV"` with WM_REV
   `${{ github.sha }}`; every job that publishes (publish-*, index-<backend>, variants) needs it,
-  and every job that runs on tags only needs it, directly or not.
+  and every job that runs on tags only needs it, directly or not (but the tag check);
+- the tag check: when a job publishes, the job `wheelmatrix-tag`, on tags only, asks for exactly
+  contents: read and reads no secret, checks out without persisting credentials and runs one
+  script reading WM_TAG, which is `${{ github.ref_name }}` (templates/check-version.py, whose
+  work t-check-version proves); every job that publishes needs it; no other job has that script.
 """
 
 import fnmatch
@@ -244,6 +248,7 @@ def check(text, listed, meta=None, index=None, drift=True):
     bad += _check_meta(jobs, uploads, backends, meta, drift)
     bad += _check_provenance(jobs, index is not None, variants)
     bad += _check_drift(jobs, drift)
+    bad += _check_tag(jobs)
     if variants:
         bad += _check_variants(jobs, uploads, listed, default)
     elif index is not None:
@@ -398,8 +403,8 @@ def _check_provenance(jobs, index=False, variants=False):
                 pass  # _check_index, _check_variants
             elif variants and name == "variants":
                 pass  # _check_variants
-            elif name == CHECK_JOB:
-                pass  # _check_drift
+            elif name in (CHECK_JOB, TAG_JOB):
+                pass  # _check_drift, _check_tag
             elif name != "github-release" and perms is not None:
                 bad.append("%s: asks for permissions %r" % (name, perms))
             continue
@@ -423,6 +428,42 @@ def _check_provenance(jobs, index=False, variants=False):
 
 
 CHECK_JOB = "wheelmatrix-check"
+TAG_JOB = "wheelmatrix-tag"
+
+
+def _publishes(name):
+    return name.startswith("publish-") or name == "variants" or (name.startswith("index-") and name != "index-pages")
+
+
+def _check_tag(jobs):
+    bad = []
+    publishing = [n for n, j in jobs.items() if isinstance(j, dict) and _publishes(n)]
+    job = jobs.get(TAG_JOB)
+    for name, j in jobs.items():
+        if name != TAG_JOB and isinstance(j, dict) and any("WM_TAG" in str(st.get("run", "")) for st in j.get("steps") or []):
+            bad.append("%s checks the tag itself" % name)
+    if not publishing:
+        if job is not None:
+            bad.append("%s: the job is there, but no job publishes" % TAG_JOB)
+        return bad
+    if not isinstance(job, dict):
+        return bad + ["no %s job" % TAG_JOB]
+    if job.get("if") != "startsWith(github.ref, 'refs/tags/')" or job.get("needs"):
+        bad.append("%s: runs if %r, after %r" % (TAG_JOB, job.get("if"), job.get("needs")))
+    if job.get("permissions") != {"contents": "read"}:
+        bad.append("%s: permissions %r, not contents: read alone" % (TAG_JOB, job.get("permissions")))
+    if "secrets." in json.dumps(job):
+        bad.append("%s: reads a secret" % TAG_JOB)
+    steps = job.get("steps") or []
+    checkout = [st for st in steps if uses(st, "actions/checkout")]
+    if len(checkout) != 1 or (checkout[0].get("with") or {}).get("persist-credentials") is not False:
+        bad.append("%s: not one checkout without persisted credentials: %r" % (TAG_JOB, checkout))
+    check = [st for st in steps if "WM_TAG" in str(st.get("run", ""))]
+    if len(check) != 1 or (check[0].get("env") or {}).get("WM_TAG") != "${{ github.ref_name }}":
+        bad.append("%s: not one tag check of github.ref_name: %r" % (TAG_JOB, steps))
+    bad += ["%s publishes, but does not need %s: %r" % (n, TAG_JOB, jobs[n].get("needs"))
+            for n in publishing if TAG_JOB not in _names(jobs[n].get("needs"))]
+    return bad
 
 
 def _names(needs):
@@ -466,7 +507,7 @@ def _check_drift(jobs, drift):
         publishes = name.startswith("publish-") or name == "variants" or (name.startswith("index-") and name != "index-pages")
         if publishes and CHECK_JOB not in _names(j.get("needs")):
             bad.append("%s publishes, but does not need %s: %r" % (name, CHECK_JOB, j.get("needs")))
-        if "refs/tags/" in str(j.get("if", "")) and CHECK_JOB not in _needs(jobs, name):
+        if "refs/tags/" in str(j.get("if", "")) and CHECK_JOB not in _needs(jobs, name) and name != TAG_JOB:
             bad.append("%s runs on tags, but not after %s" % (name, CHECK_JOB))
     return bad
 
