@@ -2,17 +2,21 @@
 """workflow_lines.py — how long a generated GitHub workflow is, and how much of it repeats.
 
     bench/workflow_lines.py [WORKFLOW.yml ...]    (default: tests/expected/github/*.yml)
+    bench/workflow_lines.py --compare REV         (each tests/expected/github/*.yml against REV's)
 
 For each workflow: its lines; the lines it would have with every alias written out (PyYAML reads
 it, and the expanded tree is counted as `yaml.dump` writes it, block style, so only the
 difference between the two counts matters); the lines of each job as written; and the repeated
 lines, those inside a run of 3 or more lines that occurs again, word for word, elsewhere in the
 file (what a reviewer reads twice).  tests/expected/github/llm-rs.yml is the demo's workflow
-(matrices/llm-rs.yaml on tests/fixtures/llm-rs, as t-generate writes it).
+(matrices/llm-rs.yaml, as t-generate writes it).  With --compare, a table of each example
+matrix's workflow: lines and repeated lines at git revision REV (52b01f6 is the tree before the
+jobs' repeated steps were written once) and now.
 """
 import glob
 import os
 import re
+import subprocess
 import sys
 
 import yaml
@@ -62,6 +66,25 @@ def expanded_lines(text):
     return yaml.dump(yaml.safe_load(text), Dumper=Dumper, sort_keys=False, width=1 << 20).count("\n")
 
 
+def counts(text):
+    lines = text.split("\n")[:-1]
+    return len(lines), len(repeated(lines))
+
+
+def compare(rev):
+    print("| matrix | lines at %s | repeated | lines now | repeated |" % rev)
+    print("|---|---|---|---|---|")
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "expected", "github", "*.yml"))):
+        rel = os.path.relpath(path, ROOT)
+        before = subprocess.run(["git", "-C", ROOT, "show", "%s:%s" % (rev, rel)], capture_output=True, text=True)
+        if before.returncode:
+            continue
+        b, rb = counts(before.stdout)
+        a, ra = counts(open(path, encoding="utf-8").read())
+        print("| %s | %d | %d (%.0f%%) | %d | %d (%.0f%%) |" % (os.path.basename(path)[:-4], b, rb, 100.0 * rb / b,
+                                                              a, ra, 100.0 * ra / a))
+
+
 def report(path):
     text = open(path, encoding="utf-8").read()
     lines = text.split("\n")[:-1]
@@ -76,6 +99,9 @@ def report(path):
 
 
 def main(argv):
+    if argv[1:2] == ["--compare"] and len(argv) == 3:
+        compare(argv[2])
+        return 0
     paths = argv[1:] or sorted(glob.glob(os.path.join(ROOT, "tests", "expected", "github", "*.yml")))
     for p in paths:
         report(p)
