@@ -431,6 +431,20 @@ CHECK_JOB = "wheelmatrix-check"
 TAG_JOB = "wheelmatrix-tag"
 
 
+def _read_only(name, job):
+    """A job that asks for contents: read alone, reads no secret and checks out once without
+    persisting credentials."""
+    bad = []
+    if job.get("permissions") != {"contents": "read"}:
+        bad.append("%s: permissions %r, not contents: read alone" % (name, job.get("permissions")))
+    if "secrets." in json.dumps(job):
+        bad.append("%s: reads a secret" % name)
+    checkout = [st for st in job.get("steps") or [] if uses(st, "actions/checkout")]
+    if len(checkout) != 1 or (checkout[0].get("with") or {}).get("persist-credentials") is not False:
+        bad.append("%s: not one checkout without persisted credentials: %r" % (name, checkout))
+    return bad
+
+
 def _publishes(name):
     return name.startswith("publish-") or name == "variants" or (name.startswith("index-") and name != "index-pages")
 
@@ -450,14 +464,8 @@ def _check_tag(jobs):
         return bad + ["no %s job" % TAG_JOB]
     if job.get("if") != "startsWith(github.ref, 'refs/tags/')" or job.get("needs"):
         bad.append("%s: runs if %r, after %r" % (TAG_JOB, job.get("if"), job.get("needs")))
-    if job.get("permissions") != {"contents": "read"}:
-        bad.append("%s: permissions %r, not contents: read alone" % (TAG_JOB, job.get("permissions")))
-    if "secrets." in json.dumps(job):
-        bad.append("%s: reads a secret" % TAG_JOB)
+    bad += _read_only(TAG_JOB, job)
     steps = job.get("steps") or []
-    checkout = [st for st in steps if uses(st, "actions/checkout")]
-    if len(checkout) != 1 or (checkout[0].get("with") or {}).get("persist-credentials") is not False:
-        bad.append("%s: not one checkout without persisted credentials: %r" % (TAG_JOB, checkout))
     check = [st for st in steps if "WM_TAG" in str(st.get("run", ""))]
     if len(check) != 1 or (check[0].get("env") or {}).get("WM_TAG") != "${{ github.ref_name }}":
         bad.append("%s: not one tag check of github.ref_name: %r" % (TAG_JOB, steps))
@@ -483,16 +491,10 @@ def _check_drift(jobs, drift):
         return ["no %s job" % CHECK_JOB]
     if "if" in job or job.get("needs"):
         bad.append("%s: runs only if %r, after %r" % (CHECK_JOB, job.get("if"), job.get("needs")))
-    if job.get("permissions") != {"contents": "read"}:
-        bad.append("%s: permissions %r, not contents: read alone" % (CHECK_JOB, job.get("permissions")))
+    bad += _read_only(CHECK_JOB, job)
     if not str(job.get("runs-on", "")).startswith("ubuntu-"):
         bad.append("%s: runs on %r" % (CHECK_JOB, job.get("runs-on")))
-    if "secrets." in json.dumps(job):
-        bad.append("%s: reads a secret" % CHECK_JOB)
     steps = job.get("steps") or []
-    checkout = [st for st in steps if uses(st, "actions/checkout")]
-    if len(checkout) != 1 or (checkout[0].get("with") or {}).get("persist-credentials") is not False:
-        bad.append("%s: not one checkout without persisted credentials: %r" % (CHECK_JOB, checkout))
     install = [st for st in steps if "pip install" in str(st.get("run", ""))]
     if (len(install) != 1 or not re.search(r'pip install --only-binary :all: --no-deps "wheelmatrix==\$WM_WHEELMATRIX"',
                                             install[0]["run"]) or
