@@ -339,7 +339,7 @@ def _check_variants(jobs, uploads, listed, default):
     if job.get("permissions") != {"contents": "write", "id-token": "write", "attestations": "write"}:
         bad.append("variants: permissions %r" % job.get("permissions"))
     builds = sorted({j["build_job"] for j in listed})
-    if sorted(n for n in job.get("needs") or [] if n != CHECK_JOB) != sorted(builds + ["sdist-" + default]):
+    if sorted(n for n in job.get("needs") or [] if n not in (CHECK_JOB, TAG_JOB)) != sorted(builds + ["sdist-" + default]):
         bad.append("variants needs %r, not every build job and sdist-%s" % (job.get("needs"), default))
     got = {}
     for path, names in _downloads(job, uploads):
@@ -538,7 +538,7 @@ def _check_meta(jobs, uploads, backends, meta, drift=True):
                     ("pattern" in w and fnmatch.fnmatchcase(u[2], str(w["pattern"])))}
     if got != {"meta-package"}:
         bad.append("publish-meta-package downloads %s, not just meta-package" % sorted(got))
-    want = {"meta-package"} | {"publish-" + b for b in backends} | ({CHECK_JOB} if drift else set())
+    want = {"meta-package", TAG_JOB} | {"publish-" + b for b in backends} | ({CHECK_JOB} if drift else set())
     needs = pub.get("needs") or []
     needs = {needs} if isinstance(needs, str) else set(needs)
     if needs != want:
