@@ -136,7 +136,7 @@ def check_github(case, repo, release, trusted):
         elif name == "github-release":
             if perms != {"contents": "write"}:
                 bad(case, "%s: permissions %r" % (name, perms))
-        elif name == "wheelmatrix-check":
+        elif name in ("wheelmatrix-check", "wheelmatrix-tag"):
             if perms != {"contents": "read"}:
                 bad(case, "%s: permissions %r" % (name, perms))
         elif perms is not None:

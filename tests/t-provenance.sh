@@ -7,7 +7,7 @@
 # `publish.pypi.trusted: false`.  In each GitHub workflow (PyYAML reads it):
 # - the workflow grants `contents: read` and only the publish jobs and the release job ask for
 #   more: a publish job exactly contents: read, id-token: write, attestations: write; the release
-#   job exactly contents: write; the drift check, wheelmatrix-check, contents: read on the job
+#   job exactly contents: write; the drift check, wheelmatrix-check, and the tag check, wheelmatrix-tag, contents: read on the job
 #   itself; no other job has a `permissions:` block;
 # - each publish job, after its downloads, runs actions/attest (at the reference
 #   of templates/actions.yaml) before pypa/gh-action-pypi-publish, and its `subject-path` globs,

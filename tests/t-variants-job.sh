@@ -12,7 +12,8 @@
 # sdist-cpu). tests/replay-github.py then runs, step by step, in a fresh clone tagged v0.2.15, with
 # what GitHub would give them (GITHUB_REPOSITORY, GITHUB_REF_NAME, GITHUB_SHA, GITHUB_SERVER_URL the
 # loopback server, the configure-pages output base_url) and their `run:` scripts unchanged:
-# - the `variants` job: the tag checked against the version, the default's patch applied (its
+# - the `wheelmatrix-tag` job, which `variants` needs: the tag checked against the version;
+# - the `variants` job: the default's patch applied (its
 #   [variant] table), setup-python replaced by the pinned tools' Python (its variantlib 0.2.2
 #   satisfies the step's `pip install`, offline), `variantlib make-variant` per backend,
 #   `variantlib generate-index-json`, the attestation skipped (said so), `gh release create`
@@ -29,7 +30,7 @@
 # - uv --preview-features wheel-variants installs the cu124 variant with a CUDA 12.8 driver
 #   (NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION, read by uv's NVIDIA provider) and the null
 #   variant without a driver or with a 12.2 one; pip installs the plain cpu wheel; each answers backend() with its backend;
-# - with a tag other than the version the `variants` job stops at its first step, saying why, and
+# - with a tag other than the version the `wheelmatrix-tag` job fails, saying why, so the `variants` job, which needs it, does not run and
 #   releases nothing; with no cuda wheel downloaded (the artifact wheels-cuda-* empty) it fails at
 #   the step that makes cuda's variant wheels (variantlib finds no wheel) and releases nothing.
 . "$ROOT/tests/lib.sh"
@@ -191,12 +192,17 @@ else
 	show "$venv.log"
 fi
 
-# failures: a tag other than the version, and the cuda wheels missing; neither releases anything
+# failures: a tag other than the version, which the tag check job (wheelmatrix-tag, which the
+# variants job needs, so that GitHub does not run it) refuses, and the cuda wheels missing;
+# neither releases anything
+"$py" -c 'import sys, yaml; sys.exit("wheelmatrix-tag" not in yaml.safe_load(open(sys.argv[1]))["jobs"]["variants"]["needs"])' \
+	"$workflow" || fail "the variants job does not need the tag check, wheelmatrix-tag"
+replay "$tmp/right-tag.log" wheelmatrix-tag "$tag" || { fail "the tag check failed on $tag"; show "$tmp/right-tag.log"; }
 git -C "$repo" tag v0.2.16
-if replay "$tmp/wrong-tag.log" variants v0.2.16; then
-	fail "the variants job succeeded with the tag v0.2.16 and the version $version"
+if replay "$tmp/wrong-tag.log" wheelmatrix-tag v0.2.16; then
+	fail "the tag check succeeded with the tag v0.2.16 and the version $version"
 elif ! grep -qF "::error::the tag v0.2.16 does not match the project version $version" "$tmp/wrong-tag.log"; then
-	fail "the variants job failed on a wrong tag without saying why"
+	fail "the tag check failed on a wrong tag without saying why"
 	show "$tmp/wrong-tag.log"
 fi
 [ ! -e "$www/owner/llm-rs/releases/download/v0.2.16-variants" ] || fail "the variants job released v0.2.16-variants with the wrong tag"
@@ -207,7 +213,7 @@ mkdir "$tmp/no-cuda/wheels-cuda-linux-x86_64-abi3"
 if replay "$tmp/no-cuda.log" variants "$tag" "$tmp/no-cuda"; then
 	fail "the variants job succeeded without the cuda wheels"
 	show "$tmp/no-cuda.log"
-elif ! grep -qF "replay-github.py: step 7 (Make the variant wheels of cuda (cu124)) failed" "$tmp/no-cuda.log" ||
+elif ! grep -qF "replay-github.py: step 6 (Make the variant wheels of cuda (cu124)) failed" "$tmp/no-cuda.log" ||
 	! grep -qF "::error::no wheels of backend cuda in dist/cuda/" "$tmp/no-cuda.log"; then
 	fail "the variants job without the cuda wheels did not fail where it makes their variants, saying why"
 	show "$tmp/no-cuda.log"

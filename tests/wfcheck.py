@@ -55,7 +55,11 @@ Properties (issue 3, design section 5):
   `wheelmatrix==$WM_WHEELMATRIX` (WM_WHEELMATRIX a release, X.Y.Z) with pip, `--only-binary :all:`
   and `--no-deps`, and runs `wheelmatrix ... check --rev "$WM_REV"` with WM_REV
   `${{ github.sha }}`; every job that publishes (publish-*, index-<backend>, variants) needs it,
-  and every job that runs on tags only needs it, directly or not.
+  and every job that runs on tags only needs it, directly or not (but the tag check);
+- the tag check: when a job publishes, the job `wheelmatrix-tag`, on tags only, asks for exactly
+  contents: read and reads no secret, checks out without persisting credentials and runs one
+  script reading WM_TAG, which is `${{ github.ref_name }}` (templates/check-version.py, whose
+  work t-check-version proves); every job that publishes needs it; no other job has that script.
 """
 
 import fnmatch
@@ -244,6 +248,7 @@ def check(text, listed, meta=None, index=None, drift=True):
     bad += _check_meta(jobs, uploads, backends, meta, drift)
     bad += _check_provenance(jobs, index is not None, variants)
     bad += _check_drift(jobs, drift)
+    bad += _check_tag(jobs)
     if variants:
         bad += _check_variants(jobs, uploads, listed, default)
     elif index is not None:
@@ -334,7 +339,7 @@ def _check_variants(jobs, uploads, listed, default):
     if job.get("permissions") != {"contents": "write", "id-token": "write", "attestations": "write"}:
         bad.append("variants: permissions %r" % job.get("permissions"))
     builds = sorted({j["build_job"] for j in listed})
-    if sorted(n for n in job.get("needs") or [] if n != CHECK_JOB) != sorted(builds + ["sdist-" + default]):
+    if sorted(n for n in job.get("needs") or [] if n not in (CHECK_JOB, TAG_JOB)) != sorted(builds + ["sdist-" + default]):
         bad.append("variants needs %r, not every build job and sdist-%s" % (job.get("needs"), default))
     got = {}
     for path, names in _downloads(job, uploads):
@@ -398,8 +403,8 @@ def _check_provenance(jobs, index=False, variants=False):
                 pass  # _check_index, _check_variants
             elif variants and name == "variants":
                 pass  # _check_variants
-            elif name == CHECK_JOB:
-                pass  # _check_drift
+            elif name in (CHECK_JOB, TAG_JOB):
+                pass  # _check_drift, _check_tag
             elif name != "github-release" and perms is not None:
                 bad.append("%s: asks for permissions %r" % (name, perms))
             continue
@@ -423,6 +428,50 @@ def _check_provenance(jobs, index=False, variants=False):
 
 
 CHECK_JOB = "wheelmatrix-check"
+TAG_JOB = "wheelmatrix-tag"
+
+
+def _read_only(name, job):
+    """A job that asks for contents: read alone, reads no secret and checks out once without
+    persisting credentials."""
+    bad = []
+    if job.get("permissions") != {"contents": "read"}:
+        bad.append("%s: permissions %r, not contents: read alone" % (name, job.get("permissions")))
+    if "secrets." in json.dumps(job):
+        bad.append("%s: reads a secret" % name)
+    checkout = [st for st in job.get("steps") or [] if uses(st, "actions/checkout")]
+    if len(checkout) != 1 or (checkout[0].get("with") or {}).get("persist-credentials") is not False:
+        bad.append("%s: not one checkout without persisted credentials: %r" % (name, checkout))
+    return bad
+
+
+def _publishes(name):
+    return name.startswith("publish-") or name == "variants" or (name.startswith("index-") and name != "index-pages")
+
+
+def _check_tag(jobs):
+    bad = []
+    publishing = [n for n, j in jobs.items() if isinstance(j, dict) and _publishes(n)]
+    job = jobs.get(TAG_JOB)
+    for name, j in jobs.items():
+        if name != TAG_JOB and isinstance(j, dict) and any("WM_TAG" in str(st.get("run", "")) for st in j.get("steps") or []):
+            bad.append("%s checks the tag itself" % name)
+    if not publishing:
+        if job is not None:
+            bad.append("%s: the job is there, but no job publishes" % TAG_JOB)
+        return bad
+    if not isinstance(job, dict):
+        return bad + ["no %s job" % TAG_JOB]
+    if job.get("if") != "startsWith(github.ref, 'refs/tags/')" or job.get("needs"):
+        bad.append("%s: runs if %r, after %r" % (TAG_JOB, job.get("if"), job.get("needs")))
+    bad += _read_only(TAG_JOB, job)
+    steps = job.get("steps") or []
+    check = [st for st in steps if "WM_TAG" in str(st.get("run", ""))]
+    if len(check) != 1 or (check[0].get("env") or {}).get("WM_TAG") != "${{ github.ref_name }}":
+        bad.append("%s: not one tag check of github.ref_name: %r" % (TAG_JOB, steps))
+    bad += ["%s publishes, but does not need %s: %r" % (n, TAG_JOB, jobs[n].get("needs"))
+            for n in publishing if TAG_JOB not in _names(jobs[n].get("needs"))]
+    return bad
 
 
 def _names(needs):
@@ -442,16 +491,10 @@ def _check_drift(jobs, drift):
         return ["no %s job" % CHECK_JOB]
     if "if" in job or job.get("needs"):
         bad.append("%s: runs only if %r, after %r" % (CHECK_JOB, job.get("if"), job.get("needs")))
-    if job.get("permissions") != {"contents": "read"}:
-        bad.append("%s: permissions %r, not contents: read alone" % (CHECK_JOB, job.get("permissions")))
+    bad += _read_only(CHECK_JOB, job)
     if not str(job.get("runs-on", "")).startswith("ubuntu-"):
         bad.append("%s: runs on %r" % (CHECK_JOB, job.get("runs-on")))
-    if "secrets." in json.dumps(job):
-        bad.append("%s: reads a secret" % CHECK_JOB)
     steps = job.get("steps") or []
-    checkout = [st for st in steps if uses(st, "actions/checkout")]
-    if len(checkout) != 1 or (checkout[0].get("with") or {}).get("persist-credentials") is not False:
-        bad.append("%s: not one checkout without persisted credentials: %r" % (CHECK_JOB, checkout))
     install = [st for st in steps if "pip install" in str(st.get("run", ""))]
     if (len(install) != 1 or not re.search(r'pip install --only-binary :all: --no-deps "wheelmatrix==\$WM_WHEELMATRIX"',
                                             install[0]["run"]) or
@@ -466,7 +509,7 @@ def _check_drift(jobs, drift):
         publishes = name.startswith("publish-") or name == "variants" or (name.startswith("index-") and name != "index-pages")
         if publishes and CHECK_JOB not in _names(j.get("needs")):
             bad.append("%s publishes, but does not need %s: %r" % (name, CHECK_JOB, j.get("needs")))
-        if "refs/tags/" in str(j.get("if", "")) and CHECK_JOB not in _needs(jobs, name):
+        if "refs/tags/" in str(j.get("if", "")) and CHECK_JOB not in _needs(jobs, name) and name != TAG_JOB:
             bad.append("%s runs on tags, but not after %s" % (name, CHECK_JOB))
     return bad
 
@@ -495,7 +538,7 @@ def _check_meta(jobs, uploads, backends, meta, drift=True):
                     ("pattern" in w and fnmatch.fnmatchcase(u[2], str(w["pattern"])))}
     if got != {"meta-package"}:
         bad.append("publish-meta-package downloads %s, not just meta-package" % sorted(got))
-    want = {"meta-package"} | {"publish-" + b for b in backends} | ({CHECK_JOB} if drift else set())
+    want = {"meta-package", TAG_JOB} | {"publish-" + b for b in backends} | ({CHECK_JOB} if drift else set())
     needs = pub.get("needs") or []
     needs = {needs} if isinstance(needs, str) else set(needs)
     if needs != want:

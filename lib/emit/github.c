@@ -1,4 +1,5 @@
 /* github.c — the GitHub Actions workflow: one build job per (backend, OS), sdist, publish and release jobs. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,7 @@ struct gh {
 	const bool *patched;   /* per backend: a variant patch exists; NULL: no project was read */
 	struct wm_doc skel;
 	bool *used;            /* per action of the catalogue: a step uses it; NULL: not asked */
+	bool tag;              /* a job needs the tag check job (TAG_JOB) */
 };
 
 /* One build job's entries: per field, each entry's value (NULL = none). */
@@ -56,6 +58,8 @@ struct entries {
 	bool *test_job;                   /* per entry: its tests run in the backend's test job */
 	size_t ntest_job;
 };
+
+#define CHECK_JOB "wheelmatrix-check"
 
 static void add_check_need(struct gh *g, struct wm_y *needs);
 
@@ -832,10 +836,32 @@ static void sdist_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *
 	}
 }
 
-/* The checkout and the check that the tag names the project's version. */
-static void add_version_check(struct gh *g, struct wm_y *steps)
+#define TAG_JOB "wheelmatrix-tag"
+
+/*
+ * A job that publishes waits for the tag check, one job for all of them (tag_job): the tag must
+ * name the project's version.
+ */
+static void add_tag_need(struct gh *g, struct wm_y *needs)
 {
-	struct wm_y *step;
+	wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, TAG_JOB));
+	g->tag = true;
+}
+
+/*
+ * The job wheelmatrix-tag, on tags only, when a job publishes: the checkout and the check that
+ * the tag names the project's version (templates/check-version.py).  It goes just after the drift
+ * check, before the build jobs.
+ */
+static void tag_job(struct gh *g, struct wm_y *jobs)
+{
+	struct wm_y *job, *steps, *step;
+	const char *before = NULL;
+	for (size_t i = 0; i + 1 < jobs->n && !before; i += 2)
+		if (strcmp(jobs->items[i]->text, CHECK_JOB) != 0)
+			before = jobs->items[i]->text;
+	job = wm_yaml_set_before(&g->b, jobs, before, TAG_JOB, piece(g, "tag-job"));
+	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
 	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
 	step = wm_yaml_push(&g->b, steps, piece(g, "check-version"));
 	wm_yaml_set(&g->b, step, "run", wm_yaml_literal(&g->b, wm_emit_check_version(&g->b)));
@@ -853,13 +879,14 @@ static struct wm_y *publish_base(struct gh *g, struct wm_y *jobs, const char *na
 	struct wm_y **needs)
 {
 	const struct wm_matrix *m = g->m;
-	struct wm_y *job, *env, *perms, *steps;
+	struct wm_y *job, *env, *perms;
 
 	job = wm_yaml_set(&g->b, jobs, wm_arena_strdup(g->b.arena, name), wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, job, "name", wm_yaml_strf(&g->b, "publish %s", dist));
 	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
 	*needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
 	add_check_need(g, *needs);
+	add_tag_need(g, *needs);
 	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
 	env = wm_yaml_set(&g->b, job, "environment", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, env, "name", wm_yaml_str(&g->b, m->environment));
@@ -870,9 +897,7 @@ static struct wm_y *publish_base(struct gh *g, struct wm_y *jobs, const char *na
 	wm_yaml_set(&g->b, perms, "contents", wm_yaml_str(&g->b, "read"));
 	wm_yaml_set(&g->b, perms, "id-token", wm_yaml_str(&g->b, "write"));
 	wm_yaml_set(&g->b, perms, "attestations", wm_yaml_str(&g->b, "write"));
-	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
-	add_version_check(g, steps);
-	return steps;
+	return wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
 }
 
 /* A download step of the piece `kind` with `key` (pattern or name) first, into `path` (NULL: the piece's). */
@@ -1066,11 +1091,11 @@ static void index_job(struct gh *g, struct wm_y *jobs, const struct wm_backend *
 	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
 	needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
 	add_check_need(g, needs);
+	add_tag_need(g, needs);
 	add_build_needs(g, needs, b);
 	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
 	add_release_permissions(g, job);
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
-	add_version_check(g, steps);
 	add_download(g, steps, "download-wheels", "pattern", wm_yaml_strf(&g->b, "wheels-%s-*", b->id));
 	add_download(g, steps, "download-sdist", "name", wm_yaml_strf(&g->b, "sdist-%s", b->id));
 	add_attest(g, steps);
@@ -1208,13 +1233,14 @@ static void variants_job(struct gh *g, struct wm_y *jobs)
 	wm_yaml_set(&g->b, job, "if", wm_yaml_str(&g->b, "startsWith(github.ref, 'refs/tags/')"));
 	needs = wm_yaml_set(&g->b, job, "needs", wm_yaml_seq(&g->b));
 	add_check_need(g, needs);
+	add_tag_need(g, needs);
 	for (size_t i = 0; i < m->ngroups; i++)
 		add_group_needs(g, needs, &m->groups[i]);
 	wm_yaml_push(&g->b, needs, wm_yaml_strf(&g->b, "sdist-%s", def->id));
 	wm_yaml_set(&g->b, job, "runs-on", wm_yaml_str(&g->b, "ubuntu-24.04"));
 	add_release_permissions(g, job);
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
-	add_version_check(g, steps);
+	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
 	/* every backend's patch writes the same [variant] table: the default's gives make-variant its pyproject.toml */
 	add_patch_step(g, steps, def);
 	step = wm_yaml_push(&g->b, steps, piece(g, "setup-python"));
@@ -1273,8 +1299,6 @@ static int index_names(struct gh *g)
 
 /* ---- the drift check ------------------------------------------------------------------- */
 
-#define CHECK_JOB "wheelmatrix-check"
-
 /*
  * The job wheelmatrix-check (ci.github.check): the checkout, the wheelmatrix release that wrote
  * the workflow installed from PyPI, and `check --rev` on the workflow's commit.
@@ -1312,6 +1336,70 @@ static void add_check_need(struct gh *g, struct wm_y *needs)
 {
 	if (g->m->github.check)
 		wm_yaml_push(&g->b, needs, wm_yaml_str(&g->b, CHECK_JOB));
+}
+
+/* ---- written once ------------------------------------------------------------------- */
+
+/* `text` as an anchor name: lower case letters and digits, other runs as one '-'. */
+static const char *slug(struct gh *g, const char *text, const char *suffix)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	bool dash = false;
+	for (const char *p = text; *p; p++) {
+		if (isalnum((unsigned char)*p)) {
+			if (dash && b.len)
+				wm_buf_add(&b, "-", 1);
+			wm_buf_printf(&b, "%c", tolower((unsigned char)*p));
+			dash = false;
+		} else {
+			dash = true;
+		}
+	}
+	if (suffix)
+		wm_buf_printf(&b, "%s%s", b.len ? "-" : "", suffix);
+	return wm_emit_keep(&g->b, &b);
+}
+
+/* Marks the multi-line texts of map `y` (a step, its env, its with) to be written once, as `name-key`. */
+static void share_texts(struct gh *g, struct wm_y *y, const char *name)
+{
+	for (size_t i = 0; y && y->type == WM_NODE_MAP && i + 1 < y->n; i += 2) {
+		struct wm_y *v = y->items[i + 1];
+		if (v->type == WM_NODE_SCALAR && v->text && strchr(v->text, '\n'))
+			v->share = slug(g, wm_arena_printf(g->b.arena, "%s %s", name, y->items[i]->text), NULL);
+	}
+}
+
+/*
+ * What the jobs repeat is written once (wm_yaml_emit's anchors and aliases, which GitHub Actions
+ * reads): a step equal to an earlier one, `- *upload-the-wheel`, named after its `name` (or the
+ * action it uses); else each multi-line script or value of it equal to an earlier one, `run:
+ * *import-the-module-from-the-built-wheel-run`.  Each job keeps its own steps, in order, with
+ * the names and values that differ written out.
+ */
+static void share_steps(struct gh *g, struct wm_y *jobs)
+{
+	for (size_t j = 1; jobs && j < jobs->n; j += 2) {
+		struct wm_y *steps = wm_yaml_get(jobs->items[j], "steps");
+		for (size_t i = 0; steps && i < steps->n; i++) {
+			struct wm_y *step = steps->items[i], *name = wm_yaml_get(step, "name"), *uses = wm_yaml_get(step, "uses");
+			const char *base;
+			if (name && name->text)
+				base = name->text;
+			else if (uses && uses->text) {
+				const char *action = strrchr(uses->text, '/') ? strrchr(uses->text, '/') + 1 : uses->text;
+				base = wm_arena_printf(g->b.arena, "%.*s", (int)strcspn(action, "@"), action);
+			}
+			else
+				base = "step";
+			if (!base)
+				continue;
+			step->share = slug(g, base, NULL);
+			share_texts(g, step, step->share);
+			share_texts(g, wm_yaml_get(step, "env"), step->share);
+			share_texts(g, wm_yaml_get(step, "with"), step->share);
+		}
+	}
 }
 
 /* ---- action references ---------------------------------------------------------------- */
@@ -1434,6 +1522,8 @@ static int emit_github(struct wm_buf *out, const struct wm_matrix *m, const stru
 	if (ret == 0 && nindexed)
 		index_pages_jobs(&g, jobs, indexed);
 	/* under strategy index the release holds the default backend's files: none without one */
+	if (ret == 0 && g.tag)
+		tag_job(&g, jobs);
 	if (ret == 0 && m->github_release && m->ngroups &&
 			((m->strategy != WM_STRATEGY_INDEX && m->strategy != WM_STRATEGY_VARIANTS) ||
 			(m->default_backend && published[m->default_backend->index])))
@@ -1450,6 +1540,7 @@ static int emit_github(struct wm_buf *out, const struct wm_matrix *m, const stru
 		goto out;
 	}
 	resolve_uses(&g, root);
+	share_steps(&g, jobs);
 	ret = wm_yaml_emit(out, root, err);
 out:
 	wm_yaml_release(&g.skel);

@@ -1325,9 +1325,200 @@ struct marks {
 	struct wm_buf text;             /* scratch: a scalar's text with its mark */
 };
 
-static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y, struct marks *mk)
+/*
+ * Shared nodes (wm_y.share): a scan in the order of writing counts the equal trees under each
+ * marked node's canonical text (its key), not looking inside a tree already seen, which will be
+ * an alias.  A name is the anchor of one tree, so that `*name` always stands for one thing: the
+ * first tree with that name that is seen twice or more.  Another tree repeated under that name is
+ * written in full each time (what is inside it may still be shared): it is marked so, and the
+ * scan starts again, now looking inside its copies, until no name is claimed twice.
+ */
+struct share {
+	char *key;
+	size_t len;
+	const char *name;
+	unsigned count;
+	char *anchor;
+	bool written;
+	bool full;              /* written in full each time: its name is another tree's anchor */
+};
+
+struct shares {
+	struct wm_map map;      /* key -> struct share, for this scan */
+	struct share **list;    /* in the order of the scan */
+	size_t n, cap;
+	struct wm_map full;     /* key -> key: the trees written in full, across scans */
+	char **fulls;
+	size_t nfull;
+	struct wm_buf key;      /* scratch */
+	bool oom;
+};
+
+/* Appends the canonical text of `y` to `b`: type, style and flags, lengths, texts, comments. */
+static void y_key(struct wm_buf *b, const struct wm_y *y)
+{
+	if (y->type == WM_NODE_SCALAR) {
+		wm_buf_printf(b, "S%d%d%zu:", (int)y->style, (int)y->typed, y->len);
+		wm_buf_add(b, y->text ? y->text : "", y->len);
+		if (y->comment) {
+			wm_buf_printf(b, "#%zu:", strlen(y->comment));
+			wm_buf_add(b, y->comment, strlen(y->comment));
+		}
+		return;
+	}
+	wm_buf_printf(b, "%c%d%zu[", y->type == WM_NODE_SEQ ? 'Q' : 'M', (int)y->style, y->n);
+	for (size_t i = 0; i < y->n; i++)
+		y_key(b, y->items[i]);
+	wm_buf_add(b, "]", 1);
+}
+
+/* The entry of marked node `y` (its key left in sh->key), NULL when it has none yet or out of memory (sh->oom). */
+static struct share *share_find(struct shares *sh, const struct wm_y *y)
+{
+	wm_buf_clear(&sh->key);
+	y_key(&sh->key, y);
+	if (sh->key.oom) {
+		sh->oom = true;
+		return NULL;
+	}
+	return wm_map_get(&sh->map, sh->key.ptr, sh->key.len);
+}
+
+static struct share *share_add(struct shares *sh, const struct wm_y *y)
+{
+	struct share *s;
+	if (sh->n == sh->cap) {
+		size_t cap = sh->cap ? 2 * sh->cap : 16;
+		struct share **list = realloc(sh->list, cap * sizeof(*list));
+		if (!list)
+			return NULL;
+		sh->list = list;
+		sh->cap = cap;
+	}
+	if (!(s = calloc(1, sizeof(*s))))
+		return NULL;
+	if (!(s->key = malloc(sh->key.len))) {
+		free(s);
+		return NULL;
+	}
+	memcpy(s->key, sh->key.ptr, sh->key.len);
+	s->len = sh->key.len;
+	s->name = y->share;
+	s->count = 1;
+	s->full = wm_map_get(&sh->full, s->key, s->len) != NULL;
+	sh->list[sh->n++] = s;
+	return wm_map_put(&sh->map, s->key, s->len, s) < 0 ? NULL : s;
+}
+
+static void share_scan(struct shares *sh, const struct wm_y *y)
+{
+	if (!y || sh->oom)
+		return;
+	if (y->share) {
+		struct share *s = share_find(sh, y);
+		if (s && !s->full) {
+			s->count++;
+			return;
+		}
+		if (!s && !sh->oom && !share_add(sh, y))
+			sh->oom = true;
+		if (sh->oom)
+			return;
+	}
+	if (y->type != WM_NODE_SCALAR)
+		for (size_t i = 0; i < y->n; i++)
+			share_scan(sh, y->items[i]);
+}
+
+/* Forgets the entries of a scan (not the trees written in full). */
+static void share_clear(struct shares *sh)
+{
+	for (size_t i = 0; i < sh->n; i++) {
+		free(sh->list[i]->key);
+		free(sh->list[i]->anchor);
+		free(sh->list[i]);
+	}
+	sh->n = 0;
+	wm_map_release(&sh->map);
+	wm_map_init(&sh->map);
+}
+
+/*
+ * Gives each name to the first tree repeated under it as its anchor; true when another tree
+ * repeated under a name already given was marked to be written in full (the scan must start again).
+ */
+static bool share_name(struct shares *sh)
+{
+	struct wm_map names;
+	bool again = false;
+	wm_map_init(&names);
+	for (size_t i = 0; i < sh->n && !sh->oom; i++) {
+		struct share *s = sh->list[i];
+		char **fulls;
+		if (s->full || s->count < 2)
+			continue;
+		if (!wm_map_get(&names, s->name, strlen(s->name))) {
+			if (!(s->anchor = strdup(s->name)) || wm_map_put(&names, s->name, strlen(s->name), s) < 0)
+				sh->oom = true;
+			continue;
+		}
+		if (!(fulls = realloc(sh->fulls, (sh->nfull + 1) * sizeof(*fulls)))) {
+			sh->oom = true;
+			break;
+		}
+		sh->fulls = fulls;
+		if (!(fulls[sh->nfull] = malloc(s->len))) {
+			sh->oom = true;
+			break;
+		}
+		memcpy(fulls[sh->nfull], s->key, s->len);
+		if (wm_map_put(&sh->full, fulls[sh->nfull], s->len, fulls[sh->nfull]) < 0)
+			sh->oom = true;
+		sh->nfull++;
+		again = true;
+	}
+	wm_map_release(&names);
+	return again;
+}
+
+/* Scans `root` until every repeated name stands for one tree. */
+static void share_plan(struct shares *sh, const struct wm_y *root)
+{
+	wm_map_init(&sh->map);
+	wm_map_init(&sh->full);
+	do {
+		share_clear(sh);
+		share_scan(sh, root);
+	} while (!sh->oom && share_name(sh));
+}
+
+static void share_release(struct shares *sh)
+{
+	share_clear(sh);
+	free(sh->list);
+	wm_map_release(&sh->map);
+	for (size_t i = 0; i < sh->nfull; i++)
+		free(sh->fulls[i]);
+	free(sh->fulls);
+	wm_map_release(&sh->full);
+	wm_buf_release(&sh->key);
+}
+
+static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y, struct marks *mk, struct shares *sh)
 {
 	yaml_event_t ev;
+	yaml_char_t *anchor = NULL;
+	if (y->share) {
+		struct share *s = share_find(sh, y);
+		if (!s)
+			return false;
+		if (s->anchor && s->written)
+			return yaml_alias_event_initialize(&ev, (yaml_char_t *)s->anchor) && y_event(e, &ev);
+		if (s->anchor) {
+			anchor = (yaml_char_t *)s->anchor;
+			s->written = true;
+		}
+	}
 	if (y->type == WM_NODE_SCALAR) {
 		yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
 		const char *text = y->text;
@@ -1348,24 +1539,24 @@ static bool y_emit_node(yaml_emitter_t *e, const struct wm_y *y, struct marks *m
 			text = mk->text.ptr;
 			len = mk->text.len;
 		}
-		if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)text, (int)len, 1, 1, style))
+		if (!yaml_scalar_event_initialize(&ev, anchor, NULL, (yaml_char_t *)text, (int)len, 1, 1, style))
 			return false;
 		return y_event(e, &ev);
 	}
 	if (y->type == WM_NODE_SEQ) {
-		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+		if (!yaml_sequence_start_event_initialize(&ev, anchor, NULL, 1,
 				y->style == WM_Y_FLOW ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE) || !y_event(e, &ev))
 			return false;
 		for (size_t i = 0; i < y->n; i++)
-			if (!y_emit_node(e, y->items[i], mk))
+			if (!y_emit_node(e, y->items[i], mk, sh))
 				return false;
 		return yaml_sequence_end_event_initialize(&ev) && y_event(e, &ev);
 	}
-	if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+	if (!yaml_mapping_start_event_initialize(&ev, anchor, NULL, 1,
 			y->style == WM_Y_FLOW ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE) || !y_event(e, &ev))
 		return false;
 	for (size_t i = 0; i < y->n; i++)
-		if (!y_emit_node(e, y->items[i], mk))
+		if (!y_emit_node(e, y->items[i], mk, sh))
 			return false;
 	return yaml_mapping_end_event_initialize(&ev) && y_event(e, &ev);
 }
@@ -1445,6 +1636,7 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 	yaml_emitter_t e;
 	yaml_event_t ev;
 	struct marks mk = { .text = WM_BUF_INIT };
+	struct shares sh = { .key = WM_BUF_INIT };
 	int ret = 0;
 	bool ok;
 
@@ -1453,8 +1645,10 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 		return WM_ENOMEM;
 	}
 	mk.n = 0;
-	if (!yaml_emitter_initialize(&e)) {
+	share_plan(&sh, root);
+	if (sh.oom || !yaml_emitter_initialize(&e)) {
 		free(mk.scalars);
+		share_release(&sh);
 		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
 		return WM_ENOMEM;
 	}
@@ -1465,7 +1659,7 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 	yaml_emitter_set_break(&e, YAML_LN_BREAK);
 	ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) && y_event(&e, &ev) &&
 		yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) && y_event(&e, &ev) &&
-		y_emit_node(&e, root, &mk) &&
+		y_emit_node(&e, root, &mk, &sh) &&
 		yaml_document_end_event_initialize(&ev, 1) && y_event(&e, &ev) &&
 		yaml_stream_end_event_initialize(&ev) && y_event(&e, &ev) &&
 		yaml_emitter_flush(&e);
@@ -1473,7 +1667,7 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 		wm_error_code(err, WM_EINVALID);
 		ret = WM_EINVALID;
 	} else if (!ok) {
-		ret = out->oom || mk.text.oom ? WM_ENOMEM : WM_EINTERNAL;
+		ret = out->oom || mk.text.oom || sh.oom ? WM_ENOMEM : WM_EINTERNAL;
 		wm_error_add(err, ret, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot write YAML: %s",
 			e.problem ? e.problem : "out of memory");
 	} else if (mk.n && (ret = marks_apply(&mk, out, w.start)) < 0) {
@@ -1483,5 +1677,6 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 	yaml_emitter_delete(&e);
 	wm_buf_release(&mk.text);
 	free(mk.scalars);
+	share_release(&sh);
 	return ret;
 }

@@ -99,6 +99,14 @@ struct wm_y {
 	 * scalar written plain, in one line of printable text (wm_yaml_comment_ok)
 	 */
 	const char *comment;
+	/*
+	 * A name ([a-z0-9-]) under which the node is written once: when nodes marked with a name hold
+	 * equal trees (text, style and comments alike), the first is written with an anchor, `&name`,
+	 * and each later one as its alias, `*name`.  A name belongs to the first tree marked with it:
+	 * a different tree marked with the same name is written in full.  A node marked but written
+	 * once gets no anchor.
+	 */
+	const char *share;
 	struct wm_y **items;     /* sequence: items; mapping: key, value, key, value, ... */
 	size_t n, cap;
 };
@@ -148,7 +156,8 @@ bool wm_yaml_trailing_comment(const struct wm_doc *doc, const struct wm_node *n,
  * Appends the document to `out`: block style, unlimited width, LF line ends, no header.  A
  * document longer than WM_GENERATED_MAX_BYTES is not written out: the writer stops just past the
  * bound and returns WM_EINVALID, reporting nothing but the code, with `out` longer than the
- * bound, so that the caller, who knows which file it is, names it (wm_generate does).
+ * bound, so that the caller, who knows which file it is, names it (wm_generate does).  Nodes
+ * marked with `share` are written once, with aliases after (see struct wm_y).
  */
 int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *err);
 
