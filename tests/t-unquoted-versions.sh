@@ -90,12 +90,6 @@ expect_same - "$tmp/err" "the warnings of the versions" <<'EOF'
 wheelmatrix.yaml:4:14: warning: 3.10 without quotes is the number 3.1 to other YAML readers: write "3.10"
     4 |   versions: [3.10, 3.9, 3.14t, 3.12]
       |              ^~~~
-wheelmatrix.yaml:4:14: note: CPython 3.10 reached its end of life in 2026-10 (python.org's release cycle): its wheels still build, but it has no security fixes any more; consider dropping it
-    4 |   versions: [3.10, 3.9, 3.14t, 3.12]
-      |              ^~~~
-wheelmatrix.yaml:4:20: note: CPython 3.9 reached its end of life in 2025-10 (python.org's release cycle): its wheels still build, but it has no security fixes any more; consider dropping it
-    4 |   versions: [3.10, 3.9, 3.14t, 3.12]
-      |                    ^~~
 wheelmatrix.yaml:10:21: warning: 12.0 without quotes is the number 12 to other YAML readers: write "12.0"
    10 |     toolkit: {cuda: 12.0}
       |                     ^~~~
