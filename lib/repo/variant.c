@@ -666,7 +666,7 @@ static int read_base(void *ctx, const char *path, char **data, size_t *len, stru
 		const char *key = name;
 		/* a backend without a patch file costs no read: a matrix may have thousands */
 		snprintf(name, sizeof(name), "%s.patch", br->ids[i]);
-		if (listed && !bsearch(&key, names.items, names.n, sizeof(*names.items), cmp_name))
+		if (listed && (!names.n || !bsearch(&key, names.items, names.n, sizeof(*names.items), cmp_name)))
 			continue;
 		if ((ret = unapply_one(&base, &br->patch, br->inner, br->ids[i], path, *data ? *data : "", *len, id,
 				err)) < 0)
