@@ -252,8 +252,12 @@ static void principal(char *out, size_t size, const char *set)
 bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
 	const char *platform_tag)
 {
-	char tag[128];
-	principal(tag, sizeof(tag), platform_tag);
+	char buf[128];
+	const char *tag = platform_tag;
+	if (strlen(platform_tag) < sizeof(buf)) {  /* longer is no tag of ours: compared as it is */
+		principal(buf, sizeof(buf), platform_tag);
+		tag = buf;
+	}
 	/* a compressed ABI set (abi3t's abi3.abi3t) is the same wheel when the file has each of its tags */
 	for (const char *p = abi_tag; p; p = strchr(p, '.') ? strchr(p, '.') + 1 : NULL) {
 		char one[64];
