@@ -507,6 +507,7 @@ static int apply_hunks(struct wm_buf *out, struct cursor *c, const char *pre, si
 {
 	struct line *a = NULL;
 	size_t n = apply ? split(pre, prelen, &a) : 0, pos = 0, hunks = 0, added = 0, removed = 0;
+	bool end_old = false, end_new = false;  /* a side's last line was marked "\ No newline at end of file" */
 	const char *line;
 	size_t len;
 	int ret = 1;
@@ -515,8 +516,8 @@ static int apply_hunks(struct wm_buf *out, struct cursor *c, const char *pre, si
 		return WM_ENOMEM;
 	while (next_line(c, &line, &len)) {
 		size_t os, oc, ns, nc, k, old = 0, new = 0, trailing = 0;
-		if (!hunk_header(line, len, &os, &oc, &ns, &nc, strict))
-			goto out;
+		if (end_old || end_new || !hunk_header(line, len, &os, &oc, &ns, &nc, strict))
+			goto out;   /* nothing follows the end of the file */
 		hunks++;
 		k = oc ? os - 1 : os;   /* the first old line's index; after line os when it has none */
 		if ((oc && !os) || k < pos || (apply && k + oc > n))
@@ -541,12 +542,16 @@ static int apply_hunks(struct wm_buf *out, struct cursor *c, const char *pre, si
 			l.len = len - 1;
 			if (!l.len || l.p[l.len - 1] != '\n')
 				goto out;   /* a line of the patch ends with its newline */
+			if ((sign != '+' && end_old) || (sign != '-' && end_new))
+				goto out;   /* a line after the last one of its side */
 			peek = *c;
 			if (next_line(&peek, &marker, &mlen) && has_prefix(marker, mlen, "\\")) {
 				*c = peek;
 				if (strict && (mlen != 28 || memcmp(marker, "\\ No newline at end of file\n", 28) != 0))
 					goto out;
 				l.len--;    /* "\ No newline at end of file" */
+				end_old = sign != '+';
+				end_new = sign != '-';
 			}
 			if (sign != '+') {
 				if (old >= oc || (apply && !same(&a[k + old], &l)))

@@ -125,6 +125,12 @@ static void shapes(void)
 	REFUSED("new numbers that do not follow", text, 6, "a hunk");
 	PATCH("@@ -1 +0,0 @@\n-hello\n\\ No newline\n");
 	REFUSED("another marker", text, 8, "a hunk");
+	PATCH("@@ -1,2 +1,2 @@\n a\n\\ No newline at end of file\n-b\n+c\n");
+	REFUSED("a line after the end of the file", text, 9, "a hunk");
+	PATCH("@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n@@ -3 +3 @@\n-c\n+d\n");
+	REFUSED("a hunk after the end of the file", text, 10, "a hunk");
+	PATCH("@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n");
+	CHECK(wm_diff_check(&f, text, strlen(text), &why) == 0);
 	PATCH("");
 	REFUSED("no hunk", text, 6, "no hunk");
 	REFUSED("a text line before the diff", "hello\ndiff --git a/pyproject.toml b/pyproject.toml\n", 1, "not a comment");
