@@ -256,30 +256,34 @@ static void add_backends(struct wm_yb *b, struct wm_y *root, const struct wm_ini
  * on some of a glob's platforms only) that the matrix has no platform of is left out, since the
  * loader refuses it; a list left with none keeps what it had, for the loader to name.
  */
+/* Whether a backend's platform entry `id` may stay: a glob, or an id of the matrix's `top` (a list, or a map of ids). */
+static bool in_matrix(const struct wm_y *top, const char *id)
+{
+	size_t step = top->type == WM_NODE_MAP ? 2 : 1;
+	if (strpbrk(id, "*?["))
+		return true;
+	for (size_t t = 0; t < top->n; t += step)
+		if (top->items[t]->text && !strcmp(top->items[t]->text, id))
+			return true;
+	return false;
+}
+
 static void fit_platforms(struct wm_y *root)
 {
 	struct wm_y *top = wm_yaml_get(root, "platforms"), *backends = wm_yaml_get(root, "backends");
 	for (size_t i = 1; top && backends && i < backends->n; i += 2) {
 		struct wm_y *list = wm_yaml_get(backends->items[i], "platforms");
-		size_t kept = 0, step = top->type == WM_NODE_MAP ? 2 : 1;  /* a list of ids, or a map of them to overrides */
+		size_t kept = 0;
 		if (!list || list->type != WM_NODE_SEQ)
 			continue;
-		for (size_t k = 0; k < list->n; k++) {
-			bool in = strpbrk(list->items[k]->text, "*?[") != NULL;
-			for (size_t t = 0; t < top->n && !in; t += step)
-				in = top->items[t]->text && !strcmp(top->items[t]->text, list->items[k]->text);
-			kept += in;
-		}
+		for (size_t k = 0; k < list->n; k++)
+			kept += in_matrix(top, list->items[k]->text);
 		if (!kept)
 			continue;
 		kept = 0;
-		for (size_t k = 0; k < list->n; k++) {
-			bool in = strpbrk(list->items[k]->text, "*?[") != NULL;
-			for (size_t t = 0; t < top->n && !in; t += step)
-				in = top->items[t]->text && !strcmp(top->items[t]->text, list->items[k]->text);
-			if (in)
+		for (size_t k = 0; k < list->n; k++)
+			if (in_matrix(top, list->items[k]->text))
 				list->items[kept++] = list->items[k];
-		}
 		list->n = kept;
 	}
 }

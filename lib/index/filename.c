@@ -249,15 +249,20 @@ static void principal(char *out, size_t size, const char *set)
 	snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), pick);
 }
 
+/* The principal tag of platform_tag in buf; a tag longer than buf, no tag of ours, as it is. */
+static const char *principal_of(char *buf, size_t size, const char *platform_tag)
+{
+	if (strlen(platform_tag) >= size)
+		return platform_tag;
+	principal(buf, size, platform_tag);
+	return buf;
+}
+
 bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
 	const char *platform_tag)
 {
 	char buf[128];
-	const char *tag = platform_tag;
-	if (strlen(platform_tag) < sizeof(buf)) {  /* longer is no tag of ours: compared as it is */
-		principal(buf, sizeof(buf), platform_tag);
-		tag = buf;
-	}
+	const char *tag = principal_of(buf, sizeof(buf), platform_tag);
 	/* a compressed ABI set (abi3t's abi3.abi3t) is the same wheel when the file has each of its tags */
 	for (const char *p = abi_tag; p; p = strchr(p, '.') ? strchr(p, '.') + 1 : NULL) {
 		char one[64];
@@ -271,9 +276,9 @@ bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_t
 
 bool wm_filename_platform_matches(const struct wm_filename *f, const char *platform_tag)
 {
-	char tag[128];
-	principal(tag, sizeof(tag), platform_tag);  /* a compressed set (manylinux2014_i686.manylinux_2_17_i686): its PEP 600 tag */
-	return f->kind == WM_FILE_WHEEL && set_has(f->platform, tag, platform_compatible);
+	char buf[128];
+	/* a compressed set (manylinux2014_i686.manylinux_2_17_i686): its PEP 600 tag */
+	return f->kind == WM_FILE_WHEEL && set_has(f->platform, principal_of(buf, sizeof(buf), platform_tag), platform_compatible);
 }
 
 bool wm_filename_matches_wheel_strict(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
