@@ -123,13 +123,15 @@ int wm_filename_parse(struct wm_filename *out, struct wm_arena *a, const char *f
 }
 
 /* Whether the '.'-separated tag set `set` contains `tag`. */
-static bool set_has(const char *set, const char *tag, bool (*same)(const char *, size_t, const char *))
+/* Whether the dotted set has a tag that is the same as the first tagn bytes of tag. */
+static bool set_has_n(const char *set, const char *tag, size_t tagn,
+	bool (*same)(const char *, size_t, const char *, size_t))
 {
 	const char *p = set;
 	for (;;) {
 		const char *dot = strchr(p, '.');
 		size_t n = dot ? (size_t)(dot - p) : strlen(p);
-		if (same(p, n, tag))
+		if (same(p, n, tag, tagn))
 			return true;
 		if (!dot)
 			return false;
@@ -137,9 +139,14 @@ static bool set_has(const char *set, const char *tag, bool (*same)(const char *,
 	}
 }
 
-static bool exact(const char *s, size_t n, const char *tag)
+static bool set_has(const char *set, const char *tag, bool (*same)(const char *, size_t, const char *, size_t))
 {
-	return strlen(tag) == n && strncmp(s, tag, n) == 0;
+	return set_has_n(set, tag, strlen(tag), same);
+}
+
+static bool exact(const char *s, size_t n, const char *tag, size_t tagn)
+{
+	return tagn == n && strncmp(s, tag, n) == 0;
 }
 
 /* The family and architecture of a platform tag: manylinux2014_x86_64 -> "manylinux", "x86_64". */
@@ -190,15 +197,15 @@ static bool split_platform(const char *s, size_t n, char *family, size_t fsize, 
  * wheel carries the deployment target it was built with.  So Linux and macOS
  * tags match on family and architecture; every other tag exactly.
  */
-static bool platform_compatible(const char *s, size_t n, const char *expected)
+static bool platform_compatible(const char *s, size_t n, const char *expected, size_t en)
 {
 	char f1[16], f2[16];
 	const char *a1, *a2;
 	size_t n1, n2;
-	if (exact(s, n, expected))
+	if (exact(s, n, expected, en))
 		return true;
 	if (!split_platform(s, n, f1, sizeof(f1), &a1, &n1) ||
-	    !split_platform(expected, strlen(expected), f2, sizeof(f2), &a2, &n2))
+	    !split_platform(expected, en, f2, sizeof(f2), &a2, &n2))
 		return false;
 	return strcmp(f1, f2) == 0 && n1 == n2 && strncmp(a1, a2, n1) == 0;
 }
@@ -208,13 +215,16 @@ static bool platform_compatible(const char *s, size_t n, const char *expected)
  * pypy311_pp80 with 8.0: templates/interpreters.yaml), which changes under a release's feet: for one
  * Python version both are the same wheel.  Every other ABI tag matches exactly.
  */
-static bool abi_compatible(const char *s, size_t n, const char *expected)
+static bool abi_compatible(const char *s, size_t n, const char *expected, size_t en)
 {
-	const char *pp = strstr(expected, "_pp");
+	const char *pp = NULL;
 	size_t k;
-	if (exact(s, n, expected))
+	for (size_t i = 0; !pp && i + 3 <= en; i++)
+		if (strncmp(expected + i, "_pp", 3) == 0)
+			pp = expected + i;
+	if (exact(s, n, expected, en))
 		return true;
-	if (strncmp(expected, "pypy", 4) != 0 || !pp)
+	if (en < 4 || strncmp(expected, "pypy", 4) != 0 || !pp)
 		return false;
 	k = (size_t)(pp - expected) + 3;
 	if (n <= k || strncmp(s, expected, k) != 0)
@@ -265,9 +275,7 @@ bool wm_filename_matches_wheel(const struct wm_filename *f, const char *python_t
 	const char *tag = principal_of(buf, sizeof(buf), platform_tag);
 	/* a compressed ABI set (abi3t's abi3.abi3t) is the same wheel when the file has each of its tags */
 	for (const char *p = abi_tag; p; p = strchr(p, '.') ? strchr(p, '.') + 1 : NULL) {
-		char one[64];
-		snprintf(one, sizeof(one), "%.*s", (int)strcspn(p, "."), p);
-		if (f->kind != WM_FILE_WHEEL || !set_has(f->abi, one, abi_compatible))
+		if (f->kind != WM_FILE_WHEEL || !set_has_n(f->abi, p, strcspn(p, "."), abi_compatible))
 			return false;
 	}
 	return f->kind == WM_FILE_WHEEL && set_has(f->python, python_tag, exact) &&

@@ -154,6 +154,22 @@ static void test_names(void)
 	CHECK(!wm_filename_matches_wheel(&f, "cp313", "cp313t", "win_arm64"));
 	CHECK(wm_filename_parse(&f, &a, "x-1.0-py2.py3-none-any.whl") == 0);
 	CHECK(wm_filename_matches_wheel(&f, "py3", "none", "any"));
+	/* tags longer than any of ours are compared whole, never cut short */
+	{
+		char name[512], abi[200], plat[200];
+		memset(abi, 'a', sizeof(abi) - 1);
+		abi[sizeof(abi) - 1] = '\0';
+		memset(plat, 'p', sizeof(plat) - 1);
+		plat[sizeof(plat) - 1] = '\0';
+		snprintf(name, sizeof(name), "x-1.0-cp311-%s-%s.whl", abi, plat);
+		CHECK(wm_filename_parse(&f, &a, name) == 0 && f.kind == WM_FILE_WHEEL);
+		CHECK(wm_filename_matches_wheel(&f, "cp311", abi, plat));
+		abi[150] = 'b';
+		CHECK(!wm_filename_matches_wheel(&f, "cp311", abi, plat));
+		abi[150] = 'a';
+		plat[150] = 'q';
+		CHECK(!wm_filename_matches_wheel(&f, "cp311", abi, plat));
+	}
 	/* sdists, legacy names with dashes included */
 	CHECK(wm_filename_parse(&f, &a, "llm-rs-0.2.0.tar.gz") == 0);
 	CHECK(f.kind == WM_FILE_SDIST);
