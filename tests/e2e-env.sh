@@ -1,9 +1,9 @@
 # e2e-env.sh — sourced by the tests that build the fixtures with the real tools: finds the pinned
 # tools (tests/tools/install.sh), Rust and a C compiler, and says how to install what is missing.
 # Sets tools (the tools' virtual environment), py (Debian's python3, with PyYAML) and exports
-# PATH, CARGO_TARGET_DIR (a cache kept across runs and `make clean`) and the pip/uv settings that
-# keep every install offline and away from the user's configuration; holds the target directory's
-# lock (file descriptor 8) until the test exits.
+# PATH, CARGO_TARGET_DIR (a cache kept across runs and `make clean`, one per test running at once)
+# and the pip/uv settings that keep every install offline and away from the user's configuration;
+# holds the target directory's lock (file descriptor 8) until the test exits.
 # shellcheck shell=bash
 e2e_missing() {
 	echo "FAIL: $*" >&2
@@ -24,13 +24,27 @@ e2e_rust=$(rustc --version 2>/dev/null | sed -n 's/^rustc 1\.\([0-9]*\)\..*/\1/p
 	e2e_missing "PyO3 0.29 needs Rust 1.83 or later, found '$(rustc --version 2>&1)': rustup update stable"
 command -v cc >/dev/null 2>&1 || e2e_missing "cc is missing: apt-get install build-essential"
 PATH=$tools/bin:$PATH
-CARGO_TARGET_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/cargo-target
-export PATH CARGO_TARGET_DIR py tools
-# One test at a time builds in the shared target directory: maturin copies a cdylib out of it after
-# cargo finishes, and another run's build of the same crate with other features would replace it.
+# The Rust builds are kept across runs and `make clean`, in one target directory per test running
+# at once (cargo-target/slot-N, N below WM_TEST_JOBS): a test holds its slot's lock until it exits,
+# as maturin copies a cdylib out of the target directory after cargo finishes, and another build of
+# the same crate with other features there would replace it.  A test takes the first free slot, and
+# waits on one only when every slot is taken (more tests than WM_TEST_JOBS at once).
+e2e_targets=${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix/cargo-target
+e2e_slots=${WM_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+mkdir -p "$e2e_targets"
+for ((e2e_slot = 0; ; e2e_slot++)); do
+	if ((e2e_slot == e2e_slots)); then
+		e2e_slot=$(($$ % e2e_slots))
+		exec 8>"$e2e_targets/slot-$e2e_slot.lock"
+		flock 8
+		break
+	fi
+	exec 8>"$e2e_targets/slot-$e2e_slot.lock"
+	flock -n 8 && break
+done
+CARGO_TARGET_DIR=$e2e_targets/slot-$e2e_slot
 mkdir -p "$CARGO_TARGET_DIR"
-exec 8>"$CARGO_TARGET_DIR.lock"
-flock 8
+export PATH CARGO_TARGET_DIR py tools
 export PYTHONDONTWRITEBYTECODE=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 UV_PYTHON_DOWNLOADS=never UV_NO_CONFIG=1
 # what the user's machine says to installers and variant providers stays out of the tests: a test
 # that wants a CUDA driver sets NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION itself

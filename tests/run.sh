@@ -22,7 +22,7 @@
 # toml-test suite, the corpus of real projects) is installed by `make
 # testdata` (tests/tools/install-testdata.sh); a script without it fails.
 # Scripts run WM_TEST_JOBS at a time (default: the number of processors;
-# WM_TEST_JOBS=1 runs them one by one).
+# WM_TEST_JOBS=1 runs them one by one), those that build wheels with the real tools first.
 #
 # Output: a line per finished test, "[INDEX/TOTAL] NAME ok|FAIL SECONDS s (NOTE)", each unit
 # test binary, the golden cases together and each script counting as one (scripts are reported as
@@ -302,9 +302,18 @@ for dir in "$root"/tests/golden/*/; do
 	dir=${dir%/}
 	selected "golden/$(basename "$dir")" && goldens+=("$dir")
 done
+# The scripts that build wheels with the real tools (those that source tests/e2e-env.sh or
+# tests/wheel-env.sh) take a minute or more each: they start first, and the quick ones fill the end.
+heavy=() light=()
 for script in "$root"/tests/t-*.sh; do
-	selected "$(basename "$script" .sh)" && scripts+=("$script")
+	selected "$(basename "$script" .sh)" || continue
+	if grep -Eq '^[^#]*(e2e|wheel)-env\.sh' "$script"; then
+		heavy+=("$script")
+	else
+		light+=("$script")
+	fi
 done
+scripts=("${heavy[@]}" "${light[@]}")
 total=$((${#units[@]} + (${#goldens[@]} > 0) + ${#scripts[@]}))
 
 for name in "${units[@]}"; do
