@@ -401,125 +401,154 @@ void wm_net_request_release(struct wm_net_request *r)
 	r->content_type = r->body = r->error = NULL;
 }
 
-int wm_net_fetch(struct wm_net_request *reqs, size_t n, const struct wm_net_options *o)
+/* "Accept: `type`", a header line; NULL when out of memory. */
+static char *accept_line(const char *type)
 {
-	CURLM *multi = NULL;
-	struct sink *sinks = NULL;
-	char *accept = NULL;
-	size_t done = 0, active = 0, next = 0;
-	int ret = WM_ENOMEM;
-	unsigned jobs = o->jobs ? o->jobs : 1;
+	char *line = malloc(strlen(type) + 9);
+	if (line)
+		sprintf(line, "Accept: %s", type);
+	return line;
+}
 
-	if (!cu.handle)
-		return WM_EINTERNAL;  /* wm_net_init first */
-	if (cu.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		return WM_ENOMEM;
-	if (!(multi = cu.multi_init()) || !(sinks = calloc(n + 1, sizeof(*sinks))))
-		goto out;
-	cu.multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)jobs);
-	if (o->accept && !(accept = malloc(strlen(o->accept) + 9)))
-		goto out;
-	if (accept)
-		sprintf(accept, "Accept: %s", o->accept);
+/* Each request's state and handle, with its own Accept header, else `accept` (a header line or NULL). */
+static int prepare(struct wm_net_request *reqs, size_t n, const char *accept)
+{
 	for (size_t i = 0; i < n; i++) {
 		struct state *st = calloc(1, sizeof(*st));
 		reqs[i].priv = st;
 		reqs[i].attempts = 0;
 		if (!st || !(st->easy = cu.easy_init()))
-			goto out;
+			return WM_ENOMEM;
 		if (reqs[i].own && reqs[i].own->accept) {
 			/* this request's own Accept header */
-			char *own = malloc(strlen(reqs[i].own->accept) + 9);
+			char *own = accept_line(reqs[i].own->accept);
 			if (own) {
-				sprintf(own, "Accept: %s", reqs[i].own->accept);
 				st->headers = cu.slist_append(NULL, own);
 				free(own);
 			}
 			if (!st->headers)
-				goto out;
+				return WM_ENOMEM;
 		} else if (accept && !(st->headers = cu.slist_append(NULL, accept))) {
-			goto out;
+			return WM_ENOMEM;
 		}
 	}
-	while (done < n) {
-		uint64_t now = now_ms(), wake = UINT64_MAX;
-		int running, left, timeout;
-		CURLMsg *msg;
+	return 0;
+}
 
-		/* start what may start: requests in order, each once it is ready */
-		for (size_t k = 0; k < n && active < jobs; k++) {
-			size_t i = (next + k) % n;
-			struct state *st = reqs[i].priv;
-			if (st->done || st->ready_at == UINT64_MAX)
-				continue;
-			if (st->ready_at > now) {
-				if (st->ready_at < wake)
-					wake = st->ready_at;
-				continue;
-			}
-			if ((ret = setup(&reqs[i], &sinks[i], o)) < 0)
-				goto out;
-			st->ready_at = UINT64_MAX;  /* running */
-			reqs[i].attempts++;
-			if (cu.multi_add_handle(multi, st->easy) != CURLM_OK) {
-				ret = WM_ENOMEM;
-				goto out;
-			}
-			active++;
-			next = i + 1;
+/* The requests of one wm_net_fetch, and how far they are. */
+struct run {
+	CURLM *multi;
+	struct wm_net_request *reqs;
+	struct sink *sinks;
+	size_t n, done, active, next;  /* next: where the next look for a request to start begins */
+	unsigned jobs;
+	const struct wm_net_options *o;
+};
+
+/* Starts what may start: requests in order, each once it is ready, while a slot is free. */
+static int start_ready(struct run *x)
+{
+	uint64_t now = now_ms();
+	int ret;
+	for (size_t k = 0; k < x->n && x->active < x->jobs; k++) {
+		size_t i = (x->next + k) % x->n;
+		struct state *st = x->reqs[i].priv;
+		if (st->done || st->ready_at == UINT64_MAX || st->ready_at > now)
+			continue;
+		if ((ret = setup(&x->reqs[i], &x->sinks[i], x->o)) < 0)
+			return ret;
+		st->ready_at = UINT64_MAX;  /* running */
+		x->reqs[i].attempts++;
+		if (cu.multi_add_handle(x->multi, st->easy) != CURLM_OK)
+			return WM_ENOMEM;
+		x->active++;
+		x->next = i + 1;
+	}
+	return 0;
+}
+
+/* Lets curl work, then finishes the transfers it is done with: a request done, or waiting to retry. */
+static int collect(struct run *x)
+{
+	int running, left, ret;
+	CURLMsg *msg;
+	if (cu.multi_perform(x->multi, &running) != CURLM_OK)
+		return WM_ENOMEM;
+	while ((msg = cu.multi_info_read(x->multi, &left)) != NULL) {
+		struct wm_net_request *r = NULL;
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		cu.easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&r);
+		cu.multi_remove_handle(x->multi, msg->easy_handle);
+		x->active--;
+		if ((ret = finish(r, msg->data.result, x->o)) < 0)
+			return ret;
+		if (ret == 0) {
+			x->done++;
+			if (x->o->progress)
+				x->o->progress(x->o->progress_ctx, x->done, x->n);
 		}
-		if (cu.multi_perform(multi, &running) != CURLM_OK) {
-			ret = WM_ENOMEM;
+	}
+	return 0;
+}
+
+/* Sleeps until a socket is ready, or a waiting request is due and a slot is free for it: a second at most. */
+static int wait_next(struct run *x)
+{
+	int timeout = 1000;
+	uint64_t now = now_ms(), wake = UINT64_MAX;
+	for (size_t i = 0; x->active < x->jobs && i < x->n; i++) {
+		struct state *st = x->reqs[i].priv;
+		if (!st->done && st->ready_at != UINT64_MAX && st->ready_at < wake)
+			wake = st->ready_at;
+	}
+	if (wake != UINT64_MAX)
+		timeout = wake <= now ? 0 : wake - now < 1000 ? (int)(wake - now) : 1000;
+	if (x->active && cu.multi_poll(x->multi, NULL, 0, timeout, NULL) != CURLM_OK)
+		return WM_ENOMEM;
+	if (!x->active && timeout > 0) {
+		struct timespec ts = { timeout / 1000, (long)(timeout % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+int wm_net_fetch(struct wm_net_request *reqs, size_t n, const struct wm_net_options *o)
+{
+	struct run x = { .reqs = reqs, .n = n, .jobs = o->jobs ? o->jobs : 1, .o = o };
+	char *accept = NULL;
+	int ret = WM_ENOMEM;
+
+	if (!cu.handle)
+		return WM_EINTERNAL;  /* wm_net_init first */
+	if (cu.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		return WM_ENOMEM;
+	if (!(x.multi = cu.multi_init()) || !(x.sinks = calloc(n + 1, sizeof(*x.sinks))))
+		goto out;
+	cu.multi_setopt(x.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)x.jobs);
+	if (o->accept && !(accept = accept_line(o->accept)))
+		goto out;
+	if ((ret = prepare(reqs, n, accept)) < 0)
+		goto out;
+	while (x.done < n) {
+		if ((ret = start_ready(&x)) < 0 || (ret = collect(&x)) < 0)
 			goto out;
-		}
-		while ((msg = cu.multi_info_read(multi, &left)) != NULL) {
-			struct wm_net_request *r = NULL;
-			if (msg->msg != CURLMSG_DONE)
-				continue;
-			cu.easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&r);
-			cu.multi_remove_handle(multi, msg->easy_handle);
-			active--;
-			if ((ret = finish(r, msg->data.result, o)) < 0)
-				goto out;
-			if (ret == 0) {
-				done++;
-				if (o->progress)
-					o->progress(o->progress_ctx, done, n);
-			}
-		}
-		if (done == n)
+		if (x.done == n)
 			break;
-		/* sleep until a socket is ready, or a waiting request is due and a slot is free for it */
-		timeout = 1000;
-		now = now_ms();
-		wake = UINT64_MAX;
-		for (size_t i = 0; active < jobs && i < n; i++) {
-			struct state *st = reqs[i].priv;
-			if (!st->done && st->ready_at != UINT64_MAX && st->ready_at < wake)
-				wake = st->ready_at;
-		}
-		if (wake != UINT64_MAX)
-			timeout = wake <= now ? 0 : wake - now < 1000 ? (int)(wake - now) : 1000;
-		if (active && cu.multi_poll(multi, NULL, 0, timeout, NULL) != CURLM_OK) {
-			ret = WM_ENOMEM;
+		if ((ret = wait_next(&x)) < 0)
 			goto out;
-		}
-		if (!active && timeout > 0) {
-			struct timespec ts = { timeout / 1000, (long)(timeout % 1000) * 1000000L };
-			nanosleep(&ts, NULL);
-		}
 	}
 	ret = 0;
 out:
 	for (size_t i = 0; i < n; i++) {
 		struct state *st = reqs[i].priv;
-		if (st && st->easy && multi)
-			cu.multi_remove_handle(multi, st->easy);
+		if (st && st->easy && x.multi)
+			cu.multi_remove_handle(x.multi, st->easy);
 		release_state(&reqs[i]);
 	}
-	if (multi)
-		cu.multi_cleanup(multi);
-	free(sinks);
+	if (x.multi)
+		cu.multi_cleanup(x.multi);
+	free(x.sinks);
 	free(accept);
 	cu.global_cleanup();
 	return ret;

@@ -148,22 +148,19 @@ static int read_into(struct wm_meta *meta, struct wm_arena *a, size_t *cap, cons
 	return ret < 0 ? ret : 0;
 }
 
-int wm_meta_scan(const struct wm_meta **out, struct wm_arena *a, const struct wm_matrix *m,
-	const struct wm_reader *r, struct wm_error *err)
+static int oom(struct wm_error *err)
+{
+	wm_error_code(err, WM_ENOMEM);
+	return WM_ENOMEM;
+}
+
+/* The meta package's version: the project's, as PEP 440 writes it for the pins. */
+static int meta_version(struct wm_meta *meta, struct wm_arena *a, const struct wm_matrix *m, struct wm_error *err)
 {
 	const struct wm_project *p = m->project;
-	struct wm_meta *meta = wm_arena_alloc(a, sizeof(*meta));
-	struct wm_paths files = { 0 };
-	const char *pydir, *dot, *srcdir = NULL;
 	struct wm_buf v = WM_BUF_INIT;
 	const char *why = NULL;
-	size_t cap = 0;
-	int ret;
 
-	*out = NULL;
-	if (!meta)
-		goto oom;
-	memset(meta, 0, sizeof(*meta));
 	if (!m->version) {
 		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, p->py_path, NULL, 0, 0, 0, 0,
 			"strategy 'meta' pins every backend to the project's version, but neither [project].version "
@@ -179,21 +176,38 @@ int wm_meta_scan(const struct wm_meta **out, struct wm_arena *a, const struct wm
 	}
 	meta->version = v.oom ? NULL : wm_arena_strndup(a, v.ptr, v.len);
 	wm_buf_release(&v);
-	dot = strchr(m->module, '.');
+	return 0;
+}
+
+/* The names of the meta package, its directory and its variable; false when out of memory. */
+static bool meta_names(struct wm_meta *meta, struct wm_arena *a, const struct wm_matrix *m)
+{
 	meta->package = top_package(a, m->module);
 	meta->leaf = leaf_of(m->module);
-	meta->project_dir = dir_of(a, p->py_path);
+	meta->project_dir = dir_of(a, m->project->py_path);
 	meta->env = wm_arena_printf(a, "%s_BACKEND", meta->package);
 	if (!meta->version || !meta->package || !meta->project_dir || !meta->env)
-		goto oom;
+		return false;
 	for (char *s = (char *)meta->env; *s; s++)
 		if (*s >= 'a' && *s <= 'z')
 			*s = (char)(*s - 'a' + 'A');
+	return true;
+}
 
-	/* maturin's python source: python-source, else src/ when the crate is elsewhere, else beside pyproject */
+/*
+ * maturin's python source into *srcdir: python-source, else src/ when the crate is elsewhere (and
+ * src/ holds the package), else beside pyproject.
+ */
+static int python_source(const char **srcdir, const struct wm_meta *meta, struct wm_arena *a,
+	const struct wm_project *p, const struct wm_reader *r, struct wm_error *err)
+{
+	struct wm_paths files = { 0 };
+	int ret;
+
+	*srcdir = NULL;
 	if (p->python_source) {
 		bool outside;
-		if (!(srcdir = join_path(a, meta->project_dir, p->python_source, &outside)) && outside) {
+		if (!(*srcdir = join_path(a, meta->project_dir, p->python_source, &outside)) && outside) {
 			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, p->py_path, NULL, 0, 0, 0, 0,
 				"[tool.maturin].python-source '%s' is outside the repository", p->python_source);
 			return WM_EINVALID;
@@ -203,75 +217,113 @@ int wm_meta_scan(const struct wm_meta **out, struct wm_arena *a, const struct wm
 		if (src && (ret = list(r, wm_meta_path(a, src, meta->package), &files, err)) < 0)
 			return ret;
 		if (src && ret == 0)
-			srcdir = src;
+			*srcdir = src;
 		wm_io_paths_free(&files);
 	}
-	if (!srcdir)
-		srcdir = meta->project_dir;
+	if (!*srcdir)
+		*srcdir = meta->project_dir;
+	return 0;
+}
+
+/*
+ * A mixed layout (the package's `files` in meta->source_dir): the native module's place becomes the
+ * dispatcher, and the meta package carries the package's Python files.
+ */
+static int scan_mixed(struct wm_meta *meta, struct wm_arena *a, size_t *cap, const struct wm_matrix *m,
+	const struct wm_reader *r, const struct wm_paths *files, struct wm_error *err)
+{
+	const char *pydir = meta->source_dir, *dot = strchr(m->module, '.');
+	/* a.b.c -> a/b/c.py, a -> a/a.py (maturin's rule) */
+	char *native = dot ? wm_arena_printf(a, "%s.py", m->module) : wm_arena_printf(a, "%s/%s.py", m->module, m->module);
+	int ret;
+
+	if (!native)
+		return oom(err);
+	for (char *s = native; dot && s < native + strlen(m->module); s++)
+		if (*s == '.')
+			*s = '/';
+	meta->dispatcher = native;
+	for (size_t i = 0; i < files->n; i++) {
+		const char *to = wm_meta_path(a, meta->package, files->items[i]);
+		if (!carried(files->items[i]))
+			continue;
+		if (to && strcmp(to, native) == 0) {
+			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, wm_meta_path(a, pydir, files->items[i]), NULL, 0, 0, 0, 0,
+				"this file has the name of the native module %s, whose place the meta package's "
+				"dispatcher takes", m->module);
+			return WM_EINVALID;
+		}
+		if ((ret = read_into(meta, a, cap, r, wm_meta_path(a, pydir, files->items[i]), to, err)) < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * A pure layout (no Python package in `srcdir`): the dispatcher is the package's __init__.py, and
+ * maturin's <module>.pyi, when there is one, the package's stub, with py.typed.
+ */
+static int scan_pure(struct wm_meta *meta, struct wm_arena *a, size_t *cap, const struct wm_matrix *m,
+	const struct wm_reader *r, const char *srcdir, struct wm_error *err)
+{
+	char *data = NULL;
+	size_t len = 0;
+	const char *stub = wm_meta_path(a, meta->project_dir, wm_arena_printf(a, "%s.pyi", meta->package));
+	int ret;
+
+	if (strchr(m->module, '.')) {
+		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, m->project->py_path, NULL, 0, 0, 0, 0,
+			"strategy 'meta' needs a Python package '%s' for the module '%s' (maturin's mixed "
+			"layout), and %s has none", meta->package, m->module, srcdir[0] ? srcdir : "the project");
+		return WM_EINVALID;
+	}
+	meta->dispatcher = wm_arena_printf(a, "%s/__init__.py", meta->package);
+	if (!meta->dispatcher || !stub)
+		return oom(err);
+	if ((ret = r->read(r->ctx, stub, &data, &len, err)) < 0)
+		return ret;
+	if (ret == 0) {
+		ret = add_file(meta, a, cap, stub, wm_arena_printf(a, "%s/__init__.pyi", meta->package), data, len);
+		if (ret == 0)
+			ret = add_file(meta, a, cap, stub, wm_arena_printf(a, "%s/py.typed", meta->package), "", 0);
+		free(data);
+		if (ret < 0)
+			return oom(err);
+	}
+	return 0;
+}
+
+int wm_meta_scan(const struct wm_meta **out, struct wm_arena *a, const struct wm_matrix *m,
+	const struct wm_reader *r, struct wm_error *err)
+{
+	struct wm_meta *meta = wm_arena_alloc(a, sizeof(*meta));
+	struct wm_paths files = { 0 };
+	const char *pydir, *srcdir;
+	size_t cap = 0;
+	int ret;
+
+	*out = NULL;
+	if (!meta)
+		return oom(err);
+	memset(meta, 0, sizeof(*meta));
+	if ((ret = meta_version(meta, a, m, err)) < 0)
+		return ret;
+	if (!meta_names(meta, a, m))
+		return oom(err);
+	if ((ret = python_source(&srcdir, meta, a, m->project, r, err)) < 0)
+		return ret;
 	if (!srcdir || !(pydir = wm_meta_path(a, srcdir, meta->package)))
-		goto oom;
+		return oom(err);
 	if ((ret = list(r, pydir, &files, err)) < 0)
 		return ret;
 	meta->mixed = ret == 0;
 	meta->source_dir = pydir;
-	if (meta->mixed) {
-		/* the native module's place becomes the dispatcher: a.b.c -> a/b/c.py, a -> a/a.py (maturin's rule) */
-		char *native = dot ? wm_arena_printf(a, "%s.py", m->module) :
-			wm_arena_printf(a, "%s/%s.py", m->module, m->module);
-		if (!native)
-			goto oom;
-		for (char *s = native; dot && s < native + strlen(m->module); s++)
-			if (*s == '.')
-				*s = '/';
-		meta->dispatcher = native;
-		for (size_t i = 0; i < files.n; i++) {
-			const char *to = wm_meta_path(a, meta->package, files.items[i]);
-			if (!carried(files.items[i]))
-				continue;
-			if (to && strcmp(to, native) == 0) {
-				wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, wm_meta_path(a, pydir, files.items[i]), NULL, 0, 0, 0, 0,
-					"this file has the name of the native module %s, whose place the meta package's "
-					"dispatcher takes", m->module);
-				wm_io_paths_free(&files);
-				return WM_EINVALID;
-			}
-			if ((ret = read_into(meta, a, &cap, r, wm_meta_path(a, pydir, files.items[i]), to, err)) < 0) {
-				wm_io_paths_free(&files);
-				return ret;
-			}
-		}
-	} else {
-		char *data = NULL;
-		size_t len = 0;
-		const char *stub = wm_meta_path(a, meta->project_dir, wm_arena_printf(a, "%s.pyi", meta->package));
-		if (dot) {
-			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, p->py_path, NULL, 0, 0, 0, 0,
-				"strategy 'meta' needs a Python package '%s' for the module '%s' (maturin's mixed "
-				"layout), and %s has none", meta->package, m->module, srcdir[0] ? srcdir : "the project");
-			return WM_EINVALID;
-		}
-		meta->dispatcher = wm_arena_printf(a, "%s/__init__.py", meta->package);
-		if (!meta->dispatcher || !stub)
-			goto oom;
-		/* maturin's pure layout ships <module>.pyi as the package's stub, with py.typed */
-		if ((ret = r->read(r->ctx, stub, &data, &len, err)) < 0)
-			return ret;
-		if (ret == 0) {
-			ret = add_file(meta, a, &cap, stub, wm_arena_printf(a, "%s/__init__.pyi", meta->package), data, len);
-			if (ret == 0)
-				ret = add_file(meta, a, &cap, stub, wm_arena_printf(a, "%s/py.typed", meta->package), "", 0);
-			free(data);
-			if (ret < 0)
-				goto oom;
-		}
-	}
+	ret = meta->mixed ? scan_mixed(meta, a, &cap, m, r, &files, err) : scan_pure(meta, a, &cap, m, r, srcdir, err);
 	wm_io_paths_free(&files);
+	if (ret < 0)
+		return ret;
 	*out = meta;
 	return 0;
-oom:
-	wm_io_paths_free(&files);
-	wm_error_code(err, WM_ENOMEM);
-	return WM_ENOMEM;
 }
 
 const char *wm_meta_import(struct wm_arena *a, const struct wm_matrix *m, const struct wm_backend *b)

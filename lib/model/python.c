@@ -559,6 +559,149 @@ static bool versions_not_map(struct wm_loader *l, const struct wm_node *n)
 	return true;
 }
 
+/*
+ * A crate that builds abi3 itself, without 'python.abi3': its one abi3 entry, from pyo3's minimum
+ * (free-threaded ones beside it).  False when it could not be made.
+ */
+static bool load_crate_abi3(struct wm_loader *l)
+{
+	struct wm_matrix *m = l->m;
+	unsigned minor = wm_project_abi3_minor(l->project);
+	struct wm_python *py = wm_python_make(l, "abi3", minor, false);
+	if (!py)
+		return false;
+	py->abi3 = true;
+	py->abi_tag = py->tag = "abi3";
+	py->interpreter = wm_arena_printf(l->c.arena, "python3.%u", minor < WM_ABI3_BUILD ? WM_ABI3_BUILD : minor);
+	m->abi3 = wm_arena_printf(l->c.arena, "3.%u", minor);
+	m->pythons[m->npythons++] = py;
+	return true;
+}
+
+/*
+ * No versions: the supported CPython releases, from the lowest that requires-python admits, that the
+ * crate's PyO3 builds for: nothing asked for the others.  False when one could not be made.
+ */
+static bool load_defaults(struct wm_loader *l)
+{
+	struct wm_matrix *m = l->m;
+	unsigned lowest = l->project && l->project->min_minor > DEFAULT_MIN ? l->project->min_minor : DEFAULT_MIN;
+	for (size_t i = 0; i < WM_ARRAY_SIZE(default_versions); i++) {
+		unsigned minor = DEFAULT_MIN + (unsigned)i;
+		struct wm_python *py;
+		if (minor < lowest || (l->pyo3 && (minor < l->pyo3->py_min || minor > l->pyo3->py_max)))
+			continue;
+		if (!(py = wm_python_make(l, default_versions[i], minor, false)))
+			return false;
+		m->pythons[m->npythons++] = py;
+	}
+	return true;
+}
+
+/* One entry of 'python.versions' as written and as parsed. */
+struct listed {
+	const struct wm_node *node;
+	const char *text;
+	unsigned minor;
+	bool ft, pp, gp;
+};
+
+/* Whether `v` is listed before it, from the entry `start` of the axis on (each earlier one an error). */
+static bool listed_twice(struct wm_loader *l, const struct listed *v, size_t start)
+{
+	struct wm_matrix *m = l->m;
+	bool dup = false;
+	for (size_t j = start; j < m->npythons; j++)
+		if (m->pythons[j]->minor == v->minor && m->pythons[j]->freethreaded == v->ft &&
+				m->pythons[j]->pypy == v->pp && m->pythons[j]->graalpy == v->gp && !m->pythons[j]->abi3t) {
+			wm_schema_error(&l->c, v->node, "Python %s is listed twice (first at line %u, column %u)",
+				v->text, l->python_nodes[j]->line, l->python_nodes[j]->column);
+			dup = true;
+		}
+	return dup;
+}
+
+/*
+ * Whether a wheel the abi3 or abi3t one covers makes `v` one that cannot be listed (the error given):
+ * `abi3` when 'python.abi3' is written, `abi3t_min` the abi3t entry's minimum (0 without one).
+ */
+static bool covered(struct wm_loader *l, const struct listed *v, bool abi3, unsigned abi3t_min)
+{
+	struct wm_matrix *m = l->m;
+	/* PyPy has no abi3: maturin builds its own wheel beside the abi3 one, as here */
+	if (!abi3 && !v->ft && !v->pp && !v->gp && l->project && l->project->abi3 && !backend_no_default(l)) {
+		const struct wm_project *p = l->project;
+		wm_schema_error(&l->c, v->node, "'%s' cannot be listed: the crate builds one abi3 wheel for "
+			"CPython %s and later; list only free-threaded versions (\"3.14t\"), or none",
+			v->text, m->abi3);
+		wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->abi3_file, p->abi3_doc->text,
+			p->abi3_doc->len, p->abi3_span.line, p->abi3_span.column,
+			(unsigned)(p->abi3_span.end - p->abi3_span.start),
+			"pyo3's feature '%s' makes it abi3", p->abi3_feature);
+		return true;
+	}
+	if (abi3 && l->abi3_node && !v->ft && !v->pp && !v->gp) {
+		wm_schema_error(&l->c, v->node, "'%s' cannot be listed with 'abi3': the abi3 wheel already "
+			"covers CPython %s and later; list only free-threaded versions (\"3.14t\") beside it",
+			v->text, m->abi3);
+		wm_schema_note(&l->c, l->abi3_node, "'abi3' is set here");
+		return true;
+	}
+	if (abi3t_min && !v->pp && !v->gp && v->minor >= abi3t_min) {
+		wm_schema_error(&l->c, v->node, "'%s' cannot be listed with 'abi3t': the abi3t wheel covers "
+			"CPython 3.%u and later, free-threaded or not", v->text, abi3t_min);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * One entry of 'python.versions' onto the axis, unless it is an error (given, and the entry left out).
+ * False when its entry could not be made.
+ */
+static bool load_version(struct wm_loader *l, struct listed *v, bool abi3, unsigned abi3t_min, size_t start)
+{
+	struct wm_matrix *m = l->m;
+	struct wm_python *py;
+	if (!wm_python_parse_version(l, v->node, "versions", WM_PYTHON_MIN, true, &v->minor, &v->ft, &v->pp, &v->gp) ||
+			(!v->gp && !check_pyo3(l, l->pyo3, v->node, v->minor, v->ft, v->pp, false)))
+		return true;
+	if (listed_twice(l, v, start) || covered(l, v, abi3, abi3t_min))
+		return true;
+	if (!v->pp && !v->gp)
+		note_end_of_life(l, v->node, v->minor);
+	if ((py = v->gp ? wm_python_make_graalpy(l, v->text, v->minor) : v->pp ?
+			wm_python_make_pypy(l, v->text, v->minor) : wm_python_make(l, v->text, v->minor, v->ft)) == NULL)
+		return false;
+	py->loc = wm_loader_loc(l, v->node);
+	m->pythons[m->npythons] = py;
+	l->python_nodes[m->npythons++] = v->node;
+	return true;
+}
+
+/*
+ * 'python.versions' onto the axis, each checked against the entries from `start` on.  False when the
+ * list is not one (the error given) or an entry could not be made.
+ */
+static bool load_versions(struct wm_loader *l, const struct wm_node *versions, bool abi3, unsigned abi3t_min,
+	size_t start)
+{
+	struct wm_strlist list;
+	const struct wm_node **nodes;
+	if (!wm_schema_strlist(&l->c, versions, "'python.versions'", &list, &nodes))
+		return false;
+	if (list.n == 0 && !abi3) {
+		wm_schema_error(&l->c, versions, "'python.versions' is empty: list at least one version, or set 'abi3'");
+		return false;
+	}
+	for (size_t i = 0; i < list.n; i++) {
+		struct listed v = { .node = nodes[i], .text = list.items[i] };
+		if (!load_version(l, &v, abi3, abi3t_min, start))
+			return false;
+	}
+	return true;
+}
+
 void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 {
 	struct wm_matrix *m = l->m;
@@ -577,8 +720,6 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 		return;
 	if (n && !wm_yaml_is_null(n) && !wm_schema_map(&l->c, n, "'python'", python_keys, WM_ARRAY_SIZE(python_keys)))
 		return;
-	if (n && wm_yaml_is_null(n))
-		n = NULL;
 	l->pyo3 = project_pyo3(l);
 	if (!versions && !abi3)
 		nversions = WM_ARRAY_SIZE(default_versions);
@@ -591,97 +732,14 @@ void wm_python_load(struct wm_loader *l, const struct wm_node *n)
 	abi3t_min = load_abi3t(l, abi3t);
 	start = m->npythons;
 	if (!abi3 && l->project && l->project->abi3) {
-		/* an abi3 crate: one wheel per platform, from pyo3's minimum (free-threaded ones beside it) */
-		unsigned minor = wm_project_abi3_minor(l->project);
-		struct wm_python *py = wm_python_make(l, "abi3", minor, false);
-		if (!py)
+		if (!load_crate_abi3(l))
 			return;
-		py->abi3 = true;
-		py->abi_tag = py->tag = "abi3";
-		py->interpreter = wm_arena_printf(l->c.arena, "python3.%u", minor < WM_ABI3_BUILD ? WM_ABI3_BUILD : minor);
-		m->abi3 = wm_arena_printf(l->c.arena, "3.%u", minor);
-		m->pythons[m->npythons++] = py;
 		start = m->npythons;
-		if (!versions)
-			goto sort;
+	} else if (!versions && !abi3 && !load_defaults(l)) {
+		return;
 	}
-	if (!versions && !abi3) {
-		/*
-		 * The supported CPython releases, from the lowest that requires-python admits, that the
-		 * crate's PyO3 builds for: nothing asked for the others.
-		 */
-		unsigned lowest = l->project && l->project->min_minor > DEFAULT_MIN ? l->project->min_minor : DEFAULT_MIN;
-		for (size_t i = 0; i < WM_ARRAY_SIZE(default_versions); i++) {
-			unsigned minor = DEFAULT_MIN + (unsigned)i;
-			struct wm_python *py;
-			if (minor < lowest || (l->pyo3 && (minor < l->pyo3->py_min || minor > l->pyo3->py_max)))
-				continue;
-			if (!(py = wm_python_make(l, default_versions[i], minor, false)))
-				return;
-			m->pythons[m->npythons++] = py;
-		}
-		goto sort;
-	}
-	if (versions) {
-		struct wm_strlist list;
-		const struct wm_node **nodes;
-		if (!wm_schema_strlist(&l->c, versions, "'python.versions'", &list, &nodes))
-			return;
-		if (list.n == 0 && !abi3) {
-			wm_schema_error(&l->c, versions, "'python.versions' is empty: list at least one version, or set 'abi3'");
-			return;
-		}
-		for (size_t i = 0; i < list.n; i++) {
-			struct wm_python *py;
-			unsigned minor;
-			bool ft, pp, gp, dup = false;
-			if (!wm_python_parse_version(l, nodes[i], "versions", WM_PYTHON_MIN, true, &minor, &ft, &pp, &gp) ||
-					(!gp && !check_pyo3(l, l->pyo3, nodes[i], minor, ft, pp, false)))
-				continue;
-			for (size_t j = start; j < m->npythons; j++)
-				if (m->pythons[j]->minor == minor && m->pythons[j]->freethreaded == ft &&
-						m->pythons[j]->pypy == pp && m->pythons[j]->graalpy == gp && !m->pythons[j]->abi3t) {
-					wm_schema_error(&l->c, nodes[i], "Python %s is listed twice (first at line %u, column %u)",
-						list.items[i], l->python_nodes[j]->line, l->python_nodes[j]->column);
-					dup = true;
-				}
-			if (dup)
-				continue;
-			/* PyPy has no abi3: maturin builds its own wheel beside the abi3 one, as here */
-			if (!abi3 && !ft && !pp && !gp && l->project && l->project->abi3 && !backend_no_default(l)) {
-				const struct wm_project *p = l->project;
-				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed: the crate builds one abi3 wheel for "
-					"CPython %s and later; list only free-threaded versions (\"3.14t\"), or none",
-					list.items[i], m->abi3);
-				wm_error_add(l->c.err, WM_EINVALID, WM_SEV_NOTE, p->abi3_file, p->abi3_doc->text,
-					p->abi3_doc->len, p->abi3_span.line, p->abi3_span.column,
-					(unsigned)(p->abi3_span.end - p->abi3_span.start),
-					"pyo3's feature '%s' makes it abi3", p->abi3_feature);
-				continue;
-			}
-			if (abi3 && l->abi3_node && !ft && !pp && !gp) {
-				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed with 'abi3': the abi3 wheel already "
-					"covers CPython %s and later; list only free-threaded versions (\"3.14t\") beside it",
-					list.items[i], m->abi3);
-				wm_schema_note(&l->c, l->abi3_node, "'abi3' is set here");
-				continue;
-			}
-			if (abi3t_min && !pp && !gp && minor >= abi3t_min) {
-				wm_schema_error(&l->c, nodes[i], "'%s' cannot be listed with 'abi3t': the abi3t wheel covers "
-					"CPython 3.%u and later, free-threaded or not", list.items[i], abi3t_min);
-				continue;
-			}
-			if (!pp && !gp)
-				note_end_of_life(l, nodes[i], minor);
-			if ((py = gp ? wm_python_make_graalpy(l, list.items[i], minor) : pp ?
-					wm_python_make_pypy(l, list.items[i], minor) : wm_python_make(l, list.items[i], minor, ft)) == NULL)
-				return;
-			py->loc = wm_loader_loc(l, nodes[i]);
-			m->pythons[m->npythons] = py;
-			l->python_nodes[m->npythons++] = nodes[i];
-		}
-	}
-sort:
+	if (versions && !load_versions(l, versions, abi3 != NULL, abi3t_min, start))
+		return;
 	/* l->python_nodes is in file order, for the checks above: a sorted entry's own `loc` says where it is */
 	qsort(m->pythons, m->npythons, sizeof(*m->pythons), cmp_python);
 }
@@ -720,32 +778,18 @@ bool wm_python_backend_no_default(const struct wm_backend *b)
 	return b->settings && b->settings->no_default_features == 1;
 }
 
-void wm_python_backends(struct wm_loader *l)
+/*
+ * With an abi3t entry, which backends it is for: those whose build enables pyo3's abi3t.  False (the
+ * error given) when 'python.abi3t' is written and no backend's does.
+ */
+static bool abi3t_backends(struct wm_loader *l, bool abi3t)
 {
 	struct wm_matrix *m = l->m;
-	const struct wm_project *p = l->project;
-	const struct wm_python *crate = NULL, **kept;
-	bool differ = false, cpython_used = false;
-	size_t n = 0;
-
-	bool abi3t = false, any_abi3t = false;
-
-	for (size_t y = 0; y < m->npythons && !crate; y++)
-		if (m->pythons[y]->abi3)
-			crate = m->pythons[y];
-	for (size_t y = 0; y < m->npythons; y++)
-		abi3t |= m->pythons[y]->abi3t;
-	for (size_t b = 0; b < m->nbackends; b++) {
-		m->backends[b]->abi3 = crate;
-		m->backends[b]->abi3t = abi3t;
-	}
-	if (!p || !p->has_cargo || !l->python_ok || !l->backends_ok || wm_loader_bindings_bin(l) || !m->pythons)
-		return;
-	/* the abi3t entry is for the backends whose build enables pyo3's abi3t */
+	bool any_abi3t = false;
 	for (size_t i = 0; abi3t && i < m->nbackends; i++) {
 		struct wm_build_features bf = { &m->backends[i]->features, wm_python_backend_no_default(m->backends[i]) };
 		struct wm_abi3 ab;
-		wm_project_abi3(p, &bf, &ab);
+		wm_project_abi3(l->project, &bf, &ab);
 		m->backends[i]->abi3t = ab.abi3t;
 		any_abi3t |= ab.abi3t;
 	}
@@ -753,76 +797,102 @@ void wm_python_backends(struct wm_loader *l)
 		/* maturin would build cp315-cp315t wheels: the abi3t name would be a file that never exists */
 		wm_schema_error(&l->c, l->abi3t_node, "'python.abi3t' is set, but no backend's build enables pyo3's "
 			"abi3t: add its feature abi3t-py315 to the crate's pyo3 dependency (or a feature the build enables)");
-		return;
+		return false;
 	}
-	{
-		/* room for one abi3 entry per backend */
-		const struct wm_python **py = wm_arena_array(l->c.arena, m->npythons + m->nbackends + 1, sizeof(*py));
-		const struct wm_node **nodes = wm_arena_array(l->c.arena, m->npythons + m->nbackends + 1, sizeof(*nodes));
-		if (wm_loader_oom(l, py) || wm_loader_oom(l, nodes))
-			return;
-		memcpy(py, m->pythons, m->npythons * sizeof(*py));
-		memcpy(nodes, l->python_nodes, m->npythons * sizeof(*nodes));
-		m->pythons = py;
-		l->python_nodes = nodes;
+	return true;
+}
+
+/* Room on the axis for one abi3 entry per backend.  False when there is none. */
+static bool room_for_abi3(struct wm_loader *l)
+{
+	struct wm_matrix *m = l->m;
+	const struct wm_python **py = wm_arena_array(l->c.arena, m->npythons + m->nbackends + 1, sizeof(*py));
+	const struct wm_node **nodes = wm_arena_array(l->c.arena, m->npythons + m->nbackends + 1, sizeof(*nodes));
+	if (wm_loader_oom(l, py) || wm_loader_oom(l, nodes))
+		return false;
+	memcpy(py, m->pythons, m->npythons * sizeof(*py));
+	memcpy(nodes, l->python_nodes, m->npythons * sizeof(*nodes));
+	m->pythons = py;
+	l->python_nodes = nodes;
+	return true;
+}
+
+/*
+ * The abi3 wheel of backend `b` when its features make it other than the crate's `crate`: none, or an
+ * entry of its own; *differ set when so.  False when that entry could not be made.
+ */
+static bool backend_abi3(struct wm_loader *l, struct wm_backend *b, const struct wm_python *crate, bool *differ)
+{
+	struct wm_matrix *m = l->m;
+	struct wm_build_features bf = { &b->features, wm_python_backend_no_default(b) };
+	struct wm_abi3 ab;
+	unsigned minor;
+	if (b->features.n == 0 && !bf.no_default)
+		return true;
+	wm_project_abi3(l->project, &bf, &ab);
+	if (!ab.abi3) {
+		/* no-default-features turns off the abi3 the crate's default features turn on */
+		if (b->abi3 && !l->abi3_node) {
+			b->abi3 = NULL;
+			*differ = true;
+		}
+		return true;
 	}
-	for (size_t i = 0; i < m->nbackends; i++) {
-		struct wm_backend *b = m->backends[i];
-		struct wm_build_features bf = { &b->features, wm_python_backend_no_default(b) };
-		struct wm_abi3 ab;
-		unsigned minor;
-		if (b->features.n == 0 && !bf.no_default)
-			continue;
-		wm_project_abi3(p, &bf, &ab);
-		if (!ab.abi3) {
-			/* no-default-features turns off the abi3 the crate's default features turn on */
-			if (b->abi3 && !l->abi3_node) {
-				b->abi3 = NULL;
-				differ = true;
-			}
-			continue;
-		}
-		minor = ab.minor ? ab.minor : wm_project_abi3_minor(p);
-		if (crate && crate->minor == minor)
-			continue;
-		if (l->abi3_node) {
-			/* maturin tags the wheel with pyo3's minimum: any other name is a file that never exists */
-			wm_schema_error(&l->c, l->abi3_node, "'python.abi3' is \"%s\", but backend '%s' builds its abi3 wheel "
-				"for CPython 3.%u and later (cp3%u-abi3): write \"3.%u\", or change its features", m->abi3, b->id,
-				minor, minor, minor);
-			abi3_note(l, &ab, "sets its minimum");
-			continue;
-		}
-		if (l->pyo3 && minor < l->pyo3->abi3_min) {
-			wm_schema_error_at(&l->c, b->loc.line, b->loc.column, (unsigned)strlen(b->id), "backend '%s' builds "
-				"abi3 wheels for CPython 3.%u and later, but PyO3 %s builds them for 3.%u and later: %s", b->id,
-				minor, l->pyo3->series, l->pyo3->abi3_min, who_builds(l, minor, false, false));
-			continue;
-		}
-		if (!(b->abi3 = abi3_entry(l, minor, b->loc)))
-			return;
-		differ = true;
+	minor = ab.minor ? ab.minor : wm_project_abi3_minor(l->project);
+	if (crate && crate->minor == minor)
+		return true;
+	if (l->abi3_node) {
+		/* maturin tags the wheel with pyo3's minimum: any other name is a file that never exists */
+		wm_schema_error(&l->c, l->abi3_node, "'python.abi3' is \"%s\", but backend '%s' builds its abi3 wheel "
+			"for CPython 3.%u and later (cp3%u-abi3): write \"3.%u\", or change its features", m->abi3, b->id,
+			minor, minor, minor);
+		abi3_note(l, &ab, "sets its minimum");
+		return true;
 	}
-	if (!differ)
-		return;
-	/* the CPython versions are for the backends without abi3; the abi3 entries for their backends */
-	for (size_t b = 0; b < m->nbackends; b++)
-		cpython_used |= m->backends[b]->abi3 == NULL;
-	if (cpython_used) {
-		bool any = false;
-		for (size_t y = 0; y < m->npythons && !any; y++)
-			any = !m->pythons[y]->abi3 && !m->pythons[y]->abi3t && !m->pythons[y]->freethreaded &&
-				!m->pythons[y]->pypy && !m->pythons[y]->graalpy;
-		for (size_t i = 0; i < m->nbackends && !any; i++) {
-			const struct wm_backend *b = m->backends[i];
-			if (b->abi3)
-				continue;
-			wm_schema_error_at(&l->c, b->loc.line, b->loc.column, (unsigned)strlen(b->id), "backend '%s' builds "
-				"no abi3 wheel (its no-default-features turns off the crate's abi3), and 'python.versions' lists "
-				"no CPython version for it: list the versions it builds", b->id);
-			return;
-		}
+	if (l->pyo3 && minor < l->pyo3->abi3_min) {
+		wm_schema_error_at(&l->c, b->loc.line, b->loc.column, (unsigned)strlen(b->id), "backend '%s' builds "
+			"abi3 wheels for CPython 3.%u and later, but PyO3 %s builds them for 3.%u and later: %s", b->id,
+			minor, l->pyo3->series, l->pyo3->abi3_min, who_builds(l, minor, false, false));
+		return true;
 	}
+	if (!(b->abi3 = abi3_entry(l, minor, b->loc)))
+		return false;
+	*differ = true;
+	return true;
+}
+
+/*
+ * Whether a backend without abi3 finds no CPython version on the axis (the error given, at the
+ * first such backend).
+ */
+static bool cpython_missing(struct wm_loader *l)
+{
+	struct wm_matrix *m = l->m;
+	bool any = false;
+	for (size_t y = 0; y < m->npythons && !any; y++)
+		any = !m->pythons[y]->abi3 && !m->pythons[y]->abi3t && !m->pythons[y]->freethreaded &&
+			!m->pythons[y]->pypy && !m->pythons[y]->graalpy;
+	for (size_t i = 0; i < m->nbackends && !any; i++) {
+		const struct wm_backend *b = m->backends[i];
+		if (b->abi3)
+			continue;
+		wm_schema_error_at(&l->c, b->loc.line, b->loc.column, (unsigned)strlen(b->id), "backend '%s' builds "
+			"no abi3 wheel (its no-default-features turns off the crate's abi3), and 'python.versions' lists "
+			"no CPython version for it: list the versions it builds", b->id);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The axis without the entries no backend builds (each listed one an error), sorted: the CPython
+ * versions are used when `cpython_used`, an abi3 entry by the backends that build it.
+ */
+static void keep_used(struct wm_loader *l, bool cpython_used)
+{
+	struct wm_matrix *m = l->m;
+	const struct wm_python **kept;
+	size_t n = 0;
 	if (wm_loader_oom(l, kept = wm_arena_array(l->c.arena, m->npythons + 1, sizeof(*kept))))
 		return;
 	for (size_t y = 0; y < m->npythons; y++) {
@@ -842,4 +912,37 @@ void wm_python_backends(struct wm_loader *l)
 	memcpy(m->pythons, kept, n * sizeof(*kept));
 	m->npythons = n;
 	qsort(m->pythons, m->npythons, sizeof(*m->pythons), cmp_python);
+}
+
+void wm_python_backends(struct wm_loader *l)
+{
+	struct wm_matrix *m = l->m;
+	const struct wm_project *p = l->project;
+	const struct wm_python *crate = NULL;
+	bool differ = false, cpython_used = false, abi3t = false;
+
+	for (size_t y = 0; y < m->npythons && !crate; y++)
+		if (m->pythons[y]->abi3)
+			crate = m->pythons[y];
+	for (size_t y = 0; y < m->npythons; y++)
+		abi3t |= m->pythons[y]->abi3t;
+	for (size_t b = 0; b < m->nbackends; b++) {
+		m->backends[b]->abi3 = crate;
+		m->backends[b]->abi3t = abi3t;
+	}
+	if (!p || !p->has_cargo || !l->python_ok || !l->backends_ok || wm_loader_bindings_bin(l) || !m->pythons)
+		return;
+	if (!abi3t_backends(l, abi3t) || !room_for_abi3(l))
+		return;
+	for (size_t i = 0; i < m->nbackends; i++)
+		if (!backend_abi3(l, m->backends[i], crate, &differ))
+			return;
+	if (!differ)
+		return;
+	/* the CPython versions are for the backends without abi3; the abi3 entries for their backends */
+	for (size_t b = 0; b < m->nbackends; b++)
+		cpython_used |= m->backends[b]->abi3 == NULL;
+	if (cpython_used && cpython_missing(l))
+		return;
+	keep_used(l, cpython_used);
 }

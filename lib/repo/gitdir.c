@@ -157,6 +157,130 @@ static void config_key(struct config *c, const char *dir, const char *section, c
 	}
 }
 
+/* Where config_parse is in a file, and the section and key it reads. */
+struct parse {
+	const char *p;
+	char section[64], sub[1024], name[128];
+	bool has_sub;
+	struct wm_buf value;
+};
+
+static bool blank(char ch)
+{
+	return ch == ' ' || ch == '\t';
+}
+
+/* "[section]", "[section \"sub\"]" or the old "[section.sub]" at s->p; false when it is not that. */
+static bool parse_section(struct parse *s)
+{
+	const char *p = s->p;
+	size_t n = 0;
+	bool ok = true;
+
+	for (p++; n + 1 < sizeof(s->section) && (isalnum((unsigned char)*p) || *p == '-' || *p == '.'); p++)
+		s->section[n++] = (char)tolower((unsigned char)*p);
+	s->section[n] = '\0';
+	s->has_sub = false;
+	if (strchr(s->section, '.')) {   /* [section.sub]: the old syntax */
+		char *dot = strchr(s->section, '.');
+		snprintf(s->sub, sizeof(s->sub), "%s", dot + 1);
+		*dot = '\0';
+		s->has_sub = true;
+	} else if (blank(*p)) {
+		while (blank(*p))
+			p++;
+		if (*p++ != '"')
+			return false;
+		for (n = 0; *p && *p != '"' && *p != '\n' && n + 1 < sizeof(s->sub); p++) {
+			if (*p == '\\' && p[1] && p[1] != '\n')
+				p++;
+			s->sub[n++] = *p;
+		}
+		s->sub[n] = '\0';
+		s->has_sub = true;
+		ok = *p++ == '"';
+	}
+	ok = ok && n < sizeof(s->sub) - 1 && *s->section && *p++ == ']';
+	s->p = p;
+	return ok;
+}
+
+/*
+ * The value after the '=' at s->p into s->value, with its quotes and escapes read and without its
+ * trailing blanks outside quotes; *quoted when a quote is left open.  False when it is not a value.
+ */
+static bool parse_value(struct parse *s, bool *quoted)
+{
+	struct wm_buf *value = &s->value;
+	const char *p = s->p;
+	size_t keep = 0;   /* the value's length without its trailing blanks outside quotes */
+	bool ok = true;
+
+	for (p++; blank(*p); p++)
+		;
+	for (; *p && (*quoted || *p != '\n'); p++) {
+		if (!*quoted && (*p == '#' || *p == ';')) {
+			p += strcspn(p, "\n");
+			break;
+		}
+		if (*p == '"') {
+			*quoted = !*quoted;
+			keep = value->len;
+			continue;
+		}
+		if (*p == '\\') {
+			p++;
+			if (*p == '\n' || (*p == '\r' && p[1] == '\n')) {
+				p += *p == '\r';
+				continue;   /* the value goes on on the next line */
+			}
+			if (*p != 'n' && *p != 't' && *p != 'b' && *p != '"' && *p != '\\') {
+				ok = false;
+				break;
+			}
+			wm_buf_putc(value, *p == 'n' ? '\n' : *p == 't' ? '\t' : *p == 'b' ? '\b' : *p);
+			keep = value->len;
+			continue;
+		}
+		if (*p == '\n' && *quoted) {
+			ok = false;
+			break;
+		}
+		wm_buf_putc(value, *p);
+		if (*quoted || (!blank(*p) && *p != '\r'))
+			keep = value->len;
+	}
+	value->len = keep;
+	wm_buf_putc(value, '\0');
+	s->p = p;
+	return ok && !value->oom;
+}
+
+/* "name = value" or a bare "name" at s->p, given to config_key; false when it is not that. */
+static bool parse_key(struct config *c, const char *dir, struct parse *s)
+{
+	const char *p = s->p;
+	bool quoted = false, bare = true, ok = true;
+	size_t n;
+
+	for (n = 0; n + 1 < sizeof(s->name) && (isalnum((unsigned char)*p) || *p == '-'); p++)
+		s->name[n++] = (char)tolower((unsigned char)*p);
+	s->name[n] = '\0';
+	while (blank(*p))
+		p++;
+	s->value.len = 0;
+	s->p = p;
+	if (*p == '=') {
+		bare = false;
+		ok = parse_value(s, &quoted);
+	} else if (*p && *p != '\n' && *p != '\r' && *p != '#' && *p != ';') {
+		ok = false;
+	}
+	if (ok && !quoted)
+		config_key(c, dir, s->section, s->has_sub ? s->sub : NULL, s->name, bare ? NULL : s->value.ptr);
+	return ok && !quoted;
+}
+
 /*
  * Parses git's configuration syntax: "[section]", "[section \"sub\"]" and
  * the old "[section.sub]"; "name = value" or a bare "name"; values with
@@ -165,104 +289,22 @@ static void config_key(struct config *c, const char *dir, const char *section, c
  */
 static bool config_parse(struct config *c, const char *dir, const char *p)
 {
-	char section[64] = "", sub[1024], name[128];
-	bool has_sub = false;
-	struct wm_buf value = WM_BUF_INIT;
+	struct parse s = { .p = p, .value = WM_BUF_INIT };
 	bool ok = true;
 
-	while (ok && *p) {
-		size_t n = 0;
-		if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
-			p++;
-		} else if (*p == '#' || *p == ';') {
-			p += strcspn(p, "\n");
-		} else if (*p == '[') {
-			for (p++; n + 1 < sizeof(section) && (isalnum((unsigned char)*p) || *p == '-' || *p == '.'); p++)
-				section[n++] = (char)tolower((unsigned char)*p);
-			section[n] = '\0';
-			has_sub = false;
-			if (strchr(section, '.')) {   /* [section.sub]: the old syntax */
-				char *dot = strchr(section, '.');
-				snprintf(sub, sizeof(sub), "%s", dot + 1);
-				*dot = '\0';
-				has_sub = true;
-			} else if (*p == ' ' || *p == '\t') {
-				while (*p == ' ' || *p == '\t')
-					p++;
-				if (*p++ != '"') {
-					ok = false;
-					break;
-				}
-				for (n = 0; *p && *p != '"' && *p != '\n' && n + 1 < sizeof(sub); p++) {
-					if (*p == '\\' && p[1] && p[1] != '\n')
-						p++;
-					sub[n++] = *p;
-				}
-				sub[n] = '\0';
-				has_sub = true;
-				ok = *p++ == '"';
-			}
-			ok = ok && n < sizeof(sub) - 1 && *section && *p++ == ']';
-		} else if (isalpha((unsigned char)*p) && *section) {
-			bool quoted = false, bare = true;
-			size_t keep = 0;   /* the value's length without its trailing blanks outside quotes */
-			for (n = 0; n + 1 < sizeof(name) && (isalnum((unsigned char)*p) || *p == '-'); p++)
-				name[n++] = (char)tolower((unsigned char)*p);
-			name[n] = '\0';
-			while (*p == ' ' || *p == '\t')
-				p++;
-			value.len = 0;
-			if (*p == '=') {
-				bare = false;
-				for (p++; *p == ' ' || *p == '\t'; p++)
-					;
-				for (; *p && (quoted || *p != '\n'); p++) {
-					if (!quoted && (*p == '#' || *p == ';')) {
-						p += strcspn(p, "\n");
-						break;
-					}
-					if (*p == '"') {
-						quoted = !quoted;
-						keep = value.len;
-						continue;
-					}
-					if (*p == '\\') {
-						p++;
-						if (*p == '\n' || (*p == '\r' && p[1] == '\n')) {
-							p += *p == '\r';
-							continue;   /* the value goes on on the next line */
-						}
-						if (*p != 'n' && *p != 't' && *p != 'b' && *p != '"' && *p != '\\') {
-							ok = false;
-							break;
-						}
-						wm_buf_putc(&value, *p == 'n' ? '\n' : *p == 't' ? '\t' : *p == 'b' ? '\b' : *p);
-						keep = value.len;
-						continue;
-					}
-					if (*p == '\n' && quoted) {
-						ok = false;
-						break;
-					}
-					wm_buf_putc(&value, *p);
-					if (quoted || (*p != ' ' && *p != '\t' && *p != '\r'))
-						keep = value.len;
-				}
-				value.len = keep;
-				wm_buf_putc(&value, '\0');
-				if (value.oom)
-					ok = false;
-			} else if (*p && *p != '\n' && *p != '\r' && *p != '#' && *p != ';') {
-				ok = false;
-			}
-			if (ok && !quoted)
-				config_key(c, dir, section, has_sub ? sub : NULL, name, bare ? NULL : value.ptr);
-			ok = ok && !quoted;
-		} else {
+	while (ok && *s.p) {
+		if (blank(*s.p) || *s.p == '\r' || *s.p == '\n')
+			s.p++;
+		else if (*s.p == '#' || *s.p == ';')
+			s.p += strcspn(s.p, "\n");
+		else if (*s.p == '[')
+			ok = parse_section(&s);
+		else if (isalpha((unsigned char)*s.p) && *s.section)
+			ok = parse_key(c, dir, &s);
+		else
 			ok = false;
-		}
 	}
-	wm_buf_release(&value);
+	wm_buf_release(&s.value);
 	return ok;
 }
 

@@ -112,23 +112,169 @@ static int map_file(struct file *f, struct wm_gitindex *ix, int k, const char *p
 	return 0;
 }
 
+/* Where the reading of an index file's entries is. */
+struct entries {
+	struct file *f;
+	const unsigned char *p, *end;  /* the next entry; the end of the entries and extensions */
+	uint32_t version;
+	struct wm_buf v4;              /* version 4: the paths put together, each after the last */
+	struct wm_buf last;            /* version 4: the previous path */
+	size_t prev_len;               /* the previous path's length */
+	struct wm_error *err;
+};
+
+static int cut_short(struct entries *r)
+{
+	return corrupt(r->err, r->f, "an entry is cut short");
+}
+
+/*
+ * A version 2 or 3 entry's path at `name`, after its `fixed` bytes: *len its length; r->p then at the
+ * next entry.
+ */
+static int path_v2(struct entries *r, struct wm_gitindex_entry *e, const unsigned char *name, size_t fixed,
+	size_t *len)
+{
+	const unsigned char *nul = memchr(name, '\0', (size_t)(r->end - name));
+	if (!nul)
+		return corrupt(r->err, r->f, "a path is not terminated");
+	*len = (size_t)(nul - name);
+	e->path = (const char *)name;
+	/* padded with 1 to 8 NULs to a multiple of 8 */
+	if ((size_t)(r->end - r->p) < ((fixed + *len + 8) & ~(size_t)7))
+		return cut_short(r);
+	r->p += (fixed + *len + 8) & ~(size_t)7;
+	return 0;
+}
+
+/*
+ * A version 4 entry's path at `name`, made from the previous one: *len its length, e->path its
+ * offset in r->v4 until that is complete; r->p then at the next entry.
+ */
+static int path_v4(struct entries *r, struct wm_gitindex_entry *e, const unsigned char *name, size_t *len)
+{
+	const unsigned char *nul;
+	size_t drop = 0;  /* the number of bytes to drop from the end of the previous path: git's varint */
+	unsigned char c;
+	do {
+		if (name >= r->end || drop > (SIZE_MAX >> 8))
+			return cut_short(r);
+		c = *name++;
+		drop = (drop << 7) | (c & 0x7f);
+		if (c & 0x80)
+			drop++;
+	} while (c & 0x80);
+	if (drop > r->prev_len || !(nul = memchr(name, '\0', (size_t)(r->end - name))))
+		return corrupt(r->err, r->f, "a path cannot be decoded");
+	*len = r->prev_len - drop + (size_t)(nul - name);
+	if (r->last.ptr)
+		r->last.len = r->prev_len - drop;
+	wm_buf_add(&r->last, (const char *)name, (size_t)(nul - name));
+	e->path = (const char *)(uintptr_t)r->v4.len;
+	wm_buf_add(&r->v4, r->last.ptr ? r->last.ptr : "", *len);
+	wm_buf_putc(&r->v4, '\0');
+	if (r->v4.oom || r->last.oom) {
+		wm_error_code(r->err, WM_ENOMEM);
+		return WM_ENOMEM;
+	}
+	r->p = nul + 1;
+	return 0;
+}
+
+/* The entry at r->p, added to the file's entries. */
+static int read_entry(struct entries *r)
+{
+	struct file *f = r->f;
+	struct wm_gitindex_entry *e = &f->entries[f->n];
+	const unsigned char *name;
+	unsigned flags;
+	size_t fixed = 62, len;
+	int ret;
+
+	if ((size_t)(r->end - r->p) < 62)
+		return cut_short(r);
+	flags = (unsigned)r->p[60] << 8 | r->p[61];
+	if (flags & 0x4000) {  /* extended flags */
+		if (r->version < 3)
+			return corrupt(r->err, f, "an extended entry in a version 2 index");
+		fixed = 64;
+	}
+	if ((size_t)(r->end - r->p) < fixed)
+		return cut_short(r);
+	e->rec = r->p;
+	name = r->p + fixed;
+	if ((ret = r->version == 4 ? path_v4(r, e, name, &len) : path_v2(r, e, name, fixed, &len)) < 0)
+		return ret;
+	if (len > UINT32_MAX / 2)
+		return corrupt(r->err, f, "a path is too long");
+	e->len = (uint32_t)len;
+	e->seq = 0;
+	r->prev_len = len;
+	f->n++;
+	return 0;
+}
+
+/* The link extension's `size` bytes at `q`: the shared index's name and, when there, its two bitmaps. */
+static int read_link(struct file *f, const unsigned char *q, uint32_t size, struct wm_error *err)
+{
+	const unsigned char *qend = q + size;
+	if (size < 20)
+		return corrupt(err, f, "the link extension is cut short");
+	f->linked = true;
+	f->shared = q;
+	q += 20;
+	if (q == qend)
+		return 0;
+	/* two EWAH bitmaps: bits, words, the words (64-bit), the last marker's position */
+	for (int b = 0; b < 2; b++) {
+		size_t words, blen;
+		if ((size_t)(qend - q) < 12 || (words = be32(q + 4)) > ((size_t)(qend - q) - 12) / 8)
+			return corrupt(err, f, "a bitmap of the link extension is cut short");
+		blen = 12 + words * 8;
+		if (b == 0)
+			f->del = q, f->del_len = blen;
+		else
+			f->rep = q, f->rep_len = blen;
+		q += blen;
+	}
+	if (q != qend)
+		return corrupt(err, f, "the link extension is longer than its bitmaps");
+	return 0;
+}
+
+/* The extensions from `p` to `end`: the link extension read, a mandatory one marked unsupported. */
+static int read_extensions(struct file *f, const unsigned char *p, const unsigned char *end, struct wm_error *err)
+{
+	int ret;
+	while (p < end) {
+		uint32_t size;
+		if ((size_t)(end - p) < 8 || (size = be32(p + 4)) > (size_t)(end - p) - 8)
+			return corrupt(err, f, "an extension is cut short");
+		if (memcmp(p, "link", 4) == 0) {
+			if ((ret = read_link(f, p + 8, size, err)) < 0)
+				return ret;
+		} else if (p[0] < 'A' || p[0] > 'Z') {
+			f->unsupported = true;  /* a mandatory extension: sdir (a sparse index), or one unknown */
+		}
+		p += 8 + (size_t)size;
+	}
+	return 0;
+}
+
 /* Reads one index file (mapped into slot k): its entries and what its link extension says. */
 static int read_file(struct file *f, struct wm_gitindex *ix, int k, const char *path, struct wm_error *err)
 {
-	const unsigned char *p, *end;
-	struct wm_buf v4 = WM_BUF_INIT;   /* version 4: the paths put together, each after the last */
-	struct wm_buf last = WM_BUF_INIT; /* version 4: the previous path */
-	size_t prev_len = 0;
-	uint32_t version, count;
+	struct entries r = { .f = f, .v4 = WM_BUF_INIT, .last = WM_BUF_INIT, .err = err };
+	uint32_t count;
 	int ret;
 
 	if ((ret = map_file(f, ix, k, path, err)) < 0)
 		return ret;
 	if (memcmp(f->data, "DIRC", 4) != 0)
 		return corrupt(err, f, "no DIRC signature");
-	version = be32(f->data + 4);
+	r.version = be32(f->data + 4);
 	count = be32(f->data + 8);
-	if (version < 2 || version > 4)
+	if (r.version < 2 || r.version > 4)
 		return 1;
 	if (count > f->len / 62)
 		return corrupt(err, f, "more entries than bytes");
@@ -136,132 +282,20 @@ static int read_file(struct file *f, struct wm_gitindex *ix, int k, const char *
 		wm_error_code(err, WM_ENOMEM);
 		return WM_ENOMEM;
 	}
-	p = f->data + 12;
-	end = f->data + f->len;
-	for (uint32_t i = 0; i < count; i++) {
-		struct wm_gitindex_entry *e = &f->entries[f->n];
-		const unsigned char *name, *nul;
-		unsigned flags;
-		size_t fixed, len;
-
-		if ((size_t)(end - p) < 62)
-			goto short_entry;
-		flags = (unsigned)p[60] << 8 | p[61];
-		fixed = 62;
-		if (flags & 0x4000) {  /* extended flags */
-			if (version < 3) {
-				ret = corrupt(err, f, "an extended entry in a version 2 index");
-				goto out;
-			}
-			fixed = 64;
-		}
-		if ((size_t)(end - p) < fixed)
-			goto short_entry;
-		e->rec = p;
-		name = p + fixed;
-		if (version == 4) {
-			/* the number of bytes to drop from the end of the previous path: git's varint */
-			size_t drop = 0;
-			unsigned char c;
-			do {
-				if (name >= end || drop > (SIZE_MAX >> 8))
-					goto short_entry;
-				c = *name++;
-				drop = (drop << 7) | (c & 0x7f);
-				if (c & 0x80)
-					drop++;
-			} while (c & 0x80);
-			if (drop > prev_len || !(nul = memchr(name, '\0', (size_t)(end - name)))) {
-				ret = corrupt(err, f, "a path cannot be decoded");
-				goto out;
-			}
-			len = prev_len - drop + (size_t)(nul - name);
-			if (last.ptr)
-				last.len = prev_len - drop;
-			wm_buf_add(&last, (const char *)name, (size_t)(nul - name));
-			/* offsets into v4 until it is complete */
-			e->path = (const char *)(uintptr_t)v4.len;
-			wm_buf_add(&v4, last.ptr ? last.ptr : "", len);
-			wm_buf_putc(&v4, '\0');
-			if (v4.oom || last.oom) {
-				wm_error_code(err, ret = WM_ENOMEM);
-				goto out;
-			}
-			p = nul + 1;
-		} else {
-			if (!(nul = memchr(name, '\0', (size_t)(end - name)))) {
-				ret = corrupt(err, f, "a path is not terminated");
-				goto out;
-			}
-			len = (size_t)(nul - name);
-			e->path = (const char *)name;
-			/* padded with 1 to 8 NULs to a multiple of 8 */
-			if ((size_t)(end - p) < ((fixed + len + 8) & ~(size_t)7))
-				goto short_entry;
-			p += (fixed + len + 8) & ~(size_t)7;
-		}
-		if (len > UINT32_MAX / 2) {
-			ret = corrupt(err, f, "a path is too long");
-			goto out;
-		}
-		e->len = (uint32_t)len;
-		e->seq = 0;
-		prev_len = len;
-		f->n++;
-	}
-	if (version == 4) {
-		for (size_t i = 0; i < f->n; i++)
-			f->entries[i].path = v4.ptr + (uintptr_t)f->entries[i].path;
-		ix->paths[k] = wm_buf_detach(&v4);
-	}
-	/* the extensions */
-	while (p < end) {
-		uint32_t size;
-		if ((size_t)(end - p) < 8 || (size = be32(p + 4)) > (size_t)(end - p) - 8) {
-			ret = corrupt(err, f, "an extension is cut short");
-			goto out;
-		}
-		if (memcmp(p, "link", 4) == 0) {
-			const unsigned char *q = p + 8, *qend = p + 8 + size;
-			if (size < 20) {
-				ret = corrupt(err, f, "the link extension is cut short");
-				goto out;
-			}
-			f->linked = true;
-			f->shared = q;
-			q += 20;
-			if (q < qend) {
-				/* two EWAH bitmaps: bits, words, the words (64-bit), the last marker's position */
-				for (int b = 0; b < 2; b++) {
-					size_t words, blen;
-					if ((size_t)(qend - q) < 12 || (words = be32(q + 4)) > ((size_t)(qend - q) - 12) / 8) {
-						ret = corrupt(err, f, "a bitmap of the link extension is cut short");
-						goto out;
-					}
-					blen = 12 + words * 8;
-					if (b == 0)
-						f->del = q, f->del_len = blen;
-					else
-						f->rep = q, f->rep_len = blen;
-					q += blen;
-				}
-				if (q != qend) {
-					ret = corrupt(err, f, "the link extension is longer than its bitmaps");
-					goto out;
-				}
-			}
-		} else if (p[0] < 'A' || p[0] > 'Z') {
-			f->unsupported = true;  /* a mandatory extension: sdir (a sparse index), or one unknown */
-		}
-		p += 8 + (size_t)size;
-	}
+	r.p = f->data + 12;
+	r.end = f->data + f->len;
 	ret = 0;
-	goto out;
-short_entry:
-	ret = corrupt(err, f, "an entry is cut short");
-out:
-	wm_buf_release(&v4);
-	wm_buf_release(&last);
+	for (uint32_t i = 0; i < count && ret == 0; i++)
+		ret = read_entry(&r);
+	if (ret == 0 && r.version == 4) {
+		for (size_t i = 0; i < f->n; i++)
+			f->entries[i].path = r.v4.ptr + (uintptr_t)f->entries[i].path;
+		ix->paths[k] = wm_buf_detach(&r.v4);
+	}
+	if (ret == 0)
+		ret = read_extensions(f, r.p, r.end, err);
+	wm_buf_release(&r.v4);
+	wm_buf_release(&r.last);
 	return ret;
 }
 
