@@ -3,9 +3,10 @@
 #
 # What each module calls is read from the built objects with nm, not from the
 # include lines: a module's undefined symbols are matched with the module that
-# defines them.  The floors, lowest first: util, formats, model, emit, then
-# repo and index (which do not call each other).  A module may call its own
-# folder or any lower floor; within a folder the calls form no circle.  Each
+# defines them.  The floors, lowest first: util, formats, model, workflow,
+# emit, init, then repo and index (which do not call each other).  A module may
+# call its own folder or any lower floor; within a folder the calls form no
+# circle.  Each
 # third-party library is called by one module only (linked, or loaded with
 # dlopen: then only that module calls dlopen and dlsym, and names the
 # library's soname), every module is in the
@@ -42,7 +43,7 @@ done >>"$tmp/symbols"
 python3 - "$tmp/symbols" docs/design.md lib >"$tmp/report" <<'PY' || fail "$(cat "$tmp/report")"
 import os, re, sys
 
-floors = {"util": 0, "formats": 1, "model": 2, "workflow": 2.5, "emit": 3, "repo": 4, "index": 4}
+floors = {"util": 0, "formats": 1, "model": 2, "workflow": 2.5, "emit": 3, "init": 3.5, "repo": 4, "index": 4}
 third_party = {"yaml_": "formats/yaml", "json_": "formats/json", "git_": "repo/repo", "curl_": "index/net"}
 defs, uses, modules, problems, strings = {}, [], set(), [], []
 for line in open(sys.argv[1]):

@@ -12,7 +12,7 @@
 #include "formats/toml.h"
 #include "model/meta.h"
 #include "model/project.h"
-#include "emit/init.h"
+#include "init/init.h"
 #include "repo/repo.h"
 #include "repo/variant.h"
 

@@ -1,11 +1,11 @@
-/* tracked.c — tracked files by name, from git's index read directly; init's project looked for among them and where the repository points (emit/init_find.c). */
+/* tracked.c — tracked files by name, from git's index read directly; init's project looked for among them and where the repository points (init/find.c). */
 /* realpath() is XSI */
 #define _XOPEN_SOURCE 700
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/error.h"
-#include "emit/init.h"
+#include "init/init.h"
 #include "repo/gitdir.h"
 #include "repo/gitindex.h"
 #include "repo/repo.h"

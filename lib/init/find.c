@@ -1,4 +1,4 @@
-/* init_find.c — where the project is when the root holds none: what the workflows, the uv workspace and the tracked pyproject.toml files say. */
+/* find.c — where the project is when the root holds none: what the workflows, the uv workspace and the tracked pyproject.toml files say. */
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,8 +11,8 @@
 #include "util/text.h"
 #include "formats/toml.h"
 #include "formats/yaml.h"
-#include "emit/init.h"
-#include "emit/init_ci.h"
+#include "init/init.h"
+#include "init/ci.h"
 #include "workflow/builds.h"
 #include "workflow/workflows.h"
 

@@ -1,10 +1,10 @@
 /* init.h — a first matrix from the project, its CI and its release; the workflows it replaces, which check reads too (init.c). */
-#ifndef WM_EMIT_INIT_H
-#define WM_EMIT_INIT_H
+#ifndef WM_INIT_INIT_H
+#define WM_INIT_INIT_H
 
 #include "util/common.h"
 #include "util/arena.h"
-#include "emit/init_matrix.h"
+#include "init/matrix.h"
 #include "workflow/builds.h"
 #include "workflow/workflows.h"
 
@@ -104,14 +104,14 @@ struct wm_init {
 	size_t body_len;
 };
 
-/* The release's wheels (in in->arena, their verdicts empty): what init_matrix_publish reads. */
+/* The release's wheels (in in->arena, their verdicts empty): what wm_init_matrix_publish reads. */
 void wm_init_set_release(struct wm_init *in, struct wm_published *wheels, size_t n, const char *version);
 /* The matrix's body (no header) into in->body: what the judgement loads. */
 int wm_init_render_body(struct wm_init *in, struct wm_error *err);
 /* Whether the workflow `path` loses nothing: none of its builds carries a note, and no lost wheel is its. */
 bool wm_init_replaced(const struct wm_init *in, const char *path);
 
-/* A maturin project found below the root (init_find.c), and why. */
+/* A maturin project found below the root (find.c), and why. */
 struct wm_init_candidate {
 	const char *pyproject;   /* relative to the root */
 	const char *why;         /* what pointed at it: "FILE:LINE: ..." */

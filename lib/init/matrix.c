@@ -1,5 +1,5 @@
 /*
- * init_matrix.c — the wheels of the workflows init replaces and of the release, as the matrix
+ * matrix.c — the wheels of the workflows init replaces and of the release, as the matrix
  * that builds them, and what it cannot.
  *
  * Each wheel build the workflow reader found (workflow/builds.c) is mapped to the matrix through
@@ -29,7 +29,7 @@
 #include "model/python.h"
 #include "model/expand.h"
 #include "model/untrusted.h"
-#include "emit/init_matrix.h"
+#include "init/matrix.h"
 
 /*
  * maturin-action's short targets, per platform family: PyO3/maturin-action@v1.51.0 src/index.ts,
