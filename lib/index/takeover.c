@@ -27,6 +27,7 @@
 #include "index/net.h"
 #include "index/plan.h"
 #include "index/simple.h"
+#include "index/takeover.h"
 
 #define ACCEPT "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01"
 

@@ -21,6 +21,7 @@
 #include "model/catalog.h"
 #include "model/expand.h"
 #include "model/project.h"
+#include "emit/file.h"
 #include "init/init.h"
 #include "init/ci.h"
 

@@ -15,6 +15,7 @@
 #include "init/ci.h"
 #include "workflow/builds.h"
 #include "workflow/workflows.h"
+#include "init/find.h"
 
 #define MAX_READ 64        /* pyproject.toml files read to see whether maturin builds them: init stays fast in a large repository */
 #define MAX_CANDIDATES 16

@@ -5,10 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/error.h"
-#include "init/init.h"
+#include "init/find.h"
 #include "repo/gitdir.h"
 #include "repo/gitindex.h"
 #include "repo/repo.h"
+#include "repo/tracked.h"
 
 int wm_repo_tracked_named(struct wm_paths *out, size_t *total, const char *dir, const char *leaf, size_t max,
 	struct wm_error *err)
