@@ -34,7 +34,7 @@ MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 DOCDIR ?= $(DATADIR)/doc/wheelmatrix
 # The schema `init` names in the matrix's first line (docs/init.md): empty, the versioned URL of the
-# JSON Schema Store (lib/emit/init.c, docs/schemastore/); a package that publishes the schema
+# JSON Schema Store (lib/init/init.c, docs/schemastore/); a package that publishes the schema
 # elsewhere sets its URL (no spaces or quotes).  Nothing of PREFIX or DATADIR is built into the
 # program, so that `make install PREFIX=...` installs the build as it is, never rebuilds it.
 SCHEMA_URL ?=

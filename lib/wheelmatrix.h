@@ -588,99 +588,6 @@ const struct wm_build *wm_settings_build(const struct wm_matrix *m, const struct
 int wm_expand_next(struct wm_expand *it, struct wm_job *out);
 void wm_expand_free(struct wm_expand *it);
 
-/* ---- jobs as JSON (emit/jobs.c) ------------------------------------------ */
-
-/* Where the tests of a job's wheel run (the matrix's `test:`; docs/matrix.md). */
-enum wm_tests {
-	WM_TESTS_NONE,        /* the backend has no tests */
-	WM_TESTS_BUILD_JOB,   /* in the build job, after the import test */
-	WM_TESTS_TEST_JOB,    /* in a job of their own, on the backend's test runner */
-	WM_TESTS_SKIPPED,     /* nowhere: *why says why */
-};
-/*
- * Where the tests of `job` run in the GitHub workflow; *why (static text, or the matrix's) is set
- * when they are skipped, else NULL.
- */
-enum wm_tests wm_jobs_tests(const struct wm_job *job, const char **why);
-
-/* Encodes jobs as compact JSON objects, reusing its buffers between calls. */
-struct wm_jobs;
-
-int wm_jobs_new(struct wm_jobs **out);
-void wm_jobs_free(struct wm_jobs *j);
-/* The job as one JSON object; the text stays valid until the next call. */
-int wm_jobs_encode(struct wm_jobs *j, const struct wm_job *job, const char **text, size_t *len);
-/* A left-out combination with its reason. */
-int wm_jobs_left_out(struct wm_jobs *j, const struct wm_job *job, const char **text, size_t *len);
-/* A group's `{"include":[...]}` matrix for GitHub's fromJSON. */
-int wm_jobs_group_matrix(struct wm_jobs *j, const struct wm_matrix *m, const struct wm_group *g,
-	const char **text, size_t *len);
-
-/* ---- generated files ----------------------------------------------------- */
-
-/*
- * A file `generate` writes: a fixed header of comment lines (the only bytes
- * not written by the YAML emitter), then the body.  The header records a
- * SHA-256 digest of the body with line endings normalised to LF, so that a
- * stale file (digest matches its body, body differs from ours) can be told
- * from a hand-edited one (digest does not match its own body).
- */
-struct wm_file {
-	char *path;   /* relative to the repository root, '/'-separated (owned) */
-	char *data;   /* header and body (owned) */
-	size_t len;
-};
-
-struct wm_files {
-	struct wm_file *items;
-	size_t n, cap;
-};
-
-void wm_files_init(struct wm_files *files);
-void wm_files_release(struct wm_files *files);
-
-/*
- * Appends a file made of the header and `body`.  `matrix_file` is the matrix
- * file's path relative to the root, named in the header and in the
- * regenerate command.  Copies everything it is given.
- */
-int wm_files_add(struct wm_files *files, const char *path, const char *matrix_file,
-	const char *body, size_t len);
-
-enum wm_file_state {
-	WM_FILE_MISSING,  /* no file there */
-	WM_FILE_CURRENT,  /* ours and equal to what we would write (line endings aside) */
-	WM_FILE_STALE,    /* ours, untouched since written, but out of date */
-	WM_FILE_EDITED,   /* ours, but its body no longer matches its digest: edited by hand */
-	WM_FILE_FOREIGN,  /* not written by wheelmatrix: no header */
-};
-
-/* Compares `f` with existing content (NULL = no file). */
-enum wm_file_state wm_file_compare(const struct wm_file *f, const char *existing, size_t len);
-/*
- * Compares `f` with the file at root/f->path on disk; an error when that file
- * could not be written there (wm_file_write would fail: a symbolic link that
- * leads out of the repository, into `.git` or to nothing), so that a caller
- * that decides every file before writing one writes nothing when one would fail.
- */
-int wm_file_state(enum wm_file_state *out, const char *root, const struct wm_file *f, struct wm_error *err);
-/*
- * A git-format diff (malloc'd, *outlen bytes) that turns `existing` (NULL:
- * no file there) into `f`, in the direction black and ruff show a change:
- * `---` the file as it is, `+++` what generate writes, so that `git apply`
- * or `patch -p1` on the current file gives the generated one.
- */
-int wm_file_diff(char **out, size_t *outlen, const struct wm_file *f, const char *existing, size_t len);
-/* wm_file_state, and the file's diff (wm_file_diff) in *diff: NULL when it is current. */
-int wm_file_state_diff(enum wm_file_state *out, char **diff, size_t *difflen, const char *root,
-	const struct wm_file *f, struct wm_error *err);
-/*
- * Writes `f` under the directory `root`, creating parent directories:
- * atomically (a temporary file in the same directory, then rename), never
- * outside root (no absolute path, no `..`, no symbolic link leading out).
- */
-int wm_file_write(const char *root, const struct wm_file *f, struct wm_error *err);
-
 /* ---- generate ----------------------------------------------------------- */
 
 /*
@@ -692,6 +599,7 @@ int wm_file_write(const char *root, const struct wm_file *f, struct wm_error *er
  * without runner tags is WM_EINVALID, positioned in the matrix file.
  * Warnings are added to `err` without failing.
  */
+struct wm_files;  /* emit/file.h */
 int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm_catalog *cat,
 	const char *matrix_file, struct wm_error *err);
 
@@ -757,43 +665,14 @@ int wm_variant_build_apply(struct wm_variant_build *vb, const struct wm_matrix *
 int wm_variant_build_revert(struct wm_variant_build *vb, struct wm_error *err);
 void wm_variant_build_release(struct wm_variant_build *vb);
 
-/* ---- check (check.c) ---------------------------------------------------------- */
+/* ---- git sources and hooks (repo.c) ------------------------------------------ */
 
-/* Where `check` reads every file from. */
+/* Where `check` reads every file from (a reader of repo/repo.h). */
 enum wm_source {
 	WM_SOURCE_WORKTREE,  /* the working tree, as `git add` would store it */
 	WM_SOURCE_INDEX,     /* the index: what is being committed */
 	WM_SOURCE_REV,       /* the tree of a commit */
 };
-
-struct wm_check_options {
-	enum wm_source source;
-	const char *rev;        /* WM_SOURCE_REV: the commit */
-	const char *root;       /* the directory of the matrix file, on disk */
-	const char *matrix;     /* the matrix file's path relative to root */
-	bool diff;              /* put a diff of each stale or edited file into *diff */
-	struct wm_paths *checked; /* when not NULL: gets the path of each generated file compared */
-};
-
-/*
- * `check`'s findings (and its diff, or NULL) as one indented JSON object:
- * {"ok", "errors", "warnings", "findings": [{"file", "line", "column",
- * "severity", "message"}], "diff"}.  *out is malloc'd.
- */
-int wm_check_json(char **out, const struct wm_error *findings, const char *diff);
-/*
- * Checks the matrix file, the project and every generated file, all read
- * from one source of the repository that holds opts->root, against each
- * other.  Findings go into `findings` (severity, file, line, column and
- * message, file paths relative to the root); the unified diffs asked for,
- * malloc'd, into *diff (NULL when none).  Returns 0 when the check ran
- * (findings->nerrors says whether it passed), WM_EINVALID with the loader's
- * diagnostics in `findings` for an invalid matrix or project, WM_EIO for
- * no repository ("not a git repository (or any parent): DIR") or a git
- * failure.  Nothing is written anywhere.
- */
-int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const struct wm_catalog *cat,
-	const struct wm_check_options *opts);
 
 /* The hooks `hook install` writes: git runs pre-commit before `git commit`, pre-merge-commit before `git merge` commits. */
 #define WM_HOOKS 2
@@ -834,39 +713,6 @@ void wm_init_free(struct wm_init *in);
  */
 int wm_init_ci_publisher_moves(const struct wm_matrix *m, const struct wm_reader *r, struct wm_error *notes);
 
-struct wm_takeover_options {
-	const char *index;               /* NULL: WM_PLAN_INDEX */
-	bool offline;                    /* ask no index */
-	unsigned jobs, retries;          /* as plan's */
-	long timeout_ms, connect_timeout_ms;
-	unsigned backoff_ms;
-	size_t max_bytes;
-	const char *cacert, *netrc, *username, *password;
-};
-/* The defaults: PyPI, plan's network defaults. */
-void wm_takeover_options_init(struct wm_takeover_options *o);
-/*
- * The project's newest release on the index: its wheels, for the matrix init writes.  A project
- * the index does not have is none; a page that cannot be read is WM_EIO, said; a bad index URL
- * WM_EINVALID, libcurl that cannot be loaded WM_EIO, an unreadable CA file WM_EREAD.
- */
-int wm_takeover_fetch(struct wm_init *in, const struct wm_takeover_options *o, struct wm_error *err);
-/*
- * Writes the matrix and loads it (WM_EINTERNAL, said, when it does not: nothing is to be written),
- * then matches each wheel of the release with the matrix's files, strictly: the same Python, ABI
- * and platform tags, manylinux level and macOS deployment target.
- */
-int wm_takeover_judge(struct wm_init *in, struct wm_error *err);
-/* "N wheels published in X.Y.Z, M reproduced, K not:" and a line per wheel not, with why; or JSON. */
-int wm_takeover_report(char **out, size_t *len, const struct wm_init *in, bool json);
-/*
- * The project init reads when no --pyproject is given and the root's pyproject.toml (read through
- * `r`, the directory `root`) is not one maturin builds: *pyproject (malloc'd) is the one the
- * repository points at, with a note in `err` saying why; NULL for the root's (found nowhere else,
- * then with a hint when the root holds no project).  Several: WM_EINVALID, each listed in `err`
- * with the `init --pyproject` line that picks it.
- */
-int wm_repo_tracked_init_project(char **pyproject, const struct wm_reader *r, const char *root, struct wm_error *err);
 /*
  * The working tree below `root` as a reader (root is not copied): symbolic
  * links are followed while they stay below root and out of `.git`; one that
@@ -1013,86 +859,6 @@ void wm_pin_unlock(struct wm_pin_lock *l);
 int wm_pin_write(const struct wm_pin *p, const struct wm_pin_lock *lock, const char *text, size_t len,
 	struct wm_error *err);
 void wm_pin_free(struct wm_pin *p);
-
-/* ---- outdated: what the generated CI pins, against the newest releases ----- */
-
-enum wm_outdated_kind {
-	WM_OUTDATED_ACTION, WM_OUTDATED_TOOL, WM_OUTDATED_RUNNER, WM_OUTDATED_TOOLKIT,
-	WM_OUTDATED_RUNTIME,    /* an action's runtime (runs.using of its action.yml, and its composite steps') */
-	WM_OUTDATED_PYO3,       /* the crate's pyo3, and the PyO3 table's pyo3-ffi and pyo3-build-config */
-	WM_OUTDATED_PYTHON,     /* a CPython or PyPy version the jobs build for */
-};
-enum wm_outdated_state {
-	WM_OUTDATED_CURRENT,    /* the newest of its kind (or a floating major tag of the newest major) */
-	WM_OUTDATED_MINOR,      /* a newer release of the same major version */
-	WM_OUTDATED_MAJOR,      /* a newer major version */
-	WM_OUTDATED_RETIRING,   /* a runner label (a CPython) with a retirement (end of life) day not passed */
-	WM_OUTDATED_RETIRED,    /* past that day; an action whose runtime the runners no longer have */
-	WM_OUTDATED_UNKNOWN,    /* could not be learnt: `why` says why */
-	WM_OUTDATED_MISSING,    /* the pinned tag or version does not exist upstream */
-	WM_OUTDATED_SELF_HOSTED, /* a runner label that is not GitHub's: nothing to check */
-};
-
-struct wm_outdated_item {
-	enum wm_outdated_kind kind;
-	const char *name;             /* owner/name, a PyPI project, a runner label, a toolkit id, a crate, CPython */
-	const char *pin;              /* what the generated CI uses: a tag, a version, a label */
-	const char *latest_major;     /* the newest release of the pin's major version, NULL when unknown */
-	const char *latest;           /* the newest release (a runtime: runs.using upstream), NULL when unknown */
-	const char *catalog;          /* what wheelmatrix's catalogue knows: its newest release, a runtime; or NULL */
-	const char *source;           /* where upstream was read (a URL as shown), or NULL */
-	const char *retires;          /* a runner's retirement day, a CPython's end of life, or NULL */
-	const char *instead;          /* a retiring runner's successor, or NULL */
-	enum wm_outdated_state state;
-	const char *why;              /* WM_OUTDATED_UNKNOWN: the reason */
-	const char *note;             /* another state's explanation (a gone runtime, a missing tag), or NULL */
-};
-
-struct wm_outdated_options {
-	const char *index;            /* NULL: WM_PLAN_INDEX; tools' and toolkits' PEP 691 pages */
-	const char *forge;            /* NULL: WM_PIN_FORGE; tags, and action.yml as <forge>/<owner>/<name>/raw/<ref>/ */
-	const char *crates;           /* NULL: WM_OUTDATED_CRATES; crates.io's sparse index */
-	const char *python;           /* NULL: WM_OUTDATED_PYTHON_RELEASES; CPython's release-cycle JSON */
-	unsigned jobs, retries;
-	long timeout_ms, connect_timeout_ms;
-	unsigned backoff_ms;
-	size_t max_bytes;
-	const char *cacert, *netrc, *username, *password;  /* username and password: the index's */
-};
-#define WM_OUTDATED_CRATES "https://index.crates.io/"
-#define WM_OUTDATED_PYTHON_RELEASES "https://peps.python.org/api/release-cycle.json"
-void wm_outdated_options_init(struct wm_outdated_options *o);
-
-struct wm_outdated {
-	struct wm_arena *arena;
-	struct wm_outdated_item *items;   /* actions and runtimes, tools, runners, toolkits, PyO3, Pythons */
-	size_t n;
-	struct wm_pin *pin;               /* the actions, asked through pin */
-	const struct wm_catalog *cat;
-	const struct wm_matrix *matrix;   /* NULL: the catalogue's own facts */
-};
-/*
- * What the generated CI of `m` pins: its actions and their runtimes, tools, runner labels,
- * toolkit versions, the crate's PyO3 and the PyO3 table's crates, and its Python versions.  With
- * `m` NULL, the catalogue's own: every action and tool, its platforms' runner labels, each toolkit's and
- * the PyO3 table's newest, and the default Python versions.
- */
-int wm_outdated_new(struct wm_outdated **out, const struct wm_matrix *m, const struct wm_catalog *cat,
-	struct wm_error *err);
-/*
- * Asks the forge for the actions' tags and action.yml, the index for the tools' and toolkits'
- * versions, crates.io's index for PyO3's, and CPython's release cycle, in concurrent batches, and
- * sets each item's state.  Failures are set in their item (unknown, with the reason); the return
- * value is 0, or WM_EINVALID (a bad URL), WM_EREAD (a CA file), WM_EIO (no libcurl), WM_ENOMEM.
- */
-int wm_outdated_query(struct wm_outdated *o, const struct wm_outdated_options *opts, struct wm_error *err);
-/* How many items could not be checked, and one line saying which and why (NULL when none). */
-size_t wm_outdated_unchecked(const struct wm_outdated *o, const char **summary);
-enum wm_outdated_format { WM_OUTDATED_TABLE, WM_OUTDATED_JSON };
-/* The report (malloc'd, the caller's); every text from outside shown safely in the table. */
-int wm_outdated_render(char **out, size_t *len, const struct wm_outdated *o, enum wm_outdated_format format);
-const char *wm_outdated_state_name(enum wm_outdated_state s);
-void wm_outdated_free(struct wm_outdated *o);
 
 /* ---- plan: a release against a package index ------------------------------- */
 
@@ -1241,5 +1007,21 @@ enum wm_plan_format { WM_PLAN_TABLE, WM_PLAN_JSON, WM_PLAN_MARKDOWN, WM_PLAN_HTM
 /* The report as text (malloc'd, the caller's). */
 int wm_report_render(char **out, size_t *len, const struct wm_plan *p, enum wm_plan_format format);
 void wm_plan_free(struct wm_plan *p);
+
+/*
+ * The umbrella: what cmd/ sees, the headers of the modules whose declarations are not above,
+ * for cmd/ includes this header first.  A module of the library reaches this header through
+ * util/common.h, which defines WM_LIBRARY_MODULE, and so sees only the module headers it
+ * includes itself, each of its own floor or below (tests/t-layers.sh).
+ */
+#ifndef WM_LIBRARY_MODULE
+#include "emit/file.h"
+#include "emit/jobs.h"
+#include "init/find.h"
+#include "repo/check.h"
+#include "repo/tracked.h"
+#include "index/outdated.h"
+#include "index/takeover.h"
+#endif
 
 #endif

@@ -455,6 +455,60 @@ assert "no-default-features" not in d["backends"]["cpu"] and "features" not in d
 wm -C "$repo" list
 expect_status 0 "list of the matrix without the settings the loader would refuse"
 
+# each grammar the loader holds a carried value to refuses it its own way, and says why: a feature
+# the crate lacks, a profile no Cargo.toml defines, a toolchain rustup would not name, a docker
+# option and an environment value the matrix cannot take as they are, a macOS version that is none
+repo=$tmp/refused-grammars
+demo_project "$repo"
+rm -f "$repo/wheelmatrix.yaml"
+printf '[package]\nname = "demo"\nversion = "1.0.0"\nedition = "2021"\n[lib]\ncrate-type = ["cdylib"]\n[dependencies]\npyo3 = "0.29"\n[features]\ncuda = []\n' >"$repo/Cargo.toml"
+mkdir -p "$repo/.github/workflows"
+cat >"$repo/.github/workflows/release.yml" <<'EOF'
+on: {push: {tags: ["v*"]}}
+jobs:
+  linux:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        target: [x86_64, aarch64, i686, armv7, ppc64le]
+    steps:
+      - uses: PyO3/maturin-action@v1
+        with:
+          target: ${{ matrix.target }}
+          manylinux: 2_28
+          args: >-
+            --release --out dist -i 3.12
+            ${{ matrix.target == 'x86_64' && '--profile fast' || '' }}
+            ${{ matrix.target == 'aarch64' && '--features nope' || '' }}
+          docker-options: ${{ matrix.target == 'i686' && '--volume=$HOME:/x' || '' }}
+          rust-toolchain: ${{ matrix.target == 'armv7' && 'stable!' || 'stable' }}
+        env:
+          CFLAGS: ${{ matrix.target == 'ppc64le' && '-O2 $EXTRA' || '-O2' }}
+      - uses: pypa/gh-action-pypi-publish@release/v1
+  macos:
+    runs-on: macos-14
+    env:
+      MACOSX_DEPLOYMENT_TARGET: "eleven"
+    steps:
+      - uses: PyO3/maturin-action@v1
+        with:
+          target: aarch64
+          args: --release --out dist -i 3.12
+EOF
+wm -C "$repo" init --offline
+expect_status 0 "init with values each grammar refuses"
+for what in "linux built with --features nope: nope is not a feature of the crate's Cargo.toml" \
+		"linux built with --profile fast: no [profile] of that name in the Cargo.toml init reads profiles from" \
+		"linux built with rust-toolchain stable!: not a toolchain rustup names" \
+		"linux built with docker-options --volume=\$HOME:/x: (a value not shown) is not a word the matrix's docker-options take" \
+		"linux built with the environment CFLAGS=-O2 \$EXTRA: CFLAGS: a value the matrix's env does not take as it is (a \$, a quote, a backslash or a brace)" \
+		"macos built with MACOSX_DEPLOYMENT_TARGET eleven: not a macOS version"; do
+	grep -qxF ".github/workflows/release.yml: note: drops the wheels of job $what" "$tmp/err" ||
+		fail "not named: '$what': $(cat "$tmp/err")"
+done
+wm -C "$repo" list
+expect_status 0 "list of the matrix without the values each grammar refuses"
+
 # ---- 3. hostile workflow files ---------------------------------------------------------------
 repo=$tmp/hostile
 demo_project "$repo"

@@ -3,15 +3,17 @@
 #
 # What each module calls is read from the built objects with nm, not from the
 # include lines: a module's undefined symbols are matched with the module that
-# defines them.  The floors, lowest first: util, formats, model, emit, then
-# repo and index (which do not call each other).  A module may call its own
-# folder or any lower floor; within a folder the calls form no circle.  Each
+# defines them.  The floors, lowest first: util, formats, model, workflow,
+# emit, init, then repo and index (which do not call each other).  A module may
+# call its own folder or any lower floor; within a folder the calls form no
+# circle.  Each
 # third-party library is called by one module only (linked, or loaded with
 # dlopen: then only that module calls dlopen and dlsym, and names the
 # library's soname), every module is in the
-# module map of docs/design.md, an included header is never above the
-# including file's floor, and every name a module exports starts with the
-# module's (wm_expand_next in model/expand.c, wm_emit_github in emit/github.c).
+# module map of docs/design.md, each module has its header, an included header
+# is never above the including file's floor (the public header's umbrella of
+# module headers is cmd/'s alone), and every name a module exports starts with
+# the module's (wm_expand_next in model/expand.c, wm_emit_github in emit/github.c).
 . "$ROOT/tests/lib.sh"
 
 obj=${WM%/*}/obj
@@ -42,7 +44,7 @@ done >>"$tmp/symbols"
 python3 - "$tmp/symbols" docs/design.md lib >"$tmp/report" <<'PY' || fail "$(cat "$tmp/report")"
 import os, re, sys
 
-floors = {"util": 0, "formats": 1, "model": 2, "workflow": 2.5, "emit": 3, "repo": 4, "index": 4}
+floors = {"util": 0, "formats": 1, "model": 2, "workflow": 2.5, "emit": 3, "init": 3.5, "repo": 4, "index": 4}
 third_party = {"yaml_": "formats/yaml", "json_": "formats/json", "git_": "repo/repo", "curl_": "index/net"}
 defs, uses, modules, problems, strings = {}, [], set(), [], []
 for line in open(sys.argv[1]):
@@ -119,8 +121,21 @@ for folder in sorted(floors):
         for inc in re.findall(r'^#include "([a-z]+)/[a-z0-9_]+\.h"', open(os.path.join(d, name)).read(), re.M):
             if inc != folder and floors[inc] >= floors[folder]:
                 problems.append(f"lib/{folder}/{name} includes a header of {inc}/, which is not below {folder}/")
-if re.search(r'^#include "[a-z]+/', open(os.path.join(root, "wheelmatrix.h")).read(), re.M):
-    problems.append("the public header includes a module's header")
+# The public header reaches every module through util/common.h: its umbrella of module headers
+# (cmd/'s) stays out of their sight, under WM_LIBRARY_MODULE, which only util/common.h defines.
+public = open(os.path.join(root, "wheelmatrix.h")).read()
+umbrella = public.find("\n#ifndef WM_LIBRARY_MODULE\n")
+for m in re.finditer(r'^#include "[a-z]+/', public, re.M):
+    if umbrella < 0 or m.start() < umbrella or m.start() > public.index("\n#endif", umbrella):
+        problems.append("the public header includes a module's header outside its umbrella")
+for folder in sorted(floors):
+    d = os.path.join(root, folder)
+    for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        text = open(os.path.join(d, name)).read() if name.endswith((".c", ".h")) else ""
+        if f"{folder}/{name}" != "util/common.h" and re.search(r'^#include "wheelmatrix\.h"', text, re.M):
+            problems.append(f"lib/{folder}/{name} includes wheelmatrix.h: a module includes util/common.h")
+        if name.endswith(".c") and not os.path.exists(os.path.join(d, name[:-2] + ".h")):
+            problems.append(f"lib/{folder}/{name} has no header of its own ({name[:-2]}.h)")
 
 if len(modules) < 30 or len(edges) < 20:
     problems.append(f"only {len(modules)} modules and {len(edges)} callers found: the objects are not what they seem")

@@ -12,6 +12,7 @@
 #include "model/meta.h"
 #include "model/python.h"
 #include "emit/emit.h"
+#include "emit/file.h"
 
 struct wm_y *wm_emit_piece(struct wm_yb *b, const struct wm_doc *skel, const char *name, struct wm_error *err)
 {

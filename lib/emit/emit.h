@@ -6,6 +6,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "formats/yaml.h"
+#include "emit/jobs.h"
 
 /* What both emitters share; strings they return live in b's arena. */
 /* A copy of the skeleton's top-level piece `name`, or NULL (reported as a bug). */

@@ -14,6 +14,7 @@
 #include "util/text.h"
 #include "util/utf8.h"
 #include "formats/diff.h"
+#include "emit/file.h"
 
 #define DEFAULT_MATRIX "wheelmatrix.yaml"
 

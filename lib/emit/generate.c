@@ -12,6 +12,7 @@
 #include "model/meta.h"
 #include "model/project.h"
 #include "emit/emit.h"
+#include "emit/file.h"
 #include "emit/generate.h"
 #include "emit/github.h"
 #include "emit/gitlab.h"

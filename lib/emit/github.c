@@ -11,6 +11,7 @@
 #include "model/matrix.h"
 #include "emit/emit.h"
 #include "emit/github.h"
+#include "emit/jobs.h"
 
 /* Fields a build matrix entry may carry; one written inline when all entries agree. */
 enum field {

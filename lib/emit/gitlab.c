@@ -12,6 +12,7 @@
 #include "model/python.h"
 #include "emit/emit.h"
 #include "emit/gitlab.h"
+#include "emit/jobs.h"
 
 /* One job of `list`, copied out of the iterator. */
 struct ljob {

@@ -7,6 +7,7 @@
 #include "model/catalog.h"
 #include "model/expand.h"
 #include "emit/emit.h"
+#include "emit/jobs.h"
 
 /*
  * Encoding a million jobs must stay cheap.  Consecutive jobs share their

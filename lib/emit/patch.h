@@ -4,7 +4,6 @@
 
 #include "util/common.h"
 #include "util/buf.h"
-#include "wheelmatrix.h"
 #include "formats/toml.h"
 
 /* What one build variant changes in the project's pyproject.toml; NULL or 0 leaves a part alone. */

@@ -17,7 +17,9 @@
 #include "model/loader.h"
 #include "model/project.h"
 #include "model/python.h"
+#include "emit/file.h"
 #include "index/net.h"
+#include "index/outdated.h"
 #include "index/pin.h"
 #include "index/simple.h"
 

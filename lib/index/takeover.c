@@ -6,7 +6,7 @@
  * with PEP 503 HTML as the fallback, through net.c and simple.c with plan's limits, proxies and
  * credentials) for the project's page, takes its newest release (the newest final one; a
  * pre-release only when there is none), and hands its wheels to the matrix writer
- * (emit/init_matrix.c), which builds what they are.  The matrix written is then loaded as any
+ * (init/matrix.c), which builds what they are.  The matrix written is then loaded as any
  * matrix is, its files planned (plan.c, strictly: the same tags, manylinux levels and macOS
  * deployment targets) and matched with the release's: a published wheel is reproduced when the
  * matrix makes a file of its tags and no build of it uses a setting the matrix cannot carry.
@@ -20,13 +20,14 @@
 #include "formats/json.h"
 #include "formats/pep440.h"
 #include "model/project.h"
-#include "emit/init.h"
-#include "emit/init_ci.h"
-#include "emit/init_matrix.h"
+#include "init/init.h"
+#include "init/ci.h"
+#include "init/matrix.h"
 #include "index/filename.h"
 #include "index/net.h"
 #include "index/plan.h"
 #include "index/simple.h"
+#include "index/takeover.h"
 
 #define ACCEPT "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01"
 

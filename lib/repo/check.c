@@ -12,7 +12,9 @@
 #include "formats/toml.h"
 #include "model/meta.h"
 #include "model/project.h"
-#include "emit/init.h"
+#include "emit/file.h"
+#include "init/init.h"
+#include "repo/check.h"
 #include "repo/repo.h"
 #include "repo/variant.h"
 

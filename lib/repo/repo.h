@@ -60,17 +60,6 @@ struct wm_repo_status {
 int wm_repo_source_status(struct wm_repo_status *out, const struct wm_reader *src, const char *path,
 	struct wm_error *err);
 
-/*
- * The files tracked below the directory `dir` (git's index, read directly)
- * whose last path component is `leaf`, relative to dir, in the index's order:
- * at most `max` in `out`, all of them counted in *total.  Only the paths are
- * read.  1 (nothing added) when there is no repository or working tree, or
- * an index this reader does not handle (a sparse one, core.ignorecase,
- * SHA-256): the caller goes without.
- */
-int wm_repo_tracked_named(struct wm_paths *out, size_t *total, const char *dir, const char *leaf, size_t max,
-	struct wm_error *err);
-
 /* What a variant patch says about itself. */
 struct wm_repo_patch {
 	char *path;           /* the one file it modifies (owned) */

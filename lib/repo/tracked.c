@@ -1,14 +1,15 @@
-/* tracked.c — tracked files by name, from git's index read directly; init's project looked for among them and where the repository points (emit/init_find.c). */
+/* tracked.c — tracked files by name, from git's index read directly; init's project looked for among them and where the repository points (init/find.c). */
 /* realpath() is XSI */
 #define _XOPEN_SOURCE 700
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/error.h"
-#include "emit/init.h"
+#include "init/find.h"
 #include "repo/gitdir.h"
 #include "repo/gitindex.h"
 #include "repo/repo.h"
+#include "repo/tracked.h"
 
 int wm_repo_tracked_named(struct wm_paths *out, size_t *total, const char *dir, const char *leaf, size_t max,
 	struct wm_error *err)

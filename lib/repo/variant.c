@@ -12,6 +12,7 @@
 #include "formats/toml.h"
 #include "model/matrix.h"
 #include "model/project.h"
+#include "emit/file.h"
 #include "emit/generate.h"
 #include "repo/repo.h"
 #include "repo/variant.h"

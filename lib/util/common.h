@@ -3,6 +3,8 @@
 #define WM_UTIL_COMMON_H
 
 #include <stdarg.h>
+/* The public header without its umbrella of module headers, which is cmd/'s: a module includes the headers it uses. */
+#define WM_LIBRARY_MODULE 1
 #include "wheelmatrix.h"
 
 #define WM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

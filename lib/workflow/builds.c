@@ -7,7 +7,7 @@
  * inputs evaluated, and the command lines of `run:` scripts that run maturin, `pip wheel`,
  * `python -m build` or `uv build`, their arguments read as maturin reads them (maturin.c).  The
  * interpreter on the PATH is the last `python-version` setup-python or setup-uv gave before.
- * Nothing is interpreted here: what a value means for the matrix is emit/init_matrix.c's.
+ * Nothing is interpreted here: what a value means for the matrix is init/matrix.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* header.c — libFuzzer target: the generated-file header (output.c), written with wm_files_add and read by wm_file_compare. */
 #include "fuzz.h"
 #include "util/utf8.h"
+#include "emit/file.h"
 
 /*
  * Input: PATH \n MATRIX-FILE \n BODY (missing parts are empty; a name ends at a NUL).

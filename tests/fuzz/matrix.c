@@ -3,6 +3,8 @@
 #include "util/name.h"
 #include "util/utf8.h"
 #include "formats/yaml.h"
+#include "emit/file.h"
+#include "emit/jobs.h"
 
 /*
  * Input: a wheelmatrix.yaml.  It is loaded twice: alone (wm_matrix_load) and

@@ -1,10 +1,10 @@
-/* workflow.c — libFuzzer target: a workflow of the project's own as init and check read it (workflow/read.c, builds.c, emit/init_ci.c), its `if:` conditions (workflow/eval.c). */
+/* workflow.c — libFuzzer target: a workflow of the project's own as init and check read it (workflow/read.c, builds.c, init/ci.c), its `if:` conditions (workflow/eval.c). */
 #include <strings.h>
 #include "fuzz.h"
 #include "util/buf.h"
 #include "util/utf8.h"
 #include "workflow/eval.h"
-#include "emit/init.h"
+#include "init/init.h"
 
 /*
  * Input: the bytes of .github/workflows/ci.yml, in a repository of the llm-rs project (the matrix's

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "harness.h"
 #include "util/common.h"
+#include "emit/jobs.h"
 
 static const char *cuda_features[] = { "cublas", "pyo3/extension-module" };
 static const char *linux_tags[] = { "saas-linux-small-amd64" };

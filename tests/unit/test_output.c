@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "harness.h"
 #include "util/sha256.h"
+#include "emit/file.h"
 
 #define BODY "name: wheels\non: push\n"
 #define BODY_DIGEST "54643c67186accd59189a05ec618fe7f53e7e3237f4e7f305973aec179ada2c8"

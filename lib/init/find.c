@@ -1,4 +1,4 @@
-/* init_find.c — where the project is when the root holds none: what the workflows, the uv workspace and the tracked pyproject.toml files say. */
+/* find.c — where the project is when the root holds none: what the workflows, the uv workspace and the tracked pyproject.toml files say. */
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,10 +11,11 @@
 #include "util/text.h"
 #include "formats/toml.h"
 #include "formats/yaml.h"
-#include "emit/init.h"
-#include "emit/init_ci.h"
+#include "init/init.h"
+#include "init/ci.h"
 #include "workflow/builds.h"
 #include "workflow/workflows.h"
+#include "init/find.h"
 
 #define MAX_READ 64        /* pyproject.toml files read to see whether maturin builds them: init stays fast in a large repository */
 #define MAX_CANDIDATES 16

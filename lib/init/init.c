@@ -13,9 +13,9 @@
 #include "formats/yaml.h"
 #include "model/catalog.h"
 #include "model/project.h"
-#include "emit/init.h"
-#include "emit/init_ci.h"
-#include "emit/init_matrix.h"
+#include "init/init.h"
+#include "init/ci.h"
+#include "init/matrix.h"
 
 /* Cargo features that name a GPU backend, and where that backend can be built by default. */
 static const struct gpu {

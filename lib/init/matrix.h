@@ -1,6 +1,6 @@
-/* init_matrix.h — the wheels of the workflows init replaces and of the release, as the matrix that builds them (init_matrix.c). */
-#ifndef WM_EMIT_INIT_MATRIX_H
-#define WM_EMIT_INIT_MATRIX_H
+/* matrix.h — the wheels of the workflows init replaces and of the release, as the matrix that builds them (matrix.c). */
+#ifndef WM_INIT_MATRIX_H
+#define WM_INIT_MATRIX_H
 
 #include "util/common.h"
 #include "util/arena.h"
@@ -8,13 +8,13 @@
 #include "workflow/builds.h"
 
 #define WM_TAKEOVER_MAX 32  /* platforms and drops kept: more is no starting point */
-#define WM_TAKEOVER_SETTINGS 16  /* the build settings a layer of the matrix carries, by init_matrix.c's table */
+#define WM_TAKEOVER_SETTINGS 16  /* the build settings a layer of the matrix carries, by matrix.c's table */
 
 /* A wheel of the release, its tags as the index's file name gives them ('.'-separated sets). */
 struct wm_published {
 	const char *filename;
 	const char *python, *abi, *platform;
-	/* what init_matrix.c makes of it */
+	/* what matrix.c makes of it */
 	const struct wm_platform *p;   /* the catalogue's platform, NULL when none is it (`why`) */
 	char entry[16];                /* the matrix's Python entry: "3.12", "3.14t", "pp3.11", "graalpy3.11", "abi3" */
 	unsigned abi3_minor;           /* of an abi3 wheel */
@@ -28,7 +28,7 @@ struct wm_takeover_platform {
 	const char *level;      /* manylinux or musllinux level, when not the catalogue's; else NULL */
 	const char *runner;     /* a runner label the catalogue does not know (self-hosted); else NULL */
 	const char *container;  /* maturin-action's `container`; else NULL */
-	const char *set[WM_TAKEOVER_SETTINGS];  /* the build settings every build there shares, by init_matrix.c's table */
+	const char *set[WM_TAKEOVER_SETTINGS];  /* the build settings every build there shares, by matrix.c's table */
 	unsigned graalpy;       /* bit N: GraalPy 3.N built there */
 	unsigned pypy;          /* bit N: PyPy 3.N built there */
 	unsigned cpython[2];    /* bit N: CPython 3.N built there ([1]: free-threaded) */
@@ -69,7 +69,7 @@ struct wm_takeover {
 	struct wm_takeover_build *builds;
 	size_t nbuilds;
 	const char *file;             /* the first workflow builds were read in */
-	/* the release, when the index was asked: it decides what is built (init_matrix_publish) */
+	/* the release, when the index was asked: it decides what is built (wm_init_matrix_publish) */
 	struct wm_published *published;
 	size_t npublished;
 	const char *release;          /* "name X.Y.Z", or NULL */

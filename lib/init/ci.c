@@ -1,5 +1,5 @@
 /*
- * init_ci.c — the repository's CI as evidence: the distributions it publishes, the workflows that
+ * ci.c — the repository's CI as evidence: the distributions it publishes, the workflows that
  * build wheels in a release, and the ones that publish them, which check reads too.
  *
  * The workflows are read as GitHub runs them (workflow/read.c, workflow/builds.c); the names of
@@ -21,8 +21,9 @@
 #include "model/catalog.h"
 #include "model/expand.h"
 #include "model/project.h"
-#include "emit/init.h"
-#include "emit/init_ci.h"
+#include "emit/file.h"
+#include "init/init.h"
+#include "init/ci.h"
 
 #define MAX_SCANNED 256 /* files read for evidence */
 #define MAX_SCAN_FILE (1u << 20)   /* bytes of one (a workflow the reader parses is no larger) */

@@ -1,5 +1,5 @@
 /*
- * init_matrix.c — the wheels of the workflows init replaces and of the release, as the matrix
+ * matrix.c — the wheels of the workflows init replaces and of the release, as the matrix
  * that builds them, and what it cannot.
  *
  * Each wheel build the workflow reader found (workflow/builds.c) is mapped to the matrix through
@@ -29,7 +29,7 @@
 #include "model/python.h"
 #include "model/expand.h"
 #include "model/untrusted.h"
-#include "emit/init_matrix.h"
+#include "init/matrix.h"
 
 /*
  * maturin-action's short targets, per platform family: PyO3/maturin-action@v1.51.0 src/index.ts,
@@ -831,6 +831,163 @@ static const char *abi3_changed(const struct wm_takeover *t, const struct wm_bui
 }
 
 /*
+ * Why feature `one` cannot be in the features of platform `p` (NULL: of the default backend, so
+ * of every platform of `t`): a toolkit it needs that the CI installs per backend, or that one of
+ * those platforms cannot build; else NULL.
+ */
+static const char *feature_toolkit_refused(const struct wm_takeover *t, const char *one, const struct wm_platform *p)
+{
+	size_t from = 0;
+	const struct wm_toolkit *tk;
+	while ((tk = wm_catalog_feature_toolkit(t->cat, one, &from)) != NULL) {
+		/* a toolkit the CI installs per backend goes in a backend's own features alone */
+		if (p && tk->installable)
+			return wm_arena_printf(t->arena, "feature %s needs %s, which the CI installs per backend", shown(one),
+				tk->title);
+		for (size_t i = 0; i < t->nplatforms; i++) {
+			bool there = false;
+			if (p && t->platforms[i].p != p)
+				continue;
+			for (size_t k = 0; k < tk->platforms.n && !there; k++)
+				there = !strcmp(tk->platforms.items[k], t->platforms[i].p->id);
+			if (!there)
+				return wm_arena_printf(t->arena, "feature %s needs a toolkit %s cannot build", shown(one),
+					t->platforms[i].p->id);
+		}
+	}
+	return NULL;
+}
+
+/* features: each one the crate's, with the toolkits it needs buildable there; the same abi3. */
+static const char *refused_features(const struct wm_takeover *t, const struct setting *s, const char *v,
+	const struct wm_platform *p)
+{
+	struct wm_arena *a = t->arena;
+	struct wm_strlist list = { 0 };
+	struct wm_build_features bf = { &list, false };
+	size_t n = 1;
+	(void)s;
+	for (const char *c = v; *c; c++)
+		n += *c == ',';
+	if (!t->project || !(list.items = wm_arena_array(a, n, sizeof(*list.items))))
+		return "the crate's Cargo.toml was not read";
+	for (const char *f = v; *f;) {
+		size_t k = strcspn(f, ",");
+		const char *one = wm_arena_strndup(a, f, k), *why;
+		if (!one || strchr(one, '?') || !wm_name_feature(one, &why) || !wm_project_has_feature(t->project, one, NULL))
+			return wm_arena_printf(a, "%s is not a feature of the crate's Cargo.toml", shown(one));
+		if ((why = feature_toolkit_refused(t, one, p)) != NULL)
+			return why;
+		list.items[list.n++] = one;
+		f += k + (f[k] == ',');
+	}
+	return abi3_changed(t, &bf);
+}
+
+/* A flag: no-default-features with the same abi3; zig where zig builds. */
+static const char *refused_flag(const struct wm_takeover *t, const struct setting *s, const char *v,
+	const struct wm_platform *p)
+{
+	(void)v;
+	if (!strcmp(s->key, "no-default-features")) {
+		struct wm_build_features bf = { NULL, true };
+		return abi3_changed(t, &bf);
+	}
+	if (!strcmp(s->key, "zig") && p && !strncmp(p->target, "s390x", 5))
+		return "zig cannot build s390x (maturin-action drops --zig there)";
+	return NULL;
+}
+
+/* A Cargo profile: a built-in one, or one the Cargo.toml Cargo reads profiles from defines. */
+static const char *refused_profile(const struct wm_takeover *t, const char *v)
+{
+	const struct wm_toml_doc *root;
+	const struct wm_toml_value *profiles;
+	if (!wm_name_cargo_profile(v))
+		return "not a Cargo profile's name";
+	if (!strcmp(v, "dev") || !strcmp(v, "test") || !strcmp(v, "bench"))
+		return NULL;
+	/* Cargo reads profiles from the workspace root's manifest, else the crate's own */
+	root = t->project && t->project->workspace_path ? &t->project->workspace :
+		t->project && t->project->has_cargo ? &t->project->cargo : NULL;
+	profiles = root ? wm_toml_get_path(root->root, "profile") : NULL;
+	/* a crate below the repository's root may be a member of a workspace above, not read */
+	if (root == &t->project->cargo && strchr(t->project->cargo_path, '/') &&
+			!wm_toml_table_get(root->root, "workspace"))
+		return "init cannot tell whether a workspace above the crate defines it";
+	if (!profiles || !wm_toml_is_table(profiles) || !wm_toml_table_get(profiles->table, v))
+		return "no [profile] of that name in the Cargo.toml init reads profiles from";
+	return NULL;
+}
+
+/* A word: a macOS version, a toolchain rustup names, else a Cargo profile. */
+static const char *refused_word(const struct wm_takeover *t, const struct setting *s, const char *v,
+	const struct wm_platform *p)
+{
+	unsigned major, minor;
+	(void)p;
+	if (!strcmp(s->key, "deployment-target"))
+		return wm_catalog_macos_version(v, &major, &minor) ? NULL : "not a macOS version";
+	if (!strcmp(s->key, "rust-toolchain"))
+		return wm_name_rust_toolchain(v) ? NULL : "not a toolchain rustup names";
+	return refused_profile(t, v);
+}
+
+/* Words: each one the matrix's docker-options take. */
+static const char *refused_words(const struct wm_takeover *t, const struct setting *s, const char *v,
+	const struct wm_platform *p)
+{
+	(void)s, (void)p;
+	for (const char *w = v; *w;) {
+		size_t k = strcspn(w, " \t");
+		char word[128];
+		if (k) {
+			if (k >= sizeof(word))
+				return "an option longer than the matrix takes";
+			snprintf(word, sizeof(word), "%.*s", (int)k, w);
+			if (!wm_name_docker_option(word))
+				return wm_arena_printf(t->arena, "%s is not a word the matrix's docker-options take", shown(word));
+		}
+		w += k;
+		w += strspn(w, " \t");
+	}
+	return NULL;
+}
+
+/* Environment lines NAME=value: names the matrix may set, values it takes as they are. */
+static const char *refused_env(const struct wm_takeover *t, const struct setting *s, const char *v,
+	const struct wm_platform *p)
+{
+	struct wm_arena *a = t->arena;
+	(void)s, (void)p;
+	for (const char *l = v; *l;) {
+		size_t k = strcspn(l, "\n"), eq = strcspn(l, "=");
+		char name[64];
+		if (eq >= k || eq >= sizeof(name))
+			return "a variable whose value is not known before the job runs";
+		snprintf(name, sizeof(name), "%.*s", (int)eq, l);
+		char *value = wm_arena_strndup(a, l + eq + 1, k - eq - 1);
+		if (wm_untrusted_env_reserved(name, false))
+			return wm_arena_printf(a, "%s: %s", shown(name), wm_untrusted_env_reserved(name, false));
+		if (!wm_name_env(name) || !value || !env_text(value))
+			return wm_arena_printf(a, "%s: a value the matrix's env does not take as it is (a $, a quote, a "
+				"backslash or a brace)", shown(name));
+		l += k + (l[k] == '\n');
+	}
+	return NULL;
+}
+
+/* What refuses a value, by how the matrix carries it (NULL: nothing does). */
+static const char *(*const refusers[])(const struct wm_takeover *t, const struct setting *s, const char *v,
+	const struct wm_platform *p) = {
+	[C_LIST] = refused_features,
+	[C_BOOL] = refused_flag,
+	[C_WORD] = refused_word,
+	[C_WORDS] = refused_words,
+	[C_ENV] = refused_env,
+};
+
+/*
  * Why the matrix file cannot take value `v` of setting `s` on platform `p` (NULL: on the default
  * backend, so on every platform of `t`), held to the grammars the loader checks it with
  * (model/settings.c, util/name.c); NULL when it can.
@@ -838,112 +995,11 @@ static const char *abi3_changed(const struct wm_takeover *t, const struct wm_bui
 static const char *refused(const struct wm_takeover *t, const struct setting *s, const char *v,
 	const struct wm_platform *p)
 {
-	struct wm_arena *a = t->arena;
 	if (*v == '(')
 		return "a step outputs it, and it is not known before the job runs";
-	switch (s->carry) {
-	case C_LIST: {
-		struct wm_strlist list = { 0 };
-		struct wm_build_features bf = { &list, false };
-		size_t n = 1;
-		for (const char *c = v; *c; c++)
-			n += *c == ',';
-		if (!t->project || !(list.items = wm_arena_array(a, n, sizeof(*list.items))))
-			return "the crate's Cargo.toml was not read";
-		for (const char *f = v; *f;) {
-			size_t k = strcspn(f, ",");
-			const char *one = wm_arena_strndup(a, f, k), *why;
-			size_t from = 0;
-			const struct wm_toolkit *tk;
-			if (!one || strchr(one, '?') || !wm_name_feature(one, &why) || !wm_project_has_feature(t->project, one, NULL))
-				return wm_arena_printf(a, "%s is not a feature of the crate's Cargo.toml", shown(one));
-			while ((tk = wm_catalog_feature_toolkit(t->cat, one, &from)) != NULL) {
-				/* a toolkit the CI installs per backend goes in a backend's own features alone */
-				if (p && tk->installable)
-					return wm_arena_printf(a, "feature %s needs %s, which the CI installs per backend", shown(one),
-						tk->title);
-				for (size_t i = 0; i < t->nplatforms; i++) {
-					bool there = false;
-					if (p && t->platforms[i].p != p)
-						continue;
-					for (size_t k2 = 0; k2 < tk->platforms.n && !there; k2++)
-						there = !strcmp(tk->platforms.items[k2], t->platforms[i].p->id);
-					if (!there)
-						return wm_arena_printf(a, "feature %s needs a toolkit %s cannot build", shown(one),
-							t->platforms[i].p->id);
-				}
-			}
-			list.items[list.n++] = one;
-			f += k + (f[k] == ',');
-		}
-		return abi3_changed(t, &bf);
-	}
-	case C_BOOL:
-		if (!strcmp(s->key, "no-default-features")) {
-			struct wm_build_features bf = { NULL, true };
-			return abi3_changed(t, &bf);
-		}
-		if (!strcmp(s->key, "zig") && p && !strncmp(p->target, "s390x", 5))
-			return "zig cannot build s390x (maturin-action drops --zig there)";
+	if ((size_t)s->carry >= WM_ARRAY_SIZE(refusers) || !refusers[s->carry])
 		return NULL;
-	case C_WORD:
-		if (!strcmp(s->key, "deployment-target")) {
-			unsigned major, minor;
-			return wm_catalog_macos_version(v, &major, &minor) ? NULL : "not a macOS version";
-		}
-		if (!strcmp(s->key, "rust-toolchain"))
-			return wm_name_rust_toolchain(v) ? NULL : "not a toolchain rustup names";
-		if (!wm_name_cargo_profile(v))
-			return "not a Cargo profile's name";
-		if (!strcmp(v, "dev") || !strcmp(v, "test") || !strcmp(v, "bench"))
-			return NULL;
-		{
-			/* Cargo reads profiles from the workspace root's manifest, else the crate's own */
-			const struct wm_toml_doc *root = t->project && t->project->workspace_path ? &t->project->workspace :
-				t->project && t->project->has_cargo ? &t->project->cargo : NULL;
-			const struct wm_toml_value *profiles = root ? wm_toml_get_path(root->root, "profile") : NULL;
-			/* a crate below the repository's root may be a member of a workspace above, not read */
-			if (root == &t->project->cargo && strchr(t->project->cargo_path, '/') &&
-					!wm_toml_table_get(root->root, "workspace"))
-				return "init cannot tell whether a workspace above the crate defines it";
-			if (!profiles || !wm_toml_is_table(profiles) || !wm_toml_table_get(profiles->table, v))
-				return "no [profile] of that name in the Cargo.toml init reads profiles from";
-		}
-		return NULL;
-	case C_WORDS:
-		for (const char *w = v; *w;) {
-			size_t k = strcspn(w, " \t");
-			char word[128];
-			if (k) {
-				if (k >= sizeof(word))
-					return "an option longer than the matrix takes";
-				snprintf(word, sizeof(word), "%.*s", (int)k, w);
-				if (!wm_name_docker_option(word))
-					return wm_arena_printf(a, "%s is not a word the matrix's docker-options take", shown(word));
-			}
-			w += k;
-			w += strspn(w, " \t");
-		}
-		return NULL;
-	case C_ENV:
-		for (const char *l = v; *l;) {
-			size_t k = strcspn(l, "\n"), eq = strcspn(l, "=");
-			char name[64];
-			if (eq >= k || eq >= sizeof(name))
-				return "a variable whose value is not known before the job runs";
-			snprintf(name, sizeof(name), "%.*s", (int)eq, l);
-			char *value = wm_arena_strndup(a, l + eq + 1, k - eq - 1);
-			if (wm_untrusted_env_reserved(name, false))
-				return wm_arena_printf(a, "%s: %s", shown(name), wm_untrusted_env_reserved(name, false));
-			if (!wm_name_env(name) || !value || !env_text(value))
-				return wm_arena_printf(a, "%s: a value the matrix's env does not take as it is (a $, a quote, a "
-					"backslash or a brace)", shown(name));
-			l += k + (l[k] == '\n');
-		}
-		return NULL;
-	default:
-		return NULL;
-	}
+	return refusers[s->carry](t, s, v, p);
 }
 
 /* Notes a build whose value of a setting is not the one the matrix carries where it builds. */

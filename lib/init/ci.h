@@ -1,6 +1,6 @@
-/* init_ci.h — the repository's CI as evidence: the distributions it publishes and the workflows that build them (init_ci.c). */
-#ifndef WM_EMIT_INIT_CI_H
-#define WM_EMIT_INIT_CI_H
+/* ci.h — the repository's CI as evidence: the distributions it publishes and the workflows that build them (ci.c). */
+#ifndef WM_INIT_CI_H
+#define WM_INIT_CI_H
 
 #include "util/common.h"
 #include "util/arena.h"

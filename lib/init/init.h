@@ -1,10 +1,10 @@
 /* init.h — a first matrix from the project, its CI and its release; the workflows it replaces, which check reads too (init.c). */
-#ifndef WM_EMIT_INIT_H
-#define WM_EMIT_INIT_H
+#ifndef WM_INIT_INIT_H
+#define WM_INIT_INIT_H
 
 #include "util/common.h"
 #include "util/arena.h"
-#include "emit/init_matrix.h"
+#include "init/matrix.h"
 #include "workflow/builds.h"
 #include "workflow/workflows.h"
 
@@ -104,39 +104,10 @@ struct wm_init {
 	size_t body_len;
 };
 
-/* The release's wheels (in in->arena, their verdicts empty): what init_matrix_publish reads. */
+/* The release's wheels (in in->arena, their verdicts empty): what wm_init_matrix_publish reads. */
 void wm_init_set_release(struct wm_init *in, struct wm_published *wheels, size_t n, const char *version);
 /* The matrix's body (no header) into in->body: what the judgement loads. */
 int wm_init_render_body(struct wm_init *in, struct wm_error *err);
 /* Whether the workflow `path` loses nothing: none of its builds carries a note, and no lost wheel is its. */
 bool wm_init_replaced(const struct wm_init *in, const char *path);
-
-/* A maturin project found below the root (init_find.c), and why. */
-struct wm_init_candidate {
-	const char *pyproject;   /* relative to the root */
-	const char *why;         /* what pointed at it: "FILE:LINE: ..." */
-	bool evidence;           /* a workflow or the uv workspace pointed at it, not only the index */
-};
-
-struct wm_init_found {
-	struct wm_arena arena;   /* owns everything below */
-	struct wm_init_candidate *items;
-	size_t n;
-	bool missing;            /* the root's pyproject.toml is missing or is no project init can read */
-};
-
-/*
- * Where the project is when the root's pyproject.toml is not one maturin builds: the pyproject.toml
- * of the project the workflows' maturin builds build (maturin-action's `working-directory`, the
- * `--manifest-path` they pass maturin, a `run:` step's working directory), of the root's uv
- * workspace members, else of the tracked files `tracked` (pyproject.toml files, `ntracked` of the
- * `total` there are, in the order to read them, at most 64 read): each one whose build-backend is
- * maturin.  The files the workflows or the workspace point at win over those only tracked (a
- * test's fixture, an example).  Paths from the workflows are data: only plain relative paths
- * inside the repository are followed, the others noted in `err`.  Nothing is found when the root
- * is the project.  Only running out of memory fails.
- */
-int wm_init_find(struct wm_init_found *out, const struct wm_reader *r, const char *const *tracked, size_t ntracked,
-	size_t total, struct wm_error *err);
-void wm_init_find_release(struct wm_init_found *f);
 #endif
