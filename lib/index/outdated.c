@@ -2,7 +2,6 @@
  * outdated.c — what the generated CI pins (actions and their runtimes, tools, runner labels,
  * toolkits, PyO3, Python versions) against the newest releases upstream.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "model/python.h"
 #include "index/net.h"
 #include "index/pin.h"
+#include "index/refs.h"
 #include "index/simple.h"
 
 #define ACCEPT "application/vnd.pypi.simple.v1+json"
@@ -82,61 +82,31 @@ static const char *shown_url(struct wm_arena *a, const char *url)
 
 /* ---- versions ------------------------------------------------------------------ */
 
-/* A release: an optional 'v', then one to six numbers with dots between, and nothing else (no pre-release). */
-struct version {
-	unsigned long part[6];
-	unsigned n;
-};
-
-static bool release(const char *s, struct version *v)
+/* A release: the last component of a path (a tag "release/v1.2") read by wm_refs_release_read. */
+static bool release(const char *s, struct wm_refs_release *v)
 {
 	const char *slash = strrchr(s, '/');
-	if (slash)
-		s = slash + 1;
-	s += *s == 'v' || *s == 'V';
-	memset(v, 0, sizeof(*v));
-	for (;;) {
-		char *end;
-		if (*s < '0' || *s > '9' || v->n == 6)
-			return false;
-		errno = 0;
-		v->part[v->n++] = strtoul(s, &end, 10);
-		if (errno || end - s > 9)
-			return false;
-		if (!*end)
-			return true;
-		if (*end != '.')
-			return false;
-		s = end + 1;
-	}
-}
-
-static int version_cmp(const struct version *a, const struct version *b)
-{
-	for (unsigned i = 0; i < 6; i++)
-		if (a->part[i] != b->part[i])
-			return a->part[i] < b->part[i] ? -1 : 1;
-	return (a->n > b->n) - (a->n < b->n);
+	return wm_refs_release_read(slash ? slash + 1 : s, WM_REFS_RELEASE_PARTS, v);
 }
 
 /*
  * A release's major: its first number, or for a 0.x release (Cargo's semver, PyO3's series) its
  * first two, as `key` (first * 100000 + second) so that both compare as one number.
  */
-static unsigned long major_key(const struct version *v, bool semver)
+static unsigned long major_key(const struct wm_refs_release *v, bool semver)
 {
 	return semver && v->part[0] == 0 ? v->part[1] : v->part[0] * 100000ul;
 }
 
 /* The newest release among `names`, of the major of `of` unless NULL; NULL when none. */
-static const char *newest(const char *const *names, size_t n, const struct version *of, bool semver)
+static const char *newest(const char *const *names, size_t n, const struct wm_refs_release *of, bool semver)
 {
 	const char *best = NULL;
-	struct version bv, v;
+	struct wm_refs_release bv, v;
 	for (size_t i = 0; i < n; i++) {
 		if (!names[i] || !release(names[i], &v) || (of && major_key(&v, semver) != major_key(of, semver)))
 			continue;
-		if (!best || version_cmp(&v, &bv) > 0) {
+		if (!best || wm_refs_release_cmp(&v, &bv) > 0) {
 			best = names[i];
 			bv = v;
 		}
@@ -154,12 +124,12 @@ static const char *newest(const char *const *names, size_t n, const struct versi
 static enum wm_outdated_state compare(const char *pin, const char *latest_major, const char *latest, bool floating,
 	bool semver)
 {
-	struct version p, lm, l;
+	struct wm_refs_release p, lm, l;
 	if (!release(pin, &p))
 		return WM_OUTDATED_CURRENT;
 	if (latest && release(latest, &l) && major_key(&l, semver) > major_key(&p, semver))
 		return WM_OUTDATED_MAJOR;
-	if (!floating && latest_major && release(latest_major, &lm) && version_cmp(&lm, &p) > 0 &&
+	if (!floating && latest_major && release(latest_major, &lm) && wm_refs_release_cmp(&lm, &p) > 0 &&
 			!(lm.n > p.n && memcmp(lm.part, p.part, p.n * sizeof(p.part[0])) == 0))
 		return WM_OUTDATED_MINOR;
 	return WM_OUTDATED_CURRENT;
@@ -216,12 +186,12 @@ static int tools_used(bool *used, const struct wm_matrix *m, const struct wm_cat
 static const char *catalog_newest(const struct wm_toolkit *t)
 {
 	const char *best = NULL;
-	struct version bv, v;
+	struct wm_refs_release bv, v;
 	for (size_t i = 0; i < t->versions.n; i++) {
 		const char *full = wm_catalog_toolkit_full(t, t->versions.items[i]);
 		if (!release(full, &v))
 			continue;
-		if (!best || version_cmp(&v, &bv) > 0) {
+		if (!best || wm_refs_release_cmp(&v, &bv) > 0) {
 			best = full;
 			bv = v;
 		}
@@ -241,7 +211,7 @@ static const struct upstream_toolkit *upstream_of(const char *id)
 static void add_toolkit(struct wm_outdated *o, size_t cap, const struct wm_toolkit *t, const char *version)
 {
 	struct wm_outdated_item *it = add(o, cap, WM_OUTDATED_TOOLKIT, t->id, version);
-	struct version v;
+	struct wm_refs_release v;
 	if (!it)
 		return;
 	it->catalog = catalog_newest(t);
@@ -324,8 +294,7 @@ int wm_outdated_new(struct wm_outdated **out, const struct wm_matrix *m, const s
 	*out = NULL;
 	if (!o || !(o->arena = malloc(sizeof(*o->arena)))) {
 		free(o);
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
+		return wm_error_oom(err);
 	}
 	wm_arena_init(o->arena);
 	o->cat = cat;
@@ -466,7 +435,7 @@ static void unknown(struct wm_outdated_item *it, const char *why)
 /* A release list's answer: the newest release and the newest of the pin's major. */
 static void settle(struct wm_outdated_item *it, const char *const *versions, size_t n, bool semver)
 {
-	struct version v;
+	struct wm_refs_release v;
 	if (!(it->latest = newest(versions, n, NULL, semver))) {
 		unknown(it, "upstream lists no release");
 		return;
@@ -506,7 +475,7 @@ static void set_toolkit(struct wm_outdated *o, struct wm_outdated_item *it, cons
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct version v;
+		struct wm_refs_release v;
 		if (!release(versions[i], &v) || (u->exact && v.n != u->exact))
 			continue;
 		if (u->parts) {
@@ -890,7 +859,7 @@ int wm_outdated_query(struct wm_outdated *o, const struct wm_outdated_options *o
 			(ret = url_parts(o->arena, opts->crates ? opts->crates : WM_OUTDATED_CRATES, &crates, &crates_query)) < 0)
 		goto oom;
 	if (!http_url(base) || !http_url(crates) || !http_url(python)) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "invalid %s URL: it is an http:// or "
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL, "invalid %s URL: it is an http:// or "
 			"https:// URL", !http_url(base) ? "index" : !http_url(crates) ? "crates.io index" : "Python release cycle");
 		return WM_EINVALID;
 	}

@@ -1,5 +1,4 @@
 /* pin.c — the actions of the generated workflows resolved to commits on their forge, and written into the matrix file. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,60 +88,31 @@ out:
 /* ---- tags as versions ------------------------------------------------------- */
 
 /* A release tag: an optional 'v', then one to four numbers with dots between, and nothing else. */
-struct version {
-	unsigned long part[4];
-	unsigned n;
-};
-
-static bool release_version(const char *tag, struct version *v)
+static bool release_version(const char *tag, struct wm_refs_release *v)
 {
-	const char *s = tag + (tag[0] == 'v' || tag[0] == 'V');
-	memset(v, 0, sizeof(*v));
-	for (;;) {
-		char *end;
-		if (*s < '0' || *s > '9' || v->n == 4)
-			return false;
-		errno = 0;
-		v->part[v->n++] = strtoul(s, &end, 10);
-		if (errno || end - s > 9)
-			return false;
-		if (!*end)
-			return true;
-		if (*end != '.')
-			return false;
-		s = end + 1;
-	}
+	return wm_refs_release_read(tag, 4, v);
 }
 
 /* The major version a tag names: its last path component read as a release ("release/v1": 1). */
 static bool tag_major(const char *tag, unsigned long *major)
 {
 	const char *slash = strrchr(tag, '/');
-	struct version v;
+	struct wm_refs_release v;
 	if (!release_version(slash ? slash + 1 : tag, &v))
 		return false;
 	*major = v.part[0];
 	return true;
 }
 
-/* Orders releases; of two that read alike (v4 and v4.0.0) the longer is the newer: it names one release. */
-static int version_cmp(const struct version *a, const struct version *b)
-{
-	for (unsigned i = 0; i < 4; i++)
-		if (a->part[i] != b->part[i])
-			return a->part[i] < b->part[i] ? -1 : 1;
-	return (a->n > b->n) - (a->n < b->n);
-}
-
 /* The newest release tag of `refs`, of major version `major` unless `any`; NULL when none. */
 static const struct wm_refs_tag *newest(const struct wm_refs *refs, bool any, unsigned long major)
 {
 	const struct wm_refs_tag *best = NULL;
-	struct version bv = { { 0 }, 0 }, v;
+	struct wm_refs_release bv = { { 0 }, 0 }, v;
 	for (size_t i = 0; i < refs->ntags; i++) {
 		if (!release_version(refs->tags[i].name, &v) || (!any && v.part[0] != major))
 			continue;
-		if (!best || version_cmp(&v, &bv) > 0) {
+		if (!best || wm_refs_release_cmp(&v, &bv) > 0) {
 			best = &refs->tags[i];
 			bv = v;
 		}
@@ -230,27 +200,14 @@ int wm_pin_resolve_with(struct wm_pin *p, const struct wm_pin_options *o, struct
 	wm_text_url(&b, forge, strlen(forge));
 	p->forge = b.oom ? NULL : wm_arena_strndup(p->arena, b.ptr ? b.ptr : "", b.len);
 	wm_buf_release(&b);
-	if (!p->forge) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!p->forge)
+		return wm_error_oom(err);
 	if (p->n + nextra == 0)
 		return 0;
-	if (o->cacert) {
-		FILE *f = fopen(o->cacert, "r");
-		if (!f) {
-			wm_error_add(err, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot read the CA file '%s': %s",
-				o->cacert, strerror(errno));
-			return WM_EREAD;
-		}
-		fclose(f);
-	}
-	if ((ret = wm_net_init(err)) < 0)
+	if ((ret = wm_net_cacert_check(o->cacert, err)) < 0 || (ret = wm_net_init(err)) < 0)
 		return ret;
-	if (!(q = calloc(p->n + 1, sizeof(*q)))) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!(q = calloc(p->n + 1, sizeof(*q))))
+		return wm_error_oom(err);
 	for (size_t i = 0; i < p->n; i++)
 		q[i].repo = p->actions[i].action;
 	memset(&no, 0, sizeof(no));
@@ -571,7 +528,7 @@ apply:
 		goto out;
 	}
 	if (!reads_back(p, b.ptr ? b.ptr : "", b.len)) {
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, p->matrix->file, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, p->matrix->file,
 			"the edited matrix file does not read back as written: nothing written (a bug: please report it)");
 		ret = WM_EINTERNAL;
 		goto out;
@@ -608,8 +565,7 @@ int wm_pin_lock(struct wm_pin_lock **out, const char *path, struct wm_error *err
 	if (!l || !root) {
 		free(l);
 		free(root);
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
+		return wm_error_oom(err);
 	}
 	/* the file in its directory, which is the project's root: a link is followed while it stays there */
 	ret = wm_io_lock_below(&l->io, root, base ? base + 1 : path, err);
