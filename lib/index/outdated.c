@@ -712,25 +712,20 @@ static bool node_runtime_gone(const struct wm_outdated *o, const char *using)
 	return !wm_catalog_node_runtime_ok(o->cat, using);
 }
 
-static int ask_runtimes(struct wm_outdated *o, const struct wm_net_options *no, const char *forge)
-{
-	struct runtime_ask *q = NULL;
-	struct wm_net_request *reqs = NULL;
-	size_t n = 0, cap = 0, start = 0;
-	char *base, *query;
-	int ret = WM_ENOMEM;
+/* The actions asked about, the composite ones' step actions after them (a list of `cap`), and the requests. */
+struct runtime_asks {
+	struct runtime_ask *q;
+	size_t n, cap;
+	struct wm_net_request *reqs;
+	const char *base;   /* the forge's base URL */
+};
 
-	if (url_parts(o->arena, forge, &base, &query) < 0)
-		return WM_ENOMEM;
-	for (size_t i = 0; i < o->n; i++)
-		cap += o->items[i].kind == WM_OUTDATED_RUNTIME;
-	cap *= 9;   /* each action, and up to 8 actions of its composite steps */
-	if (!cap)
-		return 0;
-	if (!(q = calloc(cap, sizeof(*q))) || !(reqs = calloc(cap, sizeof(*reqs))))
-		goto out;
+/* An ask for each runtime item's action, but for one whose tag the forge does not have (said on it). */
+static void first_asks(struct wm_outdated *o, struct runtime_asks *as)
+{
 	for (size_t i = 0; i < o->n; i++) {
 		const struct wm_pin_action *a;
+		struct runtime_ask *q = &as->q[as->n];
 		if (o->items[i].kind != WM_OUTDATED_RUNTIME || !(a = pin_action(o, o->items[i].name)))
 			continue;
 		if (a->refs_read && a->tag && !a->tag_sha) {
@@ -739,98 +734,135 @@ static int ask_runtimes(struct wm_outdated *o, const struct wm_net_options *no, 
 			o->items[i].note = wm_arena_printf(o->arena, "the repository has no tag or branch '%s'", a->tag);
 			continue;
 		}
-		q[n].item = i;
-		q[n].action = a->action;
-		q[n].ref = a->ref;
-		n++;
+		q->item = i;
+		q->action = a->action;
+		q->ref = a->ref;
+		as->n++;
 	}
-	/* rounds: the actions, their action.yaml, their composite steps' actions, and those's action.yaml */
-	for (unsigned round = 0; round < 4 && start < n; round++) {
-		size_t nreq = 0, end = n;
-		size_t *of = calloc(n + 1, sizeof(*of));
-		if (!of)
-			goto out;
-		for (size_t k = start; k < end; k++)
-			if (!q[k].using && !q[k].why) {
-				if (runtime_urls(o, &q[k], base) < 0) {
-					free(of);
-					goto out;
-				}
-				memset(&reqs[nreq], 0, sizeof(reqs[nreq]));
-				reqs[nreq].url = q[k].url;
-				of[nreq++] = k;
-			}
-		if (nreq && wm_net_fetch(reqs, nreq, no) < 0) {
-			free(of);
-			goto out;
-		}
-		for (size_t r = 0; r < nreq; r++) {
-			struct runtime_ask *k = &q[of[r]];
-			bool done = runtime_read(o, k, &reqs[r]);
-			wm_net_request_release(&reqs[r]);
-			if (!done || !k->using || strcmp(k->using, "composite") != 0 || k->parent)
-				continue;
-			/* the actions of its steps, one level down */
-			{
-				const struct wm_node *steps = wm_yaml_find(wm_yaml_find(k->doc.root, "runs"), "steps");
-				for (size_t s = 0; steps && steps->type == WM_NODE_SEQ && s < steps->n && n < cap; s++) {
-					const struct wm_node *uses = wm_yaml_find(steps->items[s], "uses");
-					const char *at;
-					if (!uses || uses->type != WM_NODE_SCALAR || strncmp(uses->text, "./", 2) == 0 ||
-							strncmp(uses->text, "docker://", 9) == 0 || !(at = strchr(uses->text, '@')) ||
-							!strchr(uses->text, '/') || strchr(at + 1, '/'))
-						continue;
-					q[n].item = k->item;
-					q[n].parent = k;
-					q[n].action = wm_arena_strndup(o->arena, uses->text, (size_t)(at - uses->text));
-					q[n].ref = wm_arena_strdup(o->arena, at + 1);
-					n++;
-				}
-			}
-		}
-		free(of);
-		/* what is still unanswered (an action.yaml to ask) stays in the next round */
-		while (start < end && (q[start].using || q[start].why))
-			start++;
+}
+
+/* An ask for each action a composite action's steps use, one level down (none local or docker://). */
+static void step_asks(struct wm_outdated *o, struct runtime_asks *as, struct runtime_ask *k)
+{
+	const struct wm_node *steps = wm_yaml_find(wm_yaml_find(k->doc.root, "runs"), "steps");
+	for (size_t s = 0; steps && steps->type == WM_NODE_SEQ && s < steps->n && as->n < as->cap; s++) {
+		const struct wm_node *uses = wm_yaml_find(steps->items[s], "uses");
+		struct runtime_ask *q = &as->q[as->n];
+		const char *at;
+		if (!uses || uses->type != WM_NODE_SCALAR || strncmp(uses->text, "./", 2) == 0 ||
+				strncmp(uses->text, "docker://", 9) == 0 || !(at = strchr(uses->text, '@')) ||
+				!strchr(uses->text, '/') || strchr(at + 1, '/'))
+			continue;
+		q->item = k->item;
+		q->parent = k;
+		q->action = wm_arena_strndup(o->arena, uses->text, (size_t)(at - uses->text));
+		q->ref = wm_arena_strdup(o->arena, at + 1);
+		as->n++;
 	}
-	/* each runtime item: its action's runs.using, and the first step action on a runtime that is gone */
-	for (size_t k = 0; k < n; k++) {
-		struct wm_outdated_item *it = &o->items[q[k].item];
-		if (q[k].parent)
-			continue;
-		it->source = wm_arena_printf(o->arena, "%s%s/raw/%s/action.%s", base, q[k].action, q[k].ref,
-			q[k].yaml ? "yaml" : "yml");
-		if (q[k].why) {
-			unknown(it, q[k].why);
-			continue;
-		}
-		it->latest = q[k].using;
-		if (node_runtime_gone(o, q[k].using)) {
-			it->state = WM_OUTDATED_RETIRED;
-			it->note = wm_arena_printf(o->arena, "runs on %s, which GitHub's runners no longer have", q[k].using);
-			continue;
-		}
-		for (size_t s = 0; s < n; s++) {
-			if (q[s].parent != &q[k])
-				continue;
-			if (q[s].why && it->state == WM_OUTDATED_CURRENT) {
-				unknown(it, wm_arena_printf(o->arena, "its step %s@%s: %s", q[s].action, q[s].ref, q[s].why));
-			} else if (q[s].using && node_runtime_gone(o, q[s].using)) {
-				it->state = WM_OUTDATED_RETIRED;
-				it->why = NULL;
-				it->note = wm_arena_printf(o->arena, "a step runs %s@%s, on %s, which GitHub's runners no longer "
-					"have", q[s].action, q[s].ref, q[s].using);
+}
+
+/*
+ * One round: the asks from `*start` still unanswered fetched at once, their answers read, a
+ * composite action's step actions added for the next; *start moves past what is answered.
+ */
+static int ask_round(struct wm_outdated *o, const struct wm_net_options *no, struct runtime_asks *as,
+	size_t *start)
+{
+	size_t nreq = 0, end = as->n;
+	size_t *of = calloc(as->n + 1, sizeof(*of));
+	int ret = 0;
+
+	if (!of)
+		return WM_ENOMEM;
+	for (size_t k = *start; ret == 0 && k < end; k++)
+		if (!as->q[k].using && !as->q[k].why) {
+			if ((ret = runtime_urls(o, &as->q[k], as->base)) < 0)
 				break;
-			}
+			memset(&as->reqs[nreq], 0, sizeof(as->reqs[nreq]));
+			as->reqs[nreq].url = as->q[k].url;
+			of[nreq++] = k;
+		}
+	if (ret == 0 && nreq && (ret = wm_net_fetch(as->reqs, nreq, no)) < 0)
+		nreq = 0;
+	for (size_t r = 0; ret == 0 && r < nreq; r++) {
+		struct runtime_ask *k = &as->q[of[r]];
+		bool done = runtime_read(o, k, &as->reqs[r]);
+		wm_net_request_release(&as->reqs[r]);
+		if (done && k->using && strcmp(k->using, "composite") == 0 && !k->parent)
+			step_asks(o, as, k);
+	}
+	free(of);
+	/* what is still unanswered (an action.yaml to ask) stays in the next round */
+	while (*start < end && (as->q[*start].using || as->q[*start].why))
+		(*start)++;
+	return ret;
+}
+
+/* A runtime item from its action's runs.using, and the first step action on a runtime that is gone. */
+static void judge_runtime(struct wm_outdated *o, const struct runtime_asks *as, const struct runtime_ask *q)
+{
+	struct wm_outdated_item *it = &o->items[q->item];
+
+	it->source = wm_arena_printf(o->arena, "%s%s/raw/%s/action.%s", as->base, q->action, q->ref,
+		q->yaml ? "yaml" : "yml");
+	if (q->why) {
+		unknown(it, q->why);
+		return;
+	}
+	it->latest = q->using;
+	if (node_runtime_gone(o, q->using)) {
+		it->state = WM_OUTDATED_RETIRED;
+		it->note = wm_arena_printf(o->arena, "runs on %s, which GitHub's runners no longer have", q->using);
+		return;
+	}
+	for (size_t s = 0; s < as->n; s++) {
+		const struct runtime_ask *step = &as->q[s];
+		if (step->parent != q)
+			continue;
+		if (step->why && it->state == WM_OUTDATED_CURRENT) {
+			unknown(it, wm_arena_printf(o->arena, "its step %s@%s: %s", step->action, step->ref, step->why));
+		} else if (step->using && node_runtime_gone(o, step->using)) {
+			it->state = WM_OUTDATED_RETIRED;
+			it->why = NULL;
+			it->note = wm_arena_printf(o->arena, "a step runs %s@%s, on %s, which GitHub's runners no longer "
+				"have", step->action, step->ref, step->using);
+			return;
 		}
 	}
+}
+
+static int ask_runtimes(struct wm_outdated *o, const struct wm_net_options *no, const char *forge)
+{
+	struct runtime_asks as = { NULL, 0, 0, NULL, NULL };
+	size_t start = 0;
+	char *base, *query;
+	int ret = WM_ENOMEM;
+
+	if (url_parts(o->arena, forge, &base, &query) < 0)
+		return WM_ENOMEM;
+	as.base = base;
+	for (size_t i = 0; i < o->n; i++)
+		as.cap += o->items[i].kind == WM_OUTDATED_RUNTIME;
+	as.cap *= 9;   /* each action, and up to 8 actions of its composite steps */
+	if (!as.cap)
+		return 0;
+	if (!(as.q = calloc(as.cap, sizeof(*as.q))) || !(as.reqs = calloc(as.cap, sizeof(*as.reqs))))
+		goto out;
+	first_asks(o, &as);
+	/* rounds: the actions, their action.yaml, their composite steps' actions, and those's action.yaml */
+	for (unsigned round = 0; round < 4 && start < as.n; round++)
+		if (ask_round(o, no, &as, &start) < 0)
+			goto out;
+	for (size_t k = 0; k < as.n; k++)
+		if (!as.q[k].parent)
+			judge_runtime(o, &as, &as.q[k]);
 	ret = 0;
 out:
-	for (size_t k = 0; q && k < n; k++)
-		if (q[k].parsed)
-			wm_yaml_release(&q[k].doc);
-	free(q);
-	free(reqs);
+	for (size_t k = 0; as.q && k < as.n; k++)
+		if (as.q[k].parsed)
+			wm_yaml_release(&as.q[k].doc);
+	free(as.q);
+	free(as.reqs);
 	return ret;
 }
 
