@@ -41,6 +41,40 @@ struct cli_env {
 };
 
 struct cli;
+struct cli_ctx;
+
+/*
+ * What main.c does for a command before it runs (as git's RUN_SETUP), in
+ * this order; each step's failure said and the command not run.
+ */
+enum {
+	/* the matrix file looked for here, then up to the repository's top (unless -f names it) ... */
+	CLI_FIND = 1 << 0,
+	/* ... not finding it no error: check reads it from the index or a commit too, and says what it lacks */
+	CLI_MAY_LACK = 1 << 1,
+	CLI_ROOT = 1 << 2,     /* ctx->root and ctx->base: the matrix file's directory and its name there */
+	CLI_CATALOG = 1 << 3,  /* ctx->cat, the catalogue, its diagnostics printed when it cannot be loaded */
+	/*
+	 * the catalogue checks runner labels' retirement dates against WHEELMATRIX_TODAY (YYYY-MM-DD),
+	 * else the clock's UTC day: the commands whose output is the CI (list, generate, check,
+	 * outdated, pin); without it none are checked
+	 */
+	CLI_TODAY = 1 << 4,
+	CLI_LOCK = 1 << 5,     /* ctx->lock: the matrix file held for writing, from before it is read */
+	/* ctx->m, the matrix, read through wm_variant_load: a local build's patch taken off, its backend in ctx->applied */
+	CLI_MATRIX = 1 << 6,
+};
+
+/* What the setup hands a command; main.c releases it after the command. */
+struct cli_ctx {
+	struct wm_error err;          /* the matrix's warnings, for the command to print with its own */
+	char *root;                   /* CLI_ROOT */
+	const char *base;
+	struct wm_catalog *cat;       /* CLI_CATALOG */
+	struct wm_pin_lock *lock;     /* CLI_LOCK */
+	struct wm_matrix *m;          /* CLI_MATRIX */
+	char *applied;                /* the backend whose patch the project file has, or NULL */
+};
 
 struct cli_command {
 	const char *name;
@@ -49,10 +83,19 @@ struct cli_command {
 	const struct cli_option *options;
 	size_t noptions;
 	size_t min_args, max_args;    /* positional arguments */
-	int (*run)(struct cli *cli);  /* returns an exit code */
+	int (*run)(struct cli *cli, struct cli_ctx *ctx);  /* returns an exit code */
 	const char *example;          /* one command line, the last line of --help (and in its docs page) */
 	const struct cli_env *env;    /* the environment variables it reads, for --help; NULL for none */
 	size_t nenv;
+	unsigned setup;               /* CLI_* flags: what main.c does before `run` */
+	/* the option (an index of options) that, given, drops the flags `unless_drops` (-1 for none) */
+	int unless;
+	unsigned unless_drops;
+	/*
+	 * When set, called once the matrix file is found and before the rest of the setup: the
+	 * command's checks of its options (an exit code, 0 to go on); it may drop flags of *setup.
+	 */
+	int (*prepare)(struct cli *cli, unsigned *setup);
 };
 
 enum cli_color { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
@@ -70,43 +113,53 @@ struct cli {
 /* commands (cmd_*.c); each command's options are indexed by an enum */
 enum { LIST_FORMAT, LIST_WHY, LIST_NOPTIONS };
 extern const struct cli_option cmd_list_options[LIST_NOPTIONS];
-int cmd_list(struct cli *cli);
+int cmd_list(struct cli *cli, struct cli_ctx *ctx);
+int cmd_list_prepare(struct cli *cli, unsigned *setup);
 enum { INIT_FORCE, INIT_PYPROJECT, INIT_INDEX, INIT_OFFLINE, INIT_FORMAT, INIT_CACERT, INIT_TIMEOUT, INIT_RETRIES,
 	INIT_NOPTIONS };
 extern const struct cli_option cmd_init_options[INIT_NOPTIONS];
-int cmd_init(struct cli *cli);
+int cmd_init(struct cli *cli, struct cli_ctx *ctx);
 enum { GENERATE_CHECK, GENERATE_DRY_RUN, GENERATE_DIFF, GENERATE_STDOUT, GENERATE_FORCE, GENERATE_NOPTIONS };
 extern const struct cli_option cmd_generate_options[GENERATE_NOPTIONS];
-int cmd_generate(struct cli *cli);
+int cmd_generate(struct cli *cli, struct cli_ctx *ctx);
+int cmd_generate_prepare(struct cli *cli, unsigned *setup);
 enum { PLAN_INDEX, PLAN_OFFLINE, PLAN_FIRST_RELEASE, PLAN_FORMAT, PLAN_CACERT, PLAN_JOBS, PLAN_TIMEOUT, PLAN_RETRIES, PLAN_NOPTIONS };
 extern const struct cli_option cmd_plan_options[PLAN_NOPTIONS];
-int cmd_plan(struct cli *cli);
+int cmd_plan(struct cli *cli, struct cli_ctx *ctx);
+int cmd_plan_prepare(struct cli *cli, unsigned *setup);
 
 enum { OUTDATED_FORMAT, OUTDATED_INDEX, OUTDATED_GITHUB, OUTDATED_CRATES, OUTDATED_PYTHON_RELEASES, OUTDATED_CATALOG,
 	OUTDATED_STRICT, OUTDATED_CACERT, OUTDATED_JOBS, OUTDATED_TIMEOUT, OUTDATED_RETRIES, OUTDATED_NOPTIONS };
 extern const struct cli_option cmd_outdated_options[OUTDATED_NOPTIONS];
-int cmd_outdated(struct cli *cli);
+int cmd_outdated(struct cli *cli, struct cli_ctx *ctx);
+int cmd_outdated_prepare(struct cli *cli, unsigned *setup);
 enum { PIN_GITHUB, PIN_UPDATE, PIN_MAJOR, PIN_CHECK, PIN_CACERT, PIN_JOBS, PIN_TIMEOUT, PIN_RETRIES, PIN_NOPTIONS };
 extern const struct cli_option cmd_pin_options[PIN_NOPTIONS];
-int cmd_pin(struct cli *cli);
+int cmd_pin(struct cli *cli, struct cli_ctx *ctx);
+int cmd_pin_prepare(struct cli *cli, unsigned *setup);
 
 enum { CHECK_STAGED, CHECK_REV, CHECK_WORKTREE, CHECK_DIFF, CHECK_FORMAT, CHECK_NOPTIONS };
 extern const struct cli_option cmd_check_options[CHECK_NOPTIONS];
-int cmd_check(struct cli *cli);
+int cmd_check(struct cli *cli, struct cli_ctx *ctx);
+int cmd_check_prepare(struct cli *cli, unsigned *setup);
 
 enum { HOOK_FORCE, HOOK_NOPTIONS };
 extern const struct cli_option cmd_hook_options[HOOK_NOPTIONS];
-int cmd_hook(struct cli *cli);
+int cmd_hook(struct cli *cli, struct cli_ctx *ctx);
+int cmd_hook_prepare(struct cli *cli, unsigned *setup);
 
 enum { PATCH_REVERT, PATCH_DRY_RUN, PATCH_NOPTIONS };
 extern const struct cli_option cmd_patch_options[PATCH_NOPTIONS];
-int cmd_patch(struct cli *cli);
+int cmd_patch(struct cli *cli, struct cli_ctx *ctx);
+int cmd_patch_prepare(struct cli *cli, unsigned *setup);
 
-int cmd_build(struct cli *cli);
+int cmd_build(struct cli *cli, struct cli_ctx *ctx);
+int cmd_build_prepare(struct cli *cli, unsigned *setup);
 
 enum { COMPLETION_BACKENDS, COMPLETION_OUTPUTS, COMPLETION_NOPTIONS };
 extern const struct cli_option cmd_completion_options[COMPLETION_NOPTIONS];
-int cmd_completion(struct cli *cli);
+int cmd_completion(struct cli *cli, struct cli_ctx *ctx);
+int cmd_completion_prepare(struct cli *cli, unsigned *setup);
 
 /* main.c: the tables `completion` writes its scripts from */
 const struct cli_command *cli_commands(size_t *n);

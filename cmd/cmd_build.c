@@ -175,53 +175,53 @@ static void report_applied(const struct wm_variant_build *vb, const char *backen
 	}
 }
 
-int cmd_build(struct cli *cli)
+int cmd_build_prepare(struct cli *cli, unsigned *setup)
 {
-	const char *backend = cli->args[0];
-	struct wm_variant_build vb = { 0 };
-	struct wm_error err;
-	struct wm_catalog *cat = NULL;
-	struct wm_matrix *m = NULL;
-	char *root = NULL, *applied = NULL, *maturin = NULL, *dir = NULL;
-	const char *base;
-	bool patched;
-	int ret, status = CLI_EXIT_OK;
-
+	char *maturin;
+	(void)setup;
 	if (strcmp(cli->file, "-") == 0) {
 		cli_error("build patches beside the matrix file: give its path, not '-'");
 		return CLI_EXIT_USAGE;
 	}
-	/* before anything changes: a build that cannot start leaves the tree alone */
+	/* before anything changes: a build that cannot start leaves the tree alone (found again to run it) */
 	if (!(maturin = find_maturin()))
 		return CLI_EXIT_ENV;
-	wm_error_init(&err);
-	if (!(root = cli_matrix_root(cli->file, &base))) {
-		cli_error("out of memory");
-		ret = WM_ENOMEM;
-		goto out;
-	}
-	if ((ret = wm_catalog_load(&cat, &err)) < 0 ||
-	    (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
-	    (ret = wm_variant_build_apply(&vb, m, root, backend, &err)) < 0) {
-		cli_print_diags(&err);
+	free(maturin);
+	return 0;
+}
+
+int cmd_build(struct cli *cli, struct cli_ctx *ctx)
+{
+	const char *backend = cli->args[0], *root = ctx->root;
+	struct wm_variant_build vb = { 0 };
+	struct wm_error *err = &ctx->err;
+	const struct wm_matrix *m = ctx->m;
+	char *dir = NULL, *maturin;
+	bool patched;
+	int ret, status = CLI_EXIT_OK;
+
+	if (!(maturin = find_maturin()))
+		return CLI_EXIT_ENV;
+	if ((ret = wm_variant_build_apply(&vb, m, root, backend, err)) < 0) {
+		cli_print_diags(err);
 		goto out;
 	}
 	if (!(dir = build_dir(root, m->pyproject))) {
 		cli_error("out of memory");
 		status = CLI_EXIT_ENV;
 	}
-	if (err.ndiags && cli->verbosity >= 0)
-		cli_print_diags(&err);
-	wm_error_release(&err);
-	wm_error_init(&err);
+	if (err->ndiags && cli->verbosity >= 0)
+		cli_print_diags(err);
+	wm_error_release(err);
+	wm_error_init(err);
 	if (cli->verbosity >= 0)
 		report_applied(&vb, backend);
 	if (dir && (status = run_maturin(maturin, dir, cli->args + 1, cli->nargs - 1)) < 0)
 		status = CLI_EXIT_ENV;
 
 	patched = vb.done == WM_VARIANT_DONE;
-	if ((ret = wm_variant_build_revert(&vb, &err)) < 0)
-		cli_print_diags(&err);
+	if ((ret = wm_variant_build_revert(&vb, err)) < 0)
+		cli_print_diags(err);
 	else if (patched && cli->verbosity >= 0)
 		cli_note("reverted " WM_PATCH_PATH " from %s", backend, vb.path);
 	if (got_signal)
@@ -229,12 +229,7 @@ int cmd_build(struct cli *cli)
 out:
 	free(maturin);
 	free(dir);
-	free(root);
-	free(applied);
 	wm_variant_build_release(&vb);
-	wm_matrix_free(m);
-	wm_catalog_free(cat);
-	wm_error_release(&err);
 	if (got_signal)
 		return 128 + got_signal;
 	/* maturin's failure first; then a revert that could not be done */

@@ -39,19 +39,10 @@ static void say_checked(const struct wm_check_options *o, const struct cli *cli)
 		cli_print(stderr, "  %s\n", o->checked->items[i]);
 }
 
-int cmd_check(struct cli *cli)
+int cmd_check_prepare(struct cli *cli, unsigned *setup)
 {
-	struct wm_paths checked = { NULL, 0, 0 };
-	struct wm_check_options o = { .source = default_source(), .diff = cli->values[CHECK_DIFF] != NULL,
-		.checked = cli->verbosity > 0 ? &checked : NULL };
-	bool json = cli->values[CHECK_FORMAT] && strcmp(cli->values[CHECK_FORMAT], "json") == 0;
 	int given = !!cli->values[CHECK_STAGED] + !!cli->values[CHECK_REV] + !!cli->values[CHECK_WORKTREE];
-	struct wm_error findings;
-	struct wm_catalog *cat = NULL;
-	char *root = NULL, *diff = NULL, *text = NULL;
-	size_t difflen = 0;
-	int ret, code = CLI_EXIT_OK;
-
+	(void)setup;
 	if (given > 1) {
 		cli_error("--staged, --rev and --worktree choose one source: give one of them");
 		return CLI_EXIT_USAGE;
@@ -60,37 +51,42 @@ int cmd_check(struct cli *cli)
 		cli_error("check reads the matrix file from the repository: give its path, not '-'");
 		return CLI_EXIT_USAGE;
 	}
+	return 0;
+}
+
+int cmd_check(struct cli *cli, struct cli_ctx *ctx)
+{
+	struct wm_paths checked = { NULL, 0, 0 };
+	struct wm_check_options o = { .source = default_source(), .diff = cli->values[CHECK_DIFF] != NULL,
+		.checked = cli->verbosity > 0 ? &checked : NULL, .root = ctx->root, .matrix = ctx->base };
+	bool json = cli->values[CHECK_FORMAT] && strcmp(cli->values[CHECK_FORMAT], "json") == 0;
+	struct wm_error *findings = &ctx->err;
+	char *diff = NULL, *text = NULL;
+	size_t difflen = 0;
+	int ret, code = CLI_EXIT_OK;
+
 	if (cli->values[CHECK_STAGED])
 		o.source = WM_SOURCE_INDEX;
 	else if (cli->values[CHECK_REV])
 		o.source = WM_SOURCE_REV, o.rev = cli->values[CHECK_REV];
 	else if (cli->values[CHECK_WORKTREE])
 		o.source = WM_SOURCE_WORKTREE;
-	o.root = root = cli_matrix_root(cli->file, &o.matrix);
-	wm_error_init(&findings);
-	if (!root) {
-		cli_error("out of memory");
-		ret = WM_ENOMEM;
-		goto out;
-	}
-	if ((ret = cli_catalog_load(&cat, &findings)) < 0)
-		goto out;
-	if ((ret = wm_check(&findings, &diff, &difflen, cat, &o)) < 0) {
-		cli_print_diags(&findings);
+	if ((ret = wm_check(findings, &diff, &difflen, ctx->cat, &o)) < 0) {
+		cli_print_diags(findings);
 		goto out;
 	}
 	if (json) {
-		if ((ret = wm_check_json(&text, &findings, diff)) < 0) {
+		if ((ret = wm_check_json(&text, findings, diff)) < 0) {
 			cli_error("out of memory");
 			goto out;
 		}
 		puts(text);
 	} else {
-		cli_print_diags(&findings);
+		cli_print_diags(findings);
 		if (diff && difflen)
 			cli_write_text(diff, difflen);
 	}
-	if (findings.nerrors)
+	if (findings->nerrors)
 		code = CLI_EXIT_STATE;
 	else if (o.checked)
 		say_checked(&o, cli);
@@ -98,8 +94,5 @@ out:
 	wm_io_paths_free(&checked);
 	free(text);
 	free(diff);
-	free(root);
-	wm_catalog_free(cat);
-	wm_error_release(&findings);
 	return ret < 0 ? cli_exit_code(ret) : code;
 }

@@ -593,38 +593,21 @@ out:
 }
 
 /* --backends and --outputs: what the scripts offer after `patch` and `generate --stdout`. */
-static int matrix_words(struct cli *cli, bool outputs)
+static int matrix_words(struct cli *cli, struct cli_ctx *ctx, bool outputs)
 {
-	struct wm_error err;
-	struct wm_catalog *cat = NULL;
-	struct wm_matrix *m = NULL;
-	char *applied = NULL;
-	struct stat st;
-	int ret;
-
-	/* the scripts run this wherever the user is: the matrix is found as the other commands find it */
-	if (!strchr(cli->file, '/') && strcmp(cli->file, "-") != 0 && lstat(cli->file, &st) != 0)
-		cli_find_matrix(cli);
-	wm_error_init(&err);
-	if ((ret = wm_catalog_load(&cat, &err)) < 0 ||
-	    (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
-	    (outputs && (ret = put_outputs(m, cat, cli->file, &err)) < 0))
-		cli_print_diags(&err);
-	for (size_t i = 0; !outputs && m && i < m->nbackends; i++)
-		puts(m->backends[i]->id);
-	free(applied);
-	wm_matrix_free(m);
-	wm_catalog_free(cat);
-	wm_error_release(&err);
+	int ret = 0;
+	if (outputs && (ret = put_outputs(ctx->m, ctx->cat, cli->file, &ctx->err)) < 0)
+		cli_print_diags(&ctx->err);
+	for (size_t i = 0; !outputs && i < ctx->m->nbackends; i++)
+		puts(ctx->m->backends[i]->id);
 	return cli_exit_code(ret);
 }
 
-int cmd_completion(struct cli *cli)
+/* The matrix is read for --backends and --outputs only; the scripts need none. */
+int cmd_completion_prepare(struct cli *cli, unsigned *setup)
 {
-	const struct cli_command *cmds;
-	const struct cli_option *globals;
-	size_t ncmds, nglobals;
 	const char *shell = cli->nargs ? cli->args[0] : NULL;
+	struct stat st;
 
 	if (cli->values[COMPLETION_BACKENDS] || cli->values[COMPLETION_OUTPUTS]) {
 		const char *opt = cli->values[COMPLETION_BACKENDS] ? "backends" : "outputs";
@@ -636,8 +619,24 @@ int cmd_completion(struct cli *cli)
 			cli_error("'--%s' prints the matrix's %s: it takes no shell", opt, opt);
 			return CLI_EXIT_USAGE;
 		}
-		return matrix_words(cli, cli->values[COMPLETION_OUTPUTS] != NULL);
+		/* the scripts run this wherever the user is: the matrix is found as the other commands find it */
+		if (!strchr(cli->file, '/') && strcmp(cli->file, "-") != 0 && lstat(cli->file, &st) != 0)
+			cli_find_matrix(cli);
+		return 0;
 	}
+	*setup = 0;
+	return 0;
+}
+
+int cmd_completion(struct cli *cli, struct cli_ctx *ctx)
+{
+	const struct cli_command *cmds;
+	const struct cli_option *globals;
+	size_t ncmds, nglobals;
+	const char *shell = cli->nargs ? cli->args[0] : NULL;
+
+	if (cli->values[COMPLETION_BACKENDS] || cli->values[COMPLETION_OUTPUTS])
+		return matrix_words(cli, ctx, cli->values[COMPLETION_OUTPUTS] != NULL);
 	if (!shell) {
 		cli_error("'completion' needs SHELL: bash, zsh or fish (usage: wheelmatrix completion [options] SHELL)");
 		return CLI_EXIT_USAGE;

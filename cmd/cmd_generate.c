@@ -177,43 +177,38 @@ static int publisher_moves(const struct cli *cli, const struct wm_matrix *m, con
 	return ret;
 }
 
-int cmd_generate(struct cli *cli)
+int cmd_generate_prepare(struct cli *cli, unsigned *setup)
+{
+	(void)setup;
+	return check_options(cli);
+}
+
+int cmd_generate(struct cli *cli, struct cli_ctx *ctx)
 {
 	bool check = cli->values[GENERATE_CHECK], force = cli->values[GENERATE_FORCE];
 	bool dry_run = cli->values[GENERATE_DRY_RUN], diff = cli->values[GENERATE_DIFF];
-	struct wm_error err;
-	struct wm_catalog *cat = NULL;
-	struct wm_matrix *m = NULL;
+	struct wm_error *err = &ctx->err;
+	const struct wm_matrix *m = ctx->m;
+	const char *root = ctx->root;
 	struct wm_files files;
 	enum wm_file_state *states = NULL;
-	char *root = NULL, *applied = NULL, **diffs = NULL;
+	char **diffs = NULL;
 	size_t *difflens = NULL;
-	const char *base;
-	int ret = 0, exit_code;
+	int ret = 0, exit_code = 0;
 
-	if ((exit_code = check_options(cli)) != 0)
-		return exit_code;
-	wm_error_init(&err);
 	wm_files_init(&files);
-	if (!(root = cli_matrix_root(cli->file, &base))) {
-		ret = WM_ENOMEM;
-		goto fail;
-	}
-	if ((ret = cli_catalog_load(&cat, &err)) < 0)
-		goto out;
-	if ((ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
-	    (ret = wm_generate(&files, m, cat, base, &err)) < 0) {
-		cli_print_diags(&err);
+	if ((ret = wm_generate(&files, m, ctx->cat, ctx->base, err)) < 0) {
+		cli_print_diags(err);
 		goto out;
 	}
-	if (err.ndiags && cli->verbosity >= 0)
-		cli_print_diags(&err);
+	if (err->ndiags && cli->verbosity >= 0)
+		cli_print_diags(err);
 	/* a local build's patch does not change what is generated */
-	if (applied && cli->verbosity > 0)
+	if (ctx->applied && cli->verbosity > 0)
 		cli_note("%s has the patch of backend '%s' applied: generating from the file without it",
-			m->pyproject, applied);
-	wm_error_release(&err);
-	wm_error_init(&err);
+			m->pyproject, ctx->applied);
+	wm_error_release(err);
+	wm_error_init(err);
 	if (cli->values[GENERATE_STDOUT]) {
 		const struct wm_file *f = stdout_file(&files, m, cli->values[GENERATE_STDOUT]);
 		if (!f)
@@ -229,8 +224,8 @@ int cmd_generate(struct cli *cli)
 	}
 	for (size_t i = 0; i < files.n; i++)
 		if ((ret = wm_file_state_diff(&states[i], diff ? &diffs[i] : NULL, &difflens[i], root, &files.items[i],
-				&err)) < 0) {
-			cli_print_diags(&err);
+				err)) < 0) {
+			cli_print_diags(err);
 			goto out;
 		}
 	if (check) {
@@ -251,8 +246,8 @@ int cmd_generate(struct cli *cli)
 				cli_print(stdout, "unchanged %s\n", files.items[i].path);
 			continue;
 		}
-		if ((ret = wm_file_write(root, &files.items[i], &err)) < 0) {
-			cli_print_diags(&err);
+		if ((ret = wm_file_write(root, &files.items[i], err)) < 0) {
+			cli_print_diags(err);
 			goto out;
 		}
 		if (cli->verbosity >= 0)
@@ -269,11 +264,6 @@ out:
 	free(diffs);
 	free(difflens);
 	free(states);
-	free(root);
-	free(applied);
 	wm_files_release(&files);
-	wm_matrix_free(m);
-	wm_catalog_free(cat);
-	wm_error_release(&err);
 	return ret < 0 ? cli_exit_code(ret) : exit_code;
 }

@@ -78,7 +78,7 @@ static int publisher_moves(struct cli *cli, const struct wm_reader *reader, cons
 	return ret;
 }
 
-int cmd_init(struct cli *cli)
+int cmd_init(struct cli *cli, struct cli_ctx *ctx)
 {
 	struct wm_takeover_options o;
 	struct wm_error err;
@@ -92,6 +92,7 @@ int cmd_init(struct cli *cli)
 	struct stat st;
 	int ret = 0;
 
+	(void)ctx;  /* init reads no matrix: it writes one */
 	cli_show_asides(true);  /* the notes of what is not checked, once, when the matrix is made */
 	if (strcmp(cli->file, "-") == 0 || strchr(cli->file, '/')) {
 		cli_error("init writes the matrix file at the repository root: give a file name, not '%s' (use -C DIR)",

@@ -301,33 +301,30 @@ static enum format parse_format(const char *value)
 	return FORMAT_TABLE;
 }
 
-int cmd_list(struct cli *cli)
+int cmd_list_prepare(struct cli *cli, unsigned *setup)
 {
-	enum format format = parse_format(cli->values[LIST_FORMAT]);
 	bool why = cli->values[LIST_WHY] != NULL;
-	struct wm_error err;
-	struct wm_catalog *cat = NULL;
-	struct wm_matrix *m = NULL;
-	char *applied = NULL;
-	struct wm_jobs *json = NULL;
-	int ret;
-
+	(void)setup;
 	if (why)
 		cli_show_asides(true);  /* the notes of what was not checked, where the jobs are explained */
-
-	if (why && format == FORMAT_GITHUB) {
+	if (why && parse_format(cli->values[LIST_FORMAT]) == FORMAT_GITHUB) {
 		cli_error("'--why' cannot be used with '--format github'");
 		return CLI_EXIT_USAGE;
 	}
-	wm_error_init(&err);
-	if ((ret = cli_catalog_load(&cat, &err)) < 0)
-		goto out;
-	if ((ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0) {
-		cli_print_diags(&err);
-		goto out;
-	}
-	if (err.ndiags && cli->verbosity >= 0)
-		cli_print_diags(&err);
+	return 0;
+}
+
+int cmd_list(struct cli *cli, struct cli_ctx *ctx)
+{
+	enum format format = parse_format(cli->values[LIST_FORMAT]);
+	bool why = cli->values[LIST_WHY] != NULL;
+	const struct wm_matrix *m = ctx->m;
+	const char *applied = ctx->applied;
+	struct wm_jobs *json = NULL;
+	int ret = 0;
+
+	if (ctx->err.ndiags && cli->verbosity >= 0)
+		cli_print_diags(&ctx->err);
 	/* a local build's patch does not change the jobs */
 	if (applied && cli->verbosity > 0)
 		cli_note("%s has the patch of backend '%s' applied: reading the file without it", m->pyproject, applied);
@@ -352,11 +349,6 @@ int cmd_list(struct cli *cli)
 fail:
 	if (ret < 0)
 		cli_error("%s", ret == WM_ENOMEM ? "out of memory" : "cannot expand the matrix: internal error");
-out:
 	wm_jobs_free(json);
-	wm_matrix_free(m);
-	free(applied);
-	wm_catalog_free(cat);
-	wm_error_release(&err);
 	return cli_exit_code(ret);
 }

@@ -20,42 +20,49 @@ const struct cli_option cmd_outdated_options[OUTDATED_NOPTIONS] = {
 	[OUTDATED_RETRIES] = { 0, "retries", "N", NULL, "retries on 429, 5xx and dropped connections, 0 to 10 (default: 3)" },
 };
 
-int cmd_outdated(struct cli *cli)
+/* The options of the command line (false, said, for a value out of range). */
+static bool options(const struct cli *cli, struct wm_outdated_options *o)
+{
+	wm_outdated_options_init(o);
+	o->index = cli->values[OUTDATED_INDEX];
+	o->forge = cli->values[OUTDATED_GITHUB];
+	o->crates = cli->values[OUTDATED_CRATES];
+	o->python = cli->values[OUTDATED_PYTHON_RELEASES];
+	o->cacert = cli->values[OUTDATED_CACERT] ? cli->values[OUTDATED_CACERT] : cli_env("SSL_CERT_FILE");
+	o->netrc = cli_env("NETRC");
+	o->username = cli_env("WHEELMATRIX_INDEX_USERNAME");
+	o->password = cli_env("WHEELMATRIX_INDEX_PASSWORD");
+	return cli_net_options(cli->values[OUTDATED_JOBS], cli->values[OUTDATED_TIMEOUT],
+		cli->values[OUTDATED_RETRIES], &o->jobs, &o->timeout_ms, &o->connect_timeout_ms, &o->retries);
+}
+
+int cmd_outdated_prepare(struct cli *cli, unsigned *setup)
 {
 	struct wm_outdated_options o;
-	struct wm_error err;
-	struct wm_catalog *cat = NULL;
-	struct wm_matrix *m = NULL;
+	(void)setup;
+	return options(cli, &o) ? 0 : CLI_EXIT_USAGE;
+}
+
+int cmd_outdated(struct cli *cli, struct cli_ctx *ctx)
+{
+	struct wm_outdated_options o;
+	struct wm_error *err = &ctx->err;
 	struct wm_outdated *out = NULL;
-	char *applied = NULL, *text = NULL;
+	char *text = NULL;
 	const char *format = cli->values[OUTDATED_FORMAT];
 	size_t len = 0;
 	bool stale = false, unknown = false;
 	int ret = 0;
 
-	wm_outdated_options_init(&o);
-	o.index = cli->values[OUTDATED_INDEX];
-	o.forge = cli->values[OUTDATED_GITHUB];
-	o.crates = cli->values[OUTDATED_CRATES];
-	o.python = cli->values[OUTDATED_PYTHON_RELEASES];
-	o.cacert = cli->values[OUTDATED_CACERT] ? cli->values[OUTDATED_CACERT] : cli_env("SSL_CERT_FILE");
-	o.netrc = cli_env("NETRC");
-	o.username = cli_env("WHEELMATRIX_INDEX_USERNAME");
-	o.password = cli_env("WHEELMATRIX_INDEX_PASSWORD");
-	if (!cli_net_options(cli->values[OUTDATED_JOBS], cli->values[OUTDATED_TIMEOUT],
-			cli->values[OUTDATED_RETRIES], &o.jobs, &o.timeout_ms, &o.connect_timeout_ms, &o.retries))
+	if (!options(cli, &o))
 		return CLI_EXIT_USAGE;
-	wm_error_init(&err);
-	if ((ret = cli_catalog_load(&cat, &err)) < 0)
-		goto out;
-	if ((!cli->values[OUTDATED_CATALOG] && (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0) ||
-	    (ret = wm_outdated_new(&out, m, cat, &err)) < 0 ||
-	    (ret = wm_outdated_query(out, &o, &err)) < 0) {
-		cli_print_diags(&err);
+	if ((ret = wm_outdated_new(&out, ctx->m, ctx->cat, err)) < 0 ||
+	    (ret = wm_outdated_query(out, &o, err)) < 0) {
+		cli_print_diags(err);
 		goto out;
 	}
-	if (err.ndiags && cli->verbosity >= 0)
-		cli_print_diags(&err);
+	if (err->ndiags && cli->verbosity >= 0)
+		cli_print_diags(err);
 	if ((ret = wm_outdated_render(&text, &len, out, format && strcmp(format, "json") == 0 ? WM_OUTDATED_JSON :
 			WM_OUTDATED_TABLE)) < 0) {
 		cli_error("out of memory");
@@ -69,11 +76,7 @@ int cmd_outdated(struct cli *cli)
 	}
 out:
 	free(text);
-	free(applied);
 	wm_outdated_free(out);
-	wm_matrix_free(m);
-	wm_catalog_free(cat);
-	wm_error_release(&err);
 	if (ret < 0)
 		return cli_exit_code(ret);
 	return stale || (unknown && cli->values[OUTDATED_STRICT]) ? CLI_EXIT_STATE : unknown ? CLI_EXIT_ENV : CLI_EXIT_OK;

@@ -33,44 +33,31 @@ static void report(enum wm_variant_done done, bool revert, bool dry_run, const c
 	}
 }
 
-int cmd_patch(struct cli *cli)
+int cmd_patch_prepare(struct cli *cli, unsigned *setup)
 {
-	bool revert = cli->values[PATCH_REVERT], dry_run = cli->values[PATCH_DRY_RUN];
-	const char *backend = cli->args[0];
-	struct wm_error err;
-	struct wm_catalog *cat = NULL;
-	struct wm_matrix *m = NULL;
-	enum wm_variant_done done;
-	char *root = NULL, *applied = NULL;
-	const char *base;
-	int ret;
-
+	(void)setup;
 	if (strcmp(cli->file, "-") == 0) {
 		cli_error("patch works beside the matrix file: give its path, not '-'");
 		return CLI_EXIT_USAGE;
 	}
-	wm_error_init(&err);
-	if (!(root = cli_matrix_root(cli->file, &base))) {
-		cli_error("out of memory");
-		ret = WM_ENOMEM;
-		goto out;
+	return 0;
+}
+
+int cmd_patch(struct cli *cli, struct cli_ctx *ctx)
+{
+	bool revert = cli->values[PATCH_REVERT], dry_run = cli->values[PATCH_DRY_RUN];
+	const char *backend = cli->args[0];
+	enum wm_variant_done done;
+	int ret;
+
+	if ((ret = wm_variant_patch(&done, ctx->m, ctx->root, backend,
+			(revert ? WM_VARIANT_REVERT : 0) | (dry_run ? WM_VARIANT_DRY_RUN : 0), &ctx->err)) < 0) {
+		cli_print_diags(&ctx->err);
+		return cli_exit_code(ret);
 	}
-	if ((ret = wm_catalog_load(&cat, &err)) < 0 ||
-	    (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
-	    (ret = wm_variant_patch(&done, m, root, backend,
-			(revert ? WM_VARIANT_REVERT : 0) | (dry_run ? WM_VARIANT_DRY_RUN : 0), &err)) < 0) {
-		cli_print_diags(&err);
-		goto out;
-	}
-	if (err.ndiags && cli->verbosity >= 0)
-		cli_print_diags(&err);
+	if (ctx->err.ndiags && cli->verbosity >= 0)
+		cli_print_diags(&ctx->err);
 	if (cli->verbosity >= 0 || dry_run)
-		report(done, revert, dry_run, backend, m);
-out:
-	free(root);
-	free(applied);
-	wm_matrix_free(m);
-	wm_catalog_free(cat);
-	wm_error_release(&err);
-	return ret < 0 ? cli_exit_code(ret) : CLI_EXIT_OK;
+		report(done, revert, dry_run, backend, ctx->m);
+	return CLI_EXIT_OK;
 }

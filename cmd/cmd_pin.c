@@ -50,15 +50,30 @@ static void report(const struct wm_pin *p, bool check)
 	}
 }
 
-int cmd_pin(struct cli *cli)
+int cmd_pin_prepare(struct cli *cli, unsigned *setup)
 {
 	struct wm_pin_options o;
-	struct wm_error err;
-	struct wm_catalog *cat = NULL;
-	struct wm_matrix *m = NULL;
+	(void)setup;
+	wm_pin_options_init(&o);
+	if (!parse_options(cli, &o))
+		return CLI_EXIT_USAGE;
+	if (!cli->values[PIN_CHECK] && strcmp(cli->file, "-") == 0) {
+		cli_error("pin writes the matrix file: give its path, not standard input (or use --check)");
+		return CLI_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * The lock (CLI_LOCK, unless --check) is held from before the file is read until it is
+ * written: another run waits for none of it.
+ */
+int cmd_pin(struct cli *cli, struct cli_ctx *ctx)
+{
+	struct wm_pin_options o;
+	struct wm_error *err = &ctx->err;
 	struct wm_pin *p = NULL;
-	struct wm_pin_lock *lock = NULL;
-	char *applied = NULL, *text = NULL;
+	char *text = NULL;
 	size_t len = 0, failed = 0, changes = 0;
 	bool check = cli->values[PIN_CHECK] != NULL;
 	int ret = 0, exit_code = CLI_EXIT_OK;
@@ -68,26 +83,13 @@ int cmd_pin(struct cli *cli)
 	o.netrc = cli_env("NETRC");
 	if (!parse_options(cli, &o))
 		return CLI_EXIT_USAGE;
-	if (!check && strcmp(cli->file, "-") == 0) {
-		cli_error("pin writes the matrix file: give its path, not standard input (or use --check)");
-		return CLI_EXIT_USAGE;
-	}
-	wm_error_init(&err);
-	if ((ret = cli_catalog_load(&cat, &err)) < 0)
-		goto out;
-	/* held from before the file is read until it is written: another run waits for none of it */
-	if (!check && (ret = wm_pin_lock(&lock, cli->file, &err)) < 0) {
-		cli_print_diags(&err);
+	if ((ret = wm_pin_new(&p, ctx->m, ctx->cat, err)) < 0 ||
+	    (ret = wm_pin_resolve(p, &o, err)) < 0) {
+		cli_print_diags(err);
 		goto out;
 	}
-	if ((ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
-	    (ret = wm_pin_new(&p, m, cat, &err)) < 0 ||
-	    (ret = wm_pin_resolve(p, &o, &err)) < 0) {
-		cli_print_diags(&err);
-		goto out;
-	}
-	if (err.ndiags && cli->verbosity >= 0)
-		cli_print_diags(&err);
+	if (err->ndiags && cli->verbosity >= 0)
+		cli_print_diags(err);
 	if (p->n == 0) {
 		cli_note("the matrix generates no GitHub workflow: no action to pin");
 		goto out;
@@ -111,23 +113,18 @@ int cmd_pin(struct cli *cli)
 	}
 	if (!changes)
 		goto out;
-	if ((ret = wm_pin_edit(&text, &len, p, &err)) < 0) {
-		cli_print_diags(&err);
+	if ((ret = wm_pin_edit(&text, &len, p, err)) < 0) {
+		cli_print_diags(err);
 		goto out;
 	}
-	if ((ret = wm_pin_write(p, lock, text, len, &err)) < 0) {
-		cli_print_diags(&err);
+	if ((ret = wm_pin_write(p, ctx->lock, text, len, err)) < 0) {
+		cli_print_diags(err);
 		goto out;
 	}
 	if (cli->verbosity >= 0)
 		cli_print(stderr, "wrote %s: %zu pin%s\n", cli->file, changes, changes == 1 ? "" : "s");
 out:
-	wm_pin_unlock(lock);
 	free(text);
-	free(applied);
 	wm_pin_free(p);
-	wm_matrix_free(m);
-	wm_catalog_free(cat);
-	wm_error_release(&err);
 	return ret < 0 ? cli_exit_code(ret) : exit_code;
 }

@@ -37,49 +37,60 @@ static enum wm_plan_format parse_format(const char *value)
 	return WM_PLAN_TABLE;
 }
 
-int cmd_plan(struct cli *cli)
+/* The options of the command line (false, said, when they do not go together). */
+static bool options(const struct cli *cli, struct wm_plan_options *o)
+{
+	wm_plan_options_init(o);
+	o->version = cli->nargs ? cli->args[0] : NULL;
+	o->index = cli->values[PLAN_INDEX];
+	o->offline = cli->values[PLAN_OFFLINE] != NULL;
+	o->first_release = cli->values[PLAN_FIRST_RELEASE] != NULL;
+	o->cacert = cli->values[PLAN_CACERT] ? cli->values[PLAN_CACERT] : cli_env("SSL_CERT_FILE");
+	o->netrc = cli_env("NETRC");
+	o->username = cli_env("WHEELMATRIX_INDEX_USERNAME");
+	o->password = cli_env("WHEELMATRIX_INDEX_PASSWORD");
+	if (!cli_net_options(cli->values[PLAN_JOBS], cli->values[PLAN_TIMEOUT], cli->values[PLAN_RETRIES],
+			&o->jobs, &o->timeout_ms, &o->connect_timeout_ms, &o->retries))
+		return false;
+	if (o->offline && (o->index || cli->values[PLAN_CACERT])) {
+		cli_error("'--offline' queries no index: '--%s' cannot be used with it", o->index ? "index" : "cacert");
+		return false;
+	}
+	if (cli->verbosity >= 0 && isatty(STDERR_FILENO))
+		o->progress = progress;
+	return true;
+}
+
+int cmd_plan_prepare(struct cli *cli, unsigned *setup)
 {
 	struct wm_plan_options o;
-	struct wm_error err;
-	struct wm_catalog *cat = NULL;
-	struct wm_matrix *m = NULL;
-	char *applied = NULL;
+	(void)setup;
+	return options(cli, &o) ? 0 : CLI_EXIT_USAGE;
+}
+
+int cmd_plan(struct cli *cli, struct cli_ctx *ctx)
+{
+	struct wm_plan_options o;
+	struct wm_error *err = &ctx->err;
+	const struct wm_matrix *m = ctx->m;
 	struct wm_plan *plan = NULL;
 	char *text = NULL;
 	size_t len;
 	int ret, exit_code = CLI_EXIT_OK;
 
-	wm_plan_options_init(&o);
-	o.version = cli->nargs ? cli->args[0] : NULL;
-	o.index = cli->values[PLAN_INDEX];
-	o.offline = cli->values[PLAN_OFFLINE] != NULL;
-	o.first_release = cli->values[PLAN_FIRST_RELEASE] != NULL;
-	o.cacert = cli->values[PLAN_CACERT] ? cli->values[PLAN_CACERT] : cli_env("SSL_CERT_FILE");
-	o.netrc = cli_env("NETRC");
-	o.username = cli_env("WHEELMATRIX_INDEX_USERNAME");
-	o.password = cli_env("WHEELMATRIX_INDEX_PASSWORD");
-	if (!cli_net_options(cli->values[PLAN_JOBS], cli->values[PLAN_TIMEOUT], cli->values[PLAN_RETRIES],
-			&o.jobs, &o.timeout_ms, &o.connect_timeout_ms, &o.retries))
+	if (!options(cli, &o))
 		return CLI_EXIT_USAGE;
-	if (o.offline && (o.index || cli->values[PLAN_CACERT])) {
-		cli_error("'--offline' queries no index: '--%s' cannot be used with it", o.index ? "index" : "cacert");
-		return CLI_EXIT_USAGE;
-	}
-	if (cli->verbosity >= 0 && isatty(STDERR_FILENO))
-		o.progress = progress;
-	wm_error_init(&err);
-	if ((ret = wm_catalog_load(&cat, &err)) < 0 ||
-	    (ret = wm_variant_load(&m, &applied, cat, cli->file, &err)) < 0 ||
-	    (ret = wm_plan_new(&plan, m, &o, &err)) < 0 ||
-	    (ret = wm_plan_query(plan, &o, &err)) < 0) {
-		cli_print_diags(&err);
+	if ((ret = wm_plan_new(&plan, m, &o, err)) < 0 ||
+	    (ret = wm_plan_query(plan, &o, err)) < 0) {
+		cli_print_diags(err);
 		goto out;
 	}
-	if (err.ndiags && cli->verbosity >= 0)
-		cli_print_diags(&err);
+	if (err->ndiags && cli->verbosity >= 0)
+		cli_print_diags(err);
 	/* a local build's patch does not change the jobs */
-	if (applied && cli->verbosity > 0)
-		cli_note("%s has the patch of backend '%s' applied: reading the file without it", m->pyproject, applied);
+	if (ctx->applied && cli->verbosity > 0)
+		cli_note("%s has the patch of backend '%s' applied: reading the file without it", m->pyproject,
+			ctx->applied);
 	if ((ret = wm_report_render(&text, &len, plan, parse_format(cli->values[PLAN_FORMAT]))) < 0) {
 		cli_error("out of memory");
 		goto out;
@@ -101,9 +112,5 @@ int cmd_plan(struct cli *cli)
 out:
 	free(text);
 	wm_plan_free(plan);
-	wm_matrix_free(m);
-	free(applied);
-	wm_catalog_free(cat);
-	wm_error_release(&err);
 	return ret < 0 ? cli_exit_code(ret) : exit_code;
 }

@@ -28,7 +28,7 @@ static const struct cli_option global_options[] = {
 	[G_HELP] = { 'h', "help", NULL, NULL, "show help and exit" },
 };
 
-static int cmd_help(struct cli *cli);
+static int cmd_help(struct cli *cli, struct cli_ctx *ctx);
 
 static bool set_today(struct wm_catalog *cat)
 {
@@ -99,6 +99,41 @@ int cli_catalog_load(struct wm_catalog **cat, struct wm_error *err)
 		return ret;
 	}
 	return set_today(*cat) ? 0 : WM_EINVALID;
+}
+
+/* The setup of `flags` (cmd.h) for the command: 0, or the exit code of the step that failed (said). */
+static int setup(const struct cli *cli, struct cli_ctx *ctx, unsigned flags)
+{
+	int ret;
+	if ((flags & CLI_ROOT) && !(ctx->root = cli_matrix_root(cli->file, &ctx->base))) {
+		cli_error("out of memory");
+		return CLI_EXIT_ENV;
+	}
+	if (flags & CLI_CATALOG) {
+		ret = flags & CLI_TODAY ? cli_catalog_load(&ctx->cat, &ctx->err) : wm_catalog_load(&ctx->cat, &ctx->err);
+		if (ret < 0) {
+			if (!(flags & CLI_TODAY))
+				cli_print_diags(&ctx->err);
+			return cli_exit_code(ret);
+		}
+	}
+	if (((flags & CLI_LOCK) && (ret = wm_pin_lock(&ctx->lock, cli->file, &ctx->err)) < 0) ||
+	    ((flags & CLI_MATRIX) && (ret = wm_variant_load(&ctx->m, &ctx->applied, ctx->cat, cli->file,
+			&ctx->err)) < 0)) {
+		cli_print_diags(&ctx->err);
+		return cli_exit_code(ret);
+	}
+	return 0;
+}
+
+static void release(struct cli_ctx *ctx)
+{
+	wm_pin_unlock(ctx->lock);
+	free(ctx->applied);
+	wm_matrix_free(ctx->m);
+	wm_catalog_free(ctx->cat);
+	free(ctx->root);
+	wm_error_release(&ctx->err);
 }
 
 char *cli_matrix_root(const char *file, const char **base)
@@ -180,38 +215,58 @@ static const struct cli_env pin_env[] = {
 	TODAY_ENV,
 };
 
+/*
+ * What main.c does before each command (cmd.h): the commands that read the matrix find and
+ * load it alike.  Where they differ, the flags say so:
+ * - CLI_TODAY only for the commands whose output is the CI or its pins (list, generate, check,
+ *   outdated, pin): build, patch and plan run no runner, completion must print no warnings;
+ * - check needs no matrix file in the working tree (CLI_MAY_LACK) and loads none: it reads the
+ *   one of the index or the commit it checks;
+ * - outdated --catalog reads no matrix; pin holds the file's lock unless --check;
+ * - completion finds and loads the matrix only for --backends and --outputs (its prepare step);
+ * - init loads the catalogue itself, after the file is written, only for its notes: a
+ *   catalogue that cannot be loaded there stops nothing.
+ */
+#define MATRIX (CLI_FIND | CLI_CATALOG | CLI_MATRIX)
+#define ALWAYS -1, 0
+#define UNLESS(option, flags) option, flags
+
 /* Every command of design §2, in the order `help` lists them, each with the example its --help ends with. */
 static const struct cli_command commands[] = {
 	{ "init", NULL, "Write a starting wheelmatrix.yaml from the repository, judged against its newest release",
 		cmd_init_options, INIT_NOPTIONS, 0, 0, cmd_init, "wheelmatrix init --pyproject python/pyproject.toml",
-		ENV(plan_env) },
+		ENV(plan_env), 0, ALWAYS, NULL },
 	{ "list", NULL, "Expand the matrix into concrete jobs", cmd_list_options, LIST_NOPTIONS, 0, 0, cmd_list,
-		"wheelmatrix list --why", ENV(list_env) },
+		"wheelmatrix list --why", ENV(list_env), MATRIX | CLI_TODAY, ALWAYS, cmd_list_prepare },
 	{ "generate", NULL, "Write the CI files, variant patches and meta package the matrix implies",
 		cmd_generate_options, GENERATE_NOPTIONS, 0, 0, cmd_generate, "wheelmatrix generate --dry-run --diff",
-		ENV(generate_env) },
+		ENV(generate_env), MATRIX | CLI_ROOT | CLI_TODAY, ALWAYS, cmd_generate_prepare },
 	{ "check", NULL, "Check the generated files against the git repository",
-		cmd_check_options, CHECK_NOPTIONS, 0, 0, cmd_check, "wheelmatrix check --rev HEAD", ENV(check_env) },
+		cmd_check_options, CHECK_NOPTIONS, 0, 0, cmd_check, "wheelmatrix check --rev HEAD", ENV(check_env),
+		CLI_FIND | CLI_MAY_LACK | CLI_ROOT | CLI_CATALOG | CLI_TODAY, ALWAYS, cmd_check_prepare },
 	{ "patch", "BACKEND", "Apply a variant's patch to the working tree for a local build",
 		cmd_patch_options, PATCH_NOPTIONS, 1, 1, cmd_patch, "wheelmatrix patch cuda && maturin build --release",
-		NO_ENV },
+		NO_ENV, MATRIX | CLI_ROOT, ALWAYS, cmd_patch_prepare },
 	{ "build", "BACKEND [-- MATURIN-ARGS]", "Build one variant's wheel with maturin, its patch applied for the build",
 		NO_OPTIONS, 1, SIZE_MAX, cmd_build, "wheelmatrix build cuda -- --release --out dist",
-		ENV(build_env) },
+		ENV(build_env), MATRIX | CLI_ROOT, ALWAYS, cmd_build_prepare },
 	{ "plan", "[VERSION]", "Plan a release against a package index", cmd_plan_options, PLAN_NOPTIONS, 0, 1,
-		cmd_plan, "wheelmatrix plan 0.3.0 --format markdown >> \"$GITHUB_STEP_SUMMARY\"", ENV(plan_env) },
+		cmd_plan, "wheelmatrix plan 0.3.0 --format markdown >> \"$GITHUB_STEP_SUMMARY\"", ENV(plan_env),
+		MATRIX, ALWAYS, cmd_plan_prepare },
 	{ "outdated", NULL, "Say which actions, tools, runner labels and toolkits the generated CI pins are outdated",
 		cmd_outdated_options, OUTDATED_NOPTIONS, 0, 0, cmd_outdated, "wheelmatrix outdated --format json",
-		ENV(outdated_env) },
+		ENV(outdated_env), MATRIX | CLI_TODAY, UNLESS(OUTDATED_CATALOG, CLI_FIND | CLI_MATRIX),
+		cmd_outdated_prepare },
 	{ "pin", NULL, "Pin each action of the GitHub workflow to the commit its tag names",
-		cmd_pin_options, PIN_NOPTIONS, 0, 0, cmd_pin, "wheelmatrix pin --update", ENV(pin_env) },
+		cmd_pin_options, PIN_NOPTIONS, 0, 0, cmd_pin, "wheelmatrix pin --update", ENV(pin_env),
+		MATRIX | CLI_TODAY | CLI_LOCK, UNLESS(PIN_CHECK, CLI_LOCK), cmd_pin_prepare },
 	{ "hook", "install", "Install the pre-commit and pre-merge-commit hooks that run 'check --staged'", cmd_hook_options, HOOK_NOPTIONS,
-		1, 1, cmd_hook, "wheelmatrix hook install", NO_ENV },
+		1, 1, cmd_hook, "wheelmatrix hook install", NO_ENV, CLI_FIND | CLI_ROOT, ALWAYS, cmd_hook_prepare },
 	{ "completion", "SHELL", "Print the shell completion script for bash, zsh or fish",
 		cmd_completion_options, COMPLETION_NOPTIONS, 0, 1, cmd_completion, "source <(wheelmatrix completion bash)",
-		NO_ENV },
+		NO_ENV, CLI_CATALOG | CLI_MATRIX, ALWAYS, cmd_completion_prepare },
 	{ "help", "[COMMAND]", "Show help for wheelmatrix or for one command", NO_OPTIONS, 0, 1, cmd_help,
-		"wheelmatrix help build", NO_ENV },
+		"wheelmatrix help build", NO_ENV, 0, ALWAYS, NULL },
 };
 
 const struct cli_command *cli_commands(size_t *n)
@@ -310,9 +365,10 @@ static void print_main_help(FILE *f)
 		"\nexample: wheelmatrix -C python/demo generate --dry-run\n", f);
 }
 
-static int cmd_help(struct cli *cli)
+static int cmd_help(struct cli *cli, struct cli_ctx *ctx)
 {
 	const struct cli_command *cmd;
+	(void)ctx;
 	if (cli->nargs == 0) {
 		print_main_help(stdout);
 		return CLI_EXIT_OK;
@@ -690,6 +746,8 @@ static int change_dirs(const struct parse *ps)
 
 static int run(struct cli *cli, struct parse *ps, int argc, char **argv)
 {
+	struct cli_ctx ctx = { .err = { 0 } };
+	unsigned flags;
 	int ret;
 	if ((ret = parse_args(ps, argc, argv)) != 0)
 		return ret;
@@ -698,7 +756,7 @@ static int run(struct cli *cli, struct parse *ps, int argc, char **argv)
 	if (ps->help) {
 		/* `help COMMAND --help` is still about COMMAND */
 		if (cli->cmd && cli->cmd->run == cmd_help && cli->nargs)
-			return cmd_help(cli);
+			return cmd_help(cli, NULL);
 		if (cli->cmd)
 			print_command_help(stdout, cli->cmd);
 		else
@@ -715,19 +773,23 @@ static int run(struct cli *cli, struct parse *ps, int argc, char **argv)
 	}
 	if ((ret = check_args(cli)) != 0 || (ret = change_dirs(ps)) != 0)
 		return ret;
-	/*
-	 * As git finds its repository: the matrix file here, or in a parent up to the repository's
-	 * top.  check reads it from the index or a commit too: it says itself what it lacks.
-	 */
-	if (!ps->file_given && cli->cmd->run != cmd_init && cli->cmd->run != cmd_help &&
-	    cli->cmd->run != cmd_completion && !(cli->cmd->run == cmd_outdated && cli->values[OUTDATED_CATALOG]) &&
-	    !cli_find_matrix(cli) && cli->cmd->run != cmd_check) {
+	flags = cli->cmd->setup;
+	if (cli->cmd->unless >= 0 && cli->values[cli->cmd->unless])
+		flags &= ~cli->cmd->unless_drops;
+	/* as git finds its repository: the matrix file here, or in a parent up to the repository's top */
+	if (!ps->file_given && (flags & CLI_FIND) && !cli_find_matrix(cli) && !(flags & CLI_MAY_LACK)) {
 		cli_error("no %s in this directory or any parent up to the repository's top: "
 			"'wheelmatrix init' writes one", cli->file);
 		return CLI_EXIT_USAGE;
 	}
 	cli_show_asides(cli->verbosity > 0);
-	return cli->cmd->run(cli);
+	if (cli->cmd->prepare && (ret = cli->cmd->prepare(cli, &flags)) != 0)
+		return ret;
+	wm_error_init(&ctx.err);
+	if ((ret = setup(cli, &ctx, flags)) == 0)
+		ret = cli->cmd->run(cli, &ctx);
+	release(&ctx);
+	return ret;
 }
 
 int main(int argc, char **argv)

@@ -18,7 +18,7 @@ struct wm_y *wm_emit_piece(struct wm_yb *b, const struct wm_doc *skel, const cha
 {
 	const struct wm_node *n = wm_yaml_find(skel->root, name);
 	if (!n) {
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, skel->file, NULL, 0, 0, 0, 0, "no piece '%s'", name);
+		wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, skel->file, "no piece '%s'", name);
 		return NULL;
 	}
 	return wm_yaml_copy(b, n);
@@ -399,7 +399,7 @@ int wm_emit_add(struct wm_files *out, const char *path, const char *matrix_file,
 {
 	int ret = path && (data || len == 0) ? wm_files_add(out, path, matrix_file, data, len) : WM_ENOMEM;
 	if (ret == WM_EINVALID)
-		wm_error_add(err, ret, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, ret, WM_SEV_ERROR, NULL,
 			"the path of a generated file or the matrix file's name holds a control character: "
 			"it cannot go into the file's header comment");
 	else if (ret < 0)
@@ -435,7 +435,7 @@ int wm_emit_check_matrix(const char **out, const struct wm_matrix *m, const char
 		return 0;
 	if (!wm_name_repo_path(base, &why) || strspn(base, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 			"0123456789._+-") != strlen(base)) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "the matrix file's name '%s' cannot "
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL, "the matrix file's name '%s' cannot "
 			"be written into the drift-check job, which runs 'wheelmatrix -f NAME check': name it in letters, "
 			"digits, '.', '_', '+' and '-', or set '%s: false'", base, setting);
 		return WM_EINVALID;

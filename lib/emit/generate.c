@@ -132,7 +132,7 @@ out:
  */
 static int too_large(const char *path, struct wm_error *err)
 {
-	wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+	wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 		"the generated file '%s' would be larger than the limit of %zu MiB: the matrix repeats long values "
 		"(such as env values) in too many jobs", path, WM_GENERATED_MAX_BYTES >> 20);
 	return WM_EINVALID;
@@ -156,10 +156,8 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 	bool *patched = calloc(m->nbackends + 1, sizeof(*patched));
 	int ret = 0;
 
-	if (!patched) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!patched)
+		return wm_error_oom(err);
 	/* the variant patches first: the workflow applies only those that exist */
 	for (size_t i = 0; m->project && i < m->nbackends; i++) {
 		char path[96];
@@ -172,7 +170,7 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 		snprintf(path, sizeof(path), WM_PATCH_PATH, m->backends[i]->id);
 		/* the commands read no larger patch back (wm_diff_check) */
 		if (body.len > WM_DIFF_MAX_BYTES) {
-			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 				"the patch '%s' would be larger than the limit of %u KiB: %s's lines around the edits are too "
 				"long", path, WM_DIFF_MAX_BYTES >> 10, m->project->py_path);
 			ret = WM_EINVALID;

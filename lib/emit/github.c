@@ -1113,7 +1113,7 @@ static void replace_marker(struct gh *g, struct wm_y *step, const char *marker, 
 	const char *at = run && run->text && text ? strstr(run->text, marker) : NULL;
 	const char *rest;
 	if (!at) {
-		wm_error_add(g->err, WM_EINTERNAL, WM_SEV_ERROR, g->skel.file, NULL, 0, 0, 0, 0,
+		wm_error_nopos(g->err, WM_EINTERNAL, WM_SEV_ERROR, g->skel.file,
 			"no '%s' in the piece's run", marker);
 		return;
 	}
@@ -1324,7 +1324,7 @@ static int check_job(struct gh *g, struct wm_y *jobs)
 		add_env(g, step, "WM_MATRIX", wm_yaml_str(&g->b, matrix));
 	run = wm_yaml_get(step, "run");
 	if (!(command = wm_emit_check_command(&g->b, run ? run->text : NULL, matrix))) {
-		wm_error_add(g->err, WM_EINTERNAL, WM_SEV_ERROR, g->skel.file, NULL, 0, 0, 0, 0,
+		wm_error_nopos(g->err, WM_EINTERNAL, WM_SEV_ERROR, g->skel.file,
 			"no '@matrix@' in the piece check-drift");
 		return WM_EINTERNAL;
 	}
@@ -1536,7 +1536,7 @@ static int emit_github(struct wm_buf *out, const struct wm_matrix *m, const stru
 		goto out;
 	}
 	if (g.b.oom || !root) {
-		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
+		wm_error_nopos(err, WM_ENOMEM, WM_SEV_ERROR, NULL, "out of memory");
 		ret = WM_ENOMEM;
 		goto out;
 	}

@@ -875,7 +875,7 @@ static const char *embed_template(struct gl *g, const char *text, const char *na
 	const struct wm_template *t = wm_template_get(name);
 	const char *mark = strstr(text, wm_arena_printf(g->b.arena, "@%s@\n", name)), *body, *end;
 	if (!t || !mark) {
-		wm_error_add(g->err, WM_EINTERNAL, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(g->err, WM_EINTERNAL, WM_SEV_ERROR, NULL,
 			"no %s, or no @%s@ line in its piece", name, name);
 		return text;
 	}
@@ -1055,7 +1055,7 @@ static int check_job(struct gl *g, struct wm_y *root)
 				script->items[i] = str(g, line);
 			return 0;
 		}
-	wm_error_add(g->err, WM_EINTERNAL, WM_SEV_ERROR, g->skel.file, NULL, 0, 0, 0, 0,
+	wm_error_nopos(g->err, WM_EINTERNAL, WM_SEV_ERROR, g->skel.file,
 		"no '@matrix@' in the piece check");
 	return WM_EINTERNAL;
 }
@@ -1156,7 +1156,7 @@ int wm_emit_gitlab(struct wm_buf *out, const struct wm_matrix *m, const struct w
 	ret = wm_yaml_emit(out, root, err);
 out:
 	if (ret == WM_ENOMEM && !err->code)
-		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
+		wm_error_nopos(err, WM_ENOMEM, WM_SEV_ERROR, NULL, "out of memory");
 	wm_yaml_release(&g.skel);
 	wm_arena_release(&arena);
 	return ret;
@@ -1223,13 +1223,13 @@ int wm_emit_gitlab_limits(const struct wm_y *root, struct wm_error *err)
 		if (reserved(name) || job->type != WM_NODE_MAP)
 			continue;
 		if (n > WM_GITLAB_MAX_PERMUTATIONS) {
-			wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, NULL,
 				"job '%s' has %zu parallel:matrix permutations: GitLab allows %d", name, n,
 				WM_GITLAB_MAX_PERMUTATIONS);
 			ret = WM_EINTERNAL;
 		}
 		if (len + longest > WM_GITLAB_MAX_NAME) {
-			wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, NULL,
 				"job '%.40s...' has a name of %zu characters%s: GitLab allows %d", name, len + longest,
 				matrix ? " with its matrix values" : "", WM_GITLAB_MAX_NAME);
 			ret = WM_EINTERNAL;
@@ -1245,7 +1245,7 @@ int wm_emit_gitlab_limits(const struct wm_y *root, struct wm_error *err)
 					wm_yaml_get(need, "job") ? wm_yaml_get(need, "job")->text : "");
 		}
 		if (nneeds > WM_GITLAB_MAX_NEEDS) {
-			wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, NULL,
 				"job '%s' needs %zu jobs after matrix expansion: GitLab allows %d", name, nneeds,
 				WM_GITLAB_MAX_NEEDS);
 			ret = WM_EINTERNAL;

@@ -263,10 +263,8 @@ static int meta_pyproject(struct wm_buf *b, const struct wm_matrix *m, struct wm
 	{
 		const char **pkgs = wm_arena_array(a, meta->nfiles + 2, sizeof(*pkgs));
 		size_t npkgs = 0;
-		if (!pkgs) {
-			wm_error_code(err, WM_ENOMEM);
-			return WM_ENOMEM;
-		}
+		if (!pkgs)
+			return wm_error_oom(err);
 		pkgs[npkgs++] = meta->package;
 		for (size_t i = 0; i < meta->nfiles; i++) {
 			const char *slash = strrchr(meta->files[i].to, '/');
@@ -288,10 +286,8 @@ static int meta_pyproject(struct wm_buf *b, const struct wm_matrix *m, struct wm
 		}
 	}
 	wm_buf_puts(b, "]\n\n[tool.setuptools.package-data]\n\"*\" = [\"py.typed\", \"*.pyi\"]\n");
-	if (b->oom) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (b->oom)
+		return wm_error_oom(err);
 	return 0;
 }
 

@@ -110,7 +110,7 @@ static int fail_at(struct parser *p, size_t off, size_t end, const char *fmt, ..
 
 static int oom(struct parser *p)
 {
-	wm_error_add(p->err, WM_ENOMEM, WM_SEV_ERROR, p->doc->file, NULL, 0, 0, 0, 0, "out of memory");
+	wm_error_nopos(p->err, WM_ENOMEM, WM_SEV_ERROR, p->doc->file, "out of memory");
 	return WM_ENOMEM;
 }
 
@@ -1673,7 +1673,7 @@ int wm_toml_parse(struct wm_toml_doc *doc, const char *file, const char *text, s
 	if (file && !(doc->file = wm_arena_strdup(&doc->arena, file)))
 		return oom(&p);
 	if (len > WM_TOML_MAX_BYTES) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, doc->file,
 			"the file is larger than the limit of %u MiB", WM_TOML_MAX_BYTES >> 20);
 		return WM_EINVALID;
 	}
@@ -1683,7 +1683,7 @@ int wm_toml_parse(struct wm_toml_doc *doc, const char *file, const char *text, s
 	doc->len = p.len = len;
 	if (len >= 2 && (((unsigned char)text[0] == 0xff && (unsigned char)text[1] == 0xfe) ||
 			((unsigned char)text[0] == 0xfe && (unsigned char)text[1] == 0xff))) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, doc->file,
 			"the file is UTF-16: save it as UTF-8");
 		return WM_EINVALID;
 	}

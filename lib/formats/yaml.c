@@ -56,7 +56,7 @@ static void report(struct builder *b, unsigned line, unsigned column, unsigned s
 
 static void report_oom(struct builder *b)
 {
-	wm_error_add(b->err, WM_ENOMEM, WM_SEV_ERROR, b->doc->file, NULL, 0, 0, 0, 0, "out of memory");
+	wm_error_nopos(b->err, WM_ENOMEM, WM_SEV_ERROR, b->doc->file, "out of memory");
 	b->failed = true;
 }
 
@@ -811,7 +811,7 @@ int wm_yaml_parse(struct wm_doc *doc, const char *file, const char *text, size_t
 	wm_map_init(&b.anchors);
 
 	if (len > limits->max_bytes) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, file, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, file,
 			"the file is larger than the limit of %zu MiB", limits->max_bytes >> 20);
 		return WM_EINVALID;
 	}
@@ -824,7 +824,7 @@ int wm_yaml_parse(struct wm_doc *doc, const char *file, const char *text, size_t
 	doc->len = len;
 	if (len >= 2 && (((unsigned char)text[0] == 0xff && (unsigned char)text[1] == 0xfe) ||
 			((unsigned char)text[0] == 0xfe && (unsigned char)text[1] == 0xff))) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, file, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, file,
 			"the file is UTF-16: save it as UTF-8");
 		return WM_EINVALID;
 	}
@@ -1641,7 +1641,7 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 	bool ok;
 
 	if (!marks_init(&mk, root) && mk.n) {
-		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
+		wm_error_nopos(err, WM_ENOMEM, WM_SEV_ERROR, NULL, "out of memory");
 		return WM_ENOMEM;
 	}
 	mk.n = 0;
@@ -1649,7 +1649,7 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 	if (sh.oom || !yaml_emitter_initialize(&e)) {
 		free(mk.scalars);
 		share_release(&sh);
-		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
+		wm_error_nopos(err, WM_ENOMEM, WM_SEV_ERROR, NULL, "out of memory");
 		return WM_ENOMEM;
 	}
 	yaml_emitter_set_output(&e, y_write, &w);
@@ -1668,10 +1668,10 @@ int wm_yaml_emit(struct wm_buf *out, const struct wm_y *root, struct wm_error *e
 		ret = WM_EINVALID;
 	} else if (!ok) {
 		ret = out->oom || mk.text.oom || sh.oom ? WM_ENOMEM : WM_EINTERNAL;
-		wm_error_add(err, ret, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot write YAML: %s",
+		wm_error_nopos(err, ret, WM_SEV_ERROR, NULL, "cannot write YAML: %s",
 			e.problem ? e.problem : "out of memory");
 	} else if (mk.n && (ret = marks_apply(&mk, out, w.start)) < 0) {
-		wm_error_add(err, ret, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, ret == WM_ENOMEM ? "out of memory" :
+		wm_error_nopos(err, ret, WM_SEV_ERROR, NULL, ret == WM_ENOMEM ? "out of memory" :
 			"cannot write YAML: a comment's mark was not written once");
 	}
 	yaml_emitter_delete(&e);

@@ -1,5 +1,6 @@
 /* net.c — the one module that uses libcurl: a batch of GETs through the multi interface, bounded and retried. */
 #include <dlfcn.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -552,4 +553,17 @@ out:
 	free(accept);
 	cu.global_cleanup();
 	return ret;
+}
+
+int wm_net_cacert_check(const char *cacert, struct wm_error *err)
+{
+	FILE *f;
+	if (!cacert)
+		return 0;
+	if (!(f = fopen(cacert, "r"))) {
+		wm_error_nopos(err, WM_EREAD, WM_SEV_ERROR, NULL, "cannot read the CA file '%s': %s", cacert, strerror(errno));
+		return WM_EREAD;
+	}
+	fclose(f);
+	return 0;
 }

@@ -43,6 +43,8 @@ struct wm_net_options {
  * before wm_net_fetch, which is WM_EINTERNAL without it.
  */
 int wm_net_init(struct wm_error *err);
+/* 0 when `cacert` is NULL or a file that can be read; WM_EREAD, said, otherwise. */
+int wm_net_cacert_check(const char *cacert, struct wm_error *err);
 /*
  * Fetches every request, `jobs` at once, each retried on 429, 5xx and
  * transient transport failures with exponential backoff (Retry-After

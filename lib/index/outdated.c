@@ -2,7 +2,6 @@
  * outdated.c — what the generated CI pins (actions and their runtimes, tools, runner labels,
  * toolkits, PyO3, Python versions) against the newest releases upstream.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "index/net.h"
 #include "index/outdated.h"
 #include "index/pin.h"
+#include "index/refs.h"
 #include "index/simple.h"
 
 #define ACCEPT "application/vnd.pypi.simple.v1+json"
@@ -84,61 +84,31 @@ static const char *shown_url(struct wm_arena *a, const char *url)
 
 /* ---- versions ------------------------------------------------------------------ */
 
-/* A release: an optional 'v', then one to six numbers with dots between, and nothing else (no pre-release). */
-struct version {
-	unsigned long part[6];
-	unsigned n;
-};
-
-static bool release(const char *s, struct version *v)
+/* A release: the last component of a path (a tag "release/v1.2") read by wm_refs_release_read. */
+static bool release(const char *s, struct wm_refs_release *v)
 {
 	const char *slash = strrchr(s, '/');
-	if (slash)
-		s = slash + 1;
-	s += *s == 'v' || *s == 'V';
-	memset(v, 0, sizeof(*v));
-	for (;;) {
-		char *end;
-		if (*s < '0' || *s > '9' || v->n == 6)
-			return false;
-		errno = 0;
-		v->part[v->n++] = strtoul(s, &end, 10);
-		if (errno || end - s > 9)
-			return false;
-		if (!*end)
-			return true;
-		if (*end != '.')
-			return false;
-		s = end + 1;
-	}
-}
-
-static int version_cmp(const struct version *a, const struct version *b)
-{
-	for (unsigned i = 0; i < 6; i++)
-		if (a->part[i] != b->part[i])
-			return a->part[i] < b->part[i] ? -1 : 1;
-	return (a->n > b->n) - (a->n < b->n);
+	return wm_refs_release_read(slash ? slash + 1 : s, WM_REFS_RELEASE_PARTS, v);
 }
 
 /*
  * A release's major: its first number, or for a 0.x release (Cargo's semver, PyO3's series) its
  * first two, as `key` (first * 100000 + second) so that both compare as one number.
  */
-static unsigned long major_key(const struct version *v, bool semver)
+static unsigned long major_key(const struct wm_refs_release *v, bool semver)
 {
 	return semver && v->part[0] == 0 ? v->part[1] : v->part[0] * 100000ul;
 }
 
 /* The newest release among `names`, of the major of `of` unless NULL; NULL when none. */
-static const char *newest(const char *const *names, size_t n, const struct version *of, bool semver)
+static const char *newest(const char *const *names, size_t n, const struct wm_refs_release *of, bool semver)
 {
 	const char *best = NULL;
-	struct version bv, v;
+	struct wm_refs_release bv, v;
 	for (size_t i = 0; i < n; i++) {
 		if (!names[i] || !release(names[i], &v) || (of && major_key(&v, semver) != major_key(of, semver)))
 			continue;
-		if (!best || version_cmp(&v, &bv) > 0) {
+		if (!best || wm_refs_release_cmp(&v, &bv) > 0) {
 			best = names[i];
 			bv = v;
 		}
@@ -156,12 +126,12 @@ static const char *newest(const char *const *names, size_t n, const struct versi
 static enum wm_outdated_state compare(const char *pin, const char *latest_major, const char *latest, bool floating,
 	bool semver)
 {
-	struct version p, lm, l;
+	struct wm_refs_release p, lm, l;
 	if (!release(pin, &p))
 		return WM_OUTDATED_CURRENT;
 	if (latest && release(latest, &l) && major_key(&l, semver) > major_key(&p, semver))
 		return WM_OUTDATED_MAJOR;
-	if (!floating && latest_major && release(latest_major, &lm) && version_cmp(&lm, &p) > 0 &&
+	if (!floating && latest_major && release(latest_major, &lm) && wm_refs_release_cmp(&lm, &p) > 0 &&
 			!(lm.n > p.n && memcmp(lm.part, p.part, p.n * sizeof(p.part[0])) == 0))
 		return WM_OUTDATED_MINOR;
 	return WM_OUTDATED_CURRENT;
@@ -218,12 +188,12 @@ static int tools_used(bool *used, const struct wm_matrix *m, const struct wm_cat
 static const char *catalog_newest(const struct wm_toolkit *t)
 {
 	const char *best = NULL;
-	struct version bv, v;
+	struct wm_refs_release bv, v;
 	for (size_t i = 0; i < t->versions.n; i++) {
 		const char *full = wm_catalog_toolkit_full(t, t->versions.items[i]);
 		if (!release(full, &v))
 			continue;
-		if (!best || version_cmp(&v, &bv) > 0) {
+		if (!best || wm_refs_release_cmp(&v, &bv) > 0) {
 			best = full;
 			bv = v;
 		}
@@ -243,7 +213,7 @@ static const struct upstream_toolkit *upstream_of(const char *id)
 static void add_toolkit(struct wm_outdated *o, size_t cap, const struct wm_toolkit *t, const char *version)
 {
 	struct wm_outdated_item *it = add(o, cap, WM_OUTDATED_TOOLKIT, t->id, version);
-	struct version v;
+	struct wm_refs_release v;
 	if (!it)
 		return;
 	it->catalog = catalog_newest(t);
@@ -326,8 +296,7 @@ int wm_outdated_new(struct wm_outdated **out, const struct wm_matrix *m, const s
 	*out = NULL;
 	if (!o || !(o->arena = malloc(sizeof(*o->arena)))) {
 		free(o);
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
+		return wm_error_oom(err);
 	}
 	wm_arena_init(o->arena);
 	o->cat = cat;
@@ -468,7 +437,7 @@ static void unknown(struct wm_outdated_item *it, const char *why)
 /* A release list's answer: the newest release and the newest of the pin's major. */
 static void settle(struct wm_outdated_item *it, const char *const *versions, size_t n, bool semver)
 {
-	struct version v;
+	struct wm_refs_release v;
 	if (!(it->latest = newest(versions, n, NULL, semver))) {
 		unknown(it, "upstream lists no release");
 		return;
@@ -508,7 +477,7 @@ static void set_toolkit(struct wm_outdated *o, struct wm_outdated_item *it, cons
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct version v;
+		struct wm_refs_release v;
 		if (!release(versions[i], &v) || (u->exact && v.n != u->exact))
 			continue;
 		if (u->parts) {
@@ -745,25 +714,20 @@ static bool node_runtime_gone(const struct wm_outdated *o, const char *using)
 	return !wm_catalog_node_runtime_ok(o->cat, using);
 }
 
-static int ask_runtimes(struct wm_outdated *o, const struct wm_net_options *no, const char *forge)
-{
-	struct runtime_ask *q = NULL;
-	struct wm_net_request *reqs = NULL;
-	size_t n = 0, cap = 0, start = 0;
-	char *base, *query;
-	int ret = WM_ENOMEM;
+/* The actions asked about, the composite ones' step actions after them (a list of `cap`), and the requests. */
+struct runtime_asks {
+	struct runtime_ask *q;
+	size_t n, cap;
+	struct wm_net_request *reqs;
+	const char *base;   /* the forge's base URL */
+};
 
-	if (url_parts(o->arena, forge, &base, &query) < 0)
-		return WM_ENOMEM;
-	for (size_t i = 0; i < o->n; i++)
-		cap += o->items[i].kind == WM_OUTDATED_RUNTIME;
-	cap *= 9;   /* each action, and up to 8 actions of its composite steps */
-	if (!cap)
-		return 0;
-	if (!(q = calloc(cap, sizeof(*q))) || !(reqs = calloc(cap, sizeof(*reqs))))
-		goto out;
+/* An ask for each runtime item's action, but for one whose tag the forge does not have (said on it). */
+static void first_asks(struct wm_outdated *o, struct runtime_asks *as)
+{
 	for (size_t i = 0; i < o->n; i++) {
 		const struct wm_pin_action *a;
+		struct runtime_ask *q = &as->q[as->n];
 		if (o->items[i].kind != WM_OUTDATED_RUNTIME || !(a = pin_action(o, o->items[i].name)))
 			continue;
 		if (a->refs_read && a->tag && !a->tag_sha) {
@@ -772,98 +736,135 @@ static int ask_runtimes(struct wm_outdated *o, const struct wm_net_options *no, 
 			o->items[i].note = wm_arena_printf(o->arena, "the repository has no tag or branch '%s'", a->tag);
 			continue;
 		}
-		q[n].item = i;
-		q[n].action = a->action;
-		q[n].ref = a->ref;
-		n++;
+		q->item = i;
+		q->action = a->action;
+		q->ref = a->ref;
+		as->n++;
 	}
-	/* rounds: the actions, their action.yaml, their composite steps' actions, and those's action.yaml */
-	for (unsigned round = 0; round < 4 && start < n; round++) {
-		size_t nreq = 0, end = n;
-		size_t *of = calloc(n + 1, sizeof(*of));
-		if (!of)
-			goto out;
-		for (size_t k = start; k < end; k++)
-			if (!q[k].using && !q[k].why) {
-				if (runtime_urls(o, &q[k], base) < 0) {
-					free(of);
-					goto out;
-				}
-				memset(&reqs[nreq], 0, sizeof(reqs[nreq]));
-				reqs[nreq].url = q[k].url;
-				of[nreq++] = k;
-			}
-		if (nreq && wm_net_fetch(reqs, nreq, no) < 0) {
-			free(of);
-			goto out;
-		}
-		for (size_t r = 0; r < nreq; r++) {
-			struct runtime_ask *k = &q[of[r]];
-			bool done = runtime_read(o, k, &reqs[r]);
-			wm_net_request_release(&reqs[r]);
-			if (!done || !k->using || strcmp(k->using, "composite") != 0 || k->parent)
-				continue;
-			/* the actions of its steps, one level down */
-			{
-				const struct wm_node *steps = wm_yaml_find(wm_yaml_find(k->doc.root, "runs"), "steps");
-				for (size_t s = 0; steps && steps->type == WM_NODE_SEQ && s < steps->n && n < cap; s++) {
-					const struct wm_node *uses = wm_yaml_find(steps->items[s], "uses");
-					const char *at;
-					if (!uses || uses->type != WM_NODE_SCALAR || strncmp(uses->text, "./", 2) == 0 ||
-							strncmp(uses->text, "docker://", 9) == 0 || !(at = strchr(uses->text, '@')) ||
-							!strchr(uses->text, '/') || strchr(at + 1, '/'))
-						continue;
-					q[n].item = k->item;
-					q[n].parent = k;
-					q[n].action = wm_arena_strndup(o->arena, uses->text, (size_t)(at - uses->text));
-					q[n].ref = wm_arena_strdup(o->arena, at + 1);
-					n++;
-				}
-			}
-		}
-		free(of);
-		/* what is still unanswered (an action.yaml to ask) stays in the next round */
-		while (start < end && (q[start].using || q[start].why))
-			start++;
+}
+
+/* An ask for each action a composite action's steps use, one level down (none local or docker://). */
+static void step_asks(struct wm_outdated *o, struct runtime_asks *as, struct runtime_ask *k)
+{
+	const struct wm_node *steps = wm_yaml_find(wm_yaml_find(k->doc.root, "runs"), "steps");
+	for (size_t s = 0; steps && steps->type == WM_NODE_SEQ && s < steps->n && as->n < as->cap; s++) {
+		const struct wm_node *uses = wm_yaml_find(steps->items[s], "uses");
+		struct runtime_ask *q = &as->q[as->n];
+		const char *at;
+		if (!uses || uses->type != WM_NODE_SCALAR || strncmp(uses->text, "./", 2) == 0 ||
+				strncmp(uses->text, "docker://", 9) == 0 || !(at = strchr(uses->text, '@')) ||
+				!strchr(uses->text, '/') || strchr(at + 1, '/'))
+			continue;
+		q->item = k->item;
+		q->parent = k;
+		q->action = wm_arena_strndup(o->arena, uses->text, (size_t)(at - uses->text));
+		q->ref = wm_arena_strdup(o->arena, at + 1);
+		as->n++;
 	}
-	/* each runtime item: its action's runs.using, and the first step action on a runtime that is gone */
-	for (size_t k = 0; k < n; k++) {
-		struct wm_outdated_item *it = &o->items[q[k].item];
-		if (q[k].parent)
-			continue;
-		it->source = wm_arena_printf(o->arena, "%s%s/raw/%s/action.%s", base, q[k].action, q[k].ref,
-			q[k].yaml ? "yaml" : "yml");
-		if (q[k].why) {
-			unknown(it, q[k].why);
-			continue;
-		}
-		it->latest = q[k].using;
-		if (node_runtime_gone(o, q[k].using)) {
-			it->state = WM_OUTDATED_RETIRED;
-			it->note = wm_arena_printf(o->arena, "runs on %s, which GitHub's runners no longer have", q[k].using);
-			continue;
-		}
-		for (size_t s = 0; s < n; s++) {
-			if (q[s].parent != &q[k])
-				continue;
-			if (q[s].why && it->state == WM_OUTDATED_CURRENT) {
-				unknown(it, wm_arena_printf(o->arena, "its step %s@%s: %s", q[s].action, q[s].ref, q[s].why));
-			} else if (q[s].using && node_runtime_gone(o, q[s].using)) {
-				it->state = WM_OUTDATED_RETIRED;
-				it->why = NULL;
-				it->note = wm_arena_printf(o->arena, "a step runs %s@%s, on %s, which GitHub's runners no longer "
-					"have", q[s].action, q[s].ref, q[s].using);
+}
+
+/*
+ * One round: the asks from `*start` still unanswered fetched at once, their answers read, a
+ * composite action's step actions added for the next; *start moves past what is answered.
+ */
+static int ask_round(struct wm_outdated *o, const struct wm_net_options *no, struct runtime_asks *as,
+	size_t *start)
+{
+	size_t nreq = 0, end = as->n;
+	size_t *of = calloc(as->n + 1, sizeof(*of));
+	int ret = 0;
+
+	if (!of)
+		return WM_ENOMEM;
+	for (size_t k = *start; ret == 0 && k < end; k++)
+		if (!as->q[k].using && !as->q[k].why) {
+			if ((ret = runtime_urls(o, &as->q[k], as->base)) < 0)
 				break;
-			}
+			memset(&as->reqs[nreq], 0, sizeof(as->reqs[nreq]));
+			as->reqs[nreq].url = as->q[k].url;
+			of[nreq++] = k;
+		}
+	if (ret == 0 && nreq && (ret = wm_net_fetch(as->reqs, nreq, no)) < 0)
+		nreq = 0;
+	for (size_t r = 0; ret == 0 && r < nreq; r++) {
+		struct runtime_ask *k = &as->q[of[r]];
+		bool done = runtime_read(o, k, &as->reqs[r]);
+		wm_net_request_release(&as->reqs[r]);
+		if (done && k->using && strcmp(k->using, "composite") == 0 && !k->parent)
+			step_asks(o, as, k);
+	}
+	free(of);
+	/* what is still unanswered (an action.yaml to ask) stays in the next round */
+	while (*start < end && (as->q[*start].using || as->q[*start].why))
+		(*start)++;
+	return ret;
+}
+
+/* A runtime item from its action's runs.using, and the first step action on a runtime that is gone. */
+static void judge_runtime(struct wm_outdated *o, const struct runtime_asks *as, const struct runtime_ask *q)
+{
+	struct wm_outdated_item *it = &o->items[q->item];
+
+	it->source = wm_arena_printf(o->arena, "%s%s/raw/%s/action.%s", as->base, q->action, q->ref,
+		q->yaml ? "yaml" : "yml");
+	if (q->why) {
+		unknown(it, q->why);
+		return;
+	}
+	it->latest = q->using;
+	if (node_runtime_gone(o, q->using)) {
+		it->state = WM_OUTDATED_RETIRED;
+		it->note = wm_arena_printf(o->arena, "runs on %s, which GitHub's runners no longer have", q->using);
+		return;
+	}
+	for (size_t s = 0; s < as->n; s++) {
+		const struct runtime_ask *step = &as->q[s];
+		if (step->parent != q)
+			continue;
+		if (step->why && it->state == WM_OUTDATED_CURRENT) {
+			unknown(it, wm_arena_printf(o->arena, "its step %s@%s: %s", step->action, step->ref, step->why));
+		} else if (step->using && node_runtime_gone(o, step->using)) {
+			it->state = WM_OUTDATED_RETIRED;
+			it->why = NULL;
+			it->note = wm_arena_printf(o->arena, "a step runs %s@%s, on %s, which GitHub's runners no longer "
+				"have", step->action, step->ref, step->using);
+			return;
 		}
 	}
+}
+
+static int ask_runtimes(struct wm_outdated *o, const struct wm_net_options *no, const char *forge)
+{
+	struct runtime_asks as = { NULL, 0, 0, NULL, NULL };
+	size_t start = 0;
+	char *base, *query;
+	int ret = WM_ENOMEM;
+
+	if (url_parts(o->arena, forge, &base, &query) < 0)
+		return WM_ENOMEM;
+	as.base = base;
+	for (size_t i = 0; i < o->n; i++)
+		as.cap += o->items[i].kind == WM_OUTDATED_RUNTIME;
+	as.cap *= 9;   /* each action, and up to 8 actions of its composite steps */
+	if (!as.cap)
+		return 0;
+	if (!(as.q = calloc(as.cap, sizeof(*as.q))) || !(as.reqs = calloc(as.cap, sizeof(*as.reqs))))
+		goto out;
+	first_asks(o, &as);
+	/* rounds: the actions, their action.yaml, their composite steps' actions, and those's action.yaml */
+	for (unsigned round = 0; round < 4 && start < as.n; round++)
+		if (ask_round(o, no, &as, &start) < 0)
+			goto out;
+	for (size_t k = 0; k < as.n; k++)
+		if (!as.q[k].parent)
+			judge_runtime(o, &as, &as.q[k]);
 	ret = 0;
 out:
-	for (size_t k = 0; q && k < n; k++)
-		if (q[k].parsed)
-			wm_yaml_release(&q[k].doc);
-	free(q);
-	free(reqs);
+	for (size_t k = 0; as.q && k < as.n; k++)
+		if (as.q[k].parsed)
+			wm_yaml_release(&as.q[k].doc);
+	free(as.q);
+	free(as.reqs);
 	return ret;
 }
 
@@ -892,7 +893,7 @@ int wm_outdated_query(struct wm_outdated *o, const struct wm_outdated_options *o
 			(ret = url_parts(o->arena, opts->crates ? opts->crates : WM_OUTDATED_CRATES, &crates, &crates_query)) < 0)
 		goto oom;
 	if (!http_url(base) || !http_url(crates) || !http_url(python)) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "invalid %s URL: it is an http:// or "
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL, "invalid %s URL: it is an http:// or "
 			"https:// URL", !http_url(base) ? "index" : !http_url(crates) ? "crates.io index" : "Python release cycle");
 		return WM_EINVALID;
 	}

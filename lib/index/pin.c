@@ -1,5 +1,4 @@
 /* pin.c — the actions of the generated workflows resolved to commits on their forge, and written into the matrix file. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,60 +88,31 @@ out:
 /* ---- tags as versions ------------------------------------------------------- */
 
 /* A release tag: an optional 'v', then one to four numbers with dots between, and nothing else. */
-struct version {
-	unsigned long part[4];
-	unsigned n;
-};
-
-static bool release_version(const char *tag, struct version *v)
+static bool release_version(const char *tag, struct wm_refs_release *v)
 {
-	const char *s = tag + (tag[0] == 'v' || tag[0] == 'V');
-	memset(v, 0, sizeof(*v));
-	for (;;) {
-		char *end;
-		if (*s < '0' || *s > '9' || v->n == 4)
-			return false;
-		errno = 0;
-		v->part[v->n++] = strtoul(s, &end, 10);
-		if (errno || end - s > 9)
-			return false;
-		if (!*end)
-			return true;
-		if (*end != '.')
-			return false;
-		s = end + 1;
-	}
+	return wm_refs_release_read(tag, 4, v);
 }
 
 /* The major version a tag names: its last path component read as a release ("release/v1": 1). */
 static bool tag_major(const char *tag, unsigned long *major)
 {
 	const char *slash = strrchr(tag, '/');
-	struct version v;
+	struct wm_refs_release v;
 	if (!release_version(slash ? slash + 1 : tag, &v))
 		return false;
 	*major = v.part[0];
 	return true;
 }
 
-/* Orders releases; of two that read alike (v4 and v4.0.0) the longer is the newer: it names one release. */
-static int version_cmp(const struct version *a, const struct version *b)
-{
-	for (unsigned i = 0; i < 4; i++)
-		if (a->part[i] != b->part[i])
-			return a->part[i] < b->part[i] ? -1 : 1;
-	return (a->n > b->n) - (a->n < b->n);
-}
-
 /* The newest release tag of `refs`, of major version `major` unless `any`; NULL when none. */
 static const struct wm_refs_tag *newest(const struct wm_refs *refs, bool any, unsigned long major)
 {
 	const struct wm_refs_tag *best = NULL;
-	struct version bv = { { 0 }, 0 }, v;
+	struct wm_refs_release bv = { { 0 }, 0 }, v;
 	for (size_t i = 0; i < refs->ntags; i++) {
 		if (!release_version(refs->tags[i].name, &v) || (!any && v.part[0] != major))
 			continue;
-		if (!best || version_cmp(&v, &bv) > 0) {
+		if (!best || wm_refs_release_cmp(&v, &bv) > 0) {
 			best = &refs->tags[i];
 			bv = v;
 		}
@@ -230,27 +200,14 @@ int wm_pin_resolve_with(struct wm_pin *p, const struct wm_pin_options *o, struct
 	wm_text_url(&b, forge, strlen(forge));
 	p->forge = b.oom ? NULL : wm_arena_strndup(p->arena, b.ptr ? b.ptr : "", b.len);
 	wm_buf_release(&b);
-	if (!p->forge) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!p->forge)
+		return wm_error_oom(err);
 	if (p->n + nextra == 0)
 		return 0;
-	if (o->cacert) {
-		FILE *f = fopen(o->cacert, "r");
-		if (!f) {
-			wm_error_add(err, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot read the CA file '%s': %s",
-				o->cacert, strerror(errno));
-			return WM_EREAD;
-		}
-		fclose(f);
-	}
-	if ((ret = wm_net_init(err)) < 0)
+	if ((ret = wm_net_cacert_check(o->cacert, err)) < 0 || (ret = wm_net_init(err)) < 0)
 		return ret;
-	if (!(q = calloc(p->n + 1, sizeof(*q)))) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!(q = calloc(p->n + 1, sizeof(*q))))
+		return wm_error_oom(err);
 	for (size_t i = 0; i < p->n; i++)
 		q[i].repo = p->actions[i].action;
 	memset(&no, 0, sizeof(no));
@@ -467,99 +424,124 @@ static int flow_table(struct edit *e, const struct wm_pin *p, const struct wm_no
 	return out->oom ? WM_ENOMEM : 0;
 }
 
-int wm_pin_edit(char **out, size_t *out_len, const struct wm_pin *p, struct wm_error *err)
+/*
+ * The top-level `actions:` key and its table (*key NULL when there is none), checked to be
+ * editable in place: not from an alias or a merge key, a mapping (or nothing, *block_null),
+ * each reference on one line.  0, or WM_EINVALID (said) when pin cannot edit it.
+ */
+static int find_table(struct edit *e, const struct wm_node **key, const struct wm_node **table, bool *block_null)
 {
-	const struct wm_doc *doc = wm_matrix_doc(p->matrix);
-	struct edit e = { doc, p->matrix->file, err };
-	const struct wm_node *root = doc->root, *table = NULL, *key = NULL;
-	struct splice *sp = NULL;
-	size_t nsp = 0, insert_at = doc->len, at;
-	struct wm_buf adds = WM_BUF_INIT, b = WM_BUF_INIT;
-	const char *nl = newline(&e);
-	unsigned indent = 2;
-	bool had_break = true, block_null = false;
-	size_t nadds = 0;
-	int ret = WM_ENOMEM;
+	const struct wm_node *root = e->doc->root, *t;
 
-	*out = NULL;
-	*out_len = 0;
+	*key = *table = NULL;
+	*block_null = false;
 	if (!root || root->type != WM_NODE_MAP || root->flow)
-		return refuse(&e, root, "pin edits a matrix file whose top level is a block mapping ('key: value' lines)");
+		return refuse(e, root, "pin edits a matrix file whose top level is a block mapping ('key: value' lines)");
 	for (size_t i = 0; i < root->n; i++)
 		if (strcmp(root->pairs[i].key->text, "actions") == 0) {
-			key = root->pairs[i].key;
-			table = root->pairs[i].value;
+			*key = root->pairs[i].key;
+			*table = root->pairs[i].value;
 		}
-	if (key) {
-		/* a merge key's pairs and an alias's node lie elsewhere: what the edit would change is not here */
-		if (!in_place(key, NULL, root->end_line, root->end_column) || !in_place(table, key, root->end_line,
-				root->end_column) || (key->column != root->column))
-			return refuse(&e, key, "the actions table comes from an alias or a merge key ('<<'): pin cannot edit "
-				"it in place; write it out under 'actions:'");
-		block_null = table->type == WM_NODE_SCALAR && wm_yaml_is_null(table) && table->len == 0;
-		if (!block_null && (table->type != WM_NODE_MAP))
-			return refuse(&e, table, "'actions' is not a mapping");
-		for (size_t i = 0; !block_null && i < table->n; i++) {
-			const struct wm_node *k = table->pairs[i].key, *v = table->pairs[i].value;
-			const struct wm_node *prev = i ? table->pairs[i - 1].value : key;
-			if (!in_place(k, prev, table->end_line, table->end_column) || !in_place(v, k, table->end_line,
-					table->end_column))
-				return refuse(&e, k, "an entry of the actions table comes from an alias or a merge key ('<<'): "
-					"pin cannot edit it in place; write it out");
-			if (v->type != WM_NODE_SCALAR || v->end_line != v->line)
-				return refuse(&e, v, "an action's reference written over several lines: write it on one");
-		}
-		if (!block_null && table->flow) {
-			/* the whole table, written again in its style */
-			size_t start = offset(&e, table->line, table->column), end = offset(&e, table->end_line,
-				table->end_column);
-			if ((ret = flow_table(&e, p, table, key, nl, &b)) < 0 ||
-			    (ret = splice_add(&sp, &nsp, start, end, &b)) < 0)
-				goto out;
-			goto apply;
-		}
-		if (block_null) {
-			insert_at = line_end(&e, offset(&e, key->line, key->column), &had_break);
-			indent = key->column + 1;
-		} else if (table->n) {
-			const struct wm_node *last = table->pairs[table->n - 1].value;
-			insert_at = line_end(&e, offset(&e, last->end_line, last->end_column), &had_break);
-			indent = table->pairs[0].key->column - 1;
-		}
-		if (!had_break)
-			wm_buf_puts(&adds, nl);
-	} else {
-		/* a table of its own at the end of the file */
-		if (doc->len && doc->text[doc->len - 1] != '\n' && doc->text[doc->len - 1] != '\r')
-			wm_buf_puts(&adds, nl);
-		wm_buf_printf(&adds, "actions:%s", nl);
+	if (!*key)
+		return 0;
+	t = *table;
+	/* a merge key's pairs and an alias's node lie elsewhere: what the edit would change is not here */
+	if (!in_place(*key, NULL, root->end_line, root->end_column) || !in_place(t, *key, root->end_line,
+			root->end_column) || ((*key)->column != root->column))
+		return refuse(e, *key, "the actions table comes from an alias or a merge key ('<<'): pin cannot edit "
+			"it in place; write it out under 'actions:'");
+	*block_null = t->type == WM_NODE_SCALAR && wm_yaml_is_null(t) && t->len == 0;
+	if (*block_null)
+		return 0;
+	if (t->type != WM_NODE_MAP)
+		return refuse(e, t, "'actions' is not a mapping");
+	for (size_t i = 0; i < t->n; i++) {
+		const struct wm_node *k = t->pairs[i].key, *v = t->pairs[i].value;
+		const struct wm_node *prev = i ? t->pairs[i - 1].value : *key;
+		if (!in_place(k, prev, t->end_line, t->end_column) || !in_place(v, k, t->end_line, t->end_column))
+			return refuse(e, k, "an entry of the actions table comes from an alias or a merge key ('<<'): "
+				"pin cannot edit it in place; write it out");
+		if (v->type != WM_NODE_SCALAR || v->end_line != v->line)
+			return refuse(e, v, "an action's reference written over several lines: write it on one");
 	}
-	for (size_t i = 0; i < p->n; i++) {
+	return 0;
+}
+
+/*
+ * Where a block table's new entries go (*at) and their indent: after its last entry, after
+ * `actions:` when it has none, or a table of its own at the end of the file (its key and the
+ * line break before them put into `adds`).
+ */
+static void insert_point(const struct edit *e, const struct wm_node *key, const struct wm_node *table,
+	bool block_null, const char *nl, struct wm_buf *adds, size_t *at, unsigned *indent)
+{
+	const struct wm_doc *doc = e->doc;
+	bool had_break = true;
+
+	*at = doc->len;
+	*indent = 2;
+	if (!key) {
+		if (doc->len && doc->text[doc->len - 1] != '\n' && doc->text[doc->len - 1] != '\r')
+			wm_buf_puts(adds, nl);
+		wm_buf_printf(adds, "actions:%s", nl);
+		return;
+	}
+	if (block_null) {
+		*at = line_end(e, offset(e, key->line, key->column), &had_break);
+		*indent = key->column + 1;
+	} else if (table->n) {
+		const struct wm_node *last = table->pairs[table->n - 1].value;
+		*at = line_end(e, offset(e, last->end_line, last->end_column), &had_break);
+		*indent = table->pairs[0].key->column - 1;
+	}
+	if (!had_break)
+		wm_buf_puts(adds, nl);
+}
+
+/*
+ * Each changed pin of a block table (`table` NULL when the file has none, or an empty one):
+ * its value and the comment after it replaced in place, or a new entry added to `adds`.
+ */
+static int block_edits(struct edit *e, const struct wm_pin *p, const struct wm_node *table, unsigned indent,
+	const char *nl, struct wm_buf *adds, size_t *nadds, struct splice **sp, size_t *nsp)
+{
+	struct wm_buf b = WM_BUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; ret == 0 && i < p->n; i++) {
 		const struct wm_pin_action *a = &p->actions[i];
-		const struct wm_pair *pr = key && !block_null ? entry(table, a->action) : NULL;
+		const struct wm_pair *pr = entry(table, a->action);
 		const char *c;
-		size_t clen;
+		size_t clen, start, end;
 		if (!a->new_sha || !a->changes)
 			continue;
-		if (pr) {
-			/* the value, and the comment after it on its line: the pin's place */
-			size_t start = offset(&e, pr->value->line, pr->value->column);
-			size_t end = offset(&e, pr->value->end_line, pr->value->end_column);
-			if (wm_yaml_trailing_comment(doc, pr->value, &c, &clen))
-				end = (size_t)(c + clen - doc->text);
-			wm_buf_printf(&b, "%s  # %s", a->new_sha, a->new_tag);
-			if ((ret = splice_add(&sp, &nsp, start, end, &b)) < 0)
-				goto out;
+		if (!pr) {
+			wm_buf_printf(adds, "%*s%s: %s  # %s%s", (int)indent, "", a->action, a->new_sha, a->new_tag, nl);
+			++*nadds;
 			continue;
 		}
-		wm_buf_printf(&adds, "%*s%s: %s  # %s%s", (int)indent, "", a->action, a->new_sha, a->new_tag, nl);
-		nadds++;
+		/* the value, and the comment after it on its line: the pin's place */
+		start = offset(e, pr->value->line, pr->value->column);
+		end = offset(e, pr->value->end_line, pr->value->end_column);
+		if (wm_yaml_trailing_comment(e->doc, pr->value, &c, &clen))
+			end = (size_t)(c + clen - e->doc->text);
+		wm_buf_printf(&b, "%s  # %s", a->new_sha, a->new_tag);
+		ret = splice_add(sp, nsp, start, end, &b);
 	}
-	if (nadds && (ret = splice_add(&sp, &nsp, insert_at, insert_at, &adds)) < 0)
-		goto out;
-apply:
+	wm_buf_release(&b);
+	return ret;
+}
+
+/* The file with the splices made, checked to read back as the pins say, into *out. */
+static int apply_splices(struct edit *e, const struct wm_pin *p, struct splice *sp, size_t nsp, char **out,
+	size_t *out_len)
+{
+	const struct wm_doc *doc = e->doc;
+	struct wm_buf b = WM_BUF_INIT;
+	size_t at = 0;
+	int ret = 0;
+
 	qsort(sp, nsp, sizeof(*sp), splice_cmp);
-	at = 0;
 	for (size_t i = 0; i < nsp; i++) {
 		wm_buf_add(&b, doc->text + at, sp[i].start - at);
 		wm_buf_puts(&b, sp[i].text);
@@ -568,26 +550,55 @@ apply:
 	wm_buf_add(&b, doc->text + at, doc->len - at);
 	if (b.oom) {
 		ret = WM_ENOMEM;
-		goto out;
-	}
-	if (!reads_back(p, b.ptr ? b.ptr : "", b.len)) {
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, p->matrix->file, NULL, 0, 0, 0, 0,
+	} else if (!reads_back(p, b.ptr ? b.ptr : "", b.len)) {
+		wm_error_nopos(e->err, WM_EINTERNAL, WM_SEV_ERROR, p->matrix->file,
 			"the edited matrix file does not read back as written: nothing written (a bug: please report it)");
 		ret = WM_EINTERNAL;
-		goto out;
+	} else {
+		*out_len = b.len;
+		*out = wm_buf_detach(&b);
+		if (!*out && !(*out = strdup("")))
+			ret = WM_ENOMEM;
 	}
-	*out_len = b.len;
-	*out = wm_buf_detach(&b);
-	if (!*out && !(*out = strdup("")))
-		ret = WM_ENOMEM;
-	else
-		ret = 0;
-out:
+	wm_buf_release(&b);
+	return ret;
+}
+
+int wm_pin_edit(char **out, size_t *out_len, const struct wm_pin *p, struct wm_error *err)
+{
+	const struct wm_doc *doc = wm_matrix_doc(p->matrix);
+	struct edit e = { doc, p->matrix->file, err };
+	const struct wm_node *table, *key;
+	struct splice *sp = NULL;
+	size_t nsp = 0, insert_at, nadds = 0;
+	struct wm_buf adds = WM_BUF_INIT;
+	const char *nl = newline(&e);
+	unsigned indent;
+	bool block_null;
+	int ret;
+
+	*out = NULL;
+	*out_len = 0;
+	if ((ret = find_table(&e, &key, &table, &block_null)) < 0)
+		return ret;
+	if (key && !block_null && table->flow) {
+		/* the whole table, written again in its style */
+		size_t start = offset(&e, table->line, table->column), end = offset(&e, table->end_line,
+			table->end_column);
+		if ((ret = flow_table(&e, p, table, key, nl, &adds)) == 0)
+			ret = splice_add(&sp, &nsp, start, end, &adds);
+	} else {
+		insert_point(&e, key, table, block_null, nl, &adds, &insert_at, &indent);
+		ret = block_edits(&e, p, key && !block_null ? table : NULL, indent, nl, &adds, &nadds, &sp, &nsp);
+		if (ret == 0 && nadds)
+			ret = splice_add(&sp, &nsp, insert_at, insert_at, &adds);
+	}
+	if (ret == 0)
+		ret = apply_splices(&e, p, sp, nsp, out, out_len);
 	for (size_t i = 0; i < nsp; i++)
 		free(sp[i].text);
 	free(sp);
 	wm_buf_release(&adds);
-	wm_buf_release(&b);
 	if (ret == WM_ENOMEM)
 		wm_error_code(err, ret);
 	return ret;
@@ -608,8 +619,7 @@ int wm_pin_lock(struct wm_pin_lock **out, const char *path, struct wm_error *err
 	if (!l || !root) {
 		free(l);
 		free(root);
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
+		return wm_error_oom(err);
 	}
 	/* the file in its directory, which is the project's root: a link is followed while it stays there */
 	ret = wm_io_lock_below(&l->io, root, base ? base + 1 : path, err);

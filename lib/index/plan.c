@@ -1,5 +1,4 @@
 /* plan.c — release planning: the artifacts a version produces, checked against a simple index. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +83,7 @@ static int plan_version(struct wm_plan *plan, const struct wm_matrix *m, const c
 	int ret;
 
 	if (!v) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 			"no version to plan: %s; give it: wheelmatrix plan VERSION",
 			m->project ? "the project's pyproject.toml and Cargo.toml have none"
 				: "the matrix has no pyproject.toml beside it to take the version from");
@@ -93,10 +92,8 @@ static int plan_version(struct wm_plan *plan, const struct wm_matrix *m, const c
 	if ((ret = wm_pep440(&b, v, &why)) == 0) {
 		plan->version = wm_arena_strdup(plan->arena, b.ptr);
 		wm_buf_release(&b);
-		if (!plan->version) {
-			wm_error_code(err, WM_ENOMEM);
-			return WM_ENOMEM;
-		}
+		if (!plan->version)
+			return wm_error_oom(err);
 		return 0;
 	}
 	wm_buf_release(&b);
@@ -115,7 +112,7 @@ static int plan_version(struct wm_plan *plan, const struct wm_matrix *m, const c
 			return WM_EINVALID;
 		}
 	}
-	wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "invalid version '%s': %s", v, why);
+	wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL, "invalid version '%s': %s", v, why);
 	return WM_EINVALID;
 }
 
@@ -131,22 +128,20 @@ static int plan_index(struct wm_plan *plan, const char *index, char **query_base
 	size_t len = strcspn(url, "?#"), qlen = url[len] == '?' ? strcspn(url + len, "#") : 0;
 	const char *sep = len && url[len - 1] == '/' ? "" : "/";
 	char *shown = shown_url(plan->arena, url), *before = wm_arena_strndup(plan->arena, url, len);
-	if (!shown || !before) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!shown || !before)
+		return wm_error_oom(err);
 	if (strncasecmp(url, "http://", 7) != 0 && strncasecmp(url, "https://", 8) != 0) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 			"invalid index URL '%s': a simple index is an http:// or https:// URL", shown);
 		return WM_EINVALID;
 	}
 	if (strcspn(url, " \t\r\n\"<>") != strlen(url)) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 			"invalid index URL '%s': spaces, quotes and angle brackets must be percent-encoded", shown);
 		return WM_EINVALID;
 	}
 	if (stray_at(url)) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 			"invalid index URL '%s': write '@', '/', '?' and '#' in a user name or password as %%40, %%2F, "
 			"%%3F and %%23, and an '@' in the path or query as %%40", shown);
 		return WM_EINVALID;
@@ -155,10 +150,8 @@ static int plan_index(struct wm_plan *plan, const char *index, char **query_base
 	plan->query = wm_arena_strndup(plan->arena, url + len, qlen);
 	*shown_base = (before = shown_url(plan->arena, before)) ? wm_arena_printf(plan->arena, "%s%s", before, sep) : NULL;
 	plan->index = *shown_base ? wm_arena_printf(plan->arena, "%s%s", *shown_base, qlen ? "?<redacted>" : "") : NULL;
-	if (!*query_base || !plan->query || !plan->index) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!*query_base || !plan->query || !plan->index)
+		return wm_error_oom(err);
 	return 0;
 }
 
@@ -167,19 +160,15 @@ int wm_plan_url(struct wm_arena *a, const char *index, const char *name, char **
 	struct wm_plan p = { .arena = a };
 	char *base = NULL, *shown_base = NULL, *norm = wm_arena_alloc(a, strlen(name) + 1);
 	int ret;
-	if (!norm) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!norm)
+		return wm_error_oom(err);
 	if ((ret = plan_index(&p, index, &base, &shown_base, err)) < 0)
 		return ret;
 	wm_name_normalize(norm, name);
 	*url = wm_arena_printf(a, "%s%s/%s", base, norm, p.query);
 	*shown = wm_arena_printf(a, "%s%s/%s", shown_base, norm, *p.query ? "?<redacted>" : "");
-	if (!*url || !*shown) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!*url || !*shown)
+		return wm_error_oom(err);
 	return 0;
 }
 
@@ -327,8 +316,7 @@ int wm_plan_new(struct wm_plan **out, const struct wm_matrix *m, const struct wm
 	*out = NULL;
 	if (!p || !(p->arena = malloc(sizeof(*p->arena)))) {
 		free(p);
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
+		return wm_error_oom(err);
 	}
 	wm_arena_init(p->arena);
 	p->matrix = m;
@@ -752,29 +740,17 @@ int wm_plan_query(struct wm_plan *plan, const struct wm_plan_options *o, struct 
 
 	if (plan->offline || plan->ndists == 0)
 		return 0;
-	if (o->cacert) {
-		FILE *f = fopen(o->cacert, "r");
-		if (!f) {
-			wm_error_add(err, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot read the CA file '%s': %s",
-				o->cacert, strerror(errno));
-			return WM_EREAD;
-		}
-		fclose(f);
-	}
-	if ((ret = wm_net_init(err)) < 0)
+	if ((ret = wm_net_cacert_check(o->cacert, err)) < 0 || (ret = wm_net_init(err)) < 0)
 		return ret;
-	if (!(reqs = calloc(plan->ndists, sizeof(*reqs)))) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!(reqs = calloc(plan->ndists, sizeof(*reqs))))
+		return wm_error_oom(err);
 	for (size_t i = 0; i < plan->ndists; i++) {
 		const struct wm_plan_dist *d = &plan->dists[i];
 		reqs[i].url = d->own_index ? d->own_index :
 			wm_arena_printf(plan->arena, "%s%s/%s", plan->query_base, d->normalized, plan->query);
 		if (!reqs[i].url) {
 			free(reqs);
-			wm_error_code(err, WM_ENOMEM);
-			return WM_ENOMEM;
+			return wm_error_oom(err);
 		}
 	}
 	memset(&no, 0, sizeof(no));

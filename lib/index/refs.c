@@ -1,4 +1,5 @@
 /* refs.c — a forge repository's tags, read from git's smart-HTTP ref advertisement, strictly. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -406,7 +407,7 @@ int wm_refs_forge_check(const char *forge, struct wm_error *err)
 	if (!why)
 		return 0;
 	wm_text_url(&b, forge, strlen(forge));
-	wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "invalid forge URL '%s': %s",
+	wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL, "invalid forge URL '%s': %s",
 		b.ptr ? b.ptr : "", why);
 	wm_buf_release(&b);
 	return WM_EINVALID;
@@ -511,4 +512,32 @@ out:
 	free(reqs);
 	free(of);
 	return ret;
+}
+
+bool wm_refs_release_read(const char *s, unsigned max, struct wm_refs_release *v)
+{
+	s += *s == 'v' || *s == 'V';
+	memset(v, 0, sizeof(*v));
+	for (;;) {
+		char *end;
+		if (*s < '0' || *s > '9' || v->n == max || v->n == WM_REFS_RELEASE_PARTS)
+			return false;
+		errno = 0;
+		v->part[v->n++] = strtoul(s, &end, 10);
+		if (errno || end - s > 9)
+			return false;
+		if (!*end)
+			return true;
+		if (*end != '.')
+			return false;
+		s = end + 1;
+	}
+}
+
+int wm_refs_release_cmp(const struct wm_refs_release *a, const struct wm_refs_release *b)
+{
+	for (unsigned i = 0; i < WM_REFS_RELEASE_PARTS; i++)
+		if (a->part[i] != b->part[i])
+			return a->part[i] < b->part[i] ? -1 : 1;
+	return (a->n > b->n) - (a->n < b->n);
 }

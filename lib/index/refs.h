@@ -87,4 +87,19 @@ int wm_refs_fetch(struct wm_refs_query *q, size_t n, struct wm_arena *a, const c
 int wm_refs_fetch_with(struct wm_refs_query *q, size_t n, struct wm_arena *a, const char *forge, size_t max_refs,
 	const struct wm_net_options *o, struct wm_net_request *extra, size_t nextra);
 
+/* A release, as a tag or a version names it: its numbers (the ones not given 0). */
+#define WM_REFS_RELEASE_PARTS 6
+struct wm_refs_release {
+	unsigned long part[WM_REFS_RELEASE_PARTS];
+	unsigned n;
+};
+/*
+ * Reads `s` as a release: an optional 'v' or 'V', then one to `max` numbers (at most
+ * WM_REFS_RELEASE_PARTS, each of nine digits at most) with dots between, and nothing else (no
+ * pre-release).  False when it is not one.
+ */
+bool wm_refs_release_read(const char *s, unsigned max, struct wm_refs_release *v);
+/* Orders releases; of two that read alike (v4 and v4.0.0) the longer is the newer: it names one release. */
+int wm_refs_release_cmp(const struct wm_refs_release *a, const struct wm_refs_release *b);
+
 #endif

@@ -82,7 +82,7 @@ static int release_wheels(struct wm_init *in, const struct wm_index_page *page, 
 
 static int fetch_failed(struct wm_error *err, const char *shown, const char *why)
 {
-	wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+	wm_error_nopos(err, WM_EIO, WM_SEV_ERROR, NULL,
 		"cannot read the project's page on the index (%s): %s; init judges the matrix against the newest release "
 		"(give --offline to write it without)", shown, why);
 	return WM_EIO;
@@ -137,7 +137,7 @@ int wm_takeover_fetch(struct wm_init *in, const struct wm_takeover_options *o, s
 	if (o->cacert) {
 		FILE *f = fopen(o->cacert, "r");
 		if (!f) {
-			wm_error_add(err, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot read the CA file '%s'", o->cacert);
+			wm_error_nopos(err, WM_EREAD, WM_SEV_ERROR, NULL, "cannot read the CA file '%s'", o->cacert);
 			return WM_EREAD;
 		}
 		fclose(f);
@@ -230,7 +230,7 @@ int wm_takeover_judge(struct wm_init *in, struct wm_error *err)
 		for (size_t i = 0; i < load.ndiags; i++)
 			wm_error_add(err, WM_OK, WM_SEV_NOTE, load.diags[i].file, NULL, 0, load.diags[i].line, load.diags[i].column,
 				0, "%s", load.diags[i].message);
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, NULL,
 			"the matrix init made does not load (the notes say why): nothing is written");
 		wm_error_release(&load);
 		return ret == WM_ENOMEM ? ret : WM_EINTERNAL;

@@ -61,20 +61,18 @@ int wm_init_read(struct wm_init **out, const struct wm_reader *r, const char *py
 	int ret;
 
 	*out = in;
-	if (!in) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!in)
+		return wm_error_oom(err);
 	wm_arena_init(&in->arena);
 	if ((ret = wm_project_load(&in->project, r, pyproject, NULL, err)) == 1) {
-		wm_error_add(err, WM_EREAD, WM_SEV_ERROR, pyproject, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EREAD, WM_SEV_ERROR, pyproject,
 			"no such file: init reads the project's pyproject.toml and Cargo.toml");
 		return WM_EREAD;
 	}
 	if (ret < 0)
 		return ret;
 	if (!in->project->name) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, in->project->py_path, NULL, 0, 0, 0, 0, "no [project].name");
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, in->project->py_path, "no [project].name");
 		return WM_EINVALID;
 	}
 	if ((ret = wm_catalog_load(&in->cat, err)) < 0)
@@ -82,8 +80,7 @@ int wm_init_read(struct wm_init **out, const struct wm_reader *r, const char *py
 	o.cat = in->cat;
 	if ((ret = wm_workflows_read(&in->workflows, r, &o, err)) < 0 || (ret = wm_builds_read(&in->builds, in->workflows)) < 0 ||
 			!(in->ci = wm_arena_alloc(&in->arena, sizeof(*in->ci)))) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
+		return wm_error_oom(err);
 	}
 	if (in->workflows->hidden.path) {
 		/* a line a review sees as one, which a YAML reader breaks: nothing is taken from such a file */
@@ -333,7 +330,7 @@ int wm_init_render_body(struct wm_init *in, struct wm_error *err)
 	fit_platforms(root);
 	add_ci(&b, root, in->ci);
 	if (b.oom || !root) {
-		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "out of memory");
+		wm_error_nopos(err, WM_ENOMEM, WM_SEV_ERROR, NULL, "out of memory");
 		return WM_ENOMEM;
 	}
 	if ((ret = wm_yaml_emit(&out, root, err)) < 0 || out.oom) {
@@ -463,8 +460,7 @@ int wm_init_render(char **out, size_t *len, struct wm_init *in, struct wm_error 
 	wm_buf_add(&buf, in->body, in->body_len);
 	if (buf.oom) {
 		wm_buf_release(&buf);
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
+		return wm_error_oom(err);
 	}
 	*len = buf.len;
 	*out = wm_buf_detach(&buf);
@@ -485,18 +481,18 @@ static void workflow_notes(const struct wm_init *in, struct wm_error *err)
 			wm_buf_printf(&what, " and uploads them to an index on %s (%s)", x->event, x->publisher);
 		if (!wm_init_replaced(in, x->path) && partial(in, x->path) && !wm_init_matrix_keeps(&in->takeover, x->path) &&
 				!loses(in, x->path))
-			wm_error_add(err, WM_OK, WM_SEV_NOTE, x->path, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_OK, WM_SEV_NOTE, x->path,
 				"builds wheels%s: init did not read all it runs (the notes above say what), so keep it until you "
 				"know the matrix builds what it builds%s", what.ptr && !what.oom ? what.ptr : "",
 				x->publisher ? " ('wheelmatrix check' reports the two publishers until then)" : "");
 		else if (!wm_init_replaced(in, x->path))
-			wm_error_add(err, WM_OK, WM_SEV_NOTE, x->path, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_OK, WM_SEV_NOTE, x->path,
 				"builds wheels%s: the matrix does not build all it builds (the notes 'drops ...'%s), so keep it "
 				"until those are built another way%s", what.ptr && !what.oom ? what.ptr : "",
 				loses(in, x->path) ? " and the released wheels the summary names" : "",
 				x->publisher ? " ('wheelmatrix check' reports the two publishers until then)" : "");
 		else
-			wm_error_add(err, WM_OK, WM_SEV_NOTE, x->path, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_OK, WM_SEV_NOTE, x->path,
 				"builds wheels%s: the workflow generate writes, .github/workflows/wheels.yml, replaces it; "
 				"remove it once that runs%s", what.ptr && !what.oom ? what.ptr : "",
 				x->publisher ? " ('wheelmatrix check' reports the two publishers until then)" : "");
@@ -514,15 +510,15 @@ void wm_init_notes(const struct wm_init *in, struct wm_error *err)
 			w->notes[i].text);
 	workflow_notes(in, err);
 	for (size_t i = 0; i < ci->ntests; i++)
-		wm_error_add(err, WM_OK, WM_SEV_NOTE, ci->tests[i], NULL, 0, 0, 0, 0, "builds wheels but releases none (no upload "
+		wm_error_nopos(err, WM_OK, WM_SEV_NOTE, ci->tests[i], "builds wheels but releases none (no upload "
 			"to an index or a GitHub release on a tag push or a release): not a workflow the matrix replaces");
 	for (size_t i = 0; i < t->ndrops; i++)
-		wm_error_add(err, WM_OK, WM_SEV_NOTE, t->drops[i].file, NULL, 0, 0, 0, 0, "drops %s", t->drops[i].what);
+		wm_error_nopos(err, WM_OK, WM_SEV_NOTE, t->drops[i].file, "drops %s", t->drops[i].what);
 	if (t->more_drops)
-		wm_error_add(err, WM_OK, WM_SEV_NOTE, NULL, NULL, 0, 0, 0, 0, "drops more than these: read the workflows");
+		wm_error_nopos(err, WM_OK, WM_SEV_NOTE, NULL, "drops more than these: read the workflows");
 	/* the scan of .github/ counted the workflows' too */
 	if (ci->unplain)
-		wm_error_add(err, WM_OK, WM_SEV_NOTE, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_OK, WM_SEV_NOTE, NULL,
 			"%zu file%s of the CI not read: a name with characters other than letters, digits and ._-/",
 			ci->unplain, ci->unplain == 1 ? "" : "s");
 	/* a script's distributions: a workflow's are in its note above */
@@ -531,16 +527,16 @@ void wm_init_notes(const struct wm_init *in, struct wm_error *err)
 		for (size_t k = 0; k < ci->nbuilt; k++)
 			workflow |= !strcmp(ci->built[k].path, ci->backends[i].file);
 		if (!workflow)
-			wm_error_add(err, WM_OK, WM_SEV_NOTE, ci->backends[i].file, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_OK, WM_SEV_NOTE, ci->backends[i].file,
 				"publishes %s: backend '%s' keeps that name", ci->backends[i].dist, ci->backends[i].id);
 	}
 	if (ci->gitlab_own)
-		wm_error_add(err, WM_OK, WM_SEV_WARNING, ".gitlab-ci.yml", NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_OK, WM_SEV_WARNING, ".gitlab-ci.yml",
 			"the project's own pipeline, not written by wheelmatrix: 'ci' leaves GitLab out (ci: {github: {}}), "
 			"since generate would replace this file; to build on GitLab too, give 'ci.gitlab' another path and "
 			"include that file from .gitlab-ci.yml, rather than generate --force");
 	if (!ci->github && !ci->gitlab && !ci->gitlab_own)
-		wm_error_add(err, WM_OK, WM_SEV_NOTE, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_OK, WM_SEV_NOTE, NULL,
 			"no .github/ and no .gitlab-ci.yml: 'ci' names both providers; leave out the one the project "
 			"does not use");
 }

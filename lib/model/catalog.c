@@ -303,7 +303,7 @@ int wm_catalog_template_parse(struct wm_doc *doc, const char *name, struct wm_er
 	char path[64];
 	snprintf(path, sizeof(path), "templates/%s", name);
 	if (!t) {
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0, "not compiled in");
+		wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, path, "not compiled in");
 		return WM_EINTERNAL;
 	}
 	if (!tree)
@@ -323,7 +323,7 @@ static int load_platforms(struct wm_catalog *cat, struct wm_doc *doc, struct wm_
 	const struct wm_node *root = doc->root;
 	size_t nalias = 0;
 	if (!root || root->type != WM_NODE_MAP) {
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "not a mapping");
+		wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, "not a mapping");
 		return WM_EINTERNAL;
 	}
 	cat->nplatforms = root->n;
@@ -358,7 +358,7 @@ static int load_toolkits(struct wm_catalog *cat, struct wm_doc *doc, struct wm_e
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root;
 	if (!root || root->type != WM_NODE_MAP) {
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "not a mapping");
+		wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, "not a mapping");
 		return WM_EINTERNAL;
 	}
 	cat->ntoolkits = root->n;
@@ -389,7 +389,7 @@ static int load_actions(struct wm_catalog *cat, struct wm_doc *doc, struct wm_er
 			!(cat->actions = wm_yaml_find(root, "actions")) || cat->actions->type != WM_NODE_MAP ||
 			!(cat->tools = wm_yaml_find(root, "tools")) || cat->tools->type != WM_NODE_MAP ||
 			!(cat->releases = wm_yaml_find(root, "releases")) || cat->releases->type != WM_NODE_MAP) {
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed actions table");
+		wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, "malformed actions table");
 		return WM_EINTERNAL;
 	}
 	cat->action_names = wm_arena_array(&cat->arena, cat->actions->n + 1, sizeof(char *));
@@ -405,7 +405,7 @@ static int load_actions(struct wm_catalog *cat, struct wm_doc *doc, struct wm_er
 	cat->node_runtimes = wm_yaml_find(root, "node-runtimes");
 	if (!cat->runtimes || cat->runtimes->type != WM_NODE_MAP || !cat->node_runtimes ||
 			cat->node_runtimes->type != WM_NODE_SEQ) {
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed actions table: "
+		wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, "malformed actions table: "
 			"no runtimes or node-runtimes");
 		return WM_EINTERNAL;
 	}
@@ -517,7 +517,7 @@ static int load_cpython(struct wm_catalog *cat, struct wm_schema *c, const struc
 {
 	static const char *const keys[] = { "released", "end-of-life" };
 	if (!t || t->type != WM_NODE_MAP) {
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, c->doc->file, NULL, 0, 0, 0, 0, "no cpython table");
+		wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, c->doc->file, "no cpython table");
 		return WM_EINTERNAL;
 	}
 	if (!(cat->cpython = wm_arena_array(&cat->arena, t->n + 1, sizeof(*cat->cpython))))
@@ -565,7 +565,7 @@ static int load_pyo3(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error
 	const struct wm_node *root = doc->root, *t;
 	if (!root || !wm_schema_map(&c, root, "the PyO3 table", top, WM_ARRAY_SIZE(top)) ||
 			!(t = wm_yaml_find(root, "pyo3")) || t->type != WM_NODE_MAP) {
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed PyO3 table");
+		wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, "malformed PyO3 table");
 		return WM_EINTERNAL;
 	}
 	if (!(cat->pyo3 = wm_arena_array(&cat->arena, t->n + 1, sizeof(*cat->pyo3))))
@@ -690,7 +690,7 @@ static int load_runners(struct wm_catalog *cat, struct wm_doc *doc, struct wm_er
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root;
 	if (!root || root->type != WM_NODE_MAP) {
-		wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "not a mapping");
+		wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, "not a mapping");
 		return WM_EINTERNAL;
 	}
 	if (!(cat->runners = wm_arena_array(&cat->arena, root->n + 1, sizeof(*cat->runners))))
@@ -717,7 +717,7 @@ static int load_runners(struct wm_catalog *cat, struct wm_doc *doc, struct wm_er
 	/* a platform's default label is one this table knows, so that its retirement is seen */
 	for (size_t i = 0; i < cat->nplatforms; i++)
 		if (!wm_catalog_runner(cat, cat->platforms[i].runner))
-			wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file,
 				"platform '%s' runs on '%s', which is not listed", cat->platforms[i].id, cat->platforms[i].runner);
 	return err->code;
 }
@@ -799,7 +799,7 @@ static int load_pypy(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error
 		}
 	return 0;
 bad:
-	wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, NULL, 0, 0, 0, 0, "malformed PyPy table");
+	wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, "malformed PyPy table");
 	return WM_EINTERNAL;
 }
 
@@ -819,10 +819,8 @@ int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)
 	int ret;
 
 	*out = NULL;
-	if (!cat) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!cat)
+		return wm_error_oom(err);
 	wm_arena_init(&cat->arena);
 	wm_map_init(&cat->by_id);
 	wm_map_init(&cat->toolkit_by_id);

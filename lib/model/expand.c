@@ -396,8 +396,7 @@ int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c)
 		goto nomem;
 	return c->err->code;
 nomem:
-	wm_error_code(c->err, WM_ENOMEM);
-	return WM_ENOMEM;
+	return wm_error_oom(c->err);
 }
 
 /* ---- the iterator ---------------------------------------------------------------- */

@@ -60,7 +60,7 @@ static void internal(struct cx *x, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	wm_error_add(x->err, WM_EINTERNAL, WM_SEV_ERROR, "lib/model/jsonschema.c", NULL, 0, 0, 0, 0, "%s", msg);
+	wm_error_nopos(x->err, WM_EINTERNAL, WM_SEV_ERROR, "lib/model/jsonschema.c", "%s", msg);
 	fail(x, WM_EINTERNAL);
 }
 

@@ -131,13 +131,13 @@ static void read_project(struct wm_loader *l, const struct wm_node *n, bool mani
 	resolve_maturin(l, p);
 	if (!p->name) {
 		if (!m->name)
-			wm_error_add(l->c.err, WM_EINVALID, WM_SEV_ERROR, p->py_path, NULL, 0, 0, 0, 0,
+			wm_error_nopos(l->c.err, WM_EINVALID, WM_SEV_ERROR, p->py_path,
 				"no [project].name, and no 'project.name' in the matrix file");
 	} else if (!m->name && !name) {
 		if (wm_name_distribution(p->name))
 			m->name = p->name;
 		else
-			wm_error_add(l->c.err, WM_EINVALID, WM_SEV_ERROR, p->py_path, NULL, 0, 0, 0, 0,
+			wm_error_nopos(l->c.err, WM_EINVALID, WM_SEV_ERROR, p->py_path,
 				"invalid distribution name '%s' in [project].name", p->name);
 	} else if (m->name && strcmp(m->name, p->name) != 0) {
 		char *a = wm_arena_alloc(l->c.arena, strlen(m->name) + 1), *b = wm_arena_alloc(l->c.arena, strlen(p->name) + 1);
@@ -733,10 +733,8 @@ int wm_matrix_load_project(struct wm_matrix **out, const struct wm_catalog *cat,
 	int ret;
 
 	*out = NULL;
-	if (!st) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!st)
+		return wm_error_oom(err);
 	wm_arena_init(&st->arena);
 	st->pub.arena = &st->arena;
 	if ((ret = wm_yaml_parse(&st->doc, name, text, len, &limits, err)) < 0)
@@ -751,7 +749,7 @@ int wm_matrix_load_project(struct wm_matrix **out, const struct wm_catalog *cat,
 	l.m = &st->pub;
 	l.root = st->doc.root;
 	if (!l.root) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, name, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, name,
 			"the file is empty: a matrix starts with 'wheelmatrix: 1'");
 		ret = WM_EINVALID;
 		goto fail;
@@ -796,8 +794,7 @@ int wm_matrix_load_path(struct wm_matrix **out, const struct wm_catalog *cat, co
 		/* the repository root is the matrix file's directory */
 		if (!(root = wm_io_path_dir(path))) {
 			free(text);
-			wm_error_code(err, WM_ENOMEM);
-			return WM_ENOMEM;
+			return wm_error_oom(err);
 		}
 		wm_io_tree_reader(&tree, root);
 		r = &tree;

@@ -708,7 +708,7 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 		}
 	}
 	if (!wm_toml_table_get(p->py.root, "project")) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, pyproject, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, pyproject,
 			"no [project] table: wheelmatrix builds projects that declare their name in [project]");
 		ret = WM_EINVALID;
 		goto fail;
@@ -758,7 +758,7 @@ int wm_project_load(struct wm_project **out, const struct wm_reader *r, const ch
 	if (ret == 1 && (ret = load_toml(&p->cargo, r, p->cargo_path, err)) < 0)
 		goto fail;
 	if (ret == 1) {
-		wm_error_add(err, WM_EREAD, WM_SEV_ERROR, p->cargo_path, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EREAD, WM_SEV_ERROR, p->cargo_path,
 			"no such file: the crate's manifest (set 'project.manifest' or [tool.maturin].manifest-path)");
 		ret = WM_EREAD;
 		goto fail;

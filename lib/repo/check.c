@@ -744,10 +744,8 @@ static int check_replaced(struct checker *c, const char *text, size_t len)
 	if (!generated)
 		return 0;
 	/* ours, then room for the ones a workflow shares with them */
-	if (!(ours = calloc(2 * (m->nbackends + 1), sizeof(*ours)))) {
-		wm_error_code(c->out, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!(ours = calloc(2 * (m->nbackends + 1), sizeof(*ours))))
+		return wm_error_oom(c->out);
 	/* what the generated CI uploads: every backend's distribution, and the meta package */
 	for (size_t i = 0; i < m->nbackends; i++)
 		ours[nours++] = m->backends[i]->dist;
@@ -821,7 +819,7 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 	wm_files_init(&files);
 	if ((ret = wm_repo_discover(&repo, opts->root, findings)) != 0) {
 		if (ret == 1) {
-			wm_error_add(findings, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(findings, WM_EIO, WM_SEV_ERROR, NULL,
 				"not a git repository (or any parent): %s", opts->root);
 			ret = WM_EIO;
 		}
@@ -845,12 +843,12 @@ int wm_check(struct wm_error *findings, char **diff, size_t *difflen, const stru
 		if (ret == 1 && opts->source == WM_SOURCE_INDEX) {
 			/* a new project: the matrix file is written but not yet added */
 			bool here = strcmp(opts->root, ".") == 0;
-			wm_error_add(findings, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(findings, WM_EREAD, WM_SEV_ERROR, NULL,
 				"'%s' is not in the index: add it first ('git add %s%s%s')", opts->matrix,
 				here ? "" : opts->root, here ? "" : "/", opts->matrix);
 			ret = WM_EREAD;
 		} else if (ret == 1) {
-			wm_error_add(findings, WM_EREAD, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(findings, WM_EREAD, WM_SEV_ERROR, NULL,
 				"'%s' is not in %s%s", opts->matrix, source_name(opts),
 				opts->source == WM_SOURCE_WORKTREE ? ": 'wheelmatrix init' writes one" : "");
 			ret = WM_EREAD;

@@ -102,7 +102,7 @@ static int load(struct wm_error *err)
 
 	if (!(h = dlopen(WM_LIBGIT2_SONAME, RTLD_LAZY | RTLD_LOCAL))) {
 		const char *why = dlerror();
-		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EIO, WM_SEV_ERROR, NULL,
 			"cannot load libgit2 (%s): install the libgit2 this program was built with, %s",
 			why ? why : WM_LIBGIT2_SONAME, WM_LIBGIT2_SONAME);
 		return WM_EIO;
@@ -110,7 +110,7 @@ static int load(struct wm_error *err)
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
 		void *f = dlsym(h, fns[i].name);
 		if (!f) {
-			wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_EIO, WM_SEV_ERROR, NULL,
 				"cannot load libgit2: %s has no %s", WM_LIBGIT2_SONAME, fns[i].name);
 			dlclose(h);
 			return WM_EIO;
@@ -132,7 +132,7 @@ static int start(struct wm_error *err)
 		return WM_EIO;
 	if (lg.git_libgit2_init() < 0) {
 		e = lg.git_error_last();
-		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "cannot initialise libgit2: %s",
+		wm_error_nopos(err, WM_EIO, WM_SEV_ERROR, NULL, "cannot initialise libgit2: %s",
 			e && e->message ? e->message : "unknown libgit2 error");
 		return WM_EIO;
 	}
@@ -144,7 +144,7 @@ static int start(struct wm_error *err)
 static int git_fail(struct wm_error *err, enum wm_err code, const char *what)
 {
 	const git_error *e = lg.git_error_last();
-	wm_error_add(err, code, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "%s: %s", what,
+	wm_error_nopos(err, code, WM_SEV_ERROR, NULL, "%s: %s", what,
 		e && e->message ? e->message : "unknown libgit2 error");
 	return code;
 }
@@ -210,10 +210,8 @@ int wm_repo_discover(struct wm_repo **out, const char *dir, struct wm_error *err
 	int ret;
 
 	*out = NULL;
-	if (!(r = calloc(1, sizeof(*r)))) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!(r = calloc(1, sizeof(*r))))
+		return wm_error_oom(err);
 	if ((ret = wm_gitdir_find(&r->where, dir, err)) != 0) {
 		free(r);
 		return ret;
@@ -254,10 +252,8 @@ int wm_repo_filter(struct wm_buf *out, struct wm_repo *r, const char *path, bool
 	/* not even the filters are loaded (they read the attributes, and the index for them) */
 	if (!to_worktree && wm_repo_filter_stores_as_is(data, len)) {
 		wm_buf_add(out, data, len);
-		if (out->oom) {
-			wm_error_code(err, WM_ENOMEM);
-			return WM_ENOMEM;
-		}
+		if (out->oom)
+			return wm_error_oom(err);
 		return 0;
 	}
 	if ((ret = open_git(r, err)) < 0)
@@ -278,8 +274,7 @@ int wm_repo_filter(struct wm_buf *out, struct wm_repo *r, const char *path, bool
 	ret = 0;
 out:
 	if (out->oom) {
-		wm_error_code(err, WM_ENOMEM);
-		ret = WM_ENOMEM;
+		ret = wm_error_oom(err);
 	}
 	lg.git_buf_dispose(&converted);
 	lg.git_filter_list_free(filters);
@@ -318,7 +313,7 @@ int wm_repo_patch_read_git(struct wm_repo_patch *out, const char *patch, size_t 
 		goto out;
 	}
 	if (lg.git_diff_num_deltas(diff) != 1) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 			"a variant patch changes one file, not %zu", lg.git_diff_num_deltas(diff));
 		ret = WM_EINVALID;
 		goto out;
@@ -326,14 +321,13 @@ int wm_repo_patch_read_git(struct wm_repo_patch *out, const char *patch, size_t 
 	d = lg.git_diff_get_delta(diff, 0);
 	if (d->status != GIT_DELTA_MODIFIED || !d->old_file.path || !d->new_file.path ||
 	    strcmp(d->old_file.path, d->new_file.path) != 0) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 			"a variant patch modifies one file in place");
 		ret = WM_EINVALID;
 		goto out;
 	}
 	if (!(out->path = strdup(d->old_file.path))) {
-		wm_error_code(err, WM_ENOMEM);
-		ret = WM_ENOMEM;
+		ret = wm_error_oom(err);
 		goto out;
 	}
 	/* abbreviated ids cannot be compared: ours are always full */
@@ -424,7 +418,7 @@ int wm_repo_patch_apply_git(struct wm_buf *out, const char *patch, size_t patchl
 		goto out;
 	}
 	if (!(e = lg.git_index_get_bypath(post, path, 0))) {
-		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, NULL,
 			"the patch does not apply: it removes '%s'", path);
 		ret = WM_ESTATE;
 		goto out;
@@ -436,8 +430,7 @@ int wm_repo_patch_apply_git(struct wm_buf *out, const char *patch, size_t patchl
 	wm_buf_add(out, lg.git_blob_rawcontent(blob), (size_t)lg.git_blob_rawsize(blob));
 	ret = 0;
 	if (out->oom) {
-		wm_error_code(err, WM_ENOMEM);
-		ret = WM_ENOMEM;
+		ret = wm_error_oom(err);
 	}
 out:
 	lg.git_blob_free(blob);
@@ -481,8 +474,7 @@ int wm_repo_prefix(char **out, const struct wm_repo *r, const char *root, struct
 		goto oom;
 	return 0;
 oom:
-	wm_error_code(err, WM_ENOMEM);
-	return WM_ENOMEM;
+	return wm_error_oom(err);
 }
 
 /* ---- reading files from the index, a commit or the working tree ------------------ */
@@ -547,10 +539,8 @@ static int open_git_index(struct source *s, struct wm_error *err)
 
 	if ((ret = open_git(r, err)) < 0)
 		return ret;
-	if (!(own = malloc(n + sizeof("/index")))) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!(own = malloc(n + sizeof("/index"))))
+		return wm_error_oom(err);
 	snprintf(own, n + sizeof("/index"), "%s/index", r->where.gitdir);
 	default_index = strcmp(own, r->where.index) == 0;
 	free(own);
@@ -599,7 +589,7 @@ static int open_index(struct source *s, struct wm_error *err)
 		lg.git_config_free(cfg);
 	}
 	if (named && stat(r->where.index, &st) != 0) {
-		wm_error_add(err, WM_EIO, WM_SEV_ERROR, r->where.index, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EIO, WM_SEV_ERROR, r->where.index,
 			"cannot read the index git is committing (GIT_INDEX_FILE): %s", strerror(errno));
 		return WM_EIO;
 	}
@@ -615,7 +605,7 @@ static int open_index(struct source *s, struct wm_error *err)
 	} else if ((ret = open_git_index(s, err)) == -1) {
 		/* libgit2's reason, and this reader's when it had one */
 		const git_error *e = lg.git_error_last();
-		wm_error_add(err, WM_EIO, WM_SEV_ERROR, r->where.index, NULL, 0, 0, 0, 0, "cannot read the index: %s%s%s",
+		wm_error_nopos(err, WM_EIO, WM_SEV_ERROR, r->where.index, "cannot read the index: %s%s%s",
 			e && e->message ? e->message : "unknown libgit2 error",
 			quiet.ndiags ? "; " : "", quiet.ndiags ? quiet.diags[0].message : "");
 		ret = WM_EIO;
@@ -706,14 +696,13 @@ static int blob_data(char **data, size_t *len, git_repository *repo, const git_o
 	size = lg.git_blob_rawsize(blob);
 	if (size > WM_MATRIX_MAX_BYTES) {
 		lg.git_blob_free(blob);
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, path,
 			"the file is larger than %u MiB", WM_MATRIX_MAX_BYTES >> 20);
 		return WM_EINVALID;
 	}
 	if (!(*data = malloc((size_t)size + 1))) {
 		lg.git_blob_free(blob);
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
+		return wm_error_oom(err);
 	}
 	memcpy(*data, lg.git_blob_rawcontent(blob), (size_t)size);
 	(*data)[size] = '\0';
@@ -778,7 +767,7 @@ static int read_source(void *ctx, const char *path, char **data, size_t *len, st
 			goto out;
 		}
 		if (lg.git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
-			wm_error_add(err, WM_EREAD, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0, "not a file in the commit");
+			wm_error_nopos(err, WM_EREAD, WM_SEV_ERROR, path, "not a file in the commit");
 			ret = WM_EREAD;
 			goto out;
 		}
@@ -897,23 +886,21 @@ int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (!s) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!s)
+		return wm_error_oom(err);
 	s->repo = r;
 	s->kind = kind;
 	s->root = root;
 	if ((ret = wm_repo_prefix(&s->prefix, r, root, err)) < 0)
 		goto fail;
 	if (!s->prefix) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 			"'%s' is not inside the repository's working tree", root);
 		ret = WM_EINVALID;
 		goto fail;
 	}
 	if (kind != WM_SOURCE_REV && !r->workdir) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 			"a bare repository has no %s: check a commit with --rev",
 			kind == WM_SOURCE_INDEX ? "index" : "working tree");
 		ret = WM_EINVALID;
@@ -926,14 +913,14 @@ int wm_repo_source_open(struct wm_reader *out, struct wm_repo *r, enum wm_source
 		if ((ret = open_git(r, err)) < 0)
 			goto fail;
 		if (lg.git_revparse_single(&obj, r->git, rev) < 0) {
-			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 				"unknown revision '%s'", rev);
 			ret = WM_EINVALID;
 			goto fail;
 		}
 		if (lg.git_object_peel((git_object **)&s->tree, obj, GIT_OBJECT_TREE) < 0) {
 			lg.git_object_free(obj);
-			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 				"'%s' is not a commit or a tree", rev);
 			ret = WM_EINVALID;
 			goto fail;
@@ -1102,14 +1089,14 @@ int wm_repo_hook_install(char *paths[WM_HOOKS], bool unchanged[WM_HOOKS], const 
 	}
 	if ((ret = wm_repo_discover(&r, root, err)) != 0) {
 		if (ret == 1) {
-			wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_EIO, WM_SEV_ERROR, NULL,
 				"not a git repository (or any parent): %s", root);
 			ret = WM_EIO;
 		}
 		goto out;
 	}
 	if (!r->workdir) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 			"a bare repository has no commits made in it to check");
 		ret = WM_EINVALID;
 		goto out;
@@ -1131,7 +1118,7 @@ int wm_repo_hook_install(char *paths[WM_HOOKS], bool unchanged[WM_HOOKS], const 
 		goto out;
 	}
 	if (mkdir_parents(dir.ptr) != 0) {
-		wm_error_add(err, WM_EIO, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EIO, WM_SEV_ERROR, NULL,
 			"cannot create the hooks directory '%s': %s", dir.ptr, strerror(errno));
 		ret = WM_EIO;
 		goto out;
@@ -1147,7 +1134,7 @@ int wm_repo_hook_install(char *paths[WM_HOOKS], bool unchanged[WM_HOOKS], const 
 		if (oldlen == hooks[i].len && memcmp(old, hooks[i].ptr, oldlen) == 0) {
 			unchanged[i] = true;
 		} else if (!force && !ours(old, wm_repo_hooks[i])) {
-			wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, NULL,
 				"'%s' is a hook wheelmatrix did not write: not replacing it (use --force, or have it run "
 				"'wheelmatrix check --staged')", targets[i].ptr);
 			refused = true;

@@ -110,19 +110,19 @@ int wm_repo_tracked_init_project(char **pyproject, const struct wm_reader *r, co
 			wm_error_code(err, ret);
 			goto out;
 		}
-		wm_error_add(err, WM_OK, WM_SEV_NOTE, *pyproject, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_OK, WM_SEV_NOTE, *pyproject,
 			"the project (the root's pyproject.toml is not one maturin builds), found by %s; "
 			"written as project.pyproject", found.items[0].why);
 	} else if (found.n > 1) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 			"%zu maturin projects in the repository and none at the root: give init the one to build", found.n);
 		for (size_t i = 0; i < found.n; i++)
-			wm_error_add(err, WM_OK, WM_SEV_NOTE, found.items[i].pyproject, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_OK, WM_SEV_NOTE, found.items[i].pyproject,
 				"found by %s: wheelmatrix init --pyproject %s", found.items[i].why, found.items[i].pyproject);
 		ret = WM_EINVALID;
 		wm_error_code(err, ret);
 	} else if (found.missing) {
-		wm_error_add(err, WM_OK, WM_SEV_NOTE, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_OK, WM_SEV_NOTE, NULL,
 			"no maturin project found elsewhere (the workflows' working-directory and --manifest-path, "
 			"the uv workspace's members, the tracked pyproject.toml files): give its pyproject.toml with "
 			"--pyproject PATH");

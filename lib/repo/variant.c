@@ -150,10 +150,8 @@ static int take_patch(struct patch_file *out, char *text, size_t len, const char
 			"regenerate it with 'wheelmatrix generate', or remove it", why.why);
 		return WM_EINVALID;
 	}
-	if (!(out->path = strndup(out->info.path, out->info.pathlen))) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!(out->path = strndup(out->info.path, out->info.pathlen)))
+		return wm_error_oom(err);
 	return 0;
 }
 
@@ -171,10 +169,8 @@ static int read_patch(struct patch_file *out, struct worktree *w, const char *pa
 		return ret;
 	}
 	len = text.len;
-	if (!(data = wm_buf_detach(&text)) && !(data = calloc(1, 1))) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!(data = wm_buf_detach(&text)) && !(data = calloc(1, 1)))
+		return wm_error_oom(err);
 	return take_patch(out, data, len, path, err);
 }
 
@@ -206,7 +202,7 @@ static int run_patch(struct wm_buf *out, const char *patch, size_t patchlen, boo
 	wm_sha1_git_blob(id, out->ptr ? out->ptr : "", out->len);
 	if (ret == 1 || strcmp(id, want) != 0) {
 		/* the hunks and the index line disagree: the file was edited */
-		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, patch_path, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, patch_path,
 			"the patch does not %s the file its index line names (%.12s): it was edited; "
 			"regenerate it with 'wheelmatrix generate'", revert ? "undo to" : "make", want);
 		ret = WM_ESTATE;
@@ -238,10 +234,8 @@ static int applied_other(char **found, struct worktree *w, const char *const *ba
 		wm_error_release(&quiet);
 		if (ret == 0 && strcmp(f.info.new_id, id) == 0) {
 			patch_file_release(&f);
-			if (!(*found = strdup(backends[i]))) {
-				wm_error_code(err, WM_ENOMEM);
-				return WM_ENOMEM;
-			}
+			if (!(*found = strdup(backends[i])))
+				return wm_error_oom(err);
 			return 0;
 		}
 		patch_file_release(&f);
@@ -251,7 +245,7 @@ static int applied_other(char **found, struct worktree *w, const char *const *ba
 
 static int applied_error(struct wm_error *err, const char *pyproject, const char *backend)
 {
-	wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+	wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, NULL,
 		"%s has the patch of backend '%s' applied: nothing was changed (undo it first with "
 		"'wheelmatrix patch --revert %s')", pyproject, backend, backend);
 	return WM_ESTATE;
@@ -277,10 +271,10 @@ static void unknown_backend(struct wm_error *err, const struct wm_matrix *m, con
 	if (all.oom)
 		wm_error_code(err, WM_ENOMEM);
 	else if (hint)
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 			"unknown backend '%s' (did you mean '%s'?): %s has backends %s", backend, hint, m->file, all.ptr);
 	else
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 			"unknown backend '%s': %s has backends %s", backend, m->file, all.ptr);
 	wm_buf_release(&all);
 }
@@ -315,7 +309,7 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 	worktree_open(&w, root);
 	if ((ret = worktree_read(&odb, &w, m->pyproject, err)) != 0) {
 		if (ret == 1) {
-			wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, NULL,
 				"there is no %s to patch", m->pyproject);
 			ret = WM_EINVALID;
 		}
@@ -334,14 +328,14 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 			if (!revert && (ret = applied_other(&other, &w, ids, m->nbackends, b->id, id, err)) == 0 && other)
 				ret = applied_error(err, m->pyproject, other);
 		} else if (ret > 0) {
-			wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, NULL,
 				"'%s' does not exist: write it with 'wheelmatrix generate'", path);
 			ret = WM_ESTATE;
 		}
 		goto out;
 	}
 	if (strcmp(pf.path, m->pyproject) != 0) {
-		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, path,
 			"the patch is for '%s', but the matrix builds '%s': regenerate it with 'wheelmatrix generate'",
 			pf.path, m->pyproject);
 		ret = WM_ESTATE;
@@ -360,11 +354,11 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 		if (other)
 			applied_error(err, m->pyproject, other);
 		else if (revert)
-			wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, NULL,
 				"%s is neither what '%s' makes of it nor the file it was made from: nothing was reverted "
 				"(it changed since the patch was applied)", m->pyproject, path);
 		else
-			wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, NULL,
 				"%s changed since '%s' was generated (blob %.12s, the patch expects %.12s): nothing was "
 				"changed; regenerate the patches with 'wheelmatrix generate'", m->pyproject, path, id, from);
 		ret = WM_ESTATE;
@@ -378,14 +372,14 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 	if ((ret = wm_generate_variant(&gen, m, b, err)) < 0)
 		goto out;
 	if (ret == 0) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, path,
 			"no backend of the matrix has this patch: backend '%s' builds %s as it is; nothing was changed "
 			"(remove the file)", b->id, m->pyproject);
 		ret = WM_EINVALID;
 		goto out;
 	}
 	if (!patch_is(&pf, gen.ptr, gen.len)) {
-		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, path,
 			"not the patch the matrix makes for backend '%s' (it was edited, or the matrix or %s changed "
 			"since it was generated): nothing was changed; regenerate it with 'wheelmatrix generate'",
 			b->id, m->pyproject);
@@ -397,7 +391,7 @@ int wm_variant_patch(enum wm_variant_done *out, const struct wm_matrix *m, const
 		const struct wm_toml_doc *base = &m->project->py;
 		wm_sha1_git_blob(id, base->text, base->len);
 		if (strcmp(id, pf.info.old_id) != 0) {
-			wm_error_add(err, WM_EINTERNAL, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, path,
 				"the matrix was not read from the file the patch was made from (%.12s, not %.12s)", id,
 				pf.info.old_id);
 			ret = WM_EINTERNAL;
@@ -458,10 +452,8 @@ int wm_variant_build_apply(struct wm_variant_build *vb, const struct wm_matrix *
 
 	memset(vb, 0, sizeof(*vb));
 	vb->done = WM_VARIANT_UNPATCHED;
-	if (!(vb->root = strdup(root)) || !(vb->path = strdup(m->pyproject)) || !(vb->backend = strdup(backend))) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!(vb->root = strdup(root)) || !(vb->path = strdup(m->pyproject)) || !(vb->backend = strdup(backend)))
+		return wm_error_oom(err);
 	/* the bytes to put back, kept rather than made again by the reversed patch: byte for byte */
 	if ((ret = wm_io_read_below(&vb->before, &vb->beforelen, root, m->pyproject, err)) < 0)
 		return ret;
@@ -472,7 +464,7 @@ int wm_variant_build_apply(struct wm_variant_build *vb, const struct wm_matrix *
 	if (vb->done == WM_VARIANT_DONE &&
 	    (ret = wm_io_read_below(&vb->after, &vb->afterlen, root, m->pyproject, err)) != 0) {
 		if (ret == 1) {
-			wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+			wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, NULL,
 				"%s went away as it was patched", m->pyproject);
 			ret = WM_ESTATE;
 		}
@@ -496,7 +488,7 @@ int wm_variant_build_revert(struct wm_variant_build *vb, struct wm_error *err)
 	}
 	if ((ret = holds_bytes(vb->root, vb->path, vb->before, vb->beforelen, err)) != 0)
 		return ret < 0 ? ret : 0;  /* reverted by someone else */
-	wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+	wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, NULL,
 		"%s changed during the build: the patch of backend '%s' was not reverted, so that the change is "
 		"kept; undo the patch's lines by hand (" WM_PATCH_PATH " lists them)", vb->path,
 		vb->backend, vb->backend);
@@ -572,7 +564,7 @@ static int unapply_one(struct wm_buf *base, struct patch_file *pf, const struct 
 	ret = r->read(r->ctx, patch_path, &text, &textlen, &quiet);
 	/* none, or one that cannot be read: not applied; but one behind a link out of the repository is an error */
 	for (size_t i = 0; ret == WM_EINVALID && i < quiet.ndiags; i++)
-		wm_error_add(err, ret, quiet.diags[i].severity, quiet.diags[i].file, NULL, 0, 0, 0, 0, "%s",
+		wm_error_nopos(err, ret, quiet.diags[i].severity, quiet.diags[i].file, "%s",
 			quiet.diags[i].message);
 	wm_error_release(&quiet);
 	if (ret == WM_ENOMEM || ret == WM_EINVALID) {
@@ -621,7 +613,7 @@ static int list_patches(struct wm_paths *out, bool *listed, const struct wm_read
 	wm_error_init(&quiet);
 	ret = r->list(r->ctx, ".wheelmatrix/patches", out, &quiet);
 	for (size_t i = 0; ret == WM_EINVALID && i < quiet.ndiags; i++)
-		wm_error_add(err, ret, quiet.diags[i].severity, quiet.diags[i].file, NULL, 0, 0, 0, 0, "%s",
+		wm_error_nopos(err, ret, quiet.diags[i].severity, quiet.diags[i].file, "%s",
 			quiet.diags[i].message);
 	wm_error_release(&quiet);
 	if (ret == WM_ENOMEM || ret == WM_EINVALID) {
@@ -673,8 +665,7 @@ static int read_base(void *ctx, const char *path, char **data, size_t *len, stru
 				err)) < 0)
 			break;
 		if (ret == 0 && !(br->applied = strdup(br->ids[i]))) {
-			wm_error_code(err, WM_ENOMEM);
-			ret = WM_ENOMEM;
+			ret = wm_error_oom(err);
 			break;
 		}
 		ret = 0;
@@ -683,8 +674,7 @@ static int read_base(void *ctx, const char *path, char **data, size_t *len, stru
 		free(*data);
 		*len = base.len;
 		if (!(*data = wm_buf_detach(&base)) && !(*data = calloc(1, 1))) {
-			wm_error_code(err, WM_ENOMEM);
-			ret = WM_ENOMEM;
+			ret = wm_error_oom(err);
 		}
 	}
 	wm_buf_release(&base);
@@ -732,7 +722,7 @@ static int verify(const struct wm_matrix *m, const struct base_reader *br, struc
 		if (strcmp(m->backends[i]->id, br->applied) == 0)
 			b = m->backends[i];
 	if (!b || !m->project) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, path,
 			"%s is what this patch makes, but the matrix has no backend '%s': the file the patch would undo "
 			"to is not read; remove the patch and restore %s without it by hand", m->pyproject, br->applied,
 			m->pyproject);
@@ -741,13 +731,13 @@ static int verify(const struct wm_matrix *m, const struct base_reader *br, struc
 	if ((ret = wm_generate_variant(&gen, m, b, err)) < 0)
 		goto out;
 	if (ret == 0) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, path,
 			"%s is what this patch makes, but no backend of the matrix has it: backend '%s' builds %s as it "
 			"is; the file the patch would undo to is not read; remove the patch and restore %s without it "
 			"by hand", m->pyproject, b->id, m->pyproject, m->pyproject);
 		ret = WM_EINVALID;
 	} else if (!patch_is(&br->patch, gen.ptr, gen.len)) {
-		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, path,
 			"%s is what this patch makes, but it is not the patch the matrix makes for backend '%s' (it, the "
 			"matrix or %s changed since it was applied): the file it would undo to is not read; restore %s "
 			"without it by hand, then run 'wheelmatrix generate'", m->pyproject, b->id, m->pyproject,
@@ -771,8 +761,7 @@ static int read_stored(void *ctx, const char *path, char **data, size_t *len, st
 	if (ret == 0) {
 		*len = b.len;
 		if (!(*data = wm_buf_detach(&b)) && !(*data = calloc(1, 1))) {
-			wm_error_code(err, WM_ENOMEM);
-			ret = WM_ENOMEM;
+			ret = wm_error_oom(err);
 		}
 	}
 	wm_buf_release(&b);
@@ -797,10 +786,8 @@ int wm_variant_load(struct wm_matrix **out, char **applied, const struct wm_cata
 
 	*out = NULL;
 	*applied = NULL;
-	if (!root) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!root)
+		return wm_error_oom(err);
 	worktree_open(&w, root);
 	ret = wm_matrix_load_path(out, cat, path, &r, err);
 	if (ret == 0 && (ret = verify(*out, &br, err)) < 0) {

@@ -296,6 +296,21 @@ void wm_error_add(struct wm_error *err, enum wm_err code, enum wm_severity sev,
 	va_end(ap);
 }
 
+void wm_error_nopos(struct wm_error *err, enum wm_err code, enum wm_severity sev, const char *file,
+	const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	wm_error_vadd(err, code, sev, file, NULL, 0, 0, 0, 0, fmt, ap);
+	va_end(ap);
+}
+
+int wm_error_oom(struct wm_error *err)
+{
+	wm_error_code(err, WM_ENOMEM);
+	return WM_ENOMEM;
+}
+
 struct sortkey {
 	const struct wm_diag *lead;
 	size_t index;

@@ -12,6 +12,14 @@ void wm_error_vadd(struct wm_error *err, enum wm_err code, enum wm_severity sev,
 	const char *file, const char *source, size_t srclen,
 	unsigned line, unsigned column, unsigned span, const char *fmt, va_list ap);
 /*
+ * The short forms.  A diagnostic with no position: of `file` as a whole (no line,
+ * column or quoted line), or of none when `file` is NULL.
+ */
+void wm_error_nopos(struct wm_error *err, enum wm_err code, enum wm_severity sev, const char *file,
+	const char *fmt, ...) WM_PRINTF(5, 6);
+/* Out of memory: records WM_ENOMEM as the report's code (unless one is set) and returns WM_ENOMEM. */
+int wm_error_oom(struct wm_error *err);
+/*
  * Whether a diagnostic of severity `sev` would be dropped now: the report
  * holds WM_ERROR_MAX of them.  A caller skips the work of its message then
  * (a suggestion among many names), for every one of millions of bad items.

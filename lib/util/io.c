@@ -67,7 +67,7 @@ int wm_io_read_fd(char **out, size_t *len, int fd, size_t max)
 
 static int fail(struct wm_error *err, const char *path, const char *what)
 {
-	wm_error_add(err, WM_EREAD, WM_SEV_ERROR, path, NULL, 0, 0, 0, 0, "%s", what);
+	wm_error_nopos(err, WM_EREAD, WM_SEV_ERROR, path, "%s", what);
 	return WM_EREAD;
 }
 
@@ -97,11 +97,11 @@ int wm_io_read(char **out, size_t *len, const char *path, size_t max, struct wm_
 		goto out;
 	}
 	if ((ret = wm_io_read_fd(&data, &n, fd, max)) == WM_EINVALID) {
-		wm_error_add(err, WM_EINVALID, WM_SEV_ERROR, name, NULL, 0, 0, 0, 0,
+		wm_error_nopos(err, WM_EINVALID, WM_SEV_ERROR, name,
 			"the file is larger than the limit of %zu MiB", max >> 20);
 		goto out;
 	} else if (ret == WM_ENOMEM) {
-		wm_error_add(err, WM_ENOMEM, WM_SEV_ERROR, name, NULL, 0, 0, 0, 0, "out of memory");
+		wm_error_nopos(err, WM_ENOMEM, WM_SEV_ERROR, name, "out of memory");
 		goto out;
 	} else if (ret < 0) {
 		ret = fail(err, name, errno == EISDIR ? "is a directory, not a file" : strerror(errno));
@@ -215,10 +215,8 @@ static int list_tree(void *ctx, const char *dir, struct wm_paths *out, struct wm
 	/* the directory itself through links that stay inside; below it, links are left out */
 	while (n > 0 && dir[n - 1] == '/')
 		n--;
-	if (!(rel = strndup(dir, n))) {
-		wm_error_code(err, WM_ENOMEM);
-		return WM_ENOMEM;
-	}
+	if (!(rel = strndup(dir, n)))
+		return wm_error_oom(err);
 	ret = wm_io_dir_below(&real, ctx, rel, err);
 	free(rel);
 	if (ret != 0)
@@ -227,7 +225,7 @@ static int list_tree(void *ctx, const char *dir, struct wm_paths *out, struct wm
 	free(real);
 	ret = full.oom ? WM_ENOMEM : list_dir(out, &full, full.len + 1, 0);
 	if (ret == WM_EREAD)
-		wm_error_add(err, WM_EREAD, WM_SEV_ERROR, dir, NULL, 0, 0, 0, 0, "cannot list the directory: %s",
+		wm_error_nopos(err, WM_EREAD, WM_SEV_ERROR, dir, "cannot list the directory: %s",
 			strerror(errno));
 	else if (ret == WM_ENOMEM)
 		wm_error_code(err, ret);
@@ -280,11 +278,10 @@ static int walk_fail(const struct walk *w, enum wm_err code, const char *fmt, ..
 	va_end(ap);
 	if (what.oom || !what.ptr) {
 		wm_buf_release(&what);
-		wm_error_code(w->err, WM_ENOMEM);
-		return WM_ENOMEM;
+		return wm_error_oom(w->err);
 	}
 	/* the message names the path: no file position to give */
-	wm_error_add(w->err, code, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0,
+	wm_error_nopos(w->err, code, WM_SEV_ERROR, NULL,
 		"cannot %s '%s': %s", w->verb, w->path, what.ptr);
 	wm_buf_release(&what);
 	return code;
@@ -293,13 +290,13 @@ static int walk_fail(const struct walk *w, enum wm_err code, const char *fmt, ..
 /* Reports a problem of the file itself, "'<path>' is a directory", the same when reading or writing. */
 static int file_fail(const struct walk *w, const char *what)
 {
-	wm_error_add(w->err, WM_EINVALID, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "'%s' %s", w->path, what);
+	wm_error_nopos(w->err, WM_EINVALID, WM_SEV_ERROR, NULL, "'%s' %s", w->path, what);
 	return WM_EINVALID;
 }
 
 static int walk_oom(const struct walk *w)
 {
-	wm_error_add(w->err, WM_ENOMEM, WM_SEV_ERROR, w->path, NULL, 0, 0, 0, 0, "out of memory");
+	wm_error_nopos(w->err, WM_ENOMEM, WM_SEV_ERROR, w->path, "out of memory");
 	return WM_ENOMEM;
 }
 
@@ -748,7 +745,7 @@ int wm_io_lock_below(struct wm_io_lock *out, const char *root, const char *path,
 		}
 		if (flock(out->fd, LOCK_EX | LOCK_NB) != 0) {
 			if (errno == EWOULDBLOCK)
-				wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "another process holds the "
+				wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, NULL, "another process holds the "
 					"lock on '%s' (another 'wheelmatrix pin' writing it?): nothing was done; run again once "
 					"it is done", path);
 			else
@@ -902,7 +899,7 @@ int wm_io_replace_locked(const struct wm_io_lock *l, const char *expect, size_t 
 	case 1:
 		break;
 	case 0:
-		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "'%s' changed since it was read: "
+		wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, NULL, "'%s' changed since it was read: "
 			"nothing was written, and the change is kept; run again", l->shown);
 		return WM_ESTATE;
 	default:
@@ -936,7 +933,7 @@ int wm_io_replace_locked(const struct wm_io_lock *l, const char *expect, size_t 
 	if ((ret = still(l, expect, expect_len)) != 1) {
 		if (ret < 0)
 			goto failed;
-		wm_error_add(err, WM_ESTATE, WM_SEV_ERROR, NULL, NULL, 0, 0, 0, 0, "'%s' changed since it was read: "
+		wm_error_nopos(err, WM_ESTATE, WM_SEV_ERROR, NULL, "'%s' changed since it was read: "
 			"nothing was written, and the change is kept; run again", l->shown);
 		ret = WM_ESTATE;
 		goto out;

@@ -269,8 +269,27 @@ static void test_hostile_names(void)
 	wm_arena_release(&a);
 }
 
+/* Release tags as pin and outdated read them (wm_refs_release_read, wm_refs_release_cmp). */
+static void test_release(void)
+{
+	struct wm_refs_release a, b;
+	CHECK(wm_refs_release_read("v4", 4, &a) && a.n == 1 && a.part[0] == 4);
+	CHECK(wm_refs_release_read("V1.2.3", 4, &b) && b.n == 3 && b.part[2] == 3);
+	CHECK(wm_refs_release_read("1.2.3.4", 4, &a) && a.n == 4);
+	CHECK(!wm_refs_release_read("1.2.3.4.5", 4, &a));   /* pin's tags have four numbers at most */
+	CHECK(wm_refs_release_read("1.2.3.4.5.6", WM_REFS_RELEASE_PARTS, &a) && a.n == 6);
+	CHECK(!wm_refs_release_read("1.2.3.4.5.6.7", WM_REFS_RELEASE_PARTS, &a));
+	CHECK(!wm_refs_release_read("v1.2-rc1", 4, &a) && !wm_refs_release_read("v", 4, &a) && !wm_refs_release_read("1..2", 4, &a));
+	CHECK(!wm_refs_release_read("release/v1", 4, &a));   /* a path is the caller's to cut */
+	CHECK(!wm_refs_release_read("1234567890", 4, &a));   /* ten digits: not a release number */
+	CHECK(wm_refs_release_read("v4", 4, &a) && wm_refs_release_read("v4.0.0", 4, &b) && wm_refs_release_cmp(&a, &b) < 0);
+	CHECK(wm_refs_release_read("v4.10", 4, &a) && wm_refs_release_read("v4.9.9", 4, &b) && wm_refs_release_cmp(&a, &b) > 0);
+	CHECK(wm_refs_release_read("2", 4, &a) && wm_refs_release_read("v2", 4, &b) && wm_refs_release_cmp(&a, &b) == 0);
+}
+
 int main(void)
 {
+	test_release();
 	test_good();
 	test_empty_and_v1();
 	test_refused();
