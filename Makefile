@@ -201,21 +201,21 @@ $(B)/tests/%: $(B)/obj/tests/unit/%.o $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 # The toml-test decoder (tests/t-toml-test.sh) reads TOML and writes the suite's JSON with Jansson.
-$(B)/tests/toml-decode: $(B)/obj/tests/toml-decode.o $(LIB)
+$(B)/tests/toml-decode: $(B)/obj/tests/progs/toml-decode.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 # The index dump (tests/t-git-index.sh) prints what repo/gitindex.c reads, or (linked with
 # libgit2) what libgit2 reads.
-$(B)/tests/index-dump: $(B)/obj/tests/index-dump.o $(LIB)
+$(B)/tests/index-dump: $(B)/obj/tests/progs/index-dump.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(shell $(PKG_CONFIG) --libs libgit2)
 
 # The JSON Schema of wheelmatrix.yaml (lib/model/jsonschema.c): `make schema` writes
 # docs/wheelmatrix.schema.json with it, tests/t-schema.sh checks the file is what it writes.
-$(B)/tests/schema-write: $(B)/obj/tests/schema-write.o $(LIB)
+$(B)/tests/schema-write: $(B)/obj/tests/progs/schema-write.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
@@ -226,13 +226,13 @@ schema: $(B)/tests/schema-write
 	$(Q)mv docs/wheelmatrix.schema.json+ docs/wheelmatrix.schema.json
 
 # The variant patch driver (tests/t-patches.sh) applies a spec file to a pyproject.toml.
-$(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)
+$(B)/tests/patch-apply: $(B)/obj/tests/progs/patch-apply.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 # The ref advertisement driver (tests/t-refs-forge.sh) asks a forge for repositories' tags through index/refs.c.
-$(B)/tests/refs-fetch: $(B)/obj/tests/refs-fetch.o $(LIB)
+$(B)/tests/refs-fetch: $(B)/obj/tests/progs/refs-fetch.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
@@ -420,5 +420,5 @@ fuzz: fuzz-build
 
 FORCE:
 
--include $(wildcard $(B)/obj/lib/*/*.d $(B)/obj/cmd/*.d $(B)/obj/tests/*.d $(B)/obj/tests/unit/*.d $(B)/obj/$(B)/*.d)
+-include $(wildcard $(B)/obj/lib/*/*.d $(B)/obj/cmd/*.d $(B)/obj/tests/progs/*.d $(B)/obj/tests/unit/*.d $(B)/obj/$(B)/*.d)
 -include $(wildcard $(FB)/obj/lib/*/*.d $(FB)/obj/tests/fuzz/*.d $(FB)/obj/$(B)/*.d)

@@ -302,8 +302,8 @@ for dir in "$root"/tests/golden/*/; do
 	dir=${dir%/}
 	selected "golden/$(basename "$dir")" && goldens+=("$dir")
 done
-# The scripts that build wheels with the real tools (those that source tests/e2e-env.sh or
-# tests/wheel-env.sh) take a minute or more each: they start first, and the quick ones fill the end.
+# The scripts that build wheels with the real tools (those that source tests/kit/e2e-env.sh or
+# tests/kit/wheel-env.sh) take a minute or more each: they start first, and the quick ones fill the end.
 heavy=() light=()
 for script in "$root"/tests/t-*.sh; do
 	selected "$(basename "$script" .sh)" || continue

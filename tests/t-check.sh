@@ -2,7 +2,7 @@
 # t-check.sh — `wheelmatrix check` on real repositories: each finding's exact text, the three sources
 # (working tree, --staged, --rev), bare and linked worktrees, submodules, a project in a subdirectory,
 # a read-only repository, and .git left exactly as it was.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 chmod 755 "$tmp"
 
 # check DIR EXIT ARGS...: runs `wheelmatrix -C DIR check ARGS`; the exit status must be EXIT.

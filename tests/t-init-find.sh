@@ -12,9 +12,9 @@
 # The layouts are modelled on real projects': a uv workspace over a virtual Cargo workspace with
 # the bindings in crates/<x>-python (whose workflow says working-directory: crates/<x>-python), and
 # bindings/python with nothing at the root (whose workflow passes --manifest-path).
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 
 # maturin_project DIR NAME: a maturin project (pyproject.toml and Cargo.toml) in DIR
 maturin_project() {

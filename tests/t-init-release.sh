@@ -21,12 +21,12 @@
 # its publishing job.  The same over https from a private index (credentials from the environment,
 # never shown; refused without them, nothing written).  A project the index does not have is fine:
 # init says so and writes its matrix.
-. "$ROOT/tests/lib.sh"
-. "$ROOT/tests/plan-servers.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-# shellcheck source=tests/takeover-index.sh
-. "$ROOT/tests/takeover-index.sh"
+. "$ROOT/tests/kit/lib.sh"
+. "$ROOT/tests/kit/plan-servers.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+# shellcheck source=tests/kit/takeover-index.sh
+. "$ROOT/tests/kit/takeover-index.sh"
 tools=$("$ROOT/tests/tools/install.sh" --path)
 [[ -x $tools/bin/python ]] || fatal "the pinned tools are not installed in $tools: run 'make tools' (tests/tools/install.sh)"
 "$tools/bin/python" -c 'import packaging.utils' 2>/dev/null ||

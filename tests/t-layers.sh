@@ -12,7 +12,7 @@
 # module map of docs/design.md, an included header is never above the
 # including file's floor, and every name a module exports starts with the
 # module's (wm_expand_next in model/expand.c, wm_emit_github in emit/github.c).
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 obj=${WM%/*}/obj
 [[ -d $obj/lib ]] || { fail "no objects under $obj/lib: run 'make check'"; finish; }

@@ -16,9 +16,9 @@
 # (no interpreter runs here but python3.11: maturin takes the others' configuration from its own
 # tables, as in the images without them); the wheel files it writes are exactly plan's for those jobs.
 # The platforms built elsewhere are t-maturin-tags' (maturin's and packaging's tag code).
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 
 names=$ROOT/tests/names
 

@@ -13,9 +13,9 @@
 #    architecture with exactly that glibc or musl, and the PEP 600/656 one is not accepted one
 #    level lower (packaging._manylinux / _musllinux.platform_tags, the running machine's libc
 #    replaced by that level).  The build of linux-x86_64 itself is t-maturin-names'.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 
 # crate NAME PYO3-FEATURES: a project whose matrix is written after it
 crate() {

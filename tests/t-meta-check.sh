@@ -1,7 +1,7 @@
 #!/bin/bash
 # t-meta-check.sh — `check` of a strategy meta project: the meta package's pins and extras, its copy of
 # the Python package as each source (working tree, --staged, --rev) holds it, and the meta patches.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 check() {  # check EXIT ARGS...
 	local want=$1

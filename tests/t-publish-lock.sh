@@ -16,9 +16,9 @@
 #   lock, twine checks the files and uploads them to a loopback server standing in for PyPI, which
 #   gets the wheel and the sdist; with one hash of the lock changed in the generated file, the same
 #   job fails at pip's hash check and uploads nothing.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
 need "$glci" "run 'npm ci --prefix tests/external'"
 need rsync "apt-get install rsync (gitlab-ci-local copies the checkout with it)"

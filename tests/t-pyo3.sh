@@ -6,7 +6,7 @@
 # workspace, path or git dependency, or a requirement of several series with no lock, gets a note
 # and no check, said by list --why, -v and init but not by every command or hook run; what PyO3
 # does build loads.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 # project DIR PYO3 PYTHON: pyproject.toml, a Cargo.toml whose [dependencies] line for pyo3 is PYO3,
 # and a matrix whose `python:` is PYTHON

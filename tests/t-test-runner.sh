@@ -4,7 +4,7 @@
 # tests/run.sh is copied into a tree of its own (tests/, build/) whose tests are made here: unit
 # test binaries that pass and fail, golden cases run by a stand-in build/wheelmatrix, and scripts
 # that pass, fail, skip, leave temporary files behind and hang.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 need python3 "apt-get install python3"
 
 tree=$tmp/tree

@@ -1,4 +1,4 @@
-# wheel-build.sh — sourced after tests/wheel-env.sh by the tests that need wheelmatrix's own wheel
+# wheel-build.sh — sourced after tests/kit/wheel-env.sh by the tests that need wheelmatrix's own wheel
 # (t-wheel, t-check-job, t-commit-paths): one build of it per run of the tests.
 # shellcheck shell=bash
 #
@@ -11,7 +11,7 @@
 # tests/run.sh removes when the run ends), under a name made of the digest of every file git tracks
 # or would add (their paths and contents), holding a lock that the others wait on; each then copies
 # the files.  Sources changed in between make another name, so another build.
-: "${ROOT:?}" "${tmp:?source tests/lib.sh first}" "${version:?source tests/wheel-env.sh first}"
+: "${ROOT:?}" "${tmp:?source tests/kit/lib.sh first}" "${version:?source tests/kit/wheel-env.sh first}"
 need flock "apt-get install util-linux"
 
 # The digest of the sources: every file git tracks or does not ignore, path and content.

@@ -3,7 +3,7 @@
 usage: index-pages-check.py BASE PROJECT REQUIRES-PYTHON FILE...
 
 BASE is an index served with PEP 691 content negotiation under BASE/simple/... and as HTML only
-under BASE/html/... (tests/plan-servers.sh's nginx), followed by the backend: for
+under BASE/html/... (tests/kit/plan-servers.sh's nginx), followed by the backend: for
 http://127.0.0.1:P/ and cuda, BASE is http://127.0.0.1:P/simple/cuda/ (the HTML pages are found
 by replacing /simple/ with /html/).  FILE... are the file names the project's page must list,
 exactly; a NAME-VERSION-variants.json among them (strategy variants) is listed without

@@ -1,12 +1,12 @@
 # takeover-index.sh — sourced by the tests of init against tests/takeover/'s releases (after
-# tests/lib.sh and tests/python-env.sh).
+# tests/kit/lib.sh and tests/kit/python-env.sh).
 # shellcheck shell=bash
-# shellcheck disable=SC2154  # py comes from tests/python-env.sh, which the test sources first
+# shellcheck disable=SC2154  # py comes from tests/kit/python-env.sh, which the test sources first
 #
 #   takeover_index WWW   lays out each release of tests/takeover/*/release.json as a simple index
 #                        below WWW: WWW/simple/NAME/index.json, its page as PyPI gave it (PEP 691
 #                        JSON), and WWW/simple/NAME/index.html, the same files as PEP 503 HTML; the
-#                        tests serve WWW with nginx (tests/plan-servers.sh), whose configuration
+#                        tests serve WWW with nginx (tests/kit/plan-servers.sh), whose configuration
 #                        answers /html/NAME/ with the HTML page.
 takeover_index() {
 	local www=$1 rel

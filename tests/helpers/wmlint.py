@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """wmlint.py — checks GitHub workflows with validators nobody here wrote: actionlint, zizmor, action-validator, shellcheck.
 
-usage: python3 tests/wmlint.py WORKFLOW...     (exit 0 clean, 1 findings or validators missing)
-       python3 tests/wmlint.py --missing       (exit 1 and say how to install them when they cannot run)
+usage: python3 tests/helpers/wmlint.py WORKFLOW...     (exit 0 clean, 1 findings or validators missing)
+       python3 tests/helpers/wmlint.py --missing       (exit 1 and say how to install them when they cannot run)
 
 actionlint 1.7.12 (the Go module, pinned in tests/tools/actionlint/go.mod) and zizmor 1.33.1
 (PyPI, pinned in tests/tools/validators.txt) are installed by tests/tools/install-validators.sh
@@ -56,7 +56,7 @@ import tempfile
 
 import yaml
 
-TESTS = os.path.dirname(os.path.abspath(__file__))
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(TESTS)
 EXTERNAL = os.path.join(TESTS, "external")
 BIN = os.path.join(EXTERNAL, "node_modules", ".bin")

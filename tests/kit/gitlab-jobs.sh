@@ -7,7 +7,7 @@
 # /html/ as GitLab Pages serves it, index.html alone) and pages_url (that URL); gives jobs_env,
 # prebuild_cuda and gitlab (each described where it is defined).
 # shellcheck shell=bash
-# shellcheck disable=SC2154  # tmp (tests/lib.sh) and repo (the sourcing script's checkout)
+# shellcheck disable=SC2154  # tmp (tests/kit/lib.sh) and repo (the sourcing script's checkout)
 glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
 need "$glci" "run 'npm ci --prefix tests/external'"
 need rsync "apt-get install rsync (gitlab-ci-local copies the checkout with it)"

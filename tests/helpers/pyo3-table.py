@@ -2,8 +2,8 @@
 """pyo3-table.py — reads, from PyO3's own crates, which CPython each release builds for, and compares
 it with templates/pyo3.yaml.
 
-usage: tests/pyo3-table.py CRATES TEMPLATE     exit 1 naming each difference
-       tests/pyo3-table.py CRATES --print      the table as read from the crates
+usage: tests/helpers/pyo3-table.py CRATES TEMPLATE     exit 1 naming each difference
+       tests/helpers/pyo3-table.py CRATES --print      the table as read from the crates
 
 CRATES holds pyo3-ffi-X.Y.Z/ and pyo3-build-config-X.Y.Z/ as crates.io's .crate archives unpack
 (tests/tools/install-crates.sh).  From each pyo3-ffi release:

@@ -1,6 +1,6 @@
 """llm-rs-installed.py — the llm-rs fixture as installed in the environment that runs this script.
 
-usage: VENV/bin/python -I tests/llm-rs-installed.py VERSION BACKEND   (run from an empty directory)
+usage: VENV/bin/python -I tests/helpers/llm-rs-installed.py VERSION BACKEND   (run from an empty directory)
 
 Checks that the installed distribution llm-rs has VERSION, that llm_rs is imported from the
 environment (not from a checkout), and that its backend() answers BACKEND; prints the problems

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """wfcheck.py — the structural properties of a generated GitHub workflow, checked against `wheelmatrix list`.
 
-usage: python3 tests/wfcheck.py WORKFLOW LIST.jsonl [--meta NAME | --index DEFAULT-BACKEND] [--no-check]
+usage: python3 tests/helpers/wfcheck.py WORKFLOW LIST.jsonl [--meta NAME | --index DEFAULT-BACKEND] [--no-check]
        (exit 0 when every property holds, 1 otherwise; DEFAULT-BACKEND "" when there is none;
        --no-check for a matrix with `ci.github.check: false`)
 

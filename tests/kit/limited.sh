@@ -1,4 +1,4 @@
-# limited.sh — sourced after tests/lib.sh by the tests that bound what a refusal may cost in memory.
+# limited.sh — sourced after tests/kit/lib.sh by the tests that bound what a refusal may cost in memory.
 # shellcheck shell=bash
 #
 #   limited AS RSS ARGS...   runs the tool with ARGS as `wm` does, within AS MiB of address space

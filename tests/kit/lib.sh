@@ -3,7 +3,7 @@
 #
 # A script sources it first:
 #
-#   . "$ROOT/tests/lib.sh"
+#   . "$ROOT/tests/kit/lib.sh"
 #
 # and then has: strict mode; $WM and $ROOT checked; $tmp, a scratch directory removed at exit (even
 # one a test made read-only); `git` with an identity and a default branch, whatever the machine's

@@ -4,13 +4,13 @@
 # forge_repos ROOT      bare repositories made now with git under ROOT, as a forge serves them:
 #                       acme/setup-tool.git (branches, lightweight tags, annotated tags, a tag of
 #                       a tag, 3,000 more tags: v0.0.0 ... v0.2.999), acme/empty.git (no commits)
-# start_forge ROOT [ARGS...]   tests/forge-server.py (git http-backend for ROOT, and its faults);
+# start_forge ROOT [ARGS...]   tests/servers/forge-server.py (git http-backend for ROOT, and its faults);
 #                       sets FORGE (http://127.0.0.1:PORT)
 # forge_action, forge_catalog_actions   an action's repository, every catalogue action's (below)
 #
-# Source it after tests/lib.sh (and tests/plan-servers.sh, whose stop_servers stops it too).
+# Source it after tests/kit/lib.sh (and tests/kit/plan-servers.sh, whose stop_servers stops it too).
 
-: "${ROOT:?}" "${tmp:?source tests/lib.sh first}"
+: "${ROOT:?}" "${tmp:?source tests/kit/lib.sh first}"
 
 forge_repos() {
 	local dir=$1 w=$tmp/forge-work i
@@ -40,7 +40,7 @@ start_forge() {
 	local dir=$1 i
 	shift
 	rm -f "$tmp/forge.port"
-	python3 "$ROOT/tests/forge-server.py" "$tmp/forge.port" --root "$dir" "$@" &
+	python3 "$ROOT/tests/servers/forge-server.py" "$tmp/forge.port" --root "$dir" "$@" &
 	server_pids+=($!)
 	for ((i = 0; i < 100; i++)); do
 		[[ -s $tmp/forge.port ]] && break

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """provcheck.py — the provenance, permissions and release job checks of tests/t-provenance.sh.
 
-usage: python3 tests/provcheck.py WHEELMATRIX SCRATCH-DIR     (exit 0: no problem; 1: problems, printed)
+usage: python3 tests/helpers/provcheck.py WHEELMATRIX SCRATCH-DIR     (exit 0: no problem; 1: problems, printed)
 
 What it checks is said at the top of tests/t-provenance.sh.
 """

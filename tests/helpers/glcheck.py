@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """glcheck.py — a generated GitLab CI file checked with gitlab-ci-local and against `wheelmatrix list`.
 
-usage: python3 tests/glcheck.py REPO LIST.jsonl [VERSION [PATH]]   (exit 0 when every property holds, 1 otherwise)
+usage: python3 tests/helpers/glcheck.py REPO LIST.jsonl [VERSION [PATH]]   (exit 0 when every property holds, 1 otherwise)
 
 REPO is a git repository holding the generated file at PATH (default .gitlab-ci.yml).  gitlab-ci-local (tests/external)
 lists its jobs twice, without a tag and with `--variable CI_COMMIT_TAG=v<VERSION>`; then:
@@ -50,7 +50,7 @@ import tempfile
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GCL = os.path.join(ROOT, "tests", "external", "node_modules", ".bin", "gitlab-ci-local")
 _INSTANCE = re.compile(r"^(.*): \[(.*)\]$")
 STAGES = {"build": 0, "test": 1, "publish": 2}

@@ -1,10 +1,10 @@
-# check-job.sh — sourced (after tests/lib.sh) by the tests that run the generated drift-check job,
-# wheelmatrix-check, for real: its GitHub steps replayed by tests/replay-github.py, its GitLab job
-# under gitlab-ci-local.  It sources what it needs: tests/python-env.sh, tests/plan-servers.sh
-# (its servers stop at exit), tests/wheel-env.sh and tests/wheel-build.sh.
+# check-job.sh — sourced (after tests/kit/lib.sh) by the tests that run the generated drift-check job,
+# wheelmatrix-check, for real: its GitHub steps replayed by tests/helpers/replay-github.py, its GitLab job
+# under gitlab-ci-local.  It sources what it needs: tests/kit/python-env.sh, tests/kit/plan-servers.sh
+# (its servers stop at exit), tests/kit/wheel-env.sh and tests/kit/wheel-build.sh.
 # shellcheck shell=bash
 #
-# check_job_index        builds wheelmatrix's wheel (tests/wheel-build.sh: the run's one build) and
+# check_job_index        builds wheelmatrix's wheel (tests/kit/wheel-build.sh: the run's one build) and
 #                        serves it from a PEP 503/691 index of its own on loopback (nginx), which
 #                        the jobs' pip installs from (PIP_INDEX_URL); sets index and check_wheel
 # github_check REPO REV  replays the job wheelmatrix-check of the workflow committed at REV, in a
@@ -20,15 +20,15 @@
 # loopback one (the wheel on PyPI does not exist before a release), the GitLab image is not pulled
 # (the shell executor: this machine's python3 makes the environment), and actions/checkout is a
 # clone of depth 1.
-: "${ROOT:?}" "${tmp:?source tests/lib.sh first}"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-# shellcheck source=tests/plan-servers.sh
-. "$ROOT/tests/plan-servers.sh"
-# shellcheck source=tests/wheel-env.sh
-. "$ROOT/tests/wheel-env.sh"
-# shellcheck source=tests/wheel-build.sh
-. "$ROOT/tests/wheel-build.sh"
+: "${ROOT:?}" "${tmp:?source tests/kit/lib.sh first}"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+. "$ROOT/tests/kit/plan-servers.sh"
+# shellcheck source=tests/kit/wheel-env.sh
+. "$ROOT/tests/kit/wheel-env.sh"
+# shellcheck source=tests/kit/wheel-build.sh
+. "$ROOT/tests/kit/wheel-build.sh"
 glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
 need "$glci" "run 'npm ci --prefix tests/external'"
 need rsync "apt-get install rsync (gitlab-ci-local copies the checkout with it)"
@@ -76,7 +76,7 @@ github_check() {
 	fi
 	status=0
 	(cd "$ws/checkout" && GITHUB_SHA=$rev GITHUB_REF=refs/heads/main \
-		"$py" "$ROOT/tests/replay-github.py" .github/workflows/wheels.yml wheelmatrix-check) \
+		"$py" "$ROOT/tests/helpers/replay-github.py" .github/workflows/wheels.yml wheelmatrix-check) \
 		>"$tmp/out" 2>"$tmp/err" || status=$?
 }
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """action-inputs.py — every `with:` key a generated workflow passes is an input its action declares.
 
-usage: python3 tests/action-inputs.py WORKFLOW...      (exit 0: no problem; 1: problems, printed)
-       python3 tests/action-inputs.py --coverage WORKFLOW...   (also: every pinned action is used)
+usage: python3 tests/helpers/action-inputs.py WORKFLOW...      (exit 0: no problem; 1: problems, printed)
+       python3 tests/helpers/action-inputs.py --coverage WORKFLOW...   (also: every pinned action is used)
 
-The declared inputs are tests/action-inputs.yaml's, under the reference templates/actions.yaml
+The declared inputs are tests/helpers/action-inputs.yaml's, under the reference templates/actions.yaml
 pins.  A step that uses an action outside templates/actions.yaml, or at another reference, is a
 problem: the generated workflows use the pinned actions only (a matrix file's own setup steps are
 not in the workflows this is given).  What it proves is said at the top of tests/t-action-inputs.sh.
@@ -15,11 +15,11 @@ import sys
 
 import yaml
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 with open(os.path.join(root, "templates", "actions.yaml"), encoding="utf-8") as f:
     table = yaml.safe_load(f)
 pins, runtimes = table["actions"], table["runtimes"]
-with open(os.path.join(root, "tests", "action-inputs.yaml"), encoding="utf-8") as f:
+with open(os.path.join(root, "tests", "helpers", "action-inputs.yaml"), encoding="utf-8") as f:
     declared = yaml.safe_load(f)
 
 args = sys.argv[1:]
@@ -37,7 +37,7 @@ def major(use):
 for name, ref in pins.items():
     spec = declared.get("%s@%s" % (name, ref))
     if spec is None:
-        problems.append("tests/action-inputs.yaml has no inputs for %s@%s, the pin of templates/actions.yaml" % (name, ref))
+        problems.append("tests/helpers/action-inputs.yaml has no inputs for %s@%s, the pin of templates/actions.yaml" % (name, ref))
         continue
     # the runtime templates/actions.yaml records against the one read from the action.yml
     ours = (runtimes.get(name) or {}).get(ref)

@@ -4,7 +4,7 @@ completion (readline, the completion script sourced, the words split as bash spl
 COMP_WORDBREAKS) completes the line and, where more than one candidate is left, lists them
 (readline's show-all-if-ambiguous).
 
-usage: python3 tests/bash-complete.py SCRIPT 'wheelmatrix generate --stdout patch:'
+usage: python3 tests/helpers/bash-complete.py SCRIPT 'wheelmatrix generate --stdout patch:'
 
 Prints what the terminal showed meanwhile, without escape sequences: the prompt ("> ") and the line,
 the candidates one a line (readline's completion-display-width 0), the prompt and the line again,

@@ -4,7 +4,7 @@
 # build requirements in the wheelhouse (tests/tools/install-wheelhouse.sh), their caches under $tmp.
 # Sets tools, wheelhouse and version (WM_VERSION of lib/wheelmatrix.h, the wheel's version).
 # shellcheck shell=bash
-: "${ROOT:?}" "${tmp:?source tests/lib.sh first}"
+: "${ROOT:?}" "${tmp:?source tests/kit/lib.sh first}"
 tools=$("$ROOT/tests/tools/install.sh" --path)
 [ -f "$tools/.complete" ] ||
 	fatal "the pinned test tools are not installed in $tools: run 'make tools' (tests/tools/install.sh)"

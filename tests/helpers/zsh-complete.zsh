@@ -2,7 +2,7 @@
 # completion system (compinit), with _wheelmatrix loaded from a directory, completes the line and
 # lists the candidates.
 #
-# usage: zsh -f tests/zsh-complete.zsh FPATH_DIR 'wheelmatrix patch '
+# usage: zsh -f tests/helpers/zsh-complete.zsh FPATH_DIR 'wheelmatrix patch '
 #
 # Prints what the terminal showed meanwhile, without escape sequences: the line as completed
 # (after "> "), then the list of candidates.  The shell runs in the current directory with the

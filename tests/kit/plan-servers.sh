@@ -1,19 +1,19 @@
 # shellcheck shell=bash
 # plan-servers.sh — sourced by the plan tests: loopback servers they start and stop, and a test CA.
 #
-# start_fault DIR [ARGS...]   tests/index-server.py; sets FAULT_PORT
+# start_fault DIR [ARGS...]   tests/servers/index-server.py; sets FAULT_PORT
 # make_ca DIR                 a CA and a certificate for 127.0.0.1 signed by it, made now with openssl
 # start_nginx DIR ROOT        nginx serving the index tree ROOT over http and https (DIR/ca.pem);
 #                             sets HTTP_PORT and HTTPS_PORT; DIR/nginx/ports.log has a line per
 #                             request: the port, user=<its credentials' user name>, the request, the status
 # stop_servers                stops what was started
 #
-# Source it after tests/lib.sh (its $tmp, `fail`, ...): the servers it starts are stopped at exit.
+# Source it after tests/kit/lib.sh (its $tmp, `fail`, ...): the servers it starts are stopped at exit.
 #
 # Both servers bind 127.0.0.1 only.  The proxy variables are cleared and NO_PROXY
 # set so that loopback requests go straight to them.
 
-: "${ROOT:?}" "${tmp:?source tests/lib.sh first}"
+: "${ROOT:?}" "${tmp:?source tests/kit/lib.sh first}"
 at_exit stop_servers
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
@@ -87,7 +87,7 @@ start_fault() {
 	local dir=$1 i
 	shift
 	rm -f "$dir/fault.port"
-	python3 "$ROOT/tests/index-server.py" "$dir/fault.port" "$@" 8>&- &
+	python3 "$ROOT/tests/servers/index-server.py" "$dir/fault.port" "$@" 8>&- &
 	server_pids+=($!)
 	for ((i = 0; i < 100; i++)); do
 		[[ -s $dir/fault.port ]] && break
