@@ -171,12 +171,21 @@ run_golden() {
 	mkdir -p "$out"
 	(cd "$dir" && env -u PRE_COMMIT LC_ALL=C NO_COLOR=1 "$wm" "${args[@]}" <"$input" >"$out/stdout" 2>"$out/stderr")
 	status=$?
-	# WM_UPDATE=1 writes what the run gave as the expected files: read their diff before committing
+	# WM_UPDATE=1 writes what the run gave as the expected files: read their diff before committing.
+	# An empty output and exit status 0 are written as no file at all (a missing file means that).
 	if [[ ${WM_UPDATE:-} == 1 ]]; then
 		for f in stdout stderr; do
-			[[ -s $out/$f || -f $dir/$f ]] && cp "$out/$f" "$dir/$f"
+			if [[ -s $out/$f ]]; then
+				cp "$out/$f" "$dir/$f"
+			else
+				rm -f "$dir/$f"
+			fi
 		done
-		[[ $status != 0 || -f $dir/exit ]] && echo "$status" >"$dir/exit"
+		if [[ $status != 0 ]]; then
+			echo "$status" >"$dir/exit"
+		else
+			rm -f "$dir/exit"
+		fi
 	fi
 	want=0
 	[[ -f $dir/exit ]] && want=$(tr -d '[:space:]' <"$dir/exit")
