@@ -4,6 +4,9 @@
 #   make check                build, then run tests/run.sh (installs the tests' Debian packages,
 #                             npm validators, pinned test tools, validators and test data first,
 #                             under ~/.cache/wheelmatrix, and says what is there and its size)
+#   make check-fast           build, then run the unit tests, the golden cases and the scripts that
+#                             build no wheels and run no slow tool (tests/run.sh --fast: what is
+#                             heavy says so, tests/README.md), with what make check installed
 #   make clean-cache          remove ~/.cache/wheelmatrix (${XDG_CACHE_HOME}/wheelmatrix), which
 #                             `make clean` keeps: the next `make check` installs it all again
 #   make check-e2e            only the end-to-end tests (tests/t-e2e-*.sh): the fixture projects
@@ -127,7 +130,7 @@ TOOL = $(B)/wheelmatrix
 # shell being the name of its directory) from its command and option tables.
 COMPLETIONS = $(B)/completions/bash/wheelmatrix $(B)/completions/zsh/_wheelmatrix $(B)/completions/fish/wheelmatrix.fish
 
-.PHONY: all schema check check-only check-e2e tools validators testdata install clean clean-cache demo deps test-deps fuzz fuzz-build fuzz-deps FORCE
+.PHONY: all schema check check-only check-fast check-e2e tools validators testdata install clean clean-cache demo deps test-deps fuzz fuzz-build fuzz-deps FORCE
 .DELETE_ON_ERROR:
 # The unit tests' objects are made by a chain of pattern rules: keep them, and their .d files.
 .SECONDARY: $(call obj,$(UNIT_SRCS))
@@ -248,6 +251,12 @@ check: test-deps validators testdata
 
 check-only: $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools validators testdata
 	@tests/run.sh
+
+# The quick part of check, on what check installed: no installer runs (a missing tool fails its test
+# with the command that installs it).
+check-fast:
+	@$(MAKE) --no-print-directory $(CHECK_SILENT) $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS)
+	@tests/run.sh --fast
 
 check-e2e: deps
 	@$(MAKE) --no-print-directory $(CHECK_SILENT) $(TOOL) tools

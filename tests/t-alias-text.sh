@@ -8,6 +8,7 @@
 # The refusals run within an address-space limit (ulimit -v) that writing the files would pass many
 # times over: a 264 KB matrix made a 262 MB workflow and a 1 GB peak. The AddressSanitizer build
 # reserves terabytes for its shadow memory, so there the limit is on the peak resident set instead.
+# heavy: documents of many megabytes read within memory bounds
 . "$ROOT/tests/kit/lib.sh"
 . "$ROOT/tests/kit/python-env.sh"
 . "$ROOT/tests/kit/limited.sh"

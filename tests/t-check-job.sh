@@ -6,6 +6,7 @@
 # PEP 691/503 index (tests/kit/check-job.sh says what else is not the generated files' own). The job's
 # shape, permissions and the publish jobs' needs are tests/helpers/wfcheck.py's (t-github-properties); the
 # validators' verdicts, t-github-validators'.
+# heavy: builds wheelmatrix's own wheel (tests/kit/check-job.sh sources tests/kit/wheel-env.sh)
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/check-job.sh
 . "$ROOT/tests/kit/check-job.sh"

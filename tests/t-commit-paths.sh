@@ -9,6 +9,7 @@
 # refused first, so the hooks are live. The CI job is the GitHub workflow's wheelmatrix-check replayed
 # (tests/kit/check-job.sh: wheelmatrix's own wheel from a loopback index, a clone of depth 1 at the commit),
 # and for the rebase also the GitLab job under gitlab-ci-local.
+# heavy: builds wheelmatrix's own wheel (tests/kit/check-job.sh sources tests/kit/wheel-env.sh)
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/check-job.sh
 . "$ROOT/tests/kit/check-job.sh"

@@ -26,6 +26,7 @@
 # dnf.
 # Then the errors: a bad architecture, one CUDA 13.0 cannot build for, a duplicate, archs on ROCm,
 # and CUDA 12.9 at manylinux level 2014, each at its position with status 2.
+# heavy: actionlint, zizmor and gitlab-ci-local on the generated files
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"

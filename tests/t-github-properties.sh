@@ -12,6 +12,7 @@
 #   and one publish job, and a publish job downloads exactly its distribution's wheels and sdist
 #   (under strategy index the default backend's; each other backend's index job and the Pages
 #   jobs as wfcheck.py says).
+# heavy: actionlint, zizmor and action-validator on the workflows of twenty seeded matrices
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"

@@ -18,6 +18,7 @@
 # default policy, no configuration; the second is llm-rs-index.yaml, which uses the Pages actions) — are generated in a scratch repository and checked, and so
 # is each fixture project of tests/fixtures, in a copy of itself, and each golden case of
 # tests/golden whose matrix generates a workflow.
+# heavy: actionlint, zizmor and action-validator on the workflow of every fixture and golden case
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"

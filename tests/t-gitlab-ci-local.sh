@@ -15,6 +15,7 @@
 # 740 attestations, with pypi-attestations from the publish template's hashed lock,
 # tests/t-publish-lock.sh) exactly when trusted publishing is on, and no tool pin of their own.  Two workers share the
 # runs, since gitlab-ci-local takes a second or more to start.
+# heavy: the generated pipelines' jobs run by gitlab-ci-local
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"

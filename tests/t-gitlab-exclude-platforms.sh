@@ -3,6 +3,7 @@
 # (windows-arm64) out of the GitLab pipeline alone: gitlab-ci-local lists `wheelmatrix list`'s jobs
 # but those (an include's job there too), while the GitHub workflow keeps every job and passes its
 # validators; without the key the GitLab file is refused.
+# heavy: the generated pipelines' jobs run by gitlab-ci-local
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"

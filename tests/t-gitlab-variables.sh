@@ -18,6 +18,7 @@
 # Every instance the file defines must have run once.  A fifth matrix puts '$CI_JOB_TOKEN',
 # '${CI_PROJECT_DIR}' and '$$' in the project's directory: the path grammar refuses it (exit 2);
 # were it accepted, its jobs are run and checked the same way.
+# heavy: the generated pipeline's jobs run by gitlab-ci-local
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"

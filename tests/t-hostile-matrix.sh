@@ -45,6 +45,7 @@
 # untrusted or broken text: runner labels and environment names are literals, and an untrusted
 # context or a malformed expression in an env value must be refused.  Environment names are held
 # to letters, digits, ' ', '-', '_' and '.' (the loader's rule), so '#' and ': ' are refused there.
+# heavy: actionlint, zizmor and action-validator on the workflows of the hostile matrices
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"

@@ -7,6 +7,7 @@
 # page is refused, saying so, and a refusal of the system's is "out of memory".  The real-shaped page (48,000 files with their
 # hashes, sizes and metadata, as PyPI writes them) is read within the same limit, so the bound
 # does not refuse what an index serves.
+# heavy: documents of many megabytes read within memory bounds
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/plan-servers.sh
 source "$ROOT/tests/kit/plan-servers.sh"

@@ -10,6 +10,7 @@
 # (numbers compared as numbers, pre-releases never chosen); a table written with an alias, a merge
 # key or a comment pin would lose is refused at its position, an unknown repository fails with exit
 # 3, and in each refusal the file is left as it was.
+# heavy: zizmor and actionlint on the pinned workflow
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"

@@ -30,6 +30,7 @@
 # In each GitLab file: the publish jobs carry an ID token for Sigstore next to PyPI's and sign
 # with pypi-attestations exactly under trusted publishing, installed with twine from a lock of hashes
 # (--require-hashes, no pin of its own), and `github-release` changes nothing.
+# heavy: actionlint, zizmor and action-validator on the generated workflows
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"

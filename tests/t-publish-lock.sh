@@ -16,6 +16,7 @@
 #   lock, twine checks the files and uploads them to a loopback server standing in for PyPI, which
 #   gets the wheel and the sdist; with one hash of the lock changed in the generated file, the same
 #   job fails at pip's hash check and uploads nothing.
+# heavy: pip installs from the lock's wheelhouse, and jobs run by gitlab-ci-local
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"

@@ -14,6 +14,7 @@
 # <file>.publish.attestation, which pypi-attestations writes there), uploads to a local stand-in
 # of PyPI's upload API: each file arrives once, with its `attestations` field the JSON list of
 # exactly its own attestation.
+# heavy: build and twine installed and run in fresh environments
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"

@@ -5,6 +5,7 @@
 # pin follows [build-system].requires (and check reports a pin outside it), and Python versions a
 # platform's runners cannot build for are refused; a bindings = "bin" project builds one py3-none wheel per platform;
 # and every workflow written passes the validators of tests/helpers/wmlint.py.
+# heavy: actionlint, zizmor and action-validator on the generated workflows
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"

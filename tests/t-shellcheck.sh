@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # t-shellcheck.sh — the project's shell scripts pass shellcheck.
+# heavy: shellcheck over every script of the project
 . "$ROOT/tests/kit/lib.sh"
 need shellcheck "make test-deps (apt-get install shellcheck)"
 cd "$ROOT"

@@ -25,6 +25,7 @@
 #   Linux test template in this machine's shell, the image's python3.12 first on PATH), fails
 #   without the build's artifact, and with the wheel where gitlab-ci-local keeps that artifact
 #   imports it and passes the suite.
+# heavy: pip installs into a fresh environment, and a job run by gitlab-ci-local
 . "$ROOT/tests/kit/lib.sh"
 set +e
 # shellcheck source=tests/kit/python-env.sh

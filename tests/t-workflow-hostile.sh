@@ -18,6 +18,7 @@
 # matrix that loads, with no expression of the workflows in it; check, once generate wrote its
 # workflow, exits 0 or 1.  A workflow init did not read whole is not one the generated workflow
 # replaces: init says to keep it, and so does check.
+# heavy: hostile workflows of many megabytes read within memory bounds
 . "$ROOT/tests/kit/lib.sh"
 . "$ROOT/tests/kit/python-env.sh"
 . "$ROOT/tests/kit/limited.sh"
