@@ -30,8 +30,8 @@ touch "$p/src/deep/gitlab-notes.txt"
 printf 'wheelmatrix: 1\nproject: {name: demo}\nplatforms: [linux-x86_64]\nbackends:\n  cuda12: {features: [cublas]}\n  rocm: {features: [hip]}\n  cpu: {default: true}\n' >"$p/wheelmatrix.yaml"
 printf 'wheelmatrix: 1\nproject: {name: other}\nplatforms: [linux-x86_64]\nbackends:\n  vulkan: {features: [vk]}\n  plain: {default: true}\nci: {gitlab: {}}\n' >"$p/other/wm.yaml"
 # its pyproject.toml and Cargo.toml: cuda12 and rocm get a patch, the default cpu none
-printf '[build-system]\nrequires = ["maturin>=1.0,<2.0"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$p/pyproject.toml"
-printf '[package]\nname = "demo"\nversion = "1.0.0"\nedition = "2021"\n\n[lib]\ncrate-type = ["cdylib"]\n\n[features]\ncublas = []\nhip = []\n' >"$p/Cargo.toml"
+maturin_project "$p" demo 1.0.0 "maturin>=1.0,<2.0"
+printf 'edition = "2021"\n\n[lib]\ncrate-type = ["cdylib"]\n\n[features]\ncublas = []\nhip = []\n' >>"$p/Cargo.toml"
 scratch_repo "$p"
 wm -C "$p/src/deep" completion --backends
 expect_status 0 "completion --backends"

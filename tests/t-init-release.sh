@@ -170,10 +170,8 @@ PY
 
 # a project not on the index yet: nothing to compare, said, and the matrix written
 repo=$tmp/new-project
-mkdir -p "$repo"
-printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "not-released"\nversion = "0.1.0"\n' \
-	>"$repo/pyproject.toml"
-printf '[package]\nname = "not-released"\nversion = "0.1.0"\nedition = "2021"\n\n[lib]\ncrate-type = ["cdylib"]\n' >"$repo/Cargo.toml"
+maturin_project "$repo" not-released 0.1.0
+printf 'edition = "2021"\n\n[lib]\ncrate-type = ["cdylib"]\n' >>"$repo/Cargo.toml"
 scratch_repo "$repo"
 wm -C "$repo" init --index "http://127.0.0.1:$HTTP_PORT/simple/"
 expect_status 0 "init of a project the index does not have"

@@ -23,8 +23,8 @@ crate() {
 	mkdir -p "$dir/src"
 	cp "$ROOT/tests/names/lib.rs" "$dir/src/lib.rs"
 	cp "$ROOT/tests/names/Cargo-0.29.lock" "$dir/Cargo.lock"
-	printf '[build-system]\nrequires = ["maturin>=1.16,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "names-rs"\nversion = "1.0.0"\n' >"$dir/pyproject.toml"
-	printf '[package]\nname = "names-rs"\nversion = "1.0.0"\nedition = "2021"\n\n[lib]\nname = "names_rs"\ncrate-type = ["cdylib"]\n\n[dependencies]\npyo3 = { version = "=0.29.3", features = [%s] }\n\n[workspace]\n' "$2" >"$dir/Cargo.toml"
+	maturin_project "$dir" names-rs 1.0.0 "maturin>=1.16,<2"
+	printf 'edition = "2021"\n\n[lib]\nname = "names_rs"\ncrate-type = ["cdylib"]\n\n[dependencies]\npyo3 = { version = "=0.29.3", features = [%s] }\n\n[workspace]\n' "$2" >>"$dir/Cargo.toml"
 }
 
 # tags NAME: maturin's WHEEL tags for each job of list, against list's

@@ -65,9 +65,8 @@ PY
 
 # 2. the generated publish jobs
 project() {  # project DIR TRUSTED
-	mkdir -p "$1"
-	printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$1/pyproject.toml"
-	printf '[package]\nname = "demo"\nversion = "1.0.0"\n\n[lib]\nname = "demo"\n' >"$1/Cargo.toml"
+	maturin_project "$1"
+	printf '\n[lib]\nname = "demo"\n' >>"$1/Cargo.toml"
 	printf 'wheelmatrix: 1\npython: {versions: ["3.12"]}\nplatforms: [linux-x86_64]\nbackends:\n  cpu: {default: true}\nci: {gitlab: {}}\npublish: {pypi: {trusted: %s}}\n' "$2" >"$1/wheelmatrix.yaml"
 	"$WM" -q -C "$1" generate || fatal "generate in $1"
 }

@@ -28,10 +28,10 @@ grep -q "PyO3 0.27: .*'pypy': \['3.9', '3.14'\]" "$tmp/out" || fail "the altered
 
 # the table compiled in is the one checked: PyO3 0.29 refuses 3.13t, 0.28 builds it
 mkdir -p "$tmp/p"
-printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$tmp/p/pyproject.toml"
 printf 'wheelmatrix: 1\npython: {versions: ["3.13t"]}\nplatforms: [linux-x86_64]\n' >"$tmp/p/wheelmatrix.yaml"
 for v in 0.28 0.29; do
-	printf '[package]\nname = "demo"\nversion = "1.0.0"\n\n[dependencies]\npyo3 = "%s"\n' "$v" >"$tmp/p/Cargo.toml"
+	maturin_project "$tmp/p"
+	printf '\n[dependencies]\npyo3 = "%s"\n' "$v" >>"$tmp/p/Cargo.toml"
 	wm -C "$tmp/p" list
 	expect_status "$([[ $v == 0.28 ]] && echo 0 || echo 2)" "3.13t with PyO3 $v"
 done

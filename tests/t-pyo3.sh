@@ -12,9 +12,8 @@
 # and a matrix whose `python:` is PYTHON
 project() {
 	rm -rf "$1"
-	mkdir -p "$1"
-	printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$1/pyproject.toml"
-	printf '[package]\nname = "demo"\nversion = "1.0.0"\n\n[lib]\nname = "demo"\n\n[dependencies]\n%s\n' "$2" >"$1/Cargo.toml"
+	maturin_project "$1"
+	printf '\n[lib]\nname = "demo"\n\n[dependencies]\n%s\n' "$2" >>"$1/Cargo.toml"
 	printf 'wheelmatrix: 1\npython: %s\nplatforms: [linux-x86_64]\n' "$3" >"$1/wheelmatrix.yaml"
 }
 

@@ -28,8 +28,14 @@
 #                           corpus; fatal unless that is complete and holds each PATH (relative to it)
 #   scratch_repo DIR        a git repository at DIR (empty, or around the files already there)
 #   commit_all DIR [MSG]    stages everything in the repository at DIR and commits it ("base")
-#   demo_project DIR        writes a small maturin project into DIR (made if missing): pyproject.toml and
-#                           Cargo.toml of "demo" 1.0.0 with a `cublas` feature, and a wheelmatrix.yaml
+#   maturin_project DIR [NAME [VERSION [REQUIRES]]]
+#                           writes the start of a maturin project into DIR (made if missing): a
+#                           pyproject.toml of maturin's build-system (REQUIRES, default maturin>=1.5,<2)
+#                           ending in its [project] table, NAME (default demo) at VERSION (default
+#                           1.0.0), and a Cargo.toml ending in its [package] table, the same; the
+#                           caller adds what its test needs with >> (keys of those tables first)
+#   demo_project DIR        writes a small maturin project into DIR: maturin_project's files of "demo"
+#                           1.0.0, the Cargo.toml with a [lib] and a `cublas` feature, and a wheelmatrix.yaml
 #                           of Python 3.12 on linux-x86_64, backend cuda and the CPU default, GitHub only
 #   at_exit COMMAND         runs COMMAND (a function, no arguments) at exit, before $tmp is removed
 #   finish                  ends the script: exit status 1 after any failed check, else 0
@@ -131,10 +137,17 @@ commit_all() {
 	git -C "$1" commit -qm "${2:-base}"
 }
 
-demo_project() {
+maturin_project() {
+	local name=${2:-demo} version=${3:-1.0.0}
 	mkdir -p "$1"
-	printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$1/pyproject.toml"
-	printf '[package]\nname = "demo"\nversion = "1.0.0"\n\n[lib]\nname = "demo"\n\n[features]\ncublas = []\n' >"$1/Cargo.toml"
+	printf '[build-system]\nrequires = ["%s"]\nbuild-backend = "maturin"\n\n[project]\nname = "%s"\nversion = "%s"\n' \
+		"${4:-maturin>=1.5,<2}" "$name" "$version" >"$1/pyproject.toml"
+	printf '[package]\nname = "%s"\nversion = "%s"\n' "$name" "$version" >"$1/Cargo.toml"
+}
+
+demo_project() {
+	maturin_project "$1"
+	printf '\n[lib]\nname = "demo"\n\n[features]\ncublas = []\n' >>"$1/Cargo.toml"
 	printf 'wheelmatrix: 1\npython:\n  versions: ["3.12"]\nplatforms: [linux-x86_64]\nbackends:\n  cuda: {features: [cublas]}\n  cpu: {default: true}\nci:\n  github: {path: .github/workflows/wheels.yml}\n' >"$1/wheelmatrix.yaml"
 }
 
