@@ -4,6 +4,9 @@
 #   make check                build, then run tests/run.sh (installs the tests' Debian packages,
 #                             npm validators, pinned test tools, validators and test data first,
 #                             under ~/.cache/wheelmatrix, and says what is there and its size)
+#   make check-fast           build, then run the unit tests, the golden cases and the scripts that
+#                             build no wheels and run no slow tool (tests/run.sh --fast: what is
+#                             heavy says so, tests/README.md), with what make check installed
 #   make clean-cache          remove ~/.cache/wheelmatrix (${XDG_CACHE_HOME}/wheelmatrix), which
 #                             `make clean` keeps: the next `make check` installs it all again
 #   make check-e2e            only the end-to-end tests (tests/t-e2e-*.sh): the fixture projects
@@ -127,7 +130,7 @@ TOOL = $(B)/wheelmatrix
 # shell being the name of its directory) from its command and option tables.
 COMPLETIONS = $(B)/completions/bash/wheelmatrix $(B)/completions/zsh/_wheelmatrix $(B)/completions/fish/wheelmatrix.fish
 
-.PHONY: all schema check check-only check-e2e tools validators testdata install clean clean-cache demo deps test-deps fuzz fuzz-build fuzz-deps FORCE
+.PHONY: all schema check check-only check-fast check-e2e tools validators testdata install clean clean-cache demo deps test-deps fuzz fuzz-build fuzz-deps FORCE
 .DELETE_ON_ERROR:
 # The unit tests' objects are made by a chain of pattern rules: keep them, and their .d files.
 .SECONDARY: $(call obj,$(UNIT_SRCS))
@@ -201,21 +204,21 @@ $(B)/tests/%: $(B)/obj/tests/unit/%.o $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 # The toml-test decoder (tests/t-toml-test.sh) reads TOML and writes the suite's JSON with Jansson.
-$(B)/tests/toml-decode: $(B)/obj/tests/toml-decode.o $(LIB)
+$(B)/tests/toml-decode: $(B)/obj/tests/progs/toml-decode.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 # The index dump (tests/t-git-index.sh) prints what repo/gitindex.c reads, or (linked with
 # libgit2) what libgit2 reads.
-$(B)/tests/index-dump: $(B)/obj/tests/index-dump.o $(LIB)
+$(B)/tests/index-dump: $(B)/obj/tests/progs/index-dump.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(shell $(PKG_CONFIG) --libs libgit2)
 
 # The JSON Schema of wheelmatrix.yaml (lib/model/jsonschema.c): `make schema` writes
 # docs/wheelmatrix.schema.json with it, tests/t-schema.sh checks the file is what it writes.
-$(B)/tests/schema-write: $(B)/obj/tests/schema-write.o $(LIB)
+$(B)/tests/schema-write: $(B)/obj/tests/progs/schema-write.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
@@ -226,13 +229,13 @@ schema: $(B)/tests/schema-write
 	$(Q)mv docs/wheelmatrix.schema.json+ docs/wheelmatrix.schema.json
 
 # The variant patch driver (tests/t-patches.sh) applies a spec file to a pyproject.toml.
-$(B)/tests/patch-apply: $(B)/obj/tests/patch-apply.o $(LIB)
+$(B)/tests/patch-apply: $(B)/obj/tests/progs/patch-apply.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 # The ref advertisement driver (tests/t-refs-forge.sh) asks a forge for repositories' tags through index/refs.c.
-$(B)/tests/refs-fetch: $(B)/obj/tests/refs-fetch.o $(LIB)
+$(B)/tests/refs-fetch: $(B)/obj/tests/progs/refs-fetch.o $(LIB)
 	$(quiet) LINK $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
@@ -248,6 +251,12 @@ check: test-deps validators testdata
 
 check-only: $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS) tools validators testdata
 	@tests/run.sh
+
+# The quick part of check, on what check installed: no installer runs (a missing tool fails its test
+# with the command that installs it).
+check-fast:
+	@$(MAKE) --no-print-directory $(CHECK_SILENT) $(TOOL) $(COMPLETIONS) $(UNIT_BINS) $(TEST_BINS)
+	@tests/run.sh --fast
 
 check-e2e: deps
 	@$(MAKE) --no-print-directory $(CHECK_SILENT) $(TOOL) tools
@@ -420,5 +429,5 @@ fuzz: fuzz-build
 
 FORCE:
 
--include $(wildcard $(B)/obj/lib/*/*.d $(B)/obj/cmd/*.d $(B)/obj/tests/*.d $(B)/obj/tests/unit/*.d $(B)/obj/$(B)/*.d)
+-include $(wildcard $(B)/obj/lib/*/*.d $(B)/obj/cmd/*.d $(B)/obj/tests/progs/*.d $(B)/obj/tests/unit/*.d $(B)/obj/$(B)/*.d)
 -include $(wildcard $(FB)/obj/lib/*/*.d $(FB)/obj/tests/fuzz/*.d $(FB)/obj/$(B)/*.d)

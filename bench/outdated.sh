@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # outdated.sh — times `wheelmatrix outdated` on the seed example (tests/fixtures/llm-rs) against a
-# loopback forge and index (tests/forge-server.py: git http-backend for a bare repository per
+# loopback forge and index (tests/servers/forge-server.py: git http-backend for a bare repository per
 # catalogue action, PEP 700 pages for the tools) that hold every answer 50 ms: at 1 and at 8
 # requests at once, in pairs (one of each, alternating), medians and their ratio.
 #
@@ -26,8 +26,8 @@ export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.invalid GIT_COMMITTER_NAME=bench \
 	GIT_COMMITTER_EMAIL=bench@example.invalid GIT_CONFIG_NOSYSTEM=1 HOME=$tmp
 ROOT=$root
-# shellcheck source=tests/forge.sh
-source "$root/tests/forge.sh"
+# shellcheck source=tests/kit/forge.sh
+source "$root/tests/kit/forge.sh"
 
 cp -r "$root/tests/fixtures/llm-rs" "$tmp/llm-rs"
 python3 - "$root/templates/actions.yaml" "$tmp/actions" "$tmp/index.json" <<'PY'

@@ -26,7 +26,7 @@ export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 	done
 } >"$tmp/wheelmatrix.yaml"
 
-python3 "$root/tests/index-server.py" "$tmp/port" --latency "$latency" &
+python3 "$root/tests/servers/index-server.py" "$tmp/port" --latency "$latency" &
 server=$!
 for ((i = 0; i < 100; i++)); do
 	[[ -s $tmp/port ]] && break

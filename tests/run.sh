@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # run.sh — runs the unit tests, the golden cases and the t-*.sh scripts; the last line is "N passed, N failed".
 #
-# usage: tests/run.sh [PATTERN...]
+# usage: tests/run.sh [--fast] [PATTERN...]
 #
 # Each PATTERN (a shell glob, matched anywhere in the name) selects tests by
 # name, a test matching any of them runs: unit/test_text, golden/list-table,
-# t-shellcheck.  `make check` builds what
-# the tests need first; this script only runs them.
+# t-shellcheck.  --fast leaves out the heavy scripts (below): what `make check-fast`
+# runs.  `make check` builds what the tests need first; this script only runs them.
 #
 # Golden case directories (tests/golden/NAME/) hold `args` (one argument per
 # line), optional `stdin`, and the expected `stdout`, `stderr` and `exit`
@@ -36,6 +36,11 @@ set -u
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 wm=$root/build/wheelmatrix
+fast=0
+if [[ ${1:-} == --fast ]]; then
+	fast=1
+	shift
+fi
 patterns=("$@")
 passed=0 failed=0 finished=0 total=0
 failed_names=()
@@ -171,12 +176,21 @@ run_golden() {
 	mkdir -p "$out"
 	(cd "$dir" && env -u PRE_COMMIT LC_ALL=C NO_COLOR=1 "$wm" "${args[@]}" <"$input" >"$out/stdout" 2>"$out/stderr")
 	status=$?
-	# WM_UPDATE=1 writes what the run gave as the expected files: read their diff before committing
+	# WM_UPDATE=1 writes what the run gave as the expected files: read their diff before committing.
+	# An empty output and exit status 0 are written as no file at all (a missing file means that).
 	if [[ ${WM_UPDATE:-} == 1 ]]; then
 		for f in stdout stderr; do
-			[[ -s $out/$f || -f $dir/$f ]] && cp "$out/$f" "$dir/$f"
+			if [[ -s $out/$f ]]; then
+				cp "$out/$f" "$dir/$f"
+			else
+				rm -f "$dir/$f"
+			fi
 		done
-		[[ $status != 0 || -f $dir/exit ]] && echo "$status" >"$dir/exit"
+		if [[ $status != 0 ]]; then
+			echo "$status" >"$dir/exit"
+		else
+			rm -f "$dir/exit"
+		fi
 	fi
 	want=0
 	[[ -f $dir/exit ]] && want=$(tr -d '[:space:]' <"$dir/exit")
@@ -302,13 +316,15 @@ for dir in "$root"/tests/golden/*/; do
 	dir=${dir%/}
 	selected "golden/$(basename "$dir")" && goldens+=("$dir")
 done
-# The scripts that build wheels with the real tools (those that source tests/e2e-env.sh or
-# tests/wheel-env.sh) take a minute or more each: they start first, and the quick ones fill the end.
+# The heavy scripts take many seconds each: those that build wheels with the real tools (they
+# source tests/kit/e2e-env.sh or tests/kit/wheel-env.sh) and those that say so themselves with a
+# line "# heavy: WHY" (a real build by cargo or pip, a slow validator).  They start first, and the
+# quick ones fill the end; --fast leaves them out.
 heavy=() light=()
 for script in "$root"/tests/t-*.sh; do
 	selected "$(basename "$script" .sh)" || continue
-	if grep -Eq '^[^#]*(e2e|wheel)-env\.sh' "$script"; then
-		heavy+=("$script")
+	if grep -Eq '^[^#]*(e2e|wheel)-env\.sh|^# heavy: ' "$script"; then
+		((fast)) || heavy+=("$script")
 	else
 		light+=("$script")
 	fi

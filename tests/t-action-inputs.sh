@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # t-action-inputs.sh — every input the generated workflows pass to an action is one its action.yml declares at the pinned tag.
 #
-# tests/action-inputs.yaml holds, for each action of templates/actions.yaml at the reference
+# tests/helpers/action-inputs.yaml holds, for each action of templates/actions.yaml at the reference
 # pinned there, the inputs its action.yml declares (read from the action's repository at that
-# tag; the file says where, and how to refresh it).  First the checker (tests/action-inputs.py) is
+# tag; the file says where, and how to refresh it).  First the checker (tests/helpers/action-inputs.py) is
 # shown able to fail: a workflow passing an input checkout does not declare (`fetch_depth`, beside
 # the declared `fetch-depth`, which is not reported), one
 # that leaves out upload-artifact's required `path`, one on another tag of checkout, and a pin with
@@ -13,10 +13,10 @@
 # with `publish.github-release: true` and `publish.pypi.trusted: false`, and in every workflow
 # written each step's `uses:` is an action of templates/actions.yaml at its pin, each `with:` key
 # is a declared input, each required input is passed, and together they use every action pinned.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-check=$ROOT/tests/action-inputs.py
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+check=$ROOT/tests/helpers/action-inputs.py
 
 # the checker fails where it should
 # the first line of each: the `actions:` table's, not `runtimes:`'s
@@ -51,10 +51,10 @@ jobs:
       - uses: actions/checkout@v1
 EOF2
 # a pin the data file has no inputs for
-mkdir -p "$tmp/stale/tests" "$tmp/stale/templates"
-cp "$check" "$ROOT/tests/action-inputs.yaml" "$tmp/stale/tests/"
+mkdir -p "$tmp/stale/tests/helpers" "$tmp/stale/templates"
+cp "$check" "$ROOT/tests/helpers/action-inputs.yaml" "$tmp/stale/tests/helpers/"
 sed '0,/^  actions\/checkout: /s|^  actions/checkout: [^ ]*|  actions/checkout: v1|' "$ROOT/templates/actions.yaml" >"$tmp/stale/templates/actions.yaml"
-expect_run 1 "$py" "$tmp/stale/tests/action-inputs.py"
+expect_run 1 "$py" "$tmp/stale/tests/helpers/action-inputs.py"
 grep -q 'no inputs for actions/checkout@v1' "$tmp/out" || { fail "stale pin: not reported"; show "$tmp/out"; }
 
 # every example matrix, as it is, with a GitHub release and with a token

@@ -4,8 +4,8 @@
 # The AddressSanitizer build reserves terabytes of address space for its shadow memory, so there
 # the limit is on what the process really uses instead: its peak resident set, 256 MiB (the shadow
 # and the allocator's quarantine take tens of MiB; expanding the aliases would take hundreds of GiB).
-. "$ROOT/tests/lib.sh"
-. "$ROOT/tests/limited.sh"
+. "$ROOT/tests/kit/lib.sh"
+. "$ROOT/tests/kit/limited.sh"
 # ten levels of nine: 9^10 (3.5 billion) strings if the aliases were expanded
 python3 - "$tmp/bomb.yaml" <<'PY'
 import sys

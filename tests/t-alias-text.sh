@@ -8,9 +8,10 @@
 # The refusals run within an address-space limit (ulimit -v) that writing the files would pass many
 # times over: a 264 KB matrix made a 262 MB workflow and a 1 GB peak. The AddressSanitizer build
 # reserves terabytes for its shadow memory, so there the limit is on the peak resident set instead.
-. "$ROOT/tests/lib.sh"
-. "$ROOT/tests/python-env.sh"
-. "$ROOT/tests/limited.sh"
+# heavy: documents of many megabytes read within memory bounds
+. "$ROOT/tests/kit/lib.sh"
+. "$ROOT/tests/kit/python-env.sh"
+. "$ROOT/tests/kit/limited.sh"
 
 # text.py FILE: where PyYAML's events place the first alias or value past 32 MiB of text, counted
 # as the bound counts it (the UTF-8 bytes of every scalar, keys included; an alias the text of its

@@ -23,15 +23,15 @@
 # step that runs only off tags with `lookup-only` true on tags, and the container step's script,
 # run with a `docker` that records its arguments, mounts the cache directory and passes
 # WM_SCCACHE into the container on a branch and neither on a tag.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
-# shellcheck source=tests/plan-servers.sh
-. "$ROOT/tests/plan-servers.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+. "$ROOT/tests/kit/plan-servers.sh"
 export UV_CACHE_DIR=$tmp/uv-cache PIP_NO_CACHE_DIR=1
-# shellcheck source=tests/gitlab-jobs.sh
-. "$ROOT/tests/gitlab-jobs.sh"
+# shellcheck source=tests/kit/gitlab-jobs.sh
+. "$ROOT/tests/kit/gitlab-jobs.sh"
 
 sccache_pin=$(sed -n 's/^  sccache: "\(.*\)"$/\1/p' "$ROOT/templates/actions.yaml")
 [ -n "$sccache_pin" ] || fatal "templates/actions.yaml pins no sccache"

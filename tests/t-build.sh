@@ -4,11 +4,11 @@
 # afterwards; after a failed build (a bad maturin option, a missing Cargo feature) too, with maturin's status;
 # an interrupted one (SIGINT, SIGTERM) passes the signal on to maturin, reverts and exits 128+signal; an edit
 # made during the build is kept (no revert, exit 1); a missing maturin changes nothing (exit 3).
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # each build is checked where it happens: a failed one does not end the script
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 
 repo=$tmp/pure
 cp -r "$ROOT/tests/fixtures/pure" "$repo"

@@ -12,7 +12,7 @@
 # Then profiles: in golden case settings-profile-workspace, the profile the loader refuses (defined
 # in a workspace member) is one cargo refuses (`profile ... is not defined`), and the one it takes
 # (the root's) builds.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 case ":$PATH:" in *":$HOME/.cargo/bin:"*) ;; *) [ -d "$HOME/.cargo/bin" ] && PATH=$PATH:$HOME/.cargo/bin ;; esac
 need cargo "install Rust with rustup (https://rustup.rs)"
 export CARGO_TARGET_DIR=$tmp/target

@@ -10,9 +10,9 @@
 # numbers are a ROCm release followed by HIP's build: every ROCm series it binds is one of rocm's
 # `versions`, and no `full-versions` entry of those series is older than the series' newest there
 # (HIP Python skipped some patch releases: 6.2.4 is ROCm/ROCm's tag, not a HIP Python release).
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 "$py" - "$ROOT" <<'PY' || fail "the toolkit catalogue against tests/upstream (above)"
 import json, os, re, sys
 import yaml

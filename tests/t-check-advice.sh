@@ -14,8 +14,8 @@
 #    and stops keeping the workflow;
 # 4. a platform left without jobs (every version excluded) is a warning at the platform in
 #    generate and check too (list's is golden/platform-no-jobs).
-. "$ROOT/tests/lib.sh"
-. "$ROOT/tests/plan-servers.sh"
+. "$ROOT/tests/kit/lib.sh"
+. "$ROOT/tests/kit/plan-servers.sh"
 generated=.github/workflows/wheels.yml
 
 # project DIR: a git repository holding the maturin project demo 1.0.0, abi3-free, PyO3 0.22

@@ -3,7 +3,7 @@
 # gitfile) with the current directory as the working tree, $GIT_WORK_TREE, core.worktree, a
 # separate git directory, $GIT_CEILING_DIRECTORIES, a bare repository; what git refuses is an
 # error that names it (exit 3), and what git accepts passes.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 # project DIR: a maturin project and its generated files
 project() {

@@ -3,7 +3,7 @@
 # ignore it (`git check-ignore --no-index`): .gitignore files at every level, negations, anchors,
 # '**', brackets, escapes, .git/info/exclude, core.excludesFile and the user's ignore file; and a
 # project's usual .gitignore, which matches none of them, does not make check start libgit2.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 mkdir -p "$tmp/home"
 export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/home/.config GIT_CONFIG_NOSYSTEM=1
 unset GIT_CONFIG_GLOBAL

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# t-check-job.sh — the generated drift-check job, run for real with wheelmatrix's own wheel from an index: its GitHub steps (tests/replay-github.py, in a clone of depth 1) and its GitLab job (gitlab-ci-local) pass on a commit whose files match its matrix and fail, with check's finding, on one where they drift; pip installs exactly the pinned release, and only as a wheel; `check: false` leaves the job out.
+# t-check-job.sh — the generated drift-check job, run for real with wheelmatrix's own wheel from an index: its GitHub steps (tests/helpers/replay-github.py, in a clone of depth 1) and its GitLab job (gitlab-ci-local) pass on a commit whose files match its matrix and fail, with check's finding, on one where they drift; pip installs exactly the pinned release, and only as a wheel; `check: false` leaves the job out.
 #
-# The project is the demo one (tests/lib.sh) with both CI files, generated and committed. The wheel is
-# the run's one build of the repository (tests/wheel-build.sh, shared with t-wheel), served by nginx as a
-# PEP 691/503 index (tests/check-job.sh says what else is not the generated files' own). The job's
-# shape, permissions and the publish jobs' needs are tests/wfcheck.py's (t-github-properties); the
+# The project is the demo one (tests/kit/lib.sh) with both CI files, generated and committed. The wheel is
+# the run's one build of the repository (tests/kit/wheel-build.sh, shared with t-wheel), served by nginx as a
+# PEP 691/503 index (tests/kit/check-job.sh says what else is not the generated files' own). The job's
+# shape, permissions and the publish jobs' needs are tests/helpers/wfcheck.py's (t-github-properties); the
 # validators' verdicts, t-github-validators'.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/check-job.sh
-. "$ROOT/tests/check-job.sh"
+# heavy: builds wheelmatrix's own wheel (tests/kit/check-job.sh sources tests/kit/wheel-env.sh)
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/check-job.sh
+. "$ROOT/tests/kit/check-job.sh"
 check_job_index
 
 repo=$tmp/repo
@@ -83,8 +84,8 @@ printf 'ci:\n  github: {check: false}\n  gitlab: {check: false}\n' >>"$off/wheel
 ! grep -q "wheelmatrix-check" "$off/.github/workflows/wheels.yml" "$off/.gitlab-ci.yml" ||
 	fail "check: false, and the CI files still name wheelmatrix-check"
 "$WM" -C "$off" list --format jsonl >"$tmp/off.jsonl" || fatal "list"
-"$py" "$ROOT/tests/wfcheck.py" "$off/.github/workflows/wheels.yml" "$tmp/off.jsonl" --no-check >"$tmp/wf" 2>&1 ||
+"$py" "$ROOT/tests/helpers/wfcheck.py" "$off/.github/workflows/wheels.yml" "$tmp/off.jsonl" --no-check >"$tmp/wf" 2>&1 ||
 	{ fail "wfcheck --no-check (above)"; show "$tmp/wf"; }
-"$py" "$ROOT/tests/wfcheck.py" "$repo/.github/workflows/wheels.yml" <("$WM" -C "$repo" list --format jsonl) >"$tmp/wf" 2>&1 ||
+"$py" "$ROOT/tests/helpers/wfcheck.py" "$repo/.github/workflows/wheels.yml" <("$WM" -C "$repo" list --format jsonl) >"$tmp/wf" 2>&1 ||
 	{ fail "wfcheck of the workflow with the job (above)"; show "$tmp/wf"; }
 finish

@@ -13,7 +13,7 @@
 # The workflows are llm-rs's (tests/repos/llm-rs, see its README.md) and the one the pinned
 # maturin's `generate-ci github` writes, run here.  Where each uploads, and what, is read from
 # those files, not written down a second time.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 fixture=$ROOT/tests/repos/llm-rs
 tools=$("$ROOT/tests/tools/install.sh" --path)
 [[ -x $tools/bin/maturin && -f $tools/.complete ]] ||

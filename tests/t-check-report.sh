@@ -1,7 +1,7 @@
 #!/bin/bash
 # t-check-report.sh — `check --staged` before the matrix file is added says to add it (and git's own
 # `git add` then makes the check pass); `check -v` says which files it compared, how many, and from where.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 r=$tmp/repo
 mkdir -p "$r/src"

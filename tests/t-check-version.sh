@@ -3,9 +3,9 @@
 # the GitHub workflow and the GitLab pipeline) turns Cargo's version into the PEP 440 version that
 # maturin publishes and that `plan` looks for.  The table is what maturin 1.16.0 wrote as `Version:`
 # in the PKG-INFO of `maturin sdist` for each Cargo version (versions it refused are marked so).
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 "$py" -c 'import tomllib, yaml' 2>/dev/null || fatal "$py lacks tomllib (3.11) or PyYAML"
 
 r=$tmp/repo

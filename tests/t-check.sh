@@ -2,7 +2,7 @@
 # t-check.sh — `wheelmatrix check` on real repositories: each finding's exact text, the three sources
 # (working tree, --staged, --rev), bare and linked worktrees, submodules, a project in a subdirectory,
 # a read-only repository, and .git left exactly as it was.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 chmod 755 "$tmp"
 
 # check DIR EXIT ARGS...: runs `wheelmatrix -C DIR check ARGS`; the exit status must be EXIT.
@@ -28,24 +28,14 @@ first_line() {
 # A small maturin project: one GPU backend, the CPU default, GitHub only.
 new_project() {
 	local dir=$1
-	mkdir -p "$dir"
-	cat >"$dir/pyproject.toml" <<'EOF'
-[build-system]
-requires = ["maturin>=1.5,<2"]
-build-backend = "maturin"
-
-[project]
-name = "demo"
-version = "1.2.0"
+	maturin_project "$dir" demo 1.2.0
+	cat >>"$dir/pyproject.toml" <<'EOF'
 requires-python = ">=3.9"
 
 [tool.maturin]
 features = ["pyo3/extension-module"]
 EOF
-	cat >"$dir/Cargo.toml" <<'EOF'
-[package]
-name = "demo"
-version = "1.2.0"
+	cat >>"$dir/Cargo.toml" <<'EOF'
 edition = "2021"
 
 [lib]

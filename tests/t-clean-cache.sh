@@ -1,6 +1,6 @@
 #!/bin/bash
 # t-clean-cache.sh — `make check` says what it keeps in ~/.cache/wheelmatrix and its size before the tests run, and `make clean-cache` removes that directory and nothing else.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # a cache of known sizes, in a home of the test's own
 export XDG_CACHE_HOME=$tmp/cache
 c=$XDG_CACHE_HOME/wheelmatrix

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t-color.sh — diagnostics are coloured on a terminal unless NO_COLOR or --color=never says otherwise.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 printf 'wheelmatrix: 1\nplatforms: [linux-x86-64]\n' >"$tmp/bad.yaml"
 esc=$'\033['
 

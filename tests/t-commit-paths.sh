@@ -7,11 +7,12 @@
 # (another clone, a web edit: here, `git commit --no-verify` on a branch). Each operation below runs
 # with the hooks in place, on a branch of its own from main; a plain `git commit` of the same change is
 # refused first, so the hooks are live. The CI job is the GitHub workflow's wheelmatrix-check replayed
-# (tests/check-job.sh: wheelmatrix's own wheel from a loopback index, a clone of depth 1 at the commit),
+# (tests/kit/check-job.sh: wheelmatrix's own wheel from a loopback index, a clone of depth 1 at the commit),
 # and for the rebase also the GitLab job under gitlab-ci-local.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/check-job.sh
-. "$ROOT/tests/check-job.sh"
+# heavy: builds wheelmatrix's own wheel (tests/kit/check-job.sh sources tests/kit/wheel-env.sh)
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/check-job.sh
+. "$ROOT/tests/kit/check-job.sh"
 check_job_index
 mkdir "$tmp/bin"
 ln -s "$WM" "$tmp/bin/wheelmatrix"

@@ -1,13 +1,13 @@
 #!/bin/bash
 # t-completion-canary.sh — a word typed on the command line is data to the completion scripts: Tab
-# after `wheelmatrix -f "$(touch CANARY)" patch ` in an interactive zsh (tests/zsh-complete.zsh),
-# bash (tests/bash-complete.py) and fish (`complete -C`) runs nothing the line holds. Each line's
+# after `wheelmatrix -f "$(touch CANARY)" patch ` in an interactive zsh (tests/helpers/zsh-complete.zsh),
+# bash (tests/helpers/bash-complete.py) and fish (`complete -C`) runs nothing the line holds. Each line's
 # -C, -f and --file values (the words the scripts pass to `wheelmatrix completion --backends` and
 # `--outputs`) hold a command substitution that would create a canary file if anything evaluated
 # it. The `wheelmatrix` on PATH logs its arguments, so each case also shows that the completion did
 # ask it, with the typed value as one argument, as text (zsh and fish remove its quotes, bash keeps
 # the word as typed).
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 need zsh "make test-deps (apt-get install zsh)"
 need fish "make test-deps (apt-get install fish)"
 
@@ -43,12 +43,12 @@ typed() {
 	: >"$tmp/calls"
 	case $shell in
 	zsh)
-		(cd "$p/src/deep" && HOME=$p PATH="$tmp/bin:$PATH" timeout 60 zsh -f "$ROOT/tests/zsh-complete.zsh" "$tmp/zfunc" "$line") \
-			>"$tmp/shell.out" 2>&1 || fail "tests/zsh-complete.zsh failed on '$line': $(cat "$tmp/shell.out")"
+		(cd "$p/src/deep" && HOME=$p PATH="$tmp/bin:$PATH" timeout 60 zsh -f "$ROOT/tests/helpers/zsh-complete.zsh" "$tmp/zfunc" "$line") \
+			>"$tmp/shell.out" 2>&1 || fail "tests/helpers/zsh-complete.zsh failed on '$line': $(cat "$tmp/shell.out")"
 		;;
 	bash)
-		(cd "$p/src/deep" && PATH="$tmp/bin:$PATH" timeout 60 python3 "$ROOT/tests/bash-complete.py" "$tmp/wheelmatrix.bash" "$line") \
-			>"$tmp/shell.out" 2>&1 || fail "tests/bash-complete.py failed on '$line': $(cat "$tmp/shell.out")"
+		(cd "$p/src/deep" && PATH="$tmp/bin:$PATH" timeout 60 python3 "$ROOT/tests/helpers/bash-complete.py" "$tmp/wheelmatrix.bash" "$line") \
+			>"$tmp/shell.out" 2>&1 || fail "tests/helpers/bash-complete.py failed on '$line': $(cat "$tmp/shell.out")"
 		;;
 	fish)
 		# shellcheck disable=SC2016 # fish's $argv

@@ -1,12 +1,12 @@
 #!/bin/bash
 # t-completion.sh — `wheelmatrix completion SHELL`: bash's own completion (the script sourced, COMP_WORDS
-# set, the function called; and a line typed into an interactive bash, tests/bash-complete.py, where
+# set, the function called; and a line typed into an interactive bash, tests/helpers/bash-complete.py, where
 # bash itself splits the words, at ':' too) and fish's (`complete -C`) offer the commands, each
 # command's options as --help lists them, the choices of an option, the matrix's backends after
 # `patch` and what `generate --stdout` prints (github, gitlab, patch:BACKEND for each backend with
 # a patch), never file names; so does zsh's (a line typed into an interactive zsh,
-# tests/zsh-complete.zsh); `make install` puts the three where the shells look.
-. "$ROOT/tests/lib.sh"
+# tests/helpers/zsh-complete.zsh); `make install` puts the three where the shells look.
+. "$ROOT/tests/kit/lib.sh"
 need shellcheck "make test-deps (apt-get install shellcheck)"
 need zsh "make test-deps (apt-get install zsh)"
 need fish "make test-deps (apt-get install fish)"
@@ -30,8 +30,8 @@ touch "$p/src/deep/gitlab-notes.txt"
 printf 'wheelmatrix: 1\nproject: {name: demo}\nplatforms: [linux-x86_64]\nbackends:\n  cuda12: {features: [cublas]}\n  rocm: {features: [hip]}\n  cpu: {default: true}\n' >"$p/wheelmatrix.yaml"
 printf 'wheelmatrix: 1\nproject: {name: other}\nplatforms: [linux-x86_64]\nbackends:\n  vulkan: {features: [vk]}\n  plain: {default: true}\nci: {gitlab: {}}\n' >"$p/other/wm.yaml"
 # its pyproject.toml and Cargo.toml: cuda12 and rocm get a patch, the default cpu none
-printf '[build-system]\nrequires = ["maturin>=1.0,<2.0"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$p/pyproject.toml"
-printf '[package]\nname = "demo"\nversion = "1.0.0"\nedition = "2021"\n\n[lib]\ncrate-type = ["cdylib"]\n\n[features]\ncublas = []\nhip = []\n' >"$p/Cargo.toml"
+maturin_project "$p" demo 1.0.0 "maturin>=1.0,<2.0"
+printf 'edition = "2021"\n\n[lib]\ncrate-type = ["cdylib"]\n\n[features]\ncublas = []\nhip = []\n' >>"$p/Cargo.toml"
 scratch_repo "$p"
 wm -C "$p/src/deep" completion --backends
 expect_status 0 "completion --backends"
@@ -116,8 +116,8 @@ done
 # bash_lists WANT LINE: typed into an interactive bash (in $p/src/deep) with Tab, LINE lists WANT (sorted);
 # bash_line WANT LINE: LINE is completed to WANT
 bash_typed() {
-	(cd "$p/src/deep" && PATH="$tmp/bin:$PATH" timeout 60 python3 "$ROOT/tests/bash-complete.py" "$tmp/wheelmatrix.bash" "$1") >"$tmp/bash.out" ||
-		fail "tests/bash-complete.py failed on '$1': $(cat "$tmp/bash.out")"
+	(cd "$p/src/deep" && PATH="$tmp/bin:$PATH" timeout 60 python3 "$ROOT/tests/helpers/bash-complete.py" "$tmp/wheelmatrix.bash" "$1") >"$tmp/bash.out" ||
+		fail "tests/helpers/bash-complete.py failed on '$1': $(cat "$tmp/bash.out")"
 }
 bash_lists() {
 	local got
@@ -172,8 +172,8 @@ got=$(zsh -f -c 'fpath=("$1" $fpath); autoload -U compinit; compinit -u -D; prin
 # zsh_lists WANT LINE: typed into an interactive zsh (in $p/src/deep) with Tab Tab, LINE lists WANT (the
 # first word of each candidate, sorted); zsh_line WANT LINE: LINE is completed to WANT
 zsh_complete() {
-	(cd "$p/src/deep" && PATH="$tmp/bin:$PATH" timeout 60 zsh -f "$ROOT/tests/zsh-complete.zsh" "$tmp/zfunc" "$1") >"$tmp/zsh.out" ||
-		fail "tests/zsh-complete.zsh failed on '$1': $(cat "$tmp/zsh.out")"
+	(cd "$p/src/deep" && PATH="$tmp/bin:$PATH" timeout 60 zsh -f "$ROOT/tests/helpers/zsh-complete.zsh" "$tmp/zfunc" "$1") >"$tmp/zsh.out" ||
+		fail "tests/helpers/zsh-complete.zsh failed on '$1': $(cat "$tmp/zsh.out")"
 }
 zsh_lists() {
 	local got

@@ -13,9 +13,10 @@
 #    can fail).  Each entry of CMAKE_CUDA_ARCHITECTURES and CUDAARCHS is one of CMake's own list
 #    for the version, and TORCH_CUDA_ARCH_LIST is the same architectures as PyTorch writes them
 #    (X.Y, `;`-separated, as pytorch's .ci/manywheel/build_cuda.sh sets it).
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+# heavy: cargo builds bindgen_cuda; CMake runs once per CUDA version
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 tools=$("$ROOT/tests/tools/install.sh" --path)
 cmake=$tools/bin/cmake
 need "$cmake" "make tools"

@@ -17,7 +17,7 @@
 #   "12.0", 75, "9.0" in that order, the oldest for CUDA_COMPUTE_CAP) and for 12.4's and 13.0's
 #   defaults, and keep a value the job's environment already has; on Windows, a
 #   bash step writes the same to GITHUB_ENV, and GitLab's PowerShell lines set them.
-# Both files pass actionlint and zizmor (tests/wmlint.py) and gitlab-ci-local (tests/glcheck.py).
+# Both files pass actionlint and zizmor (tests/helpers/wmlint.py) and gitlab-ci-local (tests/helpers/glcheck.py).
 # ROCm installs hipcc, hip-devel and rocm-device-libs, not rocm-hip-sdk, from the image's el<N>.
 # The CUDA recipe then runs (bash, in a mount namespace whose /etc/os-release is an EL9, EL8 or EL7
 # image's; rpm, curl, dnf, yum and uname log what they are asked): it adds NVIDIA's rhel9, rhel8
@@ -26,10 +26,11 @@
 # dnf.
 # Then the errors: a bad architecture, one CUDA 13.0 cannot build for, a duplicate, archs on ROCm,
 # and CUDA 12.9 at manylinux level 2014, each at its position with status 2.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-lint=$ROOT/tests/wmlint.py
+# heavy: actionlint, zizmor and gitlab-ci-local on the generated files
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+lint=$ROOT/tests/helpers/wmlint.py
 why=$("$py" "$lint" --missing) || fatal "$why"
 
 scratch_repo "$tmp/r"
@@ -273,7 +274,7 @@ if ! "$py" "$lint" "$tmp/r/.github/workflows/wheels.yml" >"$tmp/lint" 2>&1; then
 	fail "actionlint or zizmor found something in the CUDA workflow"
 	show "$tmp/lint"
 fi
-expect_run 0 "$py" "$ROOT/tests/glcheck.py" "$tmp/r" "$tmp/list.jsonl"
+expect_run 0 "$py" "$ROOT/tests/helpers/glcheck.py" "$tmp/r" "$tmp/list.jsonl"
 
 # errors, each at its position
 scratch_repo "$tmp/e"

@@ -2,7 +2,7 @@
 # t-diag-long-line.sh — errors on a line of 16 MiB: each diagnostic quotes at most 160 columns around its
 # caret, the caret under the character the message names, a message of at most 1,024 bytes, and goes to
 # stderr in one write (counted by strace); a one-line flow list of unknown platforms stops at 100 errors.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 need python3 "apt-get install python3"
 need strace "apt-get install strace"
 

@@ -3,12 +3,12 @@
 # 0x9b byte, a CR): on a real pseudo-terminal, check --diff, generate --check --diff, generate --dry-run --diff
 # and generate --stdout show each of them escaped; into a pipe they are byte for byte what the file holds, and
 # git apply takes the diff and makes the generated files.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 need python3 "apt-get install python3"
 
-# no_controls FILE WHAT: FILE holds nothing a terminal acts on but line feeds and tabs (tests/no-controls.py)
+# no_controls FILE WHAT: FILE holds nothing a terminal acts on but line feeds and tabs (tests/helpers/no-controls.py)
 no_controls() {
-	python3 "$ROOT/tests/no-controls.py" "$1" >"$tmp/controls" 2>&1 || fail "$2: $(cat "$tmp/controls")"
+	python3 "$ROOT/tests/helpers/no-controls.py" "$1" >"$tmp/controls" 2>&1 || fail "$2: $(cat "$tmp/controls")"
 }
 
 # contains FILE TEXT WHAT: FILE holds the bytes TEXT
@@ -21,7 +21,7 @@ on_tty() {
 	local out=$1
 	shift
 	status=0
-	python3 "$ROOT/tests/pty-run.py" "$out" "$tmp/tty-err" "$@" || status=$?
+	python3 "$ROOT/tests/helpers/pty-run.py" "$out" "$tmp/tty-err" "$@" || status=$?
 }
 
 # The pure fixture, generated and committed; then a hand edit of the workflow with what a terminal runs, committed.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # t-docs.sh — the options that --help shows (from the option tables) and the docs describe are the same;
 # so are the environment variables and the example each --help ends with.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 docs=$ROOT/docs
 [[ -f $docs/wheelmatrix.md ]] || fatal "docs/wheelmatrix.md is missing"
 

@@ -5,7 +5,7 @@
 # backend's builds there; backend cpu builds with the fat-LTO profile `dist` (debug assertions on, to
 # tell it at run time); backend fast adds `simd` through its variant patch and, on linux-x86_64,
 # `no-default-features` and FIXTURE_FLAVOR=narrow over the platform's.  The generated GitHub
-# workflow's Linux x86_64 build entries are replayed with tests/replay-github.py (maturin-action's
+# workflow's Linux x86_64 build entries are replayed with tests/helpers/replay-github.py (maturin-action's
 # `args` given to the pinned maturin as the action gives them), and GitLab's build jobs run under
 # gitlab-ci-local (its shell executor: the scripts here, with the job's variables); each wheel is
 # installed in a fresh environment and its module says how it was built: the features it was
@@ -14,10 +14,10 @@
 # gone where fast says so), the profile's directory and debug assertions, and the environment
 # variable of the layer that wins.  What `list --format json` says of each job is checked against
 # the same wheels.  The manylinux level is this machine's (as in t-e2e-runners).
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 export UV_CACHE_DIR=$tmp/uv-cache
 
 glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
@@ -90,7 +90,7 @@ PY
 # GitHub's step set-env sets a variable only for the entries that have one (FIXTURE_FLAVOR is
 # linux-x86_64's alone), and a value whatever it holds: run as the runner runs it, its $GITHUB_ENV
 # read back as replay-github.py reads it
-"$py" - "$repo/.github/workflows/wheels.yml" "$ROOT/tests/replay-github.py" "$tmp" <<'PY' || fail "the step set-env (above)"
+"$py" - "$repo/.github/workflows/wheels.yml" "$ROOT/tests/helpers/replay-github.py" "$tmp" <<'PY' || fail "the step set-env (above)"
 import importlib.util, os, subprocess, sys, yaml
 workflow, replay, tmp = sys.argv[1:]
 spec = importlib.util.spec_from_file_location("replay", replay)
@@ -127,7 +127,7 @@ for job in build-cpu-linux build-fast-linux; do
 	b=${job#build-}
 	b=${b%-linux}
 	if ! (cd "$clone" && PATH=$clone.venv/bin:$PATH WM_REPLAY_MANYLINUX=$host \
-		"$py" "$ROOT/tests/replay-github.py" .github/workflows/wheels.yml "$job" "$b-linux-x86_64-cp312") >"$clone.log" 2>&1; then
+		"$py" "$ROOT/tests/helpers/replay-github.py" .github/workflows/wheels.yml "$job" "$b-linux-x86_64-cp312") >"$clone.log" 2>&1; then
 		fail "the replay of $job failed"
 		tail -n 20 "$clone.log" | sed 's/^/    /'
 		continue

@@ -2,7 +2,7 @@
 # t-e2e-cuda-stub.sh — a CUDA wheel is import-tested on a runner without a GPU or a toolkit: the
 # generated GitHub build job of tests/fixtures/cuda-stub (a PyO3 module that calls
 # cudaRuntimeGetVersion in libcudart and cuDriverGetVersion in libcuda when it is imported) runs
-# on this machine (tests/replay-github.py: the container's script runs here), with the real CUDA
+# on this machine (tests/helpers/replay-github.py: the container's script runs here), with the real CUDA
 # runtime of nvidia-cuda-runtime-cu12 (tests/tools/install-cuda.sh) laid out as the toolkit under
 # CUDA_PATH, and proves that:
 #
@@ -23,10 +23,10 @@
 # NVIDIA's (tests/tools/cuda-requirements.txt); the toolkit is at $tmp/toolkit, not
 # /usr/local/cuda (the generated files' paths are rewritten to it); the manylinux level is this
 # machine's; the toolkit recipe (dnf) does not run; no container is run.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 export UV_CACHE_DIR=$tmp/uv-cache
 
 cuda=$("$ROOT/tests/tools/install-cuda.sh" --dir)
@@ -105,7 +105,7 @@ replay() {
 	git clone -q "$repo" "$clone"
 	cp "$1" "$clone/.github/workflows/wheels.yml"
 	(cd "$clone" && PATH=$env/bin:$PATH WM_REPLAY_MANYLINUX=manylinux_$glibc CUDA_PATH=$tk \
-		"$py" "$ROOT/tests/replay-github.py" .github/workflows/wheels.yml build-cuda-linux cuda-linux-x86_64-abi3) \
+		"$py" "$ROOT/tests/helpers/replay-github.py" .github/workflows/wheels.yml build-cuda-linux cuda-linux-x86_64-abi3) \
 		>"$clone.log" 2>&1
 }
 

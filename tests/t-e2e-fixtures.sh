@@ -14,11 +14,11 @@
 # the wheels are built on this Debian host, not in a manylinux container, so the platform tag is
 # the one auditwheel finds for this glibc, not the generated workflow's manylinux_2_28.
 # E2E_FIXTURES="llm-rs pure" limits the run to some fixtures.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # each build, install and check below is checked where it happens: a failed one does not end the script
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 
 export UV_CACHE_DIR=$tmp/uv-cache
 problems=()
@@ -118,14 +118,14 @@ variant() {
 	# the sdist: its name, and a wheel built from it by pip with the pinned maturin as the backend
 	local sd=("$w"/sdist/*.tar.gz)
 	if [ -f "${sd[0]}" ]; then
-		"$py" "$ROOT/tests/e2e.py" sdist "${sd[0]}" "$dist" "$version" >"$w/check.log" 2>&1 || bad "$label" "sdist" "$w/check.log"
+		"$py" "$ROOT/tests/helpers/e2e.py" sdist "${sd[0]}" "$dist" "$version" >"$w/check.log" 2>&1 || bad "$label" "sdist" "$w/check.log"
 		MATURIN_PEP517_ARGS=--locked "$tools/bin/python" -m pip wheel -q --no-deps --no-build-isolation --no-index \
 			-w "$w/from-sdist" "${sd[0]}" >"$w/pip-wheel.log" 2>&1 || bad "$label" "pip wheel from the sdist failed" "$w/pip-wheel.log"
 	fi
 	# the wheel built from the checkout: auditwheel with the workflow's exclude list, pip, the checks
 	local wh=("$w"/dist/*.whl)
 	if [ -f "${wh[0]}" ]; then
-		libs=$("$py" "$ROOT/tests/e2e.py" exclude "$repo/.github/workflows/wheels.yml" "$backend")
+		libs=$("$py" "$ROOT/tests/helpers/e2e.py" exclude "$repo/.github/workflows/wheels.yml" "$backend")
 		local exclude=()
 		for lib in $libs; do exclude+=(--exclude "$lib"); done
 		auditwheel show "${wh[0]}" >"$w/show.log" 2>&1 || bad "$label" "auditwheel show failed" "$w/show.log"
@@ -134,12 +134,12 @@ variant() {
 		else
 			bad "$label" "auditwheel repair ${exclude[*]} failed" "$w/repair.log"
 		fi
-		if plat=$("$py" "$ROOT/tests/e2e.py" wheel "${wh[0]}" "$dist" "$version" "$tag" 2>&1); then
+		if plat=$("$py" "$ROOT/tests/helpers/e2e.py" wheel "${wh[0]}" "$dist" "$version" "$tag" 2>&1); then
 			[[ $plat == manylinux_*_x86_64* ]] || bad "$label" "platform tag $plat of ${wh[0]##*/}"
 		else
 			bad "$label" "$plat"
 		fi
-		"$py" "$ROOT/tests/e2e.py" jobs "$w/../list-$fx.jsonl" "$backend" >"$w/jobs"
+		"$py" "$ROOT/tests/helpers/e2e.py" jobs "$w/../list-$fx.jsonl" "$backend" >"$w/jobs"
 		grep -qxF "$tag" "$w/jobs" || bad "$label" "wheelmatrix list gives $backend the tags '$(tr '\n' ' ' <"$w/jobs")' but the wheel is $tag"
 		if ! { "$py" -m venv --without-pip "$w/venv-pip" &&
 			"$tools/bin/python" -m pip --python "$w/venv-pip/bin/python" install -q --no-index --no-deps "${wh[0]}"; } >"$w/pip.log" 2>&1; then
@@ -150,7 +150,7 @@ variant() {
 	fi
 	local fs=("$w"/from-sdist/*.whl)
 	if [ -f "${fs[0]}" ]; then
-		if plat=$("$py" "$ROOT/tests/e2e.py" wheel "${fs[0]}" "$dist" "$version" "$tag" 2>&1); then :; else bad "$label" "the wheel built from the sdist: $plat"; fi
+		if plat=$("$py" "$ROOT/tests/helpers/e2e.py" wheel "${fs[0]}" "$dist" "$version" "$tag" 2>&1); then :; else bad "$label" "the wheel built from the sdist: $plat"; fi
 		if ! { uv venv -q --python "$py" "$w/venv-uv" &&
 			uv pip install -q --offline --no-index --no-deps --python "$w/venv-uv/bin/python" "${fs[0]}"; } >"$w/uv.log" 2>&1; then
 			bad "$label" "uv pip install ${fs[0]##*/} failed" "$w/uv.log"

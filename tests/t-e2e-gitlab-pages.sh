@@ -12,7 +12,7 @@
 # (`wheelmatrix patch cuda`, maturin with the job's arguments, the patch reverted) into the
 # job's artifact, dist/cuda-linux-x86_64-abi3/, where gitlab-ci-local keeps it. The job's public/ is then served at
 # the Pages URL, as GitLab Pages deploys it (with PEP 691 content negotiation, and as index.html
-# only, as GitLab Pages serves it); tests/index-pages-check.py reads the pages of cuda/ and cpu/
+# only, as GitLab Pages serves it); tests/helpers/index-pages-check.py reads the pages of cuda/ and cpu/
 # (JSON and HTML, each file's sha256 and size), and pip installs `llm-rs==0.2.15+cuda`,
 # `llm-rs==0.2.15+cpu` and `llm-rs` with --extra-index-url <index URL>/<backend>/ (the main index
 # empty): backend() answers the backend and the version carries the label the variant patch set.
@@ -20,17 +20,17 @@
 # fails, saying why, with a Pages URL the index URL is not under, and with a tag that is not the
 # project's version; with no tag it does not run. What is not the generated file's: the manylinux
 # level (WM_COMPATIBILITY) is this machine's glibc, since the wheels are built here.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # each step below is checked where it happens: a failed one does not end the script
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
-# shellcheck source=tests/plan-servers.sh
-. "$ROOT/tests/plan-servers.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+. "$ROOT/tests/kit/plan-servers.sh"
 
 export UV_CACHE_DIR=$tmp/uv-cache PIP_NO_CACHE_DIR=1
-# shellcheck source=tests/gitlab-jobs.sh
-. "$ROOT/tests/gitlab-jobs.sh"
+# shellcheck source=tests/kit/gitlab-jobs.sh
+. "$ROOT/tests/kit/gitlab-jobs.sh"
 mkdir -p "$tmp/cwd"
 index_url=$pages_url/whl
 
@@ -72,12 +72,12 @@ done
 [ "$(find "$repo/public" -mindepth 1 -maxdepth 1)" = "$repo/public/whl" ] || fail "public/ holds more than whl/: $(ls "$repo/public")"
 # GitLab Pages deploys public/ at the Pages URL
 cp -R "$repo/public/." "$site/"
-# check_pages: tests/index-pages-check.py reads each backend's index, with the files public/ has
+# check_pages: tests/helpers/index-pages-check.py reads each backend's index, with the files public/ has
 check_pages() {
 	local b names
 	for b in cuda cpu; do
 		mapfile -t names < <(files $b | grep -v '^index\.')
-		"$py" "$ROOT/tests/index-pages-check.py" "$index_url/$b/" llm-rs ">=3.8" "${names[@]}" >"$tmp/check.log" 2>&1 ||
+		"$py" "$ROOT/tests/helpers/index-pages-check.py" "$index_url/$b/" llm-rs ">=3.8" "${names[@]}" >"$tmp/check.log" 2>&1 ||
 			{ fail "the pages at $index_url/$b/"; show "$tmp/check.log"; }
 	done
 }

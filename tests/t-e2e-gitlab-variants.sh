@@ -15,24 +15,24 @@
 # the job's artifact, dist/cuda-linux-x86_64-abi3/, where gitlab-ci-local keeps it. The pages job
 # applies the default's patch (the [variant] table), makes both backends' wheels variant wheels with
 # variantlib, writes the variants.json and lays out the index with the plain cpu wheel and the sdist;
-# its public/ is served at the Pages URL as GitLab Pages deploys it. tests/index-pages-check.py reads
+# its public/ is served at the Pages URL as GitLab Pages deploys it. tests/helpers/index-pages-check.py reads
 # the index; uv --preview-features wheel-variants installs the cuda build where the provider reports
 # a CUDA 12.8 driver (NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION) and the null variant (cpu)
-# where it reports none, pip the plain cpu wheel; tests/llm-rs-installed.py checks backend(). The
+# where it reports none, pip the plain cpu wheel; tests/helpers/llm-rs-installed.py checks backend(). The
 # job fails, saying why, with a Pages URL the index URL is not under and with a tag that is not the
 # project's version, and without a tag it does not run. What is not the generated file's: the
 # manylinux level (WM_COMPATIBILITY) is this machine's glibc, since the wheels are built here.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # each step below is checked where it happens: a failed one does not end the script
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
-# shellcheck source=tests/plan-servers.sh
-. "$ROOT/tests/plan-servers.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+. "$ROOT/tests/kit/plan-servers.sh"
 
 export UV_CACHE_DIR=$tmp/uv-cache PIP_NO_CACHE_DIR=1
-# shellcheck source=tests/gitlab-jobs.sh
-. "$ROOT/tests/gitlab-jobs.sh"
+# shellcheck source=tests/kit/gitlab-jobs.sh
+. "$ROOT/tests/kit/gitlab-jobs.sh"
 mkdir -p "$tmp/cwd"
 index_url=$pages_url/variants
 
@@ -87,14 +87,14 @@ if doc.get("variants") != want:
 PY
 # GitLab Pages deploys public/ at the Pages URL
 cp -R "$repo/public/." "$site/"
-"$py" "$ROOT/tests/index-pages-check.py" "$index_url/" llm-rs ">=3.8" "$plain-cu124.whl" "$plain-null.whl" "$plain.whl" \
+"$py" "$ROOT/tests/helpers/index-pages-check.py" "$index_url/" llm-rs ">=3.8" "$plain-cu124.whl" "$plain-null.whl" "$plain.whl" \
 	llm_rs-0.2.15-variants.json llm_rs-0.2.15.tar.gz >"$tmp/check.log" 2>&1 || { fail "the pages at $index_url/"; show "$tmp/check.log"; }
 
 # installed WHAT VENV BACKEND LABEL: llm-rs 0.2.15 answers backend() BACKEND, and its dist-info
 # holds the variant.json of LABEL (none for "-", the plain wheel)
 installed() {
 	local out got
-	out=$(cd "$tmp/cwd" && "$2/bin/python" -I "$ROOT/tests/llm-rs-installed.py" 0.2.15 "$3" 2>&1) || { fail "$1: $out"; return; }
+	out=$(cd "$tmp/cwd" && "$2/bin/python" -I "$ROOT/tests/helpers/llm-rs-installed.py" 0.2.15 "$3" 2>&1) || { fail "$1: $out"; return; }
 	got=$("$2/bin/python" -I -c '
 import importlib.metadata as md, json
 t = md.distribution("llm-rs").read_text("variant.json")

@@ -6,7 +6,7 @@
 # (the files served from a "release" directory, as GitHub release assets are); the files of an
 # earlier version are kept by a second run on the same site and by a run on a fresh site with
 # --previous (the deployed site, fetched over HTTP), which agree byte for byte. nginx serves the
-# sites on loopback with PEP 691 content negotiation (and as HTML only); tests/index-pages-check.py
+# sites on loopback with PEP 691 content negotiation (and as HTML only); tests/helpers/index-pages-check.py
 # reads the root and project pages, JSON and HTML, and every file's sha256 and size. pip
 # (--index-url main --extra-index-url cuda) and uv (the same, and a project with an explicit
 # [[tool.uv.index]] as the source of llm-rs, `uv sync`) install the builds each pin or source asks
@@ -20,13 +20,13 @@
 # sets the labelled version and the feature for the build, and what generate writes for users
 # (.wheelmatrix/index/: requirements-<backend>.txt, a uv project of an extra per backend) installs
 # the builds with pip and uv too. The tools are tests/tools/requirements.txt's.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # each step below is checked where it happens: a failed one does not end the script
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
-# shellcheck source=tests/plan-servers.sh
-. "$ROOT/tests/plan-servers.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+. "$ROOT/tests/kit/plan-servers.sh"
 
 export UV_CACHE_DIR=$tmp/uv-cache PIP_NO_CACHE_DIR=1
 script=$ROOT/templates/index-pages.py
@@ -138,7 +138,7 @@ diff -r "$site1/cuda" "$site2/cuda" >"$tmp/diff" || { fail "the updated site and
 
 # The pages as pip reads them
 check_pages() {  # check_pages BASE FILE...
-	"$py" "$ROOT/tests/index-pages-check.py" "$1" llm-rs ">=3.8" "${@:2}" >"$tmp/check.log" 2>&1 ||
+	"$py" "$ROOT/tests/helpers/index-pages-check.py" "$1" llm-rs ">=3.8" "${@:2}" >"$tmp/check.log" 2>&1 ||
 		{ fail "the pages at $1"; show "$tmp/check.log"; }
 }
 check_pages "$u1/simple/main/" "${cpu##*/}"
@@ -149,7 +149,7 @@ check_pages "$u2/simple/cuda/" "${cuda##*/}" "${cuda_next##*/}"
 # installed LABEL VENV VERSION BACKEND: llm-rs VERSION from VENV, imported from an empty directory
 installed() {
 	local out
-	out=$(cd "$tmp/cwd" && "$2/bin/python" -I "$ROOT/tests/llm-rs-installed.py" "$3" "$4" 2>&1) ||
+	out=$(cd "$tmp/cwd" && "$2/bin/python" -I "$ROOT/tests/helpers/llm-rs-installed.py" "$3" "$4" 2>&1) ||
 		{ fail "$1: $out"; return; }
 	echo "ok   $1"
 }

@@ -5,11 +5,11 @@
 # working-directory: crates/ws-python.  The real maturin (tests/tools) refuses to build at the
 # root, where init used to point the generated CI; it builds in the directory the generated
 # workflow runs maturin-action in, and the wheel imports from outside the checkout.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # each build below is checked where it happens
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 
 fx=$ROOT/tests/fixtures/workspace
 r=$tmp/repo

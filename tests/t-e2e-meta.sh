@@ -4,9 +4,9 @@
 # patch and the meta wheel built by setuptools, installed into fresh virtual environments, where
 # `import llm_rs` is watched choosing, falling back, skipping, surviving an uninstall, and an
 # upgrade from the rename era (the cuda wheel of matrices/llm-rs.yaml).
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 unset LLM_RS_BACKEND
 
 export UV_CACHE_DIR=$tmp/uv-cache

@@ -6,8 +6,8 @@
 # under it. The platform tag manylinux_X_Y follows the machine's glibc and is compared as such.
 set -euo pipefail
 : "${WM:?}" "${ROOT:?}"
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/bin" "$tmp/steps"

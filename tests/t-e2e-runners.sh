@@ -7,7 +7,7 @@
 #   test jobs of each backend without a toolkit, and every sdist job, with its shell executor
 #   (--force-shell-executor: the job's image is not pulled, the scripts run here; each job in its
 #   own copy of the checkout), where Rust and the pinned maturin are already installed.
-# - GitHub: tests/replay-github.py runs each Linux x86_64 build job entry and each sdist job of
+# - GitHub: tests/helpers/replay-github.py runs each Linux x86_64 build job entry and each sdist job of
 #   the generated workflow, step by step, in a fresh clone (see its header for what it does not
 #   emulate: containers, toolkit recipes).
 #
@@ -16,11 +16,11 @@
 # names its distribution and carries the backend's features.  What is not the generated file's:
 # the manylinux level (WM_COMPATIBILITY, and the replay's) is this machine's glibc, since the
 # wheels are built here and not in the manylinux image; and the toolkits' dnf recipes do not run.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # each build, run and install below is checked where it happens: a failed one does not end the script
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 
 export UV_CACHE_DIR=$tmp/uv-cache
 
@@ -155,7 +155,7 @@ PY
 		entry=()
 		[ "$id" = - ] || entry=("$id")
 		if ! (cd "$clone" && PATH=$clone.venv/bin:$PATH WM_REPLAY_MANYLINUX=$host \
-			"$py" "$ROOT/tests/replay-github.py" .github/workflows/wheels.yml "$job" "${entry[@]}") >"$clone.log" 2>&1; then
+			"$py" "$ROOT/tests/helpers/replay-github.py" .github/workflows/wheels.yml "$job" "${entry[@]}") >"$clone.log" 2>&1; then
 			fail "$name: the replay of $job $id failed"
 			tail -n 20 "$clone.log" | sed 's/^/    /'
 			continue

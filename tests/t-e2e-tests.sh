@@ -10,7 +10,7 @@
 #   build-gpu-linux does not test at all; publish-gpu needs test-gpu-linux.  GitLab's
 #   test-gpu-linux-x86_64 has the tags [gpu], needs build-gpu-linux-x86_64's artifacts, and
 #   publish-gpu needs it; every entry that tests says WM_TEST "true";
-# - GitHub (tests/replay-github.py, each job in a fresh clone, real pip and pytest): the cpu build
+# - GitHub (tests/helpers/replay-github.py, each job in a fresh clone, real pip and pytest): the cpu build
 #   job's suite passes against its wheel; the gpu build job uploads its wheel, and the gpu test job
 #   downloads it and passes, as a CPU runner would run it;
 # - GitLab (gitlab-ci-local's shell executor, real pip and pytest): the same four jobs pass;
@@ -23,10 +23,10 @@
 # pip installs pytest from tests/tools/install-pytest.sh's wheelhouse (PIP_NO_INDEX, PIP_FIND_LINKS:
 # the generated `pip install` runs offline).  Not the real jobs': the manylinux level is this
 # machine's, no container and no GPU (the gpu backend builds without a toolkit).
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 export UV_CACHE_DIR=$tmp/uv-cache
 
 glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
@@ -145,7 +145,7 @@ replay() {
 	git clone -q "$repo" "$clone"
 	env312 "$clone.venv" || { fail "$3: no environment"; return 1; }
 	(cd "$clone" && PATH=$clone.venv/bin:$PATH WM_REPLAY_MANYLINUX=$host WM_REPLAY_ARTIFACTS=$tmp/artifacts \
-		WM_REPLAY_LINUX_RUNNER=gpu-t4 "$py" "$ROOT/tests/replay-github.py" .github/workflows/wheels.yml "$1" "$2") >"$clone.log" 2>&1
+		WM_REPLAY_LINUX_RUNNER=gpu-t4 "$py" "$ROOT/tests/helpers/replay-github.py" .github/workflows/wheels.yml "$1" "$2") >"$clone.log" 2>&1
 }
 mkdir -p "$tmp/artifacts"
 replay build-cpu-linux cpu-linux-x86_64-cp312 gh-cpu || { fail "GitHub build-cpu-linux failed"; show "$tmp/gh-cpu.log"; }

@@ -17,7 +17,7 @@
 # feature: `wheelmatrix patch` writes them from matrices/llm-rs-variants.yaml.  maturin builds each backend,
 # auditwheel repairs it; `variantlib make-variant` makes the cpu wheel the null variant and the cuda
 # wheel the variant cu124 (its property validated by the provider plugin); `variantlib
-# generate-index-json` writes llm_rs-0.2.15-variants.json.  tests/variant-check.py checks every
+# generate-index-json` writes llm_rs-0.2.15-variants.json.  tests/helpers/variant-check.py checks every
 # name against PEP 825's grammar and every variant.json and the variants.json with variantlib's
 # validator and against what the matrix says.
 #
@@ -26,13 +26,13 @@
 # provider.  tests/variant-provider/ is a plugin of that API for variantlib (built into a wheel with
 # the pinned setuptools, installed in a scratch environment) that reads the same variable, so the one
 # switch says "a CUDA 12.8 driver" or "none" to both.  The tools are tests/tools/requirements.txt's.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # each step below is checked where it happens: a failed one does not end the script
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
-# shellcheck source=tests/plan-servers.sh
-. "$ROOT/tests/plan-servers.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+. "$ROOT/tests/kit/plan-servers.sh"
 
 [ -x "$tools/bin/variantlib" ] ||
 	fatal "variantlib is not in $tools: run tests/tools/install.sh (make check does; tests/tools/requirements.txt pins it)"
@@ -137,8 +137,8 @@ release() {
 	variantlib generate-index-json -d "$dir" >"$tmp/gij.log" 2>&1 || { fail "generate-index-json"; show "$tmp/gij.log"; }
 	json=$dir/llm_rs-$v-variants.json
 	[ -f "$json" ] || { ls "$dir"; show "$tmp/gij.log"; fatal "generate-index-json wrote no ${json##*/}"; }
-	"$pv/bin/python" "$ROOT/tests/variant-check.py" "$tmp/expected.json" "null=$cpu" "$label=$cuda" -- "$null" "$var" "$json" >"$tmp/check.log" 2>&1 ||
-		{ fail "the variants of $v (tests/variant-check.py)"; show "$tmp/check.log"; }
+	"$pv/bin/python" "$ROOT/tests/helpers/variant-check.py" "$tmp/expected.json" "null=$cpu" "$label=$cuda" -- "$null" "$var" "$json" >"$tmp/check.log" 2>&1 ||
+		{ fail "the variants of $v (tests/helpers/variant-check.py)"; show "$tmp/check.log"; }
 }
 t0=$SECONDS
 release "$version"
@@ -163,14 +163,14 @@ pages --variants --site "$site" --project llm-rs "$null" "$var" "$json" "$cpu" "
 cp -R "$site" "$tmp/site-once"
 pages --variants --site "$site" --project llm-rs "$null" "$var" "$json" || { fail "index-pages --variants, again"; show "$tmp/pages.log"; }
 diff -r "$tmp/site-once" "$site" >"$tmp/diff" || { fail "a second run with the same files changed the pages"; show "$tmp/diff"; }
-"$py" "$ROOT/tests/index-pages-check.py" "$u/simple/" llm-rs ">=3.8" "${null##*/}" "${var##*/}" "${json##*/}" "${cpu##*/}" "${sdist##*/}" >"$tmp/check.log" 2>&1 ||
+"$py" "$ROOT/tests/helpers/index-pages-check.py" "$u/simple/" llm-rs ">=3.8" "${null##*/}" "${var##*/}" "${json##*/}" "${cpu##*/}" "${sdist##*/}" >"$tmp/check.log" 2>&1 ||
 	{ fail "the pages at $u/simple/"; show "$tmp/check.log"; }
 
 # installed WHAT VENV VERSION BACKEND LABEL: llm-rs VERSION answers backend() BACKEND, and its
 # dist-info holds the variant.json of LABEL (none for "-", the plain wheel)
 installed() {
 	local out got
-	out=$(cd "$tmp/cwd" && "$2/bin/python" -I "$ROOT/tests/llm-rs-installed.py" "$3" "$4" 2>&1) || { fail "$1: $out"; return; }
+	out=$(cd "$tmp/cwd" && "$2/bin/python" -I "$ROOT/tests/helpers/llm-rs-installed.py" "$3" "$4" 2>&1) || { fail "$1: $out"; return; }
 	got=$("$2/bin/python" -I -c '
 import importlib.metadata as md, json
 t = md.distribution("llm-rs").read_text("variant.json")
@@ -240,7 +240,7 @@ pages --variants --site "$fresh" --project llm-rs --previous "$u/simple" "$null"
 grep -qF "$u/simple/llm-rs/index.json: 5 files kept" "$tmp/pages.log" || { fail "--previous did not say it kept the 5 deployed files"; show "$tmp/pages.log"; }
 pages --variants --site "$site" --project llm-rs "$null" "$var" "$json" "$cpu" "$sdist" || { fail "index-pages --variants, $next"; show "$tmp/pages.log"; }
 diff -r "$site" "$fresh" >"$tmp/diff" || { fail "the updated site and the fresh deploy with --previous differ"; show "$tmp/diff"; }
-"$py" "$ROOT/tests/index-pages-check.py" "$u/simple/" llm-rs ">=3.8" "${first_null##*/}" "${first_var##*/}" "${first_json##*/}" \
+"$py" "$ROOT/tests/helpers/index-pages-check.py" "$u/simple/" llm-rs ">=3.8" "${first_null##*/}" "${first_var##*/}" "${first_json##*/}" \
 	"${first_cpu##*/}" "${first_sdist##*/}" "${null##*/}" "${var##*/}" "${json##*/}" "${cpu##*/}" "${sdist##*/}" >"$tmp/check.log" 2>&1 ||
 	{ fail "the pages of both versions at $u/simple/"; show "$tmp/check.log"; }
 uv_install 12.8 "$next" cuda "$label" --preview-features wheel-variants --index-url "$u/simple/" llm-rs

@@ -1,6 +1,6 @@
 #!/bin/bash
 # t-examples.sh — each example matrix expands to the job counts worked out by hand in its header.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # Counts per backend, from the arithmetic in each file's header comment (not from a golden file).
 python3 - "$WM" "$ROOT/matrices" <<'PY' || fail "the example matrices' job counts (above)"
 import collections, json, subprocess, sys

@@ -2,7 +2,7 @@
 # t-find-matrix.sh — run from a subdirectory, the commands find wheelmatrix.yaml in a parent as git finds
 # its repository: outputs go where the matrix is, paths in them are the same as from there; the search
 # stops at the repository's top; with no matrix anywhere, the error says to run 'wheelmatrix init'.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 r=$tmp/repo
 mkdir -p "$r/src/deep/er" "$r/python"

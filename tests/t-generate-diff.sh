@@ -3,7 +3,7 @@
 # whose diffs run from the file as it is to what generate writes (git apply and GNU patch, applied to the
 # current files, give the generated ones: new, stale and hand-edited files alike), and --stdout, one
 # generated file on stdout.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 need patch "apt-get install patch"
 
 # The pure fixture in a git repository, generated and committed.

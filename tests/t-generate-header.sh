@@ -10,7 +10,7 @@
 # check reports each out of date at line 1 (neither edited by hand nor foreign), generate rewrites
 # them without --force, and check passes after; one of them edited by hand as well is refused as
 # any other hand edit.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 repo=$tmp/pure
 cp -R "$ROOT/tests/fixtures/pure" "$repo"
 scratch_repo "$repo"

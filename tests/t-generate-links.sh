@@ -4,7 +4,7 @@
 # index files' .wheelmatrix/index) as a symbolic link: one that stays inside the repository is
 # followed; one that leads out of it, into .git or to nothing is an error naming the link, exit 2,
 # and nothing is written anywhere (not the files decided before it either).
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 out=$tmp/outside
 mkdir -p "$out"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # t-generate.sh — generate: the reviewed workflows, determinism, --check, hand edits, --force, safe writes.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 wf=.github/workflows/wheels.yml
 
 # 1. each example matches its reviewed workflow, and a second run writes the same bytes

@@ -6,7 +6,7 @@
 # and not; and check, --staged and of the working tree (a CRLF checkout and .gitattributes
 # included), says on a split index exactly what it says on the same index unsplit, and what it
 # says when libgit2 reads the index (under core.ignorecase, which gitindex.c leaves to libgit2).
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 dump=${WM%/*}/tests/index-dump
 need "$dump" "make check (builds build/tests/index-dump)"

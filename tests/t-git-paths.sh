@@ -4,7 +4,7 @@
 # repository: a matrix key's at its position with exit 2, a file of the project when it is read, a
 # symbolic link's target; nothing is written.  The names git accepts beside them are written.  Each
 # name's verdict is git's own: git update-index with both protections on.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 scratch_repo "$tmp/proof"
 python3 - "$WM" "$tmp" <<'PY' || fail "the table of names (above)"

@@ -1,25 +1,26 @@
 #!/usr/bin/env bash
 # t-github-properties.sh — seeded random valid matrices: the workflow lints clean and its jobs, ids and artifacts add up.
 #
-# For seeds 1-20 (fixed, so a failure reproduces with `python3 tests/gen_matrix.py SEED`) and for
+# For seeds 1-20 (fixed, so a failure reproduces with `python3 tests/helpers/gen_matrix.py SEED`) and for
 # each example matrix: generate in a scratch repository, then
 # - the generator's matrix is valid (generate exits 0) and `list` expands it to the jobs the
 #   generator worked out (otherwise the generator is wrong);
 # - actionlint, zizmor (its auditor persona, but for the findings docs/generate.md explains),
-#   action-validator and shellcheck have no finding (tests/wmlint.py);
-# - the properties of tests/wfcheck.py hold against `list --format jsonl`: build matrix ids are
+#   action-validator and shellcheck have no finding (tests/helpers/wmlint.py);
+# - the properties of tests/helpers/wfcheck.py hold against `list --format jsonl`: build matrix ids are
 #   list's job ids exactly once each, artifact names are unique, each distribution has one sdist
 #   and one publish job, and a publish job downloads exactly its distribution's wheels and sdist
 #   (under strategy index the default backend's; each other backend's index job and the Pages
 #   jobs as wfcheck.py says).
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-why=$("$py" "$ROOT/tests/wmlint.py" --missing) || fatal "$why"
+# heavy: actionlint, zizmor and action-validator on the workflows of twenty seeded matrices
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+why=$("$py" "$ROOT/tests/helpers/wmlint.py" --missing) || fatal "$why"
 "$py" - "$WM" "$ROOT" "$tmp" <<'PY' || fail "the seeded and example matrices (above)"
 import glob, json, os, shutil, subprocess, sys
 wm, root, tmp = sys.argv[1:]
-sys.path.insert(0, os.path.join(root, "tests"))
+sys.path.insert(0, os.path.join(root, "tests", "helpers"))
 import gen_matrix, wfcheck, wmlint
 import yaml
 
@@ -81,7 +82,7 @@ for path, found in wmlint.lint_all(list(workflows)):
 
 for name, seed, text in cases:
     if name in failures:
-        print("FAIL %s%s" % (name, " (reproduce: python3 tests/gen_matrix.py %d)" % seed if seed is not None else ""))
+        print("FAIL %s%s" % (name, " (reproduce: python3 tests/helpers/gen_matrix.py %d)" % seed if seed is not None else ""))
         for problem in failures[name]:
             print("  " + problem.replace("\n", "\n  "))
         if seed is not None:

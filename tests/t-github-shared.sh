@@ -4,12 +4,12 @@
 # its aliases expanded by PyYAML, is the one the tree wrote before the repeated steps were shared
 # (tests/expected/github/NAME.yml at commit 52b01f6, read from this repository's history) with only
 # the change of shape made on purpose: the tag check moved from each publishing job into one job,
-# wheelmatrix-tag, which those jobs need (tests/github-expanded.py says exactly what is allowed).
+# wheelmatrix-tag, which those jobs need (tests/helpers/github-expanded.py says exactly what is allowed).
 # The text itself: every anchor is used, every alias follows its anchor, no name is the anchor of
 # two trees, and no step is written out in full twice unless its name is the anchor of another step.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 "$py" -c 'import yaml' 2>/dev/null || fatal "$py lacks PyYAML"
 before=52b01f6
 git -C "$ROOT" cat-file -e "$before^{commit}" 2>/dev/null ||
@@ -23,7 +23,7 @@ for example in "$ROOT"/matrices/*.yaml; do
 	mkdir -p "$repo"
 	cp "$example" "$repo/wheelmatrix.yaml"
 	expect_run 0 "$WM" -q -C "$repo" generate
-	run "$py" "$ROOT/tests/github-expanded.py" "$tmp/$name.before.yml" "$repo/$wf"
+	run "$py" "$ROOT/tests/helpers/github-expanded.py" "$tmp/$name.before.yml" "$repo/$wf"
 	expect_status 0 "$name: the expanded workflow against $before's"
 	run "$py" - "$repo/$wf" <<'PY'
 import re, sys, yaml
@@ -78,7 +78,7 @@ done
 [ "$n" -ge 7 ] || fail "only $n example matrices had a workflow at $before"
 
 # the comparison can fail: the workflow as it was, unshaped, against itself reshaped
-run "$py" "$ROOT/tests/github-expanded.py" "$tmp/llm-rs.before.yml" "$tmp/llm-rs.before.yml"
+run "$py" "$ROOT/tests/helpers/github-expanded.py" "$tmp/llm-rs.before.yml" "$tmp/llm-rs.before.yml"
 expect_status 1 "the workflow before, compared with itself as if it had been reshaped"
 grep -q "the jobs differ" "$tmp/out" || fail "no difference named: $(cat "$tmp/out")"
 finish

@@ -1,8 +1,9 @@
 #!/bin/bash
 # t-github-triggers.sh — ci.github.triggers says which branch pushes, tag pushes and pull requests run the generated workflow: its `on:` section as given (PyYAML reads it back; actionlint, zizmor and action-validator pass it), the skeleton's where a key is not given, and a filter that is not one of GitHub's, or no tag at all, refused at its position.
-. "$ROOT/tests/lib.sh"
-. "$ROOT/tests/python-env.sh"
-lint=$ROOT/tests/wmlint.py
+# heavy: actionlint, zizmor and action-validator on the generated workflows
+. "$ROOT/tests/kit/lib.sh"
+. "$ROOT/tests/kit/python-env.sh"
+lint=$ROOT/tests/helpers/wmlint.py
 why=$("$py" "$lint" --missing) || fatal "$why"
 r=$tmp/r
 demo_project "$r"

@@ -2,7 +2,7 @@
 # t-github-validators.sh — generated workflows pass actionlint, zizmor, action-validator and shellcheck with zero findings.
 #
 # zizmor runs at its auditor persona, and the findings docs/generate.md explains pass only where it
-# says (tests/wmlint.py reads the list there).  First the wrapper is shown able to fail: a
+# says (tests/helpers/wmlint.py reads the list there).  First the wrapper is shown able to fail: a
 # hand-written workflow using the newest runner labels (macos-26-intel, windows-11-arm), with
 # those explained findings (a documented publish job's permissions, an expression reading
 # runner.* in a script, a secret in a build job's env) passes, and so does one with a custom
@@ -18,10 +18,11 @@
 # default policy, no configuration; the second is llm-rs-index.yaml, which uses the Pages actions) — are generated in a scratch repository and checked, and so
 # is each fixture project of tests/fixtures, in a copy of itself, and each golden case of
 # tests/golden whose matrix generates a workflow.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-lint=$ROOT/tests/wmlint.py
+# heavy: actionlint, zizmor and action-validator on the workflow of every fixture and golden case
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+lint=$ROOT/tests/helpers/wmlint.py
 why=$("$py" "$lint" --missing) || fatal "$why"
 
 mkdir "$tmp/canary"
@@ -266,7 +267,7 @@ jobs:
     steps:
       - run: echo
 EOF
-"$py" - "$ROOT/tests" "$tmp/canary" <<'PY' || fail "the canaries: the validators do not find what they must (above)"
+"$py" - "$ROOT/tests/helpers" "$tmp/canary" <<'PY' || fail "the canaries: the validators do not find what they must (above)"
 import os, sys
 import yaml
 sys.path.insert(0, sys.argv[1])
@@ -501,7 +502,7 @@ fi
 # defaults, no configuration; and together they use every action of templates/actions.yaml.
 # shellcheck disable=SC2015  # no workflow is a failure too
 [[ -f $tmp/repo-pinned/.github/workflows/wheels.yml && -f $tmp/repo-pinned-index/.github/workflows/wheels.yml ]] &&
-	"$py" - "$ROOT/tests" "$ROOT/templates/actions.yaml" "$tmp/repo-pinned/.github/workflows/wheels.yml" \
+	"$py" - "$ROOT/tests/helpers" "$ROOT/templates/actions.yaml" "$tmp/repo-pinned/.github/workflows/wheels.yml" \
 		"$tmp/repo-pinned-index/.github/workflows/wheels.yml" <<'PY' || fail "pinned (above, or it wrote no workflow)"
 import sys, yaml
 sys.path.insert(0, sys.argv[1])

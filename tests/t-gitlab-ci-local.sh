@@ -6,27 +6,28 @@
 # here (image and tags per platform and per include, include env, setup lines, token mode, a
 # custom path, windows-arm64 on a self-hosted runner), PyPy beside abi3, the project's tests (a
 # backend's test jobs on runner tags of its own, the musllinux and Windows test jobs), and for seeds 1-6 of
-# tests/gen_matrix.py (turned into GitLab matrices: `ci: {gitlab: {}}`, and runner tags for
+# tests/helpers/gen_matrix.py (turned into GitLab matrices: `ci: {gitlab: {}}`, and runner tags for
 # windows-arm64, which GitLab.com does not host), generate in a scratch git repository, then check
-# with tests/glcheck.py: gitlab-ci-local --list-json accepts the file, with and without a tag; its
+# with tests/helpers/glcheck.py: gitlab-ci-local --list-json accepts the file, with and without a tag; its
 # build jobs (parallel:matrix instances read from their names) are list's jobs one to one; every
 # `needs` resolves; publish jobs run only on tags; GitLab.com's limits hold.  Publish jobs carry
 # an ID token for PyPI (audience pypi) and one for Sigstore (audience sigstore, which signs the PEP
 # 740 attestations, with pypi-attestations from the publish template's hashed lock,
 # tests/t-publish-lock.sh) exactly when trusted publishing is on, and no tool pin of their own.  Two workers share the
 # runs, since gitlab-ci-local takes a second or more to start.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-if ! why=$("$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import glcheck; print(glcheck.missing() or "")' "$ROOT/tests") || [[ -n $why ]]; then
-	fatal "${why:-cannot import tests/glcheck.py}"
+# heavy: the generated pipelines' jobs run by gitlab-ci-local
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+if ! why=$("$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import glcheck; print(glcheck.missing() or "")' "$ROOT/tests/helpers") || [[ -n $why ]]; then
+	fatal "${why:-cannot import tests/helpers/glcheck.py}"
 fi
 need git "make test-deps (apt-get install git)"
 "$py" - "$WM" "$ROOT" "$tmp" <<'PY' || fail "the GitLab files gitlab-ci-local reads (above)"
 import concurrent.futures, glob, json, os, subprocess, sys
 import yaml
 wm, root, tmp = sys.argv[1:]
-sys.path.insert(0, os.path.join(root, "tests"))
+sys.path.insert(0, os.path.join(root, "tests", "helpers"))
 import gen_matrix, glcheck
 
 def gitlab(m):
@@ -169,7 +170,7 @@ for (name, seed, text), bad in zip(cases, results):
     if not bad:
         continue
     failed += 1
-    print("FAIL %s%s" % (name, " (reproduce: python3 tests/gen_matrix.py %d, with GitLab)" % seed if seed else ""))
+    print("FAIL %s%s" % (name, " (reproduce: python3 tests/helpers/gen_matrix.py %d, with GitLab)" % seed if seed else ""))
     for b in bad:
         print("  " + b.replace(tmp + "/", "").replace("\n", "\n  "))
 print("%d of %d matrices passed" % (len(cases) - failed, len(cases)))

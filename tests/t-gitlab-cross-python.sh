@@ -8,9 +8,9 @@
 # (WM_TARGET_PYTHON python3.15), and the pinned maturin (tests/tools/requirements.txt) lists that
 # CPython for the platform's target without any interpreter (`maturin list-python --target`), so it
 # builds it from its own tables; a 3.14 job and a native job keep their own interpreter.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 
 "$py" - "$ROOT/templates/platforms.yaml" "$tmp/r" <<'PY' || fatal "cannot write the matrix of the cross platforms"
 import os, sys, yaml

@@ -2,9 +2,9 @@
 # t-gitlab-dollar.sh — GitLab expands $NAME in `variables:`: a '$' in a matrix env value reaches the
 # job as itself ($CI_JOB_TOKEN stays text), proven by gitlab-ci-local running a job with the very
 # variables the generated build job has; and an image or runner tag with '$' is refused.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
 need "$glci" "run 'npm ci --prefix tests/external'"
 need rsync "apt-get install rsync"

@@ -3,13 +3,14 @@
 # (windows-arm64) out of the GitLab pipeline alone: gitlab-ci-local lists `wheelmatrix list`'s jobs
 # but those (an include's job there too), while the GitHub workflow keeps every job and passes its
 # validators; without the key the GitLab file is refused.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-if ! why=$("$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import glcheck; print(glcheck.missing() or "")' "$ROOT/tests") || [[ -n $why ]]; then
-	fatal "${why:-cannot import tests/glcheck.py}"
+# heavy: the generated pipelines' jobs run by gitlab-ci-local
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+if ! why=$("$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import glcheck; print(glcheck.missing() or "")' "$ROOT/tests/helpers") || [[ -n $why ]]; then
+	fatal "${why:-cannot import tests/helpers/glcheck.py}"
 fi
-why=$("$py" "$ROOT/tests/wmlint.py" --missing) || fatal "$why"
+why=$("$py" "$ROOT/tests/helpers/wmlint.py" --missing) || fatal "$why"
 repo=$tmp/repo
 mkdir "$repo"
 matrix() {
@@ -66,14 +67,14 @@ with open(sys.argv[2], "w") as f:
 PY
 commit_all "$repo" generated
 # GitLab: gitlab-ci-local's jobs are list's jobs without windows-arm64, each once
-"$py" "$ROOT/tests/glcheck.py" "$repo" "$tmp/gitlab.jsonl" >"$tmp/gl" 2>&1 ||
+"$py" "$ROOT/tests/helpers/glcheck.py" "$repo" "$tmp/gitlab.jsonl" >"$tmp/gl" 2>&1 ||
 	fail "the GitLab pipeline is not list's jobs less windows-arm64: $(cat "$tmp/gl")"
 # (the Rust and uv installers name the ARM64 Windows host beside the x64 one: a target is what a job builds for)
 ! grep -q 'windows-arm64\|WM_TARGET: aarch64-pc-windows' "$repo/.gitlab-ci.yml" || fail ".gitlab-ci.yml still builds on windows-arm64"
 # GitHub: every job of list, windows-arm64 included, and no validator finding
-"$py" "$ROOT/tests/wfcheck.py" "$repo/.github/workflows/wheels.yml" "$tmp/all.jsonl" >"$tmp/wf" 2>&1 ||
+"$py" "$ROOT/tests/helpers/wfcheck.py" "$repo/.github/workflows/wheels.yml" "$tmp/all.jsonl" >"$tmp/wf" 2>&1 ||
 	fail "the GitHub workflow is not list's jobs: $(cat "$tmp/wf")"
-"$py" "$ROOT/tests/wmlint.py" "$repo/.github/workflows/wheels.yml" >"$tmp/lint" 2>&1 ||
+"$py" "$ROOT/tests/helpers/wmlint.py" "$repo/.github/workflows/wheels.yml" >"$tmp/lint" 2>&1 ||
 	fail "the GitHub workflow has validator findings: $(cat "$tmp/lint")"
 wm -q -C "$repo" generate --check
 expect_status 0 "generate --check after generate"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # t-gitlab-generate.sh — generate for GitLab: the reviewed files, determinism, --check, hand edits, paths, providers.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 gl=.gitlab-ci.yml
 
 

@@ -17,9 +17,9 @@
 #   requirement, a source) itself;
 # - the Windows test job sets those variables, and WM_TEST is "true" for the entry tested and
 #   "false" for the one test.skip matches.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 parser=$("$ROOT/tests/tools/install-powershell-parser.sh" --dir)
 [ -f "$parser/complete" ] || fatal "the PowerShell parser is not in $parser: run 'make validators' (tests/tools/install-powershell-parser.sh)"
 

@@ -15,16 +15,16 @@
 # before_script makes a new directory under the system's temporary directory, $env:WM_TEMP, first,
 # and everything its lines download (-OutFile) or clone goes below it. No sdist job has a
 # `cache:`, which would put the Linux builds' .wheelmatrix-cache/ into its checkout.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # each step below is checked where it happens: a failed one does not end the script
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
-# shellcheck source=tests/plan-servers.sh
-. "$ROOT/tests/plan-servers.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+. "$ROOT/tests/kit/plan-servers.sh"
 export UV_CACHE_DIR=$tmp/uv-cache PIP_NO_CACHE_DIR=1
-# shellcheck source=tests/gitlab-jobs.sh
-. "$ROOT/tests/gitlab-jobs.sh"
+# shellcheck source=tests/kit/gitlab-jobs.sh
+. "$ROOT/tests/kit/gitlab-jobs.sh"
 
 repo=$tmp/pure
 cp -RL "$ROOT/tests/fixtures/pure" "$repo"

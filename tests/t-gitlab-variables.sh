@@ -18,9 +18,10 @@
 # Every instance the file defines must have run once.  A fifth matrix puts '$CI_JOB_TOKEN',
 # '${CI_PROJECT_DIR}' and '$$' in the project's directory: the path grammar refuses it (exit 2);
 # were it accepted, its jobs are run and checked the same way.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+# heavy: the generated pipeline's jobs run by gitlab-ci-local
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
 need "$glci" "run 'npm ci --prefix tests/external'"
 need rsync "apt-get install rsync (gitlab-ci-local copies the checkout with it)"

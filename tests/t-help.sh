@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t-help.sh — every command of `wheelmatrix help` has a --help that follows the shared format and ends with one example.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 mapfile -t commands < <("$WM" help | sed -n '/^commands:$/,/^$/s/^  \([a-z]*\) .*/\1/p')
 [[ ${#commands[@]} == 12 ]] || fail "expected 12 commands, got: ${commands[*]}"

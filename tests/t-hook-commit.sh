@@ -4,7 +4,7 @@
 # rebase's exec step, for a project in a subdirectory; each refused with drift and passed when
 # clean, with repo/gitindex.c reading the index and with libgit2 reading it (core.ignorecase).
 # An index that cannot be read is an error naming it (exit 3), never a pass.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 mkdir "$tmp/bin"
 ln -s "$WM" "$tmp/bin/wheelmatrix"
 export PATH="$tmp/bin:$PATH"

@@ -3,7 +3,7 @@
 # and goes through after `wheelmatrix generate && git add`, and so is a real `git merge` (the
 # pre-merge-commit hook); core.hooksPath, linked worktrees, a project in a subdirectory, and a hook
 # someone else wrote (kept unless --force, and then neither hook is written).
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # the hook runs `wheelmatrix` from PATH, as an installed binary would be found
 mkdir "$tmp/bin"
 ln -s "$WM" "$tmp/bin/wheelmatrix"
@@ -173,8 +173,8 @@ grep -qx "wheelmatrix: error: not a git repository (or any parent): ." "$tmp/err
 expect_run 2 wheelmatrix -C "$r" hook remove
 
 # the pre-commit framework's hook definition, and the README's local copy of it, say the same
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 "$py" - "$ROOT/.pre-commit-hooks.yaml" "$ROOT/README.md" <<'PY' || fail ".pre-commit-hooks.yaml"
 import re, sys, yaml
 hooks = {h["id"]: h for h in yaml.safe_load(open(sys.argv[1]))}

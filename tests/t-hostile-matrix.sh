@@ -12,7 +12,7 @@
 #           an action's reference, the GitLab jobs' variables with '$$' read as '$'; for the
 #           GitLab-only `image`, `list`'s gitlab_image), and every GitHub workflow written is clean
 #           for actionlint, zizmor (its auditor persona), action-validator and shellcheck
-#           (tests/wmlint.py), a custom runner label being declared to actionlint as a repository
+#           (tests/helpers/wmlint.py), a custom runner label being declared to actionlint as a repository
 #           declares its own runners;
 #   warn    as intact, and generate also prints `wheelmatrix.yaml:LINE:COL: warning: ...` at the value.
 # The places and what the issue of each was:
@@ -45,14 +45,15 @@
 # untrusted or broken text: runner labels and environment names are literals, and an untrusted
 # context or a malformed expression in an env value must be refused.  Environment names are held
 # to letters, digits, ' ', '-', '_' and '.' (the loader's rule), so '#' and ': ' are refused there.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+# heavy: actionlint, zizmor and action-validator on the workflows of the hostile matrices
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 "$py" - "$WM" "$ROOT" "$tmp" <<'PY' || fail "hostile matrices (above)"
 import json, os, re, subprocess, sys
 import yaml
 wm, root, tmp = sys.argv[1:]
-sys.path.insert(0, os.path.join(root, "tests"))
+sys.path.insert(0, os.path.join(root, "tests", "helpers"))
 import wfcheck, wmlint
 
 E = "${{"

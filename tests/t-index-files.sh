@@ -2,7 +2,7 @@
 # t-index-files.sh — strategy index: generate writes each backend's patch with its local label, the
 # install files of .wheelmatrix/index/ (read back by Python's tomllib and as pip requirements), and
 # check agrees; the GitLab CI file is refused with a located error, the GitHub workflow alone is written.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 project=$tmp/project
 scratch_repo "$project"
@@ -109,14 +109,14 @@ expect_status 0 "generate with the GitHub workflow alone"
 [[ -f $project/.github/workflows/wheels.yml && ! -e $project/.gitlab-ci.yml ]] ||
 	fail "ci: {github: {}} did not write the GitHub workflow alone"
 # without a default backend every backend gets a release and an index, nothing goes to PyPI, and
-# publish.github-release has no files of its own to attach: tests/wfcheck.py's properties hold
+# publish.github-release has no files of its own to attach: tests/helpers/wfcheck.py's properties hold
 sed -i -e 's/^  cpu: {default: true}$/  cpu: {}/' "$project/wheelmatrix.yaml"
 printf 'publish: {github-release: true}\n' >>"$project/wheelmatrix.yaml"
 wm -q -C "$project" generate
 expect_status 0 "generate without a default backend"
 wm -q -C "$project" list --format jsonl
 cp "$tmp/out" "$tmp/list.jsonl"
-python3 "$ROOT/tests/wfcheck.py" "$project/.github/workflows/wheels.yml" "$tmp/list.jsonl" --index "" ||
+python3 "$ROOT/tests/helpers/wfcheck.py" "$project/.github/workflows/wheels.yml" "$tmp/list.jsonl" --index "" ||
 	fail "the workflow without a default backend (above)"
 python3 - "$project/.github/workflows/wheels.yml" <<'PY' || fail "the workflow without a default backend (above)"
 import sys, yaml

@@ -7,27 +7,27 @@
 # non-default backend is built as its build and sdist jobs build it (the variant patch applied with
 # `wheelmatrix patch`, maturin, auditwheel repair) into an artifact store named as the jobs'
 # artifacts (wheels-<backend>-..., sdist-<backend>), and its files are put where its release's
-# assets would be served: nginx (tests/plan-servers.sh) serves
+# assets would be served: nginx (tests/kit/plan-servers.sh) serves
 # $GITHUB_SERVER_URL/owner/llm-rs/releases/download/v0.2.15-<backend>/ on loopback.
-# tests/replay-github.py then runs the `index-pages` job of the generated file in an empty workspace,
+# tests/helpers/replay-github.py then runs the `index-pages` job of the generated file in an empty workspace,
 # step by step, with what GitHub would give it: GITHUB_REPOSITORY, GITHUB_REF_NAME (the tag),
 # GITHUB_SERVER_URL (the loopback server, where GitHub's is https://github.com), the artifacts
 # its download steps name, and the configure-pages output `base_url` (the Pages site's URL, on the
 # same server); its `run:` script is the generated one, unchanged. The site it uploads is served
 # at the Pages URL, so the index URL of the matrix (below it) answers:
-# - tests/index-pages-check.py reads each backend's index as pip does (root and project pages, JSON
+# - tests/helpers/index-pages-check.py reads each backend's index as pip does (root and project pages, JSON
 #   and HTML, every file's sha256 and size through the release URLs);
 # - every file URL is the backend's own release (<tag>-<backend>);
 # - pip installs `llm-rs==0.2.15+cuda` and `llm-rs==0.2.15+opencl` from the two indexes
 #   (`--index-url` one, `--extra-index-url` the other), each imported from an empty directory
 #   answering backend() with its backend;
 # - with a Pages URL the index URL is not below, the job fails with an ::error:: naming both.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
-# shellcheck source=tests/plan-servers.sh
-. "$ROOT/tests/plan-servers.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+. "$ROOT/tests/kit/plan-servers.sh"
 
 export PIP_NO_CACHE_DIR=1
 version=0.2.15 tag=v0.2.15
@@ -75,7 +75,7 @@ replay() {
 	mkdir -p "$ws" "$3"
 	(cd "$ws" && env GITHUB_REPOSITORY=owner/llm-rs GITHUB_REF_NAME="$tag" GITHUB_SERVER_URL="$u" \
 		WM_REPLAY_ARTIFACTS="$art" WM_REPLAY_PAGES_URL="$2" WM_REPLAY_PAGES_DIR="$3" \
-		"$py" "$ROOT/tests/replay-github.py" "$workflow" index-pages) >"$1" 2>&1
+		"$py" "$ROOT/tests/helpers/replay-github.py" "$workflow" index-pages) >"$1" 2>&1
 }
 if ! replay "$tmp/pages.log" "$u/simple" "$www/simple"; then
 	show "$tmp/pages.log"
@@ -84,7 +84,7 @@ fi
 for b in cuda opencl; do
 	files=()
 	for f in "$art/wheels-$b-linux-x86_64-abi3"/* "$art/sdist-$b"/*; do files+=("${f##*/}"); done
-	"$py" "$ROOT/tests/index-pages-check.py" "$u/simple/whl/$b/" llm-rs ">=3.8" "${files[@]}" >"$tmp/check.log" 2>&1 ||
+	"$py" "$ROOT/tests/helpers/index-pages-check.py" "$u/simple/whl/$b/" llm-rs ">=3.8" "${files[@]}" >"$tmp/check.log" 2>&1 ||
 		{ fail "the $b index the job laid out"; show "$tmp/check.log"; }
 	"$py" - "$www/simple/whl/$b/llm-rs/index.json" "$u/owner/llm-rs/releases/download/$tag-$b/" "$version+$b" <<'PY' ||
 import json, sys
@@ -99,7 +99,7 @@ done
 # installed LABEL VENV BACKEND: llm-rs VERSION+BACKEND from VENV, imported from an empty directory
 installed() {
 	local out
-	out=$(cd "$tmp/cwd" && "$2/bin/python" -I "$ROOT/tests/llm-rs-installed.py" "$version+$3" "$3" 2>&1) ||
+	out=$(cd "$tmp/cwd" && "$2/bin/python" -I "$ROOT/tests/helpers/llm-rs-installed.py" "$version+$3" "$3" 2>&1) ||
 		{ fail "$1: $out"; return; }
 	echo "ok   $1"
 }

@@ -5,7 +5,7 @@
 # The corpus is the sdists of real maturin projects pinned in tests/tools/corpus.txt, installed by
 # tests/tools/install-testdata.sh (`make testdata`, which `make check` runs); without it the test
 # fails and says how to install it.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 testdata corpus
 corpus=$data/corpus
 # project, pyproject.toml path, and what init must do: "ok BACKENDS" (the backends it proposes, from

@@ -12,16 +12,16 @@
 # The layouts are modelled on real projects': a uv workspace over a virtual Cargo workspace with
 # the bindings in crates/<x>-python (whose workflow says working-directory: crates/<x>-python), and
 # bindings/python with nothing at the root (whose workflow passes --manifest-path).
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 
-# maturin_project DIR NAME: a maturin project (pyproject.toml and Cargo.toml) in DIR
-maturin_project() {
+# pyo3_project DIR NAME: a maturin project (pyproject.toml, Cargo.toml and its PyO3 module) in DIR
+pyo3_project() {
+	maturin_project "$1" "$2" 0.1.0
+	printf 'edition = "2021"\n\n[lib]\nname = "%s"\ncrate-type = ["cdylib"]\n\n[dependencies]\npyo3 = { version = "0.25", features = ["extension-module"] }\n' \
+		"${2//-/_}" >>"$1/Cargo.toml"
 	mkdir -p "$1/src"
-	printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "%s"\nversion = "0.1.0"\n' "$2" >"$1/pyproject.toml"
-	printf '[package]\nname = "%s"\nversion = "0.1.0"\nedition = "2021"\n\n[lib]\nname = "%s"\ncrate-type = ["cdylib"]\n\n[dependencies]\npyo3 = { version = "0.25", features = ["extension-module"] }\n' \
-		"$2" "${2//-/_}" >"$1/Cargo.toml"
 	printf 'use pyo3::prelude::*;\n\n#[pymodule]\nfn %s(_m: &Bound<'"'"'_, PyModule>) -> PyResult<()> {\n    Ok(())\n}\n' "${2//-/_}" >"$1/src/lib.rs"
 }
 # other_project DIR: a pyproject.toml built by another backend (a docs or tooling package)
@@ -41,7 +41,7 @@ printf '[project]\nname = "quux-workspace"\nversion = "0"\nrequires-python = ">=
 printf '[workspace]\nmembers = ["crates/*"]\nresolver = "2"\n' >"$r/Cargo.toml"
 printf '[package]\nname = "quux-core"\nversion = "0.1.0"\nedition = "2021"\n' >"$r/crates/quux-core/Cargo.toml"
 : >"$r/crates/quux-core/src/lib.rs"
-maturin_project "$r/crates/quux-python" quux
+pyo3_project "$r/crates/quux-python" quux
 other_project "$r/tools/lint"
 cat >"$r/.github/workflows/python.yml" <<'EOF'
 name: python
@@ -93,7 +93,7 @@ expect_err "found by a tracked pyproject.toml that maturin builds" "init names t
 # (b) bindings/python, nothing at the root; the workflow passes --manifest-path to maturin
 r=$tmp/bindings
 mkdir -p "$r/.github/workflows"
-maturin_project "$r/bindings/python" tokenish
+pyo3_project "$r/bindings/python" tokenish
 cat >"$r/.github/workflows/python-release.yml" <<'EOF'
 on: push
 jobs:
@@ -115,7 +115,7 @@ expect_err "found by .github/workflows/python-release.yml:9: --manifest-path bin
 # maturin's src layout: -m py/rust/Cargo.toml in maturin-action's args is the project of py/
 r=$tmp/srclayout
 mkdir -p "$r/.github/workflows" "$r/py/rust"
-maturin_project "$r/py/rust" srcish
+pyo3_project "$r/py/rust" srcish
 mv "$r/py/rust/pyproject.toml" "$r/py/"
 mkdir -p "$r/py/python/srcish"
 printf '[tool.maturin]\npython-source = "python"\n' >>"$r/py/pyproject.toml"
@@ -127,8 +127,8 @@ expect_err "(maturin's src layout)" "init says why the parent"
 
 # (c) two maturin projects tracked, no workflow: both, with the line that picks each
 r=$tmp/two
-maturin_project "$r/a" alpha
-maturin_project "$r/b" beta
+pyo3_project "$r/a" alpha
+pyo3_project "$r/b" beta
 other_project "$r/docs"
 scratch_repo "$r"
 commit_all "$r"
@@ -144,7 +144,7 @@ wm -C "$r" init --offline --pyproject b/pyproject.toml
 expect_status 0 "init --pyproject b/pyproject.toml"
 # a maturin project at the root is the project, whatever else is tracked: no note
 rm "$r/wheelmatrix.yaml"
-maturin_project "$r" root
+pyo3_project "$r" root
 commit_all "$r" root
 wm -C "$r" init --offline
 expect_status 0 "init with a maturin project at the root"
@@ -168,8 +168,8 @@ grep -q "py/pyproject.toml" "$tmp/err" && fail "init proposed a hatchling projec
 # note; a workflow named with a control character is skipped; one over 1 MiB is not read
 r=$tmp/hostile/repo
 mkdir -p "$r/.github/workflows"
-maturin_project "$tmp/hostile/outside" outside
-maturin_project "$r/real" real
+pyo3_project "$tmp/hostile/outside" outside
+pyo3_project "$r/real" real
 cat >"$r/.github/workflows/evil.yml" <<'EOF'
 jobs:
   a:
@@ -207,8 +207,8 @@ grep -q "outside/pyproject.toml\|real/pyproject.toml" "$tmp/err" && fail "init p
 # run maturin (GitHub applies it to run steps only, not to an action's); a step's own wins
 r=$tmp/defaults
 mkdir -p "$r/.github/workflows"
-maturin_project "$r/bindings/python" bound
-maturin_project "$r/elsewhere/rust" elsewhere
+pyo3_project "$r/bindings/python" bound
+pyo3_project "$r/elsewhere/rust" elsewhere
 cat >"$r/.github/workflows/release.yml" <<'EOF'
 defaults:
   run:
@@ -235,7 +235,7 @@ expect_err "bindings/python/pyproject.toml: note: the project (the root's pyproj
 # the workflow's default alone, and a step's own over it (no project in `elsewhere` itself)
 r=$tmp/defaults2
 mkdir -p "$r/.github/workflows"
-maturin_project "$r/bindings/python" bound
+pyo3_project "$r/bindings/python" bound
 cat >"$r/.github/workflows/release.yml" <<'EOF'
 defaults: {run: {working-directory: bindings/python}}
 jobs:

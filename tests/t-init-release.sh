@@ -21,12 +21,12 @@
 # its publishing job.  The same over https from a private index (credentials from the environment,
 # never shown; refused without them, nothing written).  A project the index does not have is fine:
 # init says so and writes its matrix.
-. "$ROOT/tests/lib.sh"
-. "$ROOT/tests/plan-servers.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-# shellcheck source=tests/takeover-index.sh
-. "$ROOT/tests/takeover-index.sh"
+. "$ROOT/tests/kit/lib.sh"
+. "$ROOT/tests/kit/plan-servers.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+# shellcheck source=tests/kit/takeover-index.sh
+. "$ROOT/tests/kit/takeover-index.sh"
 tools=$("$ROOT/tests/tools/install.sh" --path)
 [[ -x $tools/bin/python ]] || fatal "the pinned tools are not installed in $tools: run 'make tools' (tests/tools/install.sh)"
 "$tools/bin/python" -c 'import packaging.utils' 2>/dev/null ||
@@ -170,10 +170,8 @@ PY
 
 # a project not on the index yet: nothing to compare, said, and the matrix written
 repo=$tmp/new-project
-mkdir -p "$repo"
-printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "not-released"\nversion = "0.1.0"\n' \
-	>"$repo/pyproject.toml"
-printf '[package]\nname = "not-released"\nversion = "0.1.0"\nedition = "2021"\n\n[lib]\ncrate-type = ["cdylib"]\n' >"$repo/Cargo.toml"
+maturin_project "$repo" not-released 0.1.0
+printf 'edition = "2021"\n\n[lib]\ncrate-type = ["cdylib"]\n' >>"$repo/Cargo.toml"
 scratch_repo "$repo"
 wm -C "$repo" init --index "http://127.0.0.1:$HTTP_PORT/simple/"
 expect_status 0 "init of a project the index does not have"

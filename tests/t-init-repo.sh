@@ -7,9 +7,9 @@
 # llm-rs's CI (tests/repos/llm-rs, see its README.md) is read beside tests/fixtures/llm-rs's
 # pyproject.toml and Cargo.toml; what init must find is read from those workflows here, not
 # written down a second time.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 fixture=$ROOT/tests/repos/llm-rs
 
 # project DIR: a fresh copy of the llm-rs project, without its matrix and CI

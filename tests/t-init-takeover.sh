@@ -15,9 +15,9 @@
 # 3. hostile workflow files are data: a name with control characters is passed over with a note
 #    that does not echo it, a workflow over the size bound is not read, and values with newlines
 #    never reach the file's comments.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 tools=$("$ROOT/tests/tools/install.sh" --path)
 maturin=$tools/bin/maturin
 [ -x "$maturin" ] || fatal "the pinned maturin is not installed in $tools: run 'make tools' (tests/tools/install.sh)"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # t-install-prefix.sh — `make install PREFIX=...` installs the build as it is: no PREFIX or DATADIR is built into the program, so the build's flags (build/flags, whose change rebuilds everything) are the same for every prefix.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # FLAGS_TEXT is what build/flags holds: the compiler, every flag and define, the libraries
 flags() {
 	# shellcheck disable=SC2016 # $(FLAGS_TEXT) is make's

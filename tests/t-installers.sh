@@ -13,9 +13,9 @@
 # cargo is, with a curl that hands out a script in place of rustup-init: it stops at the sha256
 # check and runs nothing of it (the script piped into sh used to run).  (LunarG's Vulkan SDK installer,
 # "latest" with no sum published, is held to its Authenticode signature as NVIDIA's is.)
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 
 mkdir -p "$tmp/cuda"
 demo_project "$tmp/cuda"

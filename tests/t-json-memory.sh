@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t-json-memory.sh — a PEP 691 page costs plan and outdated a small multiple of its size to read, and an out-of-memory is told as one: nginx serves a 30 MiB page of empty objects (Jansson's tree of it would be 70 times that) and a real-shaped page as large, and the tool runs within an address-space limit (tests/limited.sh).
+# t-json-memory.sh — a PEP 691 page costs plan and outdated a small multiple of its size to read, and an out-of-memory is told as one: nginx serves a 30 MiB page of empty objects (Jansson's tree of it would be 70 times that) and a real-shaped page as large, and the tool runs within an address-space limit (tests/kit/limited.sh).
 #
 # Before, the page of empty objects cost outdated 2.6 GiB and plan about 1 GiB, and under a limit
 # the failed allocation was reported as "malformed JSON at line -1".  Now a parse may take 12 times
@@ -7,16 +7,17 @@
 # page is refused, saying so, and a refusal of the system's is "out of memory".  The real-shaped page (48,000 files with their
 # hashes, sizes and metadata, as PyPI writes them) is read within the same limit, so the bound
 # does not refuse what an index serves.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
-# shellcheck source=tests/limited.sh
-source "$ROOT/tests/limited.sh"
+# heavy: documents of many megabytes read within memory bounds
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
+# shellcheck source=tests/kit/limited.sh
+source "$ROOT/tests/kit/limited.sh"
 unset SSL_CERT_FILE NETRC WHEELMATRIX_INDEX_USERNAME WHEELMATRIX_INDEX_PASSWORD
 export HOME=$tmp
 matrix=$ROOT/matrices/llm-rs.yaml
 
-python3 "$ROOT/tests/plan-index.py" "$tmp/www"
+python3 "$ROOT/tests/helpers/plan-index.py" "$tmp/www"
 # page KIND DIR: a PEP 691 page of ~30 MiB in DIR/index.json; `empty`: its files array holds ten
 # million empty objects besides one real file; `real`: 48,000 real-shaped files
 python3 - "$tmp/www/simple" <<'PY'

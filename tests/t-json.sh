@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t-json.sh — the JSON formats of `list` parse, agree with each other and keep the documented member order.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 need python3 "make deps (apt-get install python3)"
 for m in llm-rs per-version large; do
 	[[ -f $ROOT/matrices/$m.yaml ]] || { fail "matrices/$m.yaml is missing"; continue; }

@@ -14,7 +14,7 @@
 # is never above the including file's floor (the public header's umbrella of
 # module headers is cmd/'s alone), and every name a module exports starts with
 # the module's (wm_expand_next in model/expand.c, wm_emit_github in emit/github.c).
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 obj=${WM%/*}/obj
 [[ -d $obj/lib ]] || { fail "no objects under $obj/lib: run 'make check'"; finish; }

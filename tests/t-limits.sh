@@ -1,6 +1,6 @@
 #!/bin/bash
 # t-limits.sh — inputs over the loader's limits are refused with exit 2 and nothing on stdout.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 refused() { # refused NAME < STDERR: the last run exited 2 with exactly STDERR and nothing on stdout
 	expect_status 2 "$1"

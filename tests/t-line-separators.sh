@@ -5,9 +5,9 @@
 # `git diff` and YAML 1.2 readers do not.  So `features: [cublas]  # a comment<U+2028>    setup: ...`
 # shows as one line with a comment in review while libyaml reads a `setup:` key after it.  PyYAML
 # proves here that the hidden key is real; git shows that a review sees one line.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 
 LS=$'\xe2\x80\xa8' PS=$'\xe2\x80\xa9' NEL=$'\xc2\x85'
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # t-llm-rs-patches.sh — matrices/llm-rs.yaml on the real llm-rs project (its sdist from PyPI): generate writes patches
 # that git apply takes and that turn pyproject.toml into llm-rs-cuda, -opencl and -metal.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # llm-rs 0.2.15's sdist, from the corpus of tests/tools/corpus.txt (`make testdata` installs it)
 testdata corpus/llm-rs-0.2.15/pyproject.toml
 corpus=$data/corpus/llm-rs-0.2.15

@@ -16,24 +16,24 @@
 # (no interpreter runs here but python3.11: maturin takes the others' configuration from its own
 # tables, as in the images without them); the wheel files it writes are exactly plan's for those jobs.
 # The platforms built elsewhere are t-maturin-tags' (maturin's and packaging's tag code).
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 
 names=$ROOT/tests/names
 
-# shape NAME PYO3-SERIES: a scratch project $tmp/NAME (pyproject.toml and Cargo.toml written after it)
+# shape NAME PYO3-SERIES: a scratch project $tmp/NAME (the rest of its Cargo.toml written after it)
 shape() {
 	local dir=$tmp/$1
 	mkdir -p "$dir/src"
 	cp "$names/lib.rs" "$dir/src/lib.rs"
 	cp "$names/Cargo-$2.lock" "$dir/Cargo.lock"
-	printf '[build-system]\nrequires = ["maturin>=1.16,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "names-rs"\nversion = "1.0.0"\n' >"$dir/pyproject.toml"
+	maturin_project "$dir" names-rs 1.0.0 "maturin>=1.16,<2"
 }
 
-# cargo_toml DIR PYO3-ENTRY FEATURES-TABLE: the crate's manifest, its own workspace root
+# cargo_toml DIR PYO3-ENTRY FEATURES-TABLE: the rest of the crate's manifest, its own workspace root
 cargo_toml() {
-	printf '[package]\nname = "names-rs"\nversion = "1.0.0"\nedition = "2021"\n\n[lib]\nname = "names_rs"\ncrate-type = ["cdylib"]\n\n[dependencies]\npyo3 = %s\n\n[features]\n%s\n\n[workspace]\n' "$2" "$3" >"$1/Cargo.toml"
+	printf 'edition = "2021"\n\n[lib]\nname = "names_rs"\ncrate-type = ["cdylib"]\n\n[dependencies]\npyo3 = %s\n\n[features]\n%s\n\n[workspace]\n' "$2" "$3" >>"$1/Cargo.toml"
 }
 
 # build NAME: generate, then every job of plan built by `wheelmatrix build`, one maturin run per

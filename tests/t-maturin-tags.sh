@@ -13,9 +13,9 @@
 #    architecture with exactly that glibc or musl, and the PEP 600/656 one is not accepted one
 #    level lower (packaging._manylinux / _musllinux.platform_tags, the running machine's libc
 #    replaced by that level).  The build of linux-x86_64 itself is t-maturin-names'.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 
 # crate NAME PYO3-FEATURES: a project whose matrix is written after it
 crate() {
@@ -23,8 +23,8 @@ crate() {
 	mkdir -p "$dir/src"
 	cp "$ROOT/tests/names/lib.rs" "$dir/src/lib.rs"
 	cp "$ROOT/tests/names/Cargo-0.29.lock" "$dir/Cargo.lock"
-	printf '[build-system]\nrequires = ["maturin>=1.16,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "names-rs"\nversion = "1.0.0"\n' >"$dir/pyproject.toml"
-	printf '[package]\nname = "names-rs"\nversion = "1.0.0"\nedition = "2021"\n\n[lib]\nname = "names_rs"\ncrate-type = ["cdylib"]\n\n[dependencies]\npyo3 = { version = "=0.29.3", features = [%s] }\n\n[workspace]\n' "$2" >"$dir/Cargo.toml"
+	maturin_project "$dir" names-rs 1.0.0 "maturin>=1.16,<2"
+	printf 'edition = "2021"\n\n[lib]\nname = "names_rs"\ncrate-type = ["cdylib"]\n\n[dependencies]\npyo3 = { version = "=0.29.3", features = [%s] }\n\n[workspace]\n' "$2" >>"$dir/Cargo.toml"
 }
 
 # tags NAME: maturin's WHEEL tags for each job of list, against list's

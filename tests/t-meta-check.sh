@@ -1,7 +1,7 @@
 #!/bin/bash
 # t-meta-check.sh — `check` of a strategy meta project: the meta package's pins and extras, its copy of
 # the Python package as each source (working tree, --staged, --rev) holds it, and the meta patches.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 check() {  # check EXIT ARGS...
 	local want=$1
@@ -16,22 +16,13 @@ says() {  # says WHAT: stderr is exactly standard input
 
 r=$tmp/repo
 mkdir -p "$r/demo"
-cat >"$r/pyproject.toml" <<'EOF'
-[build-system]
-requires = ["maturin>=1.5,<2"]
-build-backend = "maturin"
-
-[project]
-name = "demo"
-version = "1.2.0"
+maturin_project "$r" demo 1.2.0
+cat >>"$r/pyproject.toml" <<'EOF'
 
 [tool.maturin]
 features = ["pyo3/extension-module"]
 EOF
-cat >"$r/Cargo.toml" <<'EOF'
-[package]
-name = "demo"
-version = "1.2.0"
+cat >>"$r/Cargo.toml" <<'EOF'
 edition = "2021"
 
 [lib]

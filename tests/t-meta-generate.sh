@@ -1,7 +1,7 @@
 #!/bin/bash
 # t-meta-generate.sh — strategy meta: the reviewed files of three layouts, the patches as git and tomllib
 # read them, the meta package as setuptools builds it, staleness when the Python package changes, and errors.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 py=/usr/bin/python3
 
 matrix() {  # matrix DIR [PLATFORMS]: a meta matrix of two GPU backends and the default

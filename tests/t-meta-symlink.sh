@@ -3,7 +3,7 @@
 # stub or maturin's python-source that is a symbolic link leading out of it (or into .git) is refused
 # with exit 2, a message naming the path, and no file written; a link inside the package is left out;
 # a link that stays inside the repository is followed.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 out=$tmp/outside
 mkdir -p "$out/pkgdir"

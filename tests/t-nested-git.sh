@@ -2,7 +2,7 @@
 # t-nested-git.sh — generate writes nothing into a nested repository's .git through a symbolic link:
 # neither `.github -> vendor/lib/.git` nor `hooks -> vendor/lib/.git/hooks` with the workflow at
 # hooks/post-checkout (which would install a git hook); both are refused with exit 2.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 repo() {  # repo DIR WORKFLOW-PATH
 	scratch_repo "$1"

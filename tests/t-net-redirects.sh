@@ -5,14 +5,14 @@
 # https (localhost, which its certificate names too) and /to-private/ to the same origin's pages
 # behind a password.  A .netrc holds the password for 127.0.0.1: libcurl, asked for http and https
 # on every hop, used to follow https -> http and send it there in clear text.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
 matrix=$ROOT/matrices/llm-rs.yaml
 unset SSL_CERT_FILE WHEELMATRIX_INDEX_USERNAME WHEELMATRIX_INDEX_PASSWORD
 export HOME=$tmp
 
-python3 "$ROOT/tests/plan-index.py" "$tmp/www"
+python3 "$ROOT/tests/helpers/plan-index.py" "$tmp/www"
 start_nginx "$tmp" "$tmp/www"
 https=https://127.0.0.1:$HTTPS_PORT
 log=$tmp/nginx/ports.log

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # t-outdated-kinds.sh — `outdated` sees every kind of ageing fact, each against a local stand-in of its source.
 #
-# The stand-ins (tests/forge-server.py): the forge, bare repositories made here whose commits carry
+# The stand-ins (tests/servers/forge-server.py): the forge, bare repositories made here whose commits carry
 # an action.yml, served as git's smart HTTP and as GitHub's /OWNER/NAME/raw/REF/PATH; the index,
 # PyPI's own PEP 691 pages of cuda-toolkit and hip-python (tests/upstream/, as PyPI served them)
 # beside each tool at its pin; crates.io's sparse index, the real lines of pyo3, pyo3-ffi and
@@ -30,13 +30,13 @@
 # --strict.  --catalog checks the catalogue's own facts without a matrix: every action and tool,
 # each toolkit's newest, the PyO3 table, the default Python versions, the platforms' runners, all
 # current against these sources.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
-# shellcheck source=tests/forge.sh
-source "$ROOT/tests/forge.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
+# shellcheck source=tests/kit/forge.sh
+source "$ROOT/tests/kit/forge.sh"
 need git "apt-get install git"
 export WHEELMATRIX_TODAY=2026-12-01
 
@@ -157,7 +157,7 @@ sys.exit(1 if bad else 0)
 PY
 run_outdated
 expect_status 1 "outdated (table) with every kind behind"
-python3 "$ROOT/tests/no-controls.py" "$tmp/out" || fail "a control character reached the table"
+python3 "$ROOT/tests/helpers/no-controls.py" "$tmp/out" || fail "a control character reached the table"
 [[ $(tail -n 1 "$tmp/out") == "1 runner unchecked: not a label wheelmatrix knows (templates/runners.yaml): misspelt, or newer than wheelmatrix" ]] ||
 	{ fail "the table's last line does not count what went unchecked"; show "$tmp/out"; }
 grep -q '^toolkit  cuda  *12.4  *12.9.2  *13.5.0  *newer major$' "$tmp/out" || { fail "the CUDA line"; show "$tmp/out"; }

@@ -1,9 +1,9 @@
 #!/bin/bash
-# t-outdated-workflow.sh — wheelmatrix's weekly check of its own catalogue (.github/workflows/outdated.yml, written by hand) passes actionlint, zizmor, action-validator and shellcheck (tests/wmlint.py); it runs weekly and on demand with read-only permissions, on the catalogue's action tags and a runner label with no retirement, builds wheelmatrix and runs `outdated --catalog --strict`; the command it runs exists: --catalog and --strict are options of this wheelmatrix, and against an unreachable forge it exits 1.  A copy that checks a matrix instead of the catalogue, or leaves out --strict, fails.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-lint=$ROOT/tests/wmlint.py
+# t-outdated-workflow.sh — wheelmatrix's weekly check of its own catalogue (.github/workflows/outdated.yml, written by hand) passes actionlint, zizmor, action-validator and shellcheck (tests/helpers/wmlint.py); it runs weekly and on demand with read-only permissions, on the catalogue's action tags and a runner label with no retirement, builds wheelmatrix and runs `outdated --catalog --strict`; the command it runs exists: --catalog and --strict are options of this wheelmatrix, and against an unreachable forge it exits 1.  A copy that checks a matrix instead of the catalogue, or leaves out --strict, fails.
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+lint=$ROOT/tests/helpers/wmlint.py
 why=$("$py" "$lint" --missing) || fatal "$why"
 workflow=$ROOT/.github/workflows/outdated.yml
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t-outdated.sh — `wheelmatrix outdated` against a forge of real bare repositories (git http-backend,
-# tests/forge-server.py) and a local PEP 691 index with PEP 700 versions: each action the workflow
+# tests/servers/forge-server.py) and a local PEP 691 index with PEP 700 versions: each action the workflow
 # uses, each tool it pins, each runner label and toolkit version gets its pin, the newest release of
 # its major and of all, and its state (a floating major tag is current until a newer major exists;
 # pre-releases and hostile version strings are never taken); a runner label with a retirement date
@@ -8,13 +8,13 @@
 # when anything is outdated, else 3 when something could not be learnt, else 0; the JSON is the
 # documented one; no control character reaches the output; an index without PEP 700 versions is
 # unknown with the reason; the index's credentials go to the index alone, not to the forge.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
-# shellcheck source=tests/forge.sh
-source "$ROOT/tests/forge.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
+# shellcheck source=tests/kit/forge.sh
+source "$ROOT/tests/kit/forge.sh"
 need git "apt-get install git"
 
 # every catalogue action at its reference, with one newer release of the same major and none newer
@@ -127,7 +127,7 @@ sys.exit(bad)
 PY
 run_outdated
 expect_status 1 "outdated (table) with newer releases"
-python3 "$ROOT/tests/no-controls.py" "$tmp/out" || fail "a control character reached the table"
+python3 "$ROOT/tests/helpers/no-controls.py" "$tmp/out" || fail "a control character reached the table"
 grep -q '^action   actions/attest  *v4  *-  *-  *unknown: .*HTTP 404: no such repository on the forge$' "$tmp/out" ||
 	{ fail "the unknown action's line"; show "$tmp/out"; }
 

@@ -3,7 +3,7 @@
 # before `maturin build`, the local workflow of docs/patch.md), list, plan and check see the project as
 # committed: the same jobs, files and findings as without the patch, with and without `project.name`;
 # check adds one error, since `git commit -a` would commit the variant.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 # The llm-rs project's shape: abi3-py38, one feature per GPU backend.
 repo=$tmp/repo

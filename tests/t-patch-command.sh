@@ -3,7 +3,7 @@
 # `git apply` does, reverts it to the committed bytes, refuses (exit 1, nothing changed) a pyproject.toml
 # that changed since the patches were generated, and works in clones with core.autocrlf=true, on a
 # file committed with LF (checked out with CRLF) and on one committed with CRLF.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # llm-rs 0.2.15's sdist, from the corpus of tests/tools/corpus.txt (`make testdata` installs it)
 testdata corpus/llm-rs-0.2.15/pyproject.toml
 corpus=$data/corpus/llm-rs-0.2.15

@@ -23,7 +23,7 @@
 # - only lines holding edits changed: difflib's changed lines of the original are the name line, the
 #   lines of the arrays and settings edited, and new lines only carry new values.
 # Without the installed corpus the test fails and says how to install it (`make testdata`).
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 testdata corpus
 driver=$(dirname "$WM")/tests/patch-apply
 [[ -x $driver ]] || fatal "$driver is not built: run 'make check'"

@@ -19,9 +19,9 @@
 #      WM_PROJECT_DIR, WM_PYPROJECT and WM_MANIFEST, and GitLab's WM_PROJECT_DIR, WM_PYPROJECT and
 #      WM_MANIFEST are the paths the matrix and pyproject.toml give (gitlab-ci-local's reading of
 #      the GitLab variables is t-gitlab-variables).
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 
 "$py" - "$WM" "$tmp" <<'PY' || fail "the path grammar (above)"
 import os, re, subprocess, sys, unicodedata

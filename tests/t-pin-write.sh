@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # t-pin-write.sh — pin never loses an edit made while it waits on the network, never interleaves with another run, and writes through to the file the user has: a symbolic link's target, every hard link, its owner, group and mode.
 #
-# A forge of real bare repositories (tests/forge-server.py) answers after a delay, as a slow network
+# A forge of real bare repositories (tests/servers/forge-server.py) answers after a delay, as a slow network
 # would: the matrix file changed meanwhile is not replaced (exit 1, the change kept), and a second
 # pin started meanwhile is refused (exit 1) while the first finishes. A matrix file that is a symbolic
 # link keeps being one, its target pinned; one with hard links stays one inode, every name pinned; a
 # file of another owner keeps its owner, group and mode, also when pin may not give a new file away
 # (setpriv drops CAP_CHOWN), when it is rewritten in place. A link leading out of the project is
 # refused, nothing written.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
-# shellcheck source=tests/forge.sh
-source "$ROOT/tests/forge.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
+# shellcheck source=tests/kit/forge.sh
+source "$ROOT/tests/kit/forge.sh"
 need setpriv "apt-get install util-linux"
 
 forge=$tmp/forge

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t-pin.sh — `wheelmatrix pin` against a forge of real bare repositories served by git http-backend
-# (tests/forge-server.py), one per action of templates/actions.yaml: each action the workflow uses
+# (tests/servers/forge-server.py), one per action of templates/actions.yaml: each action the workflow uses
 # is pinned to the commit git rev-parse gives for its tag, as `owner/name: <sha>  # <tag>`; every
 # other byte of the matrix file stays (comments, a quoted value's neighbours, keys after the table,
 # CRLF line ends); the edited file lists the same jobs and generates the same workflow but for
@@ -10,15 +10,16 @@
 # (numbers compared as numbers, pre-releases never chosen); a table written with an alias, a merge
 # key or a comment pin would lose is refused at its position, an unknown repository fails with exit
 # 3, and in each refusal the file is left as it was.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
-# shellcheck source=tests/forge.sh
-source "$ROOT/tests/forge.sh"
+# heavy: zizmor and actionlint on the pinned workflow
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
+# shellcheck source=tests/kit/forge.sh
+source "$ROOT/tests/kit/forge.sh"
 need git "apt-get install git"
-lint=$ROOT/tests/wmlint.py
+lint=$ROOT/tests/helpers/wmlint.py
 why=$("$py" "$lint" --missing) || fatal "$why"
 
 # a repository for every action of the catalogue, with the tag (or branch) its default reference names
@@ -109,7 +110,7 @@ wm -C "$repo" pin --github "$FORGE" --check
 expect_status 0 "pin --check right after pin"
 wm -C "$repo" generate
 expect_status 0 "generate"
-"$py" - "$ROOT/tests" "$repo/.github/workflows/wheels.yml" <<'PY' || fail "zizmor or actionlint on the pinned workflow (above)"
+"$py" - "$ROOT/tests/helpers" "$repo/.github/workflows/wheels.yml" <<'PY' || fail "zizmor or actionlint on the pinned workflow (above)"
 import sys, yaml
 sys.path.insert(0, sys.argv[1])
 import wmlint

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # t-plan-chromium.sh — the HTML report in headless Chromium: the states read back from the rendered DOM
 # are the JSON report's (the dropped wheels' rows too), the page breaks no rule of its Content-Security-Policy, and it loads nothing.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
 need chromium ".ci/run installs it (apt-get install chromium)"
 browser=$(command -v chromium)
 
-python3 "$ROOT/tests/plan-index.py" "$tmp/www"
+python3 "$ROOT/tests/helpers/plan-index.py" "$tmp/www"
 start_nginx "$tmp" "$tmp/www"
 # every request Chromium makes to the network goes to this proxy, which logs it
 start_fault "$tmp" --log "$tmp/requests"

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # t-plan-credentials.sh — no user name or password reaches plan's output, on stdout or stderr, in any
 # format: an index URL with or without a scheme, with ':', '@' and percent-escapes in its user name and
-# password, refused, unreachable or answering (nginx and tests/index-server.py); redirects and file URLs
+# password, refused, unreachable or answering (nginx and tests/servers/index-server.py); redirects and file URLs
 # with credentials; proxies from the environment; a .netrc.  Each message still names the host.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
 unset SSL_CERT_FILE NETRC WHEELMATRIX_INDEX_USERNAME WHEELMATRIX_INDEX_PASSWORD
 export HOME=$tmp  # no ~/.netrc but the test's
 
-# Every secret of this test holds SECRET; the index server's pages too (tests/index-server.py).
+# Every secret of this test holds SECRET; the index server's pages too (tests/servers/index-server.py).
 # leaks FILE...: the lines of FILE... that show one, or of a secret's percent-encoded or decoded part
 leaks() {
 	grep -H -i -e SECRET -e 'we@ird' -e 'we%40ird' -e 'p:ss' -e 'p%3Ass' -e 'p@ss' -e 'p%40ss' -e 'w@rd' -e 'w%40rd' \
@@ -108,7 +108,7 @@ PY
 
 # 4. a private index (nginx) that wants a user name and a password holding '@', '/', '%', ' ', '?' and
 # '#', percent-encoded in the URL: the plan succeeds, and shows neither
-python3 "$ROOT/tests/plan-index.py" "$tmp/www"
+python3 "$ROOT/tests/helpers/plan-index.py" "$tmp/www"
 start_nginx "$tmp" "$tmp/www"
 status=0
 "$WM" -f "$ROOT/matrices/llm-rs.yaml" plan 0.3.0-alpha.1 --index \

@@ -5,9 +5,9 @@
 # version before the planned one (yanked files and other local labels aside), an abi3 wheel takes the
 # place of the per-version wheels it installs for, and the variant index's null row reports a label no
 # backend has any more.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
 unset SSL_CERT_FILE NETRC WHEELMATRIX_INDEX_USERNAME WHEELMATRIX_INDEX_PASSWORD
 export HOME=$tmp  # no ~/.netrc
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# t-plan-faults.sh — plan against a misbehaving index (tests/index-server.py): each fault gets its
+# t-plan-faults.sh — plan against a misbehaving index (tests/servers/index-server.py): each fault gets its
 # documented state and message, the other distributions are still reported, and proxies are honoured.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
 
 cat >"$tmp/wheelmatrix.yaml" <<'YAML'
 wheelmatrix: 1

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# t-plan-hostile.sh — plan against a hostile index (tests/index-server.py): file names holding C1
+# t-plan-hostile.sh — plan against a hostile index (tests/servers/index-server.py): file names holding C1
 # controls (CSI, OSC, also as a raw 8-bit byte) and bidi controls reach no output as they are, in
 # any format (shown as <U+009B> or <9B>), while the JSON keeps the exact names; an index URL with a
 # query string is queried with the project's path before the query, and the query and credentials
 # are shown nowhere.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
 
 cat >"$tmp/wheelmatrix.yaml" <<'YAML'
 wheelmatrix: 1

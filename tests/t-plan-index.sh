@@ -2,9 +2,9 @@
 # t-plan-index.sh — plan under strategy index against nginx: the default backend checked on the index,
 # every other backend on its own index (<url>/<backend>/) with its local label, and the index's
 # credentials never sent to the backends' indexes.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
 unset SSL_CERT_FILE NETRC WHEELMATRIX_INDEX_USERNAME WHEELMATRIX_INDEX_PASSWORD
 export HOME=$tmp  # no ~/.netrc
 

@@ -2,7 +2,7 @@
 # t-plan-legend.sh — the Markdown report's legend names every distribution state and every file state
 # the code has, `ready` included, each with a meaning; the state names come from lib/index/plan.c,
 # checked against the enums of lib/wheelmatrix.h, not from a list written here.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # the names of one enum's states (PREFIX ENUM): plan.c's name table, as many as the enum has members
 states() {
 	python3 - "$ROOT" "$1" "$2" <<'PY'

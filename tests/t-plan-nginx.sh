@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # t-plan-nginx.sh — plan for matrices/llm-rs.yaml against nginx serving a static index: the exact report
 # in each format (tests/expected/plan/), PEP 503 HTML as the fallback, TLS with a test CA, credentials.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
 expected=$ROOT/tests/expected/plan
 matrix=$ROOT/matrices/llm-rs.yaml
 
-python3 "$ROOT/tests/plan-index.py" "$tmp/www"
+python3 "$ROOT/tests/helpers/plan-index.py" "$tmp/www"
 start_nginx "$tmp" "$tmp/www"
 http=http://127.0.0.1:$HTTP_PORT
 https=https://127.0.0.1:$HTTPS_PORT

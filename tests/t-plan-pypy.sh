@@ -3,9 +3,9 @@
 # tables on Linux, pp80 from the PyPy 8.0 setup-python and uv install on macOS and Windows:
 # templates/interpreters.yaml), and against nginx takes a pp73 and a pp80 file of one Python for the same
 # wheel: a release made before PyPy 8.0 (macOS pp73) and one after (macOS pp80) are both present.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
 unset SSL_CERT_FILE NETRC WHEELMATRIX_INDEX_USERNAME WHEELMATRIX_INDEX_PASSWORD
 export HOME=$tmp
 

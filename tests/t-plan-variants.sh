@@ -3,9 +3,9 @@
 # plain wheels and sdist) on the index, one row per variant on the variant index (<url>/<project>/),
 # each looking at its own label's wheels; the null row has the release's variants.json and reports
 # a label no backend has; the variant index's plain files are nobody's concern there.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
 unset SSL_CERT_FILE NETRC WHEELMATRIX_INDEX_USERNAME WHEELMATRIX_INDEX_PASSWORD
 export HOME=$tmp  # no ~/.netrc
 

@@ -10,9 +10,9 @@
 # are read, each checked for the shape generate writes before anything else reads it, applied by
 # formats/diff.c alone, and used only when it is the patch the matrix makes of the file it undoes
 # to.  The patches here are written by Python's difflib (or by hand), as an author would.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 
 r=$tmp/repo
 demo_project "$r"

@@ -3,11 +3,11 @@
 #
 # The hook repository is the sdist of the working tree (uv build --sdist: the files a user's clone
 # has for building), committed in a scratch repository.  pre-commit builds it once, with pip, offline:
-# pyproject.toml's pinned build requirements come from the wheelhouse (tests/wheel-env.sh), and
+# pyproject.toml's pinned build requirements come from the wheelhouse (tests/kit/wheel-env.sh), and
 # anything else it tried to fetch over HTTP would go to a closed port.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/wheel-env.sh
-. "$ROOT/tests/wheel-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/wheel-env.sh
+. "$ROOT/tests/kit/wheel-env.sh"
 pc=$tools/bin/pre-commit
 need "$pc" "make tools (tests/tools/install.sh; tests/tools/requirements.txt pins pre-commit)"
 

@@ -5,7 +5,7 @@
 # .pre-commit-config.yaml is the one docs/hook.md shows, naming a scratch repository that holds the
 # working tree's .pre-commit-hooks.yaml (so the hook tested is the one checked out, whatever the
 # state of ROOT's git repository) at its commit.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 tools=$("$ROOT/tests/tools/install.sh" --path)
 [ -f "$tools/.complete" ] ||
 	fatal "the pinned test tools are not installed in $tools: run 'make tools' (tests/tools/install.sh)"

@@ -4,7 +4,7 @@
 # Cargo.toml beside pyproject.toml; init, list and check read the same manifest.  And which version
 # check compares: a static [project].version is what maturin publishes, whatever the crate says (the
 # pyca/cryptography layout).
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 # crate DIR NAME VERSION ABI3: a Cargo.toml whose pyo3 feature tells which one was read
 crate() {

@@ -26,13 +26,14 @@
 #   and then creates the release "$GITHUB_REF_NAME-$WM_BACKEND" with them, with the job's own
 #   token; `index-pages` asks for contents: read and `deploy-pages` for pages: write and
 #   id-token: write; the `github-release` job attaches the default backend's files only;
-# - actionlint, zizmor and action-validator (tests/wmlint.py) have no finding.
+# - actionlint, zizmor and action-validator (tests/helpers/wmlint.py) have no finding.
 # In each GitLab file: the publish jobs carry an ID token for Sigstore next to PyPI's and sign
 # with pypi-attestations exactly under trusted publishing, installed with twine from a lock of hashes
 # (--require-hashes, no pin of its own), and `github-release` changes nothing.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-why=$("$py" "$ROOT/tests/wmlint.py" --missing) || fatal "$why"
-"$py" "$ROOT/tests/provcheck.py" "$WM" "$tmp" || fail "provenance and release jobs (above)"
+# heavy: actionlint, zizmor and action-validator on the generated workflows
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+why=$("$py" "$ROOT/tests/helpers/wmlint.py" --missing) || fatal "$why"
+"$py" "$ROOT/tests/helpers/provcheck.py" "$WM" "$tmp" || fail "provenance and release jobs (above)"
 finish

@@ -16,9 +16,10 @@
 #   lock, twine checks the files and uploads them to a loopback server standing in for PyPI, which
 #   gets the wheel and the sdist; with one hash of the lock changed in the generated file, the same
 #   job fails at pip's hash check and uploads nothing.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+# heavy: pip installs from the lock's wheelhouse, and jobs run by gitlab-ci-local
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
 need "$glci" "run 'npm ci --prefix tests/external'"
 need rsync "apt-get install rsync (gitlab-ci-local copies the checkout with it)"
@@ -64,9 +65,8 @@ PY
 
 # 2. the generated publish jobs
 project() {  # project DIR TRUSTED
-	mkdir -p "$1"
-	printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$1/pyproject.toml"
-	printf '[package]\nname = "demo"\nversion = "1.0.0"\n\n[lib]\nname = "demo"\n' >"$1/Cargo.toml"
+	maturin_project "$1"
+	printf '\n[lib]\nname = "demo"\n' >>"$1/Cargo.toml"
 	printf 'wheelmatrix: 1\npython: {versions: ["3.12"]}\nplatforms: [linux-x86_64]\nbackends:\n  cpu: {default: true}\nci: {gitlab: {}}\npublish: {pypi: {trusted: %s}}\n' "$2" >"$1/wheelmatrix.yaml"
 	"$WM" -q -C "$1" generate || fatal "generate in $1"
 }

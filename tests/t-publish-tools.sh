@@ -14,9 +14,10 @@
 # <file>.publish.attestation, which pypi-attestations writes there), uploads to a local stand-in
 # of PyPI's upload API: each file arrives once, with its `attestations` field the JSON list of
 # exactly its own attestation.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+# heavy: build and twine installed and run in fresh environments
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 wheelhouse=$("$ROOT/tests/tools/install-publish.sh" --dir)
 [[ -f $wheelhouse/complete ]] || fatal "the publishing tools' wheelhouse is missing: make tools (tests/tools/install-publish.sh)"
 jobhouse=$("$ROOT/tests/tools/install-publish-job.sh" --dir)

@@ -4,7 +4,7 @@
 # The workflows are llm-rs's (tests/repos/llm-rs, see its README.md): CI.yml uploads llm-rs,
 # CI-Metal.yml llm-rs-metal and CI-OpenCL.yml llm-rs-opencl with maturin-action's `command: upload`
 # on tags; where each upload step is, is read from those files.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 fixture=$ROOT/tests/repos/llm-rs
 r=$tmp/llm-rs
 mkdir -p "$r"

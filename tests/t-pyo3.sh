@@ -6,15 +6,14 @@
 # workspace, path or git dependency, or a requirement of several series with no lock, gets a note
 # and no check, said by list --why, -v and init but not by every command or hook run; what PyO3
 # does build loads.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 # project DIR PYO3 PYTHON: pyproject.toml, a Cargo.toml whose [dependencies] line for pyo3 is PYO3,
 # and a matrix whose `python:` is PYTHON
 project() {
 	rm -rf "$1"
-	mkdir -p "$1"
-	printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' >"$1/pyproject.toml"
-	printf '[package]\nname = "demo"\nversion = "1.0.0"\n\n[lib]\nname = "demo"\n\n[dependencies]\n%s\n' "$2" >"$1/Cargo.toml"
+	maturin_project "$1"
+	printf '\n[lib]\nname = "demo"\n\n[dependencies]\n%s\n' "$2" >>"$1/Cargo.toml"
 	printf 'wheelmatrix: 1\npython: %s\nplatforms: [linux-x86_64]\n' "$3" >"$1/wheelmatrix.yaml"
 }
 

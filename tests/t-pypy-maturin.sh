@@ -17,9 +17,9 @@
 #    suffix (.pypy311-pp73-x86_64-linux-gnu.so) included; maturin says the PyPy build is
 #    version-specific, since PyPy has no abi3.  The import under PyPy cannot run here (uv's
 #    downloads are out of reach); t-pypy-tags checks the names against packaging's PyPy tags.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
 
 # ---- 1. where PyPy is built ------------------------------------------------------------------
 "$py" - "$ROOT/docs/wheelmatrix.schema.json" "$ROOT/templates/platforms.yaml" "$tmp/all.yaml" <<'PY' || fatal "cannot write the matrix of every platform"

@@ -11,7 +11,7 @@
 # (pp73) on Linux, where maturin builds from its own tables (t-pypy-maturin builds it), and on
 # macOS and Windows the newest PyPy 3.11 of the pinned uv's download list (what uv and
 # setup-python install there), read here: PyPy 8.0.x, pp80.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 tools=$("$ROOT/tests/tools/install.sh" --path)
 [ -x "$tools/bin/python" ] ||

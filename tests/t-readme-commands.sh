@@ -10,7 +10,7 @@
 # first release is on PyPI" in its comment. A command of the README not in the table, a table entry
 # the README no longer shows, or a mark that disagrees, is a failure: a new command comes with the
 # test that runs it.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 
 # command<TAB>where<TAB>pattern (for a test: an extended regular expression found in it)
 cat >"$tmp/table" <<'EOF'

@@ -1,6 +1,6 @@
 #!/bin/bash
 # t-readme.sh — the examples in README.md are real: its matrix gives exactly the output shown.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 # the first ```yaml block is the matrix; the block after it that starts with "$ wheelmatrix list" is the output
 python3 - "$ROOT/README.md" "$tmp" <<'PY'
 import re, sys

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # t-refs-forge.sh — index/refs.c (through tests/refs-fetch) against git's own smart-HTTP server: the
 # tags of real bare repositories (lightweight, annotated, a tag of a tag, 3,000 more) are what
-# `git ls-remote` reads from the same advertisement; each fault of tests/forge-server.py (not a git
+# `git ls-remote` reads from the same advertisement; each fault of tests/servers/forge-server.py (not a git
 # service, truncated, oversized pkt-line, over the ref cap, 404, 503, redirects, hostile names) gets
 # its message; no name reaches the output raw; credentials in the forge's URL are never shown.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/plan-servers.sh
-source "$ROOT/tests/plan-servers.sh"
-# shellcheck source=tests/forge.sh
-source "$ROOT/tests/forge.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+source "$ROOT/tests/kit/plan-servers.sh"
+# shellcheck source=tests/kit/forge.sh
+source "$ROOT/tests/kit/forge.sh"
 
 fetch=${WM%/*}/tests/refs-fetch
 need "$fetch" "make check (builds build/tests/refs-fetch)"
@@ -98,7 +98,7 @@ skipped v1<U+202E>2	it holds a character that does not show as itself (a control
 repo x/../y FORGE/x/../y.git/info/refs attempts=0 refs=0
 error 'x/../y' is not a repository's owner/name
 EOF2
-python3 "$ROOT/tests/no-controls.py" "$tmp/out" || fail "a control character reached the output"
+python3 "$ROOT/tests/helpers/no-controls.py" "$tmp/out" || fail "a control character reached the output"
 
 # a redirect to where the repository is now is followed, as plan follows an index's
 mkdir -p "$tmp/forge/real"

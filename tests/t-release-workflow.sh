@@ -1,9 +1,9 @@
 #!/bin/bash
-# t-release-workflow.sh — wheelmatrix's own release workflow (.github/workflows/release.yml, written by hand) passes actionlint, zizmor, action-validator and shellcheck as a generated one must (tests/wmlint.py); its actions are pinned to the commits of .github/pins.yaml with their tags after them, which .github/workflows/pins.yml checks with the tool's own pin --check, (templates/actions.yaml's where it has the action, a release for the PyPI publisher), its build tools come by hash from .github/release-requirements.txt, its runner labels are templates/runners.yaml's with no retirement, it builds Linux x86_64 and aarch64 and macOS arm64 and x86_64 wheels and an sdist with the pinned tools, and publishes them on a tag with trusted publishing, build provenance and attestations; .github/wheel-deps.sh passes shellcheck and builds libyaml, Jansson and libgit2 from recorded commits for macOS (Homebrew only for pkgconf).  A copy with an action on another tag, one on a retiring runner, and one splicing the tag into a script (zizmor) each fail.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-lint=$ROOT/tests/wmlint.py
+# t-release-workflow.sh — wheelmatrix's own release workflow (.github/workflows/release.yml, written by hand) passes actionlint, zizmor, action-validator and shellcheck as a generated one must (tests/helpers/wmlint.py); its actions are pinned to the commits of .github/pins.yaml with their tags after them, which .github/workflows/pins.yml checks with the tool's own pin --check, (templates/actions.yaml's where it has the action, a release for the PyPI publisher), its build tools come by hash from .github/release-requirements.txt, its runner labels are templates/runners.yaml's with no retirement, it builds Linux x86_64 and aarch64 and macOS arm64 and x86_64 wheels and an sdist with the pinned tools, and publishes them on a tag with trusted publishing, build provenance and attestations; .github/wheel-deps.sh passes shellcheck and builds libyaml, Jansson and libgit2 from recorded commits for macOS (Homebrew only for pkgconf).  A copy with an action on another tag, one on a retiring runner, and one splicing the tag into a script (zizmor) each fail.
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+lint=$ROOT/tests/helpers/wmlint.py
 why=$("$py" "$lint" --missing) || fatal "$why"
 need shellcheck "make test-deps (apt-get install shellcheck)"
 workflow=$ROOT/.github/workflows/release.yml

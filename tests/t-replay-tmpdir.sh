@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# t-replay-tmpdir.sh — tests/replay-github.py leaves nothing in TMPDIR: its RUNNER_TEMP and its docker and gh shims go when the job passes, fails or is stopped.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+# t-replay-tmpdir.sh — tests/helpers/replay-github.py leaves nothing in TMPDIR: its RUNNER_TEMP and its docker and gh shims go when the job passes, fails or is stopped.
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 
 cat >"$tmp/wf.yml" <<'EOF'
 defaults:
@@ -36,7 +36,7 @@ export WM_TEST_SHIMS=$tmp/shims WM_TEST_READY=$tmp/ready
 replay() {
 	rm -rf "$tmp/t"
 	mkdir "$tmp/t"
-	(cd "$tmp/work" && TMPDIR=$tmp/t expect_run "$2" "$py" "$ROOT/tests/replay-github.py" "$tmp/wf.yml" "$1")
+	(cd "$tmp/work" && TMPDIR=$tmp/t expect_run "$2" "$py" "$ROOT/tests/helpers/replay-github.py" "$tmp/wf.yml" "$1")
 	[[ -z $(ls -A "$tmp/t") ]] || fail "job $1: replay-github.py left in TMPDIR: $(ls -A "$tmp/t")"
 }
 replay pass 0
@@ -55,7 +55,7 @@ for sig in TERM HUP INT; do
 	(cd "$tmp/work" && exec env TMPDIR="$tmp/t" "$py" -c 'import os, signal, sys
 for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
     signal.signal(s, signal.SIG_DFL)
-os.execvp(sys.argv[1], sys.argv[1:])' "$py" "$ROOT/tests/replay-github.py" "$tmp/wf.yml" hang >"$tmp/hang.out" 2>&1) &
+os.execvp(sys.argv[1], sys.argv[1:])' "$py" "$ROOT/tests/helpers/replay-github.py" "$tmp/wf.yml" hang >"$tmp/hang.out" 2>&1) &
 	pid=$!
 	for ((i = 0; i < 600; i++)); do
 		[[ -f $WM_TEST_READY ]] && break

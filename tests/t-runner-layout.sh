@@ -4,10 +4,11 @@
 # and before-script-linux reach that container, the import test runs outside the checkout, the maturin
 # pin follows [build-system].requires (and check reports a pin outside it), and Python versions a
 # platform's runners cannot build for are refused; a bindings = "bin" project builds one py3-none wheel per platform;
-# and every workflow written passes the validators of tests/wmlint.py.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+# and every workflow written passes the validators of tests/helpers/wmlint.py.
+# heavy: actionlint, zizmor and action-validator on the generated workflows
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 
 # project REPO REQUIRES: a Cargo workspace with the Python project in python/ (delta-rs' layout)
 project() {
@@ -248,7 +249,7 @@ grep -q "error: strategy 'meta' dispatches between backends' modules" "$tmp/err"
 shopt -s nullglob
 workflows=("$tmp"/*/.github/workflows/wheels.yml)
 ((${#workflows[@]} >= 3)) || fail "only ${#workflows[@]} workflows to lint"
-"$py" "$ROOT/tests/wmlint.py" "${workflows[@]}" >"$tmp/lint" 2>&1 || fail "the workflows have findings:
+"$py" "$ROOT/tests/helpers/wmlint.py" "${workflows[@]}" >"$tmp/lint" 2>&1 || fail "the workflows have findings:
 $(sed "s|$tmp/||" "$tmp/lint")"
 
 finish

@@ -17,10 +17,10 @@
 # templates/runners.yaml passes actionlint (1.7.12 of 2026-03-30, tests/tools/actionlint) except
 # exactly at the labels runners.yaml says were retired before that day, which actionlint no longer
 # knows, and those it says GitHub first offered after it (`available`), which it does not know yet.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
-why=$("$py" "$ROOT/tests/wmlint.py" --missing) || fatal "$why"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
+why=$("$py" "$ROOT/tests/helpers/wmlint.py" --missing) || fatal "$why"
 
 repo=$tmp/repo
 scratch_repo "$repo"
@@ -156,7 +156,7 @@ expect_status 0 "list, GitLab only, with a label the catalogue lacks"
 import datetime, os, sys
 import yaml
 root, path = sys.argv[1:]
-sys.path.insert(0, os.path.join(root, "tests"))
+sys.path.insert(0, os.path.join(root, "tests", "helpers"))
 import wmlint
 with open(os.path.join(root, "templates", "runners.yaml"), encoding="utf-8") as f:
     runners = yaml.safe_load(f)

@@ -8,8 +8,9 @@
 # is one a schema states (a type, an unknown key, a value outside an enumeration or a grammar),
 # must fail validation; the matrix `init` writes passes, and its first line names this version's
 # schema as docs/schemastore-catalog.json (the JSON Schema Store's entry) lists it.
-. "$ROOT/tests/lib.sh"
-. "$ROOT/tests/python-env.sh"
+# heavy: check-jsonschema on every example and golden matrix
+. "$ROOT/tests/kit/lib.sh"
+. "$ROOT/tests/kit/python-env.sh"
 writer=${WM%/*}/tests/schema-write
 need "$writer" "make check (builds build/tests/schema-write)"
 cj=$("$ROOT/tests/tools/install.sh" --path)/bin/check-jsonschema

@@ -2,12 +2,12 @@
 # t-show-output.sh — what the commands print for a person shows each control and format character of the
 # input escaped: list's table (a runner label), --why and -v (a matrix file's name), check's findings (a
 # committed file's text), generate's and init's messages, a diagnostic's message and quoted source line.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 need python3 "apt-get install python3"
 
-# no_controls FILE WHAT: FILE holds nothing a terminal acts on but line feeds and tabs (tests/no-controls.py)
+# no_controls FILE WHAT: FILE holds nothing a terminal acts on but line feeds and tabs (tests/helpers/no-controls.py)
 no_controls() {
-	python3 "$ROOT/tests/no-controls.py" "$1" >"$tmp/controls" 2>&1 || fail "$2: $(cat "$tmp/controls")"
+	python3 "$ROOT/tests/helpers/no-controls.py" "$1" >"$tmp/controls" 2>&1 || fail "$2: $(cat "$tmp/controls")"
 }
 
 # contains FILE TEXT WHAT: FILE holds TEXT (fixed)

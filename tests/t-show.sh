@@ -2,7 +2,7 @@
 # t-show.sh — every character the tool shows a person is shown as Python's unicodedata says it should be:
 # controls (Cc), format characters (Cf), U+2028 and U+2029 escaped as <U+XXXX>, bytes that are not UTF-8 as <XX>,
 # every other code point as it is.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 need python3 "apt-get install python3"
 
 # Each code point but NUL (no command-line argument holds one) and the surrogates (no UTF-8 does), in

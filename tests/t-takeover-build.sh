@@ -17,12 +17,12 @@
 # against glibc 2.17's symbols, which is what makes the wheel manylinux_2_17 here.  cramjam's
 # sdist has a Cargo.lock that does not cover its Cargo.toml (its release built without --locked,
 # and so does this test); blake3's is used as it is (--locked).
-. "$ROOT/tests/lib.sh"
-. "$ROOT/tests/plan-servers.sh"
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
-# shellcheck source=tests/takeover-index.sh
-. "$ROOT/tests/takeover-index.sh"
+. "$ROOT/tests/kit/lib.sh"
+. "$ROOT/tests/kit/plan-servers.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
+# shellcheck source=tests/kit/takeover-index.sh
+. "$ROOT/tests/kit/takeover-index.sh"
 deps=$("$ROOT/tests/tools/install-takeover-build.sh" --dir)
 [[ -f $deps/complete ]] || fatal "the sdists and Zig are not installed in $deps: run 'make tools' (tests/tools/install-takeover-build.sh)"
 PATH=$deps/zig/ziglang:$PATH

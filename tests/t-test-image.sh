@@ -25,10 +25,11 @@
 #   Linux test template in this machine's shell, the image's python3.12 first on PATH), fails
 #   without the build's artifact, and with the wheel where gitlab-ci-local keeps that artifact
 #   imports it and passes the suite.
-. "$ROOT/tests/lib.sh"
+# heavy: pip installs into a fresh environment, and a job run by gitlab-ci-local
+. "$ROOT/tests/kit/lib.sh"
 set +e
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 need unshare "apt-get install util-linux"
 wheelhouse=$("$ROOT/tests/tools/install-pytest.sh" --dir)
 [ -f "$wheelhouse/complete" ] || fatal "pytest's wheels are not in $wheelhouse: run 'make tools' (tests/tools/install-pytest.sh)"

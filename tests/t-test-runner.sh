@@ -4,7 +4,7 @@
 # tests/run.sh is copied into a tree of its own (tests/, build/) whose tests are made here: unit
 # test binaries that pass and fail, golden cases run by a stand-in build/wheelmatrix, and scripts
 # that pass, fail, skip, leave temporary files behind and hang.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 need python3 "apt-get install python3"
 
 tree=$tmp/tree
@@ -172,6 +172,30 @@ os.execv(sys.argv[1], sys.argv[1:])' "$tree/tests/run.sh" t-ok t-hang >"$tmp/sto
 			kill -KILL "$pid" 2>/dev/null || true
 		fi
 	done <"$notes/pids"
+done
+
+# WM_UPDATE=1 writes a golden case's expected files from its run, and no file for what a missing one
+# means: no stdout or stderr for an empty output, no exit for status 0; those of an earlier run go.
+up=$tmp/update
+mkdir -p "$up/tests/golden/quiet" "$up/tests/golden/loud" "$up/build"
+cp "$ROOT/tests/run.sh" "$up/tests/run.sh"
+# the stand-in tool: "out" prints on stdout, "err" on stderr, "fail" exits 3
+cat >"$up/build/wheelmatrix" <<'EOF'
+#!/bin/sh
+for a; do case $a in out) echo out ;; err) echo err >&2 ;; fail) exit 3 ;; esac; done
+EOF
+chmod +x "$up/build/wheelmatrix"
+printf 'quiet\n' >"$up/tests/golden/quiet/args"
+printf 'was\n' >"$up/tests/golden/quiet/stdout"
+: >"$up/tests/golden/quiet/stderr"
+echo 3 >"$up/tests/golden/quiet/exit"
+printf 'out\nerr\nfail\n' >"$up/tests/golden/loud/args"
+WM_UPDATE=1 "$up/tests/run.sh" golden >"$tmp/update.out" 2>&1 || { fail "WM_UPDATE=1 run.sh golden failed"; show "$tmp/update.out"; }
+for f in stdout stderr exit; do
+	[[ ! -e $up/tests/golden/quiet/$f ]] || fail "WM_UPDATE=1 left quiet/$f for an empty output or status 0: '$(cat "$up/tests/golden/quiet/$f")'"
+done
+for f in stdout:out stderr:err exit:3; do
+	[[ $(cat "$up/tests/golden/loud/${f%%:*}" 2>/dev/null) == "${f#*:}" ]] || fail "WM_UPDATE=1 did not write loud/${f%%:*} as '${f#*:}'"
 done
 
 finish

@@ -10,8 +10,9 @@
 # eighth of what the previous reader took, which fails there with "out of memory". The
 # AddressSanitizer build reserves terabytes of address space for its shadow, so there the limit is
 # on the peak resident set instead (768 MiB: each arena allocation is a malloc of its own there).
-. "$ROOT/tests/lib.sh"
-. "$ROOT/tests/limited.sh"
+# heavy: documents of many megabytes read within memory bounds
+. "$ROOT/tests/kit/lib.sh"
+. "$ROOT/tests/kit/limited.sh"
 msg="more than 65536 values and comments in one file, the limit of the TOML reader (a pyproject.toml or Cargo.toml holds some hundreds)"
 
 # gen.py KIND FILE: a file of about 16 MiB, its head a project's; prints LINE:COLUMN of the value (or

@@ -21,7 +21,7 @@
 # (build/tests/toml-decode); `make check` builds it.  These cases run in a few batch processes
 # (toml-decode FILE...), which keeps the sanitizer build fast, and a sample also through stdin,
 # the way toml-test's own runner calls a decoder, which must give the same answers.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 testdata toml-test/files-toml-1.0.0 bin/toml-test
 suite=$data/toml-test
 need "$data/bin/toml-test" "run 'make testdata' (tests/tools/install-testdata.sh)"

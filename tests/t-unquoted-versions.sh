@@ -7,9 +7,9 @@
 # those that PyYAML (a YAML 1.1 reader; 3.10 is a float to YAML 1.2 as well) reads as a float
 # whose shortest form is not the text (3.10 is 3.1, 12.0 is 12), and at none of the others
 # (3.9, 3.12, 3.14t).
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 mkdir "$tmp/versions" "$tmp/abi3"
 cat >"$tmp/versions/wheelmatrix.yaml" <<'YAML'
 wheelmatrix: 1

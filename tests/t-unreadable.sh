@@ -1,6 +1,6 @@
 #!/bin/bash
 # t-unreadable.sh — a matrix file that cannot be read is an error naming it, exit 2.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 chmod 755 "$tmp"
 printf 'wheelmatrix: 1\nproject: {name: x}\n' >"$tmp/wheelmatrix.yaml"
 chmod 000 "$tmp/wheelmatrix.yaml"

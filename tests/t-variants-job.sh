@@ -9,7 +9,7 @@
 # patches and the workflow. cpu and cuda are built as their build jobs (linux-x86_64) and the sdist
 # job build them (the variant patch applied with `wheelmatrix patch`, maturin, auditwheel repair)
 # into an artifact store named as the jobs' artifacts (wheels-<backend>-linux-x86_64-abi3,
-# sdist-cpu). tests/replay-github.py then runs, step by step, in a fresh clone tagged v0.2.15, with
+# sdist-cpu). tests/helpers/replay-github.py then runs, step by step, in a fresh clone tagged v0.2.15, with
 # what GitHub would give them (GITHUB_REPOSITORY, GITHUB_REF_NAME, GITHUB_SHA, GITHUB_SERVER_URL the
 # loopback server, the configure-pages output base_url) and their `run:` scripts unchanged:
 # - the `wheelmatrix-tag` job, which `variants` needs: the tag checked against the version;
@@ -25,7 +25,7 @@
 # Checked:
 # - the release holds exactly the null and cu124 variant wheels, the variants.json, the plain cpu
 #   wheel and the sdist, the same files as the artifact `variants`;
-# - tests/index-pages-check.py reads the variant index (<index url>/llm-rs/) as pip does, every
+# - tests/helpers/index-pages-check.py reads the variant index (<index url>/llm-rs/) as pip does, every
 #   file's sha256 and size through its URL, every URL the release v0.2.15-variants;
 # - uv --preview-features wheel-variants installs the cu124 variant with a CUDA 12.8 driver
 #   (NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION, read by uv's NVIDIA provider) and the null
@@ -33,12 +33,12 @@
 # - with a tag other than the version the `wheelmatrix-tag` job fails, saying why, so the `variants` job, which needs it, does not run and
 #   releases nothing; with no cuda wheel downloaded (the artifact wheels-cuda-* empty) it fails at
 #   the step that makes cuda's variant wheels (variantlib finds no wheel) and releases nothing.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 set +e
-# shellcheck source=tests/e2e-env.sh
-. "$ROOT/tests/e2e-env.sh"
-# shellcheck source=tests/plan-servers.sh
-. "$ROOT/tests/plan-servers.sh"
+# shellcheck source=tests/kit/e2e-env.sh
+. "$ROOT/tests/kit/e2e-env.sh"
+# shellcheck source=tests/kit/plan-servers.sh
+. "$ROOT/tests/kit/plan-servers.sh"
 
 [ -x "$tools/bin/variantlib" ] ||
 	fatal "variantlib is not in $tools: run tests/tools/install.sh (make check does; tests/tools/requirements.txt pins it)"
@@ -112,7 +112,7 @@ replay() {
 	(cd "$ws" && env PIP_NO_INDEX=1 GITHUB_REPOSITORY=owner/llm-rs GITHUB_REF_NAME="$3" GITHUB_SERVER_URL="$u" \
 		GITHUB_SHA="$(git -C "$ws" rev-parse HEAD)" WM_REPLAY_ARTIFACTS="${4:-$art}" WM_REPLAY_RELEASES="$www" \
 		WM_REPLAY_PYTHON="$tools/bin/python" WM_REPLAY_PAGES_URL="$u/simple" WM_REPLAY_PAGES_DIR="$www/simple" \
-		"$py" "$ROOT/tests/replay-github.py" "$workflow" "$2") >"$1" 2>&1
+		"$py" "$ROOT/tests/helpers/replay-github.py" "$workflow" "$2") >"$1" 2>&1
 }
 
 t0=$SECONDS
@@ -135,9 +135,9 @@ cat >"$tmp/expected.json" <<JSON
                           "requires": ["nvidia-variant-provider>=0.0.1,<1.0.0"]}},
  "variants": {"null": {}, "$label": {"nvidia": {"cuda_version_lower_bound": ["12.4"]}}}}
 JSON
-"$tools/bin/python" "$ROOT/tests/variant-check.py" "$tmp/expected.json" "null=$art/wheels-cpu-linux-x86_64-abi3/$plain" \
+"$tools/bin/python" "$ROOT/tests/helpers/variant-check.py" "$tmp/expected.json" "null=$art/wheels-cpu-linux-x86_64-abi3/$plain" \
 	"$label=$(ls "$art"/wheels-cuda-linux-x86_64-abi3/*.whl)" -- "$release/$null" "$release/$var" "$release/$json" >"$tmp/check.log" 2>&1 ||
-	{ fail "the variants the job made (tests/variant-check.py)"; show "$tmp/check.log"; }
+	{ fail "the variants the job made (tests/helpers/variant-check.py)"; show "$tmp/check.log"; }
 
 t0=$SECONDS
 if ! replay "$tmp/pages.log" index-pages "$tag"; then
@@ -145,7 +145,7 @@ if ! replay "$tmp/pages.log" index-pages "$tag"; then
 	fatal "the index-pages job failed"
 fi
 echo "index-pages job: $((SECONDS - t0)) s"
-"$py" "$ROOT/tests/index-pages-check.py" "$index/" llm-rs ">=3.8" "$null" "$var" "$json" "$plain" "$sdist" >"$tmp/check.log" 2>&1 ||
+"$py" "$ROOT/tests/helpers/index-pages-check.py" "$index/" llm-rs ">=3.8" "$null" "$var" "$json" "$plain" "$sdist" >"$tmp/check.log" 2>&1 ||
 	{ fail "the variant index the job laid out"; show "$tmp/check.log"; }
 "$py" - "$www/simple/variants/llm-rs/index.json" "$u/owner/llm-rs/releases/download/$tag-variants/" "$version" <<'PY' ||
 import json, sys
@@ -160,7 +160,7 @@ PY
 # empty directory, and its dist-info holds the variant.json of LABEL (none for "-", the plain wheel)
 installed() {
 	local out got
-	out=$(cd "$tmp/cwd" && "$2/bin/python" -I "$ROOT/tests/llm-rs-installed.py" "$version" "$3" 2>&1) || { fail "$1: $out"; return; }
+	out=$(cd "$tmp/cwd" && "$2/bin/python" -I "$ROOT/tests/helpers/llm-rs-installed.py" "$version" "$3" 2>&1) || { fail "$1: $out"; return; }
 	got=$("$2/bin/python" -I -c '
 import importlib.metadata as md, json
 t = md.distribution("llm-rs").read_text("variant.json")

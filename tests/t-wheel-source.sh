@@ -1,12 +1,12 @@
 #!/bin/bash
 # t-wheel-source.sh — from the repository's directory, `pip install .` into a fresh virtual environment, `pipx install .`, `uv tool install .` and `uvx --from . wheelmatrix` each build wheelmatrix (pyproject.toml) and give a `wheelmatrix` that prints WM_VERSION and lists the example as make's does; so does the macOS wheels' layout (the program in platlib, a launcher on PATH), built here with pip.
 #
-# Offline: pyproject.toml's pinned build requirements come from the wheelhouse (tests/wheel-env.sh);
+# Offline: pyproject.toml's pinned build requirements come from the wheelhouse (tests/kit/wheel-env.sh);
 # the builds link the machine's libraries (the -dev packages are here), which t-wheel.sh's repaired
 # wheel does without.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/wheel-env.sh
-. "$ROOT/tests/wheel-env.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/wheel-env.sh
+. "$ROOT/tests/kit/wheel-env.sh"
 "$WM" -f "$ROOT/matrices/llm-rs.yaml" list >"$tmp/list.want" || fatal "list of matrices/llm-rs.yaml failed"
 
 # works NAME CMD...: CMD (a wheelmatrix, or what runs one) prints the version and lists the example

@@ -1,14 +1,14 @@
 #!/bin/bash
 # t-wheel.sh — wheelmatrix's own wheel: `uv build` makes the sdist and, from it, a py3-none-linux wheel whose files are what `make LINKED=1 install` installs (the program alike but for its debug information); `auditwheel repair` makes it manylinux with libyaml, Jansson, libgit2 and libcurl inside; installed with pip, `uv tool install` and pipx, it runs with the machine's four libraries hidden, each loaded from the wheel's own directory.
 #
-# Offline: pyproject.toml's pinned build requirements come from the wheelhouse (tests/wheel-env.sh).
+# Offline: pyproject.toml's pinned build requirements come from the wheelhouse (tests/kit/wheel-env.sh).
 # The machine's libraries are hidden in a mount namespace of the test's own (unshare), where
 # /dev/null is mounted over each of their files: the program built by make no longer starts there.
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/wheel-env.sh
-. "$ROOT/tests/wheel-env.sh"
-# shellcheck source=tests/wheel-build.sh
-. "$ROOT/tests/wheel-build.sh"
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/wheel-env.sh
+. "$ROOT/tests/kit/wheel-env.sh"
+# shellcheck source=tests/kit/wheel-build.sh
+. "$ROOT/tests/kit/wheel-build.sh"
 need unshare "apt-get install util-linux"
 need objcopy "apt-get install binutils"
 arch=$(uname -m)
@@ -24,7 +24,7 @@ if want != got:
 PY
 	{ fail "the build requirements differ"; show "$tmp/pins"; }
 
-# the sdist, the wheel built from it, and the wheel repaired (built once for the run: tests/wheel-build.sh)
+# the sdist, the wheel built from it, and the wheel repaired (built once for the run: tests/kit/wheel-build.sh)
 wheel_build "$tmp" || { show "$tmp/build.log"; fatal "uv build or auditwheel repair failed (above)"; }
 sdist=$tmp/dist/wheelmatrix-$version.tar.gz
 wheel=$tmp/dist/wheelmatrix-$version-py3-none-linux_$arch.whl

@@ -1,6 +1,6 @@
 #!/bin/bash
 # t-workflow-hostile.sh — hostile workflows cost init and check bounded memory, say what is not
-# read, and never crash (tests/hostile-workflows.py writes each case):
+# read, and never crash (tests/helpers/hostile-workflows.py writes each case):
 #
 #   calls     called workflows 40 deep          actions   composite actions 40 deep
 #   cycle     two workflows calling each other  includes  an include list as long as 1 MiB holds
@@ -14,13 +14,14 @@
 #   steps     four workflows of 20,000 build steps each
 #
 # Each runs within 512 MiB of address space (the AddressSanitizer build: 1 GiB resident, see
-# tests/limited.sh); init exits 0 with the note that names the bound, at its place, and writes a
+# tests/kit/limited.sh); init exits 0 with the note that names the bound, at its place, and writes a
 # matrix that loads, with no expression of the workflows in it; check, once generate wrote its
 # workflow, exits 0 or 1.  A workflow init did not read whole is not one the generated workflow
 # replaces: init says to keep it, and so does check.
-. "$ROOT/tests/lib.sh"
-. "$ROOT/tests/python-env.sh"
-. "$ROOT/tests/limited.sh"
+# heavy: hostile workflows of many megabytes read within memory bounds
+. "$ROOT/tests/kit/lib.sh"
+. "$ROOT/tests/kit/python-env.sh"
+. "$ROOT/tests/kit/limited.sh"
 
 # hostile CASE: a maturin project with the case's workflows; init, list, generate and check in it
 hostile() {
@@ -29,7 +30,7 @@ hostile() {
 	printf '[build-system]\nrequires = ["maturin>=1.5,<2"]\nbuild-backend = "maturin"\n\n[project]\nname = "demo"\nversion = "1.0.0"\n' \
 		>"$r/pyproject.toml"
 	printf '[package]\nname = "demo"\nversion = "1.0.0"\nedition = "2021"\n\n[lib]\ncrate-type = ["cdylib"]\n' >"$r/Cargo.toml"
-	"$py" "$ROOT/tests/hostile-workflows.py" "$r" "$case" || fatal "$case: the workflows were not written"
+	"$py" "$ROOT/tests/helpers/hostile-workflows.py" "$r" "$case" || fatal "$case: the workflows were not written"
 	scratch_repo "$r"
 	commit_all "$r"
 	limited 512 1024 -C "$r" init --offline

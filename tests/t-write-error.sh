@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t-write-error.sh — a failed write to stdout is an environment failure (exit 3), never a silent success.
-. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/kit/lib.sh"
 [[ -w /dev/full ]] || fatal "no writable /dev/full here: the test needs the device that fails every write"
 want='wheelmatrix: error: cannot write output: No space left on device'
 # full ARGS...: wheelmatrix ARGS writing to /dev/full: exit 3 and the message, nothing else

@@ -9,10 +9,10 @@
 # - the emitted scalar is quoted (or a block scalar) whenever the YAML 1.2 core schema would
 #   resolve its plain text as null, bool, int or float, and its text is the value;
 # - a value with NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR is double-quoted, where they are escaped;
-# - the workflow passes actionlint, zizmor, action-validator and shellcheck (tests/wmlint.py).
-. "$ROOT/tests/lib.sh"
-# shellcheck source=tests/python-env.sh
-. "$ROOT/tests/python-env.sh"
+# - the workflow passes actionlint, zizmor, action-validator and shellcheck (tests/helpers/wmlint.py).
+. "$ROOT/tests/kit/lib.sh"
+# shellcheck source=tests/kit/python-env.sh
+. "$ROOT/tests/kit/python-env.sh"
 "$py" - "$WM" "$ROOT" "$tmp" <<'PY' || fail "tricky env values (above)"
 import json, os, re, subprocess, sys
 import yaml
@@ -98,7 +98,7 @@ for job in builds:
         if node.style is None and core12_type(node.value) != "str":
             bad.append("%s: written plain, a YAML 1.2 core schema reader takes it as %s" % (where, core12_type(node.value)))
 
-lint = subprocess.run([sys.executable, os.path.join(root, "tests", "wmlint.py"), wf], capture_output=True, text=True)
+lint = subprocess.run([sys.executable, os.path.join(root, "tests", "helpers", "wmlint.py"), wf], capture_output=True, text=True)
 if lint.returncode != 0:
     bad.append("the workflow has findings:\n" + lint.stdout.replace(tmp + "/", "") + lint.stderr)
 for b in bad:

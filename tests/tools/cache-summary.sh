@@ -6,7 +6,7 @@ set -euo pipefail
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/wheelmatrix
 [ -d "$cache" ] || { echo "make check: nothing cached in $cache"; exit 0; }
 
-# what each directory holds (tests/tools/install*.sh, tests/lib.sh)
+# what each directory holds (tests/tools/install*.sh, tests/kit/lib.sh)
 what() {
 	case $1 in
 	tools-*) echo "maturin, auditwheel, uv and the Python tools the tests run (tests/tools/requirements.txt)" ;;
