@@ -1,6 +1,7 @@
 #!/bin/bash
 # t-meta-generate.sh — strategy meta: the reviewed files of three layouts, the patches as git and tomllib
 # read them, the meta package as setuptools builds it, staleness when the Python package changes, and errors.
+# heavy: pip builds the meta packages' wheels
 . "$ROOT/tests/kit/lib.sh"
 py=/usr/bin/python3
 
