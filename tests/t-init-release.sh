@@ -129,6 +129,29 @@ PY
 	wm -q -C "$repo" generate
 	expect_status 0 "$name: generate"
 	commit_all "$repo"
+	# the uploads init named keep their deployment environment (PyPI's trusted publisher may name
+	# it): the publishing jobs of the project's workflows, read with PyYAML, and generate's
+	"$py" - "$repo" "$tmp/$name.err" <<'PY' || fail "$name: the publish environment: $(cat "$tmp/$name.err")"
+import os, re, sys, yaml
+repo, err = sys.argv[1], open(sys.argv[2]).read()
+def env_of(job):
+    e = job.get("environment")
+    e = e.get("name") if isinstance(e, dict) else e
+    return e or None
+theirs = set()
+for path, job in re.findall(r"^([^:\n]+):\d+:\d+: note: job '([^']+)' uploads '[^']+' to an index", err, re.M):
+    doc = yaml.safe_load(open(os.path.join(repo, path)))
+    theirs.add(env_of(doc["jobs"][job]))
+assert theirs, "init names no job that uploads to an index"
+ours = {env_of(job) for name, job in yaml.safe_load(open(os.path.join(repo, ".github/workflows/wheels.yml")))["jobs"].items()
+        if name.startswith("publish-")}
+# one environment of theirs is carried (none: the default, 'pypi'); two cannot be, and are said
+if len(theirs) == 1:
+    want = theirs.pop() or "pypi"
+    assert ours == {want}, "the project uploads from the environment %r, the generated jobs from %r" % (want, ours)
+else:
+    assert "the matrix publishes every distribution from one environment" in err, "two environments, not said"
+PY
 	wm -C "$repo" check
 	cp "$tmp/err" "$tmp/$name.check-err"
 	"$py" - "$tmp/$name.json" "$tmp/$name.check-err" <<'PY' || fail "$name: check's advice: $(cat "$tmp/$name.check-err")"

@@ -509,6 +509,64 @@ done
 wm -C "$repo" list
 expect_status 0 "list of the matrix without the values each grammar refuses"
 
+# the publishing job's deployment environment (PyPI's trusted publisher may name it): carried when
+# every upload names one, `{name: ...}` or a plain name; otherwise the matrix keeps 'pypi' and init
+# says why, at the upload: two environments, one known only when the job runs, a name the matrix
+# cannot hold
+repo=$tmp/environment
+demo_project "$repo"
+rm -f "$repo/wheelmatrix.yaml"
+mkdir -p "$repo/.github/workflows"
+release_yml() {
+	cat <<EOF
+on: {push: {tags: ["v*"]}}
+jobs:
+  linux:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: PyO3/maturin-action@v1
+        with:
+          args: --release --out dist -i 3.12
+  upload:
+    runs-on: ubuntu-latest
+    environment: $1
+    steps:
+      - uses: pypa/gh-action-pypi-publish@release/v1
+EOF
+	[[ -n ${2:-} ]] && printf '  again:\n    runs-on: ubuntu-latest\n    environment: %s\n    steps:\n      - run: twine upload dist/*\n' "$2"
+	return 0
+}
+environment_of() {
+	"$py" -c 'import sys, yaml
+print(((yaml.safe_load(open(sys.argv[1])).get("publish") or {}).get("pypi") or {}).get("environment", "none"))' "$repo/wheelmatrix.yaml"
+}
+release_yml "{name: release, url: https://pypi.org/p/demo}" >"$repo/.github/workflows/release.yml"
+wm -C "$repo" init --offline --force
+expect_status 0 "init of a workflow that uploads from an environment"
+[[ $(environment_of) == release ]] || fail "the environment 'release' is not carried: $(cat "$repo/wheelmatrix.yaml")"
+wm -C "$repo" list
+expect_status 0 "list of the matrix with the upload's environment"
+release_yml release release >"$repo/.github/workflows/release.yml"
+wm -C "$repo" init --offline --force
+[[ $(environment_of) == release ]] || fail "two uploads from one environment: not carried: $(cat "$repo/wheelmatrix.yaml")"
+release_yml release staging >"$repo/.github/workflows/release.yml"
+wm -C "$repo" init --offline --force
+expect_status 0 "init of uploads from two environments"
+[[ $(environment_of) == none ]] || fail "two environments: one was written: $(cat "$repo/wheelmatrix.yaml")"
+grep -qF ".github/workflows/release.yml:16:18: note: uploads from the environment 'staging', and .github/workflows/release.yml:11:18 from the environment 'release': the matrix publishes every distribution from one environment, 'pypi'; write the one PyPI's trusted publisher names as publish.pypi.environment" "$tmp/err" ||
+	fail "two environments are not said: $(cat "$tmp/err")"
+release_yml "\${{ secrets.WHERE }}" >"$repo/.github/workflows/release.yml"
+wm -C "$repo" init --offline --force
+[[ $(environment_of) == none ]] || fail "an environment not known: one was written: $(cat "$repo/wheelmatrix.yaml")"
+grep -qF ".github/workflows/release.yml:11:18: note: uploads from its job's environment, which depends on secrets.WHERE:" "$tmp/err" ||
+	fail "an environment not known is not said: $(cat "$tmp/err")"
+release_yml "'release: final'" >"$repo/.github/workflows/release.yml"
+wm -C "$repo" init --offline --force
+expect_status 0 "init of an upload from an environment the matrix cannot name"
+[[ $(environment_of) == none ]] || fail "an environment the matrix cannot name was written: $(cat "$repo/wheelmatrix.yaml")"
+grep -qF "note: uploads from the environment 'release: final', a name publish.pypi.environment cannot hold" "$tmp/err" ||
+	fail "an environment the matrix cannot name is not said: $(cat "$tmp/err")"
+
 # ---- 3. hostile workflow files ---------------------------------------------------------------
 repo=$tmp/hostile
 demo_project "$repo"

@@ -12,6 +12,7 @@
 #include "util/name.h"
 #include "formats/yaml.h"
 #include "model/catalog.h"
+#include "model/matrix.h"
 #include "model/project.h"
 #include "init/init.h"
 #include "init/ci.h"
@@ -299,6 +300,54 @@ static void add_ci(struct wm_yb *b, struct wm_y *root, const struct wm_init_ci *
 		wm_yaml_set(b, map, "gitlab", wm_yaml_map(b));
 }
 
+/* Whether the workflow `path` is one that builds wheels in a release (ci.c's). */
+static bool built(const struct wm_init_ci *ci, const char *path)
+{
+	for (size_t i = 0; i < ci->nbuilt; i++)
+		if (!strcmp(ci->built[i].path, path))
+			return true;
+	return false;
+}
+
+/*
+ * The deployment environment the workflows that build wheels upload to an index from, on a tag
+ * push or a release (PyPI's trusted publisher may require it): its name when every such upload
+ * names the same one, else NULL.  *other is an upload whose environment differs from the first's,
+ * or is not known, or one the matrix cannot name (then the name is NULL too).
+ */
+static const char *upload_environment(const struct wm_init *in, const struct wm_upload **first,
+	const struct wm_upload **other)
+{
+	const char *name = NULL;
+	*first = *other = NULL;
+	for (size_t i = 0; i < in->builds.nuploads && !*other; i++) {
+		const struct wm_upload *u = &in->builds.uploads[i];
+		if (!u->index || !u->events || !built(in->ci, u->run->file))
+			continue;
+		if (!*first) {
+			*first = u;
+			name = u->environment;
+			if (u->environment_unknown || (name && !wm_matrix_environment_valid(name)))
+				*other = u;
+		} else if (u->environment_unknown || !name != !u->environment || (name && strcmp(name, u->environment)))
+			*other = u;
+	}
+	return *other ? NULL : name;
+}
+
+/* `publish`: the environment of the uploads the matrix replaces, when it is not the default's. */
+static void add_publish(struct wm_yb *b, struct wm_y *root, const struct wm_init *in)
+{
+	const struct wm_upload *first, *other;
+	const char *name = upload_environment(in, &first, &other);
+	struct wm_y *publish, *pypi;
+	if (!name || !strcmp(name, "pypi"))
+		return;
+	publish = wm_yaml_set(b, root, "publish", wm_yaml_map(b));
+	pypi = wm_yaml_set(b, publish, "pypi", wm_yaml_map(b));
+	wm_yaml_set(b, pypi, "environment", wm_yaml_str(b, name));
+}
+
 int wm_init_render_body(struct wm_init *in, struct wm_error *err)
 {
 	static const char *const platforms[] = { "linux-x86_64", "linux-aarch64", "macos-x86_64", "macos-arm64",
@@ -328,6 +377,7 @@ int wm_init_render_body(struct wm_init *in, struct wm_error *err)
 	add_backends(&b, root, in);
 	wm_init_matrix_write(&in->takeover, &b, root);
 	fit_platforms(root);
+	add_publish(&b, root, in);
 	add_ci(&b, root, in->ci);
 	if (b.oom || !root) {
 		wm_error_nopos(err, WM_ENOMEM, WM_SEV_ERROR, NULL, "out of memory");
@@ -500,6 +550,48 @@ static void workflow_notes(const struct wm_init *in, struct wm_error *err)
 	}
 }
 
+/* Where an upload's environment is said: its job's `environment:`, or the upload when the job has none. */
+struct place {
+	const char *file;
+	unsigned line, column;
+};
+
+static struct place environment_place(const struct wm_upload *u)
+{
+	if (u->environment_file)
+		return (struct place){ u->environment_file, u->environment_line, u->environment_column };
+	return (struct place){ u->file, u->line, u->column };
+}
+
+/* "the environment 'NAME'" or "no environment", as three pieces for "%s%s%s". */
+#define ENVIRONMENT_SHOWN(u) (u)->environment ? "the environment '" : "no environment", \
+	(u)->environment ? (u)->environment : "", (u)->environment ? "'" : ""
+
+/* The uploads' environments when the matrix cannot carry them: the trusted publisher may name one. */
+static void environment_note(const struct wm_init *in, struct wm_error *err)
+{
+	const struct wm_upload *first, *other;
+	struct place at, where;
+	upload_environment(in, &first, &other);
+	if (!other)
+		return;
+	at = environment_place(other);
+	where = environment_place(first);
+	if (other->environment_unknown)
+		wm_error_add(err, WM_OK, WM_SEV_NOTE, at.file, NULL, 0, at.line, at.column, 0,
+			"uploads from %s: the matrix publishes from the environment 'pypi'; if PyPI's trusted publisher "
+			"names another, write it as publish.pypi.environment", other->environment_unknown);
+	else if (other == first)
+		wm_error_add(err, WM_OK, WM_SEV_NOTE, at.file, NULL, 0, at.line, at.column, 0,
+			"uploads from the environment '%s', a name publish.pypi.environment cannot hold: the matrix "
+			"publishes from 'pypi'", other->environment);
+	else
+		wm_error_add(err, WM_OK, WM_SEV_NOTE, at.file, NULL, 0, at.line, at.column, 0,
+			"uploads from %s%s%s, and %s:%u:%u from %s%s%s: the matrix publishes every distribution from one "
+			"environment, 'pypi'; write the one PyPI's trusted publisher names as publish.pypi.environment",
+			ENVIRONMENT_SHOWN(other), where.file, where.line, where.column, ENVIRONMENT_SHOWN(first));
+}
+
 void wm_init_notes(const struct wm_init *in, struct wm_error *err)
 {
 	const struct wm_init_ci *ci = in->ci;
@@ -509,6 +601,7 @@ void wm_init_notes(const struct wm_init *in, struct wm_error *err)
 		wm_error_add(err, WM_OK, WM_SEV_NOTE, w->notes[i].file, NULL, 0, w->notes[i].line, w->notes[i].column, 0, "%s",
 			w->notes[i].text);
 	workflow_notes(in, err);
+	environment_note(in, err);
 	for (size_t i = 0; i < ci->ntests; i++)
 		wm_error_nopos(err, WM_OK, WM_SEV_NOTE, ci->tests[i], "builds wheels but releases none (no upload "
 			"to an index or a GitHub release on a tag push or a release): not a workflow the matrix replaces");

@@ -549,7 +549,7 @@ static void load_actions(struct wm_loader *l, const struct wm_node *n)
 	}
 }
 
-static bool environment_valid(const char *s)
+bool wm_matrix_environment_valid(const char *s)
 {
 	size_t n = 0;
 	for (; *s; s++, n++)
@@ -583,7 +583,7 @@ static void load_publish(struct wm_loader *l, const struct wm_node *n)
 			&m->environment)) {
 		if (!*m->environment)
 			wm_schema_error(&l->c, v, "'publish.pypi.environment' cannot be empty");
-		else if (wm_untrusted_expression_free(l, v, "'publish.pypi.environment'") && !environment_valid(m->environment))
+		else if (wm_untrusted_expression_free(l, v, "'publish.pypi.environment'") && !wm_matrix_environment_valid(m->environment))
 			wm_schema_error(&l->c, v, "invalid environment name '%s': letters, digits, ' ', '-', '_' and '.', "
 				"at most 255 characters", m->environment);
 	}

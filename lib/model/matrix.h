@@ -12,5 +12,7 @@ bool wm_matrix_output_excludes(const struct wm_output *o, const struct wm_platfo
 /* wm_matrix_load_file reading the project through `r` (NULL: the tree below the file's directory). */
 int wm_matrix_load_path(struct wm_matrix **out, const struct wm_catalog *cat, const char *path,
 	const struct wm_reader *r, struct wm_error *err);
+/* Whether `s` is a name publish.pypi.environment takes: letters, digits, ' ', '-', '_', '.', at most 255. */
+bool wm_matrix_environment_valid(const char *s);
 
 #endif

@@ -73,6 +73,35 @@ static struct wm_wf_build *new_build(struct reading *r, const struct wm_wf_run *
 	return &o->items[o->n++];
 }
 
+/*
+ * The deployment environment of an upload's job: `environment: NAME` or `environment: {name: NAME}`,
+ * evaluated where the step runs (its job's matrix, the workflow's inputs); an empty name is none,
+ * as GitHub takes it.  A value not known before the job runs is named in environment_unknown.
+ */
+static void upload_environment(struct reading *r, struct wm_upload *u)
+{
+	const struct wm_node *env = wm_yaml_find(u->run->job_node, "environment");
+	struct wm_val v;
+	const char *s;
+	if (!env)
+		return;
+	u->environment_file = u->run->job_file;
+	u->environment_line = env->line;
+	u->environment_column = env->column;
+	if (env->type == WM_NODE_MAP)
+		env = wm_yaml_find(env, "name");
+	wm_workflows_value(&v, r->w, u->step, env);
+	if (v.kind == WM_VAL_NULL)
+		return;
+	if (v.kind == WM_VAL_UNKNOWN || !(s = wm_eval_string(&r->w->eval, &v))) {
+		if (!(u->environment_unknown = wm_arena_printf(&r->w->arena, "its job's environment, which depends on %s",
+			      v.why ? v.why : "a value not known")))
+			r->oom = true;
+		return;
+	}
+	u->environment = *s ? s : NULL;
+}
+
 static void add_upload(struct reading *r, const struct wm_wf_run *run, const struct wm_wf_step *step,
 	const struct wm_node *at, unsigned line, unsigned column, const char *how, bool index)
 {
@@ -102,6 +131,7 @@ static void add_upload(struct reading *r, const struct wm_wf_run *run, const str
 	for (unsigned e = WM_WF_TAG; e <= WM_WF_RELEASE; e <<= 1)
 		if ((run->events & e) && wm_workflows_runs_on(r->w, run, step, e) != WM_FALSE)
 			u->events |= e;
+	upload_environment(r, u);
 }
 
 /* A value of the step's `with:` as a string: NULL when absent; an unknown one named in *unknown. */

@@ -55,6 +55,10 @@ struct wm_upload {
 	const char *how;                 /* "pypa/gh-action-pypi-publish", "maturin-action's command: upload", "uv publish", ... */
 	bool index;                      /* a package index (else a GitHub release) */
 	unsigned events;                 /* WM_WF_TAG and WM_WF_RELEASE: the release events it may run on */
+	const char *environment;         /* its job's deployment environment (`environment:`, or its `name:`), or NULL */
+	const char *environment_unknown; /* why that is not known (an expression of a value not known), or NULL */
+	const char *environment_file;    /* where `environment:` is written (the job's file), when it is */
+	unsigned environment_line, environment_column;
 };
 
 struct wm_builds {
