@@ -615,14 +615,10 @@ void wm_init_notes(const struct wm_init *in, struct wm_error *err)
 			"%zu file%s of the CI not read: a name with characters other than letters, digits and ._-/",
 			ci->unplain, ci->unplain == 1 ? "" : "s");
 	/* a script's distributions: a workflow's are in its note above */
-	for (size_t i = 0; i < ci->nbackends; i++) {
-		bool workflow = false;
-		for (size_t k = 0; k < ci->nbuilt; k++)
-			workflow |= !strcmp(ci->built[k].path, ci->backends[i].file);
-		if (!workflow)
+	for (size_t i = 0; i < ci->nbackends; i++)
+		if (!built(ci, ci->backends[i].file))
 			wm_error_nopos(err, WM_OK, WM_SEV_NOTE, ci->backends[i].file,
 				"publishes %s: backend '%s' keeps that name", ci->backends[i].dist, ci->backends[i].id);
-	}
 	if (ci->gitlab_own)
 		wm_error_nopos(err, WM_OK, WM_SEV_WARNING, ".gitlab-ci.yml",
 			"the project's own pipeline, not written by wheelmatrix: 'ci' leaves GitLab out (ci: {github: {}}), "
