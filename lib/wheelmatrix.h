@@ -149,6 +149,18 @@ struct wm_platform {
 	const struct wm_settings *settings; /* what its entry says of the build (model/settings.h), or NULL */
 };
 
+/*
+ * Where a backend's jobs run, when the backend says (`runner`, `tags` on the backend or on its
+ * per-platform entry) instead of its platforms: a GitHub runner label, GitLab runner tags.
+ */
+struct wm_runs_on {
+	const char *runner;        /* NULL: the platform's */
+	struct wm_loc runner_loc;
+	struct wm_strlist tags;
+	bool tags_given;           /* `tags` is set (an empty list too) */
+	struct wm_loc tags_loc;
+};
+
 /* A toolkit recipe: CUDA, ROCm, CLBlast, Vulkan, Metal. */
 struct wm_toolkit {
 	const char *id;
@@ -331,6 +343,7 @@ struct wm_backend {
 	const struct wm_settings *settings;          /* its build settings (model/settings.h), or NULL */
 	const struct wm_per_platform *per_platform;  /* `per-platform`: its settings on some platforms */
 	size_t nper_platform;
+	struct wm_runs_on runs_on;       /* its own `runner` and `tags`, on every platform it builds on */
 };
 
 /* One `exclude` or `include` rule; fields NULL when absent.  Globs allowed in exclude. */
@@ -452,6 +465,9 @@ struct wm_matrix {
 
 	/* derived by expansion: */
 	const struct wm_build **builds;  /* per backend and matrix platform (b * nplatforms + p): the merged build, or NULL */
+	/* per backend and matrix platform (b * nplatforms + p): the platform as that backend's jobs run
+	 * on it, with the backend's runner or tags; NULL: the platform itself.  NULL when no backend has any. */
+	const struct wm_platform **runs_on;
 	size_t njobs;
 	struct wm_group *groups;
 	size_t ngroups;

@@ -440,10 +440,28 @@ void wm_backends_load_test(struct wm_loader *l, const struct wm_node *n, const s
 	*out = t;
 }
 
+/* A per-platform entry's keys: where the backend's jobs run there, and the build settings. */
+static const char *per_platform_keys[16] = { "runner", "tags" };
+static size_t nper_platform_keys;
+
+const struct wm_names *wm_backends_per_platform_keys(void)
+{
+	static struct wm_names names;
+	if (!nper_platform_keys) {
+		nper_platform_keys = 2;
+		for (size_t i = 0; i < wm_settings_keys.n && nper_platform_keys < WM_ARRAY_SIZE(per_platform_keys); i++)
+			per_platform_keys[nper_platform_keys++] = wm_settings_keys.names[i];
+	}
+	names.names = per_platform_keys;
+	names.n = nper_platform_keys;
+	return &names;
+}
+
 /* A backend's `per-platform` mapping: patterns of the matrix's platforms to build settings. */
 static void load_per_platform(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
 {
 	struct wm_per_platform *pp;
+	const struct wm_names *keys = wm_backends_per_platform_keys();
 	if (n->type != WM_NODE_MAP) {
 		wm_schema_error(&l->c, n, "'per-platform' must be a mapping of platform patterns to build settings, such "
 			"as {\"macos-*\": {features: [metal]}}, not %s", wm_yaml_kind(n));
@@ -463,20 +481,22 @@ static void load_per_platform(struct wm_loader *l, struct wm_backend *b, const s
 				"it out", k->text);
 			continue;
 		}
-		if (!wm_schema_map(&l->c, v, "a per-platform entry", wm_settings_keys.names, wm_settings_keys.n))
+		if (!wm_schema_map(&l->c, v, "a per-platform entry", keys->names, keys->n))
 			continue;
+		bool runs_on = wm_platforms_load_runs_on(l, v, &pp[b->nper_platform].runs_on);
 		pp[b->nper_platform].pattern = k->text;
 		pp[b->nper_platform].loc = wm_loader_loc(l, k);
 		pp[b->nper_platform].settings = wm_settings_load(l, v, WM_SETTINGS_PER_PLATFORM,
 			wm_arena_strdup(l->c.arena, what), NULL, NULL, NULL, 0);
-		if (pp[b->nper_platform].settings)
+		if (pp[b->nper_platform].settings || runs_on)
 			b->nper_platform++;
 	}
 }
 
 static const char *const backend_keys[] = { "features", "platforms", "toolkit", "dist", "default", "env",
 	"setup", "before-script-linux", "dependencies", "smoke", "variant", "test", "no-default-features", "profile",
-	"rust-toolchain", "rustup-components", "unstable-flags", "zig", "docker-options", "per-platform" };
+	"rust-toolchain", "rustup-components", "unstable-flags", "zig", "docker-options", "per-platform", "runner",
+	"tags" };
 const struct wm_names wm_backends_keys = WM_NAMES(backend_keys);
 
 static bool is_backend_key(const char *s)
@@ -595,6 +615,8 @@ static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pa
 	}
 	if (n && (v = wm_yaml_find(n, "per-platform")))
 		load_per_platform(l, b, v);
+	if (n)
+		wm_platforms_load_runs_on(l, n, &b->runs_on);
 	b->test = l->m->test;
 	if (n && (v = wm_yaml_find(n, "test")) && !wm_yaml_is_null(v))
 		wm_backends_load_test(l, v, l->m->test, true, &b->test);
@@ -900,4 +922,77 @@ void wm_backends_check_distributions(struct wm_loader *l)
 			wm_loader_oom(l, NULL);
 	}
 	wm_map_release(&seen);
+}
+
+/*
+ * Where a backend's jobs run on a platform: its per-platform entries' runner and tags (the last
+ * entry that matches and says), else its own, else the platform's.  A backend's own runner label
+ * names one OS's runner: on platforms of more than one OS it is an error, which per-platform says.
+ */
+static struct wm_runs_on backend_runs_on(const struct wm_backend *b, const struct wm_platform *p)
+{
+	struct wm_runs_on r = b->runs_on;
+	for (size_t i = 0; i < b->nper_platform; i++) {
+		const struct wm_runs_on *e = &b->per_platform[i].runs_on;
+		if (!wm_text_glob_match(b->per_platform[i].pattern, p->id))
+			continue;
+		if (e->runner) {
+			r.runner = e->runner;
+			r.runner_loc = e->runner_loc;
+		}
+		if (e->tags_given) {
+			r.tags = e->tags;
+			r.tags_given = true;
+			r.tags_loc = e->tags_loc;
+		}
+	}
+	return r;
+}
+
+static bool builds_on(const struct wm_backend *b, const struct wm_platform *p)
+{
+	if (!b->platforms.n)
+		return true;
+	for (size_t i = 0; i < b->platforms.n; i++)
+		if (wm_text_glob_match(b->platforms.items[i], p->id))
+			return true;
+	return false;
+}
+
+void wm_backends_runs_on(struct wm_loader *l)
+{
+	struct wm_matrix *m = l->m;
+	const struct wm_platform **cells = NULL;
+	for (size_t b = 0; b < m->nbackends; b++) {
+		const struct wm_backend *be = m->backends[b];
+		int os = -1;
+		const char *first = NULL;
+		for (size_t p = 0; p < m->nplatforms; p++) {
+			const struct wm_platform *pl = m->platforms[p];
+			struct wm_runs_on r;
+			if (!builds_on(be, pl))
+				continue;
+			r = backend_runs_on(be, pl);
+			if (be->runs_on.runner && r.runner == be->runs_on.runner) {
+				if (os >= 0 && (enum wm_os)os != pl->os) {
+					wm_schema_error_at(&l->c, be->runs_on.runner_loc.line, be->runs_on.runner_loc.column,
+						(unsigned)strlen(be->runs_on.runner), "backend '%s' runs on '%s' on every platform it "
+						"builds on, which are of more than one OS (%s and %s): a runner label is one OS's; give "
+						"each OS's platforms their runner under 'per-platform' instead", be->id,
+						be->runs_on.runner, first, pl->id);
+					os = -2;
+				} else if (os == -1) {
+					os = (int)pl->os;
+					first = pl->id;
+				}
+			}
+			if (!r.runner && !r.tags_given)
+				continue;
+			if (!cells && wm_loader_oom(l, cells = wm_arena_array(l->c.arena, m->nbackends * m->nplatforms + 1,
+					sizeof(*cells))))
+				return;
+			cells[b * m->nplatforms + p] = wm_platforms_runs_on(l, pl, &r);
+		}
+	}
+	m->runs_on = cells;
 }

@@ -9,6 +9,10 @@ struct wm_loader;
 
 /* Loads `backends` (`n` NULL when the key is absent: one plain build, "cpu"). */
 void wm_backends_load(struct wm_loader *l, const struct wm_node *n);
+/* The keys of a backend's per-platform entry: `runner`, `tags` and the build settings. */
+const struct wm_names *wm_backends_per_platform_keys(void);
+/* The platforms as each backend's jobs run on them (m->runs_on), from the backends' runner and tags. */
+void wm_backends_runs_on(struct wm_loader *l);
 /*
  * Loads the `test:` mapping n (the top-level one, or with `backend` a backend's, which may also
  * say `runner` and `tags`) over `base` (NULL: nothing) into *out; NULL in *out on an error, which

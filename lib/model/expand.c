@@ -528,7 +528,8 @@ int wm_expand_next(struct wm_expand *it, struct wm_job *out)
 				size_t y = it->y++;
 				if (kept >> y & 1) {
 					if (assign_group(it, b, pl->os, out) && (it->flags & WM_EXPAND_JOBS)) {
-						fill(it, out, m->backends[b], pl, m->pythons[y]);
+						fill(it, out, m->backends[b], m->runs_on && m->runs_on[CELL(m, b, p)] ?
+							m->runs_on[CELL(m, b, p)] : pl, m->pythons[y]);
 						out->build = m->builds ? m->builds[CELL(m, b, p)] : NULL;
 						return 1;
 					}

@@ -16,6 +16,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "formats/json.h"
+#include "model/backends.h"
 #include "model/catalog.h"
 #include "model/jsonschema.h"
 #include "model/loader.h"
@@ -708,9 +709,15 @@ static struct wm_json *backend_test(struct cx *x, struct wm_json *s)
 	return object_of(x, s, true, "a backend's 'test'", &wm_backends_backend_test_keys, FIELDS(test_fields), NULL, 0);
 }
 
+static const struct field runs_on_fields[] = {
+	{ "runner", runner, "GitHub Actions runner label of the backend's build jobs there (default: the platform's)" },
+	{ "tags", runner_tags, "GitLab runner tags of the backend's build jobs there (default: the platform's)" },
+};
+
 static struct wm_json *build_settings(struct cx *x, struct wm_json *s)
 {
-	object_of(x, s, false, "a per-platform entry", &wm_settings_keys, FIELDS(settings_fields), NULL, 0);
+	object_of(x, s, false, "a per-platform entry", wm_backends_per_platform_keys(), FIELDS(settings_fields),
+		FIELDS(runs_on_fields));
 	return put(x, s, "minProperties", wm_json_int(1));
 }
 
@@ -738,7 +745,11 @@ static const struct field backend_fields[] = {
 	{ "test", backend_test, "the backend's tests over the top-level 'test' (the same keys, and 'runner' and "
 		"'tags')" },
 	{ "per-platform", per_platform, "the backend's build settings on some of its platforms, by platform id or glob "
-		"(applied after the backend's own, in file order)" },
+		"(applied after the backend's own, in file order), and its runner and tags there" },
+	{ "runner", runner, "GitHub Actions runner label of the backend's build jobs on every platform it builds on, "
+		"all of one OS (default: the platforms'; per-platform's win)" },
+	{ "tags", runner_tags, "GitLab runner tags of the backend's build jobs on every platform it builds on "
+		"(default: the platforms'; per-platform's win)" },
 };
 
 static struct wm_json *backend(struct cx *x, struct wm_json *s)

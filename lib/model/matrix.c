@@ -691,6 +691,8 @@ static void load_root(struct wm_loader *l)
 	if ((v = present(r, "test")))
 		wm_backends_load_test(l, v, NULL, false, &l->m->test);
 	wm_backends_load(l, wm_yaml_find(r, "backends"));
+	if (l->platforms_ok && l->backends_ok)
+		wm_backends_runs_on(l);
 	wm_python_backends(l);
 	if ((v = present(r, "exclude")))
 		wm_rules_load_excludes(l, v);

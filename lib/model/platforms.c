@@ -52,18 +52,11 @@ void wm_platforms_unknown(struct wm_loader *l, const struct wm_node *n, const ch
 		wm_schema_error(&l->c, n, "unknown platform '%s': see the platform catalog in docs/matrix.md", id);
 }
 
-struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const struct wm_platform *base,
-	const struct wm_node *o)
+bool wm_platforms_load_runs_on(struct wm_loader *l, const struct wm_node *o, struct wm_runs_on *out)
 {
-	struct wm_platform *p = wm_arena_alloc(l->c.arena, sizeof(*p));
 	const struct wm_node *v;
-	const char *s, *why;
-
-	if (wm_loader_oom(l, p))
-		return NULL;
-	*p = *base;
-	if (!o)
-		return p;
+	const char *s;
+	memset(out, 0, sizeof(*out));
 	if ((v = wm_yaml_find(o, "runner")) && wm_schema_string(&l->c, v, "'runner'", &s)) {
 		if (!*s)
 			wm_schema_error(&l->c, v, "a runner label cannot be empty");
@@ -71,15 +64,8 @@ struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const stru
 			wm_schema_error(&l->c, v, "invalid runner label '%s': a label has no spaces", s);
 		else
 			wm_untrusted_expression_free(l, v, "a runner label");
-		p->runner = s;
-		p->runner_loc = wm_loader_loc(l, v);
-	}
-	if ((v = wm_yaml_find(o, "image")) && wm_schema_string(&l->c, v, "'image'", &s)) {
-		if (!label_valid(s))
-			wm_schema_error(&l->c, v, "invalid image '%s': an image reference has no spaces", s);
-		else if (wm_untrusted_expression_free(l, v, "an image"))
-			gitlab_literal(l, v, "an image");
-		p->gitlab_image = s;
+		out->runner = s;
+		out->runner_loc = wm_loader_loc(l, v);
 	}
 	if ((v = wm_yaml_find(o, "tags"))) {
 		struct wm_strlist tags;
@@ -90,9 +76,63 @@ struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const stru
 					wm_schema_error(&l->c, nodes[i], "a runner tag cannot be empty");
 				else if (wm_untrusted_expression_free(l, nodes[i], "a runner tag"))
 					gitlab_literal(l, nodes[i], "a runner tag");
-			p->gitlab_tags = tags;
-			p->gitlab_hosted = tags.n > 0;
+			out->tags = tags;
+			out->tags_given = true;
+			out->tags_loc = wm_loader_loc(l, v);
 		}
+	}
+	return out->runner || out->tags_given;
+}
+
+const struct wm_platform *wm_platforms_runs_on(struct wm_loader *l, const struct wm_platform *base,
+	const struct wm_runs_on *r)
+{
+	struct wm_platform *p;
+	if (!r->runner && !r->tags_given)
+		return base;
+	if (wm_loader_oom(l, p = wm_arena_alloc(l->c.arena, sizeof(*p))))
+		return base;
+	*p = *base;
+	if (r->runner) {
+		p->runner = r->runner;
+		p->runner_loc = r->runner_loc;
+	}
+	if (r->tags_given) {
+		p->gitlab_tags = r->tags;
+		p->gitlab_hosted = r->tags.n > 0;
+	}
+	return p;
+}
+
+struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const struct wm_platform *base,
+	const struct wm_node *o)
+{
+	struct wm_runs_on runs_on;
+	struct wm_platform *p = wm_arena_alloc(l->c.arena, sizeof(*p));
+	const struct wm_node *v;
+	const char *s, *why;
+
+	if (wm_loader_oom(l, p))
+		return NULL;
+	*p = *base;
+	if (!o)
+		return p;
+	if (wm_platforms_load_runs_on(l, o, &runs_on)) {
+		if (runs_on.runner) {
+			p->runner = runs_on.runner;
+			p->runner_loc = runs_on.runner_loc;
+		}
+		if (runs_on.tags_given) {
+			p->gitlab_tags = runs_on.tags;
+			p->gitlab_hosted = runs_on.tags.n > 0;
+		}
+	}
+	if ((v = wm_yaml_find(o, "image")) && wm_schema_string(&l->c, v, "'image'", &s)) {
+		if (!label_valid(s))
+			wm_schema_error(&l->c, v, "invalid image '%s': an image reference has no spaces", s);
+		else if (wm_untrusted_expression_free(l, v, "an image"))
+			gitlab_literal(l, v, "an image");
+		p->gitlab_image = s;
 	}
 	if ((v = wm_yaml_find(o, "manylinux")) && wm_schema_string(&l->c, v, "'manylinux'", &s)) {
 		if (!wm_catalog_level_valid(p, s, &why)) {
@@ -374,6 +414,18 @@ void wm_platforms_check_runners(struct wm_loader *l)
 		if (listed && strcmp(listed->runner, p->runner) == 0)
 			continue;
 		check_platform_runner(l, p, &m->includes[i].loc);
+	}
+	/* a backend's runner: once where it is written, however many platforms it applies to */
+	for (size_t c = 0; m->runs_on && c < m->nbackends * m->nplatforms; c++) {
+		const struct wm_platform *p = m->runs_on[c];
+		bool again = false;
+		if (!p || p->runner == m->platforms[c % m->nplatforms]->runner)
+			continue;
+		for (size_t k = 0; k < c && !again; k++)
+			again = m->runs_on[k] && m->runs_on[k]->runner_loc.line == p->runner_loc.line &&
+				m->runs_on[k]->runner_loc.column == p->runner_loc.column;
+		if (!again)
+			check_runner(l, p->runner, p->runner_loc.line, p->runner_loc.column, (unsigned)strlen(p->runner), NULL);
 	}
 }
 

@@ -19,6 +19,14 @@ void wm_platforms_unknown(struct wm_loader *l, const struct wm_node *n, const ch
  */
 struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const struct wm_platform *base,
 	const struct wm_node *o);
+/*
+ * `runner` and `tags` of mapping `o` (a platform's entry, an include, a backend, a backend's
+ * per-platform entry), checked alike: false when it has neither.
+ */
+bool wm_platforms_load_runs_on(struct wm_loader *l, const struct wm_node *o, struct wm_runs_on *out);
+/* `base` as a backend's jobs run on it: a copy with r's runner and tags, or base when r has none. */
+const struct wm_platform *wm_platforms_runs_on(struct wm_loader *l, const struct wm_platform *base,
+	const struct wm_runs_on *r);
 /* The matrix platform a pattern names, or reports why none. */
 /* Why PyPy cannot be built for platform pl, or NULL when it can (any version the loader takes). */
 const char *wm_platforms_pypy_missing(const struct wm_platform *pl);

@@ -190,8 +190,11 @@ static void load_include(struct wm_loader *l, const struct wm_node *r)
 	else if ((base = wm_platforms_find(l, rule->platform)) == NULL)
 		wm_platforms_unknown(l, pn, rule->platform);
 	for (size_t i = 0; base && i < m->nplatforms; i++)
-		if (strcmp(m->platforms[i]->id, base->id) == 0)
-			base = m->platforms[i];  /* the matrix's overrides first */
+		if (strcmp(m->platforms[i]->id, base->id) == 0) {
+			base = m->platforms[i];  /* the matrix's overrides first, then the backend's runner there */
+			if (rule->include_backend && m->runs_on && m->runs_on[rule->include_backend->index * m->nplatforms + i])
+				base = m->runs_on[rule->include_backend->index * m->nplatforms + i];
+		}
 	if (base)
 		rule->include_platform = wm_platforms_apply_overrides(l, base, r);
 	if (wm_text_is_glob(rule->python))

@@ -43,6 +43,7 @@ struct wm_per_platform {
 	const char *pattern;
 	struct wm_loc loc;
 	const struct wm_settings *settings;
+	struct wm_runs_on runs_on;          /* the backend's runner and tags there */
 };
 
 /*

@@ -14,7 +14,8 @@ says and checked to be there:
 - actionlint runs on each file with `-format '{{json .}}'` (a JSON list of findings), Debian's
   shellcheck for the `run:` scripts, pyflakes off, and a configuration that declares exactly the
   custom runner labels the caller names (its `self-hosted-runner.labels`, the way a repository
-  with its own runners declares them); exit 0 with no finding or 1 with some, else it crashed.
+  with its own runners declares them; on the command line, those the workflow's repository
+  declares in its .github/actionlint.yaml); exit 0 with no finding or 1 with some, else it crashed.
 - zizmor runs offline at its auditor persona (every audit, at every confidence), honouring no
   ignore comment.  The
   generated workflow names actions by the tags of templates/actions.yaml unless the matrix file
@@ -503,6 +504,18 @@ def problems(path, labels=()):
     return out
 
 
+def declared_labels(path):
+    """The custom runner labels the repository of a workflow (.github/workflows/NAME) declares in
+    its .github/actionlint.yaml, as actionlint reads them there; none without that file."""
+    config = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(path))), "actionlint.yaml")
+    try:
+        with open(config, encoding="utf-8") as f:
+            doc = yaml.safe_load(f) or {}
+    except OSError:
+        return ()
+    return tuple((doc.get("self-hosted-runner") or {}).get("labels") or ())
+
+
 def main(argv):
     if len(argv) < 2:
         print("usage: wmlint.py WORKFLOW... | --missing", file=sys.stderr)
@@ -514,7 +527,7 @@ def main(argv):
     if argv[1:] == ["--missing"]:
         return 0
     bad = 0
-    for path, found in lint_all(argv[1:]):
+    for path, found in lint_all(argv[1:], {path: declared_labels(path) for path in argv[1:]}):
         for line in found:
             print(line)
         bad |= bool(found)
