@@ -78,6 +78,29 @@ ci: {gitlab: {path: ci/pipeline.yml}}
 publish:
   pypi: {trusted: false, environment: release}
 """))
+# A backend's runner tags: on all its platforms (big), per platform (cuda, one entry matching by
+# pattern), and an include of the backend on a platform its per-platform entries do not name
+cases.append(("backend tags", None, """wheelmatrix: 1
+project: {name: btpkg, module: btpkg}
+python: {versions: ["3.12", "3.13"]}
+platforms: [linux-x86_64, linux-aarch64, windows-x86_64]
+backends:
+  cpu: {default: true}
+  cuda:
+    features: [cublas]
+    platforms: [linux-x86_64, windows-x86_64]
+    per-platform:
+      linux-x86_64: {tags: [gpu, linux]}
+      "windows-*": {tags: [gpu, windows]}
+  big:
+    platforms: ["linux-*"]
+    tags: [big]
+    per-platform:
+      linux-aarch64: {tags: [big, arm64]}
+include:
+  - {backend: cuda, platform: linux-aarch64, python: "3.12"}
+ci: {gitlab: {}}
+"""))
 # PyPy beside abi3 and a free-threaded build, on every platform with PyPy: the jobs with WM_INTERPRETER
 # (macOS, Windows) or WM_TARGET_PYTHON (Linux, images with and without PyPy, cross-built)
 cases.append(("pypy", None, """wheelmatrix: 1

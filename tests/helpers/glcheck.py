@@ -10,7 +10,8 @@ lists its jobs twice, without a tag and with `--variable CI_COMMIT_TAG=v<VERSION
 - the build jobs (stage build, `build-...`), with each parallel:matrix instance's job id read from
   its name (`build-x: [<id>,<python>]`) and an explicit job's from its WM_JOB_ID variable,
   are exactly list's jobs, each once; a job's python value is list's interpreter version; a
-  job sits in `build-<backend>-<platform>` or a job of its own, `build-<id>`;
+  job sits in `build-<backend>-<platform>` or a job of its own, `build-<id>`, and runs on runners
+  with list's `gitlab_tags` (its own `tags`, or those it `extends`);
 - every `needs` entry names another job of an earlier stage or its own, and every needs:parallel:matrix selection
   an instance of it; `dependencies` name jobs of earlier stages;
 - GitLab.com's limits, recounted here: at most 200 instances per job, names of at most 255
@@ -103,6 +104,19 @@ def _scripts(job):
             yield str(line)
 
 
+def _resolved(doc, name, key, depth=0):
+    """KEY of job NAME as GitLab resolves `extends` (the job's own, else the last template's that has it)."""
+    job = doc.get(name) or {}
+    if key in job or depth > 10:
+        return job.get(key)
+    parents = job.get("extends") or []
+    for parent in reversed([parents] if isinstance(parents, str) else parents):
+        value = _resolved(doc, parent, key, depth + 1)
+        if value is not None:
+            return value
+    return (doc.get("default") or {}).get(key)
+
+
 CHECK_JOB = "wheelmatrix-check"
 
 
@@ -190,6 +204,9 @@ def check(doc, listed, plain, tagged, meta=None, index=None, variants=None, drif
             bad.append("%s installs Python %s for %s: uv would install the runner's 64-bit one" % (j["name"], python, job_id))
         if interpreter != want["interpreter"]:
             bad.append("%s builds %s with %s, list says %s" % (j["name"], job_id, interpreter, want["interpreter"]))
+        tags = _resolved(doc, name, "tags")
+        if tags != want["gitlab_tags"]:
+            bad.append("%s runs %s on runners tagged %r, list says %r" % (j["name"], job_id, tags, want["gitlab_tags"]))
         if name not in ("build-%s-%s" % (want["backend"], want["platform"]), "build-" + job_id):
             bad.append("%s holds %s of backend %s on %s" % (name, job_id, want["backend"], want["platform"]))
     if sorted(seen) != sorted(by_id):
