@@ -8,7 +8,8 @@ For each workflow: its lines; the lines it would have with every alias written o
 it, and the expanded tree is counted as `yaml.dump` writes it, block style, so only the
 difference between the two counts matters); the lines of each job as written; and the repeated
 lines, those inside a run of 3 or more lines that occurs again, word for word, elsewhere in the
-file (what a reviewer reads twice).  tests/expected/github/llm-rs.yml is the demo's workflow
+file (what a reviewer reads twice); then the lines of each local action it uses (written
+beside it: tests/expected/github/actions/ for the reviewed workflows).  tests/expected/github/llm-rs.yml is the demo's workflow
 (matrices/llm-rs.yaml, as t-generate writes it).  With --compare, a table of each example
 matrix's workflow: lines and repeated lines at git revision REV (52b01f6 is the tree before the
 jobs' repeated steps were written once) and now.
@@ -96,6 +97,18 @@ def report(path):
         n = last - first + 1
         r = sum(1 for i in range(first, last + 1) if i in rep)
         print("  %-32s %5d lines %5d repeated" % (job, n, r))
+    for name in sorted(set(re.findall(r"uses: \./\.github/actions/([a-z0-9-]+)$", text, re.M))):
+        print("  local action %-19s %5d lines (%s)" % (name, action_lines(path, name), "its own file, beside the workflow"))
+
+
+def action_lines(path, name):
+    """The lines of local action NAME of the workflow at PATH: in its repository, or, for the reviewed
+    workflows of tests/expected/github, in tests/expected/github/actions/NAME.yml."""
+    for candidate in (os.path.join(os.path.dirname(path), "..", "actions", name, "action.yml"),
+                      os.path.join(os.path.dirname(path), "actions", name + ".yml")):
+        if os.path.isfile(candidate):
+            return open(candidate, encoding="utf-8").read().count("\n")
+    return -1
 
 
 def main(argv):

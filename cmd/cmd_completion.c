@@ -17,7 +17,7 @@ const struct cli_option cmd_completion_options[COMPLETION_NOPTIONS] = {
 	[COMPLETION_BACKENDS] = { 0, "backends", NULL, NULL,
 		"print the matrix's backends, one a line (what the scripts offer after 'patch')" },
 	[COMPLETION_OUTPUTS] = { 0, "outputs", NULL, NULL,
-		"print what 'generate --stdout' prints for the matrix, one a line (github, gitlab, patch:BACKEND)" },
+		"print what 'generate --stdout' prints for the matrix, one a line (github, gitlab, patch:BACKEND, action:NAME)" },
 };
 
 /* What a command's argument (its `args` in the table) is completed with. */
@@ -562,7 +562,10 @@ static void fish_script(const struct cli_command *cmds, size_t ncmds, const stru
 
 /* ---- the command ---------------------------------------------------------- */
 
-/* The values `generate --stdout` takes for m: its CI files, and patch:BACKEND for each patch it writes. */
+/*
+ * The values `generate --stdout` takes for m: its CI files, patch:BACKEND for each patch it
+ * writes, action:NAME for each local action of its workflow (.github/actions/NAME/action.yml).
+ */
 static int put_outputs(const struct wm_matrix *m, const struct wm_catalog *cat, const char *file,
 	struct wm_error *err)
 {
@@ -585,6 +588,11 @@ static int put_outputs(const struct wm_matrix *m, const struct wm_catalog *cat, 
 		for (size_t k = 0; k < files.n; k++)
 			if (strcmp(files.items[k].path, path) == 0)
 				printf("patch:%s\n", m->backends[i]->id);
+	}
+	for (size_t k = 0; k < files.n; k++) {
+		const char *p = files.items[k].path, *slash;
+		if (strncmp(p, ".github/actions/", 16) == 0 && (slash = strchr(p + 16, '/')) && strcmp(slash, "/action.yml") == 0)
+			printf("action:%.*s\n", (int)(slash - p - 16), p + 16);
 	}
 out:
 	wm_files_release(&files);

@@ -10,7 +10,7 @@ const struct cli_option cmd_generate_options[GENERATE_NOPTIONS] = {
 	[GENERATE_DIFF] = { 0, "diff", NULL, NULL,
 		"with --check or --dry-run: print the diff from each file as it is to what would be written" },
 	[GENERATE_STDOUT] = { 0, "stdout", "OUTPUT", NULL,
-		"print one generated file (github, gitlab or patch:BACKEND) and write nothing" },
+		"print one generated file (github, gitlab, patch:BACKEND or action:NAME) and write nothing" },
 	[GENERATE_FORCE] = { 0, "force", NULL, NULL,
 		"overwrite generated files that were edited by hand or not written by wheelmatrix" },
 };
@@ -74,15 +74,34 @@ static int check_options(const struct cli *cli)
 	return 0;
 }
 
+/* The prefix and suffix of a local action's path in the repository (emit/github.c). */
+#define ACTIONS_DIR ".github/actions/"
+#define ACTION_FILE "/action.yml"
+
 /*
  * The file --stdout names: `github` and `gitlab` the CI files, `patch:BACKEND`
- * a variant patch.  NULL, said why, when the matrix writes no such file.
+ * a variant patch, `action:NAME` a local action of the workflow.  NULL, said
+ * why, when the matrix writes no such file.
  */
 static const struct wm_file *stdout_file(const struct wm_files *files, const struct wm_matrix *m, const char *what)
 {
-	static const char *const names[] = { "github", "gitlab", "patch:" };
+	static const char *const names[] = { "github", "gitlab", "patch:", "action:" };
 	const char *backend = strncmp(what, "patch:", 6) == 0 ? what + 6 : NULL, *path = NULL, *hint;
 	char patch[128];
+
+	if (strncmp(what, "action:", 7) == 0) {
+		size_t n = strlen(what + 7);
+		for (size_t i = 0; n && i < files->n; i++) {
+			const char *p = files->items[i].path;
+			size_t len = strlen(p);
+			if (strncmp(p, ACTIONS_DIR, strlen(ACTIONS_DIR)) == 0 && len == strlen(ACTIONS_DIR) + n + strlen(ACTION_FILE) &&
+					strncmp(p + strlen(ACTIONS_DIR), what + 7, n) == 0 && strcmp(p + len - strlen(ACTION_FILE), ACTION_FILE) == 0)
+				return &files->items[i];
+		}
+		cli_error("the workflow uses no local action '%s' ('wheelmatrix completion --outputs' lists those it uses)",
+			what + 7);
+		return NULL;
+	}
 
 	if (strcmp(what, "github") == 0 || strcmp(what, "gitlab") == 0) {
 		const struct wm_output *o = what[3] == 'h' ? &m->github : &m->gitlab;
@@ -112,7 +131,7 @@ static const struct wm_file *stdout_file(const struct wm_files *files, const str
 		if ((hint = wm_text_suggest(what, names, 2)) != NULL)
 			cli_error("invalid value '%s' for '--stdout' (did you mean '%s'?)", what, hint);
 		else
-			cli_error("invalid value '%s' for '--stdout': expected github, gitlab or patch:BACKEND", what);
+			cli_error("invalid value '%s' for '--stdout': expected github, gitlab, patch:BACKEND or action:NAME", what);
 		return NULL;
 	}
 	for (size_t i = 0; i < files->n; i++)

@@ -124,8 +124,10 @@ if [ -z "$maturin_sccache" ] || [ "$(printf '%s\n' "$maturin_sccache" | wc -l)" 
 	fatal "maturin generate-ci github gives sccache '$maturin_sccache', not one value"
 fi
 "$py" - "$gh/.github/workflows/wheels.yml" "$tmp" "$maturin_sccache" >"$tmp/github.log" 2>&1 <<'PY' || { fail "the GitHub workflow's caches"; show "$tmp/github.log"; }
-import os, subprocess, sys, yaml
-doc = yaml.safe_load(open(sys.argv[1], encoding="utf-8"))
+import os, subprocess, sys
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "helpers"))
+import ghinline
+doc = ghinline.load(sys.argv[1])  # the container step's script, from the local action it uses
 tmp, off_tags = sys.argv[2:]
 bad, seen = [], {"maturin": 0, "container": 0}
 for name, job in doc["jobs"].items():

@@ -81,7 +81,7 @@ demo_project "$off"
 sed -i '/^ci:$/,$d' "$off/wheelmatrix.yaml"
 printf 'ci:\n  github: {check: false}\n  gitlab: {check: false}\n' >>"$off/wheelmatrix.yaml"
 "$WM" -q -C "$off" generate || fatal "generate with check: false"
-! grep -q "wheelmatrix-check" "$off/.github/workflows/wheels.yml" "$off/.gitlab-ci.yml" ||
+! grep -qw -e "wheelmatrix-check$" -e "wheelmatrix-check:" -e "job: wheelmatrix-check" "$off/.github/workflows/wheels.yml" "$off/.gitlab-ci.yml" ||
 	fail "check: false, and the CI files still name wheelmatrix-check"
 "$WM" -C "$off" list --format jsonl >"$tmp/off.jsonl" || fatal "list"
 "$py" "$ROOT/tests/helpers/wfcheck.py" "$off/.github/workflows/wheels.yml" "$tmp/off.jsonl" --no-check >"$tmp/wf" 2>&1 ||

@@ -28,9 +28,11 @@ cargo 1.0.0
 
 # The script each CI runs: the publish step of the workflow, the before_script of the pipeline.
 "$py" - "$r" "$tmp" <<'PY'
-import sys, yaml
+import os, sys, yaml
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "helpers"))
+import ghinline
 repo, out = sys.argv[1], sys.argv[2]
-gh = yaml.safe_load(open(repo + "/.github/workflows/wheels.yml"))
+gh = ghinline.load(repo + "/.github/workflows/wheels.yml")  # the tag check's script, from its local action
 runs = [s["run"] for j in gh["jobs"].values() for s in j.get("steps", []) if "WM_TAG" in s.get("run", "")]
 gl = yaml.safe_load(open(repo + "/.gitlab-ci.yml"))
 before = [line for j in gl.values() if isinstance(j, dict) for line in j.get("before_script", []) if "WM_TAG" in line]

@@ -47,8 +47,10 @@ github
 gitlab
 patch:cuda12
 patch:rocm
+action:wheelmatrix-build-container
+action:wheelmatrix-check-version
 EOF
-for out in github gitlab patch:cuda12 patch:rocm; do
+for out in github gitlab patch:cuda12 patch:rocm action:wheelmatrix-build-container action:wheelmatrix-check-version; do
 	wm -C "$p" -q generate --stdout "$out"
 	expect_status 0 "generate --stdout $out, as completion --outputs offers it"
 done
@@ -101,7 +103,7 @@ bash_is "generate" wheelmatrix help g
 bash_is "--staged" wheelmatrix check --st
 bash_is "" wheelmatrix plan --index https://example.org/simple ""
 bash_is "" wheelmatrix plan 1.0 ""
-bash_is "github gitlab patch:cuda12 patch:rocm" wheelmatrix generate --stdout ""
+bash_is "action:wheelmatrix-build-container action:wheelmatrix-check-version github gitlab patch:cuda12 patch:rocm" wheelmatrix generate --stdout ""
 bash_is "gitlab" wheelmatrix -C ../../other -f wm.yaml generate --stdout ""
 # the binary named by path, as from a build tree
 bash_is "cpu cuda12 rocm" "$WM" patch ""
@@ -129,7 +131,7 @@ bash_line() {
 	bash_typed "$2"
 	grep -qxF "LINE<$1>" "$tmp/bash.out" || fail "bash does not complete '$2' to '$1': $(cat "$tmp/bash.out")"
 }
-bash_lists "github gitlab patch:cuda12 patch:rocm" "wheelmatrix generate --stdout "
+bash_lists "action:wheelmatrix-build-container action:wheelmatrix-check-version github gitlab patch:cuda12 patch:rocm" "wheelmatrix generate --stdout "
 bash_lists "cuda12 rocm" "wheelmatrix generate --stdout patch:"
 bash_line "wheelmatrix generate --stdout patch:" "wheelmatrix generate --stdout pa"
 bash_line "wheelmatrix generate --stdout patch:rocm " "wheelmatrix generate --stdout patch:r"
@@ -157,7 +159,7 @@ fish_is "always auto never" "wheelmatrix --color "
 fish_is "install" "wheelmatrix hook "
 fish_is "--staged" "wheelmatrix check --st"
 fish_is "--file --first-release" "wheelmatrix plan --fi"
-fish_is "github gitlab patch:cuda12 patch:rocm" "wheelmatrix generate --stdout "
+fish_is "action:wheelmatrix-build-container action:wheelmatrix-check-version github gitlab patch:cuda12 patch:rocm" "wheelmatrix generate --stdout "
 fish_is "patch:cuda12 patch:rocm" "wheelmatrix generate --stdout patch:"
 fish_is "--stdout=gitlab" "wheelmatrix generate --stdout=gitl"
 fish_is "gitlab" "wheelmatrix -C ../../other -f wm.yaml generate --stdout "
@@ -193,7 +195,7 @@ zsh_lists "plain vulkan" "wheelmatrix -C ../../other -f wm.yaml patch "
 zsh_lists "github json jsonl table" "wheelmatrix list --format "
 zsh_line "wheelmatrix hook install " "wheelmatrix hook "
 zsh_line "wheelmatrix plan --first-release " "wheelmatrix plan --fir"
-zsh_lists "github gitlab patch:cuda12 patch:rocm" "wheelmatrix generate --stdout "
+zsh_lists "action:wheelmatrix-build-container action:wheelmatrix-check-version github gitlab patch:cuda12 patch:rocm" "wheelmatrix generate --stdout "
 zsh_lists "patch:cuda12 patch:rocm" "wheelmatrix generate --stdout patch:"
 zsh_line "wheelmatrix generate --stdout patch:rocm " "wheelmatrix generate --stdout patch:r"
 zsh_line "wheelmatrix -C ../../other -f wm.yaml generate --stdout gitlab " "wheelmatrix -C ../../other -f wm.yaml generate --stdout "

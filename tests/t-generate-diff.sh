@@ -11,6 +11,8 @@ repo=$tmp/repo
 cp -r "$ROOT/tests/fixtures/pure" "$repo"
 scratch_repo "$repo"
 wf=.github/workflows/wheels.yml gl=.gitlab-ci.yml cuda=.wheelmatrix/patches/cuda.patch
+# the workflow's local actions (docs/generate.md, "Two local actions")
+actions=(.github/actions/wheelmatrix-build-container/action.yml .github/actions/wheelmatrix-check-version/action.yml)
 
 # snapshot DIR: every file below DIR (.git left out) with its digest, to prove nothing was written
 snapshot() {
@@ -21,7 +23,7 @@ snapshot() {
 snapshot "$repo" >"$tmp/before"
 wm -C "$repo" generate --dry-run
 expect_status 0 "generate --dry-run in a new repository"
-printf 'would write %s\n' "$cuda" "$wf" "$gl" | expect_same - "$tmp/out" "--dry-run in a new repository"
+printf 'would write %s\n' "$cuda" "$wf" "${actions[@]}" "$gl" | expect_same - "$tmp/out" "--dry-run in a new repository"
 snapshot "$repo" | expect_same "$tmp/before" - "--dry-run wrote files"
 
 "$WM" -q -C "$repo" generate
@@ -30,7 +32,7 @@ wm -C "$repo" generate -n
 expect_status 0 "generate -n when everything is current"
 [ ! -s "$tmp/out" ] || fail "-n printed '$(cat "$tmp/out")' for up-to-date files"
 wm -C "$repo" -v generate -n
-printf 'unchanged %s\n' "$cuda" "$wf" "$gl" | expect_same - "$tmp/out" "-v generate -n"
+printf 'unchanged %s\n' "$cuda" "$wf" "${actions[@]}" "$gl" | expect_same - "$tmp/out" "-v generate -n"
 
 # make every kind of change: the matrix (both CI files stale), a hand edit (the workflow), a missing patch
 sed -i 's/versions: \["3.11", "3.12"\]/versions: ["3.11", "3.12", "3.13"]/' "$repo/wheelmatrix.yaml"
@@ -105,7 +107,8 @@ expect_status 0 "--check --diff with a CRLF checkout"
 [ ! -s "$tmp/out" ] || fail "--check --diff printed a diff for a current CRLF file"
 
 # ---- --stdout -----------------------------------------------------------------------------------------
-for what in github:$wf gitlab:$gl patch:cuda:$cuda; do
+for what in github:$wf gitlab:$gl patch:cuda:$cuda "action:wheelmatrix-build-container:${actions[0]}" \
+	"action:wheelmatrix-check-version:${actions[1]}"; do
 	name=${what%:*} path=${what##*:}
 	wm -C "$repo" generate --stdout "$name"
 	expect_status 0 "--stdout $name"
@@ -120,7 +123,11 @@ expect_status 2 "--stdout patch:cdua"
 expect_err "unknown backend 'cdua' (did you mean 'patch:cuda'?)" "--stdout patch:cdua"
 wm -C "$repo" generate --stdout pypi
 expect_status 2 "--stdout pypi"
-expect_err "invalid value 'pypi' for '--stdout': expected github, gitlab or patch:BACKEND" "--stdout pypi"
+expect_err "invalid value 'pypi' for '--stdout': expected github, gitlab, patch:BACKEND or action:NAME" "--stdout pypi"
+wm -C "$repo" generate --stdout action:wheelmatrix-build
+expect_status 2 "--stdout action:wheelmatrix-build"
+expect_err "the workflow uses no local action 'wheelmatrix-build' ('wheelmatrix completion --outputs' lists those it uses)" \
+	"--stdout action:wheelmatrix-build"
 sed -i '/gitlab:/d' "$repo/wheelmatrix.yaml"
 wm -C "$repo" generate --stdout gitlab
 expect_status 2 "--stdout gitlab without ci.gitlab"

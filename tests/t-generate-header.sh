@@ -17,7 +17,7 @@ scratch_repo "$repo"
 wm -C "$repo" generate
 expect_status 0 "generate"
 mapfile -t files < <(sed -n 's/^wrote //p' "$tmp/out")
-[ "${files[*]}" = ".wheelmatrix/patches/cuda.patch .github/workflows/wheels.yml .gitlab-ci.yml" ] ||
+[ "${files[*]}" = ".wheelmatrix/patches/cuda.patch .github/workflows/wheels.yml .github/actions/wheelmatrix-build-container/action.yml .github/actions/wheelmatrix-check-version/action.yml .gitlab-ci.yml" ] ||
 	fatal "generate wrote '${files[*]}'"
 commit_all "$repo" "generated"
 
@@ -66,6 +66,8 @@ commit_all "$repo" "as an earlier release wrote them"
 wm -C "$repo" check
 expect_status 1 "check of the earlier header"
 expect_same - "$tmp/err" "check of the earlier header" <<EOF
+.github/actions/wheelmatrix-build-container/action.yml:1:1: error: out of date (the matrix or the project changed): run 'wheelmatrix generate'
+.github/actions/wheelmatrix-check-version/action.yml:1:1: error: out of date (the matrix or the project changed): run 'wheelmatrix generate'
 $wf:1:1: error: out of date (the matrix or the project changed): run 'wheelmatrix generate'
 .gitlab-ci.yml:1:1: error: out of date (the matrix or the project changed): run 'wheelmatrix generate'
 .wheelmatrix/patches/cuda.patch:1:1: error: out of date (the matrix or the project changed): run 'wheelmatrix generate'

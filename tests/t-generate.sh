@@ -13,6 +13,13 @@ for example in "$ROOT"/matrices/*.yaml; do
 	# WM_UPDATE=1 rewrites the reviewed file: read its diff before committing it
 	[ "${WM_UPDATE:-}" = 1 ] && cp "$repo/$wf" "$ROOT/tests/expected/github/$name.yml"
 	expect_same "$ROOT/tests/expected/github/$name.yml" "$repo/$wf" "$name: the workflow (tests/expected/github/$name.yml)"
+	# the local actions it uses, the same files for every matrix (tests/expected/github/actions/)
+	for action in "$repo"/.github/actions/*/action.yml; do
+		[ -e "$action" ] || continue
+		dir=$(basename "$(dirname "$action")")
+		[ "${WM_UPDATE:-}" = 1 ] && mkdir -p "$ROOT/tests/expected/github/actions" && cp "$action" "$ROOT/tests/expected/github/actions/$dir.yml"
+		expect_same "$ROOT/tests/expected/github/actions/$dir.yml" "$action" "$name: the local action $dir"
+	done
 	cp "$repo/$wf" "$tmp/$name.yml"
 	expect_run 0 "$WM" -q -C "$repo" generate
 	cmp -s "$tmp/$name.yml" "$repo/$wf" || fail "$name: a second run wrote different bytes"
@@ -20,6 +27,11 @@ for example in "$ROOT"/matrices/*.yaml; do
 	[ -s "$tmp/out" ] && fail "$name: --check printed $(cat "$tmp/out") for an up-to-date file"
 done
 
+[ -e "$tmp/llm-rs/.github/actions/wheelmatrix-build-container/action.yml" ] &&
+	[ -e "$tmp/llm-rs/.github/actions/wheelmatrix-check-version/action.yml" ] ||
+	fail "the demo's workflow runs its container build and tag check without their local actions"
+grep -q 'uses: ./.github/actions/wheelmatrix-build-container$' "$tmp/llm-rs/$wf" ||
+	fail "the demo's workflow does not use its container build action"
 repo=$tmp/llm-rs
 cp "$tmp/llm-rs.yml" "$tmp/first.yml"
 # 2. a CRLF checkout is not a hand edit

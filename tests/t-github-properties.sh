@@ -72,7 +72,7 @@ for n, (name, seed, text) in enumerate(cases):
         meta = (spec.get("project") or {}).get("name")
     if (spec.get("distribution") or {}).get("strategy") == "index":
         index = "".join(b for b, v in (spec.get("backends") or {}).items() if (v or {}).get("default"))
-    for problem in wfcheck.check(wtext, listed, meta, index):
+    for problem in wfcheck.check(wtext, listed, meta, index, root=repo):
         fail(name, problem)
     workflows[wf] = name
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # t-github-shared.sh — the GitHub workflow writes what its jobs repeat once (anchors and aliases), and
 # changes nothing else: for each example matrix (matrices/*.yaml), the workflow generated now, with
-# its aliases expanded by PyYAML, is the one the tree wrote before the repeated steps were shared
+# its aliases expanded by PyYAML and each step of a local action read with the action's script in
+# place (tests/helpers/ghinline.py; docs/generate.md, "Two local actions"), is the one the tree wrote before the repeated steps were shared
 # (tests/expected/github/NAME.yml at commit 52b01f6, read from this repository's history) with only
 # the change of shape made on purpose: the tag check moved from each publishing job into one job,
 # wheelmatrix-tag, which those jobs need (tests/helpers/github-expanded.py says exactly what is allowed).

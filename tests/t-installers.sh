@@ -99,13 +99,15 @@ for b in sh bash uname grep ldd sha256sum chmod mktemp rm cat true echo; do
 	ln -s "$(command -v "$b")" "$tmp/bin/$b" 2>/dev/null || true
 done
 "$py" - "$tmp/cuda/.gitlab-ci.yml" "$tmp/cuda/.github/workflows/wheels.yml" "$tmp" <<'PY' || fatal "the Rust install scripts"
-import re, sys, yaml
+import os, re, sys, yaml
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "helpers"))
+import ghinline
 gl, gh, tmp = sys.argv[1:]
 doc = yaml.safe_load(open(gl))
 before = doc[".wheelmatrix-build-linux"]["before_script"]
 rust = next(s for s in before if "command -v cargo" in s)
 open(tmp + "/gitlab-rust.sh", "w").write(rust)
-run = next(s["run"] for j in yaml.safe_load(open(gh))["jobs"].values() for s in j.get("steps", [])
+run = next(s["run"] for j in ghinline.load(gh)["jobs"].values() for s in j.get("steps", [])
            if "command -v cargo" in s.get("run", ""))
 block = re.search(r"^if ! command -v cargo.*?^fi$", run, re.S | re.M)
 open(tmp + "/github-rust.sh", "w").write(block[0])

@@ -73,8 +73,10 @@ r=$tmp/sub
 project "$r" "maturin>=1.0,<1.14"
 expect_run 0 "$WM" -C "$r" generate
 "$py" - "$r/.github/workflows/wheels.yml" "$r/.gitlab-ci.yml" <<'PY' || fail "the generated CI does not build in python/"
-import sys, yaml
-gh, gl = (yaml.safe_load(open(p)) for p in sys.argv[1:])
+import os, sys, yaml
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "helpers"))
+import ghinline
+gh, gl = ghinline.load(sys.argv[1]), yaml.safe_load(open(sys.argv[2]))  # the container script from its local action
 bad = []
 def want(cond, what):
     if not cond:

@@ -183,10 +183,24 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 			(ret = wm_install_generate(out, m, matrix_file, err)) < 0)
 		goto out;
 	if (m->github.enabled) {
+		unsigned local = 0;
 		wm_buf_clear(&body);
-		ret = wm_emit_github(&body, m, cat, m->project ? patched : NULL, err);
+		ret = wm_emit_github(&body, m, cat, m->project ? patched : NULL, &local, err);
 		if ((ret = add_ci_file(out, m->github.path, matrix_file, ret, &body, err)) < 0)
 			goto out;
+		/* the local actions its steps run, beside it */
+		for (unsigned k = 0; k < WM_GITHUB_NLOCAL; k++) {
+			const char *dir;
+			char path[128];
+			if (!(local >> k & 1))
+				continue;
+			wm_buf_clear(&body);
+			if ((ret = wm_emit_github_local(&body, &dir, k, err)) < 0)
+				goto out;
+			snprintf(path, sizeof(path), "%s/action.yml", dir);
+			if ((ret = wm_emit_add_buf(out, path, matrix_file, &body, err)) < 0)
+				goto out;
+		}
 	}
 	if (m->gitlab.enabled) {
 		wm_buf_clear(&body);

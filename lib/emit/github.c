@@ -46,6 +46,7 @@ struct gh {
 	struct wm_doc skel;
 	bool *used;            /* per action of the catalogue: a step uses it; NULL: not asked */
 	bool tag;              /* a job needs the tag check job (TAG_JOB) */
+	unsigned local;        /* bit k: a step runs local_actions[k] */
 };
 
 /* One build job's entries: per field, each entry's value (NULL = none). */
@@ -70,6 +71,35 @@ static struct wm_y *piece(struct gh *g, const char *name)
 }
 
 static const char *lines(struct gh *g, const struct wm_strlist *l, const char *sep);
+
+/*
+ * The long scripts the workflow runs, each written once into a local composite action beside it
+ * (its file, `<dir>/action.yml`, is one of generate's outputs): the step keeps its name, its `if`
+ * and its `env:`, and `uses: ./<dir>` replaces its `run:`.  The action's one step runs the script
+ * in bash, as the workflow's `defaults.run.shell` runs the others, in the workspace, with the
+ * calling step's environment, which a composite action's steps inherit (actions/runner,
+ * docs/adrs/0549-composite-run-steps.md, "Environment").  The values stay in the calling step's
+ * `env:`, where a reviewer reads them; the action holds no expression and takes no input.
+ */
+static const struct local_action {
+	const char *piece;  /* the step's piece in templates/github.yaml */
+	const char *dir;    /* the action's directory in the repository */
+} local_actions[WM_GITHUB_NLOCAL] = {
+	{ "build-container", ".github/actions/wheelmatrix-build-container" },
+	{ "check-version", ".github/actions/wheelmatrix-check-version" },
+};
+
+/* Step `step` runs local action k in place of its `run:` script. */
+static void outline(struct gh *g, struct wm_y *step, unsigned k)
+{
+	for (size_t i = 0; step && i + 1 < step->n; i += 2)
+		if (strcmp(step->items[i]->text, "run") == 0) {
+			step->items[i] = wm_yaml_str(&g->b, "uses");
+			step->items[i + 1] = wm_yaml_strf(&g->b, "./%s", local_actions[k].dir);
+			g->local |= 1u << k;
+			return;
+		}
+}
 
 static struct wm_y *str_seq(struct gh *g, const struct wm_strlist *l)
 {
@@ -483,6 +513,8 @@ static void add_container_step(struct gh *g, struct wm_y *steps, const struct wm
 {
 	struct wm_y *step = wm_yaml_push(&g->b, steps, piece(g, "build-container"));
 	const char *dir = wm_emit_project_dir(g->b.arena, g->m), *env = container_env(g, grp->backend, e, "");
+
+	outline(g, step, 0);
 	const char *script = wm_emit_before_script(&g->b, grp->backend, "github", "before-script");
 
 	add_env(g, step, "WM_IMAGE", value(g, e, F_IMAGE));
@@ -865,7 +897,7 @@ static void tag_job(struct gh *g, struct wm_y *jobs)
 	steps = wm_yaml_set(&g->b, job, "steps", wm_yaml_seq(&g->b));
 	wm_yaml_push(&g->b, steps, piece(g, "checkout"));
 	step = wm_yaml_push(&g->b, steps, piece(g, "check-version"));
-	wm_yaml_set(&g->b, step, "run", wm_yaml_literal(&g->b, wm_emit_check_version(&g->b)));
+	outline(g, step, 1);
 	add_env(g, step, "WM_PYPROJECT", wm_yaml_str(&g->b, g->m->pyproject));
 	add_env(g, step, "WM_MANIFEST", wm_yaml_str(&g->b, g->m->manifest));
 	add_env(g, step, "WM_TAG", wm_yaml_str(&g->b, "${{ github.ref_name }}"));
@@ -1438,12 +1470,67 @@ static void resolve_uses(struct gh *g, struct wm_y *y)
 }
 
 static int emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
-	const bool *patched, bool *used, struct wm_error *err);
+	const bool *patched, bool *used, unsigned *local, struct wm_error *err);
 
 int wm_emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
-	const bool *patched, struct wm_error *err)
+	const bool *patched, unsigned *local, struct wm_error *err)
 {
-	return emit_github(out, m, cat, patched, NULL, err);
+	return emit_github(out, m, cat, patched, NULL, local, err);
+}
+
+/* The script local action k runs: its piece's, or check-version.py's. */
+static const char *local_script(struct gh *g, unsigned k)
+{
+	struct wm_y *run;
+	if (strcmp(local_actions[k].piece, "check-version") == 0)
+		return wm_emit_check_version(&g->b);
+	run = wm_yaml_get(piece(g, local_actions[k].piece), "run");
+	return run ? run->text : NULL;
+}
+
+int wm_emit_github_local(struct wm_buf *out, const char **dir, unsigned k, struct wm_error *err)
+{
+	struct wm_arena arena;
+	struct gh g;
+	struct wm_y *root, *step = NULL, *name;
+	const char *script;
+	int ret;
+
+	*dir = NULL;
+	if (k >= WM_GITHUB_NLOCAL) {
+		wm_error_code(err, WM_EINTERNAL);
+		return WM_EINTERNAL;
+	}
+	wm_arena_init(&arena);
+	memset(&g, 0, sizeof(g));
+	g.b.arena = &arena;
+	g.err = err;
+	if ((ret = wm_catalog_template_parse(&g.skel, "github.yaml", err)) < 0)
+		goto out;
+	root = piece(&g, "local-action");
+	name = wm_yaml_get(piece(&g, local_actions[k].piece), "name");
+	script = local_script(&g, k);
+	if (root && name && name->text && script) {
+		struct wm_y *steps = wm_yaml_get(wm_yaml_get(root, "runs"), "steps");
+		wm_yaml_set(&g.b, root, "name", wm_yaml_str(&g.b, name->text));
+		step = steps && steps->n ? steps->items[0] : NULL;
+		if (step)
+			wm_yaml_set(&g.b, step, "run", wm_yaml_literal(&g.b, script));
+	}
+	if (err->code) {
+		ret = err->code;
+		goto out;
+	}
+	if (g.b.oom || !root || !step || !script) {
+		ret = wm_error_oom(err);
+		goto out;
+	}
+	if ((ret = wm_yaml_emit(out, root, err)) == 0)
+		*dir = local_actions[k].dir;
+out:
+	wm_yaml_release(&g.skel);
+	wm_arena_release(&arena);
+	return ret;
 }
 
 int wm_emit_github_actions(bool *used, const struct wm_matrix *m, const struct wm_catalog *cat, struct wm_error *err)
@@ -1452,13 +1539,13 @@ int wm_emit_github_actions(bool *used, const struct wm_matrix *m, const struct w
 	int ret;
 
 	memset(used, 0, wm_catalog_action_count(cat) * sizeof(*used));
-	ret = emit_github(&out, m, cat, NULL, used, err);
+	ret = emit_github(&out, m, cat, NULL, used, NULL, err);
 	wm_buf_release(&out);
 	return ret;
 }
 
 static int emit_github(struct wm_buf *out, const struct wm_matrix *m, const struct wm_catalog *cat,
-	const bool *patched, bool *used, struct wm_error *err)
+	const bool *patched, bool *used, unsigned *local, struct wm_error *err)
 {
 	struct wm_arena arena;
 	struct gh g;
@@ -1543,6 +1630,8 @@ static int emit_github(struct wm_buf *out, const struct wm_matrix *m, const stru
 	resolve_uses(&g, root);
 	share_steps(&g, jobs);
 	ret = wm_yaml_emit(out, root, err);
+	if (local)
+		*local = g.local;
 out:
 	wm_yaml_release(&g.skel);
 	wm_arena_release(&arena);

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""github-expanded.py OLD NEW — the workflow NEW, its aliases expanded (PyYAML reads them), is the
+"""github-expanded.py OLD NEW — the workflow NEW, its aliases expanded (PyYAML reads them) and each
+step that uses a local action of its repository read with the action's script in place (ghinline.py,
+as the runner runs it: NEW is REPO/.github/workflows/NAME), is the
 workflow OLD with only the change of shape made on purpose when the repeated steps came to be
 written once: the tag check of each job that publishes (the step whose script reads WM_TAG, and
 the checkout before it, which the job `variants` keeps: it reads pyproject.toml) moves to one job, wheelmatrix-tag
@@ -7,9 +9,13 @@ the checkout before it, which the job `variants` keeps: it reads pyproject.toml)
 and each of those jobs needs it right after wheelmatrix-check.  Anything else that differs,
 in any job, key order included, is printed and the exit status is 1."""
 import json
+import os
 import sys
 
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ghinline  # noqa: E402
 
 
 def shaped(old):
@@ -44,7 +50,7 @@ def shaped(old):
 
 def main(argv):
     old = shaped(yaml.safe_load(open(argv[1], encoding="utf-8")))
-    new = yaml.safe_load(open(argv[2], encoding="utf-8"))
+    new = ghinline.load(argv[2])
     bad = 0
     if list(old) != list(new):
         print("the top-level keys differ: %s, %s" % (list(old), list(new)))

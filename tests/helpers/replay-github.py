@@ -13,6 +13,8 @@ a value the replay uses is an error).  GITHUB_REF is `refs/tags/replay` unless s
 a tag's build, the one that publishes, where the caches of a build (sccache, cargo's registry,
 `actions/cache`) are off, so they are not replayed.  What it does per step:
 
+- `uses: ./DIR`, a local composite action of one bash `run:` step (those `wheelmatrix generate`
+  writes) — its script, run as a `run:` step with the calling step's env (tests/helpers/ghinline.py);
 - `run:` — bash -e -o pipefail, as `defaults.run.shell: bash` says, with GITHUB_WORKSPACE and
   RUNNER_TEMP set, and GITHUB_ENV a fresh file whose `NAME=value` and `NAME<<DELIMITER` entries
   are then set for the steps after it, as the runner does;
@@ -68,6 +70,9 @@ import tempfile
 import urllib.parse
 
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ghinline  # noqa: E402
 
 EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 
@@ -210,7 +215,12 @@ echo "${GITHUB_SERVER_URL:?}/$repo/releases/tag/$tag"
 def main():
     if len(sys.argv) not in (3, 4):
         fail("usage: replay-github.py WORKFLOW JOB [MATRIX-ID]")
-    wf = yaml.safe_load(open(sys.argv[1]))
+    # a step that uses a local composite action the generator wrote (uses: ./DIR) runs its script
+    # as the runner does, with the step's env (tests/helpers/ghinline.py)
+    try:
+        wf = ghinline.inline(yaml.safe_load(open(sys.argv[1])), os.getcwd())
+    except ghinline.InlineError as e:
+        fail(str(e))
     job = wf["jobs"].get(sys.argv[2]) or fail(f"no job {sys.argv[2]}")
     matrix = {}
     include = job.get("strategy", {}).get("matrix", {}).get("include")

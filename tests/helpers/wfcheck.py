@@ -64,10 +64,14 @@ Properties (issue 3, design section 5):
 
 import fnmatch
 import json
+import os
 import re
 import sys
 
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ghinline  # noqa: E402
 
 _EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 _MATRIX = re.compile(r"matrix\.([A-Za-z_][A-Za-z0-9_-]*)")
@@ -112,10 +116,12 @@ def _needs(jobs, name):
     return seen
 
 
-def check(text, listed, meta=None, index=None, drift=True):
+def check(text, listed, meta=None, index=None, drift=True, root=None):
     """Returns the list of violated properties (strings) of workflow `text` for `list`'s jobs `listed`;
     `meta` is the meta package's name under strategy meta, `index` the default backend's id under
-    strategy index ("" without one); `drift` whether the workflow has the drift-check job."""
+    strategy index ("" without one); `drift` whether the workflow has the drift-check job; `root`
+    the repository, whose local actions (`uses: ./DIR`) the steps that use them run, read as the
+    runner runs them (tests/helpers/ghinline.py)."""
     bad = []
     lines = text.split("\n")
     if len(lines) < 4 or not all(l.startswith("# ") for l in lines[:3]) or not _HEADER_DIGEST.fullmatch(lines[2]):
@@ -123,6 +129,12 @@ def check(text, listed, meta=None, index=None, drift=True):
     doc = yaml.safe_load(text)
     if not isinstance(doc, dict) or not isinstance(doc.get("jobs"), dict):
         return bad + ["the workflow has no jobs mapping"]
+    try:
+        doc = ghinline.inline(doc, root) if root else doc
+    except ghinline.InlineError as e:
+        return bad + [str(e)]
+    if any(str(st.get("uses", "")).startswith("./") for j in doc["jobs"].values() for st in j.get("steps") or []):
+        return bad + ["a step uses a local action, and no repository was named to read it from"]
     if ((doc.get("defaults") or {}).get("run") or {}).get("shell") != "bash":
         bad.append("the workflow's defaults.run.shell is not bash: %r" % doc.get("defaults"))
     jobs = doc["jobs"]
@@ -564,7 +576,7 @@ def main(argv):
         text = f.read()
     with open(argv[2], encoding="utf-8") as f:
         listed = [json.loads(line) for line in f if line.strip()]
-    bad = check(text, listed, meta, index, drift)
+    bad = check(text, listed, meta, index, drift, ghinline.repo_of(argv[1]))
     for b in bad:
         print("%s: %s" % (argv[1], b))
     return 1 if bad else 0

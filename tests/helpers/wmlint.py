@@ -42,6 +42,10 @@ else), and actionlint, which knows that permission and its values, checks those 
 default), and every `before-script-linux` of PyO3/maturin-action (a bash script too), also goes
 through `shellcheck -s bash` here, with each ${{ ... }} expression replaced by a placeholder
 variable quoted for its context, and must have no finding at all.
+
+The local composite actions a workflow's steps use (`uses: ./DIR`, which `wheelmatrix generate`
+writes beside it) are checked too, each once: action-validator with its action schema, zizmor at
+its auditor persona with no configuration, and shellcheck on each `run:` step, which must be bash.
 """
 
 import concurrent.futures
@@ -56,6 +60,9 @@ import sys
 import tempfile
 
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ghinline  # noqa: E402
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(TESTS)
@@ -277,6 +284,15 @@ def _explain_secret(doc, text, f):
     return bool(_primaries(f))
 
 
+def _generated_local_action(f):
+    """zizmor's self-repository finding (every persona) at a `uses: ./.github/actions/wheelmatrix-NAME`,
+    a local action generate writes, where docs/generate.md explains why it is `./` and not `$/`."""
+    if "`self-repository`" not in _doc_text("generate.md"):
+        raise LintError("docs/generate.md does not explain zizmor's self-repository finding")
+    return bool(_primaries(f)) and all(
+        re.fullmatch(r"\./\.github/actions/wheelmatrix-[a-z-]+", loc["concrete"]["feature"].strip()) for loc in _primaries(f))
+
+
 # The auditor persona's findings docs/generate.md explains, and where each is expected (see above).
 _EXPLAINED = {"undocumented-permissions": _explain_permission, "template-injection": _explain_expression,
               "secrets-outside-env": _explain_secret}
@@ -385,9 +401,11 @@ def without_attestations(text):
 
 
 def action_validator(path):
-    """Runs action-validator on one file; returns its errors (empty when the workflow is valid)."""
+    """Runs action-validator on one file; returns its errors (empty when the workflow is valid).
+    It tells an action from a workflow by the file's name (action.yml, action.yaml)."""
     with tempfile.TemporaryDirectory(prefix="wmlint.") as tmp:
-        copy = os.path.join(tmp, "workflow.yml")
+        name = os.path.basename(path)
+        copy = os.path.join(tmp, name if name in ("action.yml", "action.yaml") else "workflow.yml")
         with open(path, encoding="utf-8") as f, open(copy, "w", encoding="utf-8") as g:
             g.write(without_attestations(f.read()))
         proc = subprocess.run([os.path.join(BIN, "action-validator"), copy], env=_env(), capture_output=True, text=True)
@@ -490,18 +508,58 @@ def problems(path, labels=()):
             continue
         if fnd["ident"] in explained and _EXPLAINED[fnd["ident"]](doc, text.encode("utf-8"), fnd):
             continue
+        if fnd["ident"] == "self-repository" and _generated_local_action(fnd):
+            continue
         out.append(_zizmor_line(path, fnd))
     for job_id, n in sorted(token_steps):
         out.append("%s: job %s step %d publishes with a token, and zizmor did not report use-trusted-publishing"
                    % (path, job_id, n + 1))
     for job_id, n, name, script in bash_scripts(doc):
-        checked = placeholder(script)
-        for c in shellcheck(checked):
-            line = checked.splitlines()[c["line"] - 1] if c["line"] <= len(checked.splitlines()) else ""
-            out.append("%s: job %s step %d%s: shellcheck SC%d (%s) line %d: %s\n    | %s"
-                       % (path, job_id, n, " (%s)" % name if name else "", c["code"], c["level"], c["line"],
-                          c["message"], line))
+        out += _shellcheck_lines(path, "job %s step %d%s" % (job_id, n, " (%s)" % name if name else ""), script)
+    try:
+        local = ghinline.actions(doc, ghinline.repo_of(path)) if any(
+            str(s.get("uses", "")).startswith("./") for j in (doc.get("jobs") or {}).values() for s in j.get("steps") or []) else []
+    except ghinline.InlineError as e:
+        return out + ["%s: %s" % (path, e)]
+    for action in local:
+        out += action_problems(action)
     return out
+
+
+def _shellcheck_lines(path, where, script):
+    out = []
+    checked = placeholder(script)
+    for c in shellcheck(checked):
+        line = checked.splitlines()[c["line"] - 1] if c["line"] <= len(checked.splitlines()) else ""
+        out.append("%s: %s: shellcheck SC%d (%s) line %d: %s\n    | %s"
+                   % (path, where, c["code"], c["level"], c["line"], c["message"], line))
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def action_problems(path):
+    """Everything wrong with a local composite action a workflow uses (the generator writes them
+    beside it): action-validator's action schema, zizmor at its auditor persona with no
+    configuration (the action uses no other action), and shellcheck on each bash `run:` step."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    for err in action_validator(path):
+        out.append("%s: action-validator %s" % (path, json.dumps(err, sort_keys=True)))
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        return out + ["%s: PyYAML cannot load it: %s" % (path, str(e).replace("\n", " "))]
+    try:
+        out += [_zizmor_line(path, f) for f in zizmor(path, "auditor", None)]
+    except LintError as e:
+        out.append("%s: %s" % (path, e))
+    for n, step in enumerate(((doc.get("runs") or {}).get("steps") or []), 1):
+        if "run" in step:
+            if str(step.get("shell", "")).split()[:1] != ["bash"]:
+                out.append("%s: step %d runs in %r, not bash" % (path, n, step.get("shell")))
+            out += _shellcheck_lines(path, "step %d" % n, str(step["run"]))
+    return tuple(out)
 
 
 def declared_labels(path):
