@@ -27,9 +27,9 @@ for example in "$ROOT"/matrices/*.yaml; do
 	[ -s "$tmp/out" ] && fail "$name: --check printed $(cat "$tmp/out") for an up-to-date file"
 done
 
-[ -e "$tmp/llm-rs/.github/actions/wheelmatrix-build-container/action.yml" ] &&
-	[ -e "$tmp/llm-rs/.github/actions/wheelmatrix-check-version/action.yml" ] ||
-	fail "the demo's workflow runs its container build and tag check without their local actions"
+for action in wheelmatrix-build-container wheelmatrix-check-version; do
+	[ -e "$tmp/llm-rs/.github/actions/$action/action.yml" ] || fail "the demo's workflow runs without its local action $action"
+done
 grep -q 'uses: ./.github/actions/wheelmatrix-build-container$' "$tmp/llm-rs/$wf" ||
 	fail "the demo's workflow does not use its container build action"
 repo=$tmp/llm-rs

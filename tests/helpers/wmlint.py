@@ -143,15 +143,14 @@ def actionlint(path, labels=()):
 
 
 def uses_refs(doc):
-    """Every `uses:` of a loaded workflow as (action, ref)."""
+    """Every `uses:` of a loaded workflow as (action, ref), but those of the repository itself
+    (`./DIR`, a local action or workflow, which has no ref: it is the workflow's own commit)."""
     out = []
     for job in (doc.get("jobs") or {}).values():
         if isinstance(job, dict):
-            if "uses" in job:
-                out.append(tuple(str(job["uses"]).partition("@")[::2]))
-            for step in job.get("steps") or []:
-                if isinstance(step, dict) and "uses" in step:
-                    out.append(tuple(str(step["uses"]).partition("@")[::2]))
+            uses = [job["uses"]] if "uses" in job else []
+            uses += [step["uses"] for step in job.get("steps") or [] if isinstance(step, dict) and "uses" in step]
+            out += [tuple(str(u).partition("@")[::2]) for u in uses if not str(u).startswith("./")]
     return out
 
 
