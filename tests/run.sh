@@ -60,6 +60,15 @@ export TMPDIR=$scratch/tmp
 # tests/t-runner-retirement.sh sets its own days, and runs the tool once on the clock's.
 export WHEELMATRIX_TODAY=2026-12-01
 
+# A python3 that is a version manager's shim, not the interpreter (pyenv's starts bash and a dozen
+# of pyenv's own scripts on each call: a quarter of a second, a minute of the quick run): the
+# interpreter's directory goes first in PATH for the whole run, as the shim puts it for the one
+# command it runs, so that each test starts the very interpreter (and pip) the shim would.
+if py_exe=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [[ -x $py_exe ]] &&
+	[[ $(realpath "$(command -v python3)") != "$(realpath "$py_exe")" ]]; then
+	export PATH=${py_exe%/*}:$PATH
+fi
+
 cleanup() {
 	[[ -d $scratch ]] || return 0
 	chmod -R u+w "$scratch" 2>/dev/null
