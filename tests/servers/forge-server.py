@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """forge-server.py — a forge on loopback: git's own smart-HTTP server for real repositories, and faults.
 
-usage: forge-server.py PORT_FILE --root DIR [--index FILE] [--files DIR] [--delay SECONDS] [--log FILE]
+usage: forge-server.py PORT_FILE --root DIR [--index FILE] [--files DIR] [--hold FILE] [--log FILE]
 
 Binds 127.0.0.1 on a free port, writes the port to PORT_FILE, and answers
 GET /OWNER/NAME.git/info/refs?service=git-upload-pack.  For every owner but
@@ -36,7 +36,9 @@ With --files, GET /files/PATH answers the file DIR/PATH (JSON as application/jso
 as text/plain), 404 when there is none: crates.io's sparse index laid out as files, a release
 cycle's JSON.
 
---delay holds every answer that long first.  The log has a line per request: the path, and
+--hold FILE holds every answer for as long as FILE exists, as a slow network would, after the
+request is logged: a test sees its client waiting on the network (the log's line), does what it
+tests meanwhile, then removes FILE.  The log has a line per request: the path, and
 " authorization" when the request carried an Authorization header.
 """
 import argparse
@@ -78,7 +80,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     root = None
     index = {}
     files = None
-    delay = 0.0
+    hold = None
     log = None
 
     def setup(self):
@@ -196,8 +198,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.log:
             with lock, open(self.log, "a") as f:
                 f.write(path + (" authorization" if self.headers.get("Authorization") else "") + "\n")
-        if self.delay:
-            time.sleep(self.delay)
+        while self.hold and os.path.exists(self.hold):
+            time.sleep(0.02)
         parts = path.split("/")
         if len(parts) == 4 and parts[1] == "simple" and parts[3] == "":
             return self.project(parts[2])
@@ -216,11 +218,11 @@ def main():
     ap.add_argument("--root", required=True)
     ap.add_argument("--index")
     ap.add_argument("--files")
-    ap.add_argument("--delay", type=float, default=0.0)
+    ap.add_argument("--hold")
     ap.add_argument("--log")
     args = ap.parse_args()
     Handler.root = os.path.abspath(args.root)
-    Handler.delay = args.delay
+    Handler.hold = args.hold
     Handler.files = os.path.abspath(args.files) if args.files else None
     if args.index:
         with open(args.index, encoding="utf-8") as f:
