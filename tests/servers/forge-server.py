@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """forge-server.py — a forge on loopback: git's own smart-HTTP server for real repositories, and faults.
 
-usage: forge-server.py PORT_FILE --root DIR [--index FILE] [--files DIR] [--hold FILE] [--log FILE]
+usage: forge-server.py PORT_FILE --root DIR [--index FILE] [--files DIR] [--delay SECONDS] [--hold FILE] [--log FILE]
 
 Binds 127.0.0.1 on a free port, writes the port to PORT_FILE, and answers
 GET /OWNER/NAME.git/info/refs?service=git-upload-pack.  For every owner but
@@ -36,7 +36,8 @@ With --files, GET /files/PATH answers the file DIR/PATH (JSON as application/jso
 as text/plain), 404 when there is none: crates.io's sparse index laid out as files, a release
 cycle's JSON.
 
---hold FILE holds every answer for as long as FILE exists, as a slow network would, after the
+--delay holds every answer that long first (bench/outdated.sh's slow network).  --hold FILE
+holds every answer for as long as FILE exists, as a slow network would, after the
 request is logged: a test sees its client waiting on the network (the log's line), does what it
 tests meanwhile, then removes FILE.  The log has a line per request: the path, and
 " authorization" when the request carried an Authorization header.
@@ -80,6 +81,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     root = None
     index = {}
     files = None
+    delay = 0.0
     hold = None
     log = None
 
@@ -198,6 +200,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.log:
             with lock, open(self.log, "a") as f:
                 f.write(path + (" authorization" if self.headers.get("Authorization") else "") + "\n")
+        if self.delay:
+            time.sleep(self.delay)
         while self.hold and os.path.exists(self.hold):
             time.sleep(0.02)
         parts = path.split("/")
@@ -218,10 +222,12 @@ def main():
     ap.add_argument("--root", required=True)
     ap.add_argument("--index")
     ap.add_argument("--files")
+    ap.add_argument("--delay", type=float, default=0.0)
     ap.add_argument("--hold")
     ap.add_argument("--log")
     args = ap.parse_args()
     Handler.root = os.path.abspath(args.root)
+    Handler.delay = args.delay
     Handler.hold = args.hold
     Handler.files = os.path.abspath(args.files) if args.files else None
     if args.index:
