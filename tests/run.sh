@@ -22,7 +22,9 @@
 # toml-test suite, the corpus of real projects) is installed by `make
 # testdata` (tests/tools/install-testdata.sh); a script without it fails.
 # Scripts run WM_TEST_JOBS at a time (default: the number of processors;
-# WM_TEST_JOBS=1 runs them one by one), those that build wheels with the real tools first.
+# WM_TEST_JOBS=1 runs them one by one), those that build wheels with the real tools first, and
+# within each kind the slowest of the last run first (build/test-times); all but one job's worth
+# start before the unit tests and golden cases run.
 #
 # Output: a line per finished test, "[INDEX/TOTAL] NAME ok|FAIL SECONDS s (NOTE)", each unit
 # test binary, the golden cases together and each script counting as one (scripts are reported as
@@ -59,6 +61,15 @@ export TMPDIR=$scratch/tmp
 # fixed one, so that no test's output changes as a label's retirement comes near.
 # tests/t-runner-retirement.sh sets its own days, and runs the tool once on the clock's.
 export WHEELMATRIX_TODAY=2026-12-01
+
+# A python3 that is a version manager's shim, not the interpreter (pyenv's starts bash and a dozen
+# of pyenv's own scripts on each call: a quarter of a second, a minute of the quick run): the
+# interpreter's directory goes first in PATH for the whole run, as the shim puts it for the one
+# command it runs, so that each test starts the very interpreter (and pip) the shim would.
+if py_exe=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [[ -x $py_exe ]] &&
+	[[ $(realpath "$(command -v python3)") != "$(realpath "$py_exe")" ]]; then
+	export PATH=${py_exe%/*}:$PATH
+fi
 
 cleanup() {
 	[[ -d $scratch ]] || return 0
@@ -273,6 +284,7 @@ finish_script() {
 		cat "$scratch/$name.out"
 		;;
 	esac
+	[[ -n $us ]] && took[$name]=$us
 	rm -rf "${scratch:?}/$name" "$scratch/$name.out" "$scratch/$name.status"
 }
 
@@ -285,25 +297,55 @@ reap_script() {
 	unset "running[$pid]"
 }
 
-# Runs the scripts, WM_TEST_JOBS (default: the number of processors) at a time, and reports each
-# as it ends.  Each has its own scratch directory, temporary files and ports, so they do not meet.
-run_scripts() {
-	local jobs=${WM_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)} script name
-	for script in "$@"; do
-		name=$(basename "$script" .sh)
+# Starts the next of the scripts (from $next on) until LIMIT of them run; one that is not executable
+# is a failure at once.  Each has its own scratch directory, temporary files and ports, so they do
+# not meet.
+start_scripts() {
+	local limit=$1 script
+	while ((next < ${#scripts[@]} && ${#running[@]} < limit)); do
+		script=${scripts[next]}
+		next=$((next + 1))
 		if [[ ! -x $script ]]; then
 			failed=$((failed + 1))
-			progress "$name" FAIL "" "not executable"
+			progress "$(basename "$script" .sh)" FAIL "" "not executable"
 			continue
 		fi
-		while ((${#running[@]} >= jobs)); do
-			reap_script
-		done
 		start_script "$script"
 	done
+}
+
+# Runs the rest of the scripts, $jobs at a time, and reports each as it ends.
+run_scripts() {
+	start_scripts "$jobs"
 	while ((${#running[@]} > 0)); do
 		reap_script
+		start_scripts "$jobs"
 	done
+}
+
+# The scripts' times in the last run (NAME MICROSECONDS a line, build/test-times), the slowest
+# started first within their kind, so that no long one starts last while the other jobs idle;
+# the scripts not timed yet first of all.  Each run writes its times back.
+times=$root/build/test-times
+declare -A took=()
+if [[ -f $times ]]; then
+	while read -r name us; do
+		[[ $us =~ ^[0-9]+$ ]] && took[$name]=$us
+	done <"$times"
+fi
+by_time() {
+	local script name
+	for script in "$@"; do
+		name=$(basename "$script" .sh)
+		printf '%s %s\n' "${took[$name]:-999999999999}" "$script"
+	done | sort -k1,1nr -k2 | cut -d ' ' -f 2-
+}
+save_times() {
+	local name
+	[[ -d ${times%/*} ]] || return 0
+	for name in "${!took[@]}"; do
+		printf '%s %s\n' "$name" "${took[$name]}"
+	done | sort >"$times.$$" && mv -f "$times.$$" "$times"
 }
 
 shopt -s nullglob
@@ -329,14 +371,20 @@ for script in "$root"/tests/t-*.sh; do
 		light+=("$script")
 	fi
 done
-scripts=("${heavy[@]}" "${light[@]}")
+mapfile -t scripts < <(by_time "${heavy[@]}"; by_time "${light[@]}")
 total=$((${#units[@]} + (${#goldens[@]} > 0) + ${#scripts[@]}))
 
+# WM_TEST_JOBS (default: the number of processors) scripts at a time: all but one start before the
+# unit tests and the golden cases, which this shell runs meanwhile, then the rest as jobs end.
+jobs=${WM_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+next=0
+start_scripts $((jobs - 1))
 for name in "${units[@]}"; do
 	run_unit "$name"
 done
 ((${#goldens[@]} > 0)) && run_goldens "${goldens[@]}"
-run_scripts "${scripts[@]}"
+run_scripts
+save_times
 
 ((failed == 0)) || printf 'failed: %s\n' "${failed_names[*]}"
 printf '%d passed, %d failed\n' "$passed" "$failed"

@@ -117,6 +117,25 @@ for v in 2 3 4; do
 	same_as_git "$r" "index version $v"
 	same_check "$r" 0 "check --staged at index version $v" --staged
 done
+
+# version 4 where an entry drops 127, 128, 129, 300 and 4000 bytes of the path before it (each path
+# differs from the one before in its first byte): the strip count's varint is of one byte, then of
+# two (git's varint.c, one added per more byte); the paths put in the index directly
+v4=$tmp/v4
+scratch_repo "$v4"
+blob=$(git -C "$v4" hash-object -w --stdin <<<long)
+letters=(a b c d e f)
+lengths=(127 128 129 300 4000 1)
+for i in "${!lengths[@]}"; do
+	path=${letters[i]}
+	((lengths[i] > 1)) && path+=/$(printf "%$((lengths[i] - 2))s" "" | tr ' ' x)
+	git -C "$v4" update-index --add --cacheinfo "100644,$blob,$path"
+done
+git -C "$v4" update-index --index-version 4
+[[ $(git -C "$v4" ls-files | awk '{ printf "%d ", length($0) }') == "${lengths[*]} " ]] ||
+	fail "the long paths are not in the index: $(git -C "$v4" ls-files | cut -c1-20)"
+same_as_git "$v4" "index version 4, strip counts of one and two bytes"
+
 git -C "$r" rm -q --cached src/intent.rs
 rm "$r/src/intent.rs"
 git -C "$r" commit -qam versions

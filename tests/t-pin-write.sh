@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # t-pin-write.sh — pin never loses an edit made while it waits on the network, never interleaves with another run, and writes through to the file the user has: a symbolic link's target, every hard link, its owner, group and mode.
 #
-# A forge of real bare repositories (tests/servers/forge-server.py) answers after a delay, as a slow network
-# would: the matrix file changed meanwhile is not replaced (exit 1, the change kept), and a second
+# A forge of real bare repositories (tests/servers/forge-server.py) holds its answers, as a slow network
+# would, until the test has done what it does meanwhile: the matrix file changed meanwhile is not replaced (exit 1, the change kept), and a second
 # pin started meanwhile is refused (exit 1) while the first finishes. A matrix file that is a symbolic
 # link keeps being one, its target pinned; one with hard links stays one inode, every name pinned; a
 # file of another owner keeps its owner, group and mode, also when pin may not give a new file away
@@ -31,8 +31,28 @@ done <"$tmp/actions"
 checkout=$(sed -n 's|^actions/checkout ||p' "$tmp/actions")
 start_forge "$forge"
 fast=$FORGE
-start_forge "$forge" --delay 3
+hold=$tmp/hold
+start_forge "$forge" --hold "$hold" --log "$tmp/slow.log"
 slow=$FORGE
+
+# held: the slow forge's next answers wait (until released); the log is emptied
+held() {
+	: >"$hold"
+	: >"$tmp/slow.log"
+}
+# asked PID: waits until pin (PID) has asked the slow forge: it has taken the lock and read the file
+asked() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		[[ -s $tmp/slow.log ]] && return 0
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	fatal "pin did not ask the forge: $(cat "$tmp/pin.err")"
+}
+released() {
+	rm -f "$hold"
+}
 
 # project DIR: the demo project, its matrix unpinned
 project() {
@@ -51,11 +71,13 @@ pinned() {  # pinned FILE WHAT: FILE's actions table is pinned (checkout on a 40
 # ---- an edit while pin waits on the network is kept, and pin says so ----------------------------
 r=$tmp/edit
 project "$r"
+held
 "$WM" -C "$r" pin --github "$slow" >"$tmp/pin.out" 2>"$tmp/pin.err" &
 pid=$!
-sleep 1
+asked "$pid"
 printf '# a comment added while pin waited\n' >>"$r/wheelmatrix.yaml"
 cp "$r/wheelmatrix.yaml" "$tmp/edited.yaml"
+released
 status=0
 wait "$pid" || status=$?
 [[ $status == 1 ]] || fail "an edit while pin waited: exit $status, not 1: $(cat "$tmp/pin.err")"
@@ -64,12 +86,14 @@ grep -qxF "wheelmatrix: error: 'wheelmatrix.yaml' changed since it was read: not
 cmp -s "$tmp/edited.yaml" "$r/wheelmatrix.yaml" || fail "an edit while pin waited was lost: $(cat "$r/wheelmatrix.yaml")"
 leftover "$r" && fail "an edit while pin waited: a temporary file was left: $(ls -a "$r")"
 # replaced by another file (an editor's save) the same: nothing written
+held
 "$WM" -C "$r" pin --github "$slow" >"$tmp/pin.out" 2>"$tmp/pin.err" &
 pid=$!
-sleep 1
+asked "$pid"
 cp "$r/wheelmatrix.yaml" "$tmp/saved.yaml"
 mv "$tmp/saved.yaml" "$r/wheelmatrix.yaml"
 cp "$r/wheelmatrix.yaml" "$tmp/edited.yaml"
+released
 status=0
 wait "$pid" || status=$?
 [[ $status == 1 ]] || fail "a file replaced while pin waited: exit $status, not 1: $(cat "$tmp/pin.err")"
@@ -78,13 +102,15 @@ cmp -s "$tmp/edited.yaml" "$r/wheelmatrix.yaml" || fail "a file replaced while p
 # ---- two runs: the second is refused while the first holds the lock -------------------------------
 r=$tmp/two
 project "$r"
+held
 "$WM" -C "$r" pin --github "$slow" >"$tmp/pin.out" 2>"$tmp/pin.err" &
 pid=$!
-sleep 1
+asked "$pid"
 wm -C "$r" pin --github "$fast"
 expect_status 1 "a second pin while the first waits"
 expect_err "wheelmatrix: error: another process holds the lock on 'wheelmatrix.yaml' (another 'wheelmatrix pin' writing it?): nothing was done" \
 	"a second pin while the first waits"
+released
 status=0
 wait "$pid" || status=$?
 [[ $status == 0 ]] || fail "the first pin: exit $status: $(cat "$tmp/pin.err")"
@@ -93,11 +119,13 @@ wm -C "$r" pin --github "$fast" --check
 expect_status 0 "pin --check after the two runs"
 # --check writes nothing and takes no lock: it runs beside a writing pin
 project "$tmp/check"
+held
 "$WM" -C "$tmp/check" pin --github "$slow" >"$tmp/pin.out" 2>"$tmp/pin.err" &
 pid=$!
-sleep 1
+asked "$pid"
 wm -C "$tmp/check" pin --github "$fast" --check
 expect_status 1 "pin --check beside a writing pin"
+released
 wait "$pid" || fail "the pin beside --check failed: $(cat "$tmp/pin.err")"
 
 # ---- a symbolic link: its target is pinned, the link stays ----------------------------------------

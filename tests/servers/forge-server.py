@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """forge-server.py — a forge on loopback: git's own smart-HTTP server for real repositories, and faults.
 
-usage: forge-server.py PORT_FILE --root DIR [--index FILE] [--files DIR] [--delay SECONDS] [--log FILE]
+usage: forge-server.py PORT_FILE --root DIR [--index FILE] [--files DIR] [--delay SECONDS] [--hold FILE] [--log FILE]
 
 Binds 127.0.0.1 on a free port, writes the port to PORT_FILE, and answers
 GET /OWNER/NAME.git/info/refs?service=git-upload-pack.  For every owner but
@@ -36,7 +36,10 @@ With --files, GET /files/PATH answers the file DIR/PATH (JSON as application/jso
 as text/plain), 404 when there is none: crates.io's sparse index laid out as files, a release
 cycle's JSON.
 
---delay holds every answer that long first.  The log has a line per request: the path, and
+--delay holds every answer that long first (bench/outdated.sh's slow network).  --hold FILE
+holds every answer for as long as FILE exists, as a slow network would, after the
+request is logged: a test sees its client waiting on the network (the log's line), does what it
+tests meanwhile, then removes FILE.  The log has a line per request: the path, and
 " authorization" when the request carried an Authorization header.
 """
 import argparse
@@ -79,6 +82,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     index = {}
     files = None
     delay = 0.0
+    hold = None
     log = None
 
     def setup(self):
@@ -198,6 +202,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 f.write(path + (" authorization" if self.headers.get("Authorization") else "") + "\n")
         if self.delay:
             time.sleep(self.delay)
+        while self.hold and os.path.exists(self.hold):
+            time.sleep(0.02)
         parts = path.split("/")
         if len(parts) == 4 and parts[1] == "simple" and parts[3] == "":
             return self.project(parts[2])
@@ -217,10 +223,12 @@ def main():
     ap.add_argument("--index")
     ap.add_argument("--files")
     ap.add_argument("--delay", type=float, default=0.0)
+    ap.add_argument("--hold")
     ap.add_argument("--log")
     args = ap.parse_args()
     Handler.root = os.path.abspath(args.root)
     Handler.delay = args.delay
+    Handler.hold = args.hold
     Handler.files = os.path.abspath(args.files) if args.files else None
     if args.index:
         with open(args.index, encoding="utf-8") as f:
