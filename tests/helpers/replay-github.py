@@ -217,11 +217,12 @@ def main():
         fail("usage: replay-github.py WORKFLOW JOB [MATRIX-ID]")
     # a step that uses a local composite action the generator wrote (uses: ./DIR) runs its script
     # as the runner does, with the step's env (tests/helpers/ghinline.py)
+    wf = yaml.safe_load(open(sys.argv[1]))
+    job = wf["jobs"].get(sys.argv[2]) or fail(f"no job {sys.argv[2]}")
     try:
-        wf = ghinline.inline(yaml.safe_load(open(sys.argv[1])), os.getcwd())
+        job = ghinline.inline({"jobs": {sys.argv[2]: job}}, os.getcwd())["jobs"][sys.argv[2]]
     except ghinline.InlineError as e:
         fail(str(e))
-    job = wf["jobs"].get(sys.argv[2]) or fail(f"no job {sys.argv[2]}")
     matrix = {}
     include = job.get("strategy", {}).get("matrix", {}).get("include")
     if include is not None:
