@@ -66,6 +66,13 @@ e2e_python() {
 }
 export PATH CARGO_TARGET_DIR py tools
 export PYTHONDONTWRITEBYTECODE=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 UV_PYTHON_DOWNLOADS=never UV_NO_CONFIG=1
+# sccache, which the generated Linux build jobs compile through and stop at their end, serves on
+# a TCP port of the machine, 4226 unless SCCACHE_SERVER_PORT says: jobs of tests running at once,
+# in this run or another, would share one server, its statistics, and one job's stop would fail the
+# other's.  Each test's jobs get a port of their own, one the kernel picks.
+SCCACHE_SERVER_PORT=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') ||
+	e2e_missing "no free port for sccache"
+export SCCACHE_SERVER_PORT
 # One uv cache for the tests of a run, in its TMPDIR (tests/run.sh's, removed when the run ends):
 # the pinned tools each job's environment gets (tests/tools/requirements.txt, from PyPI) are
 # fetched once a run, not once a test.  uv locks its cache for tests running at once.
