@@ -29,7 +29,7 @@ set +e
 . "$ROOT/tests/kit/e2e-env.sh"
 # shellcheck source=tests/kit/plan-servers.sh
 . "$ROOT/tests/kit/plan-servers.sh"
-export UV_CACHE_DIR=$tmp/uv-cache PIP_NO_CACHE_DIR=1
+export PIP_NO_CACHE_DIR=1
 # shellcheck source=tests/kit/gitlab-jobs.sh
 . "$ROOT/tests/kit/gitlab-jobs.sh"
 

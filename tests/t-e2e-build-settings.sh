@@ -18,7 +18,6 @@
 set +e
 # shellcheck source=tests/kit/e2e-env.sh
 . "$ROOT/tests/kit/e2e-env.sh"
-export UV_CACHE_DIR=$tmp/uv-cache
 
 glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
 need "$glci" "run 'npm ci --prefix tests/external'"
@@ -126,7 +125,7 @@ for job in build-cpu-linux build-fast-linux; do
 	venv "$clone.venv" tools || { fail "$job: no environment"; continue; }
 	b=${job#build-}
 	b=${b%-linux}
-	if ! (cd "$clone" && PATH=$clone.venv/bin:$PATH WM_REPLAY_MANYLINUX=$host \
+	if ! (cd "$clone" && PATH=$(e2e_python "$clone.venv")/bin:$PATH WM_REPLAY_MANYLINUX=$host \
 		"$py" "$ROOT/tests/helpers/replay-github.py" .github/workflows/wheels.yml "$job" "$b-linux-x86_64-cp312") >"$clone.log" 2>&1; then
 		fail "the replay of $job failed"
 		tail -n 20 "$clone.log" | sed 's/^/    /'
@@ -145,7 +144,7 @@ done
 # time (on one machine the jobs' sccache servers would be one, which the first to finish stops)
 gl=$tmp/gl
 venv "$gl" tools || fatal "no environment for the GitLab jobs"
-if ! (cd "$repo" && PATH=$gl/bin:$PATH "$glci" --force-shell-executor --shell-isolation --concurrency 1 \
+if ! (cd "$repo" && PATH=$(e2e_python "$gl")/bin:$PATH "$glci" --force-shell-executor --shell-isolation --concurrency 1 \
 	--variable "WM_COMPATIBILITY=$host" build-cpu-linux-x86_64 build-fast-linux-x86_64) >"$tmp/gitlab.log" 2>&1; then
 	fail "gitlab-ci-local failed"
 	grep -E 'FAIL|Error|error' "$tmp/gitlab.log" | tail -n 20 | sed 's/^/    /'

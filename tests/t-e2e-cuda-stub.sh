@@ -27,7 +27,6 @@
 set +e
 # shellcheck source=tests/kit/e2e-env.sh
 . "$ROOT/tests/kit/e2e-env.sh"
-export UV_CACHE_DIR=$tmp/uv-cache
 
 cuda=$("$ROOT/tests/tools/install-cuda.sh" --dir)
 [ -f "$cuda/complete" ] ||
@@ -104,7 +103,7 @@ replay() {
 	clone=$tmp/clone-$RANDOM
 	git clone -q "$repo" "$clone"
 	cp "$1" "$clone/.github/workflows/wheels.yml"
-	(cd "$clone" && PATH=$env/bin:$PATH WM_REPLAY_MANYLINUX=manylinux_$glibc CUDA_PATH=$tk \
+	(cd "$clone" && PATH=$(e2e_python "$env")/bin:$PATH WM_REPLAY_MANYLINUX=manylinux_$glibc CUDA_PATH=$tk \
 		"$py" "$ROOT/tests/helpers/replay-github.py" .github/workflows/wheels.yml build-cuda-linux cuda-linux-x86_64-abi3) \
 		>"$clone.log" 2>&1
 }
@@ -119,7 +118,7 @@ if replay "$tmp/wheels.yml"; then
 		fail "the build did not take libcuda.so.1 from the driver stub"
 	grep -qx "for the import test: libcudart.so.12 from $tk/lib64/libcudart.so.12" "$clone.log" ||
 		fail "the build did not take libcudart.so.12 from lib64"
-	grep -q "^cuda_stub_rs from $env/lib/python3.12/site-packages/cuda_stub_rs/" "$clone.log" ||
+	grep -q "^cuda_stub_rs from $(e2e_python "$env")/lib/python3.12/site-packages/cuda_stub_rs/" "$clone.log" ||
 		fail "the job's import test did not import cuda_stub_rs from the installed wheel"
 else
 	fail "the replay of build-cuda-linux failed"
@@ -221,13 +220,13 @@ open(path, "w").write(text)
 PY
 commit_all "$gl" "the toolkit in $tk"
 started=$(date +%s)
-if (cd "$gl" && PATH=$env/bin:$PATH "$glci" --force-shell-executor --shell-isolation \
+if (cd "$gl" && PATH=$(e2e_python "$env")/bin:$PATH "$glci" --force-shell-executor --shell-isolation \
 	--variable "WM_COMPATIBILITY=manylinux_$glibc" build-cuda-linux-x86_64 test-cuda-linux-x86_64) >"$tmp/gitlab.log" 2>&1; then
 	echo "GitLab's build-cuda-linux-x86_64 and test-cuda-linux-x86_64 passed in $(($(date +%s) - started)) s:"
 	grep 'for the import test: \|> cuda_stub_rs from ' "$tmp/gitlab.log" | sed 's/^/    /'
 	grep -q "for the import test: libcuda.so.1 from $tk/lib64/stubs/libcuda.so" "$tmp/gitlab.log" ||
 		fail "GitLab's build did not take libcuda.so.1 from the driver stub"
-	grep -q "^test-cuda-linux-x86_64.* > cuda_stub_rs from $env/lib/python3.12/site-packages/" "$tmp/gitlab.log" ||
+	grep -q "^test-cuda-linux-x86_64.* > cuda_stub_rs from $(e2e_python "$env")/lib/python3.12/site-packages/" "$tmp/gitlab.log" ||
 		fail "GitLab's test job did not import cuda_stub_rs from the installed wheel"
 else
 	fail "gitlab-ci-local failed on build-cuda-linux-x86_64 and test-cuda-linux-x86_64"

@@ -20,7 +20,6 @@ set +e
 # shellcheck source=tests/kit/e2e-env.sh
 . "$ROOT/tests/kit/e2e-env.sh"
 
-export UV_CACHE_DIR=$tmp/uv-cache
 problems=()
 bad() {  # bad FIXTURE/BACKEND WHAT [LOG]: a failed check, with the end of its log
 	problems+=("$1: $2")

@@ -28,7 +28,7 @@ set +e
 # shellcheck source=tests/kit/plan-servers.sh
 . "$ROOT/tests/kit/plan-servers.sh"
 
-export UV_CACHE_DIR=$tmp/uv-cache PIP_NO_CACHE_DIR=1
+export PIP_NO_CACHE_DIR=1
 script=$ROOT/templates/index-pages.py
 version=0.2.15 next=0.2.16
 wheels=$tmp/wheels

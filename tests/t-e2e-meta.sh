@@ -9,8 +9,6 @@
 . "$ROOT/tests/kit/e2e-env.sh"
 unset LLM_RS_BACKEND
 
-export UV_CACHE_DIR=$tmp/uv-cache
-
 # project DIR MATRIX: the fixture as a git repository under MATRIX, with what generate writes committed
 project() {
 	cp -RL "$ROOT/tests/fixtures/llm-rs" "$1"
@@ -48,9 +46,9 @@ cp -r "$p/.wheelmatrix/meta" "$tmp/metasrc"  # setuptools writes build/ and *.eg
 	{ cat "$tmp/pip.log"; exit 1; }
 # a cuda build needing a runtime library that this machine lacks (the cuda wheel with one more
 # DT_NEEDED entry, as a build linked against the CUDA runtime has), one at another version, and
-# the rename era's llm-rs-cuda, which owned llm_rs/
-wheel "$tmp/cuda" 0.2.15 cuda
-"$tools/bin/wheel" unpack -d "$tmp/unpacked" "$tmp"/cuda/*.whl >/dev/null
+# the rename era's llm-rs-cuda, which owned llm_rs/; the first from the cuda wheel built above (the
+# same patch and version), as a build of its own would be
+"$tools/bin/wheel" unpack -d "$tmp/unpacked" "$tmp"/wheels/llm_rs_cuda-0.2.15-*.whl >/dev/null
 so=("$tmp"/unpacked/*/_llm_rs_cuda/llm_rs*.so)
 patchelf --add-needed libmissing_cudart.so.12 "${so[0]}"
 mkdir -p "$tmp/broken"

@@ -22,8 +22,6 @@ set +e
 # shellcheck source=tests/kit/e2e-env.sh
 . "$ROOT/tests/kit/e2e-env.sh"
 
-export UV_CACHE_DIR=$tmp/uv-cache
-
 glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
 need "$glci" "run 'npm ci --prefix tests/external'"
 need rsync "apt-get install rsync (gitlab-ci-local copies the checkout with it)"
@@ -116,13 +114,13 @@ while read -r name minor module backends; do
 		[ "$feature" = - ] && jobs+=("build-$b-linux-x86_64" "test-$b-linux-x86_64")
 	done
 	echo "gitlab-ci-local: ${jobs[*]}"
-	if ! (cd "$repo" && PATH=$gl-312/bin:$gl-311/bin:$PATH "$glci" --force-shell-executor --shell-isolation \
+	if ! (cd "$repo" && PATH=$(e2e_python "$gl-312")/bin:$(e2e_python "$gl-311")/bin:$PATH "$glci" --force-shell-executor --shell-isolation \
 		--variable "WM_COMPATIBILITY=$host" "${jobs[@]}") >"$tmp/$name-gitlab.log" 2>&1; then
 		fail "$name: gitlab-ci-local failed"
 		grep -E 'FAIL|Error|error' "$tmp/$name-gitlab.log" | tail -n 20 | sed 's/^/    /'
 	fi
 	grep -E '^ (PASS|FAIL) ' "$tmp/$name-gitlab.log"
-	grep -q "^test-cpu-linux-x86_64.* > $module from $gl-3[0-9]*/lib/python3.[0-9]*/site-packages/" "$tmp/$name-gitlab.log" ||
+	grep -q "^test-cpu-linux-x86_64.* > $module from $e2e_targets/slot-$e2e_slot.python/cpython-3.1[12]/lib/python3.1[12]/site-packages/" "$tmp/$name-gitlab.log" ||
 		fail "$name: the GitLab smoke test did not import $module from the installed wheel"
 	for spec in $backends; do
 		IFS=: read -r b dist feature <<<"$spec"
@@ -154,7 +152,8 @@ PY
 		echo "replay: $name $job $id"
 		entry=()
 		[ "$id" = - ] || entry=("$id")
-		if ! (cd "$clone" && PATH=$clone.venv/bin:$PATH WM_REPLAY_MANYLINUX=$host \
+		run_env=$(e2e_python "$clone.venv")
+		if ! (cd "$clone" && PATH=$run_env/bin:$PATH WM_REPLAY_MANYLINUX=$host \
 			"$py" "$ROOT/tests/helpers/replay-github.py" .github/workflows/wheels.yml "$job" "${entry[@]}") >"$clone.log" 2>&1; then
 			fail "$name: the replay of $job $id failed"
 			tail -n 20 "$clone.log" | sed 's/^/    /'
@@ -169,7 +168,7 @@ PY
 			sdist=$(ls "$clone"/dist/*.tar.gz 2>/dev/null)
 			if [ -f "$sdist" ]; then sdist_is "$sdist" "$dist" "$feature"; else fail "$name: $job made no sdist of $dist"; fi
 		else
-			grep -q "^$module from $clone.venv/lib/python3.[0-9]*/site-packages/" "$clone.log" || [ "$feature" != - ] ||
+			grep -q "^$module from $run_env/lib/python3.[0-9]*/site-packages/" "$clone.log" || [ "$feature" != - ] ||
 				fail "$name: $job's smoke test did not import $module from the installed wheel"
 			wheel=$(ls "$clone"/dist/*.whl 2>/dev/null)
 			if [ "$(wc -w <<<"$wheel")" = 1 ]; then installed "$wheel" "$dist" "$b" "$module"; else fail "$name: $job $id made no single wheel: $wheel"; fi

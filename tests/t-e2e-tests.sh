@@ -27,7 +27,6 @@
 set +e
 # shellcheck source=tests/kit/e2e-env.sh
 . "$ROOT/tests/kit/e2e-env.sh"
-export UV_CACHE_DIR=$tmp/uv-cache
 
 glci=$ROOT/tests/external/node_modules/.bin/gitlab-ci-local
 need "$glci" "run 'npm ci --prefix tests/external'"
@@ -144,7 +143,7 @@ replay() {
 	local clone=$tmp/$3
 	git clone -q "$repo" "$clone"
 	env312 "$clone.venv" || { fail "$3: no environment"; return 1; }
-	(cd "$clone" && PATH=$clone.venv/bin:$PATH WM_REPLAY_MANYLINUX=$host WM_REPLAY_ARTIFACTS=$tmp/artifacts \
+	(cd "$clone" && PATH=$(e2e_python "$clone.venv")/bin:$PATH WM_REPLAY_MANYLINUX=$host WM_REPLAY_ARTIFACTS=$tmp/artifacts \
 		WM_REPLAY_LINUX_RUNNER=gpu-t4 "$py" "$ROOT/tests/helpers/replay-github.py" .github/workflows/wheels.yml "$1" "$2") >"$clone.log" 2>&1
 }
 mkdir -p "$tmp/artifacts"
@@ -183,7 +182,7 @@ gl=$tmp/gl
 env312 "$gl" || fatal "no environment for the GitLab jobs"
 : >"$tmp/gitlab.log"
 for b in cpu gpu; do
-	if ! (cd "$repo" && PATH=$gl/bin:$PATH "$glci" --force-shell-executor --shell-isolation \
+	if ! (cd "$repo" && PATH=$(e2e_python "$gl")/bin:$PATH "$glci" --force-shell-executor --shell-isolation \
 		--variable "WM_COMPATIBILITY=$host" --variable "PIP_NO_INDEX=1" --variable "PIP_FIND_LINKS=$wheelhouse" \
 		"build-$b-linux-x86_64" "test-$b-linux-x86_64") >>"$tmp/gitlab.log" 2>&1; then
 		fail "gitlab-ci-local failed on the $b jobs"
@@ -210,7 +209,7 @@ if replay build-cpu-linux cpu-linux-x86_64-cp312 gh-cpu; then
 fi
 grep -q ' 1 failed, 2 passed' "$tmp/gh-cpu.log" || { fail "GitHub build-cpu-linux did not fail on the failing test"; show "$tmp/gh-cpu.log"; }
 [ -d "$tmp/artifacts/wheels-cpu-linux-x86_64-cp312" ] && fail "GitHub build-cpu-linux uploaded its wheel after a failing test"
-(cd "$repo" && PATH=$gl/bin:$PATH "$glci" --force-shell-executor --shell-isolation --needs \
+(cd "$repo" && PATH=$(e2e_python "$gl")/bin:$PATH "$glci" --force-shell-executor --shell-isolation --needs \
 	--variable "WM_COMPATIBILITY=$host" --variable "PIP_NO_INDEX=1" --variable "PIP_FIND_LINKS=$wheelhouse" \
 	--variable CI_COMMIT_TAG=v0.3.0 publish-cpu) >"$tmp/gitlab-fail.log" 2>&1 &&
 	fail "gitlab-ci-local passed the publish job's pipeline with a failing test"

@@ -36,7 +36,7 @@ set +e
 
 [ -x "$tools/bin/variantlib" ] ||
 	fatal "variantlib is not in $tools: run tests/tools/install.sh (make check does; tests/tools/requirements.txt pins it)"
-export UV_CACHE_DIR=$tmp/uv-cache PIP_NO_CACHE_DIR=1
+export PIP_NO_CACHE_DIR=1
 version=0.2.15 next=0.2.16 label=cu124 property="nvidia :: cuda_version_lower_bound :: 12.4"
 mkdir -p "$tmp/cwd" "$tmp/n" "$tmp/www/simple"
 start_nginx "$tmp/n" "$tmp/www" || fatal "nginx (above)"

@@ -42,7 +42,7 @@ set +e
 
 [ -x "$tools/bin/variantlib" ] ||
 	fatal "variantlib is not in $tools: run tests/tools/install.sh (make check does; tests/tools/requirements.txt pins it)"
-export PIP_NO_CACHE_DIR=1 UV_CACHE_DIR=$tmp/uv-cache
+export PIP_NO_CACHE_DIR=1
 version=0.2.15 tag=v0.2.15 label=cu124
 www=$tmp/www art=$tmp/artifacts
 mkdir -p "$www/simple" "$art" "$tmp/cwd" "$tmp/n"

@@ -4,6 +4,13 @@
 # Offline: pyproject.toml's pinned build requirements come from the wheelhouse (tests/kit/wheel-env.sh);
 # the builds link the machine's libraries (the -dev packages are here), which t-wheel.sh's repaired
 # wheel does without.
+#
+# One compile for the four installers that build the same wheel: scikit-build-core keeps its build
+# directory where SKBUILD_BUILD_DIR (its build-dir setting) says, so `pip install .` compiles the
+# program in $tmp/skbuild and pipx's and uv's builds, from the same files with the same settings, run
+# CMakeLists.txt and the Makefile again there, and make finds the objects up to date (uvx reuses uv's
+# build itself).  The platlib layout is another CMake configuration: its own directory, its own
+# compile.
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/wheel-env.sh
 . "$ROOT/tests/kit/wheel-env.sh"
@@ -24,6 +31,7 @@ works() {
 }
 
 cd "$ROOT"
+export SKBUILD_BUILD_DIR=$tmp/skbuild
 /usr/bin/python3 -m venv "$tmp/venv" || fatal "python3 -m venv failed"
 expect_run 0 "$tmp/venv/bin/pip" install .
 works "pip install ." "$tmp/venv/bin/wheelmatrix"
@@ -32,7 +40,7 @@ cmp -s docs/wheelmatrix.1 "$tmp/venv/share/man/man1/wheelmatrix.1" || fail "pip 
 # the layout of the macOS wheels (CMakeLists.txt's WHEELMATRIX_PLATLIB_PROGRAM, which delocate
 # needs): the program in platlib, and on PATH cmd/launcher.py running it
 /usr/bin/python3 -m venv "$tmp/venv-platlib" || fatal "python3 -m venv failed"
-expect_run 0 "$tmp/venv-platlib/bin/pip" install --config-settings=cmake.define.WHEELMATRIX_PLATLIB_PROGRAM=ON .
+SKBUILD_BUILD_DIR=$tmp/skbuild-platlib expect_run 0 "$tmp/venv-platlib/bin/pip" install --config-settings=cmake.define.WHEELMATRIX_PLATLIB_PROGRAM=ON .
 site=$("$tmp/venv-platlib/bin/python" -c 'import sysconfig; print(sysconfig.get_path("platlib"))')
 [ -x "$site/wheelmatrix.scripts/wheelmatrix" ] || fail "WHEELMATRIX_PLATLIB_PROGRAM: no program in $site/wheelmatrix.scripts"
 [ "$(head -n 1 "$tmp/venv-platlib/bin/wheelmatrix")" = "#!$tmp/venv-platlib/bin/python3" ] ||

@@ -11,7 +11,10 @@ script's `--dir` names that directory for the current pins, so a moved pin is ne
 tool.  Any finding of either is a problem, but for those docs/generate.md explains, each where it
 says and checked to be there:
 
-- actionlint runs on each file with `-format '{{json .}}'` (a JSON list of findings), Debian's
+Each validator runs once over all the files of a call (lint_all, and the command line), not once a
+file, and each finding is told to its file by the path the validator names it by:
+
+- actionlint runs on the files with `-format '{{json .}}'` (a JSON list of findings), Debian's
   shellcheck for the `run:` scripts, pyflakes off, and a configuration that declares exactly the
   custom runner labels the caller names (its `self-hosted-runner.labels`, the way a repository
   with its own runners declares them; on the command line, those the workflow's repository
@@ -35,7 +38,9 @@ says and checked to be there:
   finding is a problem.
 
 action-validator (@action-validator/cli, npm, pinned in tests/external) checks the workflow against
-the JSON schema and must report no error.  Its schema (0.6.0, the newest release) predates
+the JSON schema and must report no error; its CLI takes one file a run, so
+tests/helpers/action-validator-many.mjs gives each file to the same validator (the CLI's
+@action-validator/core) as the CLI does, in one node process.  Its schema (0.6.0, the newest release) predates
 GitHub's `attestations` permission, which the publish jobs need to store build provenance: it
 gets the workflow with each `attestations:` entry of a `permissions:` block left out (nothing
 else), and actionlint, which knows that permission and its values, checks those entries.  Every `run:` script whose shell is bash (the workflow
@@ -126,12 +131,18 @@ def _env():
 def actionlint(path, labels=()):
     """Runs actionlint on one file; returns its findings as dicts (line, column, kind, message).
     `labels` are the custom runner labels of the repository (actionlint's self-hosted-runner)."""
+    return actionlint_many([path], labels)[path]
+
+
+def actionlint_many(paths, labels=()):
+    """actionlint() of each of `paths` (absolute, distinct), in one run of actionlint over them all,
+    as a dict path -> findings: each finding names its file (`filepath`)."""
     with tempfile.TemporaryDirectory(prefix="wmlint.") as tmp:
         config = os.path.join(tmp, "actionlint.yaml")
         with open(config, "w", encoding="utf-8") as f:
             yaml.safe_dump({"self-hosted-runner": {"labels": list(labels)}}, f)
         proc = subprocess.run([_actionlint_bin(), "-no-color", "-config-file", config, "-format", "{{json .}}",
-                               "-shellcheck", shutil.which("shellcheck"), "-pyflakes", "", path],
+                               "-shellcheck", shutil.which("shellcheck"), "-pyflakes", ""] + list(paths),
                               env=_env(), capture_output=True, text=True)
     try:
         found = json.loads(proc.stdout)
@@ -139,7 +150,14 @@ def actionlint(path, labels=()):
         raise LintError("actionlint exited %d: %r %r" % (proc.returncode, proc.stdout[:500], proc.stderr[:500]))
     if proc.returncode != (1 if found else 0) or proc.stderr.strip():
         raise LintError("actionlint exited %d with %d findings: %r" % (proc.returncode, len(found), proc.stderr[:500]))
-    return [{"line": f["line"], "column": f["column"], "kind": f["kind"], "message": f["message"]} for f in found]
+    out = {path: [] for path in paths}
+    real = {os.path.realpath(path): path for path in paths}  # it names them relative to the directory it runs in
+    for f in found:
+        path = real.get(os.path.realpath(str(f.get("filepath"))))
+        if path is None:
+            raise LintError("actionlint reported a file it was not given: %r" % f.get("filepath"))
+        out[path].append({"line": f["line"], "column": f["column"], "kind": f["kind"], "message": f["message"]})
+    return out
 
 
 def uses_refs(doc):
@@ -321,6 +339,11 @@ def auditor_explained():
 def zizmor(path, persona="auditor", config=None):
     """Runs zizmor offline on one file; returns its findings (zizmor's JSON objects).  `config` is
     a configuration (a dict) or None for none at all."""
+    return zizmor_inputs([path], persona, config)
+
+
+def zizmor_inputs(paths, persona, config):
+    """One run of zizmor over `paths`: every finding, as zizmor's JSON objects."""
     with tempfile.TemporaryDirectory(prefix="wmlint.") as tmp:
         args = [_zizmor_bin(), "--offline", "--no-ignores", "--no-exit-codes", "--no-progress", "--color", "never",
                 "--format", "json", "--persona", persona]
@@ -330,7 +353,7 @@ def zizmor(path, persona="auditor", config=None):
             with open(os.path.join(tmp, "zizmor.yml"), "w", encoding="utf-8") as f:
                 yaml.safe_dump(config, f)
             args += ["--config", os.path.join(tmp, "zizmor.yml")]
-        proc = subprocess.run(args + [path], env=_env(), capture_output=True, text=True)
+        proc = subprocess.run(args + paths, env=_env(), capture_output=True, text=True)
     try:
         found = json.loads(proc.stdout)
     except ValueError:
@@ -338,6 +361,21 @@ def zizmor(path, persona="auditor", config=None):
     if proc.returncode != 0 or not isinstance(found, list):
         raise LintError("zizmor exited %d: %r" % (proc.returncode, proc.stderr[:500]))
     return found
+
+
+def zizmor_many(paths, persona="auditor", config=None):
+    """zizmor() of each of `paths` (absolute, distinct), in one run of zizmor over them all, as a
+    dict path -> findings: zizmor audits each input file on its own, and each finding's locations
+    name its file (`verbatim_path`, as given)."""
+    found = zizmor_inputs(list(paths), persona, config)
+    out = {path: [] for path in paths}
+    for f in found:
+        files = {((loc.get("symbolic") or {}).get("key") or {}).get("Local", {}).get("verbatim_path")
+                 for loc in f.get("locations") or []}
+        if len(files) != 1 or not files <= set(out):
+            raise LintError("zizmor reported a finding not in one of the files given: %r" % sorted(map(str, files)))
+        out[files.pop()].append(f)
+    return out
 
 
 def zizmor_mode(doc):
@@ -399,24 +437,34 @@ def without_attestations(text):
     return "".join(out)
 
 
-def action_validator(path):
-    """Runs action-validator on one file; returns its errors (empty when the workflow is valid).
-    It tells an action from a workflow by the file's name (action.yml, action.yaml)."""
+def action_validator_many(paths):
+    """Runs action-validator on each of `paths`, in one node process (tests/helpers/action-validator-many.mjs:
+    the validator of @action-validator/cli, its @action-validator/core, given each file's text as
+    the CLI gives it); returns a dict path -> errors (empty when the workflow is valid)."""
     with tempfile.TemporaryDirectory(prefix="wmlint.") as tmp:
-        name = os.path.basename(path)
-        copy = os.path.join(tmp, name if name in ("action.yml", "action.yaml") else "workflow.yml")
-        with open(path, encoding="utf-8") as f, open(copy, "w", encoding="utf-8") as g:
-            g.write(without_attestations(f.read()))
-        proc = subprocess.run([os.path.join(BIN, "action-validator"), copy], env=_env(), capture_output=True, text=True)
-    if proc.returncode == 0 and not proc.stdout.strip() and not proc.stderr.strip():
-        return []
+        copies = {}
+        for n, path in enumerate(paths):
+            # the name tells an action from a workflow, as to the CLI (action.yml, action.yaml)
+            name = os.path.basename(path)
+            copies[path] = os.path.join(tmp, "%d" % n, name if name in ("action.yml", "action.yaml") else "workflow.yml")
+            os.mkdir(os.path.dirname(copies[path]))
+            with open(path, encoding="utf-8") as f, open(copies[path], "w", encoding="utf-8") as g:
+                g.write(without_attestations(f.read()))
+        proc = subprocess.run(["node", os.path.join(TESTS, "helpers", "action-validator-many.mjs"),
+                               os.path.join(EXTERNAL, "package.json")] + list(copies.values()),
+                              env=_env(), capture_output=True, text=True)
     try:
-        errors = json.loads(proc.stderr)["errors"]
-    except (ValueError, KeyError, TypeError):
+        results = json.loads(proc.stdout)
+    except ValueError:
         raise LintError("action-validator exited %d: %r %r" % (proc.returncode, proc.stdout[:500], proc.stderr[:500]))
-    if proc.returncode != 1 or not errors:
-        raise LintError("action-validator exited %d with %d errors" % (proc.returncode, len(errors)))
-    return errors
+    if proc.returncode != 0 or proc.stderr.strip() or sorted(results) != sorted(copies.values()):
+        raise LintError("action-validator exited %d: %r" % (proc.returncode, proc.stderr[:500]))
+    return {path: results[copy] for path, copy in copies.items()}
+
+
+def action_validator(path):
+    """action-validator's errors for one file (empty when it is valid)."""
+    return action_validator_many([path])[path]
 
 
 def _shell_of(doc, job, step):
@@ -480,22 +528,28 @@ def shellcheck(script):
 def problems(path, labels=()):
     """Everything wrong with one workflow file, as printable lines (empty when every validator is
     clean); `labels` are the custom runner labels the workflow may use."""
+    return lint_all([path], {path: labels})[0][1]
+
+
+def _problems(path, text, actionlint_found, action_validator_errors, zizmor_found):
+    """The lines of problems() for one file, from what each validator found in it (zizmor's findings,
+    or the LintError of its run)."""
     out = []
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
     src = text.splitlines()
-    for fnd in actionlint(path, labels):
+    for fnd in actionlint_found:
         out.append("%s:%d:%d: actionlint [%s] %s" % (path, fnd["line"], fnd["column"], fnd["kind"], fnd["message"]))
         if 0 < fnd["line"] <= len(src):
             out.append("    | " + src[fnd["line"] - 1])
-    for err in action_validator(path):
+    for err in action_validator_errors:
         out.append("%s: action-validator %s" % (path, json.dumps(err, sort_keys=True)))
     try:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as e:
         return out + ["%s: PyYAML cannot load it: %s" % (path, str(e).replace("\n", " "))]
     try:
-        found = zizmor(path, "auditor", zizmor_mode(doc))
+        if isinstance(zizmor_found, LintError):
+            raise zizmor_found
+        found = zizmor_found
         explained = auditor_explained()
     except LintError as e:
         found = []
@@ -592,16 +646,60 @@ def main(argv):
 
 
 def lint_all(paths, labels=None):
-    """problems() of each path, linted concurrently, as (path, problems) in the order given;
-    `labels` maps a path to the custom runner labels expected in it; a LintError becomes a
-    problem of its file."""
-    def one(path):
+    """problems() of each path, as (path, problems) in the order given; `labels` maps a path to the
+    custom runner labels expected in it; a LintError becomes a problem of its file (of each file of
+    the validator's run that failed).  Each validator runs once over all the files (actionlint once
+    per set of labels, zizmor once per configuration), not once a file: their start-up (node's and
+    the validator's own) is most of the time a file takes."""
+    labels = labels or {}
+    files = {}
+    for path in paths:
+        key = os.path.abspath(path)
+        if key not in files:
+            with open(path, encoding="utf-8") as f:
+                files[key] = f.read()
+    groups, configs = {}, {}
+    for key, text in files.items():
+        groups.setdefault(tuple(labels.get(key, labels.get(_given(paths, key), ()))), []).append(key)
         try:
-            return problems(path, (labels or {}).get(path, ()))
+            config = zizmor_mode(yaml.safe_load(text))
+        except yaml.YAMLError:
+            continue  # _problems says so, and zizmor does not run
+        configs.setdefault(json.dumps(config, sort_keys=True), []).append(key)
+
+    def guarded(run, keys, *args):
+        try:
+            return run(keys, *args)
         except LintError as e:
-            return ["%s: %s" % (path, e)]
+            return {key: e for key in keys}
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        return list(zip(paths, pool.map(one, paths)))
+        runs = [pool.submit(guarded, actionlint_many, keys, group) for group, keys in groups.items()]
+        runs.append(pool.submit(guarded, action_validator_many, list(files)))
+        runs += [pool.submit(guarded, zizmor_many, keys, "auditor", json.loads(config)) for config, keys in configs.items()]
+        results = [r.result() for r in runs]
+    actionlint_of, action_validator_of, zizmor_of = {}, {}, {}
+    for result in results[:len(groups)]:
+        actionlint_of.update(result)
+    action_validator_of = results[len(groups)]
+    for result in results[len(groups) + 1:]:
+        zizmor_of.update(result)
+
+    def one(key):
+        first = [r for r in (actionlint_of[key], action_validator_of[key]) if isinstance(r, LintError)]
+        if first:
+            return ["%s: %s" % (key, first[0])]
+        try:
+            return _problems(key, files[key], actionlint_of[key], action_validator_of[key], zizmor_of.get(key, []))
+        except LintError as e:
+            return ["%s: %s" % (key, e)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        done = dict(zip(files, pool.map(one, files)))
+    return [(path, done[os.path.abspath(path)]) for path in paths]
+
+
+def _given(paths, key):
+    """The path of `paths` given for the absolute path `key`."""
+    return next((p for p in paths if os.path.abspath(p) == key), key)
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ jobs_env() {
 prebuild_cuda() {
 	local out=$repo/.gitlab-ci-local/artifacts/build-cuda-linux-x86_64/dist/cuda-linux-x86_64-abi3
 	if ! { "$WM" -q -C "$repo" patch cuda &&
-		(cd "$repo" && PATH=$env312/bin:$PATH python3.12 -m maturin build --release --out "$out" -i python3.12 \
+		(cd "$repo" && PATH=$(e2e_python "$env312")/bin:$PATH python3.12 -m maturin build --release --out "$out" -i python3.12 \
 			--target x86_64-unknown-linux-gnu --compatibility "manylinux_$glibc") &&
 		"$WM" -q -C "$repo" patch --revert cuda; } >"$tmp/prebuild.log" 2>&1; then
 		show "$tmp/prebuild.log"
@@ -57,7 +57,7 @@ prebuild_cuda() {
 gitlab() {
 	local tag=$1 url=$2 log=$3
 	shift 3
-	(cd "$repo" && PATH=$env312/bin:$PATH "$glci" --force-shell-executor --shell-isolation \
+	(cd "$repo" && PATH=$(e2e_python "$env312")/bin:$PATH "$glci" --force-shell-executor --shell-isolation \
 		--variable "WM_COMPATIBILITY=manylinux_$glibc" --variable "CI_COMMIT_TAG=$tag" \
 		--variable "CI_PAGES_URL=$url" "$@") >"$log" 2>&1
 }

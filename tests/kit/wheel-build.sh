@@ -10,7 +10,8 @@
 # alone: the scripts of one run share it.  The first to ask builds it into $TMPDIR (the run's, which
 # tests/run.sh removes when the run ends), under a name made of the digest of every file git tracks
 # or would add (their paths and contents), holding a lock that the others wait on; each then copies
-# the files.  Sources changed in between make another name, so another build.
+# the files.  Sources changed in between make another name, so another build.  As the others wait,
+# the build's make (CMakeLists.txt's, run by Ninja) runs a job per processor (MAKEFLAGS: -j alone).
 : "${ROOT:?}" "${tmp:?source tests/kit/lib.sh first}" "${version:?source tests/kit/wheel-env.sh first}"
 need flock "apt-get install util-linux"
 
@@ -34,7 +35,7 @@ wheel_build() {
 		if [ ! -f "$cache/complete" ]; then
 			rm -rf "$cache/dist" "$cache/repaired"
 			{
-				uv build --no-index -o "$cache/dist" "$ROOT" &&
+				MAKEFLAGS=-j$(nproc 2>/dev/null || echo 2) uv build --no-index -o "$cache/dist" "$ROOT" &&
 					auditwheel repair -w "$cache/repaired" "$cache/dist/wheelmatrix-$version-py3-none-linux_$(uname -m).whl"
 			} >"$cache/build.log" 2>&1 && touch "$cache/complete"
 		fi
