@@ -52,7 +52,7 @@ jobs:
 EOF2
 # a pin the data file has no inputs for
 mkdir -p "$tmp/stale/tests/helpers" "$tmp/stale/templates"
-cp "$check" "$ROOT/tests/helpers/action-inputs.yaml" "$tmp/stale/tests/helpers/"
+cp "$check" "$ROOT/tests/helpers/action-inputs.yaml" "$ROOT/tests/helpers/ghinline.py" "$tmp/stale/tests/helpers/"
 sed '0,/^  actions\/checkout: /s|^  actions/checkout: [^ ]*|  actions/checkout: v1|' "$ROOT/templates/actions.yaml" >"$tmp/stale/templates/actions.yaml"
 expect_run 1 "$py" "$tmp/stale/tests/helpers/action-inputs.py"
 grep -q 'no inputs for actions/checkout@v1' "$tmp/out" || { fail "stale pin: not reported"; show "$tmp/out"; }

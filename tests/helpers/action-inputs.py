@@ -7,13 +7,17 @@ usage: python3 tests/helpers/action-inputs.py WORKFLOW...      (exit 0: no probl
 The declared inputs are tests/helpers/action-inputs.yaml's, under the reference templates/actions.yaml
 pins.  A step that uses an action outside templates/actions.yaml, or at another reference, is a
 problem: the generated workflows use the pinned actions only (a matrix file's own setup steps are
-not in the workflows this is given).  What it proves is said at the top of tests/t-action-inputs.sh.
+not in the workflows this is given), and the local actions generate writes beside them
+(`uses: ./DIR`), which declare no input.  What it proves is said at the top of tests/t-action-inputs.sh.
 """
 
 import os
 import sys
 
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ghinline  # noqa: E402
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 with open(os.path.join(root, "templates", "actions.yaml"), encoding="utf-8") as f:
@@ -57,6 +61,17 @@ for path in args:
                 continue
             where = "%s: job %s step %d (%s)" % (path, job_id, n + 1, step["uses"])
             action, _, ref = str(step["uses"]).partition("@")
+            if action.startswith("./"):
+                # a local action generate writes beside the workflow: it declares no input
+                try:
+                    with open(ghinline.action_file(ghinline.repo_of(path), action), encoding="utf-8") as f:
+                        inputs = set((yaml.safe_load(f) or {}).get("inputs") or {})
+                except ghinline.InlineError as e:
+                    problems.append("%s: %s" % (where, e))
+                    continue
+                for key in sorted(set(step.get("with") or {}) - inputs):
+                    problems.append("%s: `%s` is not an input of the local action" % (where, key))
+                continue
             if pins.get(action) != ref:
                 problems.append("%s: not an action at the reference templates/actions.yaml pins" % where)
                 continue
