@@ -13,7 +13,8 @@ demo_project "$r"
 "$WM" -q -C "$r" generate
 scratch_repo "$r"
 commit_all "$r"
-generated=(.github/workflows/wheels.yml .wheelmatrix/patches/cuda.patch)
+generated=(.github/workflows/wheels.yml .github/actions/wheelmatrix-build-container/action.yml
+	.github/actions/wheelmatrix-check-version/action.yml .wheelmatrix/patches/cuda.patch)
 
 # case NAME: with the ignore files as they are now, check (each source that reads the working tree's
 # rules) reports as ignored exactly the generated files git ignores

@@ -37,18 +37,20 @@ expect_status 0 "check --staged"
 wm -C "$r" check --staged -v
 expect_status 0 "check --staged -v"
 expect_same - "$tmp/err" "check --staged -v" <<'EOF'
-wheelmatrix: checked wheelmatrix.yaml and the 2 files it generates in the index (staged): up to date
+wheelmatrix: checked wheelmatrix.yaml and the 4 files it generates in the index (staged): up to date
   .wheelmatrix/patches/cuda.patch
   .github/workflows/wheels.yml
+  .github/actions/wheelmatrix-build-container/action.yml
+  .github/actions/wheelmatrix-check-version/action.yml
 EOF
 # the working tree, and the files of a commit
 commit_all "$r" "project"
 wm -C "$r/src" -v check
 expect_status 0 "check -v in the working tree"
-head -n 1 "$tmp/err" | grep -qx "wheelmatrix: checked ../wheelmatrix.yaml and the 2 files it generates in the working tree: up to date" ||
+head -n 1 "$tmp/err" | grep -qx "wheelmatrix: checked ../wheelmatrix.yaml and the 4 files it generates in the working tree: up to date" ||
 	fail "check -v in the working tree says: $(cat "$tmp/err")"
 wm -C "$r" check -v --rev HEAD
-head -n 1 "$tmp/err" | grep -qx "wheelmatrix: checked wheelmatrix.yaml and the 2 files it generates in commit HEAD: up to date" ||
+head -n 1 "$tmp/err" | grep -qx "wheelmatrix: checked wheelmatrix.yaml and the 4 files it generates in commit HEAD: up to date" ||
 	fail "check -v --rev says: $(cat "$tmp/err")"
 # the count follows the matrix: a GitLab pipeline is one more file
 printf '  gitlab: {}\n' >>"$r/wheelmatrix.yaml"
@@ -56,8 +58,8 @@ wm -q -C "$r" generate
 git -C "$r" add -A
 wm -C "$r" check -v
 expect_status 0 "check -v with a GitLab pipeline"
-grep -q "^wheelmatrix: checked wheelmatrix.yaml and the 3 files it generates in the working tree: up to date$" "$tmp/err" ||
-	fail "check -v with three files says: $(cat "$tmp/err")"
+grep -q "^wheelmatrix: checked wheelmatrix.yaml and the 5 files it generates in the working tree: up to date$" "$tmp/err" ||
+	fail "check -v with five files says: $(cat "$tmp/err")"
 grep -qx "  .gitlab-ci.yml" "$tmp/err" || fail "check -v does not list .gitlab-ci.yml: $(cat "$tmp/err")"
 # a failing check says what failed, not that all is up to date
 printf '# edited\n' >>"$r/.github/workflows/wheels.yml"

@@ -72,7 +72,8 @@ expect_run 0 "$WM" -C "$tmp/path" generate
 sed -i 's|gitlab: {path: ci/gitlab/pipeline.yml}|github: {}|' "$tmp/path/wheelmatrix.yaml"
 rm -rf "$tmp/path/ci"
 expect_run 0 "$WM" -C "$tmp/path" generate
-[ "$(cat "$tmp/out")" = "wrote .github/workflows/wheels.yml" ] || fail "without ci.gitlab: $(cat "$tmp/out")"
+[ "$(cat "$tmp/out")" = "wrote .github/workflows/wheels.yml
+wrote .github/actions/wheelmatrix-check-version/action.yml" ] || fail "without ci.gitlab: $(cat "$tmp/out")"
 [ -e "$tmp/path/ci" ] || [ -e "$tmp/path/$gl" ] && fail "a GitLab file was written without ci.gitlab"
 
 # 5. a platform GitLab cannot host is an error before anything is written, also for GitHub
