@@ -590,9 +590,10 @@ static int put_outputs(const struct wm_matrix *m, const struct wm_catalog *cat, 
 				printf("patch:%s\n", m->backends[i]->id);
 	}
 	for (size_t k = 0; k < files.n; k++) {
-		const char *p = files.items[k].path, *slash;
-		if (strncmp(p, ".github/actions/", 16) == 0 && (slash = strchr(p + 16, '/')) && strcmp(slash, "/action.yml") == 0)
-			printf("action:%.*s\n", (int)(slash - p - 16), p + 16);
+		size_t len;
+		const char *name = wm_emit_github_local_name(files.items[k].path, &len);
+		if (name)
+			printf("action:%.*s\n", (int)len, name);
 	}
 out:
 	wm_files_release(&files);

@@ -74,10 +74,6 @@ static int check_options(const struct cli *cli)
 	return 0;
 }
 
-/* The prefix and suffix of a local action's path in the repository (emit/github.c). */
-#define ACTIONS_DIR ".github/actions/"
-#define ACTION_FILE "/action.yml"
-
 /*
  * The file --stdout names: `github` and `gitlab` the CI files, `patch:BACKEND`
  * a variant patch, `action:NAME` a local action of the workflow.  NULL, said
@@ -90,12 +86,10 @@ static const struct wm_file *stdout_file(const struct wm_files *files, const str
 	char patch[128];
 
 	if (strncmp(what, "action:", 7) == 0) {
-		size_t n = strlen(what + 7);
-		for (size_t i = 0; n && i < files->n; i++) {
-			const char *p = files->items[i].path;
-			size_t len = strlen(p);
-			if (strncmp(p, ACTIONS_DIR, strlen(ACTIONS_DIR)) == 0 && len == strlen(ACTIONS_DIR) + n + strlen(ACTION_FILE) &&
-					strncmp(p + strlen(ACTIONS_DIR), what + 7, n) == 0 && strcmp(p + len - strlen(ACTION_FILE), ACTION_FILE) == 0)
+		for (size_t i = 0; i < files->n; i++) {
+			size_t len;
+			const char *name = wm_emit_github_local_name(files->items[i].path, &len);
+			if (name && len == strlen(what + 7) && strncmp(name, what + 7, len) == 0)
 				return &files->items[i];
 		}
 		cli_error("the workflow uses no local action '%s' ('wheelmatrix completion --outputs' lists those it uses)",

@@ -619,6 +619,14 @@ struct wm_files;  /* emit/file.h */
 int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm_catalog *cat,
 	const char *matrix_file, struct wm_error *err);
 
+/* The file of a local action of the workflow, in its directory .github/actions/NAME (emit/github.c). */
+#define WM_GITHUB_LOCAL_FILE "/action.yml"
+/*
+ * The name of the local action whose file is `path` (.github/actions/NAME/action.yml, as
+ * generate writes it), its length in *len; NULL when `path` is no local action's file.
+ */
+const char *wm_emit_github_local_name(const char *path, size_t *len);
+
 /* ---- variant patches on the working tree (variant.c) ------------------------ */
 
 /* Where generate writes backend `%s`'s patch, relative to the repository root (a printf format). */

@@ -197,7 +197,7 @@ int wm_generate(struct wm_files *out, const struct wm_matrix *m, const struct wm
 			wm_buf_clear(&body);
 			if ((ret = wm_emit_github_local(&body, &dir, k, err)) < 0)
 				goto out;
-			snprintf(path, sizeof(path), "%s/action.yml", dir);
+			snprintf(path, sizeof(path), "%s" WM_GITHUB_LOCAL_FILE, dir);
 			if ((ret = wm_emit_add_buf(out, path, matrix_file, &body, err)) < 0)
 				goto out;
 		}

@@ -81,13 +81,25 @@ static const char *lines(struct gh *g, const struct wm_strlist *l, const char *s
  * docs/adrs/0549-composite-run-steps.md, "Environment").  The values stay in the calling step's
  * `env:`, where a reviewer reads them; the action holds no expression and takes no input.
  */
+#define LOCAL_ACTIONS ".github/actions/"
+
 static const struct local_action {
 	const char *piece;  /* the step's piece in templates/github.yaml */
 	const char *dir;    /* the action's directory in the repository */
 } local_actions[WM_GITHUB_NLOCAL] = {
-	{ "build-container", ".github/actions/wheelmatrix-build-container" },
-	{ "check-version", ".github/actions/wheelmatrix-check-version" },
+	{ "build-container", LOCAL_ACTIONS "wheelmatrix-build-container" },
+	{ "check-version", LOCAL_ACTIONS "wheelmatrix-check-version" },
 };
+
+const char *wm_emit_github_local_name(const char *path, size_t *len)
+{
+	const char *name = path + strlen(LOCAL_ACTIONS), *slash;
+	if (strncmp(path, LOCAL_ACTIONS, strlen(LOCAL_ACTIONS)) != 0 || !(slash = strchr(name, '/')) ||
+			slash == name || strcmp(slash, WM_GITHUB_LOCAL_FILE) != 0)
+		return NULL;
+	*len = (size_t)(slash - name);
+	return name;
+}
 
 /* Step `step` runs local action k in place of its `run:` script. */
 static void outline(struct gh *g, struct wm_y *step, unsigned k)

@@ -5,7 +5,7 @@
 #include "util/common.h"
 #include "util/buf.h"
 
-/* The local composite actions a workflow may run (github.c's local_actions). */
+/* The local composite actions a workflow may run (github.c's local_actions), each in DIR/action.yml (WM_GITHUB_LOCAL_FILE). */
 #define WM_GITHUB_NLOCAL 2
 
 /*

@@ -540,12 +540,9 @@ def _problems(path, text, actionlint_found, action_validator_errors, zizmor_foun
         out.append("%s:%d:%d: actionlint [%s] %s" % (path, fnd["line"], fnd["column"], fnd["kind"], fnd["message"]))
         if 0 < fnd["line"] <= len(src):
             out.append("    | " + src[fnd["line"] - 1])
-    for err in action_validator_errors:
-        out.append("%s: action-validator %s" % (path, json.dumps(err, sort_keys=True)))
-    try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        return out + ["%s: PyYAML cannot load it: %s" % (path, str(e).replace("\n", " "))]
+    doc = _validated(path, text, action_validator_errors, out)
+    if doc is None:
+        return out
     try:
         if isinstance(zizmor_found, LintError):
             raise zizmor_found
@@ -579,6 +576,18 @@ def _problems(path, text, actionlint_found, action_validator_errors, zizmor_foun
     return out
 
 
+def _validated(path, text, action_validator_errors, out):
+    """Appends action-validator's errors for a file to `out`, and returns the file's text loaded
+    by PyYAML, or None when it cannot be loaded (said in `out`)."""
+    for err in action_validator_errors:
+        out.append("%s: action-validator %s" % (path, json.dumps(err, sort_keys=True)))
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        out.append("%s: PyYAML cannot load it: %s" % (path, str(e).replace("\n", " ")))
+        return None
+
+
 def _shellcheck_lines(path, where, script):
     out = []
     checked = placeholder(script)
@@ -597,12 +606,9 @@ def action_problems(path):
     out = []
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    for err in action_validator(path):
-        out.append("%s: action-validator %s" % (path, json.dumps(err, sort_keys=True)))
-    try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        return out + ["%s: PyYAML cannot load it: %s" % (path, str(e).replace("\n", " "))]
+    doc = _validated(path, text, action_validator(path), out)
+    if doc is None:
+        return tuple(out)
     try:
         out += [_zizmor_line(path, f) for f in zizmor(path, "auditor", None)]
     except LintError as e:
