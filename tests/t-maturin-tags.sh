@@ -6,7 +6,10 @@
 #    `pep517 write-dist-info --target TRIPLE` (its get_platform_tag, with MACOSX_DEPLOYMENT_TARGET
 #    set as the generated job sets it, and its ABI tags for the job's interpreter) writes the WHEEL
 #    file's tags without compiling; they are exactly list's tags, expanded (a compressed set is one
-#    tag per combination), for an abi3 crate (abi3, 3.14t) and one without (3.13, 3.14t).
+#    tag per combination), for an abi3 crate (abi3, 3.14t) and one without (3.13, 3.14t); and
+#    GraalPy 3.11 to 3.13 on macOS x86_64 and arm64 (maturin's macOS table, the ABI of the GraalPy
+#    setup-python and uv install there), refused where the tools have none: Windows (maturin
+#    fails with no table), 3.13 on macOS x86_64 (uv's download list has none).
 # 2. every Linux platform of the catalogue and the levels a platform id may add (linux-x86_64-2_17,
 #    linux-aarch64-2014, musllinux-x86_64-1_1, ...): each tag of list's platform tag is one the
 #    pinned packaging (tests/tools/requirements.txt; pip's own) accepts on a machine of that
@@ -75,6 +78,61 @@ for c in plain abi3; do
 	tags "$c"
 	tags "$c-targets"
 done
+# GraalPy on macOS: maturin's macOS table (no GraalPy here), the ABI of the GraalPy setup-python and
+# uv install there (templates/interpreters.yaml); 3.13 has no macOS x86_64 build
+for c in plain abi3; do
+	cp -r "$tmp/$c" "$tmp/$c-graalpy"
+	printf 'wheelmatrix: 1
+python: {versions: ["graalpy3.11", "graalpy3.12", "graalpy3.13"]}
+platforms: [macos-x86_64, macos-arm64]
+exclude:
+- {platform: macos-x86_64, python: "graalpy3.13"}
+' \
+		>"$tmp/$c-graalpy/wheelmatrix.yaml"
+	tags "$c-graalpy"
+done
+"$py" -c 'import json, sys
+ids = sorted(j["id"] for j in json.load(open(sys.argv[1])) if "graalpy" in j["id"])
+assert ids == ["cpu-macos-arm64-graalpy311", "cpu-macos-arm64-graalpy312", "cpu-macos-arm64-graalpy313",
+               "cpu-macos-x86_64-graalpy311", "cpu-macos-x86_64-graalpy312"], ids' "$tmp/list-plain-graalpy.json" ||
+	fail "list does not give the GraalPy jobs of macOS x86_64 and arm64"
+# where GraalPy is refused, the tools have none: maturin has no Windows GraalPy, uv no macOS x86_64 3.13
+printf 'wheelmatrix: 1
+python: {versions: ["graalpy3.12", "graalpy3.13"]}
+platforms: [macos-x86_64, windows-x86_64, windows-arm64]
+' \
+	>"$tmp/plain-graalpy/wheelmatrix.yaml"
+wm -C "$tmp/plain-graalpy" list
+expect_status 2 "GraalPy on Windows and 3.13 on macOS x86_64"
+for want in "GraalPy 3.12 cannot be built for windows-x86_64: maturin has no GraalPy configuration for Windows" \
+		"GraalPy 3.13 cannot be built for macos-x86_64: GraalPy for macOS x86_64 ends with GraalPy 25.0" \
+		"GraalPy 3.12 cannot be built for windows-arm64"; do
+	grep -qF "$want" "$tmp/err" || fail "list does not refuse: $want"
+done
+grep -q "cannot be built for macos-x86_64: .*graalpy3.12" "$tmp/err" && fail "GraalPy 3.12 refused on macOS x86_64: $(cat "$tmp/err")"
+for t in x86_64-pc-windows-msvc aarch64-pc-windows-msvc; do
+	if (cd "$tmp/plain" && maturin pep517 write-dist-info --metadata-directory "$tmp/md-win" --target "$t" -i graalpy3.12) >"$tmp/win.out" 2>&1; then
+		fail "maturin writes a GraalPy wheel for $t: $(cat "$tmp/win.out")"
+	else
+		grep -q "GraalVM 3.12 interpreter in known sysconfig" "$tmp/win.out" || fail "maturin's GraalPy refusal for $t is not the missing table: $(tail -5 "$tmp/win.out")"
+	fi
+done
+uv python list --all-versions --only-downloads --all-platforms --all-arches >"$tmp/uv.list" 2>&1 ||
+	fatal "uv python list failed: $(cat "$tmp/uv.list")"
+"$py" - "$ROOT/templates/interpreters.yaml" "$tmp/uv.list" <<'PY' || fail "templates/interpreters.yaml's GraalPy of macOS is not uv's"
+import re, sys, yaml
+data = yaml.safe_load(open(sys.argv[1]))
+uv = set(re.findall(r"^graalpy-(3\.\d+)\.\d+-macos-(\w+)-", open(sys.argv[2]).read(), re.M))
+ok = True
+for v in data["graalpy"]:
+    for arch, listed in (("x86_64", v in data["graalpy-macos-x86_64"]), ("aarch64", True)):
+        if ((v, arch) in uv) != listed:
+            print("GraalPy %s for macOS %s: uv %s it, the catalogue %s" % (v, arch, "has" if (v, arch) in uv else "lacks",
+                  "builds it" if listed else "refuses it"))
+            ok = False
+sys.exit(0 if ok else 1)
+PY
+
 # list's JSON names the deployment target the job sets
 "$py" -c 'import json, sys
 ids = {j["id"]: j.get("deployment_target") for j in json.load(open(sys.argv[1]))}

@@ -1189,11 +1189,10 @@ static void lowest_level(const char *set, const char *family, char *level, size_
 
 static bool pypy_builds(const struct wm_platform *p);
 
-/* Where the matrix builds GraalPy, as the loader allows it (model/expand.c, check_graalpy). */
-static bool graalpy_builds(const struct wm_platform *p)
+/* Why the matrix does not build GraalPy 3.`minor` on `p`, as the loader refuses it (model/expand.c, check_graalpy); NULL where it does. */
+static const char *graalpy_refused(const struct wm_takeover *t, const struct wm_platform *p, unsigned minor)
 {
-	return p->os == WM_OS_LINUX && !strcmp(p->family, "manylinux") && (!strcmp(p->arch, "x86_64") ||
-		!strcmp(p->arch, "aarch64"));
+	return wm_catalog_graalpy_refused(t->cat, p, minor);
 }
 
 /* A published wheel's platform: the catalogue's, its level; or why the matrix has none. */
@@ -1272,9 +1271,8 @@ static void map_python(struct wm_takeover *t, struct wm_published *w)
 		if (!release || strcmp(w->abi, want) != 0)
 			w->why = wm_arena_printf(t->arena, "GraalPy ABI %s: the matrix builds GraalPy 3.%u as %s", shown(w->abi), py,
 				*want ? want : "none");
-		else if (!graalpy_builds(w->p))
-			w->why = wm_arena_printf(t->arena, "GraalPy on %s: the matrix builds GraalPy on manylinux x86_64 and "
-				"aarch64 only", w->p->id);
+		else if (graalpy_refused(t, w->p, py))
+			w->why = wm_arena_printf(t->arena, "GraalPy 3.%u on %s: %s", py, w->p->id, graalpy_refused(t, w->p, py));
 		else
 			snprintf(w->entry, sizeof(w->entry), "graalpy3.%u", py);
 	} else {
@@ -1515,18 +1513,18 @@ static unsigned graalpy_written(struct wm_takeover *t)
 			const struct wm_takeover_platform *tp = &t->platforms[i];
 			if (!(tp->graalpy >> m & 1))
 				continue;
-			if (graalpy_builds(tp->p) && wm_catalog_graalpy(t->cat, m)) {
+			const char *why = wm_catalog_graalpy(t->cat, m) ? graalpy_refused(t, tp->p, m) :
+				"maturin has no table of that GraalPy";
+			if (!why) {
 				out |= 1u << m;
 				continue;
 			}
 			mark_partial(t, tp->p, wm_arena_printf(t->arena, "graalpy3.%u", m), wm_arena_printf(t->arena, "GraalPy 3.%u "
-				"on %s: the matrix builds GraalPy on manylinux x86_64 and aarch64 only", m, tp->p->id));
-			wm_buf_printf(&where, "%s%s", where.len ? ", " : "", tp->p->id);
+				"on %s: %s", m, tp->p->id, why));
+			wm_buf_printf(&where, "%s%s (%s)", where.len ? ", " : "", tp->p->id, why);
 		}
 		if (where.len && !where.oom)
-			drop(t, t->file, wm_arena_printf(t->arena, "GraalPy 3.%u on %s: the matrix builds GraalPy on manylinux "
-				"x86_64 and aarch64 only%s", m, where.ptr, wm_catalog_graalpy(t->cat, m) ? "" :
-				", of the versions maturin has a table for"));
+			drop(t, t->file, wm_arena_printf(t->arena, "GraalPy 3.%u on %s", m, where.ptr));
 		wm_buf_release(&where);
 	}
 	return out;
@@ -1665,7 +1663,7 @@ static bool write_excludes(struct wm_takeover *t, struct wm_yb *b, struct wm_y *
 					!add_exclude(b, root, &exclude, tp->p->id, wm_yaml_strf(b, "pp3.%u", m)))
 				return false;
 		for (unsigned m = 0; m < 32; m++)
-			if ((gp >> m & 1) && !(tp->graalpy >> m & 1 && graalpy_builds(tp->p)) &&
+			if ((gp >> m & 1) && !(tp->graalpy >> m & 1 && !graalpy_refused(t, tp->p, m)) &&
 					!add_exclude(b, root, &exclude, tp->p->id, wm_yaml_strf(b, "graalpy3.%u", m)))
 				return false;
 		if (abi3 && !tp->abi3 && !add_exclude(b, root, &exclude, tp->p->id, wm_yaml_str(b, "abi3")))

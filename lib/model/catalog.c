@@ -36,6 +36,7 @@ struct wm_catalog {
 	long today;                /* days since 1970-01-01, or 0: retirements are not checked */
 	const char *pypy_api[2][100]; /* templates/interpreters.yaml: [installed][3.N's N] */
 	const char *graalpy[100];  /* templates/interpreters.yaml: the GraalPy release of 3.N ("25.0") */
+	bool graalpy_macos_x86_64[100];  /* templates/interpreters.yaml: a GraalPy 3.N for macOS x86_64 */
 	struct wm_doc docs[6];     /* the parsed catalogs: entries point into them */
 };
 
@@ -771,7 +772,8 @@ long wm_catalog_today(const struct wm_catalog *cat)
 /* templates/interpreters.yaml: `tables` and `installed`, each Python version's C API version. */
 static int load_pypy(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error *err)
 {
-	static const char *const top[] = { "pypy", "graalpy" }, *const rows[] = { "tables", "installed" };
+	static const char *const top[] = { "pypy", "graalpy", "graalpy-macos-x86_64" },
+		*const rows[] = { "tables", "installed" };
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root, *t;
 	if (!root || !wm_schema_map(&c, root, "the PyPy table", top, WM_ARRAY_SIZE(top)) ||
@@ -797,6 +799,13 @@ static int load_pypy(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error
 				goto bad;
 			cat->graalpy[minor] = t->pairs[i].value->text;
 		}
+	if ((t = wm_yaml_find(root, "graalpy-macos-x86_64")) && t->type == WM_NODE_SEQ)
+		for (size_t i = 0; i < t->n; i++) {
+			unsigned minor = t->items[i]->text ? python_minor(t->items[i]->text) : 0;
+			if (!minor || minor >= 100 || !cat->graalpy[minor])
+				goto bad;
+			cat->graalpy_macos_x86_64[minor] = true;
+		}
 	return 0;
 bad:
 	wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, "malformed PyPy table");
@@ -811,6 +820,25 @@ const char *wm_catalog_pypy_api(const struct wm_catalog *cat, unsigned minor, en
 const char *wm_catalog_graalpy(const struct wm_catalog *cat, unsigned minor)
 {
 	return minor < 100 ? cat->graalpy[minor] : NULL;
+}
+
+const char *wm_catalog_graalpy_refused(const struct wm_catalog *cat, const struct wm_platform *p, unsigned minor)
+{
+	if (p->os == WM_OS_WINDOWS)
+		return "maturin has no GraalPy configuration for Windows and setup-python's GraalPy is not tested there";
+	if (p->os == WM_OS_MACOS && strcmp(p->arch, "universal2") == 0)
+		return "a GraalPy build is of one architecture (build macos-x86_64 and macos-arm64 instead)";
+	if (p->os == WM_OS_MACOS && strcmp(p->arch, "x86_64") == 0 && (minor >= 100 || !cat->graalpy_macos_x86_64[minor]))
+		return "GraalPy for macOS x86_64 ends with GraalPy 25.0 (Python 3.12)";
+	if (p->os == WM_OS_MACOS)
+		return NULL;
+	if (p->os != WM_OS_LINUX)
+		return "GraalPy ships for Linux and macOS only";
+	if (strcmp(p->family, "manylinux") != 0)
+		return "GraalPy ships for glibc Linux, not musl";
+	if (strcmp(p->arch, "x86_64") != 0 && strcmp(p->arch, "aarch64") != 0)
+		return "GraalPy ships for x86_64 and aarch64 only";
+	return NULL;
 }
 
 int wm_catalog_load(struct wm_catalog **out, struct wm_error *err)

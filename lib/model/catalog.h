@@ -73,6 +73,11 @@ const struct wm_cpython *wm_catalog_cpython_at(const struct wm_catalog *cat, siz
 const char *wm_catalog_pypy_api(const struct wm_catalog *cat, unsigned minor, enum wm_os os);
 /* The GraalPy release ("25.0") whose ABI a GraalPy 3.`minor` wheel carries; NULL when maturin builds none. */
 const char *wm_catalog_graalpy(const struct wm_catalog *cat, unsigned minor);
+/*
+ * Why GraalPy 3.`minor` is not built for platform `p`, or NULL where it is: manylinux x86_64 and
+ * aarch64, macOS x86_64 (the versions templates/interpreters.yaml names) and arm64.
+ */
+const char *wm_catalog_graalpy_refused(const struct wm_catalog *cat, const struct wm_platform *p, unsigned minor);
 /* Checks a manylinux/musllinux level for platform `p`; `why` says what is accepted. */
 bool wm_catalog_level_valid(const struct wm_platform *p, const char *level, const char **why);
 /* Reads a macOS version "10.12", "11.0", "15.0" (major 10 to 99). */

@@ -5,6 +5,7 @@
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/text.h"
+#include "model/catalog.h"
 #include "model/expand.h"
 #include "model/platforms.h"
 #include "model/schema.h"
@@ -303,30 +304,26 @@ static void check_pypy(const struct wm_matrix *m, struct expand_state *st, struc
 }
 
 /*
- * A GraalPy version on a platform other than manylinux x86_64 and aarch64 is an error at the
- * version, once per platform: GraalPy ships for those (uv 0.13.9's downloads: Linux x86_64 and
- * aarch64, glibc), maturin builds them from its table with no interpreter, and where the runner
- * has no GraalPy (musl, the cross-built architectures) or setup-python's GraalPy names another ABI
- * than maturin's table (macOS, Windows: not checked here) no wheel name can be promised.
+ * A GraalPy version on a platform it is not built for is an error at the version, once per
+ * platform, saying why (wm_catalog_graalpy_refused: templates/interpreters.yaml names the sources).
+ * It is built on manylinux x86_64 and aarch64 (maturin's table, with no interpreter) and on macOS
+ * x86_64 and arm64 (under the GraalPy setup-python and uv install, whose ABI is that table's).
  */
-static void check_graalpy(const struct wm_matrix *m, struct expand_state *st, struct wm_schema *c)
+static void check_graalpy(const struct wm_matrix *m, const struct wm_catalog *cat, struct expand_state *st, struct wm_schema *c)
 {
 	for (size_t p = 0; p < m->nplatforms; p++) {
 		const struct wm_platform *pl = m->platforms[p];
 		uint32_t any = 0;
-		if (pl->os == WM_OS_LINUX && strcmp(pl->family, "manylinux") == 0 &&
-				(strcmp(pl->arch, "x86_64") == 0 || strcmp(pl->arch, "aarch64") == 0))
-			continue;
 		for (size_t b = 0; b < m->nbackends; b++)
 			any |= st->kept[CELL(m, b, p)];
 		for (size_t y = 0; y < m->npythons; y++) {
 			const struct wm_python *py = m->pythons[y];
-			if (!(any >> y & 1) || !py->graalpy)
+			const char *why;
+			if (!(any >> y & 1) || !py->graalpy || !(why = wm_catalog_graalpy_refused(cat, pl, py->minor)))
 				continue;
 			wm_schema_error_at(c, py->loc.line, py->loc.column, (unsigned)strlen(py->version),
-				"GraalPy %s cannot be built for %s: wheelmatrix builds GraalPy on manylinux x86_64 and aarch64 "
-				"only; leave it out there with an exclude such as {platform: %s, python: \"%s\"}",
-				py->version + 7, pl->id, pl->id, py->version);
+				"GraalPy %s cannot be built for %s: %s; leave it out there with an exclude such as "
+				"{platform: %s, python: \"%s\"}", py->version + 7, pl->id, why, pl->id, py->version);
 		}
 	}
 }
@@ -353,7 +350,7 @@ static void check_platforms_used(const struct wm_matrix *m, struct expand_state 
 	}
 }
 
-int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c)
+int wm_expand_prepare(struct wm_matrix *m, const struct wm_catalog *cat, struct wm_schema *c)
 {
 	struct expand_state *st = wm_arena_alloc(m->arena, sizeof(*st));
 	size_t ncells = m->nbackends * m->nplatforms;
@@ -390,7 +387,7 @@ int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c)
 	check_includes(m, c);
 	check_python_min(m, st, c);
 	check_pypy(m, st, c);
-	check_graalpy(m, st, c);
+	check_graalpy(m, cat, st, c);
 	check_platforms_used(m, st, c);
 	if ((ret = make_groups(m, st)) < 0)
 		goto nomem;

@@ -1174,8 +1174,16 @@ static void python_values(struct cx *x, struct wm_json *values, struct wm_json *
 		const char *release = wm_catalog_graalpy(x->cat, minor);
 		if (!release)
 			continue;
+		/* the catalogue's platforms the loader builds it on (wm_catalog_graalpy_refused) */
+		size_t at = (size_t)snprintf(d, sizeof(d), "GraalPy %s of Python 3.%u (", release, minor);
+		for (size_t i = 0, n = 0; i < wm_catalog_platform_count(x->cat) && at < sizeof(d); i++) {
+			const struct wm_platform *p = wm_catalog_platform_at(x->cat, i);
+			if (!wm_catalog_graalpy_refused(x->cat, p, minor))
+				at += (size_t)snprintf(d + at, sizeof(d) - at, "%s%s", n++ ? ", " : "", p->id);
+		}
+		if (at < sizeof(d))
+			snprintf(d + at, sizeof(d) - at, ")");
 		snprintf(v, sizeof(v), "graalpy3.%u", minor);
-		snprintf(d, sizeof(d), "GraalPy %s of Python 3.%u (manylinux x86_64 and aarch64)", release, minor);
 		push(x, values, text(v));
 		push(x, descs, text(d));
 	}

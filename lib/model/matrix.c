@@ -765,7 +765,7 @@ int wm_matrix_load_project(struct wm_matrix **out, const struct wm_catalog *cat,
 	load_root(&l);
 	st->project = l.project;
 	if (!err->code)
-		wm_expand_prepare(&st->pub, &l.c);
+		wm_expand_prepare(&st->pub, cat, &l.c);
 	if (!err->code && st->pub.strategy == WM_STRATEGY_META && l.project)
 		wm_meta_scan(&st->pub.meta, &st->arena, &st->pub, r, err);
 	if (err->code) {
