@@ -4,7 +4,7 @@
 # For each example matrix (matrices/*.yaml with GitLab enabled; under strategies index and
 # variants glcheck checks the `pages` job too), a matrix of overrides written
 # here (image and tags per platform and per include, include env, setup lines, token mode, a
-# custom path, windows-arm64 on a self-hosted runner), PyPy beside abi3, the project's tests (a
+# custom path, windows-arm64 on a self-hosted runner), PyPy and GraalPy beside abi3, the project's tests (a
 # backend's test jobs on runner tags of its own, the musllinux and Windows test jobs), and for seeds 1-6 of
 # tests/helpers/gen_matrix.py (turned into GitLab matrices: `ci: {gitlab: {}}`, and runner tags for
 # windows-arm64, which GitLab.com does not host), generate in a scratch git repository, then check
@@ -109,6 +109,18 @@ python:
   abi3: "3.9"
   versions: ["pp3.11", "pp3.12", "3.14t"]
 platforms: [linux-x86_64, linux-aarch64, linux-i686, linux-armv7, musllinux-x86_64, macos-x86_64, macos-arm64, windows-x86_64]
+ci: {gitlab: {}}
+"""))
+# GraalPy beside abi3: from maturin's table on Linux (WM_TARGET_PYTHON), under uv's GraalPy on macOS
+# (WM_INTERPRETER), 3.13 left out of macOS x86_64
+cases.append(("graalpy", None, """wheelmatrix: 1
+project: {name: gppkg, module: gppkg}
+python:
+  abi3: "3.9"
+  versions: ["graalpy3.11", "graalpy3.12", "graalpy3.13"]
+platforms: [linux-x86_64, linux-aarch64, macos-x86_64, macos-arm64]
+exclude:
+  - {platform: macos-x86_64, python: "graalpy3.13"}
 ci: {gitlab: {}}
 """))
 # The project's tests: in the test jobs (musllinux ones in the musllinux image, Windows ones in

@@ -227,7 +227,13 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 		else
 			e->values[F_PYTHON][i] = wm_arena_printf(a, "%s3.%u%s", job.python->pypy ? "pypy" : "", minor,
 				ft ? "t" : "");
-		e->values[F_INTERPRETER][i] = job.python->interpreter;
+		/*
+		 * On macOS, maturin builds GraalPy under the GraalPy setup-python installs: its bin/graalpy
+		 * (setup-python adds python and graalpy25.0, no graalpy3.12), whose ABI is maturin's table's
+		 * (templates/interpreters.yaml); on Linux, in the image, from that table.
+		 */
+		e->values[F_INTERPRETER][i] = job.python->graalpy && p->os == WM_OS_MACOS ? "graalpy" :
+			job.python->interpreter;
 		pypy |= job.python->pypy || job.python->graalpy;
 		if (p->os == WM_OS_MACOS)
 			e->values[F_DEPLOYMENT][i] = p->deployment_target ? p->deployment_target : p->deployment_default;

@@ -22,7 +22,7 @@ struct ljob {
 	const char *python;        /* the interpreter's version: 3.12, 3.13t; pypy3.11 */
 	const char *interpreter;   /* PyPy's: pypy3.11; NULL for python<version> */
 	unsigned pypy;             /* PyPy's Python minor version (11), else 0 */
-	bool graalpy;              /* GraalPy: built, like PyPy, from maturin's tables with no interpreter */
+	bool graalpy;              /* GraalPy: on Linux, like PyPy, from maturin's table; on macOS under uv's GraalPy */
 	const struct wm_rule *include;
 	const struct wm_build *build;  /* its build settings, merged */
 	bool smoke;                /* in its test job: the import test, then the project's tests where `tests` says */
