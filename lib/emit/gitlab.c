@@ -533,6 +533,17 @@ static struct wm_y *entry(struct gl *g, const struct ljob *j, bool test)
 		set_var(g, e, "WM_TARGET_PYTHON", j->interpreter, false);
 		return e;
 	}
+	/*
+	 * GraalPy's extension suffix names its architecture (.graalpy242-311-native-aarch64-darwin.so;
+	 * graalpython PythonContext.getSoAbi): macOS x86_64, built on the arm64 runner, installs none,
+	 * and maturin, finding no graalpy3.N, takes its macOS table, whose suffix and tag are x86_64's
+	 * (maturin 1.16.0 resolver.rs find_specified_interpreters, config.rs lookup_one).
+	 */
+	if (!test && j->graalpy && j->platform->os == WM_OS_MACOS && gitlab_cross(j->platform)) {
+		set_var(g, e, "WM_PYTHON", tool_python, false);
+		set_var(g, e, "WM_INTERPRETER", j->interpreter, false);
+		return e;
+	}
 	if (!test && j->platform->os == WM_OS_LINUX && gitlab_cross(j->platform) && past_cross_hosts(j->python)) {
 		set_var(g, e, "WM_PYTHON", tool_python, false);
 		set_var(g, e, "WM_TARGET_PYTHON", wm_arena_printf(g->b.arena, "python%s", j->python), false);
