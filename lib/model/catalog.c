@@ -37,6 +37,7 @@ struct wm_catalog {
 	const char *pypy_api[2][100]; /* templates/interpreters.yaml: [installed][3.N's N] */
 	const char *graalpy[100];  /* templates/interpreters.yaml: the GraalPy release of 3.N ("25.0") */
 	bool graalpy_macos_x86_64[100];  /* templates/interpreters.yaml: a GraalPy 3.N for macOS x86_64 */
+	const char *graalpy_macos_x86_64_why;  /* where that list ends: "GraalPy for macOS x86_64 ends with ..." */
 	struct wm_doc docs[6];     /* the parsed catalogs: entries point into them */
 };
 
@@ -776,6 +777,7 @@ static int load_pypy(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error
 		*const rows[] = { "tables", "installed" };
 	struct wm_schema c = { doc, err, &cat->arena };
 	const struct wm_node *root = doc->root, *t;
+	unsigned last = 0;
 	if (!root || !wm_schema_map(&c, root, "the PyPy table", top, WM_ARRAY_SIZE(top)) ||
 			!(t = wm_yaml_find(root, "pypy")) || !wm_schema_map(&c, t, "the PyPy table", rows, WM_ARRAY_SIZE(rows)))
 		goto bad;
@@ -805,7 +807,13 @@ static int load_pypy(struct wm_catalog *cat, struct wm_doc *doc, struct wm_error
 			if (!minor || minor >= 100 || !cat->graalpy[minor])
 				goto bad;
 			cat->graalpy_macos_x86_64[minor] = true;
+			last = minor > last ? minor : last;
 		}
+	cat->graalpy_macos_x86_64_why = !last ? "GraalPy is not built for macOS x86_64" :
+		wm_arena_printf(&cat->arena, "GraalPy for macOS x86_64 ends with GraalPy %s, of Python 3.%u",
+			cat->graalpy[last], last);
+	if (!cat->graalpy_macos_x86_64_why)
+		return wm_error_oom(err);
 	return 0;
 bad:
 	wm_error_nopos(err, WM_EINTERNAL, WM_SEV_ERROR, doc->file, "malformed PyPy table");
@@ -827,9 +835,9 @@ const char *wm_catalog_graalpy_refused(const struct wm_catalog *cat, const struc
 	if (p->os == WM_OS_WINDOWS)
 		return "maturin has no GraalPy configuration for Windows and setup-python's GraalPy is not tested there";
 	if (p->os == WM_OS_MACOS && strcmp(p->arch, "universal2") == 0)
-		return "a GraalPy build is of one architecture (build macos-x86_64 and macos-arm64 instead)";
+		return "a GraalPy build is of one architecture, so build it for macos-x86_64 and macos-arm64";
 	if (p->os == WM_OS_MACOS && strcmp(p->arch, "x86_64") == 0 && (minor >= 100 || !cat->graalpy_macos_x86_64[minor]))
-		return "GraalPy for macOS x86_64 ends with GraalPy 25.0 (Python 3.12)";
+		return cat->graalpy_macos_x86_64_why;
 	if (p->os == WM_OS_MACOS)
 		return NULL;
 	if (p->os != WM_OS_LINUX)
