@@ -169,7 +169,11 @@ static int collect(struct gl *g)
 		j->id = wm_arena_strdup(a, job.id);
 		j->backend = job.backend;
 		j->platform = job.platform;
-		/* uv's name for PyPy is its interpreter's: pypy3.11; GraalPy's likewise, graalpy3.12 */
+		/*
+		 * uv's name for PyPy is its interpreter's: pypy3.11; GraalPy's likewise, graalpy3.12, the
+		 * executable uv installs (astral-sh/uv 26a9dd4 crates/uv-python/src/installation.rs,
+		 * executable_name_minor; implementation.rs, executable_install_name)
+		 */
 		j->python = job.python->pypy || job.python->graalpy ? job.python->interpreter :
 			job.python->interpreter + strlen("python");
 		j->interpreter = job.python->pypy || job.python->graalpy ? job.python->interpreter : NULL;
