@@ -332,6 +332,43 @@ static void check_graalpy(const struct wm_matrix *m, struct expand_state *st, st
 }
 
 /*
+ * An Emscripten platform builds for its Pyodide release's CPython alone (one release, one
+ * CPython: 314.0.5 is 3.14): another version, a free-threaded one, or an abi3 entry whose minimum
+ * is newer, is an error at the version, once per platform; a default version (the matrix lists
+ * none) is left out there instead.  An abi3 entry is built with the release's CPython (maturin
+ * names it cp310-abi3-pyemscripten_2026_0_wasm32: PEP 783's platform says nothing of the Python
+ * that runs on it).  PyPy and GraalPy are check_pypy's and check_graalpy's.
+ */
+static void check_pyodide(const struct wm_matrix *m, struct expand_state *st, struct wm_schema *c)
+{
+	for (size_t p = 0; p < m->nplatforms; p++) {
+		const struct wm_platform *pl = m->platforms[p];
+		uint32_t any = 0;
+		if (pl->os != WM_OS_EMSCRIPTEN || !pl->pyodide_minor)
+			continue;
+		for (size_t b = 0; b < m->nbackends; b++)
+			any |= st->kept[CELL(m, b, p)];
+		for (size_t y = 0; y < m->npythons; y++) {
+			const struct wm_python *py = m->pythons[y];
+			if (!(any >> y & 1) || py->pypy || py->graalpy || py->bin)
+				continue;
+			if (!py->freethreaded && !py->abi3t && (py->abi3 ? py->minor <= pl->pyodide_minor :
+					py->minor == pl->pyodide_minor))
+				continue;
+			if (py->loc.line == 0) {
+				for (size_t b = 0; b < m->nbackends; b++)
+					st->kept[CELL(m, b, p)] &= ~(1u << y);
+				continue;
+			}
+			wm_schema_error_at(c, py->loc.line, py->loc.column, (unsigned)strlen(py->version),
+				"Python %s cannot be built for %s: Pyodide %s is CPython %s alone%s; leave it out there with "
+				"an exclude such as {platform: %s, python: \"%s\"}", py->version, pl->id, pl->pyodide,
+				pl->pyodide_python, py->freethreaded || py->abi3t ? ", not free-threaded" : "", pl->id, py->version);
+		}
+	}
+}
+
+/*
  * A platform left with no job (every Python version excluded there, or no backend built there, and
  * no include adding one): a warning at the platform, since its jobs were likely meant.
  */
@@ -391,6 +428,7 @@ int wm_expand_prepare(struct wm_matrix *m, struct wm_schema *c)
 	check_python_min(m, st, c);
 	check_pypy(m, st, c);
 	check_graalpy(m, st, c);
+	check_pyodide(m, st, c);
 	check_platforms_used(m, st, c);
 	if ((ret = make_groups(m, st)) < 0)
 		goto nomem;

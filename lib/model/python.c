@@ -73,6 +73,12 @@ const char *wm_python_abi_tag(const struct wm_python *py, const struct wm_platfo
 	return py->abi_tag_installed && p && p->os != WM_OS_LINUX ? py->abi_tag_installed : py->abi_tag;
 }
 
+const char *wm_python_interpreter(const struct wm_python *py, const struct wm_platform *p)
+{
+	return p && p->os == WM_OS_EMSCRIPTEN && p->pyodide_interpreter && !py->pypy && !py->graalpy ?
+		p->pyodide_interpreter : py->interpreter;
+}
+
 struct wm_python *wm_python_make_graalpy(struct wm_loader *l, const char *version, unsigned minor)
 {
 	/* maturin's names from its table of GraalPy releases: graalpy312-graalpy250_312_native */
