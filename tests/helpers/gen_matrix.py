@@ -150,6 +150,15 @@ def generate(seed):
                                                 for v in versions):
             platforms = [p for p in platforms if p != "windows-arm64"] or ["windows-x86_64"]
 
+    # a Pyodide platform builds its release's one CPython (an abi3 entry at or below it): any other
+    # version of the axis is an error there, so the platform is left out of such a matrix
+    for pid, p in PLATFORMS.items():
+        if "pyodide" not in p or pid not in platforms:
+            continue
+        minor = ".".join(str(p["pyodide"]["python"]).split(".")[:2])
+        if not all(v == minor or (v == "abi3" and _py_key(m["python"]["abi3"]) <= _py_key(minor)) for v in axis):
+            platforms = [q for q in platforms if q != pid] or ["linux-x86_64"]
+
     if rng.random() < 0.5:
         m["platforms"] = platforms
     else:
