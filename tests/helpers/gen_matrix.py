@@ -190,7 +190,12 @@ def generate(seed):
             chosen = set(platforms)
         if kind in ("cuda", "rocm", "vulkan"):
             t = TOOLKITS[kind]
-            b["toolkit"] = {kind: rng.choice(t["versions"]) if rng.random() < 0.7 else {}}
+            # only a version the installer of every OS it builds on lists (toolkits.yaml `installers`)
+            oses = {PLATFORMS[p]["os"] for p in chosen}
+            full = t.get("full-versions", {})
+            versions = [v for v in t["versions"] if all(str(full.get(v, v)) in map(str, t.get("installers", {}).get(o, {}).get("versions", [full.get(v, v)]))
+                                                        for o in oses)]
+            b["toolkit"] = {kind: rng.choice(versions) if versions and rng.random() < 0.7 else {}}
         elif kind == "clblast" or kind in ("metal", "mkl", "accelerate") and rng.random() < 0.5:
             b["toolkit"] = {kind: {}}
         if kind is None and not default_done and rng.random() < 0.6:
