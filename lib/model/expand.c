@@ -248,6 +248,19 @@ static int make_groups(struct wm_matrix *m, struct expand_state *st)
 }
 
 /*
+ * A default version (the matrix lists none) that platform p cannot build is left out there: true
+ * when `py` was one; a version the matrix lists is the caller's error.
+ */
+static bool leave_out_default(const struct wm_matrix *m, struct expand_state *st, size_t p, size_t y)
+{
+	if (m->pythons[y]->loc.line != 0)
+		return false;
+	for (size_t b = 0; b < m->nbackends; b++)
+		st->kept[CELL(m, b, p)] &= ~(1u << y);
+	return true;
+}
+
+/*
  * A job for a Python its platform's runners cannot build for (3.10 on
  * Windows arm64) is an error at the version, once per platform and version;
  * a default version (the matrix lists none) is left out there instead.  An
@@ -264,13 +277,8 @@ static void check_python_min(const struct wm_matrix *m, struct expand_state *st,
 			any |= st->kept[CELL(m, b, p)];
 		for (size_t y = 0; y < m->npythons; y++) {
 			const struct wm_python *py = m->pythons[y];
-			if (!(any >> y & 1) || py->abi3 || py->minor >= pl->python_min)
+			if (!(any >> y & 1) || py->abi3 || py->minor >= pl->python_min || leave_out_default(m, st, p, y))
 				continue;
-			if (py->loc.line == 0) {
-				for (size_t b = 0; b < m->nbackends; b++)
-					st->kept[CELL(m, b, p)] &= ~(1u << y);
-				continue;
-			}
 			wm_schema_error_at(c, py->loc.line, py->loc.column, (unsigned)strlen(py->version),
 				"Python %s cannot be built for %s: %s; leave it out there with an exclude such as "
 				"{platform: %s, python: \"%s\"}", py->version, pl->id,
@@ -352,14 +360,9 @@ static void check_pyodide(const struct wm_matrix *m, struct expand_state *st, st
 			const struct wm_python *py = m->pythons[y];
 			if (!(any >> y & 1) || py->pypy || py->graalpy || py->bin)
 				continue;
-			if (!py->freethreaded && !py->abi3t && (py->abi3 ? py->minor <= pl->pyodide_minor :
-					py->minor == pl->pyodide_minor))
+			if ((!py->freethreaded && !py->abi3t && (py->abi3 ? py->minor <= pl->pyodide_minor :
+					py->minor == pl->pyodide_minor)) || leave_out_default(m, st, p, y))
 				continue;
-			if (py->loc.line == 0) {
-				for (size_t b = 0; b < m->nbackends; b++)
-					st->kept[CELL(m, b, p)] &= ~(1u << y);
-				continue;
-			}
 			wm_schema_error_at(c, py->loc.line, py->loc.column, (unsigned)strlen(py->version),
 				"Python %s cannot be built for %s: Pyodide %s is CPython %s alone%s; leave it out there with "
 				"an exclude such as {platform: %s, python: \"%s\"}", py->version, pl->id, pl->pyodide,
