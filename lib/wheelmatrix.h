@@ -157,6 +157,7 @@ struct wm_platform {
 	const char *pyodide, *pyodide_python, *pyodide_abi, *emscripten, *pyodide_rust;
 	unsigned pyodide_minor;
 	const char *pyodide_interpreter; /* what maturin builds with there: python3.14 (wm_python_interpreter) */
+	const char *pyodide_python_tag;  /* its Python tag, cp314 (wm_python_tag) */
 };
 
 /*
@@ -236,6 +237,7 @@ struct wm_python {
 	bool abi3t;               /* the free-threaded stable ABI's entry (PEP 803): cp315-abi3.abi3t */
 	bool graalpy;             /* GraalPy of Python 3.minor: graalpy312-graalpy250_312_native */
 	bool bin;                 /* a `bindings = "bin"` project's one entry: py3-none, no module */
+	bool abi3_by_interpreter; /* abi3 from pyo3's plain `abi3`: maturin names it by the interpreter's minor */
 	const char *python_tag;   /* cp312, pp311; cp38 for abi3 (the minimum) */
 	const char *abi_tag;      /* cp312, cp313t, pypy311_pp73, pypy312_pp80, abi3: a Linux build's */
 	const char *abi_tag_installed; /* PyPy built off Linux, with the PyPy setup-python and uv install
@@ -247,6 +249,11 @@ struct wm_python {
 
 /* The ABI tag of the wheel of `py` built for `p`: pypy311_pp73 on Linux, pypy311_pp80 on macOS. */
 const char *wm_python_abi_tag(const struct wm_python *py, const struct wm_platform *p);
+/*
+ * The Python tag of the wheel of `py` built for `p`: cp314 for a plain-abi3 entry on Pyodide, whose
+ * build runs Pyodide's CPython, which maturin names the wheel by; else py->python_tag.
+ */
+const char *wm_python_tag(const struct wm_python *py, const struct wm_platform *p);
 /* The interpreter the build of `py` for `p` runs maturin with: Pyodide's CPython for every entry there. */
 const char *wm_python_interpreter(const struct wm_python *py, const struct wm_platform *p);
 

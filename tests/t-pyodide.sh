@@ -7,7 +7,8 @@
 #    emscripten_<version>, arch), and list's tag is the one the pinned packaging computes for an
 #    interpreter whose PYEMSCRIPTEN_PLATFORM_VERSION is that abi_version (packaging.tags,
 #    _emscripten_platforms: what pip installs there);
-# 2. the names list predicts, for a crate without abi3 and an abi3 one, are the ones the pinned
+# 2. the names list predicts, for a crate without abi3, an abi3 one and one on pyo3's plain `abi3`
+#    (named by the interpreter: cp314-abi3 there, cp310-abi3 on Linux), are the ones the pinned
 #    maturin writes (`pep517 write-dist-info --target wasm32-unknown-emscripten`, offline) with the
 #    interpreter list names and MATURIN_PYEMSCRIPTEN_PLATFORM_VERSION as the generated job sets it;
 # 3. the generated GitHub job is maturin's own recipe (`maturin generate-ci github --platform
@@ -40,7 +41,9 @@ crate() {
 }
 crate plain '"extension-module"' '{versions: ["3.13", "3.14"]}' 'exclude: [{platform: pyodide-wasm32, python: "3.13"}]'
 crate abi3 '"extension-module", "abi3-py310"' '{abi3: "3.10"}'
-for c in plain abi3; do
+# pyo3's plain abi3, no minimum: maturin names the wheel by the interpreter, Pyodide's cp314 there
+crate abi3-plain '"extension-module", "abi3"' '{abi3: "3.10"}'
+for c in plain abi3 abi3-plain; do
 	wm -C "$tmp/$c" list --format json
 	expect_status 0 "list ($c)"
 	cp "$tmp/out" "$tmp/list-$c.json"
@@ -85,7 +88,7 @@ sys.exit(1 if bad else 0)
 PY
 
 # ---- 2. maturin's names ---------------------------------------------------------------------------
-for c in plain abi3; do
+for c in plain abi3 abi3-plain; do
 	"$py" - "$tmp/list-$c.json" "$tmp/$c" "$tmp/md-$c" <<'PY' || fail "maturin's Pyodide names for $c are not list's (above)"
 import itertools, json, os, shutil, subprocess, sys
 import yaml

@@ -119,8 +119,10 @@ static void read_pyodide(struct wm_arena *a, struct wm_schema *c, const struct w
 	p->pyodide_rust = need(c, n, "rust-toolchain");
 	if (py && (strncmp(py, "3.", 2) != 0 || (p->pyodide_minor = (unsigned)atoi(py + 2)) == 0))
 		wm_schema_error(c, wm_yaml_find(n, "python"), "'python' is a CPython version such as \"3.14.2\"");
-	else if (py)
+	else if (py) {
 		p->pyodide_interpreter = wm_arena_printf(a, "python3.%u", p->pyodide_minor);
+		p->pyodide_python_tag = wm_arena_printf(a, "cp3%u", p->pyodide_minor);
+	}
 	/* PEP 783's pyemscripten_[0-9]+_[0-9]+_wasm32 */
 	abi = p->pyodide_abi;
 	year = abi ? strspn(abi, "0123456789") : 0;
