@@ -8,7 +8,7 @@ static const char *const formats[] = { "table", "json", NULL };
 
 const struct cli_option cmd_outdated_options[OUTDATED_NOPTIONS] = {
 	[OUTDATED_FORMAT] = { 0, "format", "FORMAT", formats, "table (default) or json" },
-	[OUTDATED_INDEX] = { 0, "index", "URL", NULL, "the PEP 691 index the tools come from (default: PyPI); credentials, ?query never shown" },
+	[OUTDATED_INDEX] = { 0, "index", "URL", NULL, "the PEP 691 index the tools and Pyodide (pyodide-py) come from (default: PyPI); credentials, ?query never shown" },
 	[OUTDATED_GITHUB] = { 0, "github", "URL", NULL, "the forge the actions' repositories are on (default: https://github.com)" },
 	[OUTDATED_CRATES] = { 0, "crates", "URL", NULL, "crates.io's sparse index, for PyO3 (default: https://index.crates.io/)" },
 	[OUTDATED_PYTHON_RELEASES] = { 0, "python-releases", "URL", NULL, "CPython's release cycle JSON (default: https://peps.python.org/api/release-cycle.json)" },

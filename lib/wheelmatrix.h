@@ -94,8 +94,9 @@ char *wm_io_path_dir(const char *path);
 
 /* ---- catalogs ---------------------------------------------------------- */
 
-enum wm_os { WM_OS_LINUX, WM_OS_MACOS, WM_OS_WINDOWS };
-#define WM_OS_COUNT 3
+/* Emscripten: Pyodide's wasm32 wheels, cross-built on a Linux runner */
+enum wm_os { WM_OS_LINUX, WM_OS_MACOS, WM_OS_WINDOWS, WM_OS_EMSCRIPTEN };
+#define WM_OS_COUNT 4
 const char *wm_catalog_os_name(enum wm_os os);
 
 struct wm_strlist {
@@ -111,12 +112,12 @@ struct wm_loc {
 
 /*
  * A platform: a catalog entry with the matrix file's overrides applied.
- * `family` is the wheel tag family: "manylinux", "musllinux", "macosx" or "win".
+ * `family` is the wheel tag family: "manylinux", "musllinux", "macosx", "win" or "pyemscripten".
  */
 struct wm_platform {
 	const char *id;
 	enum wm_os os;
-	const char *arch;          /* x86_64, aarch64, armv7, i686, ppc64le, s390x, arm64, universal2, x86 */
+	const char *arch;          /* x86_64, aarch64, armv7, i686, ppc64le, s390x, arm64, universal2, x86, wasm32 */
 	const char *family;
 	const char *target;        /* Rust target triple */
 	const char *wheel_arch;    /* the architecture in Linux wheel tags (armv7l); NULL off Linux */
@@ -147,6 +148,16 @@ struct wm_platform {
 	bool gitlab_cross;         /* cross-built on GitLab (macos-x86_64 on Apple silicon) */
 	struct wm_loc loc;         /* the catalog entry, or the matrix file's entry when listed there */
 	const struct wm_settings *settings; /* what its entry says of the build (model/settings.h), or NULL */
+	/*
+	 * Emscripten: the Pyodide release it builds for (templates/platforms.yaml `pyodide`): its
+	 * version ("314.0.5"), CPython ("3.14.2", whose minor, 14, is the only one it builds), the
+	 * PyEmscripten platform version of the tag ("2026_0"), Emscripten ("5.0.3") and the Rust
+	 * toolchain it is built with ("1.93.0"); NULL and 0 elsewhere
+	 */
+	const char *pyodide, *pyodide_python, *pyodide_abi, *emscripten, *pyodide_rust;
+	unsigned pyodide_minor;
+	const char *pyodide_interpreter; /* what maturin builds with there: python3.14 (wm_python_interpreter) */
+	const char *pyodide_python_tag;  /* its Python tag, cp314 (wm_python_tag) */
 };
 
 /*
@@ -226,6 +237,7 @@ struct wm_python {
 	bool abi3t;               /* the free-threaded stable ABI's entry (PEP 803): cp315-abi3.abi3t */
 	bool graalpy;             /* GraalPy of Python 3.minor: graalpy312-graalpy250_312_native */
 	bool bin;                 /* a `bindings = "bin"` project's one entry: py3-none, no module */
+	bool abi3_by_interpreter; /* abi3 from pyo3's plain `abi3`: maturin names it by the interpreter's minor */
 	const char *python_tag;   /* cp312, pp311; cp38 for abi3 (the minimum) */
 	const char *abi_tag;      /* cp312, cp313t, pypy311_pp73, pypy312_pp80, abi3: a Linux build's */
 	const char *abi_tag_installed; /* PyPy built off Linux, with the PyPy setup-python and uv install
@@ -237,6 +249,13 @@ struct wm_python {
 
 /* The ABI tag of the wheel of `py` built for `p`: pypy311_pp73 on Linux, pypy311_pp80 on macOS. */
 const char *wm_python_abi_tag(const struct wm_python *py, const struct wm_platform *p);
+/*
+ * The Python tag of the wheel of `py` built for `p`: cp314 for a plain-abi3 entry on Pyodide, whose
+ * build runs Pyodide's CPython, which maturin names the wheel by; else py->python_tag.
+ */
+const char *wm_python_tag(const struct wm_python *py, const struct wm_platform *p);
+/* The interpreter the build of `py` for `p` runs maturin with: Pyodide's CPython for every entry there. */
+const char *wm_python_interpreter(const struct wm_python *py, const struct wm_platform *p);
 
 struct wm_toolkit_use {
 	const struct wm_toolkit *toolkit;

@@ -326,6 +326,7 @@ platforms:
   windows-x86_64: {}
   windows-arm64: {}
   windows-x86: {}
+  pyodide-wasm32: {}
 backends:
   cuda:
     features: [cublas]
@@ -372,6 +373,7 @@ exclude:
   - {backend: cuda, python: "*t"}
   - {backend: rocm, python: "*t"}
   - {platform: windows-x86, python: "*t"}
+  - {platform: pyodide-wasm32, python: "*t"}
 include:
   - {backend: cuda, platform: linux-x86_64, python: "3.14t"}
 distribution: {strategy: rename}

@@ -22,7 +22,9 @@
 #   current (the table's 0.30.1 is crates.io's newest), and a newer major once the index gains a
 #   0.31.0 (a yanked 0.32.0 and a 0.33.0-rc.1 never taken);
 # - python: 3.10 retired (end of life 2026-10), 3.14 and 3.14t newer minor (3.15 and 3.15t), pp3.11
-#   newer minor (maturin and uv know pp3.12);
+#   newer minor (maturin and uv know pp3.12); Pyodide 314.0.5 (pyodide-wasm32's release) newer
+#   minor against pyodide-py's 314.0.99 (a pre-release not taken), current with --catalog when the
+#   index has its release alone;
 # - runner: ubuntu-22.04 retiring, the unknown hosted-looking label unknown with the reason, the
 #   self-hosted one `self-hosted`;
 # and the table's last line counts what could not be checked.  With the forge unreachable every
@@ -62,6 +64,9 @@ tools = yaml.safe_load(open(sys.argv[1]))["tools"]
 index = {name: [version] for name, version in tools.items()}
 index["cuda-toolkit"] = os.path.join(sys.argv[3], "pypi-cuda-toolkit.json")
 index["hip-python"] = os.path.join(sys.argv[3], "pypi-hip-python.json")
+# Pyodide's pyodide-py: the catalogue's release, a newer one of its CPython, and a pre-release never taken
+pyodide = str(yaml.safe_load(open(os.path.join(sys.argv[3], "..", "..", "templates", "platforms.yaml")))["pyodide-wasm32"]["pyodide"]["release"])
+index["pyodide-py"] = [pyodide, pyodide.rsplit(".", 1)[0] + ".99", "999.0.0a1"]
 json.dump(index, open(sys.argv[2], "w"))
 PY
 mkdir -p "$tmp/files"
@@ -91,10 +96,15 @@ platforms:
   linux-x86_64: {runner: ubuntu-22.04}
   linux-aarch64: {runner: ubuntu-26.10-arm}
   windows-x86_64: {runner: my-build-box}
+  pyodide-wasm32: {}
 backends:
   cuda: {features: [cublas], toolkit: {cuda: "12.4"}, platforms: [linux-x86_64]}
   rocm: {toolkit: {rocm: "7.0"}, platforms: [linux-x86_64]}
   cpu: {default: true}
+exclude:
+  - {platform: pyodide-wasm32, python: "3.10"}
+  - {platform: pyodide-wasm32, python: "3.14t"}
+  - {platform: pyodide-wasm32, python: "pp3.11"}
 actions:
   actions/checkout: v9
 YAML
@@ -144,6 +154,9 @@ want(("python", "CPython", "3.10"), state="retired", retires="2026-10", newest="
 want(("python", "CPython", "3.14"), state="newer minor", newest="3.15", retires=None)
 want(("python", "CPython", "3.14t"), state="newer minor", newest="3.15t")
 want(("python", "PyPy", "pp3.11"), state="newer minor", newest="pp3.12")
+want(("python", "Pyodide", "314.0.5"), state="newer minor", newest="314.0.99", newest_in_major="314.0.99", catalog="314.0.5",
+     source=forge + "/simple/pyodide-py/")
+want(("tool", "pyodide-build", "0.39.2"), state="current")
 want(("runner", "ubuntu-22.04", None), state="retiring", retires="2027-04-17", instead="ubuntu-24.04")
 want(("runner", "ubuntu-26.10-arm", None), state="unknown",
      reason="not a label wheelmatrix knows (templates/runners.yaml): misspelt, or newer than wheelmatrix")
@@ -203,6 +216,15 @@ wm -C "$repo" outdated --github http://127.0.0.1:1 --index "$FORGE/simple/" --cr
 expect_status 1 "outdated --strict with the forge unreachable"
 
 # ---- the catalogue's own facts ------------------------------------------------------------------
+# pyodide-py at the catalogue's release alone
+"$py" - "$tmp/index.json" <<'PY'
+import json, sys
+index = json.load(open(sys.argv[1]))
+index["pyodide-py"] = index["pyodide-py"][:1]
+json.dump(index, open(sys.argv[1], "w"))
+PY
+stop_servers
+start_forge "$forge" --index "$tmp/index.json" --files "$tmp/files"
 forge_action "$forge" actions/checkout 7.0.1
 forge_action "$forge" PyO3/maturin-action 1.51.0
 forge_action "$forge" actions/cache 5.0.5
@@ -224,7 +246,10 @@ if got("tool") != set(table["tools"]):
 tk = {i["name"]: i for i in items if i["kind"] == "toolkit"}
 if set(tk) != {"cuda", "rocm", "vulkan"} or (tk["cuda"]["pin"], tk["rocm"]["pin"]) != ("13.5.0", "7.2.2"):
     bad.append("toolkits %r" % tk)
-if sorted(i["pin"] for i in items if i["kind"] == "python") != ["3.11", "3.12", "3.13", "3.14", "3.15"]:
+pyodide = [(i["pin"], i["state"]) for i in items if i["kind"] == "python" and i["name"] == "Pyodide"]
+if pyodide != [("314.0.5", "current")]:
+    bad.append("Pyodide %r" % pyodide)
+if sorted(i["pin"] for i in items if i["kind"] == "python" and i["name"] != "Pyodide") != ["3.11", "3.12", "3.13", "3.14", "3.15"]:
     bad.append("pythons %r" % [i["pin"] for i in items if i["kind"] == "python"])
 if got("pyo3") != {"pyo3-ffi", "pyo3-build-config"}:
     bad.append("pyo3 %s" % sorted(got("pyo3")))

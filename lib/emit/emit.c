@@ -295,6 +295,10 @@ enum wm_tests wm_emit_tests(const struct wm_job *job, bool own_job, bool cross, 
 	*why = NULL;
 	if (!t)
 		return WM_TESTS_NONE;
+	if (p->os == WM_OS_EMSCRIPTEN) {
+		*why = "Pyodide: the import test runs in Node.js, the project's tests do not run there";
+		return WM_TESTS_SKIPPED;
+	}
 	for (size_t i = 0; i < t->skip.n; i++)
 		if (wm_text_glob_match(t->skip.items[i], job->id)) {
 			*why = "its id matches test.skip";

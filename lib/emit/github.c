@@ -59,6 +59,7 @@ struct entries {
 	bool host;                        /* a Linux entry builds on the runner: `container: off`, or zig */
 	bool *test_job;                   /* per entry: its tests run in the backend's test job */
 	size_t ntest_job;
+	const struct wm_platform *pyodide; /* an Emscripten group's platform (one Pyodide release), else NULL */
 };
 
 #define CHECK_JOB "wheelmatrix-check"
@@ -209,6 +210,12 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 		}
 		e->values[F_RUNNER][i] = p->runner;
 		e->values[F_TARGET][i] = p->target;
+		if (p->os == WM_OS_EMSCRIPTEN) {
+			/* the Pyodide release's toolchain, unless the matrix names another */
+			if (!e->values[F_TOOLCHAIN][i])
+				e->values[F_TOOLCHAIN][i] = p->pyodide_rust;
+			e->pyodide = p;
+		}
 		if (p->os == WM_OS_LINUX) {
 			e->values[F_MANYLINUX][i] = strcmp(p->family, "musllinux") == 0 ?
 				wm_arena_printf(a, "musllinux_%s", p->manylinux) : p->manylinux;
@@ -224,6 +231,8 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 		/* setup-python's and uv's name for PyPy: pypy3.11; for GraalPy the GraalPy release, graalpy-25.0 */
 		if (job.python->graalpy)
 			e->values[F_PYTHON][i] = wm_arena_printf(a, "graalpy-%s", wm_catalog_graalpy(g->cat, job.python->minor));
+		else if (p->os == WM_OS_EMSCRIPTEN)
+			e->values[F_PYTHON][i] = wm_arena_printf(a, "3.%u", p->pyodide_minor);
 		else
 			e->values[F_PYTHON][i] = wm_arena_printf(a, "%s3.%u%s", job.python->pypy ? "pypy" : "", minor,
 				ft ? "t" : "");
@@ -233,7 +242,7 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 		 * (templates/interpreters.yaml); on Linux, in the image, from that table.
 		 */
 		e->values[F_INTERPRETER][i] = job.python->graalpy && p->os == WM_OS_MACOS ? "graalpy" :
-			job.python->interpreter;
+			wm_python_interpreter(job.python, p);
 		pypy |= job.python->pypy || job.python->graalpy;
 		if (p->os == WM_OS_MACOS)
 			e->values[F_DEPLOYMENT][i] = p->deployment_target ? p->deployment_target : p->deployment_default;
@@ -241,7 +250,9 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 		if (p->os == WM_OS_WINDOWS)
 			e->values[F_ARCH][i] = strcmp(p->arch, "x86") == 0 ? "x86" :
 				strcmp(p->arch, "arm64") == 0 ? "arm64" : "x64";
-		e->values[F_SMOKE][i] = (job.backend->smoke_os >> p->os & 1) && wm_emit_runnable(p, p->cross) ? "true" : "false";
+		/* Pyodide's import test runs in Node.js on the build runner */
+		e->values[F_SMOKE][i] = (job.backend->smoke_os >> p->os & 1) &&
+			(wm_emit_runnable(p, p->cross) || p->os == WM_OS_EMSCRIPTEN) ? "true" : "false";
 		{
 			const char *why;
 			enum wm_tests where = wm_jobs_tests(&job, &why);
@@ -523,6 +534,37 @@ static void add_build_step(struct gh *g, struct wm_y *steps, const struct wm_gro
 		struct wm_y *env = wm_yaml_set(&g->b, step, "env", wm_yaml_map(&g->b));
 		wm_yaml_set(&g->b, env, "MACOSX_DEPLOYMENT_TARGET", value(g, e, F_DEPLOYMENT));
 	}
+	/* the wheel's PEP 783 tag: maturin asks pyodide-build for it otherwise (src/target/platform_tag.rs) */
+	if (e->pyodide) {
+		struct wm_y *env = wm_yaml_set(&g->b, step, "env", wm_yaml_map(&g->b));
+		wm_yaml_set(&g->b, env, "MATURIN_PYEMSCRIPTEN_PLATFORM_VERSION", wm_yaml_str(&g->b, e->pyodide->pyodide_abi));
+	}
+}
+
+/*
+ * An Emscripten build (Pyodide), the recipe `maturin generate-ci github --platform emscripten`
+ * (maturin 1.16.0) prints, with the Pyodide release's values from the catalogue where maturin's
+ * reads them from `pyodide config get`: the release's CPython (setup-python), pyodide-build at
+ * its pin with the release's cross-build environment, whose `pyodide config get` answers are
+ * checked against the catalogue's, and the release's Emscripten (setup-emsdk).  maturin-action
+ * then builds on the runner (no container for a target without "linux": src/index.ts) with the
+ * release's Rust toolchain, adding the wasm32-unknown-emscripten target itself.
+ */
+static void add_pyodide_steps(struct gh *g, struct wm_y *steps, const struct entries *e)
+{
+	const struct wm_platform *p = e->pyodide;
+	struct wm_y *step, *with;
+	add_setup_python(g, steps, e, false);
+	step = wm_yaml_push(&g->b, steps, piece(g, "pyodide-build"));
+	add_env(g, step, "WM_PYODIDE_BUILD", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "pyodide-build")));
+	add_env(g, step, "WM_PYODIDE", wm_yaml_str(&g->b, p->pyodide));
+	add_env(g, step, "WM_PYODIDE_PYTHON", wm_yaml_str(&g->b, p->pyodide_python));
+	add_env(g, step, "WM_EMSCRIPTEN", wm_yaml_str(&g->b, p->emscripten));
+	add_env(g, step, "WM_PYODIDE_RUST", wm_yaml_str(&g->b, p->pyodide_rust));
+	add_env(g, step, "WM_PYEMSCRIPTEN_PLATFORM_VERSION", wm_yaml_str(&g->b, p->pyodide_abi));
+	step = wm_yaml_push(&g->b, steps, piece(g, "setup-emsdk"));
+	with = wm_yaml_set(&g->b, step, "with", wm_yaml_map(&g->b));
+	wm_yaml_set(&g->b, with, "version", wm_yaml_str(&g->b, p->emscripten));
 }
 
 /* The build and the repair in the manylinux container (build_in_container). */
@@ -793,7 +835,9 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	add_setup_steps(g, steps, b, grp->os);
 	/* a Linux build on the runner (container off, zig) takes the interpreter from setup-python, as off Linux */
 	host = grp->os == WM_OS_LINUX && e.host && !build_in_container(grp, exclude);
-	if (grp->os != WM_OS_LINUX || host)
+	if (e.pyodide)
+		add_pyodide_steps(g, steps, &e);
+	else if (grp->os != WM_OS_LINUX || host)
 		add_setup_python(g, steps, &e, false);
 	add_toolkit_steps(g, steps, b, grp->os);
 	if (build_in_container(grp, exclude)) {
@@ -818,7 +862,7 @@ static int build_job(struct gh *g, struct wm_y *jobs, const struct wm_group *grp
 	if (!all(&e, F_SMOKE, "false")) {
 		if (grp->os == WM_OS_LINUX && !host)
 			add_setup_python(g, steps, &e, true);
-		step = wm_yaml_push(&g->b, steps, piece(g, "smoke"));
+		step = wm_yaml_push(&g->b, steps, piece(g, e.pyodide ? "smoke-pyodide" : "smoke"));
 		if (!e.same[F_SMOKE])
 			wm_yaml_set_before(&g->b, step, "run", "if", wm_yaml_str(&g->b, "matrix.smoke"));
 		add_env(g, step, "WM_MODULE", wm_yaml_str(&g->b, wm_emit_module(g->b.arena, g->m, grp->backend)));

@@ -175,7 +175,7 @@ static int collect(struct gl *g)
 		 * executable_name_minor; implementation.rs, executable_install_name)
 		 */
 		j->python = job.python->pypy || job.python->graalpy ? job.python->interpreter :
-			job.python->interpreter + strlen("python");
+			wm_python_interpreter(job.python, job.platform) + strlen("python");
 		j->interpreter = job.python->pypy || job.python->graalpy ? job.python->interpreter : NULL;
 		j->pypy = job.python->pypy ? job.python->minor : 0;
 		j->graalpy = job.python->graalpy;
@@ -327,7 +327,8 @@ static int group(struct gl *g)
 	}
 	for (size_t n = 0; n < g->nbuckets; n++) {
 		const struct wm_build *bd = g->buckets[n].build;
-		g->toolchain[g->buckets[n].platform->os] |= bd && (bd->rust_toolchain || bd->rustup_components.n);
+		g->toolchain[g->buckets[n].platform->os] |= (bd && (bd->rust_toolchain || bd->rustup_components.n)) ||
+			g->buckets[n].platform->os == WM_OS_EMSCRIPTEN;  /* the Pyodide release's toolchain */
 		g->zig |= bd && bd->zig;
 	}
 	return g->b.oom ? WM_ENOMEM : 0;
@@ -367,11 +368,12 @@ static struct wm_y *base_before(struct gl *g, enum wm_os os)
 		add_lines(g, list, name);
 		wm_yaml_push(&g->b, list, target);
 	}
-	if (os == WM_OS_LINUX)
+	/* Emscripten's image is the CPython of the Pyodide release: maturin goes into it, as on Linux */
+	if (os == WM_OS_LINUX || os == WM_OS_EMSCRIPTEN)
 		add_lines(g, list, "maturin-sh");
 	if (os == WM_OS_LINUX && g->zig)
 		add_lines(g, list, "zig-sh");
-	if (os != WM_OS_LINUX) {
+	if (os != WM_OS_LINUX && os != WM_OS_EMSCRIPTEN) {
 		snprintf(name, sizeof(name), "python-%s", shell_of(os));
 		add_lines(g, list, name);
 	}
@@ -429,7 +431,7 @@ static bool any_tests(const struct gl *g)
 /* The hidden templates, those that some job extends. */
 static void templates(struct gl *g, struct wm_y *root)
 {
-	static const char *const test_piece[] = { "test-sh", "test-sh", "test-powershell" };
+	static const char *const test_piece[WM_OS_COUNT] = { "test-sh", "test-sh", "test-powershell", "test-sh" };
 	bool any_sdist = g->nbuckets > 0;
 	for (int os = 0; os < WM_OS_COUNT; os++) {
 		char name[64];
@@ -708,7 +710,18 @@ static void build_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	}
 	set_var(g, vars, "WM_MATURIN", g->m->maturin, false);
 	add_project_dir(g, vars);
-	if (p->os != WM_OS_LINUX)
+	if (p->os == WM_OS_EMSCRIPTEN) {
+		/* the Pyodide release (build-emscripten), its toolchain unless the matrix names another */
+		set_var(g, vars, "WM_PYODIDE_BUILD", wm_catalog_tool(g->cat, "pyodide-build"), false);
+		set_var(g, vars, "WM_PYODIDE", p->pyodide, false);
+		set_var(g, vars, "WM_PYODIDE_PYTHON", p->pyodide_python, false);
+		set_var(g, vars, "WM_EMSCRIPTEN", p->emscripten, false);
+		set_var(g, vars, "WM_PYODIDE_RUST", p->pyodide_rust, false);
+		set_var(g, vars, "WM_PYEMSCRIPTEN_PLATFORM_VERSION", p->pyodide_abi, false);
+		set_var(g, vars, "MATURIN_PYEMSCRIPTEN_PLATFORM_VERSION", p->pyodide_abi, false);
+		if (!k->build || !k->build->rust_toolchain)
+			set_var(g, vars, "WM_RUST_TOOLCHAIN", p->pyodide_rust, false);
+	} else if (p->os != WM_OS_LINUX)
 		set_var(g, vars, "WM_UV", wm_catalog_tool(g->cat, "uv"), false);
 	if (wm_emit_has_patch(g->m, g->patched, b))
 		set_var(g, vars, "WM_PATCH", patch_path(g, b), false);

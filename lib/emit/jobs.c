@@ -400,9 +400,9 @@ static int update_job(struct member *mb, const struct wm_job *job)
 	ret |= set_string(&mb[J_DEPLOYMENT_TARGET], p->deployment_target);
 	mb[J_DEPLOYMENT_TARGET].omit = p->deployment_target == NULL;
 	ret |= set_string(&mb[J_PLATFORM_TAG], p->platform_tag);
-	ret |= set_string(&mb[J_PYTHON_TAG], py->python_tag);
+	ret |= set_string(&mb[J_PYTHON_TAG], wm_python_tag(py, p));
 	ret |= set_string(&mb[J_ABI_TAG], wm_python_abi_tag(py, p));
-	ret |= set_string(&mb[J_INTERPRETER], py->interpreter);
+	ret |= set_string(&mb[J_INTERPRETER], wm_python_interpreter(py, p));
 	ret |= set_string(&mb[J_GITLAB_IMAGE], p->gitlab_image);
 	ret |= set_strlist(&mb[J_GITLAB_TAGS], &p->gitlab_tags);
 	ret |= set_toolkits(&mb[J_TOOLKITS], b);

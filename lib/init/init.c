@@ -124,8 +124,8 @@ static void add_flow_list(struct wm_yb *b, struct wm_y *map, const char *key, co
 
 static bool on_os(const char *platform, unsigned oses)
 {
-	static const char *const prefix[] = { [WM_OS_LINUX] = "linux-", [WM_OS_MACOS] = "macos-",
-		[WM_OS_WINDOWS] = "windows-" };
+	static const char *const prefix[WM_OS_COUNT] = { [WM_OS_LINUX] = "linux-", [WM_OS_MACOS] = "macos-",
+		[WM_OS_WINDOWS] = "windows-", [WM_OS_EMSCRIPTEN] = "pyodide-" };
 	for (size_t os = 0; os < WM_OS_COUNT; os++)
 		if ((oses & (1u << os)) && (strncmp(platform, prefix[os], strlen(prefix[os])) == 0 ||
 				(os == WM_OS_LINUX && strncmp(platform, "musllinux-", 10) == 0)))
@@ -198,7 +198,8 @@ static void add_backend(struct wm_yb *b, const struct wm_catalog *cat, struct wm
 		const struct gpu *g = gpu_feature(wm_name_feature_leaf(features[i]));
 		table = g ? g->platforms : NULL;
 	}
-	if (oses == (1u << WM_OS_COUNT) - 1)
+	/* every OS a workflow's runner can be (Pyodide's builds run on Linux) */
+	if (oses == (1u << WM_OS_LINUX | 1u << WM_OS_MACOS | 1u << WM_OS_WINDOWS))
 		oses = 0;
 	for (const char *const *s = table ? table : every; *s && n < 8; s++)
 		if (!oses || on_os(*s, oses))

@@ -1880,7 +1880,7 @@ bool wm_init_matrix_made(const struct wm_matrix *m, const char *filename)
 	}
 	if (wm_expand_new(&it, m, WM_EXPAND_JOBS) == 0) {
 		while (!made && wm_expand_next(it, &job) > 0)
-			made = wm_catalog_tag_in(parts[0], job.python->python_tag) &&
+			made = wm_catalog_tag_in(parts[0], wm_python_tag(job.python, job.platform)) &&
 				wm_catalog_tag_in(parts[1], job.python->abi_tag) &&
 				wm_catalog_tag_in(parts[2], job.platform->platform_tag);
 		wm_expand_free(it);

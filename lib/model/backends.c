@@ -974,7 +974,9 @@ void wm_backends_runs_on(struct wm_loader *l)
 				continue;
 			r = backend_runs_on(be, pl);
 			if (be->runs_on.runner && r.runner == be->runs_on.runner) {
-				if (os >= 0 && (enum wm_os)os != pl->os) {
+				/* Pyodide's builds run on Linux runners */
+				enum wm_os runner_os = pl->os == WM_OS_EMSCRIPTEN ? WM_OS_LINUX : pl->os;
+				if (os >= 0 && (enum wm_os)os != runner_os) {
 					wm_schema_error_at(&l->c, be->runs_on.runner_loc.line, be->runs_on.runner_loc.column,
 						(unsigned)strlen(be->runs_on.runner), "backend '%s' runs on '%s' on every platform it "
 						"builds on, which are of more than one OS (%s and %s): a runner label is one OS's; give "
@@ -982,7 +984,7 @@ void wm_backends_runs_on(struct wm_loader *l)
 						be->runs_on.runner, first, pl->id);
 					os = -2;
 				} else if (os == -1) {
-					os = (int)pl->os;
+					os = (int)runner_os;
 					first = pl->id;
 				}
 			}

@@ -41,7 +41,7 @@ struct wm_catalog {
 	struct wm_doc docs[6];     /* the parsed catalogs: entries point into them */
 };
 
-static const char *const os_names[WM_OS_COUNT] = { "linux", "macos", "windows" };
+static const char *const os_names[WM_OS_COUNT] = { "linux", "macos", "windows", "emscripten" };
 
 const char *wm_catalog_os_name(enum wm_os os)
 {
@@ -97,12 +97,48 @@ static void opt_list(struct wm_schema *c, const struct wm_node *entry, const cha
 		wm_schema_strlist(c, v, key, out, NULL);
 }
 
+/*
+ * An Emscripten platform's Pyodide release: `pyodide: {release, python, abi-version, emscripten,
+ * rust-toolchain}`, each a plain version (the PyEmscripten platform version two numbers joined by
+ * '_', as in its tag).
+ */
+static void read_pyodide(struct wm_arena *a, struct wm_schema *c, const struct wm_node *e, struct wm_platform *p)
+{
+	static const char *const keys[] = { "release", "python", "abi-version", "emscripten", "rust-toolchain" };
+	const struct wm_node *n = wm_yaml_find(e, "pyodide");
+	const char *py, *abi;
+	size_t year;
+	if (!n) {
+		wm_schema_error(c, e, "catalog entry lacks 'pyodide'");
+		return;
+	}
+	if (!wm_schema_map(c, n, "'pyodide'", keys, WM_ARRAY_SIZE(keys)))
+		return;
+	p->pyodide = need(c, n, "release");
+	py = p->pyodide_python = need(c, n, "python");
+	p->pyodide_abi = need(c, n, "abi-version");
+	p->emscripten = need(c, n, "emscripten");
+	p->pyodide_rust = need(c, n, "rust-toolchain");
+	if (py && (strncmp(py, "3.", 2) != 0 || (p->pyodide_minor = (unsigned)atoi(py + 2)) == 0))
+		wm_schema_error(c, wm_yaml_find(n, "python"), "'python' is a CPython version such as \"3.14.2\"");
+	else if (py) {
+		p->pyodide_interpreter = wm_arena_printf(a, "python3.%u", p->pyodide_minor);
+		p->pyodide_python_tag = wm_arena_printf(a, "cp3%u", p->pyodide_minor);
+	}
+	/* PEP 783's pyemscripten_[0-9]+_[0-9]+_wasm32 */
+	abi = p->pyodide_abi;
+	year = abi ? strspn(abi, "0123456789") : 0;
+	if (abi && (year == 0 || abi[year] != '_' || abi[year + 1] == '\0' ||
+			strspn(abi + year + 1, "0123456789") != strlen(abi + year + 1)))
+		wm_schema_error(c, wm_yaml_find(n, "abi-version"), "'abi-version' is a PyEmscripten platform version such as \"2026_0\"");
+}
+
 static void read_platform(struct wm_catalog *cat, struct wm_schema *c, const struct wm_pair *pair,
 	struct wm_platform *p)
 {
 	static const char *const keys[] = { "os", "arch", "family", "wheel-arch", "wheel-tag", "target",
 		"manylinux", "deployment-target", "deployment-target-arm64", "runner", "cross", "container", "python-min",
-		"python-min-why", "gitlab", "aliases" };
+		"python-min-why", "gitlab", "aliases", "pyodide" };
 	static const char *const gitlab_keys[] = { "tags", "image", "hosted", "cross" };
 	const struct wm_node *e = pair->value, *gl;
 	const char *os, *why;
@@ -137,6 +173,10 @@ static void read_platform(struct wm_catalog *cat, struct wm_schema *c, const str
 		p->deployment_arm64 = opt_string(c, e, "deployment-target-arm64");
 		if (p->deployment_default && !wm_catalog_macos_version(p->deployment_default, &major, &minor))
 			wm_schema_error(c, wm_yaml_find(e, "deployment-target"), "a macOS version such as \"11.0\"");
+	} else if (p->os == WM_OS_EMSCRIPTEN) {
+		read_pyodide(&cat->arena, c, e, p);
+		if (p->pyodide_abi)
+			p->platform_tag = wm_catalog_platform_tag(&cat->arena, p);
 	} else {
 		p->platform_tag = need(c, e, "wheel-tag");
 	}
@@ -1036,6 +1076,9 @@ static const char *macos_tag_version(struct wm_arena *a, const char *deflt, cons
 const char *wm_catalog_platform_tag(struct wm_arena *a, const struct wm_platform *p)
 {
 	static const char *const aliased[] = { "x86_64", "i686", "aarch64", "armv7l", "ppc64", "ppc64le", "s390x" };
+	/* PEP 783: pyemscripten_<year>_<patch>_wasm32 (maturin 1.16.0 src/target/platform_tag.rs, emscripten_platform_tag) */
+	if (p->os == WM_OS_EMSCRIPTEN)
+		return p->pyodide_abi ? wm_arena_printf(a, "pyemscripten_%s_wasm32", p->pyodide_abi) : NULL;
 	if (p->os == WM_OS_MACOS && p->deployment_default) {
 		const char *x86 = macos_tag_version(a, p->deployment_default, p->deployment_target);
 		const char *arm = p->deployment_arm64 ? macos_tag_version(a, p->deployment_arm64, p->deployment_target) : NULL;

@@ -249,6 +249,19 @@ static int make_groups(struct wm_matrix *m, struct expand_state *st)
 }
 
 /*
+ * A default version (the matrix lists none) that platform p cannot build is left out there: true
+ * when `py` was one; a version the matrix lists is the caller's error.
+ */
+static bool leave_out_default(const struct wm_matrix *m, struct expand_state *st, size_t p, size_t y)
+{
+	if (m->pythons[y]->loc.line != 0)
+		return false;
+	for (size_t b = 0; b < m->nbackends; b++)
+		st->kept[CELL(m, b, p)] &= ~(1u << y);
+	return true;
+}
+
+/*
  * A job for a Python its platform's runners cannot build for (3.10 on
  * Windows arm64) is an error at the version, once per platform and version;
  * a default version (the matrix lists none) is left out there instead.  An
@@ -265,13 +278,8 @@ static void check_python_min(const struct wm_matrix *m, struct expand_state *st,
 			any |= st->kept[CELL(m, b, p)];
 		for (size_t y = 0; y < m->npythons; y++) {
 			const struct wm_python *py = m->pythons[y];
-			if (!(any >> y & 1) || py->abi3 || py->minor >= pl->python_min)
+			if (!(any >> y & 1) || py->abi3 || py->minor >= pl->python_min || leave_out_default(m, st, p, y))
 				continue;
-			if (py->loc.line == 0) {
-				for (size_t b = 0; b < m->nbackends; b++)
-					st->kept[CELL(m, b, p)] &= ~(1u << y);
-				continue;
-			}
 			wm_schema_error_at(c, py->loc.line, py->loc.column, (unsigned)strlen(py->version),
 				"Python %s cannot be built for %s: %s; leave it out there with an exclude such as "
 				"{platform: %s, python: \"%s\"}", py->version, pl->id,
@@ -324,6 +332,38 @@ static void check_graalpy(const struct wm_matrix *m, const struct wm_catalog *ca
 			wm_schema_error_at(c, py->loc.line, py->loc.column, (unsigned)strlen(py->version),
 				"GraalPy %s cannot be built for %s: %s; leave it out there with an exclude such as "
 				"{platform: %s, python: \"%s\"}", py->version + 7, pl->id, why, pl->id, py->version);
+		}
+	}
+}
+
+/*
+ * An Emscripten platform builds for its Pyodide release's CPython alone (one release, one
+ * CPython: 314.0.5 is 3.14): another version, a free-threaded one, or an abi3 entry whose minimum
+ * is newer, is an error at the version, once per platform; a default version (the matrix lists
+ * none) is left out there instead.  An abi3 entry is built with the release's CPython (maturin
+ * names it cp310-abi3-pyemscripten_2026_0_wasm32: PEP 783's platform says nothing of the Python
+ * that runs on it).  PyPy and GraalPy are check_pypy's and check_graalpy's.
+ */
+static void check_pyodide(const struct wm_matrix *m, struct expand_state *st, struct wm_schema *c)
+{
+	for (size_t p = 0; p < m->nplatforms; p++) {
+		const struct wm_platform *pl = m->platforms[p];
+		uint32_t any = 0;
+		if (pl->os != WM_OS_EMSCRIPTEN || !pl->pyodide_minor)
+			continue;
+		for (size_t b = 0; b < m->nbackends; b++)
+			any |= st->kept[CELL(m, b, p)];
+		for (size_t y = 0; y < m->npythons; y++) {
+			const struct wm_python *py = m->pythons[y];
+			if (!(any >> y & 1) || py->pypy || py->graalpy || py->bin)
+				continue;
+			if ((!py->freethreaded && !py->abi3t && (py->abi3 ? py->minor <= pl->pyodide_minor :
+					py->minor == pl->pyodide_minor)) || leave_out_default(m, st, p, y))
+				continue;
+			wm_schema_error_at(c, py->loc.line, py->loc.column, (unsigned)strlen(py->version),
+				"Python %s cannot be built for %s: Pyodide %s is CPython %s alone%s; leave it out there with "
+				"an exclude such as {platform: %s, python: \"%s\"}", py->version, pl->id, pl->pyodide,
+				pl->pyodide_python, py->freethreaded || py->abi3t ? ", not free-threaded" : "", pl->id, py->version);
 		}
 	}
 }
@@ -388,6 +428,7 @@ int wm_expand_prepare(struct wm_matrix *m, const struct wm_catalog *cat, struct 
 	check_python_min(m, st, c);
 	check_pypy(m, st, c);
 	check_graalpy(m, cat, st, c);
+	check_pyodide(m, st, c);
 	check_platforms_used(m, st, c);
 	if ((ret = make_groups(m, st)) < 0)
 		goto nomem;

@@ -1098,8 +1098,13 @@ static struct wm_json *platform_enum(struct cx *x, struct wm_json *s)
 	for (size_t i = 0; i < wm_catalog_platform_count(x->cat); i++) {
 		const struct wm_platform *p = wm_catalog_platform_at(x->cat, i);
 		push(x, ids, text(p->id));
-		snprintf(d, sizeof(d), "%s %s: wheels tagged %s, Rust target %s, GitHub runner %s%s", wm_catalog_os_name(p->os),
-			p->arch, p->platform_tag, p->target, p->runner, p->cross ? " (cross-built)" : "");
+		if (p->os == WM_OS_EMSCRIPTEN)
+			snprintf(d, sizeof(d), "%s %s (Pyodide %s: CPython 3.%u alone, Emscripten %s): wheels tagged %s, "
+				"Rust target %s, GitHub runner %s%s", wm_catalog_os_name(p->os), p->arch, p->pyodide,
+				p->pyodide_minor, p->emscripten, p->platform_tag, p->target, p->runner, p->cross ? " (cross-built)" : "");
+		else
+			snprintf(d, sizeof(d), "%s %s: wheels tagged %s, Rust target %s, GitHub runner %s%s", wm_catalog_os_name(p->os),
+				p->arch, p->platform_tag, p->target, p->runner, p->cross ? " (cross-built)" : "");
 		push(x, descs, text(d));
 	}
 	{

@@ -171,7 +171,7 @@ struct wm_platform *wm_platforms_apply_overrides(struct wm_loader *l, const stru
 	if ((v = wm_yaml_find(o, "cross")) && wm_schema_bool(&l->c, v, "'cross'", &p->cross) && p->cross && !base->cross &&
 			!wm_yaml_find(o, "runner")) {
 		/* cross-built on the usual runner of the OS: x86_64 Linux and Windows, Apple silicon */
-		static const char *const runners[] = { "ubuntu-24.04", "macos-15", "windows-2022" };
+		static const char *const runners[] = { "ubuntu-24.04", "macos-15", "windows-2022", "ubuntu-24.04" };
 		p->runner = runners[p->os];
 		p->runner_loc = wm_loader_loc(l, v);
 	}
@@ -440,6 +440,8 @@ const char *wm_platforms_pypy_missing(const struct wm_platform *pl)
 {
 	if (pl->os == WM_OS_LINUX)
 		return NULL;
+	if (pl->os == WM_OS_EMSCRIPTEN)
+		return "Pyodide is a build of CPython";
 	if (pl->os == WM_OS_MACOS)
 		return strcmp(pl->arch, "x86_64") != 0 && strcmp(pl->arch, "arm64") != 0 ?
 			"PyPy ships for macOS x86_64 and arm64, one architecture each" : NULL;

@@ -73,6 +73,18 @@ const char *wm_python_abi_tag(const struct wm_python *py, const struct wm_platfo
 	return py->abi_tag_installed && p && p->os != WM_OS_LINUX ? py->abi_tag_installed : py->abi_tag;
 }
 
+const char *wm_python_tag(const struct wm_python *py, const struct wm_platform *p)
+{
+	return py->abi3_by_interpreter && p && p->os == WM_OS_EMSCRIPTEN && p->pyodide_python_tag ?
+		p->pyodide_python_tag : py->python_tag;
+}
+
+const char *wm_python_interpreter(const struct wm_python *py, const struct wm_platform *p)
+{
+	return p && p->os == WM_OS_EMSCRIPTEN && p->pyodide_interpreter && !py->pypy && !py->graalpy ?
+		p->pyodide_interpreter : py->interpreter;
+}
+
 struct wm_python *wm_python_make_graalpy(struct wm_loader *l, const char *version, unsigned minor)
 {
 	/* maturin's names from its table of GraalPy releases: graalpy312-graalpy250_312_native */
@@ -438,8 +450,9 @@ static void load_abi3(struct wm_loader *l, const struct wm_node *n)
 	 * with plain "abi3" and no abi3-py3X takes its minimum from the interpreter: build with the
 	 * minimum itself.
 	 */
+	py->abi3_by_interpreter = p && p->abi3 && !p->abi3_minor;
 	py->interpreter = wm_arena_printf(l->c.arena, "python3.%u",
-		minor < WM_ABI3_BUILD && !(p && p->abi3 && !p->abi3_minor) ? WM_ABI3_BUILD : minor);
+		minor < WM_ABI3_BUILD && !py->abi3_by_interpreter ? WM_ABI3_BUILD : minor);
 	py->loc = wm_loader_loc(l, n);
 	m->pythons[m->npythons] = py;
 	l->python_nodes[m->npythons++] = n;

@@ -150,6 +150,15 @@ def generate(seed):
                                                 for v in versions):
             platforms = [p for p in platforms if p != "windows-arm64"] or ["windows-x86_64"]
 
+    # a Pyodide platform builds its release's one CPython (an abi3 entry at or below it): any other
+    # version of the axis is an error there, so the platform is left out of such a matrix
+    for pid, p in PLATFORMS.items():
+        if "pyodide" not in p or pid not in platforms:
+            continue
+        minor = ".".join(str(p["pyodide"]["python"]).split(".")[:2])
+        if not all(v == minor or (v == "abi3" and _py_key(m["python"]["abi3"]) <= _py_key(minor)) for v in axis):
+            platforms = [q for q in platforms if q != pid] or ["linux-x86_64"]
+
     if rng.random() < 0.5:
         m["platforms"] = platforms
     else:
@@ -181,7 +190,12 @@ def generate(seed):
             chosen = set(platforms)
         if kind in ("cuda", "rocm", "vulkan"):
             t = TOOLKITS[kind]
-            b["toolkit"] = {kind: rng.choice(t["versions"]) if rng.random() < 0.7 else {}}
+            # only a version the installer of every OS it builds on lists (toolkits.yaml `installers`)
+            oses = {PLATFORMS[p]["os"] for p in chosen}
+            full = t.get("full-versions", {})
+            versions = [v for v in t["versions"] if all(str(full.get(v, v)) in map(str, t.get("installers", {}).get(o, {}).get("versions", [full.get(v, v)]))
+                                                        for o in oses)]
+            b["toolkit"] = {kind: rng.choice(versions) if versions and rng.random() < 0.7 else {}}
         elif kind == "clblast" or kind in ("metal", "mkl", "accelerate") and rng.random() < 0.5:
             b["toolkit"] = {kind: {}}
         if kind is None and not default_done and rng.random() < 0.6:

@@ -152,6 +152,16 @@ static void test_names(void)
 	CHECK(wm_filename_matches_wheel(&f, "cp313", "cp313t", "win_amd64"));
 	CHECK(!wm_filename_matches_wheel(&f, "cp313", "cp313", "win_amd64"));       /* free-threaded is another ABI */
 	CHECK(!wm_filename_matches_wheel(&f, "cp313", "cp313t", "win_arm64"));
+	/* Pyodide: another platform version is another wheel; the tag before PEP 783 is the same one */
+	CHECK(wm_filename_parse(&f, &a, "x-1.0-cp314-cp314-pyemscripten_2026_0_wasm32.whl") == 0);
+	CHECK(wm_filename_matches_wheel(&f, "cp314", "cp314", "pyemscripten_2026_0_wasm32"));
+	CHECK(!wm_filename_matches_wheel(&f, "cp314", "cp314", "pyemscripten_2027_0_wasm32"));
+	CHECK(!wm_filename_matches_wheel(&f, "cp313", "cp313", "pyemscripten_2026_0_wasm32"));
+	CHECK(wm_filename_parse(&f, &a, "x-1.0-cp314-cp314-pyodide_2026_0_wasm32.whl") == 0);
+	CHECK(wm_filename_matches_wheel(&f, "cp314", "cp314", "pyemscripten_2026_0_wasm32"));
+	CHECK(!wm_filename_matches_wheel(&f, "cp314", "cp314", "pyemscripten_2025_0_wasm32"));
+	CHECK(wm_filename_parse(&f, &a, "x-1.0-cp313-cp313-emscripten_4_0_9_wasm32.whl") == 0);
+	CHECK(!wm_filename_matches_wheel(&f, "cp313", "cp313", "pyemscripten_2025_0_wasm32"));
 	CHECK(wm_filename_parse(&f, &a, "x-1.0-py2.py3-none-any.whl") == 0);
 	CHECK(wm_filename_matches_wheel(&f, "py3", "none", "any"));
 	/* tags longer than any of ours are compared whole, never cut short */

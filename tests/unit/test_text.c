@@ -290,7 +290,7 @@ static void test_catalog(void)
 		"linux-riscv64", "musllinux-x86_64", "musllinux-aarch64", "musllinux-i686", "musllinux-armv7",
 		"musllinux-riscv64", "macos-x86_64",
 		"macos-arm64", "macos-universal2",
-		"windows-x86_64", "windows-arm64", "windows-x86",
+		"windows-x86_64", "windows-arm64", "windows-x86", "pyodide-wasm32",
 	};
 	struct wm_catalog *cat = NULL;
 	struct wm_error err;
@@ -334,6 +334,14 @@ static void test_catalog(void)
 	p = wm_catalog_platform(cat, "windows-x86_64");
 	CHECK(p && p->os == WM_OS_WINDOWS);
 	CHECK_STR(p ? p->platform_tag : NULL, "win_amd64");
+	/* PEP 783: the Pyodide release's platform version, its one CPython */
+	p = wm_catalog_platform(cat, "pyodide-wasm32");
+	CHECK(p && p->os == WM_OS_EMSCRIPTEN && p->cross && p->pyodide_minor == 14);
+	CHECK_STR(p ? p->platform_tag : NULL, "pyemscripten_2026_0_wasm32");
+	CHECK_STR(p ? p->target : NULL, "wasm32-unknown-emscripten");
+	CHECK_STR(p ? p->pyodide_interpreter : NULL, "python3.14");
+	CHECK_STR(wm_catalog_os_name(WM_OS_EMSCRIPTEN), "emscripten");
+	CHECK_STR(wm_catalog_suggest_platform(cat, "pyodide"), "pyodide-wasm32");
 
 	CHECK_STR(wm_catalog_suggest_platform(cat, "linux-amd64"), "linux-x86_64");  /* an alias */
 	CHECK_STR(wm_catalog_suggest_platform(cat, "macos-arm"), "macos-arm64");
