@@ -22,12 +22,7 @@
 
 # crate NAME PYO3-FEATURES: a project whose matrix is written after it
 crate() {
-	local dir=$tmp/$1
-	mkdir -p "$dir/src"
-	cp "$ROOT/tests/names/lib.rs" "$dir/src/lib.rs"
-	cp "$ROOT/tests/names/Cargo-0.29.lock" "$dir/Cargo.lock"
-	maturin_project "$dir" names-rs 1.0.0 "maturin>=1.16,<2"
-	printf 'edition = "2021"\n\n[lib]\nname = "names_rs"\ncrate-type = ["cdylib"]\n\n[dependencies]\npyo3 = { version = "=0.29.3", features = [%s] }\n\n[workspace]\n' "$2" >>"$dir/Cargo.toml"
+	names_crate "$tmp/$1" "$2"
 }
 
 # tags NAME: maturin's WHEEL tags for each job of list, against list's

@@ -31,11 +31,7 @@ npm=$ROOT/tests/external/node_modules/pyodide
 # crate NAME PYO3-FEATURES PYTHON [MORE]: a project with a matrix of linux-x86_64 and pyodide-wasm32
 crate() {
 	local dir=$tmp/$1
-	mkdir -p "$dir/src"
-	cp "$ROOT/tests/names/lib.rs" "$dir/src/lib.rs"
-	cp "$ROOT/tests/names/Cargo-0.29.lock" "$dir/Cargo.lock"
-	maturin_project "$dir" names-rs 1.0.0 "maturin>=1.16,<2"
-	printf 'edition = "2021"\n\n[lib]\nname = "names_rs"\ncrate-type = ["cdylib"]\n\n[dependencies]\npyo3 = { version = "=0.29.3", features = [%s] }\n\n[workspace]\n' "$2" >>"$dir/Cargo.toml"
+	names_crate "$dir" "$2"
 	printf 'wheelmatrix: 1\npython: %s\nplatforms: [linux-x86_64, pyodide-wasm32]\n%s\nci:\n  github: {path: .github/workflows/wheels.yml}\n  gitlab: {path: .gitlab-ci.yml}\n' \
 		"$3" "${4:-}" >"$dir/wheelmatrix.yaml"
 }

@@ -145,6 +145,17 @@ maturin_project() {
 	printf '[package]\nname = "%s"\nversion = "%s"\n' "$name" "$version" >"$1/Cargo.toml"
 }
 
+# names_crate DIR PYO3-FEATURES: names-rs 1.0.0 (tests/names: its lib.rs and the Cargo.lock of PyO3
+# 0.29.3) with pyo3's features PYO3-FEATURES (a TOML list's items: '"abi3-py310"'), for a matrix
+# to be written beside it
+names_crate() {
+	mkdir -p "$1/src"
+	cp "$ROOT/tests/names/lib.rs" "$1/src/lib.rs"
+	cp "$ROOT/tests/names/Cargo-0.29.lock" "$1/Cargo.lock"
+	maturin_project "$1" names-rs 1.0.0 "maturin>=1.16,<2"
+	printf 'edition = "2021"\n\n[lib]\nname = "names_rs"\ncrate-type = ["cdylib"]\n\n[dependencies]\npyo3 = { version = "=0.29.3", features = [%s] }\n\n[workspace]\n' "$2" >>"$1/Cargo.toml"
+}
+
 demo_project() {
 	maturin_project "$1"
 	printf '\n[lib]\nname = "demo"\n\n[features]\ncublas = []\n' >>"$1/Cargo.toml"

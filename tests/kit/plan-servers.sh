@@ -7,6 +7,9 @@
 #                             sets HTTP_PORT and HTTPS_PORT; DIR/nginx/ports.log has a line per
 #                             request: the port, user=<its credentials' user name>, the request, the status
 # stop_servers                stops what was started
+# plan_index PYTHONS PLATFORMS FILE...
+#                             nginx serving FILE... as llm-rs's files ($http), and $project, a scratch
+#                             llm-rs whose matrix builds PYTHONS (a YAML flow list) on PLATFORMS
 #
 # Source it after tests/kit/lib.sh (its $tmp, `fail`, ...): the servers it starts are stopped at exit.
 #
@@ -61,6 +64,21 @@ crate-type = ["cdylib"]
 cublas = []
 hipblas = []
 EOF
+}
+
+# shellcheck disable=SC2034  # http and project are the sourcing test's
+plan_index() {
+	local pythons=$1 platforms=$2
+	shift 2
+	unset SSL_CERT_FILE NETRC WHEELMATRIX_INDEX_USERNAME WHEELMATRIX_INDEX_PASSWORD
+	export HOME=$tmp
+	project_page "$tmp/www/simple/llm-rs" "$@"
+	start_nginx "$tmp" "$tmp/www"
+	http=http://127.0.0.1:$HTTP_PORT
+	project=$tmp/project
+	llm_rs_project "$project"
+	printf 'wheelmatrix: 1\npython: {versions: %s}\nplatforms: %s\nci: {}\n' "$pythons" "$platforms" \
+		>"$project/wheelmatrix.yaml"
 }
 
 stop_servers() {
