@@ -175,11 +175,23 @@ static const char *flag_pgo(struct wm_arena *a, const struct wm_wf_build *b)
 	return b->args.pgo ? "--pgo" : NULL;
 }
 
+/*
+ * A build for Pyodide (target wasm32-unknown-emscripten): its interpreter and Rust toolchain are the
+ * Pyodide release's, which maturin's recipe (`maturin generate-ci github --platform emscripten`,
+ * maturin 1.16) reads when the job runs (`pyodide config get python_version`, `rust_toolchain`),
+ * as the matrix's pyodide-wasm32 takes them from the catalogue's release.
+ */
+static bool pyodide_build(const struct wm_wf_build *b)
+{
+	const char *t = b->target ? b->target : b->args.target;
+	return t && strstr(t, "-emscripten") != NULL;
+}
+
 static const char *toolchain_value(struct wm_arena *a, const struct wm_wf_build *b)
 {
 	(void)a;
 	if (b->settings_unknown && strstr(b->settings_unknown, "rust-toolchain"))
-		return "(not known before the job runs)";
+		return pyodide_build(b) ? NULL : "(not known before the job runs)";
 	return b->toolchain && strcmp(b->toolchain, "stable") != 0 ? b->toolchain : NULL;
 }
 
@@ -510,6 +522,11 @@ static void add_path_interpreter(struct reading *r)
 		add_word(r, b->pythons.items[b->pythons.n - 1], true);
 		return;
 	}
+	/* a Pyodide build's: the release's CPython, which its cross-build environment runs */
+	if (r->tb->p && r->tb->p->os == WM_OS_EMSCRIPTEN && r->tb->p->pyodide_minor) {
+		r->tb->cpython[0] |= 1u << r->tb->p->pyodide_minor;
+		return;
+	}
 	/* an abi3 crate's wheel is the same whichever CPython builds it */
 	if (r->t->project && r->t->project->abi3) {
 		r->tb->abi3 = true;
@@ -611,7 +628,9 @@ static void read_pythons(struct reading *r)
 	}
 	for (size_t i = 0; i < b->args.interpreters.n; i++)
 		add_word(r, b->args.interpreters.items[i], false);
-	if ((b->args.interpreter && !b->args.interpreters.n) || (!b->args.interpreter && !b->args.find_interpreter))
+	if (b->interpreters_unknown && tb->p && tb->p->os == WM_OS_EMSCRIPTEN && tb->p->pyodide_minor)
+		tb->cpython[0] |= 1u << tb->p->pyodide_minor;  /* -i ${{ env.PYTHON_VERSION }}: pyodide config's */
+	else if ((b->args.interpreter && !b->args.interpreters.n) || (!b->args.interpreter && !b->args.find_interpreter))
 		add_path_interpreter(r);
 	/* an abi3 crate's CPython wheels are its one abi3 wheel; free-threaded and PyPy stay apart */
 	if (r->t->project && r->t->project->abi3 && tb->cpython[0]) {
@@ -651,9 +670,10 @@ static const struct wm_platform *read_platform(struct reading *r)
 	musl = os == WM_OS_LINUX && ((b->manylinux && !strncmp(b->manylinux, "musllinux", 9)) || strstr(target, "musl"));
 	family = os == WM_OS_LINUX ? (musl ? "musllinux" : "manylinux") : os == WM_OS_MACOS ? "macosx" : "win";
 	p = platform_of(r->t->cat, family, target);
-	if (p && os == WM_OS_LINUX)
+	if (p && os == WM_OS_LINUX && p->os == WM_OS_LINUX)
 		level = level_of(b, p->target, &musl, &host);
-	if (!p || (int)p->os != os) {
+	/* Pyodide's wheels are cross-built on a Linux or macOS runner */
+	if (!p || ((int)p->os != os && !(p->os == WM_OS_EMSCRIPTEN && os != WM_OS_WINDOWS))) {
 		drop(r->t, r->file, wm_arena_printf(r->t->arena, "target %s on %s (job %s): no platform of the catalogue "
 			"builds it", shown(target), family, shown(b->run->job)));
 		r->tb->note = wm_arena_printf(r->t->arena, "built for target %s, which no platform of the matrix builds",
@@ -729,7 +749,8 @@ static void read_build(struct wm_takeover *t, struct wm_workflows *w, const stru
 	tb->backend = backend;
 	if (!t->file)
 		t->file = b->run->file;
-	if (b->unknown || b->bad) {
+	/* a Pyodide build whose -i is known only when the job runs builds for the release's CPython (read_pythons) */
+	if ((b->unknown && !(b->interpreters_unknown == b->unknown && pyodide_build(b))) || b->bad) {
 		const char *why = b->unknown ? b->unknown : b->bad;
 		drop(t, r.file, wm_arena_printf(t->arena, "the wheels of job %s (%s:%u): %s", shown(b->run->job), b->file,
 			b->line, why));
@@ -1195,12 +1216,43 @@ static const char *graalpy_refused(const struct wm_takeover *t, const struct wm_
 	return wm_catalog_graalpy_refused(t->cat, p, minor);
 }
 
+/*
+ * A Pyodide wheel's platform (PEP 783's pyemscripten_2026_0_wasm32, or the name Pyodide gave the same
+ * platform before, pyodide_2026_0_wasm32): the catalogue's Emscripten platform of that ABI; a wheel of
+ * another Pyodide ABI (another release, another CPython) is none of the matrix's, and says which it builds.
+ */
+static void map_pyodide(struct wm_takeover *t, struct wm_published *w, const char *tag)
+{
+	const char *abi = strchr(tag, '_') + 1;
+	const struct wm_platform *other = NULL;
+	for (size_t i = 0; i < wm_catalog_platform_count(t->cat) && !w->p; i++) {
+		const struct wm_platform *p = wm_catalog_platform_at(t->cat, i);
+		size_t n;
+		if (p->os != WM_OS_EMSCRIPTEN || !p->pyodide_abi)
+			continue;
+		n = strlen(p->pyodide_abi);
+		if (!strncmp(abi, p->pyodide_abi, n) && abi[n] == '_' && !strcmp(abi + n + 1, p->arch))
+			w->p = p;
+		else if (!other && strlen(abi) > strlen(p->arch) && !strcmp(abi + strlen(abi) - strlen(p->arch), p->arch))
+			other = p;
+	}
+	if (w->p)
+		return;
+	w->why = other ? wm_arena_printf(t->arena, "%s: a wheel of another Pyodide ABI than the matrix's %s builds "
+		"(Pyodide %s, CPython %s: %s)", shown(tag), other->id, other->pyodide, other->pyodide_python, other->platform_tag) :
+		wm_arena_printf(t->arena, "the matrix has no platform for %s", shown(tag));
+}
+
 /* A published wheel's platform: the catalogue's, its level; or why the matrix has none. */
 static void map_platform(struct wm_takeover *t, struct wm_published *w)
 {
 	char tag[96], level[16] = "", family[16];
 	const char *arch = NULL;
 	pick_tag(tag, sizeof(tag), w->platform);
+	if (!strncmp(tag, "pyemscripten_", 13) || !strncmp(tag, "pyodide_", 8)) {
+		map_pyodide(t, w, tag);
+		return;
+	}
 	if (!strncmp(tag, "manylinux2014_", 14) || !strncmp(tag, "manylinux2010_", 14) || !strncmp(tag, "manylinux1_", 11)) {
 		snprintf(family, sizeof(family), "manylinux");
 		arch = strchr(tag, '_') + 1;
@@ -1237,6 +1289,30 @@ static void map_platform(struct wm_takeover *t, struct wm_published *w)
 		else if (major && (major != want_major || (major < 11 && minor != want_minor)))
 			w->level = wm_arena_printf(t->arena, "%u.%u", major, major >= 11 ? 0 : minor);
 	}
+}
+
+/*
+ * Whether a Pyodide wheel's Python is one the matrix builds there (model/expand.c, check_pyodide): the
+ * release's one CPython, not free-threaded, or an abi3 wheel of a minimum not above it.  A crate on
+ * plain abi3 is named there by Pyodide's CPython (cp314-abi3), which stands for its abi3 entry.
+ */
+static void pyodide_python(struct wm_takeover *t, struct wm_published *w)
+{
+	const struct wm_platform *p = w->p;
+	unsigned minor = 0;
+	char ft = 0;
+	if (!strcmp(w->entry, "abi3")) {
+		if (w->abi3_minor > p->pyodide_minor)
+			w->why = wm_arena_printf(t->arena, "abi3 from 3.%u on %s: Pyodide %s is CPython %s", w->abi3_minor, p->id,
+				p->pyodide, p->pyodide_python);
+		else if (t->project && t->project->abi3 && !t->project->abi3_minor && w->abi3_minor == p->pyodide_minor)
+			w->abi3_minor = wm_project_abi3_minor(t->project);
+		return;
+	}
+	if (sscanf(w->entry, "3.%u%c", &minor, &ft) >= 1 && minor == p->pyodide_minor && ft != 't')
+		return;
+	w->why = wm_arena_printf(t->arena, "%s %s on %s: Pyodide %s is CPython %s alone, not free-threaded",
+		w->entry[0] == '3' ? "CPython" : "Python", w->entry, p->id, p->pyodide, p->pyodide_python);
 }
 
 /* A published wheel's Python entry ("3.12", "3.14t", "pp3.11", "abi3"); or why the matrix has none. */
@@ -1278,6 +1354,8 @@ static void map_python(struct wm_takeover *t, struct wm_published *w)
 	} else {
 		w->why = wm_arena_printf(t->arena, "its Python tag %s: the matrix cannot express it", shown(w->python));
 	}
+	if (!w->why && w->p->os == WM_OS_EMSCRIPTEN)
+		pyodide_python(t, w);
 	if (!w->why && !strcmp(w->entry, "abi3") && (!t->project || !t->project->abi3))
 		w->why = "an abi3 wheel of a crate whose default build is not abi3 (abi3 through --features a build passes): init does not carry that yet";
 	else if (!w->why && !strcmp(w->entry, "abi3") && t->project && wm_project_abi3_minor(t->project) != w->abi3_minor)
@@ -1672,6 +1750,32 @@ static bool write_excludes(struct wm_takeover *t, struct wm_yb *b, struct wm_y *
 	return true;
 }
 
+/*
+ * The CPythons a Pyodide platform builds: its release's one (model/expand.c, check_pyodide); a build
+ * of another there (-i 3.13 for wasm32-unknown-emscripten), or a free-threaded one, is a drop, and
+ * the excludes leave it out there.
+ */
+static void pyodide_written(struct wm_takeover *t)
+{
+	for (size_t i = 0; i < t->nplatforms; i++) {
+		struct wm_takeover_platform *tp = &t->platforms[i];
+		const struct wm_platform *p = tp->p;
+		if (p->os != WM_OS_EMSCRIPTEN || !p->pyodide_minor)
+			continue;
+		for (unsigned m = 0; m < 32; m++)
+			for (int f = 0; f < 2; f++) {
+				const char *why;
+				if (!(tp->cpython[f] >> m & 1) || (!f && m == p->pyodide_minor))
+					continue;
+				why = wm_arena_printf(t->arena, "CPython 3.%u%s on %s: Pyodide %s is CPython %s alone, not "
+					"free-threaded", m, f ? "t" : "", p->id, p->pyodide, p->pyodide_python);
+				drop(t, t->file, why);
+				mark_partial(t, p, wm_arena_printf(t->arena, "3.%u%s", m, f ? "t" : ""), why);
+				tp->cpython[f] &= ~(1u << m);
+			}
+	}
+}
+
 /* python.versions and the excludes that give each platform its own versions. */
 static void write_pythons(struct wm_takeover *t, struct wm_yb *b, struct wm_y *root)
 {
@@ -1680,6 +1784,7 @@ static void write_pythons(struct wm_takeover *t, struct wm_yb *b, struct wm_y *r
 	unsigned cp = 0, ft = 0, pp, gp;
 	struct wm_y *python, *versions;
 
+	pyodide_written(t);
 	checked_cpythons(t, pyo3, &cp, &ft);
 	pp = pypy_written(t, pyo3);
 	gp = graalpy_written(t);
@@ -1797,7 +1902,7 @@ static bool arch_of_target(const char *target, const char *arch)
 	static const struct { const char *wheel, *rust; } names[] = {
 		{ "ppc64", "powerpc64-" }, { "ppc64le", "powerpc64le" }, { "armv7l", "armv7" }, { "riscv64", "riscv64" },
 		{ "loongarch64", "loongarch64" }, { "s390x", "s390x" }, { "i686", "i686" }, { "x86_64", "x86_64" },
-		{ "aarch64", "aarch64" }, { "armv6l", "arm-" },
+		{ "aarch64", "aarch64" }, { "armv6l", "arm-" }, { "wasm32", "wasm32-" },
 	};
 	for (size_t i = 0; i < WM_ARRAY_SIZE(names); i++)
 		if (!strcmp(arch, names[i].wheel))
@@ -1831,7 +1936,8 @@ const char *wm_init_matrix_why(const struct wm_takeover *t, const struct wm_publ
 	for (size_t i = 0; !w->p && !*workflow && i < t->nbuilds; i++) {
 		const struct wm_takeover_build *tb = &t->builds[i];
 		const char *target = target_of(tb->b), *arch = strrchr(w->platform, '_');
-		if (!tb->p && !tb->backend && target && arch && arch_of_target(target, arch + 1))
+		/* (a Pyodide wheel of another ABI: the build for wasm32, whose ABI is the cross-build environment's) */
+		if ((!tb->p || tb->p->os == WM_OS_EMSCRIPTEN) && !tb->backend && target && arch && arch_of_target(target, arch + 1))
 			*workflow = tb->b->run->file;
 	}
 	/* what the matrix cannot express of the wheel itself, first; then how it was built */

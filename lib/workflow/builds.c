@@ -229,10 +229,43 @@ static void setup_python(struct reading *r, const struct wm_wf_step *step)
 	}
 }
 
+/*
+ * maturin-action's args of which an expression is not known: read word by word (each word holding
+ * one not known), and taken for the build when only -i's values are not known (`-i ${{
+ * env.PYTHON_VERSION }}`, as maturin's Pyodide recipe writes it); true then.
+ */
+static bool action_interpreters_unknown(struct reading *r, const struct wm_wf_step *step, struct wm_wf_build *b,
+	const char *command)
+{
+	const char **names, *text = NULL;
+	size_t nnames = 0, nwords;
+	struct wm_word *words;
+	struct wm_maturin m;
+	if (!(text = wm_workflows_with_text(r->w, step, "args", &names, &nnames)) ||
+			wm_maturin_action_words(&words, &nwords, &r->w->arena, text) < 0) {
+		r->oom |= text == NULL && nnames;
+		return false;
+	}
+	for (size_t i = 0; i < nwords; i++) {
+		const char *mark = strchr(words[i].text, '\x01');
+		unsigned long k = mark ? strtoul(mark + 1, NULL, 10) : 0;
+		if (mark)
+			words[i].unknown = k < nnames ? names[k] : "an expression";
+	}
+	if (wm_maturin_read(&m, &r->w->arena, command ? command : "build", words, nwords) < 0) {
+		r->oom = true;
+		return false;
+	}
+	if (!m.interpreters_unknown || m.other_unknown || m.bad)
+		return false;
+	b->args = m;
+	return true;
+}
+
 static void action_build(struct reading *r, const struct wm_wf_run *run, const struct wm_wf_step *step)
 {
 	const struct wm_node *uses = wm_yaml_find(step->node, "uses");
-	const char *unknown = NULL, *command = with_string(r, step, "command", &unknown), *args;
+	const char *unknown = NULL, *command = with_string(r, step, "command", &unknown), *args, *args_unknown = NULL;
 	struct wm_word *words;
 	size_t nwords;
 	struct wm_wf_build *b;
@@ -262,11 +295,17 @@ static void action_build(struct reading *r, const struct wm_wf_run *run, const s
 	b->docker_options = with_string(r, step, "docker-options", &b->settings_unknown);
 	b->toolchain = with_string(r, step, "rust-toolchain", &b->settings_unknown);
 	b->before_script = with_string(r, step, "before-script-linux", &b->settings_unknown);
-	args = with_string(r, step, "args", &unknown);
+	args = with_string(r, step, "args", &args_unknown);
 	if (wm_maturin_action_words(&words, &nwords, &r->w->arena, args ? args : "") < 0 ||
 			wm_maturin_read(&b->args, &r->w->arena, command ? command : "build", words, nwords) < 0) {
 		r->oom = true;
 		return;
+	}
+	if (args_unknown && !unknown && action_interpreters_unknown(r, step, b, command)) {
+		b->interpreters_unknown = args_unknown;
+		unknown = args_unknown;
+	} else if (args_unknown && !unknown) {
+		unknown = args_unknown;
 	}
 	/* a build on the runner (not in maturin-action's container) uses the toolchain a step installed there */
 	if (!b->toolchain && r->toolchain && (run->os != WM_OS_LINUX || (b->manylinux && (!strcmp(b->manylinux, "off") ||
@@ -276,6 +315,8 @@ static void action_build(struct reading *r, const struct wm_wf_run *run, const s
 	b->wheel = !command || strcmp(command, "sdist") != 0;
 	b->unknown = unknown ? unknown : b->args.unknown ?
 		wm_arena_printf(&r->w->arena, "its args, which depend on %s", b->args.unknown) : NULL;
+	if (!b->interpreters_unknown && !unknown && b->args.interpreters_unknown && !b->args.other_unknown)
+		b->interpreters_unknown = b->unknown;
 	b->bad = b->args.bad;
 	b->pythons = r->pythons;
 	b->pythons_unknown = r->pythons_unknown;
@@ -404,6 +445,8 @@ static void script_builds(struct reading *r, const struct wm_wf_run *run, const 
 			b->sdist = !b->wheel || m.sdist;
 			b->target = m.target;
 			b->unknown = m.unknown ? wm_arena_printf(&r->w->arena, "its command line, which depends on %s", m.unknown) : NULL;
+			if (m.interpreters_unknown && !m.other_unknown)
+				b->interpreters_unknown = b->unknown;
 			b->bad = m.bad ? m.bad : c->bad;
 		} else {
 			if (!(b = new_build(r, run)))
@@ -429,6 +472,8 @@ static void script_builds(struct reading *r, const struct wm_wf_run *run, const 
 			else if (!b->unknown)
 				b->unknown = wm_arena_printf(&r->w->arena, "its working-directory, which depends on %s",
 					v.why ? v.why : "a value not known");
+			else
+				b->interpreters_unknown = NULL;  /* more than the interpreters is not known */
 		}
 		b->pythons = r->pythons;
 		b->pythons_unknown = r->pythons_unknown;

@@ -42,6 +42,7 @@ struct wm_wf_build {
 	const char **env_unknown;        /* NAME of what it sets to a value not known */
 	size_t nenv_unknown;
 	const char *unknown;             /* what it depends on that is not known (runner, target, level, arguments), or NULL */
+	const char *interpreters_unknown;/* `unknown` when all it names is an -i value (the interpreters), else NULL */
 	const char *settings_unknown;    /* a setting not known (rust-toolchain, docker-options, container, before-script-linux), or NULL */
 	const char *bad;                 /* a command line that cannot be read (maturin has no such option), or NULL */
 };

@@ -86,6 +86,7 @@ struct parse {
 	const struct wm_word *words;
 	size_t n, i;
 	bool oom;
+	bool interpreters;   /* reading -i's values */
 };
 
 static void add(struct parse *p, struct wm_strs *list, const char *s, size_t len)
@@ -185,6 +186,10 @@ static const char *next_value(struct parse *p, bool any)
 	if (w->unknown) {
 		if (!p->out->unknown)
 			p->out->unknown = w->unknown;
+		if (p->interpreters && !p->out->interpreters_unknown)
+			p->out->interpreters_unknown = w->unknown;
+		else if (!p->interpreters)
+			p->out->other_unknown = true;
 		p->i++;
 		return NULL;
 	}
@@ -227,8 +232,10 @@ static void values(struct parse *p, const struct option *o, const char *value)
 		return;
 	}
 	apply(p, o, NULL);
+	p->interpreters = o->effect == E_INTERPRETER;
 	for (const char *v; (v = next_value(p, false)) != NULL;)
 		apply(p, o, v);
+	p->interpreters = false;
 }
 
 /* One word: an option (long, short, a cluster of shorts), `--`, or a positional word. */
@@ -240,12 +247,14 @@ static void word(struct parse *p)
 	if (w->unknown) {
 		if (!m->unknown)
 			m->unknown = w->unknown;
+		m->other_unknown = true;
 		return;
 	}
 	if (!strcmp(s, "--")) {
 		/* the rest: flags for rustc */
 		while (p->i < p->n) {
 			const struct wm_word *r = &p->words[p->i++];
+			m->other_unknown |= r->unknown != NULL;
 			if (r->unknown && !m->unknown)
 				m->unknown = r->unknown;
 			else if (!r->unknown)
@@ -292,7 +301,7 @@ static void word(struct parse *p)
 int wm_maturin_read(struct wm_maturin *out, struct wm_arena *a, const char *command, const struct wm_word *words,
 	size_t n)
 {
-	struct parse p = { out, a, words, n, 0, false };
+	struct parse p = { out, a, words, n, 0, false, false };
 	memset(out, 0, sizeof(*out));
 	out->command = command;
 	while (p.i < p.n && !p.oom)

@@ -28,6 +28,8 @@ struct wm_maturin {
 	bool zig, sdist, universal2, pgo;
 	struct wm_strs compiler;      /* what else changes the compiled code: -Z, --config, rustc flags after `--`, --cargo-extra-args */
 	const char *unknown;          /* why a word of it is not known (an unknown variable, a secret), or NULL */
+	const char *interpreters_unknown; /* why an -i value is not known, or NULL */
+	bool other_unknown;           /* a word other than -i's values is not known */
 	const char *bad;              /* a flag maturin does not have, or a value missing, or NULL */
 };
 

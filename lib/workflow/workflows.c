@@ -1138,9 +1138,24 @@ void wm_workflows_with(struct wm_val *out, struct wm_workflows *w, const struct 
 	wm_workflows_value(out, w, s, v);
 }
 
+static const char *text_of(struct wm_workflows *w, const struct wm_wf_step *s, const struct wm_node *run,
+	const char ***unknowns, size_t *n);
+
 const char *wm_workflows_script(struct wm_workflows *w, const struct wm_wf_step *s, const char ***unknowns, size_t *n)
 {
-	const struct wm_node *run = wm_yaml_find(s->node, "run");
+	return text_of(w, s, wm_yaml_find(s->node, "run"), unknowns, n);
+}
+
+const char *wm_workflows_with_text(struct wm_workflows *w, const struct wm_wf_step *s, const char *key,
+	const char ***unknowns, size_t *n)
+{
+	return text_of(w, s, wm_yaml_find(wm_yaml_find(s->node, "with"), key), unknowns, n);
+}
+
+/* A scalar's text with its expressions evaluated, each one not known as "\x01<i>\x01" (unknowns[i] names it). */
+static const char *text_of(struct wm_workflows *w, const struct wm_wf_step *s, const struct wm_node *run,
+	const char ***unknowns, size_t *n)
+{
 	struct wm_eval_scope es = eval_scope(s->scope);
 	struct wm_buf b = WM_BUF_INIT;
 	const char *p, *open, **names;

@@ -109,6 +109,9 @@ void wm_workflows_value(struct wm_val *out, struct wm_workflows *w, const struct
 void wm_workflows_with(struct wm_val *out, struct wm_workflows *w, const struct wm_wf_step *s, const char *key);
 /* A step's script with its `${{ }}` evaluated: those not known are "\x01<i>\x01", named in *unknowns (n). */
 const char *wm_workflows_script(struct wm_workflows *w, const struct wm_wf_step *s, const char ***unknowns, size_t *n);
+/* The same of a `with:` input's value (maturin-action's args): NULL when it is not a scalar. */
+const char *wm_workflows_with_text(struct wm_workflows *w, const struct wm_wf_step *s, const char *key,
+	const char ***unknowns, size_t *n);
 /* The environment a step's command sees, for wm_script_read. */
 void wm_workflows_script_env(struct wm_script_env *out, struct wm_workflows *w, const struct wm_wf_step *s);
 /* The value of the environment variable `name` where the step runs: 1 set (*value), 0 not set, -1 not known (*why). */
