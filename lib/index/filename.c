@@ -299,6 +299,12 @@ bool wm_filename_platform_matches(const struct wm_filename *f, const char *platf
 bool wm_filename_matches_wheel_strict(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
 	const char *platform_tag)
 {
-	return f->kind == WM_FILE_WHEEL && wm_catalog_tag_in(f->python, python_tag) && wm_catalog_tag_in(f->abi, abi_tag) &&
-		wm_catalog_tag_in(f->platform, platform_tag);
+	char old[64];
+	if (f->kind != WM_FILE_WHEEL || !wm_catalog_tag_in(f->python, python_tag) || !wm_catalog_tag_in(f->abi, abi_tag))
+		return false;
+	if (wm_catalog_tag_in(f->platform, platform_tag))
+		return true;
+	/* the name Pyodide gave PEP 783's platform before (platform_compatible): the same wheel, of the same version */
+	return strncmp(platform_tag, "pyemscripten_", 13) == 0 && !strchr(platform_tag, '.') &&
+		snprintf(old, sizeof(old), "pyodide_%s", platform_tag + 13) < (int)sizeof(old) && wm_catalog_tag_in(f->platform, old);
 }

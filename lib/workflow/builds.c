@@ -345,7 +345,9 @@ static void pep517(struct wm_wf_build *b, const struct wm_command *c, size_t arg
 {
 	static const char *const valued[] = { "-w", "--wheel-dir", "-o", "--outdir", "--out-dir", "-C", "--config-settings",
 		"--config-setting", "-r", "--requirement", "-c", "--constraint", "--package", "-p", "--python", "--build-constraint",
-		"--index-url", "-i", "--extra-index-url", "-f", "--find-links", "--installer" };
+		"--index-url", "-i", "--extra-index-url", "-f", "--find-links", "--installer",
+		/* pyodide build's (pyodide-build 0.39.2, pyodide_build/cli/build.py) */
+		"--exports", "--output-lockfile", "--skip-dependency", "--compression-level", "--xbuildenv-path" };
 	bool sdist = false, wheel = false;
 	for (size_t i = args; i < c->n; i++) {
 		const char *s = word_at(c, i);
@@ -365,9 +367,26 @@ static void pep517(struct wm_wf_build *b, const struct wm_command *c, size_t arg
 			b->project = s;
 		}
 	}
-	b->wheel = how == WM_BUILDER_PIP || wheel || !sdist;
-	b->sdist = how != WM_BUILDER_PIP && (sdist || !wheel);
+	b->wheel = how == WM_BUILDER_PIP || how == WM_BUILDER_PYODIDE || wheel || !sdist;
+	b->sdist = how != WM_BUILDER_PIP && how != WM_BUILDER_PYODIDE && (sdist || !wheel);
 	b->command = "wheel";
+	/* pyodide build: a wheel for Pyodide's cross-build environment (maturin's target in it) */
+	if (how == WM_BUILDER_PYODIDE)
+		b->target = "wasm32-unknown-emscripten";
+}
+
+/*
+ * `pyodide build -r FILE` builds the requirements' wheels (pyodide-build 0.39.2,
+ * pyodide_build/cli/build.py, main), not the project's.
+ */
+static bool pyodide_requirements(const struct wm_command *c, size_t args)
+{
+	for (size_t i = args; i < c->n; i++) {
+		const char *s = word_at(c, i);
+		if (s && (!strcmp(s, "-r") || !strncmp(s, "--requirements", 14) || (!strncmp(s, "-r", 2) && s[2])))
+			return true;
+	}
+	return false;
 }
 
 /* How a script command uploads (twine upload, uv publish, gh release upload or create), or NULL; *index when to an index. */
@@ -449,6 +468,8 @@ static void script_builds(struct reading *r, const struct wm_wf_run *run, const 
 				b->interpreters_unknown = b->unknown;
 			b->bad = m.bad ? m.bad : c->bad;
 		} else {
+			if (how == WM_BUILDER_PYODIDE && pyodide_requirements(c, args))
+				continue;  /* builds the wheels of a requirements file, not the project's */
 			if (!(b = new_build(r, run)))
 				return;
 			b->kind = WM_BUILD_PEP517;

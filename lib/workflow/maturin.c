@@ -433,6 +433,10 @@ enum wm_builder wm_maturin_builder(const struct wm_command *c, size_t *args)
 		*args = i + 1;
 		return WM_BUILDER_MATURIN;
 	}
+	if (!strcmp(name, "pyodide") && text_at(c, i + 1) && !strcmp(text_at(c, i + 1), "build")) {
+		*args = i + 2;
+		return WM_BUILDER_PYODIDE;
+	}
 	if (is_python(name))
 		return module_builder(c, i + 1, args);
 	if ((!strcmp(name, "pip") || !strcmp(name, "pip3")) && text_at(c, i + 1) && !strcmp(text_at(c, i + 1), "wheel")) {
@@ -460,6 +464,10 @@ enum wm_builder wm_maturin_builder(const struct wm_command *c, size_t *args)
 		if (!strcmp(name, "maturin") || !strncmp(name, "maturin@", 8) || !strncmp(name, "maturin==", 9)) {
 			*args = k + 1;
 			return WM_BUILDER_MATURIN;
+		}
+		if (!strcmp(name, "pyodide") && text_at(c, k + 1) && !strcmp(text_at(c, k + 1), "build")) {
+			*args = k + 2;
+			return WM_BUILDER_PYODIDE;
 		}
 		if (is_python(name))
 			return module_builder(c, k + 1, args);

@@ -49,11 +49,12 @@ int wm_maturin_read(struct wm_maturin *out, struct wm_arena *a, const char *comm
 int wm_maturin_action_words(struct wm_word **out, size_t *n, struct wm_arena *a, const char *args);
 
 /* How a command line builds: maturin, pip wheel, build (PEP 517 through maturin), or none. */
-enum wm_builder { WM_BUILDER_NONE, WM_BUILDER_MATURIN, WM_BUILDER_PIP, WM_BUILDER_BUILD, WM_BUILDER_UV };
+enum wm_builder { WM_BUILDER_NONE, WM_BUILDER_MATURIN, WM_BUILDER_PIP, WM_BUILDER_BUILD, WM_BUILDER_UV, WM_BUILDER_PYODIDE };
 /*
  * What a shell command runs: maturin (`maturin`, `maturin.exe`, `python -m maturin`, `uvx
  * maturin`, `uv run maturin`, `pipx run maturin`, a path to any of them), `pip wheel` (or `python
- * -m pip wheel`), `python -m build`, `uv build`; *args is where that program's own arguments start.
+ * -m pip wheel`), `python -m build`, `uv build`, `pyodide build` (pyodide-build's, a PEP 517 build for
+ * Pyodide); *args is where that program's own arguments start.
  */
 enum wm_builder wm_maturin_builder(const struct wm_command *c, size_t *args);
 
