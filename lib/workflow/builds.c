@@ -5,8 +5,9 @@
  * Each step of each run that may run in a release is read for what it builds: maturin-action
  * (`PyO3/maturin-action`, or `messense/maturin-action` as it was first published) with its
  * inputs evaluated, and the command lines of `run:` scripts that run maturin, `pip wheel`,
- * `python -m build` or `uv build`, their arguments read as maturin reads them (maturin.c).  The
- * interpreter on the PATH is the last `python-version` setup-python or setup-uv gave before.
+ * `python -m build`, `uv build` or `pyodide build`, their arguments read as maturin reads them
+ * (maturin.c).  The interpreter on the PATH is the last `python-version` setup-python or setup-uv
+ * gave before.
  * Nothing is interpreted here: what a value means for the matrix is init/matrix.c's.
  */
 #include <stdio.h>
