@@ -13,7 +13,8 @@
 #    reproduced, by list's job of its tags; a wheel of another Pyodide ABI
 #    (cp313-cp313-pyemscripten_2025_0_wasm32) is named with why, by its workflow, and the counts
 #    (JSON and text) add up.
-# 3. An abi3 crate's cp310-abi3-pyemscripten_2026_0_wasm32 wheel is its abi3 wheel there.
+# 3. An abi3 crate's cp310-abi3-pyemscripten_2026_0_wasm32 wheel is its abi3 wheel there, and a
+#    plain-abi3 crate's cp314-abi3 one (named by Pyodide's CPython) too.
 # 4. `run:` builds: `maturin build --target wasm32-unknown-emscripten -i 3.14`, `pyodide build`
 #    (pyodide-build's CLI), and a build for another CPython there (-i 3.13), which is named as a
 #    drop while the matrix still loads.
@@ -144,6 +145,13 @@ judge abi3
 d = yaml.safe_load(open(sys.argv[1]))
 assert d["python"] == {"abi3": "3.10"} and "pyodide-wasm32" in d["platforms"], d' "$repo/wheelmatrix.yaml" ||
 	fail "abi3: the matrix: $(cat "$repo/wheelmatrix.yaml")"
+
+# pyo3's plain abi3 (no abi3-py3X): maturin names the Pyodide wheel by Pyodide's CPython, cp314-abi3,
+# and the others by the interpreter that builds them (list's cp312-abi3 for python.abi3 3.12)
+sed -i 's/^pyo3 = .*/pyo3 = { version = "0.29.0", features = ["abi3"] }/' "$repo/Cargo.toml"
+commit_all "$repo"
+release demo 0.1.0 cp312-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64 cp314-abi3-pyemscripten_2026_0_wasm32
+judge plain-abi3
 
 # ---- 4. run: builds ---------------------------------------------------------------------------
 repo=$tmp/scripts
