@@ -439,6 +439,8 @@ static int os_of(const struct wm_wf_build *b, const char *target)
 		return WM_OS_MACOS;
 	if (target && strstr(target, "linux"))
 		return WM_OS_LINUX;
+	if (target && strstr(target, "-emscripten"))
+		return WM_OS_EMSCRIPTEN;
 	return -1;
 }
 
@@ -668,7 +670,8 @@ static const struct wm_platform *read_platform(struct reading *r)
 		return NULL;
 	}
 	musl = os == WM_OS_LINUX && ((b->manylinux && !strncmp(b->manylinux, "musllinux", 9)) || strstr(target, "musl"));
-	family = os == WM_OS_LINUX ? (musl ? "musllinux" : "manylinux") : os == WM_OS_MACOS ? "macosx" : "win";
+	family = os == WM_OS_LINUX ? (musl ? "musllinux" : "manylinux") : os == WM_OS_MACOS ? "macosx" :
+		os == WM_OS_EMSCRIPTEN ? "pyemscripten" : "win";
 	p = platform_of(r->t->cat, family, target);
 	if (p && os == WM_OS_LINUX && p->os == WM_OS_LINUX)
 		level = level_of(b, p->target, &musl, &host);
