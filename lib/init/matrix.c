@@ -789,6 +789,24 @@ static int by_value(const void *a, const void *b)
 	return x == y ? 0 : !x ? -1 : !y ? 1 : strcmp(x, y);
 }
 
+static bool same_value(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* A build's value, for grouping the builds by value (in sorted order, each group in build order). */
+struct vb {
+	const char *v;
+	size_t i;
+};
+
+static int by_vb(const void *a, const void *b)
+{
+	const struct vb *x = a, *y = b;
+	int c = by_value(&x->v, &y->v);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
 /*
  * The value of a setting that the project's own builds of the most wheels use (none counted too),
  * for the matrix to carry: the distinct values found by sorting, each weighed by its builds' wheels.
@@ -796,7 +814,8 @@ static int by_value(const void *a, const void *b)
 static const char *most_common(const struct wm_takeover *t, const char *(*value)(struct wm_arena *, const struct wm_wf_build *),
 	bool linux_only, const char **values)
 {
-	const char **sorted, *best = NULL;
+	struct vb *sorted;
+	const char *best = NULL;
 	size_t n = 0, best_n = 0;
 	for (size_t i = 0; i < t->nbuilds; i++)
 		values[i] = !t->builds[i].p || t->builds[i].backend || (linux_only && t->builds[i].p->os != WM_OS_LINUX) ?
@@ -805,19 +824,15 @@ static const char *most_common(const struct wm_takeover *t, const char *(*value)
 		return NULL;
 	for (size_t i = 0; i < t->nbuilds; i++)
 		if (!values[i] || strcmp(values[i], "\x01") != 0)
-			sorted[n++] = values[i];
-	qsort(sorted, n, sizeof(*sorted), by_value);
+			sorted[n++] = (struct vb){values[i], i};
+	qsort(sorted, n, sizeof(*sorted), by_vb);
+	/* each value weighed by the wheels of the builds that use it: the matrix carries what makes the most */
 	for (size_t i = 0; i < n;) {
 		size_t k = i, wheels = 0;
-		while (k < n && !by_value(&sorted[k], &sorted[i]))
-			k++;
-		/* weighed by the wheels of the builds that use it: the matrix carries what makes the most */
-		for (size_t b = 0; b < t->nbuilds; b++)
-			if (values[b] == NULL ? sorted[i] == NULL : sorted[i] && strcmp(values[b], "\x01") != 0 &&
-					!strcmp(values[b], sorted[i]))
-				wheels += build_wheels(&t->builds[b]);
+		while (k < n && same_value(sorted[k].v, sorted[i].v))
+			wheels += build_wheels(&t->builds[sorted[k++].i]);
 		if (wheels > best_n) {
-			best = sorted[i];
+			best = sorted[i].v;
 			best_n = wheels;
 		}
 		i = k;
@@ -1048,17 +1063,12 @@ static void note_other(struct wm_takeover *t, struct wm_takeover_build *tb, cons
 			tb->b->file, tb->b->line, tb->p->id, carried ? note_value(t->arena, carried) : "none");
 }
 
-static bool same_value(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 /*
  * One setting into the matrix's layers: every build's value alike, the default backend's; else per
  * platform the value of the builds of most of its wheels, the platform's entry (each other build
  * noted).  A value the matrix file cannot take is none, and its builds are noted with why.
  */
-static void carry_setting(struct wm_takeover *t, size_t si, const char **vals, const char **whys)
+static void carry_setting(struct wm_takeover *t, size_t si, const char **vals, const char **whys, struct vb *on)
 {
 	const struct setting *s = &settings[si];
 	bool alike = true, seen = false;
@@ -1091,17 +1101,28 @@ static void carry_setting(struct wm_takeover *t, size_t si, const char **vals, c
 			whys[i] = s->os >= 0 && (int)tp->p->os != s->os ? wm_arena_printf(t->arena, "the matrix takes %s on "
 				"%s only", s->key, s->os == WM_OS_LINUX ? "Linux" : "macOS") : refused(t, s, vals[i], tp->p);
 		}
-		for (size_t i = 0; i < t->nbuilds; i++) {
-			size_t n = 0;
-			if (t->builds[i].p != tp->p || t->builds[i].backend || whys[i])
-				continue;
-			for (size_t j = 0; j < t->nbuilds; j++)
-				if (t->builds[j].p == tp->p && !t->builds[j].backend && same_value(vals[j], vals[i]))
-					n += build_wheels(&t->builds[j]);
-			if (n > best_n) {
-				best = vals[i];
-				best_n = n;
+		/*
+		 * each value weighed by the wheels of the platform's builds that use it, one that can be the
+		 * platform's: the most wheels win, then the value of the earliest such build
+		 */
+		size_t n = 0, best_at = SIZE_MAX;
+		for (size_t i = 0; i < t->nbuilds; i++)
+			if (t->builds[i].p == tp->p && !t->builds[i].backend)
+				on[n++] = (struct vb){vals[i], i};
+		qsort(on, n, sizeof(*on), by_vb);
+		for (size_t g = 0; g < n;) {
+			size_t k = g, wheels = 0, first = SIZE_MAX;
+			for (; k < n && same_value(on[k].v, on[g].v); k++) {
+				wheels += build_wheels(&t->builds[on[k].i]);
+				if (!whys[on[k].i] && first == SIZE_MAX)
+					first = on[k].i;
 			}
+			if (first != SIZE_MAX && (wheels > best_n || (wheels == best_n && first < best_at))) {
+				best = vals[first];
+				best_n = wheels;
+				best_at = first;
+			}
+			g = k;
 		}
 		tp->set[si] = best;
 		for (size_t i = 0; i < t->nbuilds; i++) {
@@ -1116,12 +1137,13 @@ void wm_init_matrix_carry(struct wm_takeover *t)
 {
 	const char **sv = wm_arena_array(t->arena, t->nbuilds + 1, sizeof(*sv)), **vals = wm_arena_array(t->arena,
 		t->nbuilds + 1, sizeof(*vals)), **whys = wm_arena_array(t->arena, t->nbuilds + 1, sizeof(*whys));
+	struct vb *on = wm_arena_array(t->arena, t->nbuilds + 1, sizeof(*on));
 	const char *script;
-	if (!sv || !vals || !whys)
+	if (!sv || !vals || !whys || !on)
 		return;
 	for (size_t i = 0; i < WM_ARRAY_SIZE(settings); i++)
 		if (settings[i].carry != C_NONE && settings[i].carry != C_BEFORE)
-			carry_setting(t, i, vals, whys);
+			carry_setting(t, i, vals, whys, on);
 	script = most_common(t, before_value, true, sv);
 	for (size_t i = 0; i < t->nbuilds; i++) {
 		struct wm_takeover_build *tb = &t->builds[i];
