@@ -21,7 +21,7 @@
 # printed), as what it needs is installed by `make check`.  The test data they read (the
 # toml-test suite, the corpus of real projects) is installed by `make
 # testdata` (tests/tools/install-testdata.sh); a script without it fails.
-# Scripts run WM_TEST_JOBS at a time (default: the number of processors;
+# Scripts run WM_TEST_JOBS at a time (default: the number of processors, twice that with --fast;
 # WM_TEST_JOBS=1 runs them one by one), those that build wheels with the real tools first, and
 # within each kind the slowest of the last run first (build/test-times); all but one job's worth
 # start before the unit tests and golden cases run.
@@ -374,9 +374,12 @@ done
 mapfile -t scripts < <(by_time "${heavy[@]}"; by_time "${light[@]}")
 total=$((${#units[@]} + (${#goldens[@]} > 0) + ${#scripts[@]}))
 
-# WM_TEST_JOBS (default: the number of processors) scripts at a time: all but one start before the
-# unit tests and the golden cases, which this shell runs meanwhile, then the rest as jobs end.
-jobs=${WM_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+# WM_TEST_JOBS (default: the number of processors, twice that with --fast) scripts at a time: all
+# but one start before the unit tests and the golden cases, which this shell runs meanwhile, then
+# the rest as jobs end.  The quick scripts spend a third of their time waiting (on the servers they
+# start, on timeouts they test, on a program's start), which the scripts beside them fill.
+procs=$(nproc 2>/dev/null || echo 2)
+jobs=${WM_TEST_JOBS:-$((fast ? 2 * procs : procs))}
 next=0
 start_scripts $((jobs - 1))
 for name in "${units[@]}"; do

@@ -57,26 +57,36 @@ sed '0,/^  actions\/checkout: /s|^  actions/checkout: [^ ]*|  actions/checkout: 
 expect_run 1 "$py" "$tmp/stale/tests/helpers/action-inputs.py"
 grep -q 'no inputs for actions/checkout@v1' "$tmp/out" || { fail "stale pin: not reported"; show "$tmp/out"; }
 
-# every example matrix, as it is, with a GitHub release and with a token
+# every example matrix, as it is, with a GitHub release and with a token (the matrix files written
+# by one Python for all, then each generated)
+variants=(plain release-token)
+for m in "$ROOT"/matrices/*.yaml; do
+	for variant in "${variants[@]}"; do
+		scratch_repo "$tmp/$(basename "$m" .yaml)-$variant"
+	done
+done
+"$py" - "$tmp" "${variants[@]}" -- "$ROOT"/matrices/*.yaml <<'PY' || fatal "writing the matrices' variants"
+import os, sys, yaml
+tmp, rest = sys.argv[1], sys.argv[2:]
+variants, sources = rest[:rest.index("--")], rest[rest.index("--") + 1:]
+for src in sources:
+    for variant in variants:
+        with open(src, encoding="utf-8") as f:
+            m = yaml.safe_load(f)
+        if variant == "release-token":
+            publish = m.get("publish") or {}
+            publish["github-release"] = True
+            publish.setdefault("pypi", {})["trusted"] = False
+            m["publish"] = publish
+        out = os.path.join(tmp, "%s-%s" % (os.path.basename(src)[:-len(".yaml")], variant), "wheelmatrix.yaml")
+        with open(out, "w", encoding="utf-8") as f:
+            yaml.safe_dump(m, f, sort_keys=False)
+PY
 workflows=()
 for m in "$ROOT"/matrices/*.yaml; do
 	name=$(basename "$m" .yaml)
-	for variant in plain release-token; do
+	for variant in "${variants[@]}"; do
 		repo=$tmp/$name-$variant
-		scratch_repo "$repo"
-		"$py" - "$m" "$variant" "$repo/wheelmatrix.yaml" <<'PY'
-import sys, yaml
-src, variant, out = sys.argv[1:]
-with open(src, encoding="utf-8") as f:
-    m = yaml.safe_load(f)
-if variant == "release-token":
-    publish = m.get("publish") or {}
-    publish["github-release"] = True
-    publish.setdefault("pypi", {})["trusted"] = False
-    m["publish"] = publish
-with open(out, "w", encoding="utf-8") as f:
-    yaml.safe_dump(m, f, sort_keys=False)
-PY
 		wm -q -C "$repo" generate
 		expect_status 0 "generate $name ($variant)"
 		for w in "$repo"/.github/workflows/*.yml; do

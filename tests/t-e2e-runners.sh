@@ -153,7 +153,9 @@ PY
 		entry=()
 		[ "$id" = - ] || entry=("$id")
 		run_env=$(e2e_python "$clone.venv")
-		if ! (cd "$clone" && PATH=$run_env/bin:$PATH WM_REPLAY_MANYLINUX=$host \
+		# each interpreter's builds in a cargo target directory of their own, kept in the slot: one
+		# after another in one directory (3.11, then 3.12, then 3.11) would compile PyO3 at each
+		if ! (cd "$clone" && PATH=$run_env/bin:$PATH WM_REPLAY_MANYLINUX=$host CARGO_TARGET_DIR=$CARGO_TARGET_DIR/t-e2e-runners/${run_env##*/} \
 			"$py" "$ROOT/tests/helpers/replay-github.py" .github/workflows/wheels.yml "$job" "${entry[@]}") >"$clone.log" 2>&1; then
 			fail "$name: the replay of $job $id failed"
 			tail -n 20 "$clone.log" | sed 's/^/    /'

@@ -28,13 +28,15 @@ same_as_git() {  # same_as_git DIR WHAT
 }
 
 # check on $1 (its index split), on a copy of it unsplit, and on that copy under core.ignorecase,
-# where libgit2 reads the index: the same exit status and JSON
+# where libgit2 reads the index: the same exit status and JSON.  The copy's files are hard links
+# (cp -al, not a copy of every byte ten times): git replaces the index and config it changes
+# (a lock file renamed over them), and nothing here writes into a file of the copy.
 same_check() {  # same_check DIR WANT-STATUS WHAT ARGS...
 	local dir=$1 want=$2 what=$3
 	shift 3
 	expect_run 0 "$dump" --split "$dir/.git"
 	rm -rf "$tmp/unsplit"
-	cp -a "$dir" "$tmp/unsplit"
+	cp -al "$dir" "$tmp/unsplit"
 	git -C "$tmp/unsplit" update-index --no-split-index
 	expect_run 4 "$dump" --split "$tmp/unsplit/.git"
 	same_as_git "$tmp/unsplit" "$what, unsplit"
@@ -63,6 +65,8 @@ expect_status 0 "generate"
 scratch_repo "$r"
 git -C "$r" config splitIndex.maxPercentChange 100  # changes stay in the split index
 commit_all "$r"
+# its objects in one pack, not hundreds of loose files: same_check copies the repository ten times
+git -C "$r" repack -adq
 git -C "$r" update-index --split-index
 same_as_git "$r" "split after a commit"
 run "$dump" "$tmp/nonexistent/.git"
@@ -156,7 +160,7 @@ same_check "$r" 1 "check of a CRLF working tree, the workflow edited"
 
 # a sparse index (the mandatory extension sdir): left to libgit2, which says why it cannot read it
 git -C "$r" update-index --no-split-index
-cp -a "$r" "$tmp/sparse"
+cp -al "$r" "$tmp/sparse"
 git -C "$tmp/sparse" sparse-checkout init --cone --sparse-index
 git -C "$tmp/sparse" sparse-checkout set src/d1 >/dev/null 2>&1
 run "$dump" "$tmp/sparse/.git"

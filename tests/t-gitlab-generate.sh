@@ -96,7 +96,9 @@ grep -q 'tags: \[my-arm-runner\]' "$tmp/arm/$gl" || fail "the matrix file's runn
 need shellcheck "make test-deps (apt-get install shellcheck)"
 python3 - "$tmp" <<'PY' || fail "shellcheck on the pipelines' scripts (above)"
 import glob, os, subprocess, sys, yaml
-bad, checked = 0, 0
+# each distinct script checked once (most jobs share theirs with others), named by every job
+# that runs it
+bad, checked, where = 0, 0, {}
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*", ".gitlab-ci.yml"))):
     doc = yaml.safe_load(open(path))
     for name, job in doc.items():
@@ -107,11 +109,13 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*", ".gitlab-ci.yml"))):
             if not text:
                 continue
             checked += 1
-            p = subprocess.run(["shellcheck", "--shell=bash", "--severity=warning", "-"],
-                               input=text + "\n", capture_output=True, text=True)
-            if p.returncode != 0:
-                print("FAIL: shellcheck on %s %s.%s:\n%s" % (os.path.basename(os.path.dirname(path)), name, key, p.stdout))
-                bad = 1
+            where.setdefault(text, []).append("%s %s.%s" % (os.path.basename(os.path.dirname(path)), name, key))
+for text, jobs in where.items():
+    p = subprocess.run(["shellcheck", "--shell=bash", "--severity=warning", "-"],
+                       input=text + "\n", capture_output=True, text=True)
+    if p.returncode != 0:
+        print("FAIL: shellcheck on %s:\n%s" % (", ".join(jobs), p.stdout))
+        bad = 1
 if checked < 10:
     print("FAIL: only %d scripts were checked" % checked)
     bad = 1

@@ -36,8 +36,12 @@ cargo_toml() {
 	printf 'edition = "2021"\n\n[lib]\nname = "names_rs"\ncrate-type = ["cdylib"]\n\n[dependencies]\npyo3 = %s\n\n[features]\n%s\n\n[workspace]\n' "$2" "$3" >>"$1/Cargo.toml"
 }
 
-# build NAME: generate, then every job of plan built by `wheelmatrix build`, one maturin run per
-# backend and platform; the wheels' names against plan's
+# build NAME: generate, then every job of plan built by `wheelmatrix build`, one maturin run per job
+# (one interpreter, as the generated job runs maturin); the wheels' names against plan's.  The
+# builds of each shape and interpreter go to a cargo target directory of their own, kept across runs
+# in the test's slot (tests/kit/e2e-env.sh): pyo3's build script reruns whenever the interpreter's
+# configuration maturin writes changes (another interpreter, another abi3 version), so builds of one
+# after another in one directory would compile pyo3 again at each job (13 s).
 build() {
 	local dir=$tmp/$1 out=$tmp/dist-$1
 	wm -C "$dir" generate
@@ -50,24 +54,22 @@ build() {
 	wm -C "$dir" list --format json
 	expect_status 0 "list ($1)"
 	cp "$tmp/out" "$tmp/list-$1.json"
-	# one line per backend and platform: BACKEND COMPATIBILITY ARGS,... -i INTERPRETER ...
+	# one line per job: BACKEND COMPATIBILITY ARGS,... INTERPRETER
 	"$py" - "$tmp/list-$1.json" >"$tmp/builds-$1" <<'PY' || { fail "list --format json ($1) is not a list of jobs"; return; }
 import json, sys
-groups = {}
 for j in json.load(open(sys.argv[1])):
     level = j["manylinux"]
     compat = "manylinux" + level if level in ("2014", "2010") else "manylinux_" + level
     # maturin's arguments before --out, as the generated job passes them (the build settings')
     args = ",".join(j["build"]["args"]) if "build" in j else "--release"
-    groups.setdefault((j["backend"], compat, args), []).append(j["interpreter"])
-for (backend, compat, args), interpreters in groups.items():
-    print(backend, compat, args, " ".join("-i " + i for i in interpreters))
+    print(j["backend"], compat, args, j["interpreter"])
 PY
 	mkdir -p "$out"
-	while read -r backend compat args interpreters; do
-		# shellcheck disable=SC2086  # the build arguments and the -i options, one word each
-		(cd "$dir" && "$WM" build "$backend" -- ${args//,/ } --out "$out" $interpreters --compatibility "$compat" --auditwheel skip) \
-			>"$tmp/build-$1.log" 2>&1 || { show "$tmp/build-$1.log"; fail "wheelmatrix build $backend ($1, $compat) failed"; }
+	while read -r backend compat args interpreter; do
+		# shellcheck disable=SC2086  # the build arguments, one word each
+		(cd "$dir" && CARGO_TARGET_DIR=$CARGO_TARGET_DIR/t-maturin-names/$1/$interpreter \
+			"$WM" build "$backend" -- ${args//,/ } --out "$out" -i "$interpreter" --compatibility "$compat" --auditwheel skip) \
+			>"$tmp/build-$1.log" 2>&1 || { show "$tmp/build-$1.log"; fail "wheelmatrix build $backend ($1, $compat, $interpreter) failed"; }
 	done <"$tmp/builds-$1"
 	"$py" - "$tmp/plan-$1.json" "$out" "$1" <<'PY' || fail "the wheels maturin wrote for $1 are not plan's (above)"
 import json, os, sys
