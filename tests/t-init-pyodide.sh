@@ -22,16 +22,10 @@
 . "$ROOT/tests/kit/plan-servers.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"
-tools=$("$ROOT/tests/tools/install.sh" --path)
-maturin=$tools/bin/maturin
-[ -x "$maturin" ] || fatal "the pinned maturin is not installed in $tools: run 'make tools' (tests/tools/install.sh)"
 
 # ---- 1. maturin's own CI for Linux and Emscripten, offline ------------------------------------
-(cd "$tmp" && CARGO_NET_OFFLINE=true "$maturin" new --bindings pyo3 demo) >"$tmp/new.log" 2>&1 || fatal "maturin new failed: $(cat "$tmp/new.log")"
 repo=$tmp/demo
-mkdir -p "$repo/.github/workflows"
-(cd "$repo" && "$maturin" generate-ci github --platform linux --platform emscripten) >"$repo/.github/workflows/CI.yml" 2>"$tmp/gen.log" ||
-	fatal "maturin generate-ci failed: $(cat "$tmp/gen.log")"
+maturin_new_ci "$repo" linux emscripten
 # the shape this test is about: maturin-action for wasm32-unknown-emscripten, -i from pyodide config
 "$py" - "$repo/.github/workflows/CI.yml" <<'PY' || fatal "maturin's emscripten job no longer has the shape this test reads"
 import sys, yaml

@@ -18,17 +18,10 @@
 . "$ROOT/tests/kit/lib.sh"
 # shellcheck source=tests/kit/python-env.sh
 . "$ROOT/tests/kit/python-env.sh"
-tools=$("$ROOT/tests/tools/install.sh" --path)
-maturin=$tools/bin/maturin
-[ -x "$maturin" ] || fatal "the pinned maturin is not installed in $tools: run 'make tools' (tests/tools/install.sh)"
 
 # ---- 1. maturin new's CI ---------------------------------------------------------------------
-# offline: the project as maturin writes it, without a Cargo.lock resolved from crates.io today
-(cd "$tmp" && CARGO_NET_OFFLINE=true "$maturin" new --bindings pyo3 demo) >"$tmp/new.log" 2>&1 || fatal "maturin new failed: $(cat "$tmp/new.log")"
 repo=$tmp/demo
-mkdir -p "$repo/.github/workflows"
-(cd "$repo" && "$maturin" generate-ci github) >"$repo/.github/workflows/CI.yml" 2>"$tmp/gen.log" ||
-	fatal "maturin generate-ci failed: $(cat "$tmp/gen.log")"
+maturin_new_ci "$repo"
 grep -q "find-interpreter" "$repo/.github/workflows/CI.yml" || fatal "maturin's CI.yml no longer uses --find-interpreter"
 wm -C "$repo" init --offline
 expect_status 0 "init in maturin new's project"

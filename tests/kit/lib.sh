@@ -156,6 +156,23 @@ names_crate() {
 	printf 'edition = "2021"\n\n[lib]\nname = "names_rs"\ncrate-type = ["cdylib"]\n\n[dependencies]\npyo3 = { version = "=0.29.3", features = [%s] }\n\n[workspace]\n' "$2" >>"$1/Cargo.toml"
 }
 
+# maturin_new_ci DIR [PLATFORM...]: a project as the pinned maturin ($maturin, which it sets) writes
+# it with `maturin new --bindings pyo3` (offline: no Cargo.lock resolved from crates.io today), in
+# DIR, and its CI as `maturin generate-ci github` writes it (for PLATFORM..., else maturin's
+# default), in DIR/.github/workflows/CI.yml
+maturin_new_ci() {
+	local dir=$1 platforms=()
+	shift
+	maturin=$("$ROOT/tests/tools/install.sh" --path)/bin/maturin
+	[ -x "$maturin" ] || fatal "the pinned maturin is not installed: run 'make tools' (tests/tools/install.sh)"
+	(cd "$(dirname "$dir")" && CARGO_NET_OFFLINE=true "$maturin" new --bindings pyo3 "$(basename "$dir")") \
+		>"$tmp/new.log" 2>&1 || fatal "maturin new failed: $(cat "$tmp/new.log")"
+	mkdir -p "$dir/.github/workflows"
+	for p in "$@"; do platforms+=(--platform "$p"); done
+	(cd "$dir" && "$maturin" generate-ci github "${platforms[@]}") >"$dir/.github/workflows/CI.yml" 2>"$tmp/gen.log" ||
+		fatal "maturin generate-ci failed: $(cat "$tmp/gen.log")"
+}
+
 demo_project() {
 	maturin_project "$1"
 	printf '\n[lib]\nname = "demo"\n\n[features]\ncublas = []\n' >>"$1/Cargo.toml"
