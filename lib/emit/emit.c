@@ -342,6 +342,19 @@ bool wm_emit_in_image(const struct wm_job *job, bool cross)
 		strcmp(job->platform->family, "musllinux") == 0 && job->platform->gitlab_image != NULL;
 }
 
+void wm_emit_pyodide_vars(const struct wm_catalog *cat, const struct wm_platform *p,
+	const char *names[WM_EMIT_PYODIDE_NVARS], const char *values[WM_EMIT_PYODIDE_NVARS])
+{
+	static const char *const vars[WM_EMIT_PYODIDE_NVARS] = { "WM_PYODIDE_BUILD", "WM_PYODIDE", "WM_PYODIDE_PYTHON",
+		"WM_EMSCRIPTEN", "WM_PYODIDE_RUST", "WM_PYEMSCRIPTEN_PLATFORM_VERSION" };
+	const char *v[WM_EMIT_PYODIDE_NVARS] = { wm_catalog_tool(cat, "pyodide-build"), p->pyodide, p->pyodide_python,
+		p->emscripten, p->pyodide_rust, p->pyodide_abi };
+	for (size_t i = 0; i < WM_EMIT_PYODIDE_NVARS; i++) {
+		names[i] = vars[i];
+		values[i] = v[i];
+	}
+}
+
 bool wm_emit_runnable(const struct wm_platform *p, bool cross)
 {
 	if (cross)

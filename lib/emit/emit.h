@@ -54,6 +54,14 @@ enum wm_tests wm_emit_tests(const struct wm_job *job, bool own_job, bool cross, 
  * test job, which runs in that image.
  */
 bool wm_emit_in_image(const struct wm_job *job, bool cross);
+/*
+ * The variables of an Emscripten platform's Pyodide release that both CIs' build steps read:
+ * pyodide-build's pin, the release, its CPython, Emscripten, Rust toolchain and PEP 783 platform
+ * version (templates/platforms.yaml), in that order.
+ */
+#define WM_EMIT_PYODIDE_NVARS 6
+void wm_emit_pyodide_vars(const struct wm_catalog *cat, const struct wm_platform *p,
+	const char *names[WM_EMIT_PYODIDE_NVARS], const char *values[WM_EMIT_PYODIDE_NVARS]);
 /* A wheel built for `p` (cross-built or not) can be installed and imported where it was built. */
 bool wm_emit_runnable(const struct wm_platform *p, bool cross);
 /* The publish jobs' version check, templates/check-version.py, as a `python3 -` heredoc. */

@@ -555,13 +555,11 @@ static void add_pyodide_steps(struct gh *g, struct wm_y *steps, const struct ent
 	const struct wm_platform *p = e->pyodide;
 	struct wm_y *step, *with;
 	add_setup_python(g, steps, e, false);
+	const char *names[WM_EMIT_PYODIDE_NVARS], *values[WM_EMIT_PYODIDE_NVARS];
 	step = wm_yaml_push(&g->b, steps, piece(g, "pyodide-build"));
-	add_env(g, step, "WM_PYODIDE_BUILD", wm_yaml_str(&g->b, wm_catalog_tool(g->cat, "pyodide-build")));
-	add_env(g, step, "WM_PYODIDE", wm_yaml_str(&g->b, p->pyodide));
-	add_env(g, step, "WM_PYODIDE_PYTHON", wm_yaml_str(&g->b, p->pyodide_python));
-	add_env(g, step, "WM_EMSCRIPTEN", wm_yaml_str(&g->b, p->emscripten));
-	add_env(g, step, "WM_PYODIDE_RUST", wm_yaml_str(&g->b, p->pyodide_rust));
-	add_env(g, step, "WM_PYEMSCRIPTEN_PLATFORM_VERSION", wm_yaml_str(&g->b, p->pyodide_abi));
+	wm_emit_pyodide_vars(g->cat, p, names, values);
+	for (size_t i = 0; i < WM_EMIT_PYODIDE_NVARS; i++)
+		add_env(g, step, names[i], wm_yaml_str(&g->b, values[i]));
 	step = wm_yaml_push(&g->b, steps, piece(g, "setup-emsdk"));
 	with = wm_yaml_set(&g->b, step, "with", wm_yaml_map(&g->b));
 	wm_yaml_set(&g->b, with, "version", wm_yaml_str(&g->b, p->emscripten));

@@ -712,12 +712,10 @@ static void build_job(struct gl *g, struct wm_y *root, const struct bucket *k)
 	add_project_dir(g, vars);
 	if (p->os == WM_OS_EMSCRIPTEN) {
 		/* the Pyodide release (build-emscripten), its toolchain unless the matrix names another */
-		set_var(g, vars, "WM_PYODIDE_BUILD", wm_catalog_tool(g->cat, "pyodide-build"), false);
-		set_var(g, vars, "WM_PYODIDE", p->pyodide, false);
-		set_var(g, vars, "WM_PYODIDE_PYTHON", p->pyodide_python, false);
-		set_var(g, vars, "WM_EMSCRIPTEN", p->emscripten, false);
-		set_var(g, vars, "WM_PYODIDE_RUST", p->pyodide_rust, false);
-		set_var(g, vars, "WM_PYEMSCRIPTEN_PLATFORM_VERSION", p->pyodide_abi, false);
+		const char *names[WM_EMIT_PYODIDE_NVARS], *values[WM_EMIT_PYODIDE_NVARS];
+		wm_emit_pyodide_vars(g->cat, p, names, values);
+		for (size_t i = 0; i < WM_EMIT_PYODIDE_NVARS; i++)
+			set_var(g, vars, names[i], values[i], false);
 		set_var(g, vars, "MATURIN_PYEMSCRIPTEN_PLATFORM_VERSION", p->pyodide_abi, false);
 		if (!k->build || !k->build->rust_toolchain)
 			set_var(g, vars, "WM_RUST_TOOLCHAIN", p->pyodide_rust, false);
