@@ -18,7 +18,11 @@
 #    names (checked alike), setup-python's Python and the build's -i from `pyodide config get
 #    python_version`, pyodide-build installed before the build; GitLab's job the same values;
 # 4. another Python version, a free-threaded one, an abi3 minimum above the release's, PyPy and GraalPy
-#    are errors at the version.
+#    are errors at the version;
+# 5. pyodide-build at the catalogue's pin (templates/actions.yaml), its wheel from PyPI: every
+#    `pyodide config get NAME` both generated jobs check is one of its PYODIDE_CLI_CONFIGS, read from
+#    the Makefile.envs variable the catalogue's value came from, and `pyodide xbuildenv install` and
+#    `install-emscripten`, which the jobs run, are its commands.
 # The Rust toolchain (Makefile.envs of pyodide/pyodide at the tag) is in no package reachable here:
 # the generated jobs check it with pyodide-build when they run.
 . "$ROOT/tests/kit/lib.sh"
@@ -227,4 +231,35 @@ wm -C "$tmp/plain" list
 expect_status 2 "list with abi3 3.15 on pyodide-wasm32"
 grep -q "Python abi3 cannot be built for pyodide-wasm32: Pyodide 314.0.5 is CPython 3.14.2 alone" "$tmp/err" ||
 	{ fail "abi3 3.15 on pyodide-wasm32: no error"; show "$tmp/err"; }
+
+# ---- 5. pyodide-build at its pin ----------------------------------------------------------------
+pin=$(sed -n 's/^  pyodide-build: "\(.*\)"$/\1/p' "$ROOT/templates/actions.yaml")
+[ -n "$pin" ] || fatal "no pyodide-build pin in templates/actions.yaml"
+python3 -m pip download -q --no-deps --only-binary :all: --python-version 3.12 -d "$tmp/pyodide-build" \
+	"pyodide-build==$pin" >"$tmp/pip.log" 2>&1 || fatal "pyodide-build $pin from PyPI: $(cat "$tmp/pip.log")"
+"$py" - "$tmp/pyodide-build" "$tmp/plain/.github/workflows/wheels.yml" "$tmp/plain/.gitlab-ci.yml" <<'PY' ||
+import ast, glob, re, sys, zipfile
+wheel = zipfile.ZipFile(glob.glob(sys.argv[1] + "/pyodide_build-*.whl")[0])
+configs = next(ast.literal_eval(n.value) for n in ast.parse(wheel.read("pyodide_build/config.py")).body
+               if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "PYODIDE_CLI_CONFIGS")
+commands = set(re.findall(r'@app\.command\("([^"]+)"', wheel.read("pyodide_build/cli/xbuildenv.py").decode()))
+# the Makefile.envs variable each checked value of the catalogue was read from (templates/platforms.yaml)
+source = {"python_version": "PYVERSION", "emscripten_version": "PYODIDE_EMSCRIPTEN_VERSION",
+          "rust_toolchain": "RUST_TOOLCHAIN", "pyemscripten_platform_version": "PYODIDE_ABI_VERSION"}
+bad = 0
+for ci in sys.argv[2:]:
+    text = open(ci).read()
+    asked = set(re.findall(r"check ([a-z_]+) \"\$WM_", text))
+    if asked != set(source):
+        print("%s checks %s, not %s" % (ci, sorted(asked), sorted(source))); bad = 1
+    for name in asked:
+        if configs.get(name) != source.get(name):
+            print("%s: pyodide config get %s reads %s, the catalogue's value is Makefile.envs %s" %
+                  (ci, name, configs.get(name), source.get(name))); bad = 1
+    for cmd in re.findall(r"pyodide xbuildenv ([a-z-]+)", text):
+        if cmd not in commands:
+            print("%s runs pyodide xbuildenv %s, which pyodide-build has not (%s)" % (ci, cmd, sorted(commands))); bad = 1
+sys.exit(bad)
+PY
+	fail "the generated jobs ask pyodide-build $pin what it does not answer (above)"
 finish
