@@ -170,13 +170,10 @@ static bool build_in_container(const struct wm_group *grp, const char *exclude)
 	return grp->os == WM_OS_LINUX && exclude != NULL;
 }
 
-static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, bool container)
+/* Room for a group's entries: a value of each field, and each entry's include, build and test job. */
+static int entries_alloc(struct gh *g, const struct wm_group *grp, struct entries *e)
 {
-	struct wm_expand *it = NULL;
-	struct wm_job job;
 	struct wm_arena *a = g->b.arena;
-	bool pypy = false, deployment = false;
-	int ret;
 
 	memset(e, 0, sizeof(*e));
 	for (int f = 0; f < F_COUNT; f++)
@@ -186,83 +183,133 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 			!(e->builds = wm_arena_array(a, grp->njobs + 1, sizeof(*e->builds))) ||
 			!(e->test_job = wm_arena_array(a, grp->njobs + 1, sizeof(*e->test_job))))
 		return WM_ENOMEM;
-	if ((ret = wm_expand_new_group(&it, g->m, grp)) < 0)
+	return 0;
+}
+
+/* Entry i's build settings (args, toolchain, components, docker options, zig). */
+static void entry_build(struct gh *g, struct entries *e, size_t i, const struct wm_job *job)
+{
+	const struct wm_platform *p = job->platform;
+	const struct wm_build *bd = job->build;
+	bool off = p->os == WM_OS_LINUX && p->container && strcmp(p->container, "off") == 0;
+
+	e->builds[i] = bd;
+	e->values[F_ZIG][i] = bd && bd->zig ? "true" : "false";
+	e->host |= off || (p->os == WM_OS_LINUX && bd && bd->zig);
+	if (!bd)
+		return;
+	e->values[F_ARGS][i] = bd->args_text;
+	e->values[F_TOOLCHAIN][i] = bd->rust_toolchain;
+	e->values[F_COMPONENTS][i] = lines(g, &bd->rustup_components, " ");
+	e->values[F_DOCKER][i] = lines(g, &bd->docker_options, " ");
+}
+
+/* Entry i's platform: runner, target, Pyodide's toolchain, the Linux level and image, macOS and Windows. */
+static void entry_platform(struct gh *g, struct entries *e, size_t i, const struct wm_job *job, bool container)
+{
+	const struct wm_platform *p = job->platform;
+	struct wm_arena *a = g->b.arena;
+
+	e->values[F_RUNNER][i] = p->runner;
+	e->values[F_TARGET][i] = p->target;
+	if (p->os == WM_OS_EMSCRIPTEN) {
+		/* the Pyodide release's toolchain, unless the matrix names another */
+		if (!e->values[F_TOOLCHAIN][i])
+			e->values[F_TOOLCHAIN][i] = p->pyodide_rust;
+		e->pyodide = p;
+	}
+	if (p->os == WM_OS_LINUX) {
+		e->values[F_MANYLINUX][i] = strcmp(p->family, "musllinux") == 0 ?
+			wm_arena_printf(a, "musllinux_%s", p->manylinux) : p->manylinux;
+		e->values[F_CONTAINER][i] = p->container ? p->container : "";
+		if (container) {
+			const char *level = e->values[F_MANYLINUX][i];
+			e->values[F_IMAGE][i] = wm_emit_build_image(&g->b, g->cat, job->backend, p);
+			e->values[F_COMPAT][i] = strncmp(level, "musllinux", 9) == 0 ? level :
+				wm_arena_printf(a, strchr(level, '_') ? "manylinux_%s" : "manylinux%s", level);
+			e->values[F_CONTAINER][i] = "";
+		}
+	}
+	if (p->os == WM_OS_MACOS)
+		e->values[F_DEPLOYMENT][i] = p->deployment_target ? p->deployment_target : p->deployment_default;
+	if (p->os == WM_OS_WINDOWS)
+		e->values[F_ARCH][i] = strcmp(p->arch, "x86") == 0 ? "x86" :
+			strcmp(p->arch, "arm64") == 0 ? "arm64" : "x64";
+}
+
+/* Entry i's Python: setup-python's name for it, and maturin's -i. */
+static void entry_python(struct gh *g, struct entries *e, size_t i, const struct wm_job *job)
+{
+	const struct wm_platform *p = job->platform;
+	const struct wm_python *py = job->python;
+	struct wm_arena *a = g->b.arena;
+
+	/* setup-python's and uv's name for PyPy: pypy3.11; for GraalPy the GraalPy release, graalpy-25.0 */
+	if (py->graalpy)
+		e->values[F_PYTHON][i] = wm_arena_printf(a, "graalpy-%s", wm_catalog_graalpy(g->cat, py->minor));
+	else if (p->os == WM_OS_EMSCRIPTEN)
+		e->values[F_PYTHON][i] = wm_arena_printf(a, "3.%u", p->pyodide_minor);
+	else
+		e->values[F_PYTHON][i] = wm_arena_printf(a, "%s3.%u%s", py->pypy ? "pypy" : "", build_minor(job),
+			py->freethreaded ? "t" : "");
+	/*
+	 * On macOS, maturin builds GraalPy under the GraalPy setup-python installs: its bin/graalpy
+	 * (setup-python adds python and graalpy25.0, no graalpy3.12), whose ABI is maturin's table's
+	 * (templates/interpreters.yaml); on Linux, in the image, from that table.
+	 */
+	e->values[F_INTERPRETER][i] = py->graalpy && p->os == WM_OS_MACOS ? "graalpy" : wm_python_interpreter(py, p);
+}
+
+/* Entry i's import test and the project's tests: in the build job, in an image, or in a test job. */
+static void entry_tests(struct entries *e, size_t i, const struct wm_job *job)
+{
+	const struct wm_platform *p = job->platform;
+	bool smoke = job->backend->smoke_os >> p->os & 1;
+	const char *why;
+	enum wm_tests where = wm_jobs_tests(job, &why);
+	bool image = smoke && wm_emit_in_image(job, p->cross);
+
+	/* Pyodide's import test runs in Node.js on the build runner */
+	e->values[F_SMOKE][i] = smoke && (wm_emit_runnable(p, p->cross) || p->os == WM_OS_EMSCRIPTEN) ? "true" : "false";
+	e->values[F_TEST][i] = where == WM_TESTS_BUILD_JOB && !image ? "true" : "false";
+	e->values[F_TEST_IMAGE][i] = image ? p->gitlab_image : NULL;
+	e->values[F_IMAGE_TEST][i] = where == WM_TESTS_BUILD_JOB && image ? "true" : "false";
+	e->test_job[i] = where == WM_TESTS_TEST_JOB;
+	e->ntest_job += e->test_job[i];
+}
+
+/* Which fields every entry gives the same value (the id never: each entry keeps its own). */
+static void entries_same(struct entries *e)
+{
+	for (int f = 0; f < F_COUNT; f++) {
+		e->same[f] = f != F_ID;
+		for (size_t i = 1; i < e->n && e->same[f]; i++) {
+			const char *x = e->values[f][0], *y = e->values[f][i];
+			e->same[f] = (!x && !y) || (x && y && strcmp(x, y) == 0);
+		}
+	}
+}
+
+/* A group's build entries, a value of each field for each job; container: built in our own container step. */
+static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, bool container)
+{
+	struct wm_expand *it = NULL;
+	struct wm_job job;
+	bool pypy = false, deployment = false;
+	int ret;
+
+	if ((ret = entries_alloc(g, grp, e)) < 0 || (ret = wm_expand_new_group(&it, g->m, grp)) < 0)
 		return ret;
 	while (wm_expand_next(it, &job) > 0 && e->n < grp->njobs) {
-		const struct wm_platform *p = job.platform;
 		size_t i = e->n++;
-		unsigned minor = build_minor(&job);
-		bool ft = job.python->freethreaded;
-		e->values[F_ID][i] = wm_arena_strdup(a, job.id);
+		e->values[F_ID][i] = wm_arena_strdup(g->b.arena, job.id);
 		e->includes[i] = job.include;
-		e->builds[i] = job.build;
-		if (job.build) {
-			const struct wm_build *bd = job.build;
-			e->values[F_ARGS][i] = bd->args_text;
-			e->values[F_TOOLCHAIN][i] = bd->rust_toolchain;
-			e->values[F_COMPONENTS][i] = lines(g, &bd->rustup_components, " ");
-			e->values[F_DOCKER][i] = lines(g, &bd->docker_options, " ");
-			e->values[F_ZIG][i] = bd->zig ? "true" : "false";
-			e->host |= p->os == WM_OS_LINUX && (bd->zig || (p->container && strcmp(p->container, "off") == 0));
-		} else {
-			e->values[F_ZIG][i] = "false";
-			e->host |= p->os == WM_OS_LINUX && p->container && strcmp(p->container, "off") == 0;
-		}
-		e->values[F_RUNNER][i] = p->runner;
-		e->values[F_TARGET][i] = p->target;
-		if (p->os == WM_OS_EMSCRIPTEN) {
-			/* the Pyodide release's toolchain, unless the matrix names another */
-			if (!e->values[F_TOOLCHAIN][i])
-				e->values[F_TOOLCHAIN][i] = p->pyodide_rust;
-			e->pyodide = p;
-		}
-		if (p->os == WM_OS_LINUX) {
-			e->values[F_MANYLINUX][i] = strcmp(p->family, "musllinux") == 0 ?
-				wm_arena_printf(a, "musllinux_%s", p->manylinux) : p->manylinux;
-			e->values[F_CONTAINER][i] = p->container ? p->container : "";
-			if (container) {
-				const char *level = e->values[F_MANYLINUX][i];
-				e->values[F_IMAGE][i] = wm_emit_build_image(&g->b, g->cat, job.backend, p);
-				e->values[F_COMPAT][i] = strncmp(level, "musllinux", 9) == 0 ? level :
-					wm_arena_printf(a, strchr(level, '_') ? "manylinux_%s" : "manylinux%s", level);
-				e->values[F_CONTAINER][i] = "";
-			}
-		}
-		/* setup-python's and uv's name for PyPy: pypy3.11; for GraalPy the GraalPy release, graalpy-25.0 */
-		if (job.python->graalpy)
-			e->values[F_PYTHON][i] = wm_arena_printf(a, "graalpy-%s", wm_catalog_graalpy(g->cat, job.python->minor));
-		else if (p->os == WM_OS_EMSCRIPTEN)
-			e->values[F_PYTHON][i] = wm_arena_printf(a, "3.%u", p->pyodide_minor);
-		else
-			e->values[F_PYTHON][i] = wm_arena_printf(a, "%s3.%u%s", job.python->pypy ? "pypy" : "", minor,
-				ft ? "t" : "");
-		/*
-		 * On macOS, maturin builds GraalPy under the GraalPy setup-python installs: its bin/graalpy
-		 * (setup-python adds python and graalpy25.0, no graalpy3.12), whose ABI is maturin's table's
-		 * (templates/interpreters.yaml); on Linux, in the image, from that table.
-		 */
-		e->values[F_INTERPRETER][i] = job.python->graalpy && p->os == WM_OS_MACOS ? "graalpy" :
-			wm_python_interpreter(job.python, p);
+		entry_build(g, e, i, &job);
+		entry_platform(g, e, i, &job, container);
+		entry_python(g, e, i, &job);
+		entry_tests(e, i, &job);
 		pypy |= job.python->pypy || job.python->graalpy;
-		if (p->os == WM_OS_MACOS)
-			e->values[F_DEPLOYMENT][i] = p->deployment_target ? p->deployment_target : p->deployment_default;
-		deployment |= p->deployment_target != NULL;
-		if (p->os == WM_OS_WINDOWS)
-			e->values[F_ARCH][i] = strcmp(p->arch, "x86") == 0 ? "x86" :
-				strcmp(p->arch, "arm64") == 0 ? "arm64" : "x64";
-		/* Pyodide's import test runs in Node.js on the build runner */
-		e->values[F_SMOKE][i] = (job.backend->smoke_os >> p->os & 1) &&
-			(wm_emit_runnable(p, p->cross) || p->os == WM_OS_EMSCRIPTEN) ? "true" : "false";
-		{
-			const char *why;
-			enum wm_tests where = wm_jobs_tests(&job, &why);
-			bool image = (job.backend->smoke_os >> p->os & 1) && wm_emit_in_image(&job, p->cross);
-			e->values[F_TEST][i] = where == WM_TESTS_BUILD_JOB && !image ? "true" : "false";
-			e->values[F_TEST_IMAGE][i] = image ? p->gitlab_image : NULL;
-			e->values[F_IMAGE_TEST][i] = where == WM_TESTS_BUILD_JOB && image ? "true" : "false";
-			e->test_job[i] = where == WM_TESTS_TEST_JOB;
-			e->ntest_job += e->test_job[i];
-		}
+		deployment |= job.platform->deployment_target != NULL;
 		if (!e->values[F_ID][i] || !e->values[F_PYTHON][i])
 			g->b.oom = true;
 	}
@@ -271,14 +318,8 @@ static int collect(struct gh *g, const struct wm_group *grp, struct entries *e, 
 		memset(e->values[F_INTERPRETER], 0, (grp->njobs + 1) * sizeof(char *));
 	if (!deployment)
 		memset(e->values[F_DEPLOYMENT], 0, (grp->njobs + 1) * sizeof(char *));
-	for (int f = 0; f < F_COUNT; f++) {
-		e->same[f] = f != F_ID;
-		for (size_t i = 1; i < e->n && e->same[f]; i++) {
-			const char *x = e->values[f][0], *y = e->values[f][i];
-			e->same[f] = (!x && !y) || (x && y && strcmp(x, y) == 0);
-		}
-	}
 	/* one entry: every value is shared, but the entry keeps its id for names and logs */
+	entries_same(e);
 	return 0;
 }
 

@@ -533,6 +533,112 @@ static bool key_as_backend(struct wm_loader *l, size_t i, const struct wm_pair *
 	return true;
 }
 
+/* A backend's id must be a name that fits job ids and import names; says so, with the fix when one is near. */
+static void check_backend_id(struct wm_loader *l, const struct wm_pair *pair)
+{
+	const char *id = pair->key->text;
+	char fixed[64];
+	size_t k = 0;
+
+	if (wm_name_backend_id(id))
+		return;
+	for (const char *p = id; *p && k < sizeof(fixed) - 1; p++)
+		fixed[k++] = *p == '-' || *p == '.' ? '_' : (*p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p);
+	fixed[k] = '\0';
+	if (strlen(id) < sizeof(fixed) && wm_name_backend_id(fixed))
+		wm_schema_error(&l->c, pair->key, "invalid backend id '%s': a backend id is [a-z][a-z0-9_]* "
+			"(it appears in job ids and import names) (did you mean '%s'?)", id, fixed);
+	else
+		wm_schema_error(&l->c, pair->key, "invalid backend id '%s': a backend id is [a-z][a-z0-9_]*, at "
+			"most 32 characters (it appears in job ids and import names)", id);
+	l->backends_ok = false;
+}
+
+/* A backend's `dist`: the distribution its wheels are published as. */
+static void load_dist(struct wm_loader *l, struct wm_backend *b, size_t i, const struct wm_node *v)
+{
+	if (!wm_schema_string(&l->c, v, "'dist'", &b->dist))
+		return;
+	l->dist_nodes[i] = v;
+	b->dist_explicit = true;
+	if (!wm_name_distribution(b->dist)) {
+		wm_schema_error(&l->c, v, "invalid distribution name '%s': PEP 508 names are letters, digits, "
+			"'.', '-' and '_', beginning and ending with a letter or digit", b->dist);
+		b->dist = NULL;
+	}
+}
+
+/* A backend's `before-script-linux`: a script run in the build container, reading no untrusted context. */
+static void load_before_script(struct wm_loader *l, struct wm_backend *b, const struct wm_node *v)
+{
+	struct wm_expr_fault f;
+
+	if (wm_schema_string(&l->c, v, "'before-script-linux'", &b->before_script_linux) &&
+			!wm_expr_check(v->text, wm_expr_setup_allowed, wm_expr_setup_nallowed, &f))
+		wm_untrusted_expr_error(l, v, &f, "'before-script-linux'", "set the value in the backend's 'env:' and use "
+			"the variable");
+}
+
+/*
+ * Where a backend's wheels are imported after the build: by default where every toolkit it uses
+ * imports without the hardware; `smoke:` says everywhere or nowhere; a bindings = "bin" project
+ * has nothing to import.
+ */
+static void load_smoke(struct wm_loader *l, struct wm_backend *b, const struct wm_node *n)
+{
+	const struct wm_node *v = n ? wm_yaml_find(n, "smoke") : NULL;
+
+	b->smoke_os = (1u << WM_OS_COUNT) - 1;
+	for (size_t t = 0; t < b->ntoolkits; t++)
+		b->smoke_os &= b->toolkits[t].toolkit->smoke_os;
+	b->smoke = b->smoke_os != 0;
+	if (v && wm_schema_bool(&l->c, v, "'smoke'", &b->smoke))
+		b->smoke_os = b->smoke ? (1u << WM_OS_COUNT) - 1 : 0;
+	if (wm_loader_bindings_bin(l)) {
+		/* a program, not a module: nothing to import */
+		if (b->smoke && v)
+			wm_schema_error(&l->c, v, "a bindings = \"bin\" project has no module to import: 'smoke' must be false");
+		b->smoke = false;
+		b->smoke_os = 0;
+	}
+}
+
+/* The keys of a backend's mapping n, each to its reader. */
+static void load_backend_keys(struct wm_loader *l, struct wm_backend *b, size_t i, const struct wm_node *n)
+{
+	const struct wm_node *v;
+	char *what;
+
+	if ((v = wm_yaml_find(n, "features")))
+		wm_settings_load_features(l, v, &b->features, &b->feature_locs);
+	if ((v = wm_yaml_find(n, "platforms"))) {
+		l->platforms_nodes[i] = v;
+		load_backend_platforms(l, b, v);
+	}
+	load_toolkits(l, b, wm_yaml_find(n, "toolkit"));
+	if ((v = wm_yaml_find(n, "dist")))
+		load_dist(l, b, i, v);
+	if ((v = wm_yaml_find(n, "default")))
+		wm_schema_bool(&l->c, v, "'default'", &b->is_default);
+	if ((v = wm_yaml_find(n, "env")))
+		wm_untrusted_load_env(l, v, &b->env, &b->nenv);
+	if ((v = wm_yaml_find(n, "setup")))
+		load_setup(l, b, v);
+	if ((v = wm_yaml_find(n, "before-script-linux")))
+		load_before_script(l, b, v);
+	if ((v = wm_yaml_find(n, "dependencies")))
+		load_dependencies(l, b, v);
+	if ((v = wm_yaml_find(n, "variant")))
+		wm_variants_load_backend(l, b, v);
+	what = wm_arena_printf(l->c.arena, "backend '%s'", b->id);
+	if (!wm_loader_oom(l, what))
+		b->settings = wm_settings_load(l, n, WM_SETTINGS_BACKEND, what, &b->features, b->feature_locs, b->env,
+			b->nenv);
+	if ((v = wm_yaml_find(n, "per-platform")))
+		load_per_platform(l, b, v);
+	wm_platforms_load_runs_on(l, n, &b->runs_on);
+}
+
 static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pair)
 {
 	struct wm_backend *b = wm_arena_alloc(l->c.arena, sizeof(*b));
@@ -550,20 +656,7 @@ static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pa
 		l->backends_ok = false;
 		return;
 	}
-	if (!wm_name_backend_id(id)) {
-		char fixed[64];
-		size_t k = 0;
-		for (const char *p = id; *p && k < sizeof(fixed) - 1; p++)
-			fixed[k++] = *p == '-' || *p == '.' ? '_' : (*p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p);
-		fixed[k] = '\0';
-		if (strlen(id) < sizeof(fixed) && wm_name_backend_id(fixed))
-			wm_schema_error(&l->c, pair->key, "invalid backend id '%s': a backend id is [a-z][a-z0-9_]* "
-				"(it appears in job ids and import names) (did you mean '%s'?)", id, fixed);
-		else
-			wm_schema_error(&l->c, pair->key, "invalid backend id '%s': a backend id is [a-z][a-z0-9_]*, at "
-				"most 32 characters (it appears in job ids and import names)", id);
-		l->backends_ok = false;
-	}
+	check_backend_id(l, pair);
 	if (wm_yaml_is_null(n))
 		n = NULL;
 	if (n) {
@@ -574,66 +667,14 @@ static void load_backend(struct wm_loader *l, size_t i, const struct wm_pair *pa
 			n = NULL;
 		}
 	}
-	if (n && (v = wm_yaml_find(n, "features")))
-		wm_settings_load_features(l, v, &b->features, &b->feature_locs);
-	if (n && (v = wm_yaml_find(n, "platforms"))) {
-		l->platforms_nodes[i] = v;
-		load_backend_platforms(l, b, v);
-	}
-	load_toolkits(l, b, n ? wm_yaml_find(n, "toolkit") : NULL);
-	if (n && (v = wm_yaml_find(n, "dist")) && wm_schema_string(&l->c, v, "'dist'", &b->dist)) {
-		l->dist_nodes[i] = v;
-		b->dist_explicit = true;
-		if (!wm_name_distribution(b->dist)) {
-			wm_schema_error(&l->c, v, "invalid distribution name '%s': PEP 508 names are letters, digits, "
-				"'.', '-' and '_', beginning and ending with a letter or digit", b->dist);
-			b->dist = NULL;
-		}
-	}
-	if (n && (v = wm_yaml_find(n, "default")))
-		wm_schema_bool(&l->c, v, "'default'", &b->is_default);
-	if (n && (v = wm_yaml_find(n, "env")))
-		wm_untrusted_load_env(l, v, &b->env, &b->nenv);
-	if (n && (v = wm_yaml_find(n, "setup")))
-		load_setup(l, b, v);
-	if (n && (v = wm_yaml_find(n, "before-script-linux")) &&
-			wm_schema_string(&l->c, v, "'before-script-linux'", &b->before_script_linux)) {
-		struct wm_expr_fault f;
-		if (!wm_expr_check(v->text, wm_expr_setup_allowed, wm_expr_setup_nallowed, &f))
-			wm_untrusted_expr_error(l, v, &f, "'before-script-linux'", "set the value in the backend's 'env:' and use "
-				"the variable");
-	}
-	if (n && (v = wm_yaml_find(n, "dependencies")))
-		load_dependencies(l, b, v);
-	if (n && (v = wm_yaml_find(n, "variant")))
-		wm_variants_load_backend(l, b, v);
-	if (n) {
-		char *what = wm_arena_printf(l->c.arena, "backend '%s'", id);
-		if (!wm_loader_oom(l, what))
-			b->settings = wm_settings_load(l, n, WM_SETTINGS_BACKEND, what, &b->features, b->feature_locs, b->env,
-				b->nenv);
-	}
-	if (n && (v = wm_yaml_find(n, "per-platform")))
-		load_per_platform(l, b, v);
 	if (n)
-		wm_platforms_load_runs_on(l, n, &b->runs_on);
+		load_backend_keys(l, b, i, n);
+	else
+		load_toolkits(l, b, NULL);
 	b->test = l->m->test;
 	if (n && (v = wm_yaml_find(n, "test")) && !wm_yaml_is_null(v))
 		wm_backends_load_test(l, v, l->m->test, true, &b->test);
-	/* by default, where every toolkit it uses imports without the hardware; `smoke:` says everywhere or nowhere */
-	b->smoke_os = (1u << WM_OS_COUNT) - 1;
-	for (size_t t = 0; t < b->ntoolkits; t++)
-		b->smoke_os &= b->toolkits[t].toolkit->smoke_os;
-	b->smoke = b->smoke_os != 0;
-	if (n && (v = wm_yaml_find(n, "smoke")) && wm_schema_bool(&l->c, v, "'smoke'", &b->smoke))
-		b->smoke_os = b->smoke ? (1u << WM_OS_COUNT) - 1 : 0;
-	if (wm_loader_bindings_bin(l)) {
-		/* a program, not a module: nothing to import */
-		if (b->smoke && n && (v = wm_yaml_find(n, "smoke")))
-			wm_schema_error(&l->c, v, "a bindings = \"bin\" project has no module to import: 'smoke' must be false");
-		b->smoke = false;
-		b->smoke_os = 0;
-	}
+	load_smoke(l, b, n);
 }
 
 void wm_backends_load(struct wm_loader *l, const struct wm_node *n)
