@@ -366,9 +366,12 @@ static const char *entry_env(const struct wm_backend *b, const struct entries *e
  */
 static bool env_varies(const struct wm_backend *b, const struct entries *e, const char *name)
 {
-	for (size_t i = 0; i < e->n; i++)
-		if (!entry_var(e, i, name) || strcmp(entry_env(b, e, 0, name), entry_env(b, e, i, name)) != 0)
+	const char *first = entry_env(b, e, 0, name);
+	for (size_t i = 0; i < e->n; i++) {
+		const struct wm_env *v = entry_var(e, i, name);
+		if (!v || (v->value != first && strcmp(first, v->value) != 0))
 			return true;
+	}
 	return false;
 }
 
@@ -438,6 +441,14 @@ static struct wm_y *include_list(struct gh *g, const struct wm_backend *b, const
 	struct wm_y *list = wm_yaml_seq(&g->b);
 	const char **names;
 	size_t nnames = env_names(g, b, e, &names);
+	bool *varies = wm_arena_array(g->b.arena, nnames + 1, sizeof(*varies));
+	if (!varies) {
+		g->b.oom = true;
+		return list;
+	}
+	/* once a name: each comparison may read long values of every entry */
+	for (size_t k = 0; k < nnames; k++)
+		varies[k] = env_varies(b, e, names[k]);
 	for (size_t i = 0; i < e->n; i++) {
 		struct wm_y *entry = wm_yaml_push(&g->b, list, wm_yaml_map(&g->b));
 		for (int f = 0; f < F_COUNT; f++) {
@@ -449,7 +460,7 @@ static struct wm_y *include_list(struct gh *g, const struct wm_backend *b, const
 				wm_yaml_set(&g->b, entry, field_names[f], wm_yaml_str(&g->b, e->values[f][i]));
 		}
 		for (size_t k = 0; k < nnames; k++)
-			if (env_varies(b, e, names[k]) && entry_var(e, i, names[k]))
+			if (varies[k] && entry_var(e, i, names[k]))
 				wm_yaml_set(&g->b, entry, wm_arena_printf(g->b.arena, "env-%s", names[k]),
 					wm_yaml_str(&g->b, entry_env(b, e, i, names[k])));
 	}
