@@ -34,6 +34,7 @@ takeover_index "$www"
 mkdir -p "$tmp/srv"
 start_nginx "$tmp/srv" "$www" || fatal "nginx did not start"
 index=http://127.0.0.1:$HTTP_PORT/simple/
+src=$CARGO_TARGET_DIR.src/t-takeover-build
 
 # build NAME VERSION LOCKED MODULE CHECK: the project's cp311 Linux x86_64 job, built and compared
 build() {
@@ -85,13 +86,21 @@ page = json.load(open(sys.argv[1]))
 (f,) = [f for f in page["files"] if f["filename"] == os.path.basename(sys.argv[2])]
 assert hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest() == f["hashes"]["sha256"]
 PY
-	mkdir -p "$tmp/src"
-	tar -xzf "$sdist" -C "$tmp/src"
+	# unpacked afresh at the same path in every run (tar keeps the files' times), beside the slot's
+	# target directory, where cargo's record of the crate's last build finds its sources.  Without
+	# --locked, cargo writes the Cargo.lock that covers Cargo.toml, and cramjam's build script
+	# reruns whenever that file's time changes, and the crate compiles again (45 s of CPU): the
+	# lock cargo wrote in the last run comes back with its time, and cargo leaves it as it is.
+	rm -rf "${src:?}/$name-$version"
+	mkdir -p "$src"
+	tar -xzf "$sdist" -C "$src" || { fail "$name: the sdist does not unpack"; return; }
+	[[ -z $locked && -f $src/$name.Cargo.lock ]] && cp -p "$src/$name.Cargo.lock" "$src/$name-$version/Cargo.lock"
 	# shellcheck disable=SC2046,SC2086  # $locked is empty or one word; the job's arguments, split as maturin-action splits them (no quotes in them)
-	(cd "$tmp/src/$name-$version" && maturin build --zig $locked $(cat "$tmp/$name.args")) \
+	(cd "$src/$name-$version" && maturin build --zig $locked $(cat "$tmp/$name.args")) \
 		>"$tmp/$name.build" 2>&1 || { fail "$name: maturin build $(cat "$tmp/$name.args") failed: $(tail -n 20 "$tmp/$name.build")"; return; }
+	[[ -n $locked ]] || cp -p "$src/$name-$version/Cargo.lock" "$src/$name.Cargo.lock"
 	grep -q -- "--out dist -i python3.11" "$tmp/$name.args" || fail "$name: the job's args: $(cat "$tmp/$name.args")"
-	"$tools/bin/python" - "$tmp/src/$name-$version/dist" "$published" "$tmp/$name.jobs" "$job" <<'PY' || fail "$name: the wheel built"
+	"$tools/bin/python" - "$src/$name-$version/dist" "$published" "$tmp/$name.jobs" "$job" <<'PY' || fail "$name: the wheel built"
 import json, os, sys
 from packaging.utils import parse_wheel_filename
 dist, published, jobs, job = sys.argv[1:]
@@ -107,7 +116,7 @@ want = {"%s-%s-%s" % (py, abi, plat) for py in j["python_tag"].split(".") for ab
 assert want == {str(t) for t in b[3]}, "the job's tags %s are not the wheel's %s" % (sorted(want), sorted(map(str, b[3])))
 PY
 	"$tools/bin/python" -m venv "$tmp/$name-venv"
-	"$tmp/$name-venv/bin/python" -m pip install -q --no-index --no-deps "$tmp/src/$name-$version/dist"/*.whl >"$tmp/$name.pip" 2>&1 ||
+	"$tmp/$name-venv/bin/python" -m pip install -q --no-index --no-deps "$src/$name-$version/dist"/*.whl >"$tmp/$name.pip" 2>&1 ||
 		{ fail "$name: pip install: $(cat "$tmp/$name.pip")"; return; }
 	mkdir -p "$tmp/cwd"
 	(cd "$tmp/cwd" && "$tmp/$name-venv/bin/python" -I -c "import $module; $check") >"$tmp/$name.import" 2>&1 ||
