@@ -567,13 +567,20 @@ def _problems(path, text, actionlint_found, action_validator_errors, zizmor_foun
     for job_id, n, name, script in bash_scripts(doc):
         out += _shellcheck_lines(path, "job %s step %d%s" % (job_id, n, " (%s)" % name if name else ""), script)
     try:
-        local = ghinline.actions(doc, ghinline.repo_of(path)) if any(
-            str(s.get("uses", "")).startswith("./") for j in (doc.get("jobs") or {}).values() for s in j.get("steps") or []) else []
+        local = _local_actions(path, doc)
     except ghinline.InlineError as e:
         return out + ["%s: %s" % (path, e)]
     for action in local:
         out += action_problems(action)
     return out
+
+
+def _local_actions(path, doc):
+    """The action files of the local actions (`uses: ./DIR`) the workflow DOC at PATH uses."""
+    if not any(str(s.get("uses", "")).startswith("./") for j in (doc.get("jobs") or {}).values()
+               for s in j.get("steps") or []):
+        return []
+    return ghinline.actions(doc, ghinline.repo_of(path))
 
 
 def _validated(path, text, action_validator_errors, out):
@@ -598,6 +605,11 @@ def _shellcheck_lines(path, where, script):
     return out
 
 
+# action path -> (action-validator's errors, zizmor's findings), either a LintError, of the runs
+# lint_all makes over all the files of a call, the workflows' local actions with them
+_prefetched = {}
+
+
 @functools.lru_cache(maxsize=None)
 def action_problems(path):
     """Everything wrong with a local composite action a workflow uses (the generator writes them
@@ -606,11 +618,20 @@ def action_problems(path):
     out = []
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    doc = _validated(path, text, action_validator(path), out)
+    errors, found = _prefetched.get(path) or (None, None)
+    if errors is None:
+        errors = action_validator(path)
+    elif isinstance(errors, LintError):
+        raise errors
+    doc = _validated(path, text, errors, out)
     if doc is None:
         return tuple(out)
     try:
-        out += [_zizmor_line(path, f) for f in zizmor(path, "auditor", None)]
+        if found is None:
+            found = zizmor(path, "auditor", None)
+        elif isinstance(found, LintError):
+            raise found
+        out += [_zizmor_line(path, f) for f in found]
     except LintError as e:
         out.append("%s: %s" % (path, e))
     for n, step in enumerate(((doc.get("runs") or {}).get("steps") or []), 1):
@@ -664,14 +685,23 @@ def lint_all(paths, labels=None):
         if key not in files:
             with open(path, encoding="utf-8") as f:
                 files[key] = f.read()
-    groups, configs = {}, {}
+    groups, configs, actions = {}, {}, []
     for key, text in files.items():
         groups.setdefault(tuple(labels.get(key, labels.get(_given(paths, key), ()))), []).append(key)
         try:
-            config = zizmor_mode(yaml.safe_load(text))
+            doc = yaml.safe_load(text)
+            config = zizmor_mode(doc)
         except yaml.YAMLError:
             continue  # _problems says so, and zizmor does not run
         configs.setdefault(json.dumps(config, sort_keys=True), []).append(key)
+        # the local actions each workflow uses go through the same runs of action-validator and of
+        # zizmor (with no configuration) as the workflows; action_problems() reads their verdicts
+        try:
+            actions += [a for a in _local_actions(key, doc) if a not in actions and a not in files and
+                        a not in _prefetched and os.path.isfile(a)]
+        except (ghinline.InlineError, AttributeError, TypeError):
+            pass  # _problems says what is wrong with the workflow
+    configs.setdefault("null", []).extend(actions)
 
     def guarded(run, keys, *args):
         try:
@@ -680,7 +710,7 @@ def lint_all(paths, labels=None):
             return {key: e for key in keys}
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         runs = [pool.submit(guarded, actionlint_many, keys, group) for group, keys in groups.items()]
-        runs.append(pool.submit(guarded, action_validator_many, list(files)))
+        runs.append(pool.submit(guarded, action_validator_many, list(files) + actions))
         runs += [pool.submit(guarded, zizmor_many, keys, "auditor", json.loads(config)) for config, keys in configs.items()]
         results = [r.result() for r in runs]
     actionlint_of, action_validator_of, zizmor_of = {}, {}, {}
@@ -689,6 +719,8 @@ def lint_all(paths, labels=None):
     action_validator_of = results[len(groups)]
     for result in results[len(groups) + 1:]:
         zizmor_of.update(result)
+    for a in actions:
+        _prefetched[a] = (action_validator_of[a], zizmor_of[a])
 
     def one(key):
         first = [r for r in (actionlint_of[key], action_validator_of[key]) if isinstance(r, LintError)]
