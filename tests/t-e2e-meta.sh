@@ -80,13 +80,21 @@ if len(owners) != 10:
 sys.exit(failed)
 PY
 
+# The environments have no pip of their own: the pinned pip (tests/tools/requirements.txt) works in
+# each from outside (--python), as t-e2e-fixtures' does; python -m venv would install and compile a
+# pip into each, the most of this script's time.
 venv() {  # venv NAME: a fresh virtual environment of $py
-	"$py" -m venv "$tmp/$1" || { fail "venv $1 failed"; return 1; }
+	"$py" -m venv --without-pip "$tmp/$1" || { fail "venv $1 failed"; return 1; }
+}
+pip() {  # pip VENV ARGS...: the pinned pip, in VENV
+	local v=$1
+	shift
+	"$tools/bin/python" -m pip --python "$tmp/$v/bin/python" "$@"
 }
 pipin() {  # pipin VENV ARGS...: pip install offline from the wheels
 	local v=$1
 	shift
-	if ! "$tmp/$v/bin/pip" install -q --no-index --find-links "$tmp/wheels" "$@" >"$tmp/pip.log" 2>&1; then
+	if ! pip "$v" install -q --no-index --find-links "$tmp/wheels" "$@" >"$tmp/pip.log" 2>&1; then
 		fail "pip install $* in $v failed"
 		sed 's/^/    /' "$tmp/pip.log"
 		return 1
@@ -95,10 +103,10 @@ pipin() {  # pipin VENV ARGS...: pip install offline from the wheels
 pipout() {  # pipout VENV ARGS...: pip uninstall
 	local v=$1
 	shift
-	"$tmp/$v/bin/pip" uninstall -q -y "$@" >"$tmp/pip.log" 2>&1 || { fail "pip uninstall $* in $v failed"; cat "$tmp/pip.log"; }
+	pip "$v" uninstall -q -y "$@" >"$tmp/pip.log" 2>&1 || { fail "pip uninstall $* in $v failed"; cat "$tmp/pip.log"; }
 }
 dists() {  # dists VENV: the installed llm-rs distributions, one per line
-	"$tmp/$1/bin/pip" list --format=freeze 2>/dev/null | grep '^llm-rs' | tr '\n' ' ' | sed 's/ $//'
+	pip "$1" list --format=freeze 2>/dev/null | grep '^llm-rs' | tr '\n' ' ' | sed 's/ $//'
 }
 # try VENV EXPECTED-EXIT CODE: runs CODE in VENV's python from an empty directory; stdout to
 # $tmp/out, stderr to $tmp/err
