@@ -115,8 +115,11 @@ want = {"%s-%s-%s" % (py, abi, plat) for py in j["python_tag"].split(".") for ab
         for plat in j["platform_tag"].split(".")}
 assert want == {str(t) for t in b[3]}, "the job's tags %s are not the wheel's %s" % (sorted(want), sorted(map(str, b[3])))
 PY
-	"$tools/bin/python" -m venv "$tmp/$name-venv"
-	"$tmp/$name-venv/bin/python" -m pip install -q --no-index --no-deps "$src/$name-$version/dist"/*.whl >"$tmp/$name.pip" 2>&1 ||
+	# an environment without a pip of its own (ensurepip would install and compile one): the pinned
+	# pip installs the wheel into it from outside
+	"$tools/bin/python" -m venv --without-pip "$tmp/$name-venv"
+	"$tools/bin/python" -m pip --python "$tmp/$name-venv/bin/python" install -q --no-index --no-deps \
+		"$src/$name-$version/dist"/*.whl >"$tmp/$name.pip" 2>&1 ||
 		{ fail "$name: pip install: $(cat "$tmp/$name.pip")"; return; }
 	mkdir -p "$tmp/cwd"
 	(cd "$tmp/cwd" && "$tmp/$name-venv/bin/python" -I -c "import $module; $check") >"$tmp/$name.import" 2>&1 ||
