@@ -122,7 +122,6 @@ int wm_filename_parse(struct wm_filename *out, struct wm_arena *a, const char *f
 	return 0;
 }
 
-/* Whether the '.'-separated tag set `set` contains `tag`. */
 /* Whether the dotted set has a tag that is the same as the first tagn bytes of tag. */
 static bool set_has_n(const char *set, const char *tag, size_t tagn,
 	bool (*same)(const char *, size_t, const char *, size_t))
@@ -191,6 +190,17 @@ static bool split_platform(const char *s, size_t n, char *family, size_t fsize, 
 }
 
 /*
+ * PEP 783's pyemscripten_2026_0_wasm32 is the platform Pyodide named pyodide_2026_0_wasm32
+ * before (maturin 1.16.0 src/target/platform_tag.rs): the same wheel.  Another platform version
+ * is another ABI, never the same wheel.  True when s is the older name of the platform expected.
+ */
+static bool pyodide_name(const char *s, size_t n, const char *expected, size_t en)
+{
+	return en > 13 && strncmp(expected, "pyemscripten_", 13) == 0 && n > 8 && strncmp(s, "pyodide_", 8) == 0 &&
+		exact(s + 8, n - 8, expected + 13, en - 13);
+}
+
+/*
  * Real platform tags vary where the build is the same: auditwheel and maturin
  * write compressed sets (manylinux_2_17_x86_64.manylinux2014_x86_64), a
  * manylinux or musllinux level may differ from the one asked for, and a macOS
@@ -204,13 +214,9 @@ static bool platform_compatible(const char *s, size_t n, const char *expected, s
 	size_t n1, n2;
 	if (exact(s, n, expected, en))
 		return true;
-	/*
-	 * PEP 783's pyemscripten_2026_0_wasm32 is the platform Pyodide named pyodide_2026_0_wasm32
-	 * before (maturin 1.16.0 src/target/platform_tag.rs): the same wheel.  Another platform
-	 * version is another ABI, never the same wheel.
-	 */
+	/* a Pyodide platform: its older name, or nothing else */
 	if (en > 13 && strncmp(expected, "pyemscripten_", 13) == 0)
-		return n > 8 && strncmp(s, "pyodide_", 8) == 0 && exact(s + 8, n - 8, expected + 13, en - 13);
+		return pyodide_name(s, n, expected, en);
 	if (!split_platform(s, n, f1, sizeof(f1), &a1, &n1) ||
 	    !split_platform(expected, en, f2, sizeof(f2), &a2, &n2))
 		return false;
@@ -299,12 +305,10 @@ bool wm_filename_platform_matches(const struct wm_filename *f, const char *platf
 bool wm_filename_matches_wheel_strict(const struct wm_filename *f, const char *python_tag, const char *abi_tag,
 	const char *platform_tag)
 {
-	char old[64];
 	if (f->kind != WM_FILE_WHEEL || !wm_catalog_tag_in(f->python, python_tag) || !wm_catalog_tag_in(f->abi, abi_tag))
 		return false;
 	if (wm_catalog_tag_in(f->platform, platform_tag))
 		return true;
-	/* the name Pyodide gave PEP 783's platform before (platform_compatible): the same wheel, of the same version */
-	return strncmp(platform_tag, "pyemscripten_", 13) == 0 && !strchr(platform_tag, '.') &&
-		snprintf(old, sizeof(old), "pyodide_%s", platform_tag + 13) < (int)sizeof(old) && wm_catalog_tag_in(f->platform, old);
+	/* the name Pyodide gave PEP 783's platform before: the same wheel, of the same version */
+	return !strchr(platform_tag, '.') && set_has(f->platform, platform_tag, pyodide_name);
 }
