@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# wide-env.sh — times `wheelmatrix generate` on t-alias-text's wide matrix: one 256 KiB env value,
-# through aliases, in 60 variables of a backend, which an include sets otherwise, so that every
-# entry of the Linux build job (36 and the include's) carries each of them into the job's matrix;
-# the workflow passes 64 MiB and generate refuses it (exit 2) after writing it in memory.  The
+# wide-env.sh — times `wheelmatrix generate` on t-alias-text's wide matrix (tests/helpers/wide-env-matrix.py):
+# one 256 KiB env value, through aliases, in 60 variables of a backend, which an include sets
+# otherwise, so that every entry of the Linux build job (36 and the include's) carries each of them
+# into the job's matrix; the workflow passes 64 MiB and generate refuses it (exit 2) after writing
+# it in memory.  The
 # build job decides once for each variable whether its entries set it alike, reading each entry's
 # long value; it used to decide again for every entry.
 #
@@ -17,17 +18,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 repo=$tmp/repo
 mkdir -p "$repo"
-python3 - "$repo/wheelmatrix.yaml" <<'PY'
-import sys
-lines = ["wheelmatrix: 1", "project: {name: demo}",
-         "platforms: [linux-x86_64, linux-aarch64, linux-ppc64le, linux-i686, musllinux-x86_64, musllinux-aarch64]",
-         'python: {versions: ["3.11", "3.12", "3.13", "3.14", "3.14t", "3.15"]}', "backends:", "  cpu:",
-         "    default: true", "    env:", "      V0: &s " + "x" * (256 << 10)]
-lines += ["      V%d: *s" % i for i in range(1, 60)]
-lines += ["include:", '  - {backend: cpu, platform: linux-s390x, python: "3.12", env: {%s}}'
-          % ", ".join("V%d: y" % i for i in range(60))]
-open(sys.argv[1], "w").write("\n".join(lines) + "\n")
-PY
+python3 "$here/../tests/helpers/wide-env-matrix.py" "$repo/wheelmatrix.yaml"
 git -C "$repo" init -q
 status=0
 "$wm" -q -C "$repo" generate >/dev/null 2>&1 || status=$?

@@ -95,17 +95,7 @@ expect_err "over.yaml:$at: error: aliases expand this document past 32 MiB of te
 # within the text bound (15 MiB), a workflow past 64 MiB: a 256 KiB value in 60 env variables,
 # which an include sets otherwise, so every entry of the build job carries each of them
 mkdir "$tmp/wide"
-"$py" - "$tmp/wide/wheelmatrix.yaml" <<'PY'
-import sys
-lines = ["wheelmatrix: 1", "project: {name: demo}",
-         "platforms: [linux-x86_64, linux-aarch64, linux-ppc64le, linux-i686, musllinux-x86_64, musllinux-aarch64]",
-         'python: {versions: ["3.11", "3.12", "3.13", "3.14", "3.14t", "3.15"]}', "backends:", "  cpu:",
-         "    default: true", "    env:", "      V0: &s " + "x" * (256 << 10)]
-lines += ["      V%d: *s" % i for i in range(1, 60)]
-lines += ["include:", '  - {backend: cpu, platform: linux-s390x, python: "3.12", env: {%s}}'
-          % ", ".join("V%d: y" % i for i in range(60))]
-open(sys.argv[1], "w").write("\n".join(lines) + "\n")
-PY
+"$py" "$ROOT/tests/helpers/wide-env-matrix.py" "$tmp/wide/wheelmatrix.yaml"
 scratch_repo "$tmp/wide"
 limited 512 512 -C "$tmp/wide" generate
 expect_status 2 "generate of a workflow past 64 MiB"
